@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: MIT
+# stackview — one non-recursive Makefile. Out-of-tree builds in build/<variant>/.
+#   make                 build build/release/stackview
+#   make test            unit, conformance, golden and CLI tests; ends with "N passed, N failed"
+#   make SAN=address,undefined test   the same under sanitizers (build/san/)
+#   make bench           benchmark (see tests/bench/)
+#   make deps            apt-get install everything the build and tests need (Debian 12)
+#   make demo            deps + build + open the tutorial profile
+#   make install         PREFIX=/usr/local DESTDIR=
+#   make check-layering  lib/ and formats/ include only what their layer may
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+VERSION := 0.1.0
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+
+CC ?= cc
+PKGS := libpcre2-8 libxml-2.0 json-c libzip zlib
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
+	-Wcast-qual -Wwrite-strings -Wundef -Wpointer-arith -Wvla -Wimplicit-fallthrough -Werror
+BASE_CFLAGS := -std=c17 -D_GNU_SOURCE -fPIC $(WARN) -Ilib/include -Iformats/include $(PKG_CFLAGS) \
+	-DSV_VERSION='"$(VERSION)"'
+
+ifneq ($(SAN),)
+VARIANT := san
+OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=$(SAN) -fno-sanitize-recover=all -DSV_ARENA_DEBUG
+LDSAN := -fsanitize=$(SAN)
+else
+VARIANT := release
+OPT := -O2 -g
+LDSAN :=
+endif
+CFLAGS ?=
+ALL_CFLAGS := $(BASE_CFLAGS) $(OPT) $(CFLAGS)
+LDFLAGS ?=
+B := build/$(VARIANT)
+
+LIB_SRCS := lib/status.c lib/arena.c lib/idmap.c lib/strtab.c lib/params.c lib/source.c \
+	lib/pattern.c lib/view.c lib/when.c lib/aggview.c lib/commands.c lib/derive.c
+FMT_SRCS := formats/input.c formats/registry.c formats/perfview_xml.c formats/perfview_json.c
+CMD_SRCS := cmd/main.c cmd/options.c cmd/output.c cmd/json_out.c
+UNIT_TESTS := test_pattern test_params test_when test_commands test_view test_source test_formats
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+FMT_OBJS := $(FMT_SRCS:%.c=$(B)/%.o)
+CMD_OBJS := $(CMD_SRCS:%.c=$(B)/%.o)
+LIBA := $(B)/libstackview.a
+FMTA := $(B)/libstackview-formats.a
+BIN := $(B)/stackview
+UNIT_BINS := $(UNIT_TESTS:%=$(B)/tests/unit/%)
+
+.PHONY: all test unit bench deps demo install check-layering clean distclean
+all: $(BIN)
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBA): $(LIB_OBJS)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(FMTA): $(FMT_OBJS)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(BIN): $(CMD_OBJS) $(FMTA) $(LIBA)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(CMD_OBJS) $(FMTA) $(LIBA) $(PKG_LIBS) -lm
+$(B)/libstackview.so: $(LIB_OBJS) $(FMT_OBJS)
+	$(Q)$(CC) -shared $(LDSAN) -Wl,-soname,libstackview.so.0 -o $@ $^ $(PKG_LIBS) -lm
+
+$(B)/tests/unit/%: tests/unit/%.c $(FMTA) $(LIBA)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -Ilib -MMD -MP $< -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -lcmocka -lm
+
+$(B)/tests/bench/gen: tests/bench/gen.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -O2 $< -o $@ $(LDSAN) -lm
+$(B)/tests/bench/engine: tests/bench/engine.c $(FMTA) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -O2 $< -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -lm
+
+unit: $(UNIT_BINS)
+
+test: $(BIN) $(UNIT_BINS) check-layering
+	$(Q)SV_BUILD=$(B) SV_VARIANT=$(VARIANT) bash tests/run.sh
+
+bench: $(BIN) $(B)/tests/bench/gen $(B)/tests/bench/engine
+	$(Q)SV_BUILD=$(B) bash tests/bench/bench.sh
+
+# Every library and tool the build, the tests and the demo need, on Debian 12.
+DEB_PKGS := build-essential pkg-config libpcre2-dev libxml2-dev libjson-c-dev zlib1g-dev libzip-dev \
+	libncurses-dev libdw-dev libelf-dev libcmocka-dev jq zip unzip
+deps:
+	@missing=$$(for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
+	fi
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(BIN) examples/tutorial.perfView.xml
+
+install: $(BIN) $(B)/libstackview.so
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/stackview \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/stackview
+	install -m 755 $(B)/libstackview.so $(DESTDIR)$(PREFIX)/lib/libstackview.so.0
+	ln -sf libstackview.so.0 $(DESTDIR)$(PREFIX)/lib/libstackview.so
+	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/libstackview.a
+	install -m 644 lib/include/stackview/*.h formats/include/stackview/*.h $(DESTDIR)$(PREFIX)/include/stackview/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' stackview.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/stackview.pc
+	install -m 644 docs/stackview.1 $(DESTDIR)$(PREFIX)/share/man/man1/stackview.1
+
+# lib/ may include only libc, pcre2 and its own headers; formats/ only lib/, its own and
+# its libraries; neither may include tui/ or cmd/ (design.md "Layers").
+check-layering:
+	@bad=$$(grep -n '#include' lib/*.c lib/*.h lib/include/stackview/*.h | \
+		grep -E '"(tui|cmd|formats)/|stackview/(formats|registry|input)\.h|<(libxml|json-c|zip|zlib|ncurses|curses|elfutils)' ); \
+	bad2=$$(grep -n '#include' formats/*.c formats/include/stackview/*.h | grep -E '"(tui|cmd)/|<(ncurses|curses)'); \
+	if [ -n "$$bad$$bad2" ]; then echo "layering violation:"; echo "$$bad$$bad2"; exit 1; fi
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJS:.o=.d) $(FMT_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(UNIT_BINS:=.d)

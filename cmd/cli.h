@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* The stackview command: options, output writers and subcommands (spec/cli.md).
+ * Ownership: cli_opts owns its params (cli_opts_dispose); everything else is borrowed. */
+#ifndef STACKVIEW_CMD_CLI_H
+#define STACKVIEW_CMD_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "stackview/aggview.h"
+#include "stackview/params.h"
+#include "stackview/view.h"
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_OUTPUT = 3 };
+
+typedef enum cli_out { OUT_TEXT, OUT_JSON, OUT_TSV } cli_out;
+
+typedef struct cli_opts {
+	const char *cmd;
+	const char *files[2];
+	int nfiles;
+	/* Boxes given on the command line; NULL = not given (keep the file's saved state). */
+	const char *box[SV_BOX_COUNT];
+	const char *select_box[SV_BOX_COUNT]; /* diff: --select-* */
+	const char *focus;
+	const char *view;    /* diff --view */
+	const char *format;  /* --format */
+	const char *scaling; /* --scaling */
+	const char *columns;
+	const char *output;  /* -o */
+	long top, depth;
+	cli_out out;
+	bool timing;
+	char preset_buf[512];
+} cli_opts;
+
+/* Parse argv; on a usage error print it and return EXIT_USAGE. 0 = proceed, -1 = done (help). */
+int cli_parse(cli_opts *o, int argc, char **argv);
+void cli_usage(FILE *f);
+
+/* Output of views. `depth` < 0 = unlimited. */
+void out_byname(FILE *f, sv_view *v, const cli_opts *o);
+void out_calltree(FILE *f, sv_view *v, const cli_opts *o);
+void out_aggtree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o);
+void out_callercallee(FILE *f, sv_view *v, const sv_callercallee *cc, const cli_opts *o);
+
+/* JSON writer (json_out.c). */
+typedef struct jw {
+	FILE *f;
+	int depth;
+	bool need_comma[64];
+	bool after_key;
+} jw;
+void jw_begin_obj(jw *w);
+void jw_end_obj(jw *w);
+void jw_begin_arr(jw *w);
+void jw_end_arr(jw *w);
+void jw_key(jw *w, const char *k);
+void jw_str(jw *w, const char *s);
+void jw_num(jw *w, double d);
+void jw_int(jw *w, long long i);
+void jw_null(jw *w);
+void jw_raw_value(jw *w); /* comma handling before a value written by the caller */
+
+#endif

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/* A small streaming JSON writer for the CLI's documents: valid UTF-8 out whatever the
+ * names contain (invalid bytes become U+FFFD), numbers printed with the fewest digits that
+ * read back to the same double. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Before a key, or a value that is not a key's: a comma unless first in its container. */
+static void sep(jw *w)
+{
+	if (w->after_key) {
+		w->after_key = false;
+		return;
+	}
+	if (w->depth > 0 && w->depth < 64) {
+		if (w->need_comma[w->depth])
+			fputc(',', w->f);
+		w->need_comma[w->depth] = true;
+	}
+}
+
+void jw_raw_value(jw *w) { sep(w); }
+
+static void open_(jw *w, char c)
+{
+	sep(w);
+	fputc(c, w->f);
+	w->depth++;
+	if (w->depth < 64)
+		w->need_comma[w->depth] = false;
+}
+
+void jw_begin_obj(jw *w) { open_(w, '{'); }
+void jw_begin_arr(jw *w) { open_(w, '['); }
+
+void jw_end_obj(jw *w)
+{
+	w->depth--;
+	fputc('}', w->f);
+}
+
+void jw_end_arr(jw *w)
+{
+	w->depth--;
+	fputc(']', w->f);
+}
+
+/* Length of a valid UTF-8 sequence at s, or 0. */
+static int utf8_len(const unsigned char *s)
+{
+	if (s[0] < 0x80)
+		return 1;
+	int n = (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+	if (!n || (n == 2 && s[0] < 0xC2) || s[0] > 0xF4)
+		return 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	if (n == 3 && s[0] == 0xE0 && s[1] < 0xA0)
+		return 0;
+	if (n == 3 && s[0] == 0xED && s[1] >= 0xA0)
+		return 0; /* surrogates */
+	if (n == 4 && s[0] == 0xF0 && s[1] < 0x90)
+		return 0;
+	if (n == 4 && s[0] == 0xF4 && s[1] >= 0x90)
+		return 0;
+	return n;
+}
+
+static void put_string(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	fputc('"', f);
+	while (*s) {
+		unsigned char c = *s;
+		if (c == '"' || c == '\\') {
+			fputc('\\', f);
+			fputc(c, f);
+			s++;
+		} else if (c < 0x20 || c == 0x7f) {
+			switch (c) {
+			case '\n': fputs("\\n", f); break;
+			case '\t': fputs("\\t", f); break;
+			case '\r': fputs("\\r", f); break;
+			default: fprintf(f, "\\u%04x", c);
+			}
+			s++;
+		} else {
+			int n = utf8_len(s);
+			if (n == 0) {
+				fputs("\\ufffd", f);
+				s++;
+			} else {
+				fwrite(s, 1, (size_t)n, f);
+				s += n;
+			}
+		}
+	}
+	fputc('"', f);
+}
+
+void jw_key(jw *w, const char *k)
+{
+	sep(w);
+	put_string(w->f, k);
+	fputc(':', w->f);
+	w->after_key = true;
+}
+
+void jw_str(jw *w, const char *s)
+{
+	sep(w);
+	put_string(w->f, s);
+}
+
+void jw_null(jw *w)
+{
+	sep(w);
+	fputs("null", w->f);
+}
+
+void jw_num(jw *w, double d)
+{
+	sep(w);
+	if (!isfinite(d)) {
+		fputs("null", w->f);
+		return;
+	}
+	if (d == 0)
+		d = 0; /* no "-0" */
+	char buf[64];
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	fputs(buf, w->f);
+}
+
+void jw_int(jw *w, long long i)
+{
+	sep(w);
+	fprintf(w->f, "%lld", i);
+}

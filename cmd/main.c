@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: MIT */
+/* stackview: argv, environment and exit codes; one function per subcommand (spec/cli.md). */
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "stackview/derive.h"
+#include "stackview/formats.h"
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void report(const sv_error *err)
+{
+	char buf[1200];
+	sv_error_format(buf, sizeof(buf), err);
+	fprintf(stderr, "stackview: %s\n", buf);
+}
+
+static int load(sv_source **out, const char *path, const cli_opts *o)
+{
+	sv_error err;
+	sv_error_clear(&err);
+	int rc = sv_load(out, path, o->format, &err);
+	if (rc) {
+		report(&err);
+		return rc == SV_EINVAL ? EXIT_USAGE : EXIT_INPUT;
+	}
+	if (o->scaling)
+		sv_source_set_scaling(*out, strcmp(o->scaling, "time") == 0 ? SV_SCALING_TIME : SV_SCALING_DATA);
+	return 0;
+}
+
+/* The file's saved state (or empty boxes), then the command line's boxes on top. */
+static int make_params(sv_params *p, const sv_source *src, const char *const box[SV_BOX_COUNT])
+{
+	const sv_params *saved = src ? sv_source_saved_params(src) : NULL;
+	int rc = saved ? sv_params_copy(p, saved) : sv_params_init(p);
+	for (int i = 0; !rc && i < SV_BOX_COUNT; i++)
+		if (box[i])
+			rc = sv_params_set(p, (sv_box)i, box[i]);
+	return rc;
+}
+
+static int build_view(sv_view **out, const sv_source *src, const sv_params *p)
+{
+	sv_error err;
+	sv_error_clear(&err);
+	int rc = sv_view_new(out, src, p, &err);
+	if (rc) {
+		report(&err);
+		return rc == SV_ENOMEM ? EXIT_INPUT : EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void timing_line(const cli_opts *o, const char *phase, double ms)
+{
+	if (o->timing)
+		fprintf(stderr, "timing: %s %.1f ms\n", phase, ms);
+}
+
+static int finish_output(FILE *f)
+{
+	if (fflush(f) != 0 || ferror(f)) {
+		fprintf(stderr, "stackview: writing output failed\n");
+		return EXIT_OUTPUT;
+	}
+	return EXIT_OK;
+}
+
+/* Print the view chosen by `what` (byname, calltree, callers, callees, callercallee). */
+static int print_view(sv_view *v, const char *what, const cli_opts *o)
+{
+	double t0 = now_ms();
+	int rc = EXIT_OK;
+	if (strcmp(what, "byname") == 0) {
+		timing_line(o, "view", now_ms() - t0);
+		t0 = now_ms();
+		out_byname(stdout, v, o);
+	} else if (strcmp(what, "calltree") == 0) {
+		timing_line(o, "view", now_ms() - t0);
+		t0 = now_ms();
+		out_calltree(stdout, v, o);
+	} else if (strcmp(what, "callers") == 0 || strcmp(what, "callees") == 0) {
+		if (!o->focus) {
+			fprintf(stderr, "stackview: %s needs --focus NAME\n", what);
+			return EXIT_USAGE;
+		}
+		sv_name_id id = sv_view_name_find(v, o->focus);
+		sv_aggtree *t = NULL;
+		int r = id == UINT32_MAX ? SV_ENOTFOUND
+					 : sv_aggtree_new(&t, v, what[6] == 'r' ? SV_AGG_CALLERS : SV_AGG_CALLEES, id);
+		if (r == SV_ENOTFOUND) {
+			fprintf(stderr, "stackview: --focus '%s': no such name in the view\n", o->focus);
+			return EXIT_USAGE;
+		}
+		if (r) {
+			fprintf(stderr, "stackview: %s\n", sv_status_str(r));
+			return EXIT_INPUT;
+		}
+		timing_line(o, "view", now_ms() - t0);
+		t0 = now_ms();
+		out_aggtree(stdout, v, t, o);
+		sv_aggtree_free(t);
+	} else if (strcmp(what, "callercallee") == 0) {
+		if (!o->focus) {
+			fprintf(stderr, "stackview: callercallee needs --focus NAME\n");
+			return EXIT_USAGE;
+		}
+		sv_callercallee *cc;
+		int r = sv_callercallee_new(&cc, v, o->focus);
+		if (r) {
+			fprintf(stderr, "stackview: %s\n", sv_status_str(r));
+			return EXIT_INPUT;
+		}
+		timing_line(o, "view", now_ms() - t0);
+		t0 = now_ms();
+		out_callercallee(stdout, v, cc, o);
+		sv_callercallee_free(cc);
+	} else {
+		fprintf(stderr, "stackview: unknown view '%s'\n", what);
+		return EXIT_USAGE;
+	}
+	rc = finish_output(stdout);
+	timing_line(o, "output", now_ms() - t0);
+	return rc;
+}
+
+static int cmd_view(const cli_opts *o, const char *what)
+{
+	if (o->nfiles != 1) {
+		fprintf(stderr, "stackview: %s needs one FILE (see stackview --help)\n", o->cmd);
+		return EXIT_USAGE;
+	}
+	sv_source *src = NULL;
+	sv_view *v = NULL;
+	sv_params p = { 0 };
+	double t0 = now_ms();
+	int rc = load(&src, o->files[0], o);
+	if (rc)
+		return rc;
+	timing_line(o, "load", now_ms() - t0);
+	if (make_params(&p, src, o->box)) {
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	if ((rc = build_view(&v, src, &p)))
+		goto out;
+	double fm, tm;
+	sv_view_timing(v, &fm, &tm);
+	timing_line(o, "filter", fm);
+	timing_line(o, "tree", tm);
+	rc = print_view(v, what, o);
+	if (o->timing)
+		fprintf(stderr, "timing: memory source %.1f MB, view %.1f MB (%zu samples, %u stacks, %u frames)\n",
+			(double)sv_source_memory(src) / 1e6, (double)sv_view_memory(v) / 1e6, sv_source_sample_count(src),
+			sv_source_stack_count(src), sv_source_frame_count(src));
+out:
+	sv_view_free(v);
+	sv_params_dispose(&p);
+	sv_source_free(src);
+	return rc;
+}
+
+static int cmd_info(const cli_opts *o)
+{
+	if (o->nfiles != 1) {
+		fprintf(stderr, "stackview: info needs one FILE\n");
+		return EXIT_USAGE;
+	}
+	sv_source *src;
+	double t0 = now_ms();
+	int rc = load(&src, o->files[0], o);
+	if (rc)
+		return rc;
+	timing_line(o, "load", now_ms() - t0);
+	sv_process *procs = NULL;
+	size_t np = 0;
+	if (sv_source_processes(&procs, &np, src)) {
+		sv_source_free(src);
+		fprintf(stderr, "stackview: out of memory\n");
+		return EXIT_INPUT;
+	}
+	if (o->out == OUT_JSON) {
+		jw w = { .f = stdout };
+		jw_begin_obj(&w);
+		jw_key(&w, "format"); jw_str(&w, sv_source_format(src));
+		jw_key(&w, "events"); jw_begin_arr(&w); jw_end_arr(&w);
+		jw_key(&w, "samples"); jw_int(&w, (long long)sv_source_sample_count(src));
+		jw_key(&w, "frames"); jw_int(&w, sv_source_frame_count(src));
+		jw_key(&w, "stacks"); jw_int(&w, sv_source_stack_count(src));
+		jw_key(&w, "metric"); jw_num(&w, sv_source_total_metric(src));
+		jw_key(&w, "count"); jw_num(&w, sv_source_total_count(src));
+		jw_key(&w, "first"); jw_num(&w, sv_source_first_time(src));
+		jw_key(&w, "last"); jw_num(&w, sv_source_last_time(src));
+		jw_key(&w, "scaling"); jw_str(&w, sv_source_scaling(src) == SV_SCALING_TIME ? "time" : "data");
+		jw_key(&w, "processes");
+		jw_begin_arr(&w);
+		for (size_t i = 0; i < np; i++) {
+			jw_begin_obj(&w);
+			jw_key(&w, "pid"); jw_int(&w, procs[i].pid);
+			jw_key(&w, "name"); jw_str(&w, procs[i].name);
+			jw_key(&w, "samples"); jw_int(&w, (long long)procs[i].samples);
+			jw_key(&w, "metric"); jw_num(&w, procs[i].metric);
+			jw_end_obj(&w);
+		}
+		jw_end_arr(&w);
+		jw_end_obj(&w);
+		putchar('\n');
+	} else {
+		char a[64], b[64], c[64];
+		printf("format     %s\n", sv_source_format(src));
+		printf("samples    %zu\n", sv_source_sample_count(src));
+		printf("frames     %u\n", sv_source_frame_count(src));
+		printf("stacks     %u\n", sv_source_stack_count(src));
+		sv_format_number(a, sizeof(a), sv_source_total_metric(src), 1);
+		printf("metric     %s\n", a);
+		sv_format_number(a, sizeof(a), sv_source_first_time(src), 3);
+		sv_format_number(b, sizeof(b), sv_source_last_time(src), 3);
+		printf("time       %s .. %s ms\n", a, b);
+		printf("scaling    %s\n", sv_source_scaling(src) == SV_SCALING_TIME ? "time-metric" : "scale-to-data");
+		if (np) {
+			printf("processes  %zu\n", np);
+			for (size_t i = 0; i < np; i++) {
+				sv_format_number(c, sizeof(c), procs[i].metric, 1);
+				printf("  %8ld  %-32s %10zu samples  %s\n", procs[i].pid, procs[i].name, procs[i].samples, c);
+			}
+		}
+		const sv_params *sp = sv_source_saved_params(src);
+		if (sp)
+			for (int i = 0; i < SV_BOX_COUNT; i++)
+				if (sp->box[i][0])
+					printf("saved %-9s %s\n", sv_box_name((sv_box)i), sp->box[i]);
+	}
+	free(procs);
+	sv_source_free(src);
+	return finish_output(stdout);
+}
+
+/* Load both inputs, filter each with the --select-* boxes (Fold% cleared). */
+static int two_views(sv_source *src[2], sv_view *v[2], sv_params p[2], const cli_opts *o,
+		     const char *const box[SV_BOX_COUNT])
+{
+	if (o->nfiles != 2) {
+		fprintf(stderr, "stackview: %s needs BASE and TEST files\n", o->cmd);
+		return EXIT_USAGE;
+	}
+	double t0 = now_ms();
+	for (int i = 0; i < 2; i++) {
+		int rc = load(&src[i], o->files[i], o);
+		if (rc)
+			return rc;
+	}
+	timing_line(o, "load", now_ms() - t0);
+	for (int i = 0; i < 2; i++) {
+		if (make_params(&p[i], src[i], box) || sv_params_set(&p[i], SV_BOX_FOLD_PCT, ""))
+			return EXIT_INPUT;
+		int rc = build_view(&v[i], src[i], &p[i]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int cmd_diff(const cli_opts *o)
+{
+	sv_source *src[2] = { 0 }, *d = NULL;
+	sv_view *v[2] = { 0 }, *dv = NULL;
+	sv_params p[2] = { 0 }, dp = { 0 };
+	int rc = two_views(src, v, p, o, o->select_box);
+	if (rc)
+		goto out;
+	/* files[0] is BASE, files[1] is TEST. */
+	if (sv_diff(&d, v[1], v[0]) || sv_params_init(&dp)) {
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	sv_process *procs = NULL;
+	size_t np = 0;
+	if (sv_source_processes(&procs, &np, d) == 0 && np > 0 && sv_params_set(&dp, SV_BOX_GROUP, SV_DIFF_GROUPPATS)) {
+		free(procs);
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	free(procs);
+	for (int i = 0; i < SV_BOX_COUNT; i++)
+		if (o->box[i] && sv_params_set(&dp, (sv_box)i, o->box[i])) {
+			rc = EXIT_INPUT;
+			goto out;
+		}
+	if ((rc = build_view(&dv, d, &dp)))
+		goto out;
+	rc = print_view(dv, o->view ? o->view : "calltree", o);
+out:
+	sv_view_free(dv);
+	sv_source_free(d);
+	sv_params_dispose(&dp);
+	for (int i = 0; i < 2; i++) {
+		sv_view_free(v[i]);
+		sv_source_free(src[i]);
+		sv_params_dispose(&p[i]);
+	}
+	return rc;
+}
+
+static int cmd_overweight(const cli_opts *o)
+{
+	sv_source *src[2] = { 0 };
+	sv_view *v[2] = { 0 };
+	sv_params p[2] = { 0 };
+	sv_overweight ow = { 0 };
+	int rc = two_views(src, v, p, o, o->box);
+	if (rc)
+		goto out;
+	if (sv_overweight_compute(&ow, v[1], v[0])) {
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	if (o->out == OUT_JSON) {
+		jw w = { .f = stdout };
+		jw_begin_obj(&w);
+		jw_key(&w, "base"); jw_num(&w, ow.base);
+		jw_key(&w, "test"); jw_num(&w, ow.test);
+		jw_key(&w, "delta"); jw_num(&w, ow.delta);
+		jw_key(&w, "delta_pct"); jw_num(&w, ow.delta_pct);
+		jw_key(&w, "rows");
+		jw_begin_arr(&w);
+		for (size_t i = 0; i < ow.nrows; i++) {
+			const sv_overweight_row *r = &ow.rows[i];
+			jw_begin_obj(&w);
+			jw_key(&w, "name"); jw_str(&w, r->name);
+			jw_key(&w, "base"); jw_num(&w, r->base);
+			jw_key(&w, "test"); jw_num(&w, r->test);
+			jw_key(&w, "delta"); jw_num(&w, r->delta);
+			jw_key(&w, "responsibility_pct"); jw_num(&w, r->responsibility_pct);
+			jw_key(&w, "overweight_pct"); jw_num(&w, r->overweight_pct);
+			jw_key(&w, "interest"); jw_int(&w, r->interest);
+			jw_end_obj(&w);
+		}
+		jw_end_arr(&w);
+		jw_end_obj(&w);
+		putchar('\n');
+	} else if (o->out == OUT_TSV) {
+		printf("Name\tBase\tTest\tDelta\tResponsibility %%\tOverweight %%\tInterest Level\n");
+		for (size_t i = 0; i < ow.nrows; i++) {
+			const sv_overweight_row *r = &ow.rows[i];
+			printf("%s\t%.1f\t%.1f\t%.1f\t%.2f\t%.2f\t%d\n", r->name, r->base, r->test, r->delta,
+			       r->responsibility_pct, r->overweight_pct, r->interest);
+		}
+	} else {
+		printf("Base (old) Time  %.1f\nTest (new) Time  %.1f\nDelta            %.1f\nDelta %%          %.1f\n\n",
+		       ow.base, ow.test, ow.delta, ow.delta_pct);
+		int nw = 4;
+		for (size_t i = 0; i < ow.nrows; i++)
+			if ((int)strlen(ow.rows[i].name) > nw)
+				nw = (int)strlen(ow.rows[i].name);
+		printf("%-*s  %12s  %12s  %12s  %16s  %12s  %8s\n", nw, "Name", "Base", "Test", "Delta",
+		       "Responsibility %", "Overweight %", "Interest");
+		for (size_t i = 0; i < ow.nrows; i++) {
+			const sv_overweight_row *r = &ow.rows[i];
+			printf("%-*s  %12.1f  %12.1f  %12.1f  %16.2f  %12.2f  %8d\n", nw, r->name, r->base, r->test, r->delta,
+			       r->responsibility_pct, r->overweight_pct, r->interest);
+		}
+	}
+	rc = finish_output(stdout);
+out:
+	sv_overweight_dispose(&ow);
+	for (int i = 0; i < 2; i++) {
+		sv_view_free(v[i]);
+		sv_source_free(src[i]);
+		sv_params_dispose(&p[i]);
+	}
+	return rc;
+}
+
+/* The tutorial profile: beside the binary in a build tree, or in PREFIX/share. */
+static const char *tutorial_path(char *buf, size_t size)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			static const char *const rel[] = { "/../../examples/tutorial.perfView.xml",
+							   "/../share/stackview/tutorial.perfView.xml" };
+			for (size_t i = 0; i < 2; i++) {
+				snprintf(buf, size, "%s%s", exe, rel[i]);
+				if (access(buf, R_OK) == 0)
+					return buf;
+			}
+		}
+	}
+	return "examples/tutorial.perfView.xml";
+}
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_CTYPE, "");
+	cli_opts o;
+	int rc = cli_parse(&o, argc, argv);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if (strcmp(o.cmd, "info") == 0)
+		return cmd_info(&o);
+	if (strcmp(o.cmd, "diff") == 0)
+		return cmd_diff(&o);
+	if (strcmp(o.cmd, "overweight") == 0)
+		return cmd_overweight(&o);
+	if (strcmp(o.cmd, "view") == 0) {
+		char buf[PATH_MAX + 64];
+		if (o.nfiles == 0) {
+			o.files[0] = tutorial_path(buf, sizeof(buf));
+			o.nfiles = 1;
+		}
+		/* The terminal UI is issue 5; until it lands, show the call tree. */
+		if (isatty(STDOUT_FILENO))
+			fprintf(stderr, "stackview: the terminal UI is not built yet; printing the call tree\n");
+		return cmd_view(&o, "calltree");
+	}
+	return cmd_view(&o, o.cmd);
+}

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/* Command-line parsing (spec/cli.md). */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_usage(FILE *f)
+{
+	fputs("usage: stackview [FILE] [FILTER...]            terminal UI (no FILE: the tutorial profile)\n"
+	      "       stackview info FILE [--json]\n"
+	      "       stackview byname FILE [FILTER...] [OUT...]\n"
+	      "       stackview calltree FILE [FILTER...] [OUT...] [--depth N]\n"
+	      "       stackview callers|callees|callercallee FILE --focus NAME [FILTER...] [OUT...]\n"
+	      "       stackview diff BASE TEST [--view byname|calltree|callers|callees|callercallee]\n"
+	      "                      [--focus NAME] [FILTER...] [--select-*...] [OUT...]\n"
+	      "       stackview overweight BASE TEST [FILTER...] [--json|--tsv]\n"
+	      "\n"
+	      "FILE may be - (standard input). Formats: .perfView.xml, .perfView.json (+ .zip).\n"
+	      "\n"
+	      "Filter (PerfView's boxes):\n"
+	      "  -g, --group PATS      GroupPats: ';'-separated, optional leading [comment], -> and =>\n"
+	      "  -f, --fold PATS       FoldPats\n"
+	      "  -p, --fold-pct N      Fold%\n"
+	      "  -i, --inc PATS        IncPats (entries ANDed, '|' is OR)\n"
+	      "  -x, --exc PATS        ExcPats\n"
+	      "      --start MS        Start (ms; '--start \"100 200\"' sets Start and End)\n"
+	      "      --end MS          End\n"
+	      "      --preset NAME     a built-in GroupPats preset: 'group modules', 'group module entries',\n"
+	      "                        'group full path module entries', 'group class entries',\n"
+	      "                        'group classes', 'fold threads', 'no grouping'\n"
+	      "      --scaling time|data   override the source's scaling policy\n"
+	      "      --format NAME     input format (perfview-xml, perfview-json); default: detected\n"
+	      "      --select-group|--select-fold|--select-inc|--select-exc|--select-start|--select-end\n"
+	      "                        diff: filter the inputs before diffing\n"
+	      "Output:\n"
+	      "      --json            one JSON document (schema in the man page)\n"
+	      "      --tsv             tab-separated rows\n"
+	      "      --top N           first N rows (byname)\n"
+	      "      --columns LIST    e.g. name,inc,inc_pct,exc,when\n"
+	      "      --depth N         calltree/callers/callees: levels below the top\n"
+	      "      --focus NAME      the name for callers, callees, callercallee\n"
+	      "      --timing          per-phase times on stderr\n"
+	      "  -h, --help            this text\n"
+	      "      --version         the version\n"
+	      "Exit status: 0 ok, 1 unreadable input, 2 bad usage or pattern, 3 output not written.\n",
+	      f);
+}
+
+enum {
+	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
+	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_FORMAT, O_VERSION,
+	O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END,
+};
+
+static const struct option longopts[] = {
+	{ "group", required_argument, NULL, 'g' },
+	{ "fold", required_argument, NULL, 'f' },
+	{ "fold-pct", required_argument, NULL, 'p' },
+	{ "inc", required_argument, NULL, 'i' },
+	{ "exc", required_argument, NULL, 'x' },
+	{ "start", required_argument, NULL, O_START },
+	{ "end", required_argument, NULL, O_END },
+	{ "preset", required_argument, NULL, O_PRESET },
+	{ "scaling", required_argument, NULL, O_SCALING },
+	{ "event", required_argument, NULL, O_EVENT },
+	{ "select-group", required_argument, NULL, O_SEL_GROUP },
+	{ "select-fold", required_argument, NULL, O_SEL_FOLD },
+	{ "select-inc", required_argument, NULL, O_SEL_INC },
+	{ "select-exc", required_argument, NULL, O_SEL_EXC },
+	{ "select-start", required_argument, NULL, O_SEL_START },
+	{ "select-end", required_argument, NULL, O_SEL_END },
+	{ "json", no_argument, NULL, O_JSON },
+	{ "tsv", no_argument, NULL, O_TSV },
+	{ "top", required_argument, NULL, O_TOP },
+	{ "columns", required_argument, NULL, O_COLUMNS },
+	{ "timing", no_argument, NULL, O_TIMING },
+	{ "progress", no_argument, NULL, O_PROGRESS },
+	{ "no-progress", no_argument, NULL, O_NOPROGRESS },
+	{ "focus", required_argument, NULL, O_FOCUS },
+	{ "depth", required_argument, NULL, O_DEPTH },
+	{ "view", required_argument, NULL, O_VIEW },
+	{ "format", required_argument, NULL, O_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, O_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct {
+	const char *name, *pats;
+} presets[] = {
+	{ "no grouping", "" },
+	{ "group modules", "{%}!->module $1" },
+	{ "group module entries", "{%}!=>module $1" },
+	{ "group full path module entries", "{*}!=>module $1" },
+	{ "group class entries", "{%!*}.%(=>class $1;{%!*}::=>class $1" },
+	{ "group classes", "{%!*}.%(->class $1;{%!*}::->class $1" },
+	{ "fold threads", "Thread -> AllThreads" },
+};
+
+
+
+static bool parse_long(const char *s, long *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || v < 0)
+		return false;
+	*out = v;
+	return true;
+}
+
+int cli_parse(cli_opts *o, int argc, char **argv)
+{
+	memset(o, 0, sizeof(*o));
+	o->top = -1;
+	o->depth = -1;
+	static const char *const cmds[] = { "info", "byname", "calltree", "callers", "callees", "callercallee",
+					    "diff", "overweight", "view", NULL };
+	int first = 1;
+	if (argc > 1)
+		for (const char *const *c = cmds; *c; c++)
+			if (strcmp(argv[1], *c) == 0) {
+				o->cmd = *c;
+				first = 2;
+			}
+	if (!o->cmd)
+		o->cmd = "view";
+	optind = first;
+	opterr = 0;
+	int c;
+	long n;
+	while ((c = getopt_long(argc, argv, ":g:f:p:i:x:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'g': o->box[SV_BOX_GROUP] = optarg; break;
+		case 'f': o->box[SV_BOX_FOLD] = optarg; break;
+		case 'p': o->box[SV_BOX_FOLD_PCT] = optarg; break;
+		case 'i': o->box[SV_BOX_INC] = optarg; break;
+		case 'x': o->box[SV_BOX_EXC] = optarg; break;
+		case O_START: o->box[SV_BOX_START] = optarg; break;
+		case O_END: o->box[SV_BOX_END] = optarg; break;
+		case O_SEL_GROUP: o->select_box[SV_BOX_GROUP] = optarg; break;
+		case O_SEL_FOLD: o->select_box[SV_BOX_FOLD] = optarg; break;
+		case O_SEL_INC: o->select_box[SV_BOX_INC] = optarg; break;
+		case O_SEL_EXC: o->select_box[SV_BOX_EXC] = optarg; break;
+		case O_SEL_START: o->select_box[SV_BOX_START] = optarg; break;
+		case O_SEL_END: o->select_box[SV_BOX_END] = optarg; break;
+		case O_PRESET: {
+			size_t i;
+			for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+				if (strcmp(presets[i].name, optarg) == 0)
+					break;
+			if (i == sizeof(presets) / sizeof(presets[0])) {
+				fprintf(stderr, "stackview: unknown preset '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			snprintf(o->preset_buf, sizeof(o->preset_buf), "[%s] %s", presets[i].name, presets[i].pats);
+			o->box[SV_BOX_GROUP] = o->preset_buf;
+			break;
+		}
+		case O_SCALING:
+			if (strcmp(optarg, "time") && strcmp(optarg, "data")) {
+				fprintf(stderr, "stackview: --scaling must be 'time' or 'data'\n");
+				return EXIT_USAGE;
+			}
+			o->scaling = optarg;
+			break;
+		case O_EVENT: break; /* single-event formats only so far */
+		case O_JSON: o->out = OUT_JSON; break;
+		case O_TSV: o->out = OUT_TSV; break;
+		case O_TOP:
+			if (!parse_long(optarg, &n)) {
+				fprintf(stderr, "stackview: --top needs a non-negative number\n");
+				return EXIT_USAGE;
+			}
+			o->top = n;
+			break;
+		case O_DEPTH:
+			if (!parse_long(optarg, &n)) {
+				fprintf(stderr, "stackview: --depth needs a non-negative number\n");
+				return EXIT_USAGE;
+			}
+			o->depth = n;
+			break;
+		case O_COLUMNS: o->columns = optarg; break;
+		case O_TIMING: o->timing = true; break;
+		case O_PROGRESS:
+		case O_NOPROGRESS: break;
+		case O_FOCUS: o->focus = optarg; break;
+		case O_VIEW: o->view = optarg; break;
+		case O_FORMAT: o->format = optarg; break;
+		case 'o': o->output = optarg; break;
+		case 'h': cli_usage(stdout); return -1;
+		case O_VERSION: printf("stackview %s\n", SV_VERSION); return -1;
+		case ':':
+			fprintf(stderr, "stackview: option '%s' needs a value\n", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			fprintf(stderr, "stackview: unknown option '%s' (see stackview --help)\n", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	for (int i = optind; i < argc; i++) {
+		if (o->nfiles == 2) {
+			fprintf(stderr, "stackview: unexpected argument '%s'\n", argv[i]);
+			return EXIT_USAGE;
+		}
+		o->files[o->nfiles++] = argv[i];
+	}
+	return 0;
+}

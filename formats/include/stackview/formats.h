@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* Importers and the format registry: reading a file (or standard input), unwrapping a
+ * single-entry zip, sniffing the format by content first and by name second, and pushing
+ * frames, stacks and samples into an sv_sink (design.md "Formats").
+ *
+ * Ownership: sv_input owns its bytes (sv_input_dispose frees them). sv_load returns a source
+ * the caller frees. Format table entries are static and never freed. */
+#ifndef STACKVIEW_FORMATS_H
+#define STACKVIEW_FORMATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stackview/source.h"
+#include "stackview/status.h"
+
+/* Bounds on what an input may make us allocate (docs/guide.md "Limits"). */
+#define SV_MAX_INPUT_BYTES (8ULL << 30)       /* 8 GiB read or unzipped */
+#define SV_MAX_ZIP_RATIO 1000ULL              /* unzipped / zipped */
+
+typedef struct sv_input {
+	char *name;          /* file name as given ("-" = standard input) */
+	char *inner;         /* name of the zip entry when unwrapped, else NULL */
+	unsigned char *data;
+	size_t len;
+} sv_input;
+
+/* Read a whole file, or standard input for "-". */
+int sv_input_read(sv_input *out, const char *path, sv_error *err) SV_MUST_USE;
+/* Replace a zip input by its single entry (any other entry count is an error). */
+int sv_input_unzip_single(sv_input *in, sv_error *err) SV_MUST_USE;
+bool sv_input_is_zip(const sv_input *in);
+void sv_input_dispose(sv_input *in);
+
+typedef struct sv_format {
+	const char *name;                 /* "perfview-xml", ... */
+	const char *const *patterns;      /* file-name suffixes, NULL-terminated */
+	bool (*probe)(const unsigned char *data, size_t len);
+	int (*import)(sv_sink *sink, const sv_input *in, sv_error *err);
+} sv_format;
+
+extern const sv_format sv_fmt_perfview_xml;
+extern const sv_format sv_fmt_perfview_json;
+
+/* The registry, NULL-terminated. */
+const sv_format *const *sv_formats(void);
+const sv_format *sv_format_find(const char *name);
+/* Content first, then name; NULL when nothing claims the input. */
+const sv_format *sv_format_detect(const sv_input *in);
+
+/* Read, unzip if needed, detect (or use `format` when not NULL) and import into a new
+ * source. Errors carry the file name and a line or byte offset. */
+int sv_load(sv_source **out, const char *path, const char *format, sv_error *err) SV_MUST_USE;
+
+#endif

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/* The format table, content sniffing and sv_load (see stackview/formats.h). */
+#include "stackview/formats.h"
+
+#include <string.h>
+#include <strings.h>
+
+static const sv_format *const registry[] = {
+	&sv_fmt_perfview_xml,
+	&sv_fmt_perfview_json,
+	NULL,
+};
+
+const sv_format *const *sv_formats(void)
+{
+	return registry;
+}
+
+const sv_format *sv_format_find(const char *name)
+{
+	for (const sv_format *const *f = registry; *f; f++)
+		if (strcasecmp((*f)->name, name) == 0)
+			return *f;
+	return NULL;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && strcasecmp(s + a - b, suffix) == 0;
+}
+
+const sv_format *sv_format_detect(const sv_input *in)
+{
+	for (const sv_format *const *f = registry; *f; f++)
+		if ((*f)->probe && (*f)->probe(in->data, in->len))
+			return *f;
+	const char *name = in->inner ? in->inner : in->name;
+	for (const sv_format *const *f = registry; *f; f++)
+		for (const char *const *p = (*f)->patterns; p && *p; p++)
+			if (ends_with(name, *p))
+				return *f;
+	return NULL;
+}
+
+int sv_load(sv_source **out, const char *path, const char *format, sv_error *err)
+{
+	sv_input in = { 0 };
+	sv_source *src = NULL;
+	const sv_format *fmt = NULL;
+	int rc = sv_input_read(&in, path, err);
+	if (rc)
+		return rc;
+	if (in.len == 0) {
+		rc = sv_error_set(err, SV_EFORMAT, "empty file");
+		sv_error_locate(err, path, 0, -1);
+		goto out;
+	}
+	if (sv_input_is_zip(&in) && (rc = sv_input_unzip_single(&in, err)))
+		goto out;
+	if (format) {
+		fmt = sv_format_find(format);
+		if (!fmt) {
+			rc = sv_error_set(err, SV_EINVAL, "unknown format '%s'", format);
+			goto out;
+		}
+	} else {
+		fmt = sv_format_detect(&in);
+		if (!fmt) {
+			rc = sv_error_set(err, SV_EFORMAT, "unrecognised file format");
+			sv_error_locate(err, path, 0, -1);
+			goto out;
+		}
+	}
+	if ((rc = sv_source_new(&src, fmt->name))) {
+		sv_error_set(err, rc, NULL);
+		goto out;
+	}
+	sv_sink sink = sv_source_sink(src);
+	if ((rc = fmt->import(&sink, &in, err))) {
+		if (!err || !err->file[0])
+			sv_error_locate(err, path, 0, -1);
+		goto out;
+	}
+	*out = src;
+	src = NULL;
+out:
+	sv_source_free(src);
+	sv_input_dispose(&in);
+	return rc;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Bump allocator for interned text: one arena per source or view, freed as a whole.
+ * Built with SV_ARENA_DEBUG every allocation is a separate malloc so ASan sees each one. */
+#ifndef STACKVIEW_ARENA_INT_H
+#define STACKVIEW_ARENA_INT_H
+
+#include <stddef.h>
+
+typedef struct arena_chunk arena_chunk;
+
+typedef struct arena {
+	arena_chunk *head;
+	size_t used;  /* bytes used in head */
+	size_t total; /* bytes handed out, for memory reports */
+} arena;
+
+void arena_init(arena *a);
+void arena_dispose(arena *a);
+/* Returns NULL when out of memory. Alignment 8. */
+void *arena_alloc(arena *a, size_t size);
+/* Copies len bytes and a terminating NUL. */
+char *arena_strndup(arena *a, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/* u64 -> u32 open-addressing map with linear probing (see stackview/idmap.h). */
+#include "stackview/idmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackview/status.h"
+
+void sv_idmap_init(sv_idmap *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void sv_idmap_dispose(sv_idmap *m)
+{
+	if (!m)
+		return;
+	free(m->keys);
+	free(m->vals);
+	sv_idmap_init(m);
+}
+
+uint32_t sv_idmap_get(const sv_idmap *m, uint64_t key)
+{
+	if (!m->cap)
+		return SV_IDMAP_NONE;
+	size_t mask = m->cap - 1;
+	for (size_t i = sv_hash_mix64(key) & mask;; i = (i + 1) & mask) {
+		if (m->vals[i] == SV_IDMAP_NONE)
+			return SV_IDMAP_NONE;
+		if (m->keys[i] == key)
+			return m->vals[i];
+	}
+}
+
+static int sv_idmap_grow(sv_idmap *m)
+{
+	size_t ncap = m->cap ? m->cap * 2 : 64;
+	uint64_t *keys = malloc(ncap * sizeof(*keys));
+	uint32_t *vals = malloc(ncap * sizeof(*vals));
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return SV_ENOMEM;
+	}
+	memset(vals, 0xff, ncap * sizeof(*vals));
+	size_t mask = ncap - 1;
+	for (size_t j = 0; j < m->cap; j++) {
+		if (m->vals[j] == SV_IDMAP_NONE)
+			continue;
+		size_t i = sv_hash_mix64(m->keys[j]) & mask;
+		while (vals[i] != SV_IDMAP_NONE)
+			i = (i + 1) & mask;
+		keys[i] = m->keys[j];
+		vals[i] = m->vals[j];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->cap = ncap;
+	return 0;
+}
+
+int sv_idmap_put(sv_idmap *m, uint64_t key, uint32_t val)
+{
+	if ((m->len + 1) * 4 > m->cap * 3) {
+		int rc = sv_idmap_grow(m);
+		if (rc)
+			return rc;
+	}
+	size_t mask = m->cap - 1;
+	size_t i = sv_hash_mix64(key) & mask;
+	while (m->vals[i] != SV_IDMAP_NONE) {
+		if (m->keys[i] == key) {
+			m->vals[i] = val;
+			return 0;
+		}
+		i = (i + 1) & mask;
+	}
+	m->keys[i] = key;
+	m->vals[i] = val;
+	m->len++;
+	return 0;
+}

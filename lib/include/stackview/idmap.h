@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* Open-addressing hash map u64 key -> u32 value, used by the interners and importers.
+ * Ownership: the map owns its slot arrays (caller storage for the struct); sv_idmap_dispose
+ * frees them. */
+#ifndef STACKVIEW_IDMAP_H
+#define STACKVIEW_IDMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SV_IDMAP_NONE UINT32_MAX
+
+typedef struct sv_idmap {
+	uint64_t *keys;
+	uint32_t *vals; /* SV_IDMAP_NONE = empty slot */
+	size_t cap;     /* power of two or 0 */
+	size_t len;
+} sv_idmap;
+
+void sv_idmap_init(sv_idmap *m);
+void sv_idmap_dispose(sv_idmap *m);
+/* Value for key, or SV_IDMAP_NONE. */
+uint32_t sv_idmap_get(const sv_idmap *m, uint64_t key);
+/* Insert or overwrite; 0 or SV_ENOMEM. `val` must not be SV_IDMAP_NONE. */
+int sv_idmap_put(sv_idmap *m, uint64_t key, uint32_t val);
+
+static inline uint64_t sv_hash_mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* FNV-1a over bytes, then mixed. */
+static inline uint64_t sv_hash_bytes(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	return sv_hash_mix64(h);
+}
+
+#endif

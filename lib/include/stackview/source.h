@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/* The stack source: interned frames, stacks as a prefix trie, and samples as arrays
+ * (design.md "Data model"). Importers fill a source through the sv_sink builder interface;
+ * once built, a source is read-only and every view is computed from it.
+ *
+ * Ownership: sv_source_new returns a source the caller frees with sv_source_free. Strings
+ * returned by the getters are borrowed and live as long as the source. Ids are dense
+ * uint32 values: frame ids index frames, stack ids index stacks; a stack's caller always
+ * has a smaller id than the stack itself. */
+#ifndef STACKVIEW_SOURCE_H
+#define STACKVIEW_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stackview/params.h"
+#include "stackview/status.h"
+
+typedef uint32_t sv_frame_id;
+typedef uint32_t sv_stack_id;
+
+/* "no stack": the caller of a root-most stack element, or a sample with no stack. */
+#define SV_STACK_NONE UINT32_MAX
+
+/* Documented limits (docs/guide.md "Limits"). */
+#define SV_MAX_NAME_LEN (64u * 1024u)
+#define SV_MAX_STACK_DEPTH 100000u
+#define SV_MAX_SAMPLES 1000000000u
+
+typedef enum sv_scaling {
+	SV_SCALING_DATA, /* scale-to-data: a sample is an instant */
+	SV_SCALING_TIME, /* time-metric: a sample occupies [time, time + |metric|] */
+} sv_scaling;
+
+typedef struct sv_source sv_source;
+
+/* The builder interface importers push into (ncdu's dir_output seam). The in-memory source
+ * is one implementation; a streaming exporter can be another. Every callback returns 0 or a
+ * negative sv_status. */
+typedef struct sv_sink_ops {
+	int (*intern_frame)(void *self, sv_frame_id *out, const char *name, size_t len);
+	int (*intern_stack)(void *self, sv_stack_id *out, sv_stack_id caller, sv_frame_id frame);
+	int (*add_sample)(void *self, sv_stack_id stack, double time, double metric, double count);
+	int (*set_scaling)(void *self, sv_scaling scaling);
+	/* Saved filter state of a view file (advanced .perfView.xml); copied. */
+	int (*set_params)(void *self, const sv_params *params);
+	int (*set_notes)(void *self, const char *notes);
+} sv_sink_ops;
+
+typedef struct sv_sink {
+	const sv_sink_ops *ops;
+	void *self;
+} sv_sink;
+
+/* A new empty source; `format` names the importer (copied). */
+int sv_source_new(sv_source **out, const char *format) SV_MUST_USE;
+void sv_source_free(sv_source *src);
+/* The sink that fills this source. */
+sv_sink sv_source_sink(sv_source *src);
+
+int sv_source_intern_frame(sv_source *src, sv_frame_id *out, const char *name, size_t len) SV_MUST_USE;
+int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller, sv_frame_id frame) SV_MUST_USE;
+int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double metric, double count) SV_MUST_USE;
+/* Intern a whole stack given root-first frame names. */
+int sv_source_intern_path(sv_source *src, sv_stack_id *out, const char *const *names_root_first, size_t n) SV_MUST_USE;
+
+uint32_t sv_source_frame_count(const sv_source *src);
+uint32_t sv_source_stack_count(const sv_source *src);
+size_t sv_source_sample_count(const sv_source *src);
+
+/* Full name (pattern matching) and short name (display, spec §1.4) of a frame. */
+const char *sv_source_frame_name(const sv_source *src, sv_frame_id id);
+const char *sv_source_frame_short(const sv_source *src, sv_frame_id id);
+sv_frame_id sv_source_stack_frame(const sv_source *src, sv_stack_id id);
+sv_stack_id sv_source_stack_caller(const sv_source *src, sv_stack_id id);
+
+/* Sample arrays (structure of arrays, index = sample number). Borrowed. */
+const sv_stack_id *sv_source_sample_stacks(const sv_source *src);
+const double *sv_source_sample_times(const sv_source *src);
+const double *sv_source_sample_metrics(const sv_source *src);
+const float *sv_source_sample_counts(const sv_source *src);
+
+const char *sv_source_format(const sv_source *src);
+sv_scaling sv_source_scaling(const sv_source *src);
+void sv_source_set_scaling(sv_source *src, sv_scaling scaling);
+/* Default End (spec §5.3 with D4): max(time + |metric|) for time-metric sources and for
+ * sources that asked for it (diff, drill-into copies), else max(time). */
+double sv_source_time_limit(const sv_source *src);
+void sv_source_set_limit_from_end(sv_source *src, bool by_end);
+double sv_source_total_metric(const sv_source *src);
+double sv_source_total_count(const sv_source *src);
+double sv_source_first_time(const sv_source *src);
+double sv_source_last_time(const sv_source *src);
+
+/* Saved state (NULL when the file had none) and notes ("" when none). */
+const sv_params *sv_source_saved_params(const sv_source *src);
+int sv_source_set_params(sv_source *src, const sv_params *params) SV_MUST_USE;
+const char *sv_source_notes(const sv_source *src);
+int sv_source_set_notes(sv_source *src, const char *notes) SV_MUST_USE;
+
+/* Bytes the source holds (arrays, tables and interned text), for memory reports. */
+size_t sv_source_memory(const sv_source *src);
+
+/* Processes, recognised from root-most frames `Process... name (pid)` (spec §12). */
+typedef struct sv_process {
+	long pid;             /* -1 when the frame names none */
+	char name[256];       /* the name between "Process.. " and " (pid)" */
+	const char *frame;    /* the whole frame name */
+	size_t samples;
+	double metric;
+} sv_process;
+
+/* Processes sorted by metric descending. *out is malloc'ed (free it), *n its length. */
+int sv_source_processes(sv_process **out, size_t *n, const sv_source *src) SV_MUST_USE;
+
+#endif

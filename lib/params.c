@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+/* Filter box texts (see stackview/params.h). */
+#include "stackview/params.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const box_names[SV_BOX_COUNT] = {
+	"GroupPats", "FoldPats", "Fold%", "IncPats", "ExcPats", "Start", "End",
+};
+
+const char *sv_box_name(sv_box box)
+{
+	return (unsigned)box < SV_BOX_COUNT ? box_names[box] : "?";
+}
+
+int sv_params_init(sv_params *p)
+{
+	for (int i = 0; i < SV_BOX_COUNT; i++)
+		p->box[i] = NULL;
+	for (int i = 0; i < SV_BOX_COUNT; i++) {
+		p->box[i] = strdup("");
+		if (!p->box[i])
+			return SV_ENOMEM;
+	}
+	return 0;
+}
+
+void sv_params_dispose(sv_params *p)
+{
+	if (!p)
+		return;
+	for (int i = 0; i < SV_BOX_COUNT; i++) {
+		free(p->box[i]);
+		p->box[i] = NULL;
+	}
+}
+
+int sv_params_copy(sv_params *out, const sv_params *src)
+{
+	for (int i = 0; i < SV_BOX_COUNT; i++)
+		out->box[i] = NULL;
+	for (int i = 0; i < SV_BOX_COUNT; i++) {
+		out->box[i] = strdup(src->box[i] ? src->box[i] : "");
+		if (!out->box[i])
+			return SV_ENOMEM;
+	}
+	return 0;
+}
+
+int sv_params_set(sv_params *p, sv_box box, const char *text)
+{
+	char *copy = strdup(text ? text : "");
+	if (!copy)
+		return SV_ENOMEM;
+	free(p->box[box]);
+	p->box[box] = copy;
+	return 0;
+}
+
+bool sv_params_equal(const sv_params *a, const sv_params *b)
+{
+	for (int i = 0; i < SV_BOX_COUNT; i++)
+		if (strcmp(a->box[i], b->box[i]) != 0)
+			return false;
+	return true;
+}
+
+bool sv_parse_number(const char *text, double *out)
+{
+	char buf[128];
+	size_t n = 0;
+	const char *s = text;
+	while (isspace((unsigned char)*s))
+		s++;
+	const char *e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		e--;
+	if (e == s)
+		return false;
+	if ((size_t)(e - s) == 8 && strncasecmp(s, "Infinity", 8) == 0) {
+		*out = INFINITY;
+		return true;
+	}
+	if ((size_t)(e - s) == 9 && strncasecmp(s, "-Infinity", 9) == 0) {
+		*out = -INFINITY;
+		return true;
+	}
+	for (const char *c = s; c < e; c++) {
+		if (*c == ',')
+			continue; /* thousands separator (spec §5.3 [R]) */
+		if (!(isdigit((unsigned char)*c) || *c == '.' || *c == '-' || *c == '+' || *c == 'e' || *c == 'E'))
+			return false;
+		if (n + 1 >= sizeof(buf))
+			return false;
+		buf[n++] = *c;
+	}
+	buf[n] = '\0';
+	if (n == 0)
+		return false;
+	char *end;
+	double v = strtod(buf, &end);
+	if (*end != '\0' || isnan(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+void sv_format_number(char *buf, size_t size, double value, int decimals)
+{
+	char tmp[128];
+	if (!isfinite(value)) {
+		snprintf(buf, size, "%s", isnan(value) ? "NaN" : value < 0 ? "-Infinity" : "Infinity");
+		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%.*f", decimals, value);
+	/* "-0.0" reads badly in a grid: print zero without a sign. */
+	bool zero = true;
+	for (const char *c = tmp; *c; c++)
+		if (*c >= '1' && *c <= '9')
+			zero = false;
+	const char *digits = tmp;
+	char out[160];
+	size_t o = 0;
+	if (*digits == '-') {
+		if (!zero)
+			out[o++] = '-';
+		digits++;
+	}
+	const char *dot = strchr(digits, '.');
+	size_t intlen = dot ? (size_t)(dot - digits) : strlen(digits);
+	for (size_t i = 0; i < intlen; i++) {
+		out[o++] = digits[i];
+		size_t left = intlen - i - 1;
+		if (left > 0 && left % 3 == 0)
+			out[o++] = ',';
+	}
+	if (dot) {
+		size_t n = strlen(dot);
+		memcpy(out + o, dot, n);
+		o += n;
+	}
+	out[o] = '\0';
+	snprintf(buf, size, "%s", out);
+}

@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: MIT */
+/* Simplified patterns -> pcre2, pattern lists, GroupPats (see stackview/pattern.h). */
+#include "stackview/pattern.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* `%` under decision D1: PerfView's `[.\w\d?]*` plus `-` and `+`. */
+#define PCT_CLASS "[-+.\\w?]*"
+
+struct sv_pattern {
+	pcre2_code *code;
+	pcre2_match_data *md;
+};
+
+typedef struct strbuf {
+	char *p;
+	size_t len, cap;
+	int err;
+} strbuf;
+
+static void sb_add(strbuf *b, const char *s, size_t n)
+{
+	if (b->err)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t ncap = (b->cap ? b->cap * 2 : 64);
+		while (ncap < b->len + n + 1)
+			ncap *= 2;
+		char *np = realloc(b->p, ncap);
+		if (!np) {
+			b->err = SV_ENOMEM;
+			return;
+		}
+		b->p = np;
+		b->cap = ncap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+static void sb_addc(strbuf *b, char c)
+{
+	sb_add(b, &c, 1);
+}
+
+int sv_pattern_translate(char **out, const char *pat, size_t len)
+{
+	strbuf b = { 0 };
+	sb_add(&b, "", 0);
+	if (len > 0 && pat[0] == '@') {
+		sb_add(&b, pat + 1, len - 1);
+	} else {
+		for (size_t i = 0; i < len; i++) {
+			unsigned char c = (unsigned char)pat[i];
+			switch (c) {
+			case '%': sb_add(&b, PCT_CLASS, strlen(PCT_CLASS)); break;
+			case '*': sb_add(&b, ".*", 2); break;
+			case '^': sb_addc(&b, '^'); break;
+			case '|': sb_addc(&b, '|'); break;
+			case '{': sb_addc(&b, '('); break;
+			case '}': sb_addc(&b, ')'); break;
+			default:
+				/* Literal: escape ASCII punctuation; letters, digits and non-ASCII
+				 * bytes stand for themselves. */
+				if (c < 0x80 && !(c >= '0' && c <= '9') && !((c | 0x20) >= 'a' && (c | 0x20) <= 'z') &&
+				    c != '_' && c != ' ') {
+					if (c < 0x20 || c == 0x7f) {
+						char hex[8];
+						snprintf(hex, sizeof(hex), "\\x%02x", c);
+						sb_add(&b, hex, strlen(hex));
+						break;
+					}
+					sb_addc(&b, '\\');
+				}
+				sb_addc(&b, (char)c);
+			}
+		}
+	}
+	if (b.err) {
+		free(b.p);
+		return b.err;
+	}
+	*out = b.p;
+	return 0;
+}
+
+int sv_pattern_new(sv_pattern **out, const char *pat, size_t len, sv_error *err)
+{
+	char *rx = NULL;
+	int rc = sv_pattern_translate(&rx, pat, len);
+	if (rc)
+		return sv_error_set(err, rc, NULL);
+	sv_pattern *p = calloc(1, sizeof(*p));
+	if (!p) {
+		free(rx);
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	}
+	int ecode;
+	PCRE2_SIZE eoff;
+	p->code = pcre2_compile((PCRE2_SPTR)rx, PCRE2_ZERO_TERMINATED,
+				PCRE2_CASELESS | PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF, &ecode, &eoff,
+				NULL);
+	free(rx);
+	if (!p->code) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(ecode, msg, sizeof(msg));
+		sv_pattern_free(p);
+		return sv_error_set(err, SV_EINVAL, "%s", (const char *)msg);
+	}
+	/* JIT is an optimisation only; a failure (e.g. no executable memory) is not an error. */
+	(void)pcre2_jit_compile(p->code, PCRE2_JIT_COMPLETE);
+	p->md = pcre2_match_data_create_from_pattern(p->code, NULL);
+	if (!p->md) {
+		sv_pattern_free(p);
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	}
+	*out = p;
+	return 0;
+}
+
+void sv_pattern_free(sv_pattern *p)
+{
+	if (!p)
+		return;
+	pcre2_match_data_free(p->md);
+	pcre2_code_free(p->code);
+	free(p);
+}
+
+static int pattern_exec(sv_pattern *p, const char *text, size_t len)
+{
+	return pcre2_match(p->code, (PCRE2_SPTR)text, len, 0, 0, p->md, NULL);
+}
+
+bool sv_pattern_match(sv_pattern *p, const char *text, size_t len)
+{
+	return pattern_exec(p, text, len) >= 0;
+}
+
+/* ---- lists ---- */
+
+struct sv_patlist {
+	sv_pattern **pats;
+	size_t n;
+};
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+int sv_patlist_new(sv_patlist **out, const char *text, const char *box, sv_error *err)
+{
+	sv_patlist *l = calloc(1, sizeof(*l));
+	if (!l)
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	const char *s = text;
+	while (*s) {
+		const char *e = strchr(s, ';');
+		if (!e)
+			e = s + strlen(s);
+		const char *a = s, *z = e;
+		while (a < z && is_blank(*a))
+			a++;
+		while (z > a && is_blank(z[-1]))
+			z--;
+		if (z > a) {
+			sv_pattern *p;
+			sv_pattern **np = realloc(l->pats, (l->n + 1) * sizeof(*np));
+			if (!np) {
+				sv_patlist_free(l);
+				return sv_error_set(err, SV_ENOMEM, NULL);
+			}
+			l->pats = np;
+			int rc = sv_pattern_new(&p, a, (size_t)(z - a), err);
+			if (rc) {
+				char why[512];
+				snprintf(why, sizeof(why), "%s", err ? err->msg : "");
+				sv_patlist_free(l);
+				return sv_error_set(err, rc, "invalid pattern in %s: '%.*s': %s", box, (int)(z - a), a, why);
+			}
+			l->pats[l->n++] = p;
+		}
+		s = *e ? e + 1 : e;
+	}
+	*out = l;
+	return 0;
+}
+
+void sv_patlist_free(sv_patlist *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		sv_pattern_free(l->pats[i]);
+	free(l->pats);
+	free(l);
+}
+
+size_t sv_patlist_count(const sv_patlist *l)
+{
+	return l ? l->n : 0;
+}
+
+unsigned long long sv_patlist_match_bits(sv_patlist *l, const char *text, size_t len)
+{
+	unsigned long long bits = 0;
+	for (size_t i = 0; i < l->n && i < 64; i++)
+		if (sv_pattern_match(l->pats[i], text, len))
+			bits |= 1ULL << i;
+	return bits;
+}
+
+bool sv_patlist_match_any(sv_patlist *l, const char *text, size_t len)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (sv_pattern_match(l->pats[i], text, len))
+			return true;
+	return false;
+}
+
+/* ---- GroupPats ---- */
+
+typedef struct group_entry {
+	sv_pattern *pat;
+	char *repl; /* trimmed replacement; "$&" when the entry had no arrow */
+	sv_group_kind kind;
+} group_entry;
+
+struct sv_grouppats {
+	group_entry *e;
+	size_t n;
+};
+
+/* Length of a leading `[comment]` plus surrounding blanks, or 0 (§3.1 step 1). */
+static size_t comment_len(const char *s)
+{
+	size_t i = 0;
+	while (is_blank(s[i]))
+		i++;
+	if (s[i] != '[')
+		return 0;
+	const char *close = strchr(s + i, ']');
+	if (!close)
+		return 0;
+	i = (size_t)(close - s) + 1;
+	while (is_blank(s[i]))
+		i++;
+	return i;
+}
+
+int sv_grouppats_new(sv_grouppats **out, const char *text, sv_error *err)
+{
+	sv_grouppats *g = calloc(1, sizeof(*g));
+	if (!g)
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	const char *s = text + comment_len(text);
+	while (*s) {
+		const char *e = strchr(s, ';');
+		if (!e)
+			e = s + strlen(s);
+		const char *a = s, *z = e;
+		while (a < z && is_blank(*a))
+			a++;
+		while (z > a && is_blank(z[-1]))
+			z--;
+		if (z > a) {
+			size_t n = (size_t)(z - a);
+			group_entry ge = { NULL, NULL, SV_GROUP_PLAIN };
+			const char *arrow = NULL;
+			for (size_t i = 0; i + 1 < n; i++)
+				if (a[i] == '=' && a[i + 1] == '>') {
+					arrow = a + i;
+					ge.kind = SV_GROUP_ENTRY;
+					break;
+				}
+			if (!arrow)
+				for (size_t i = 0; i + 1 < n; i++)
+					if (a[i] == '-' && a[i + 1] == '>') {
+						arrow = a + i;
+						break;
+					}
+			const char *pat_end = arrow ? arrow : z;
+			const char *r = arrow ? arrow + 2 : NULL;
+			if (r) {
+				while (r < z && is_blank(*r))
+					r++;
+				ge.repl = strndup(r, (size_t)(z - r));
+			} else {
+				ge.repl = strdup("$&");
+			}
+			group_entry *ne = realloc(g->e, (g->n + 1) * sizeof(*ne));
+			if (!ge.repl || !ne) {
+				free(ge.repl);
+				if (ne)
+					g->e = ne;
+				sv_grouppats_free(g);
+				return sv_error_set(err, SV_ENOMEM, NULL);
+			}
+			g->e = ne;
+			/* The pattern is not trimmed on its right (§3.1 step 4). */
+			int rc = sv_pattern_new(&ge.pat, a, (size_t)(pat_end - a), err);
+			if (rc) {
+				char why[512];
+				snprintf(why, sizeof(why), "%s", err ? err->msg : "");
+				free(ge.repl);
+				sv_grouppats_free(g);
+				return sv_error_set(err, rc, "invalid pattern in GroupPats: '%.*s': %s", (int)n, a, why);
+			}
+			g->e[g->n++] = ge;
+		}
+		s = *e ? e + 1 : e;
+	}
+	*out = g;
+	return 0;
+}
+
+void sv_grouppats_free(sv_grouppats *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->n; i++) {
+		sv_pattern_free(g->e[i].pat);
+		free(g->e[i].repl);
+	}
+	free(g->e);
+	free(g);
+}
+
+size_t sv_grouppats_count(const sv_grouppats *g)
+{
+	return g ? g->n : 0;
+}
+
+/* Expand $1..$9 and $& of repl against the last match of p on text (§3.2). */
+static int expand(strbuf *b, const char *repl, sv_pattern *p, const char *text, int nmatch)
+{
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(p->md);
+	for (const char *r = repl; *r; r++) {
+		if (r[0] == '$' && r[1] >= '1' && r[1] <= '9') {
+			int k = r[1] - '0';
+			if (k < nmatch && ov[2 * k] != PCRE2_UNSET)
+				sb_add(b, text + ov[2 * k], ov[2 * k + 1] - ov[2 * k]);
+			r++;
+		} else if (r[0] == '$' && r[1] == '&') {
+			sb_add(b, text + ov[0], ov[1] - ov[0]);
+			r++;
+		} else {
+			sb_addc(b, *r);
+		}
+	}
+	return b->err;
+}
+
+int sv_grouppats_eval(char **out, sv_grouppats *g, const char *name, size_t len)
+{
+	char *cur = NULL; /* the renamed frame while `->` entries chain */
+	const char *text = name;
+	size_t tlen = len;
+	sv_group_kind kind = SV_GROUP_NONE;
+	*out = NULL;
+	for (size_t i = 0; i < g->n; i++) {
+		group_entry *e = &g->e[i];
+		int nm = pattern_exec(e->pat, text, tlen);
+		if (nm < 0)
+			continue;
+		strbuf b = { 0 };
+		sb_add(&b, "", 0);
+		if (!strchr(e->repl, '$'))
+			sb_add(&b, e->repl, strlen(e->repl));
+		else if (expand(&b, e->repl, e->pat, text, nm))
+			b.err = SV_ENOMEM;
+		if (b.err) {
+			free(b.p);
+			free(cur);
+			return SV_ENOMEM;
+		}
+		if (b.len == 0) { /* exclusion entry: the frame is ungrouped */
+			free(b.p);
+			free(cur);
+			return SV_GROUP_NONE;
+		}
+		if (e->kind == SV_GROUP_ENTRY) {
+			free(cur);
+			*out = b.p;
+			return SV_GROUP_ENTRY;
+		}
+		free(cur);
+		cur = b.p;
+		text = cur;
+		tlen = b.len;
+		kind = SV_GROUP_PLAIN;
+	}
+	if (kind == SV_GROUP_PLAIN)
+		*out = cur;
+	return kind;
+}

@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: MIT */
+/* In-memory stack source and its builder (see stackview/source.h). */
+#include "stackview/source.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackview/idmap.h"
+#include "strtab_int.h"
+
+struct sv_source {
+	char *format;
+	strtab frames;          /* full names; frame id = string id */
+	uint32_t *short_off;    /* per frame: offset of the short name inside the full name */
+	uint32_t short_cap;
+
+	sv_stack_id *st_caller; /* per stack */
+	sv_frame_id *st_frame;
+	uint32_t nstacks, st_cap;
+	sv_idmap st_index;          /* (caller+1) << 32 | frame -> stack id */
+
+	sv_stack_id *s_stack;   /* per sample */
+	double *s_time;
+	double *s_metric;
+	float *s_count;
+	size_t nsamples, s_cap;
+
+	sv_scaling scaling;
+	bool limit_by_end;
+	double max_time, max_end, min_time;
+	double total_metric, total_count;
+
+	sv_params *saved;
+	char *notes;
+};
+
+int sv_source_new(sv_source **out, const char *format)
+{
+	sv_source *src = calloc(1, sizeof(*src));
+	if (!src)
+		return SV_ENOMEM;
+	strtab_init(&src->frames);
+	sv_idmap_init(&src->st_index);
+	src->format = strdup(format ? format : "");
+	src->notes = strdup("");
+	src->min_time = INFINITY;
+	src->max_time = -INFINITY;
+	src->max_end = -INFINITY;
+	if (!src->format || !src->notes) {
+		sv_source_free(src);
+		return SV_ENOMEM;
+	}
+	*out = src;
+	return 0;
+}
+
+void sv_source_free(sv_source *src)
+{
+	if (!src)
+		return;
+	free(src->format);
+	strtab_dispose(&src->frames);
+	free(src->short_off);
+	free(src->st_caller);
+	free(src->st_frame);
+	sv_idmap_dispose(&src->st_index);
+	free(src->s_stack);
+	free(src->s_time);
+	free(src->s_metric);
+	free(src->s_count);
+	if (src->saved) {
+		sv_params_dispose(src->saved);
+		free(src->saved);
+	}
+	free(src->notes);
+	free(src);
+}
+
+/* Short name (spec §1.4): when the name has a `!` at position > 0, drop everything up to and
+ * including the last `\` or `/` before that first `!`. */
+static uint32_t short_offset(const char *name, size_t len)
+{
+	const char *bang = memchr(name, '!', len);
+	if (!bang || bang == name)
+		return 0;
+	uint32_t off = 0;
+	for (const char *p = name; p < bang; p++)
+		if (*p == '\\' || *p == '/')
+			off = (uint32_t)(p - name + 1);
+	return off;
+}
+
+int sv_source_intern_frame(sv_source *src, sv_frame_id *out, const char *name, size_t len)
+{
+	if (len > SV_MAX_NAME_LEN)
+		return SV_ELIMIT;
+	uint32_t before = src->frames.count;
+	uint32_t id;
+	int rc = strtab_intern(&src->frames, &id, name, len);
+	if (rc)
+		return rc;
+	if (src->frames.count != before) {
+		if (id >= src->short_cap) {
+			uint32_t ncap = src->short_cap ? src->short_cap * 2 : 256;
+			uint32_t *p = realloc(src->short_off, ncap * sizeof(*p));
+			if (!p)
+				return SV_ENOMEM;
+			src->short_off = p;
+			src->short_cap = ncap;
+		}
+		src->short_off[id] = short_offset(name, len);
+	}
+	*out = id;
+	return 0;
+}
+
+int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller, sv_frame_id frame)
+{
+	if (frame >= src->frames.count || (caller != SV_STACK_NONE && caller >= src->nstacks))
+		return SV_EINVAL;
+	uint64_t key = ((uint64_t)(caller + 1u) << 32) | frame;
+	uint32_t id = sv_idmap_get(&src->st_index, key);
+	if (id != SV_IDMAP_NONE) {
+		*out = id;
+		return 0;
+	}
+	if (src->nstacks >= UINT32_MAX - 1)
+		return SV_ELIMIT;
+	if (src->nstacks == src->st_cap) {
+		uint32_t ncap = src->st_cap ? src->st_cap * 2 : 1024;
+		sv_stack_id *c = realloc(src->st_caller, ncap * sizeof(*c));
+		if (!c)
+			return SV_ENOMEM;
+		src->st_caller = c;
+		sv_frame_id *f = realloc(src->st_frame, ncap * sizeof(*f));
+		if (!f)
+			return SV_ENOMEM;
+		src->st_frame = f;
+		src->st_cap = ncap;
+	}
+	id = src->nstacks;
+	int rc = sv_idmap_put(&src->st_index, key, id);
+	if (rc)
+		return rc;
+	src->st_caller[id] = caller;
+	src->st_frame[id] = frame;
+	src->nstacks++;
+	*out = id;
+	return 0;
+}
+
+int sv_source_intern_path(sv_source *src, sv_stack_id *out, const char *const *names, size_t n)
+{
+	sv_stack_id s = SV_STACK_NONE;
+	if (n > SV_MAX_STACK_DEPTH)
+		return SV_ELIMIT;
+	for (size_t i = 0; i < n; i++) {
+		sv_frame_id f;
+		int rc = sv_source_intern_frame(src, &f, names[i], strlen(names[i]));
+		if (!rc)
+			rc = sv_source_intern_stack(src, &s, s, f);
+		if (rc)
+			return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double metric, double count)
+{
+	if (stack != SV_STACK_NONE && stack >= src->nstacks)
+		return SV_EINVAL;
+	if (!isfinite(time) || !isfinite(metric) || !isfinite(count))
+		return SV_EINVAL;
+	if (src->nsamples >= SV_MAX_SAMPLES)
+		return SV_ELIMIT;
+	if (src->nsamples == src->s_cap) {
+		size_t ncap = src->s_cap ? src->s_cap + src->s_cap / 2 : 4096;
+		sv_stack_id *s = realloc(src->s_stack, ncap * sizeof(*s));
+		if (!s)
+			return SV_ENOMEM;
+		src->s_stack = s;
+		double *t = realloc(src->s_time, ncap * sizeof(*t));
+		if (!t)
+			return SV_ENOMEM;
+		src->s_time = t;
+		double *m = realloc(src->s_metric, ncap * sizeof(*m));
+		if (!m)
+			return SV_ENOMEM;
+		src->s_metric = m;
+		float *c = realloc(src->s_count, ncap * sizeof(*c));
+		if (!c)
+			return SV_ENOMEM;
+		src->s_count = c;
+		src->s_cap = ncap;
+	}
+	size_t i = src->nsamples++;
+	src->s_stack[i] = stack;
+	src->s_time[i] = time;
+	src->s_metric[i] = metric;
+	src->s_count[i] = (float)count;
+	if (time > src->max_time)
+		src->max_time = time;
+	if (time < src->min_time)
+		src->min_time = time;
+	double end = time + fabs(metric);
+	if (end > src->max_end)
+		src->max_end = end;
+	src->total_metric += metric;
+	src->total_count += count;
+	return 0;
+}
+
+/* ---- sink implementation ---- */
+
+static int sink_frame(void *self, sv_frame_id *out, const char *name, size_t len)
+{
+	return sv_source_intern_frame(self, out, name, len);
+}
+
+static int sink_stack(void *self, sv_stack_id *out, sv_stack_id caller, sv_frame_id frame)
+{
+	return sv_source_intern_stack(self, out, caller, frame);
+}
+
+static int sink_sample(void *self, sv_stack_id stack, double time, double metric, double count)
+{
+	return sv_source_add_sample(self, stack, time, metric, count);
+}
+
+static int sink_scaling(void *self, sv_scaling scaling)
+{
+	sv_source_set_scaling(self, scaling);
+	return 0;
+}
+
+static int sink_params(void *self, const sv_params *params)
+{
+	return sv_source_set_params(self, params);
+}
+
+static int sink_notes(void *self, const char *notes)
+{
+	return sv_source_set_notes(self, notes);
+}
+
+static const sv_sink_ops source_sink_ops = {
+	sink_frame, sink_stack, sink_sample, sink_scaling, sink_params, sink_notes,
+};
+
+sv_sink sv_source_sink(sv_source *src)
+{
+	sv_sink s = { &source_sink_ops, src };
+	return s;
+}
+
+/* ---- getters ---- */
+
+uint32_t sv_source_frame_count(const sv_source *src) { return src->frames.count; }
+uint32_t sv_source_stack_count(const sv_source *src) { return src->nstacks; }
+size_t sv_source_sample_count(const sv_source *src) { return src->nsamples; }
+
+const char *sv_source_frame_name(const sv_source *src, sv_frame_id id)
+{
+	return strtab_str(&src->frames, id);
+}
+
+const char *sv_source_frame_short(const sv_source *src, sv_frame_id id)
+{
+	return strtab_str(&src->frames, id) + src->short_off[id];
+}
+
+sv_frame_id sv_source_stack_frame(const sv_source *src, sv_stack_id id) { return src->st_frame[id]; }
+sv_stack_id sv_source_stack_caller(const sv_source *src, sv_stack_id id) { return src->st_caller[id]; }
+const sv_stack_id *sv_source_sample_stacks(const sv_source *src) { return src->s_stack; }
+const double *sv_source_sample_times(const sv_source *src) { return src->s_time; }
+const double *sv_source_sample_metrics(const sv_source *src) { return src->s_metric; }
+const float *sv_source_sample_counts(const sv_source *src) { return src->s_count; }
+const char *sv_source_format(const sv_source *src) { return src->format; }
+sv_scaling sv_source_scaling(const sv_source *src) { return src->scaling; }
+void sv_source_set_scaling(sv_source *src, sv_scaling scaling) { src->scaling = scaling; }
+void sv_source_set_limit_from_end(sv_source *src, bool by_end) { src->limit_by_end = by_end; }
+double sv_source_total_metric(const sv_source *src) { return src->total_metric; }
+double sv_source_total_count(const sv_source *src) { return src->total_count; }
+
+double sv_source_time_limit(const sv_source *src)
+{
+	if (!src->nsamples)
+		return 0;
+	if (src->limit_by_end || src->scaling == SV_SCALING_TIME)
+		return src->max_end;
+	return src->max_time;
+}
+
+double sv_source_first_time(const sv_source *src)
+{
+	return src->nsamples ? src->min_time : 0;
+}
+
+double sv_source_last_time(const sv_source *src)
+{
+	return src->nsamples ? src->max_time : 0;
+}
+
+const sv_params *sv_source_saved_params(const sv_source *src) { return src->saved; }
+const char *sv_source_notes(const sv_source *src) { return src->notes; }
+
+int sv_source_set_params(sv_source *src, const sv_params *params)
+{
+	sv_params *p = malloc(sizeof(*p));
+	if (!p)
+		return SV_ENOMEM;
+	if (sv_params_copy(p, params)) {
+		sv_params_dispose(p);
+		free(p);
+		return SV_ENOMEM;
+	}
+	if (src->saved) {
+		sv_params_dispose(src->saved);
+		free(src->saved);
+	}
+	src->saved = p;
+	return 0;
+}
+
+int sv_source_set_notes(sv_source *src, const char *notes)
+{
+	char *n = strdup(notes ? notes : "");
+	if (!n)
+		return SV_ENOMEM;
+	free(src->notes);
+	src->notes = n;
+	return 0;
+}
+
+size_t sv_source_memory(const sv_source *src)
+{
+	return src->frames.text.total + (size_t)src->frames.cap * (sizeof(char *) + 4) +
+	       (size_t)src->frames.slot_cap * 4 + (size_t)src->short_cap * 4 +
+	       (size_t)src->st_cap * 8 + src->st_index.cap * 12 +
+	       src->s_cap * (sizeof(sv_stack_id) + 2 * sizeof(double) + sizeof(float));
+}
+
+/* ---- processes ---- */
+
+/* Recognise `Process<digits> <name> (<pid>)[ anything]` (spec §12; ETL frames carry
+ * `Args: ...` after the pid). */
+static bool parse_process(const char *s, char *name, size_t size, long *pid)
+{
+	if (strncmp(s, "Process", 7) != 0)
+		return false;
+	const char *p = s + 7;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (!isspace((unsigned char)*p))
+		return false;
+	while (isspace((unsigned char)*p))
+		p++;
+	const char *start = p;
+	const char *open = NULL;
+	/* The pid group is the first "(digits)" followed by end or a blank. */
+	for (const char *q = p; *q; q++) {
+		if (*q != '(')
+			continue;
+		const char *d = q + 1;
+		while (*d == ' ')
+			d++;
+		const char *ds = d;
+		while (isdigit((unsigned char)*d))
+			d++;
+		if (d == ds)
+			continue;
+		while (*d == ' ')
+			d++;
+		if (*d == ')' && (d[1] == '\0' || isspace((unsigned char)d[1]))) {
+			open = q;
+			*pid = strtol(ds, NULL, 10);
+			break;
+		}
+	}
+	const char *end = open ? open : start + strlen(start);
+	while (end > start && isspace((unsigned char)end[-1]))
+		end--;
+	if (!open)
+		*pid = -1;
+	size_t n = (size_t)(end - start);
+	if (n >= size)
+		n = size - 1;
+	memcpy(name, start, n);
+	name[n] = '\0';
+	return true;
+}
+
+static int process_cmp(const void *a, const void *b)
+{
+	const sv_process *x = a, *y = b;
+	if (x->metric != y->metric)
+		return x->metric > y->metric ? -1 : 1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+int sv_source_processes(sv_process **out, size_t *n, const sv_source *src)
+{
+	int rc = 0;
+	sv_process *procs = NULL;
+	size_t nprocs = 0;
+	/* Root-most frame per stack, then the process index per root frame. */
+	uint32_t *proc_of_frame = malloc((size_t)(src->frames.count + 1) * sizeof(*proc_of_frame));
+	uint32_t *proc_of_stack = malloc((size_t)(src->nstacks + 1) * sizeof(*proc_of_stack));
+	if (!proc_of_frame || !proc_of_stack) {
+		rc = SV_ENOMEM;
+		goto out;
+	}
+	memset(proc_of_frame, 0xff, (size_t)src->frames.count * sizeof(*proc_of_frame));
+	for (uint32_t s = 0; s < src->nstacks; s++) {
+		if (src->st_caller[s] != SV_STACK_NONE) {
+			proc_of_stack[s] = proc_of_stack[src->st_caller[s]];
+			continue;
+		}
+		sv_frame_id f = src->st_frame[s];
+		if (proc_of_frame[f] == UINT32_MAX - 1) {
+			proc_of_stack[s] = UINT32_MAX;
+			continue;
+		}
+		if (proc_of_frame[f] == UINT32_MAX) {
+			sv_process p;
+			memset(&p, 0, sizeof(p));
+			if (!parse_process(strtab_str(&src->frames, f), p.name, sizeof(p.name), &p.pid)) {
+				proc_of_frame[f] = UINT32_MAX - 1;
+				proc_of_stack[s] = UINT32_MAX;
+				continue;
+			}
+			sv_process *np = realloc(procs, (nprocs + 1) * sizeof(*np));
+			if (!np) {
+				rc = SV_ENOMEM;
+				goto out;
+			}
+			procs = np;
+			p.frame = strtab_str(&src->frames, f);
+			procs[nprocs] = p;
+			proc_of_frame[f] = (uint32_t)nprocs++;
+		}
+		proc_of_stack[s] = proc_of_frame[f];
+	}
+	for (size_t i = 0; i < src->nsamples; i++) {
+		sv_stack_id s = src->s_stack[i];
+		if (s == SV_STACK_NONE || proc_of_stack[s] == UINT32_MAX)
+			continue;
+		procs[proc_of_stack[s]].samples++;
+		procs[proc_of_stack[s]].metric += src->s_metric[i];
+	}
+	if (nprocs)
+		qsort(procs, nprocs, sizeof(*procs), process_cmp);
+	*out = procs;
+	*n = nprocs;
+	procs = NULL;
+out:
+	free(procs);
+	free(proc_of_frame);
+	free(proc_of_stack);
+	return rc;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/* String interner (see strtab_int.h). */
+#include "strtab_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackview/idmap.h"
+#include "stackview/status.h"
+
+void strtab_init(strtab *t)
+{
+	memset(t, 0, sizeof(*t));
+	arena_init(&t->text);
+}
+
+void strtab_dispose(strtab *t)
+{
+	if (!t)
+		return;
+	arena_dispose(&t->text);
+	free(t->strs);
+	free(t->lens);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+static uint32_t strtab_probe(const strtab *t, const char *s, size_t len, uint64_t h)
+{
+	uint32_t mask = t->slot_cap - 1;
+	for (uint32_t i = (uint32_t)h & mask;; i = (i + 1) & mask) {
+		uint32_t v = t->slots[i];
+		if (!v)
+			return i;
+		v--;
+		if (t->lens[v] == len && memcmp(t->strs[v], s, len) == 0)
+			return i;
+	}
+}
+
+uint32_t strtab_find(const strtab *t, const char *s, size_t len)
+{
+	if (!t->slot_cap)
+		return UINT32_MAX;
+	uint32_t i = strtab_probe(t, s, len, sv_hash_bytes(s, len));
+	return t->slots[i] ? t->slots[i] - 1 : UINT32_MAX;
+}
+
+static int strtab_rehash(strtab *t)
+{
+	uint32_t ncap = t->slot_cap ? t->slot_cap * 2 : 256;
+	uint32_t *slots = calloc(ncap, sizeof(*slots));
+	if (!slots)
+		return SV_ENOMEM;
+	free(t->slots);
+	t->slots = slots;
+	t->slot_cap = ncap;
+	for (uint32_t id = 0; id < t->count; id++) {
+		uint32_t i = strtab_probe(t, t->strs[id], t->lens[id], sv_hash_bytes(t->strs[id], t->lens[id]));
+		t->slots[i] = id + 1;
+	}
+	return 0;
+}
+
+int strtab_intern(strtab *t, uint32_t *out, const char *s, size_t len)
+{
+	if (len > UINT32_MAX / 2)
+		return SV_ELIMIT;
+	if ((uint64_t)(t->count + 1) * 2 > t->slot_cap) {
+		if (t->slot_cap >= (1u << 31))
+			return SV_ELIMIT;
+		int rc = strtab_rehash(t);
+		if (rc)
+			return rc;
+	}
+	uint64_t h = sv_hash_bytes(s, len);
+	uint32_t i = strtab_probe(t, s, len, h);
+	if (t->slots[i]) {
+		*out = t->slots[i] - 1;
+		return 0;
+	}
+	if (t->count == t->cap) {
+		uint32_t ncap = t->cap ? t->cap * 2 : 256;
+		const char **strs = realloc(t->strs, ncap * sizeof(*strs));
+		if (!strs)
+			return SV_ENOMEM;
+		t->strs = strs;
+		uint32_t *lens = realloc(t->lens, ncap * sizeof(*lens));
+		if (!lens)
+			return SV_ENOMEM;
+		t->lens = lens;
+		t->cap = ncap;
+	}
+	char *copy = arena_strndup(&t->text, s, len);
+	if (!copy)
+		return SV_ENOMEM;
+	t->strs[t->count] = copy;
+	t->lens[t->count] = (uint32_t)len;
+	t->slots[i] = t->count + 1;
+	*out = t->count++;
+	return 0;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* String interner: text -> dense uint32 id, texts kept in an arena.
+ * Ownership: the table owns its arena and arrays; strtab_dispose frees all. Pointers returned
+ * by strtab_str stay valid until dispose (arena text never moves). */
+#ifndef STACKVIEW_STRTAB_INT_H
+#define STACKVIEW_STRTAB_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena_int.h"
+
+typedef struct strtab {
+	arena text;
+	const char **strs;
+	uint32_t *lens;
+	uint32_t *slots; /* open addressing: id+1, 0 = empty */
+	uint32_t count, cap, slot_cap;
+} strtab;
+
+void strtab_init(strtab *t);
+void strtab_dispose(strtab *t);
+/* Get-or-insert; 0 or SV_ENOMEM / SV_ELIMIT. */
+int strtab_intern(strtab *t, uint32_t *out, const char *s, size_t len);
+/* Id of text or UINT32_MAX. */
+uint32_t strtab_find(const strtab *t, const char *s, size_t len);
+
+static inline const char *strtab_str(const strtab *t, uint32_t id)
+{
+	return t->strs[id];
+}
+
+static inline uint32_t strtab_len(const strtab *t, uint32_t id)
+{
+	return t->lens[id];
+}
+
+#endif

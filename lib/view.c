@@ -1,0 +1,769 @@
+/* SPDX-License-Identifier: MIT */
+/* The filter pipeline, call tree, Fold% and ByName (spec §0, §3–§6; see stackview/view.h). */
+#include "stackview/view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "stackview/idmap.h"
+#include "stackview/pattern.h"
+#include "view_int.h"
+
+#define SLACK 0.0006 /* §5.3 */
+#define NONE32 UINT32_MAX
+#define GROUP_BASE 0x80000000u /* R ids of plain groups: GROUP_BASE + name id */
+
+/* Everything computed once per distinct frame (§5.4). */
+typedef struct frame_memo {
+	uint32_t group;     /* group name id, or NONE32 when ungrouped */
+	uint32_t disp;      /* display name id: short name, G, or "G <<short>>" */
+	uint32_t short_id;  /* name id of the frame's own short name (root-most fold rule) */
+	uint64_t inc;       /* IncPats entries matched by the post-group name */
+	uint8_t kind;       /* sv_group_kind */
+	uint8_t exc, fold;
+} frame_memo;
+
+/* Per-stack transform state (§5.4). */
+typedef struct stack_state {
+	uint32_t node, R, group, foldcount;
+	uint64_t inc;
+	uint8_t discarded;
+} stack_state;
+
+typedef struct build {
+	sv_view *v;
+	sv_grouppats *group;
+	sv_patlist *fold, *inc, *exc;
+	uint64_t inc_need;
+	sv_idmap child_index;
+	frame_memo *fm;
+	stack_state *ss;
+} build;
+
+static int name_intern(sv_view *v, uint32_t *out, const char *s, size_t len)
+{
+	return strtab_intern(&v->names, out, s, len);
+}
+
+/* ---- parameters ---- */
+
+static int normalize_times(sv_view *v, sv_error *err)
+{
+	char buf[64];
+	double start = 0, end = 0;
+	const char *st = v->params.box[SV_BOX_START];
+	const char *en = v->params.box[SV_BOX_END];
+	bool have_end = false;
+	int rc;
+
+	/* Start first: it may carry both numbers ("100 200", "|100|200|"). */
+	bool start_empty = strspn(st, " \t") == strlen(st);
+	if (start_empty) {
+		start = 0;
+	} else if (!sv_parse_number(st, &start)) {
+		char tmp[256];
+		snprintf(tmp, sizeof(tmp), "%s", st);
+		for (char *p = tmp; *p; p++)
+			if (*p == '|' || *p == '\t')
+				*p = ' ';
+		double a, b;
+		char *s1 = strtok(tmp, " "), *s2 = s1 ? strtok(NULL, " ") : NULL;
+		char *s3 = s2 ? strtok(NULL, " ") : NULL;
+		if (!s1 || !s2 || s3 || !sv_parse_number(s1, &a) || !sv_parse_number(s2, &b))
+			return sv_error_set(err, SV_EINVAL, "Start: '%s' is not a time in ms", st);
+		start = a;
+		end = b;
+		have_end = true;
+	}
+	if (!have_end) {
+		bool end_empty = strspn(en, " \t") == strlen(en);
+		if (end_empty) {
+			double lim = sv_source_time_limit(v->src);
+			end = lim;
+			/* PerfView leaves End empty (infinite) when the limit is zero. */
+			if (lim == 0)
+				end = INFINITY;
+		} else if (!sv_parse_number(en, &end)) {
+			return sv_error_set(err, SV_EINVAL, "End: '%s' is not a time in ms", en);
+		}
+	}
+	if (end < start) {
+		double t = start;
+		start = end;
+		end = t;
+	}
+	/* The boxes show (and the range uses) the n3-formatted values. */
+	sv_format_number(buf, sizeof(buf), start, 3);
+	if ((rc = sv_params_set(&v->params, SV_BOX_START, buf)))
+		return sv_error_set(err, rc, NULL);
+	sv_parse_number(buf, &start);
+	if (isfinite(end)) {
+		sv_format_number(buf, sizeof(buf), end, 3);
+		sv_parse_number(buf, &end);
+	} else {
+		snprintf(buf, sizeof(buf), "%s", "");
+	}
+	if ((rc = sv_params_set(&v->params, SV_BOX_END, buf)))
+		return sv_error_set(err, rc, NULL);
+	v->lo = start - SLACK;
+	v->hi = end + SLACK;
+	v->has_range = isfinite(v->hi) && v->hi > v->lo;
+	return 0;
+}
+
+static int compile(build *b, sv_error *err)
+{
+	const sv_params *p = &b->v->params;
+	int rc;
+	if ((rc = sv_grouppats_new(&b->group, p->box[SV_BOX_GROUP], err)))
+		return rc;
+	if ((rc = sv_patlist_new(&b->fold, p->box[SV_BOX_FOLD], "FoldPats", err)))
+		return rc;
+	if ((rc = sv_patlist_new(&b->inc, p->box[SV_BOX_INC], "IncPats", err)))
+		return rc;
+	if ((rc = sv_patlist_new(&b->exc, p->box[SV_BOX_EXC], "ExcPats", err)))
+		return rc;
+	size_t ninc = sv_patlist_count(b->inc);
+	if (ninc > 64)
+		return sv_error_set(err, SV_ELIMIT, "IncPats: more than 64 entries");
+	b->v->inc_empty = ninc == 0;
+	b->inc_need = ninc == 64 ? ~0ULL : ((1ULL << ninc) - 1);
+	return 0;
+}
+
+/* ---- per frame ---- */
+
+static int memo_frame(build *b, sv_frame_id f)
+{
+	sv_view *v = b->v;
+	frame_memo *m = &b->fm[f];
+	const char *full = sv_source_frame_name(v->src, f);
+	const char *shrt = sv_source_frame_short(v->src, f);
+	size_t flen = strlen(full), slen = strlen(shrt);
+	char *g = NULL, *pn = NULL;
+	int rc = 0;
+
+	if ((rc = name_intern(v, &m->short_id, shrt, slen)))
+		goto out;
+	int kind = sv_grouppats_count(b->group) ? sv_grouppats_eval(&g, b->group, full, flen) : SV_GROUP_NONE;
+	if (kind < 0) {
+		rc = kind;
+		goto out;
+	}
+	/* §1.3: unresolved `module!?` frames no pattern claimed group by their short name. */
+	if (kind == SV_GROUP_NONE && flen >= 2 && full[flen - 2] == '!' && full[flen - 1] == '?') {
+		g = strdup(shrt);
+		if (!g) {
+			rc = SV_ENOMEM;
+			goto out;
+		}
+		kind = SV_GROUP_PLAIN;
+	}
+	m->kind = (uint8_t)kind;
+	const char *pname = full;
+	size_t plen = flen;
+	if (kind == SV_GROUP_NONE) {
+		m->group = NONE32;
+		m->disp = m->short_id;
+	} else {
+		if ((rc = name_intern(v, &m->group, g, strlen(g))))
+			goto out;
+		if (kind == SV_GROUP_PLAIN) {
+			m->disp = m->group;
+			pname = g;
+			plen = strlen(g);
+		} else {
+			size_t glen = strlen(g);
+			pn = malloc(glen + slen + 6);
+			if (!pn) {
+				rc = SV_ENOMEM;
+				goto out;
+			}
+			memcpy(pn, g, glen);
+			memcpy(pn + glen, " <<", 3);
+			memcpy(pn + glen + 3, shrt, slen);
+			memcpy(pn + glen + 3 + slen, ">>", 3);
+			plen = glen + slen + 5;
+			pname = pn;
+			if ((rc = name_intern(v, &m->disp, pn, plen)))
+				goto out;
+		}
+	}
+	m->exc = sv_patlist_count(b->exc) && sv_patlist_match_any(b->exc, pname, plen);
+	m->fold = !m->exc && sv_patlist_count(b->fold) && sv_patlist_match_any(b->fold, pname, plen);
+	m->inc = sv_patlist_count(b->inc) ? sv_patlist_match_bits(b->inc, pname, plen) : 0;
+out:
+	free(g);
+	free(pn);
+	return rc;
+}
+
+/* ---- tree nodes ---- */
+
+static int node_child(build *b, uint32_t *out, uint32_t parent, uint32_t name)
+{
+	sv_view *v = b->v;
+	uint64_t key = ((uint64_t)parent << 32) | name;
+	uint32_t id = sv_idmap_get(&b->child_index, key);
+	if (id != SV_IDMAP_NONE) {
+		*out = id;
+		return 0;
+	}
+	if (v->nnodes == v->node_cap) {
+		uint32_t ncap = v->node_cap ? v->node_cap * 2 : 1024;
+		vnode *n = realloc(v->nodes, (size_t)ncap * sizeof(*n));
+		if (!n)
+			return SV_ENOMEM;
+		v->nodes = n;
+		v->node_cap = ncap;
+	}
+	id = v->nnodes++;
+	vnode *n = &v->nodes[id];
+	memset(n, 0, sizeof(*n));
+	n->parent = parent;
+	n->name = name;
+	n->st.first = n->xfirst = INFINITY;
+	n->st.last = n->xlast = -INFINITY;
+	int rc = sv_idmap_put(&b->child_index, key, id);
+	if (rc)
+		return rc;
+	*out = id;
+	return 0;
+}
+
+/* ---- per stack (§5.4) ---- */
+
+static int transform_stacks(build *b)
+{
+	sv_view *v = b->v;
+	const sv_source *src = v->src;
+	uint32_t nst = sv_source_stack_count(src);
+	int rc;
+	for (uint32_t s = 0; s < nst; s++) {
+		stack_state *S = &b->ss[s];
+		sv_stack_id c = sv_source_stack_caller(src, s);
+		sv_frame_id f = sv_source_stack_frame(src, s);
+		const frame_memo *m = &b->fm[f];
+		const stack_state *P = c == SV_STACK_NONE ? NULL : &b->ss[c];
+		memset(S, 0, sizeof(*S));
+		if ((P && P->discarded) || m->exc) {
+			S->discarded = 1;
+			continue;
+		}
+		if (!P) {
+			if (m->fold) {
+				/* §4.1: a root-most frame cannot fold; it stays as its ungrouped self. */
+				S->R = f;
+				S->group = NONE32;
+				if ((rc = node_child(b, &S->node, SV_NODE_ROOT, m->short_id)))
+					return rc;
+			} else {
+				S->R = m->kind == SV_GROUP_PLAIN ? GROUP_BASE + m->group : f;
+				S->group = m->group;
+				S->inc = m->inc;
+				if ((rc = node_child(b, &S->node, SV_NODE_ROOT, m->disp)))
+					return rc;
+			}
+			continue;
+		}
+		uint32_t R = f;
+		if (m->kind == SV_GROUP_PLAIN)
+			R = GROUP_BASE + m->group;
+		else if (m->kind == SV_GROUP_ENTRY && P->group == m->group)
+			R = P->R;
+		if (m->fold || R == P->R) {
+			*S = *P;
+			S->foldcount = P->foldcount + (m->fold ? 1 : 0);
+			continue;
+		}
+		S->R = R;
+		S->group = m->group;
+		S->inc = P->inc | m->inc;
+		S->foldcount = 0;
+		if ((rc = node_child(b, &S->node, P->node, m->disp)))
+			return rc;
+	}
+	v->stack_node = malloc(((size_t)nst + 1) * sizeof(*v->stack_node));
+	v->stack_folded = malloc((size_t)nst + 1);
+	if (!v->stack_node || !v->stack_folded)
+		return SV_ENOMEM;
+	for (uint32_t s = 0; s < nst; s++) {
+		const stack_state *S = &b->ss[s];
+		bool kept = !S->discarded && (S->inc & b->inc_need) == b->inc_need;
+		v->stack_node[s] = kept ? S->node : NONE32;
+		v->stack_folded[s] = S->foldcount > 0;
+	}
+	return 0;
+}
+
+/* ---- samples ---- */
+
+static void add_samples(build *b)
+{
+	sv_view *v = b->v;
+	const sv_source *src = v->src;
+	size_t ns = sv_source_sample_count(src);
+	const sv_stack_id *stk = sv_source_sample_stacks(src);
+	const double *tim = sv_source_sample_times(src);
+	const double *met = sv_source_sample_metrics(src);
+	const float *cnt = sv_source_sample_counts(src);
+	bool inc_empty = v->inc_empty;
+	bool tm = v->scaling == SV_SCALING_TIME;
+	vnode *nodes = v->nodes;
+	for (size_t i = 0; i < ns; i++) {
+		sv_stack_id s = stk[i];
+		uint32_t node;
+		bool folded = false;
+		if (s == SV_STACK_NONE) {
+			if (!inc_empty)
+				continue;
+			node = SV_NODE_ROOT;
+		} else {
+			node = v->stack_node[s];
+			if (node == NONE32)
+				continue;
+			folded = v->stack_folded[s];
+		}
+		double t = tim[i], m = met[i];
+		if (!view_clip(v, &t, &m))
+			continue;
+		double c = cnt[i];
+		double end = tm ? t + fabs(m) : t;
+		vnode *n = &nodes[node];
+		n->st.exc += m;
+		n->st.exc_ct += c;
+		if (folded) {
+			n->st.fold += m;
+			n->st.fold_ct += c;
+		}
+		n->nsamp++;
+		if (t < n->xfirst)
+			n->xfirst = t;
+		if (end > n->xlast)
+			n->xlast = end;
+	}
+}
+
+/* Inclusive totals by one backward pass (a parent's id is below its children's). */
+static void accumulate(sv_view *v)
+{
+	for (uint32_t i = 0; i < v->nnodes; i++) {
+		vnode *n = &v->nodes[i];
+		n->st.inc = n->st.exc;
+		n->st.inc_ct = n->st.exc_ct;
+		n->st.first = n->xfirst;
+		n->st.last = n->xlast;
+	}
+	for (uint32_t i = v->nnodes; i-- > 1;) {
+		vnode *n = &v->nodes[i];
+		vnode *p = &v->nodes[n->parent];
+		p->st.inc += n->st.inc;
+		p->st.inc_ct += n->st.inc_ct;
+		p->nsamp += n->nsamp;
+		if (n->st.first < p->st.first)
+			p->st.first = n->st.first;
+		if (n->st.last > p->st.last)
+			p->st.last = n->st.last;
+	}
+}
+
+static int child_cmp(const void *a, const void *b, void *payload)
+{
+	const sv_view *sort_view = payload;
+	const vnode *x = &sort_view->nodes[*(const uint32_t *)a];
+	const vnode *y = &sort_view->nodes[*(const uint32_t *)b];
+	double ax = fabs(x->st.inc), ay = fabs(y->st.inc);
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	if (x->st.first != y->st.first)
+		return x->st.first < y->st.first ? -1 : 1;
+	return strcmp(strtab_str(&sort_view->names, x->name), strtab_str(&sort_view->names, y->name));
+}
+
+/* Child lists of alive nodes, sorted (§6.1). */
+static int link_children(sv_view *v)
+{
+	free(v->children);
+	v->children = malloc(((size_t)v->nnodes + 1) * sizeof(*v->children));
+	if (!v->children)
+		return SV_ENOMEM;
+	for (uint32_t i = 0; i < v->nnodes; i++)
+		v->nodes[i].child_count = 0;
+	for (uint32_t i = 1; i < v->nnodes; i++)
+		if (v->alive[i])
+			v->nodes[v->nodes[i].parent].child_count++;
+	uint32_t pos = 0;
+	for (uint32_t i = 0; i < v->nnodes; i++) {
+		v->nodes[i].child_start = pos;
+		pos += v->nodes[i].child_count;
+		v->nodes[i].child_count = 0;
+	}
+	for (uint32_t i = 1; i < v->nnodes; i++) {
+		if (!v->alive[i])
+			continue;
+		vnode *p = &v->nodes[v->nodes[i].parent];
+		v->children[p->child_start + p->child_count++] = i;
+	}
+	for (uint32_t i = 0; i < v->nnodes; i++)
+		if (v->nodes[i].child_count > 1)
+			qsort_r(v->children + v->nodes[i].child_start, v->nodes[i].child_count, sizeof(uint32_t),
+				child_cmp, v);
+	return 0;
+}
+
+/* ---- ByName (§6.3) ---- */
+
+static void stats_zero(sv_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->first = INFINITY;
+	s->last = -INFINITY;
+}
+
+static int byname_cmp(const void *a, const void *b, void *payload)
+{
+	const sv_view *sort_view = payload;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	double ax = fabs(sort_view->byname_st[x].exc), ay = fabs(sort_view->byname_st[y].exc);
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	return strcmp(strtab_str(&sort_view->names, x), strtab_str(&sort_view->names, y));
+}
+
+/* Depth-first walk with an on-path counter per name: inclusive counted once per path. */
+static int compute_byname(sv_view *v)
+{
+	uint32_t nn = v->names.count;
+	int rc = 0;
+	uint32_t *onpath = calloc(nn ? nn : 1, sizeof(*onpath));
+	uint32_t *stack = malloc(((size_t)v->nnodes + 1) * sizeof(*stack));
+	uint32_t *iter = malloc(((size_t)v->nnodes + 1) * sizeof(*iter));
+	free(v->byname_st);
+	free(v->byname);
+	free(v->byname_row);
+	v->byname_st = malloc((nn ? nn : 1) * sizeof(*v->byname_st));
+	v->byname = malloc((nn ? nn : 1) * sizeof(*v->byname));
+	v->byname_row = malloc((nn ? nn : 1) * sizeof(*v->byname_row));
+	uint8_t *seen = calloc(nn ? nn : 1, 1);
+	if (!onpath || !stack || !iter || !v->byname_st || !v->byname || !v->byname_row || !seen) {
+		rc = SV_ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < nn; i++) {
+		stats_zero(&v->byname_st[i]);
+		v->byname_row[i] = NONE32;
+	}
+	size_t sp = 0;
+	stack[sp] = SV_NODE_ROOT;
+	iter[sp] = 0;
+	sp++;
+	{
+		vnode *r = &v->nodes[SV_NODE_ROOT];
+		sv_stats *bs = &v->byname_st[r->name];
+		*bs = r->st;
+		seen[r->name] = 1;
+		onpath[r->name]++;
+	}
+	while (sp) {
+		uint32_t n = stack[sp - 1];
+		vnode *node = &v->nodes[n];
+		if (iter[sp - 1] < node->child_count) {
+			uint32_t c = v->children[node->child_start + iter[sp - 1]++];
+			vnode *cn = &v->nodes[c];
+			sv_stats *bs = &v->byname_st[cn->name];
+			seen[cn->name] = 1;
+			bs->exc += cn->st.exc;
+			bs->exc_ct += cn->st.exc_ct;
+			bs->fold += cn->st.fold;
+			bs->fold_ct += cn->st.fold_ct;
+			if (!onpath[cn->name]) {
+				bs->inc += cn->st.inc;
+				bs->inc_ct += cn->st.inc_ct;
+			}
+			if (cn->st.first < bs->first)
+				bs->first = cn->st.first;
+			if (cn->st.last > bs->last)
+				bs->last = cn->st.last;
+			onpath[cn->name]++;
+			stack[sp] = c;
+			iter[sp] = 0;
+			sp++;
+		} else {
+			onpath[node->name]--;
+			sp--;
+		}
+	}
+	v->nbyname = 0;
+	for (uint32_t i = 0; i < nn; i++)
+		if (seen[i])
+			v->byname[v->nbyname++] = i;
+	qsort_r(v->byname, v->nbyname, sizeof(uint32_t), byname_cmp, v);
+	for (uint32_t r = 0; r < v->nbyname; r++)
+		v->byname_row[v->byname[r]] = r;
+out:
+	free(onpath);
+	free(stack);
+	free(iter);
+	free(seen);
+	return rc;
+}
+
+/* ---- Fold% (§4.2) ---- */
+
+static int fold_percent(sv_view *v)
+{
+	double pct;
+	if (!sv_parse_number(v->params.box[SV_BOX_FOLD_PCT], &pct) || !(pct > 0))
+		return 0;
+	double threshold = pct * v->nodes[SV_NODE_ROOT].st.inc / 100.0;
+	uint32_t broken = strtab_find(&v->names, "BROKEN", 6);
+	/* Top-down over ROOT's descendants; ROOT's own children are never folded. Node ids are
+	 * in parent-before-child order, so one forward pass sees every parent first. */
+	for (uint32_t i = 1; i < v->nnodes; i++) {
+		if (!v->alive[i])
+			continue;
+		vnode *n = &v->nodes[i];
+		uint32_t p = n->parent;
+		if (p == SV_NODE_ROOT) {
+			v->remap[i] = i;
+			continue;
+		}
+		if (v->remap[p] != p) { /* inside a folded subtree */
+			v->remap[i] = v->remap[p];
+			v->alive[i] = 0;
+			continue;
+		}
+		double byname_inc = v->byname_st[n->name].inc;
+		if (fabs(n->st.inc) < threshold && n->name != broken && fabs(byname_inc) < threshold) {
+			vnode *pn = &v->nodes[p];
+			pn->st.exc += n->st.inc;
+			pn->st.exc_ct += n->st.inc_ct;
+			pn->st.fold += n->st.inc;
+			pn->st.fold_ct += n->st.inc_ct;
+			if (n->st.first < pn->xfirst)
+				pn->xfirst = n->st.first;
+			if (n->st.last > pn->xlast)
+				pn->xlast = n->st.last;
+			v->remap[i] = p;
+			v->alive[i] = 0;
+		} else {
+			v->remap[i] = i;
+		}
+	}
+	int rc = link_children(v);
+	if (!rc)
+		rc = compute_byname(v);
+	return rc;
+}
+
+/* ---- construction ---- */
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv_error *err)
+{
+	build b;
+	memset(&b, 0, sizeof(b));
+	sv_idmap_init(&b.child_index);
+	int rc;
+	sv_view *v = calloc(1, sizeof(*v));
+	if (!v)
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	b.v = v;
+	v->src = src;
+	v->scaling = sv_source_scaling(src);
+	strtab_init(&v->names);
+	if (sv_params_copy(&v->params, params)) {
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
+		goto out;
+	}
+	double t0 = now_ms();
+	uint32_t root_name;
+	if ((rc = name_intern(v, &root_name, "ROOT", 4)))
+		goto fail_nomem;
+	if ((rc = normalize_times(v, err)))
+		goto out;
+	if ((rc = compile(&b, err)))
+		goto out;
+
+	uint32_t nf = sv_source_frame_count(src), nst = sv_source_stack_count(src);
+	b.fm = calloc((size_t)nf + 1, sizeof(*b.fm));
+	b.ss = malloc(((size_t)nst + 1) * sizeof(*b.ss));
+	if (!b.fm || !b.ss)
+		goto fail_nomem;
+	for (uint32_t f = 0; f < nf; f++)
+		if ((rc = memo_frame(&b, f)))
+			goto fail_nomem;
+	uint32_t root;
+	if ((rc = node_child(&b, &root, NONE32, root_name)))
+		goto fail_nomem;
+	v->nodes[root].parent = NONE32;
+	if ((rc = transform_stacks(&b)))
+		goto fail_nomem;
+	add_samples(&b);
+	double t1 = now_ms();
+	accumulate(v);
+	v->alive = malloc((size_t)v->nnodes + 1);
+	v->remap = malloc(((size_t)v->nnodes + 1) * sizeof(*v->remap));
+	if (!v->alive || !v->remap)
+		goto fail_nomem;
+	for (uint32_t i = 0; i < v->nnodes; i++) {
+		v->alive[i] = i == SV_NODE_ROOT || v->nodes[i].nsamp > 0;
+		v->remap[i] = i;
+	}
+	if ((rc = link_children(v)) || (rc = compute_byname(v)) || (rc = fold_percent(v)))
+		goto fail_nomem;
+	v->ms_filter = t1 - t0;
+	v->ms_tree = now_ms() - t1;
+	*out = v;
+	v = NULL;
+	rc = 0;
+	goto out;
+fail_nomem:
+	rc = sv_error_set(err, rc ? rc : SV_ENOMEM, NULL);
+out:
+	sv_grouppats_free(b.group);
+	sv_patlist_free(b.fold);
+	sv_patlist_free(b.inc);
+	sv_patlist_free(b.exc);
+	sv_idmap_dispose(&b.child_index);
+	free(b.fm);
+	free(b.ss);
+	sv_view_free(v);
+	return rc;
+}
+
+void sv_view_free(sv_view *v)
+{
+	if (!v)
+		return;
+	sv_params_dispose(&v->params);
+	strtab_dispose(&v->names);
+	free(v->nodes);
+	free(v->children);
+	free(v->remap);
+	free(v->alive);
+	free(v->stack_node);
+	free(v->stack_folded);
+	free(v->byname);
+	free(v->byname_row);
+	free(v->byname_st);
+	free(v->exc_hist);
+	free(v->inc_hist);
+	free(v->name_hist);
+	free(v);
+}
+
+/* ---- getters ---- */
+
+const sv_source *sv_view_source(const sv_view *v) { return v->src; }
+const sv_params *sv_view_params(const sv_view *v) { return &v->params; }
+sv_scaling sv_view_scaling(const sv_view *v) { return v->scaling; }
+const char *sv_view_name(const sv_view *v, sv_name_id id) { return strtab_str(&v->names, id); }
+uint32_t sv_view_name_count(const sv_view *v) { return v->names.count; }
+
+sv_name_id sv_view_name_find(const sv_view *v, const char *name)
+{
+	return strtab_find(&v->names, name, strlen(name));
+}
+
+sv_name_id sv_view_node_name(const sv_view *v, sv_node_id n) { return v->nodes[n].name; }
+sv_node_id sv_view_node_parent(const sv_view *v, sv_node_id n) { return v->nodes[n].parent; }
+const sv_stats *sv_view_node_stats(const sv_view *v, sv_node_id n) { return &v->nodes[n].st; }
+uint32_t sv_view_node_count(const sv_view *v) { return v->nnodes; }
+bool sv_view_node_alive(const sv_view *v, sv_node_id n) { return n < v->nnodes && v->alive[n]; }
+
+uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id **out)
+{
+	*out = v->children + v->nodes[n].child_start;
+	return v->nodes[n].child_count;
+}
+
+uint32_t sv_view_byname_count(const sv_view *v) { return v->nbyname; }
+sv_name_id sv_view_byname_name(const sv_view *v, uint32_t row) { return v->byname[row]; }
+const sv_stats *sv_view_byname_stats(const sv_view *v, uint32_t row) { return &v->byname_st[v->byname[row]]; }
+
+uint32_t sv_view_byname_find(const sv_view *v, sv_name_id name)
+{
+	return name < v->names.count ? v->byname_row[name] : NONE32;
+}
+
+bool sv_view_sample(const sv_view *v, size_t i, sv_node_id *node, double *time, double *metric)
+{
+	const sv_source *src = v->src;
+	sv_stack_id s = sv_source_sample_stacks(src)[i];
+	uint32_t n;
+	if (s == SV_STACK_NONE) {
+		if (!v->inc_empty)
+			return false;
+		n = SV_NODE_ROOT;
+	} else {
+		n = v->stack_node[s];
+		if (n == NONE32)
+			return false;
+	}
+	double t = sv_source_sample_times(src)[i], m = sv_source_sample_metrics(src)[i];
+	if (!view_clip(v, &t, &m))
+		return false;
+	*node = v->remap[n];
+	*time = t;
+	*metric = m;
+	return true;
+}
+
+void sv_view_summary(sv_summary *out, const sv_view *v)
+{
+	const vnode *r = &v->nodes[SV_NODE_ROOT];
+	out->metric = r->st.inc;
+	out->count = r->st.inc_ct;
+	out->first = isfinite(r->st.first) ? r->st.first : 0;
+	out->last = isfinite(r->st.last) ? r->st.last : 0;
+	double span = out->last - out->first;
+	out->metric_per_interval = span != 0 ? out->metric / span : 0;
+	out->time_bucket = v->has_range ? (v->hi - v->lo) / SV_WHEN_LEN : 0;
+	out->start = v->lo + SLACK;
+	out->end = isfinite(v->hi) ? v->hi - SLACK : 0;
+	out->scaling = v->scaling;
+}
+
+void sv_view_summary_line(char *buf, size_t size, const sv_view *v)
+{
+	sv_summary s;
+	char a[64], b[64], c[64], d[64], e[64], f[64], g[64];
+	sv_view_summary(&s, v);
+	sv_format_number(a, sizeof(a), s.metric, 1);
+	sv_format_number(b, sizeof(b), s.count, 1);
+	if (s.last == 0) {
+		snprintf(buf, size, "Totals Metric: %s  Count: %s", a, b);
+		return;
+	}
+	sv_format_number(c, sizeof(c), s.first, 3);
+	sv_format_number(d, sizeof(d), s.last, 3);
+	sv_format_number(e, sizeof(e), s.last - s.first, 3);
+	sv_format_number(f, sizeof(f), s.metric_per_interval, 2);
+	sv_format_number(g, sizeof(g), s.time_bucket, 1);
+	snprintf(buf, size,
+		 "Totals Metric: %s  Count: %s  First: %s Last: %s  Last-First: %s  Metric/Interval: %s  TimeBucket: %s",
+		 a, b, c, d, e, f, g);
+}
+
+void sv_view_timing(const sv_view *v, double *filter_ms, double *tree_ms)
+{
+	*filter_ms = v->ms_filter;
+	*tree_ms = v->ms_tree;
+}
+
+size_t sv_view_memory(const sv_view *v)
+{
+	uint32_t nst = sv_source_stack_count(v->src);
+	return (size_t)v->node_cap * sizeof(vnode) + (size_t)v->nnodes * 10 + (size_t)nst * 5 +
+	       v->names.text.total + (size_t)v->names.cap * 12 + (size_t)v->names.count * (sizeof(sv_stats) + 8);
+}

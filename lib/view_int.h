@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of sv_view shared by view.c (pipeline, tree, ByName) and when.c. */
+#ifndef STACKVIEW_VIEW_INT_H
+#define STACKVIEW_VIEW_INT_H
+
+#include "stackview/view.h"
+#include "strtab_int.h"
+
+typedef struct vnode {
+	uint32_t parent, name;
+	uint32_t child_start, child_count;
+	uint64_t nsamp; /* inclusive number of samples */
+	sv_stats st;
+	double xfirst, xlast; /* over the node's own (exclusive) samples */
+} vnode;
+
+struct sv_view {
+	const sv_source *src;
+	sv_params params;
+	sv_scaling scaling;
+	double lo, hi; /* Start - 0.0006, End + 0.0006 */
+	bool has_range;
+	bool inc_empty;
+
+	strtab names;
+
+	vnode *nodes;
+	uint32_t nnodes, node_cap;
+	uint32_t *children;    /* child lists, sorted */
+	uint32_t *remap;       /* node -> node that finally holds its samples (Fold%) */
+	uint8_t *alive;
+
+	uint32_t *stack_node;  /* per stack: node, or UINT32_MAX when dropped */
+	uint8_t *stack_folded; /* per stack: leaf state folded (Fold column) */
+
+	/* ByName */
+	uint32_t *byname;      /* row -> name id */
+	uint32_t *byname_row;  /* name id -> row */
+	sv_stats *byname_st;   /* per name id */
+	uint32_t nbyname;
+
+	/* When histograms (lazy) */
+	double *exc_hist, *inc_hist, *name_hist;
+	double scale;
+
+	double ms_filter, ms_tree; /* phase timings of sv_view_new */
+};
+
+/* Keep/prorate one sample against the time range (§5.3); false = dropped. */
+static inline bool view_clip(const sv_view *v, double *t, double *m)
+{
+	if (v->scaling == SV_SCALING_DATA)
+		return *t >= v->lo && *t <= v->hi;
+	double span = *m < 0 ? -*m : *m;
+	double sign = *m < 0 ? -1.0 : 1.0;
+	if (*t > v->hi || *t + span < v->lo)
+		return false;
+	if (*t < v->lo) {
+		span = *t + span - v->lo;
+		*t = v->lo;
+		*m = sign * span;
+	}
+	if (*t + span > v->hi) {
+		span = v->hi - *t;
+		*m = sign * span;
+	}
+	return true;
+}
+
+#endif
