@@ -99,7 +99,7 @@ static int print_view(sv_view *v, const char *what, const cli_opts *o)
 		sv_name_id id = sv_view_name_find(v, o->focus);
 		sv_aggtree *t = NULL;
 		int r = id == UINT32_MAX ? SV_ENOTFOUND
-					 : sv_aggtree_new(&t, v, what[6] == 'r' ? SV_AGG_CALLERS : SV_AGG_CALLEES, id);
+					 : sv_aggtree_new(&t, v, strcmp(what, "callers") == 0 ? SV_AGG_CALLERS : SV_AGG_CALLEES, id);
 		if (r == SV_ENOTFOUND) {
 			fprintf(stderr, "stackview: --focus '%s': no such name in the view\n", o->focus);
 			return EXIT_USAGE;

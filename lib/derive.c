@@ -236,7 +236,6 @@ int sv_overweight_compute(sv_overweight *out, const sv_view *test, const sv_view
 	out->delta_pct = out->base != 0 ? out->delta / out->base * 100 : 0;
 	if (out->base == out->test)
 		return 0;
-	double growth = out->base != 0 ? out->test / out->base : 0;
 	uint32_t n = sv_view_byname_count(test);
 	out->rows = calloc((size_t)n + 1, sizeof(*out->rows));
 	if (!out->rows)
@@ -256,7 +255,8 @@ int sv_overweight_compute(sv_overweight *out, const sv_view *test, const sv_view
 		w->base = bv;
 		w->test = ts->inc;
 		w->delta = w->test - w->base;
-		double expected = w->base * (growth - 1);
+		/* expected = base × (growth − 1), written so that exact ratios stay exact. */
+		double expected = out->base != 0 ? w->base * (out->test - out->base) / out->base : 0;
 		w->overweight_pct = expected != 0 ? w->delta / expected * 100 : 0;
 		w->responsibility_pct = w->delta / (out->test - out->base) * 100;
 		double ar = fabs(w->responsibility_pct);

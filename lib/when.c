@@ -45,6 +45,14 @@ void sv_view_when_bounds(const sv_view *v, double *start, double *bucket)
 	*bucket = v->has_range ? (v->hi - v->lo) / SV_WHEN_LEN : 0;
 }
 
+/* Buckets use PerfView's float32 arithmetic (§7.6): each contribution and each running sum
+ * is rounded to float. A full time-metric bucket then sits a hair below D and shows `9`
+ * consistently, instead of flickering between `9` and `A` with double rounding noise. */
+static inline double f32add(double acc, double x)
+{
+	return (double)((float)acc + (float)x);
+}
+
 /* Add one sample to a 32-bucket histogram (§7.1). */
 static void hist_add(double *h, const sv_view *v, double t, double m, double D)
 {
@@ -55,7 +63,7 @@ static void hist_add(double *h, const sv_view *v, double t, double m, double D)
 	if (v->scaling == SV_SCALING_DATA) {
 		if (b > SV_WHEN_LEN - 1)
 			b = SV_WHEN_LEN - 1;
-		h[b] += m;
+		h[b] = f32add(h[b], m);
 		return;
 	}
 	double sign = m < 0 ? -1 : 1;
@@ -65,7 +73,7 @@ static void hist_add(double *h, const sv_view *v, double t, double m, double D)
 		double next = lo + (double)(b + 1) * D;
 		double upto = next < end ? next : end;
 		if (upto > pos)
-			h[b] += sign * (upto - pos);
+			h[b] = f32add(h[b], sign * (upto - pos));
 		pos = upto;
 		b++;
 		if (lo + (double)b * D > end || pos >= end)
@@ -104,7 +112,7 @@ int sv_view_when_scale(double *out, sv_view *v)
 			continue;
 		double *p = inc + (size_t)v->nodes[i].parent * SV_WHEN_LEN, *c = inc + i * SV_WHEN_LEN;
 		for (int k = 0; k < SV_WHEN_LEN; k++)
-			p[k] += c[k];
+			p[k] = f32add(p[k], c[k]);
 	}
 	double scale = 0;
 	if (v->scaling == SV_SCALING_TIME) {
