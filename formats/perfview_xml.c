@@ -47,9 +47,13 @@ typedef struct xml_ctx {
 	bool have_params;
 } xml_ctx;
 
+/* The line of the element being read (the parser itself may already be further on). */
 static long cur_line(xml_ctx *x)
 {
-	int l = xmlTextReaderGetParserLineNumber(x->r);
+	xmlNodePtr n = xmlTextReaderCurrentNode(x->r);
+	long l = n ? xmlGetLineNo(n) : -1;
+	if (l <= 0)
+		l = xmlTextReaderGetParserLineNumber(x->r);
 	return l > 0 ? l : 0;
 }
 
@@ -66,18 +70,16 @@ static int fail(xml_ctx *x, long line, int code, const char *fmt, ...)
 	return code;
 }
 
-static void on_xml_error(void *arg, const char *msg, xmlParserSeverities sev, xmlTextReaderLocatorPtr loc)
+static void on_xml_error(void *arg, xmlErrorPtr e)
 {
 	xml_ctx *x = arg;
-	if (sev != XML_PARSER_SEVERITY_ERROR && sev != XML_PARSER_SEVERITY_VALIDITY_ERROR)
+	if (!e || e->level < XML_ERR_ERROR || x->xml_err[0])
 		return;
-	if (x->xml_err[0])
-		return;
-	snprintf(x->xml_err, sizeof(x->xml_err), "%s", msg ? msg : "XML error");
+	snprintf(x->xml_err, sizeof(x->xml_err), "%s", e->message ? e->message : "XML error");
 	size_t n = strlen(x->xml_err);
 	while (n > 0 && isspace((unsigned char)x->xml_err[n - 1]))
 		x->xml_err[--n] = '\0';
-	x->xml_err_line = xmlTextReaderLocatorLineNumber(loc);
+	x->xml_err_line = e->line;
 }
 
 /* ---- number parsing ---- */
@@ -525,12 +527,12 @@ static int xml_import(sv_sink *sink, const sv_input *in, sv_error *err)
 		rc = fail(&x, 0, SV_ELIMIT, "XML input larger than 2 GiB");
 		goto out;
 	}
-	x.r = xmlReaderForMemory((const char *)in->data, (int)in->len, NULL, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
+	x.r = xmlReaderForMemory((const char *)in->data, (int)in->len, NULL, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
 	if (!x.r) {
 		rc = fail(&x, 0, SV_ENOMEM, "cannot create XML reader");
 		goto out;
 	}
-	xmlTextReaderSetErrorHandler(x.r, on_xml_error, &x);
+	xmlTextReaderSetStructuredErrorHandler(x.r, on_xml_error, &x);
 	int state = 0; /* 0 before StackSource, 1 inside, 2 after */
 	int ss_depth = -1;
 	bool saw_samples_elem = false;

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* Box texts, number parsing and n0/n1/n3 formatting. */
+#include <math.h>
+
+#include "stackview/params.h"
+#include "unit.h"
+
+static void test_parse(void **state)
+{
+	(void)state;
+	double v;
+	assert_true(sv_parse_number(" 1,234.5 ", &v));
+	assert_true(v == 1234.5);
+	assert_true(sv_parse_number("Infinity", &v) && isinf(v));
+	assert_false(sv_parse_number("", &v));
+	assert_false(sv_parse_number("12abc", &v));
+	assert_false(sv_parse_number("1 2", &v));
+}
+
+static void test_format(void **state)
+{
+	(void)state;
+	char b[64];
+	sv_format_number(b, sizeof(b), 2000, 3);
+	assert_string_equal(b, "2,000.000");
+	sv_format_number(b, sizeof(b), -1000, 1);
+	assert_string_equal(b, "-1,000.0");
+	sv_format_number(b, sizeof(b), -0.0001, 1);
+	assert_string_equal(b, "0.0");
+	sv_format_number(b, sizeof(b), 1234567, 0);
+	assert_string_equal(b, "1,234,567");
+}
+
+static void test_copy_equal(void **state)
+{
+	(void)state;
+	sv_params a, b;
+	assert_int_equal(sv_params_init(&a), 0);
+	assert_int_equal(sv_params_set(&a, SV_BOX_INC, "x"), 0);
+	assert_int_equal(sv_params_copy(&b, &a), 0);
+	assert_true(sv_params_equal(&a, &b));
+	assert_int_equal(sv_params_set(&b, SV_BOX_INC, "y"), 0);
+	assert_false(sv_params_equal(&a, &b));
+	assert_string_equal(sv_box_name(SV_BOX_FOLD_PCT), "Fold%");
+	sv_params_dispose(&a);
+	sv_params_dispose(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_parse), cmocka_unit_test(test_format),
+					    cmocka_unit_test(test_copy_equal) };
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

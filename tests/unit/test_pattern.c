@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/* Simplified patterns (spec §2 with D1) and GroupPats evaluation (§3.1–3.2). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackview/pattern.h"
+#include "unit.h"
+
+static bool m(const char *pat, const char *text)
+{
+	sv_pattern *p;
+	sv_error err;
+	assert_int_equal(sv_pattern_new(&p, pat, strlen(pat), &err), 0);
+	bool r = sv_pattern_match(p, text, strlen(text));
+	sv_pattern_free(p);
+	return r;
+}
+
+static char *grp(const char *pats, const char *name, int *kind)
+{
+	sv_grouppats *g;
+	sv_error err;
+	char *out;
+	assert_int_equal(sv_grouppats_new(&g, pats, &err), 0);
+	*kind = sv_grouppats_eval(&out, g, name, strlen(name));
+	sv_grouppats_free(g);
+	return out;
+}
+
+static void test_translate(void **state)
+{
+	(void)state;
+	char *rx;
+	assert_int_equal(sv_pattern_translate(&rx, "a%b*{c}.^|", 10), 0);
+	assert_string_equal(rx, "a[-+.\\w?]*b.*(c)\\.^|");
+	free(rx);
+	assert_int_equal(sv_pattern_translate(&rx, "@x(y)+", 6), 0);
+	assert_string_equal(rx, "x(y)+");
+	free(rx);
+}
+
+static void test_match_examples(void **state)
+{
+	(void)state;
+	/* §2.4 */
+	assert_true(m("system32\\*!", "C:\\Windows\\System32\\ntdll!Foo"));
+	assert_false(m("system32\\*!", "C:\\Windows\\ntdll!Foo"));
+	/* case-insensitive substring (the T14 trap) */
+	assert_true(m("A", "Main"));
+	assert_false(m("^A", "Main"));
+	assert_true(m("^A|^B", "B"));
+	/* literal characters */
+	assert_true(m("f(x)", "mod!f(x)"));
+	assert_false(m("f(x)", "mod!fx"));
+	assert_true(m("a.b", "a.b"));
+	assert_false(m("a.b", "axb"));
+	assert_true(m("a+b", "a+b"));
+	assert_true(m("[]", "int[]"));
+}
+
+static void test_invalid(void **state)
+{
+	(void)state;
+	sv_pattern *p;
+	sv_error err;
+	assert_int_equal(sv_pattern_new(&p, "{abc", 4, &err), SV_EINVAL);
+	sv_patlist *l;
+	assert_int_equal(sv_patlist_new(&l, "ok;{bad", "FoldPats", &err), SV_EINVAL);
+	assert_non_null(strstr(err.msg, "FoldPats"));
+	assert_non_null(strstr(err.msg, "{bad"));
+	sv_grouppats *g;
+	assert_int_equal(sv_grouppats_new(&g, "[c] x}->y", &err), SV_EINVAL);
+	assert_non_null(strstr(err.msg, "GroupPats"));
+}
+
+static void test_patlist(void **state)
+{
+	(void)state;
+	sv_patlist *l;
+	sv_error err;
+	assert_int_equal(sv_patlist_new(&l, " X ; ;B;", "IncPats", &err), 0);
+	assert_int_equal(sv_patlist_count(l), 2);
+	assert_int_equal(sv_patlist_match_bits(l, "X", 1), 1);
+	assert_int_equal(sv_patlist_match_bits(l, "b x", 3), 3);
+	sv_patlist_free(l);
+	/* brackets are literal in these boxes (§2.3) */
+	assert_int_equal(sv_patlist_new(&l, "[];mscorlib!String", "FoldPats", &err), 0);
+	assert_true(sv_patlist_match_any(l, "int[]", 5));
+	sv_patlist_free(l);
+}
+
+static void test_groups(void **state)
+{
+	(void)state;
+	int kind;
+	char *g = grp("^Process% {%}->$1", "Process64 devenv (1234) Args: /x", &kind);
+	assert_int_equal(kind, SV_GROUP_PLAIN);
+	assert_string_equal(g, "devenv");
+	free(g);
+	g = grp("^Process% {%}->$1", "Process my app (1234)", &kind);
+	assert_string_equal(g, "my");
+	free(g);
+	g = grp("{%}!=>module $1", "C:\\Windows\\System32\\ntdll!Foo", &kind);
+	assert_int_equal(kind, SV_GROUP_ENTRY);
+	assert_string_equal(g, "module ntdll");
+	free(g);
+	/* D1: `-` and `+` belong to `%` */
+	g = grp("{%}!=>module $1", "ld-linux-x86-64.so.2!_dl_start", &kind);
+	assert_string_equal(g, "module ld-linux-x86-64.so.2");
+	free(g);
+	/* D2: no fast path */
+	g = grp("{%}!=>module $1", "?!?", &kind);
+	assert_string_equal(g, "module ?");
+	free(g);
+	/* -> chains, => stops (T10) */
+	g = grp("lib!->LIBRARY;LIBRARY->X", "lib!A", &kind);
+	assert_int_equal(kind, SV_GROUP_PLAIN);
+	assert_string_equal(g, "X");
+	free(g);
+	g = grp("lib!=>LIBRARY;LIBRARY->X", "lib!A", &kind);
+	assert_int_equal(kind, SV_GROUP_ENTRY);
+	assert_string_equal(g, "LIBRARY");
+	free(g);
+	/* exclusion wins */
+	g = grp("lib!B->;{%}!=>module $1", "lib!B", &kind);
+	assert_int_equal(kind, SV_GROUP_NONE);
+	assert_null(g);
+	/* the pattern keeps its trailing blank (§3.1 step 4) */
+	g = grp("Thread -> AllThreads", "Thread (12)", &kind);
+	assert_string_equal(g, "AllThreads");
+	free(g);
+	g = grp("Thread -> AllThreads", "Threads", &kind);
+	assert_int_equal(kind, SV_GROUP_NONE);
+	/* `=>` is searched first: `a->b=>c` is an entry group with pattern `a->b` */
+	g = grp("a->b=>c", "xa->by", &kind);
+	assert_int_equal(kind, SV_GROUP_ENTRY);
+	assert_string_equal(g, "c");
+	free(g);
+	/* $10 is $1 then 0; $& is the whole match; no arrow = the match itself */
+	g = grp("{a}{b}->$10|$&", "ab", &kind);
+	assert_string_equal(g, "a0|ab");
+	free(g);
+	g = grp("[comment] lib!", "lib!A", &kind);
+	assert_int_equal(kind, SV_GROUP_PLAIN);
+	assert_string_equal(g, "lib!");
+	free(g);
+	/* T10c */
+	g = grp("{%}!{%}->$2 in $1", "lib!A", &kind);
+	assert_string_equal(g, "A in lib");
+	free(g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_translate), cmocka_unit_test(test_match_examples), cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_patlist),   cmocka_unit_test(test_groups),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/* Interning, the stack trie, short names (§1.4) and the process list. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackview/source.h"
+#include "unit.h"
+
+static void test_intern(void **state)
+{
+	(void)state;
+	sv_source *s;
+	assert_int_equal(sv_source_new(&s, "test"), 0);
+	sv_frame_id a, b, a2;
+	assert_int_equal(sv_source_intern_frame(s, &a, "C:\\dir\\mod.dll!Func", 19), 0);
+	assert_int_equal(sv_source_intern_frame(s, &b, "Process x (1)", 13), 0);
+	assert_int_equal(sv_source_intern_frame(s, &a2, "C:\\dir\\mod.dll!Func", 19), 0);
+	assert_int_equal(a, a2);
+	assert_string_equal(sv_source_frame_short(s, a), "mod.dll!Func");
+	assert_string_equal(sv_source_frame_short(s, b), "Process x (1)");
+	sv_stack_id s1, s2, s3;
+	assert_int_equal(sv_source_intern_stack(s, &s1, SV_STACK_NONE, b), 0);
+	assert_int_equal(sv_source_intern_stack(s, &s2, s1, a), 0);
+	assert_int_equal(sv_source_intern_stack(s, &s3, s1, a), 0);
+	assert_int_equal(s2, s3);
+	assert_true(sv_source_stack_caller(s, s2) < s2);
+	assert_int_equal(sv_source_intern_stack(s, &s3, 99, a), SV_EINVAL);
+	assert_int_equal(sv_source_add_sample(s, s2, 1, 2, 1), 0);
+	assert_int_equal(sv_source_add_sample(s, 77, 1, 2, 1), SV_EINVAL);
+	assert_int_equal(sv_source_sample_count(s), 1);
+	sv_source_free(s);
+}
+
+static void test_short_names(void **state)
+{
+	(void)state;
+	sv_source *s;
+	assert_int_equal(sv_source_new(&s, "test"), 0);
+	const char *cases[][2] = {
+		{ "/usr/lib/libc.so.6!main", "libc.so.6!main" },
+		{ "!h", "!h" },
+		{ "a/b", "a/b" },
+		{ "x!y/z", "x!y/z" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		sv_frame_id f;
+		assert_int_equal(sv_source_intern_frame(s, &f, cases[i][0], strlen(cases[i][0])), 0);
+		assert_string_equal(sv_source_frame_short(s, f), cases[i][1]);
+	}
+	sv_source_free(s);
+}
+
+static void test_processes(void **state)
+{
+	(void)state;
+	sv_source *s;
+	assert_int_equal(sv_source_new(&s, "test"), 0);
+	const char *p1[] = { "Process64 Test.x64 (4711) Args: -x", "Thread (1)", "a!f" };
+	const char *p2[] = { "Process my app (12)", "Thread (2)" };
+	sv_stack_id a, b;
+	assert_int_equal(sv_source_intern_path(s, &a, p1, 3), 0);
+	assert_int_equal(sv_source_intern_path(s, &b, p2, 2), 0);
+	assert_int_equal(sv_source_add_sample(s, a, 0, 5, 1), 0);
+	assert_int_equal(sv_source_add_sample(s, b, 0, 1, 1), 0);
+	assert_int_equal(sv_source_add_sample(s, b, 0, 1, 1), 0);
+	sv_process *pr;
+	size_t n;
+	assert_int_equal(sv_source_processes(&pr, &n, s), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(pr[0].name, "Test.x64");
+	assert_int_equal(pr[0].pid, 4711);
+	assert_string_equal(pr[1].name, "my app");
+	assert_int_equal(pr[1].samples, 2);
+	free(pr);
+	sv_source_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_intern), cmocka_unit_test(test_short_names),
+					    cmocka_unit_test(test_processes) };
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
