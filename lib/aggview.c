@@ -391,8 +391,10 @@ int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_nam
 			cc_add(r, &S[kids[j]], cs, S[kids[j]].w, cs);
 		}
 	}
-	qsort_r(callers.rows, callers.n, sizeof(sv_aggrow), cc_cmp, v);
-	qsort_r(callees.rows, callees.n, sizeof(sv_aggrow), cc_cmp, v);
+	if (callers.n > 1)
+		qsort_r(callers.rows, callers.n, sizeof(sv_aggrow), cc_cmp, v);
+	if (callees.n > 1)
+		qsort_r(callees.rows, callees.n, sizeof(sv_aggrow), cc_cmp, v);
 	cc->callers = callers.rows;
 	cc->ncallers = callers.n;
 	cc->callees = callees.rows;
