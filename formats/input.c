@@ -84,7 +84,8 @@ int sv_input_read(sv_input *out, const char *path, sv_error *err)
 
 bool sv_input_is_zip(const sv_input *in)
 {
-	return in->len >= 4 && memcmp(in->data, "PK\3\4", 4) == 0;
+	/* A local file header, or the end record of an empty archive. */
+	return in->len >= 4 && (memcmp(in->data, "PK\3\4", 4) == 0 || memcmp(in->data, "PK\5\6", 4) == 0);
 }
 
 void sv_input_dispose(sv_input *in)
@@ -140,11 +141,12 @@ int sv_input_unzip_single(sv_input *in, sv_error *err)
 	}
 	for (;;) {
 		if (len == cap) {
-			if (cap >= limit) {
+			if (len > limit) {
 				rc = sv_error_set(err, SV_ELIMIT, "zip entry inflates past %llu bytes (limit)", limit);
 				goto out;
 			}
-			size_t ncap = cap * 2;
+			/* Grow up to one byte past the limit, so a bomb is caught at the limit exactly. */
+			size_t ncap = cap * 2 > limit + 1 ? (size_t)limit + 1 : cap * 2;
 			unsigned char *nb = realloc(buf, ncap + 1);
 			if (!nb) {
 				rc = sv_error_set(err, SV_ENOMEM, NULL);
@@ -161,6 +163,10 @@ int sv_input_unzip_single(sv_input *in, sv_error *err)
 		if (got == 0)
 			break;
 		len += (size_t)got;
+	}
+	if (len > limit) {
+		rc = sv_error_set(err, SV_ELIMIT, "zip entry inflates past %llu bytes (limit)", limit);
+		goto out;
 	}
 	buf[len] = '\0';
 	char *inner = strdup(ename ? ename : "");

@@ -66,7 +66,7 @@ static int fail(xml_ctx *x, long line, int code, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	sv_error_set(x->err, code, "%s", msg);
-	sv_error_locate(x->err, x->in->name, line > 0 ? line : 0, line > 0 ? -1 : 0);
+	sv_error_locate(x->err, x->in->name, line > 0 ? line : 0, -1);
 	return code;
 }
 

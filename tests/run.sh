@@ -17,6 +17,7 @@ bad() { fail=$((fail + 1)); failed+=("$1"); printf 'FAIL %s\n' "$1"; [ -n "${2:-
 
 input() {
 	case "$1" in
+	- | /*) printf '%s' "$1" ;;
 	*.*) printf '%s/%s' "$IN" "$1" ;;
 	*) printf '%s/%s.perfView.xml' "$IN" "$1" ;;
 	esac

@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: MIT
+# Command-line behaviour and bad input (sourced by tests/run.sh; see c/t/e there).
+
+# ---- every file in tests/badinput/: exact exit code and one error line naming it ----
+while IFS=$'\t' read -r f st rx; do
+	case "$f" in '#'* | '') continue ;; esac
+	e "bad.$f" "$st" "^stackview: tests/badinput/$f$rx" -- byname "tests/badinput/$f"
+done < tests/badinput/expected.txt
+
+# The external entity is neither fetched nor expanded.
+c bad.xxe '[.rows[]|.name]|sort' '["Main","ROOT"]' byname ../../badinput/external-entity.perfView.xml
+
+# Generated inputs: a stack past the depth limit, a name past the length limit, a zip bomb.
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+{
+	printf '<StackSource><Samples><Sample Time="1">\n'
+	seq -f 'f%g' 1 100001
+	printf '</Sample></Samples></StackSource>\n'
+} > "$TMP/too-deep.perfView.xml"
+e bad.too-deep 1 ':1: stack deeper than 100000 frames' -- byname "$TMP/too-deep.perfView.xml"
+{
+	printf '{"StackSource":{"Samples":[{"Stack":["'
+	head -c 70000 /dev/zero | tr '\0' x
+	printf '"]}]}}\n'
+} > "$TMP/long.perfView.json"
+e bad.name-too-long 1 ': sample 0: frame name too long' -- byname "$TMP/long.perfView.json"
+head -c 200000000 /dev/zero > "$TMP/zeros.perfView.xml"
+(cd "$TMP" && zip -q -9 bomb.perfView.xml.zip zeros.perfView.xml && rm zeros.perfView.xml)
+e bad.zip-bomb 1 ': zip entry inflates past [0-9]+ bytes' -- byname "$TMP/bomb.perfView.xml.zip"
+
+# ---- usage errors: exit 2 ----
+e usage.pattern 2 "^stackview: invalid pattern in GroupPats: '\{abc'" -- calltree "$IN/s-basic.perfView.xml" -g '{abc'
+e usage.fold-pattern 2 "^stackview: invalid pattern in FoldPats: 'x\}'" -- calltree "$IN/s-basic.perfView.xml" -f 'ok;x}'
+e usage.end 2 "^stackview: End: 'soon' is not a time in ms" -- byname "$IN/s-basic.perfView.xml" --end soon
+e usage.option 2 "^stackview: unknown option '--frobnicate'" -- byname "$IN/s-basic.perfView.xml" --frobnicate
+e usage.value 2 "^stackview: option '--top' needs a value" -- byname "$IN/s-basic.perfView.xml" --top
+e usage.focus 2 "^stackview: callers needs --focus NAME" -- callers "$IN/s-basic.perfView.xml"
+e usage.nofocus 2 "^stackview: --focus 'Nope': no such name" -- callers "$IN/s-basic.perfView.xml" --focus Nope
+e usage.nofile 2 "^stackview: byname needs one FILE" -- byname
+e usage.diff 2 "^stackview: diff needs BASE and TEST" -- diff "$IN/s-basic.perfView.xml"
+e usage.scaling 2 "^stackview: --scaling must be" -- byname "$IN/s-basic.perfView.xml" --scaling fast
+e usage.format 2 "^stackview: unknown format 'nope'" -- byname "$IN/s-basic.perfView.xml" --format nope
+e usage.preset 2 "^stackview: unknown preset" -- byname "$IN/s-basic.perfView.xml" --preset nope
+e input.missing 1 "^stackview: /nonexistent/x.perfView.xml: No such file or directory" -- byname /nonexistent/x.perfView.xml
+e input.unknown 1 "^stackview: tests/cli/cases.sh: unrecognised file format" -- byname tests/cli/cases.sh
+
+# ---- exit 3: output cannot be written ----
+if [ -w /dev/full ]; then
+	"$SV" byname "$IN/s-basic.perfView.xml" > /dev/full 2> "$TMP/err"
+	st=$?
+	if [ "$st" = 3 ] && grep -q '^stackview: writing output failed' "$TMP/err"; then ok; else bad output.full "exit $st"; fi
+fi
+
+# ---- formats and transport ----
+c stdin.xml '.tree.inc' 40 calltree - < "$IN/s-basic.perfView.xml"
+(cd "$IN" && zip -q "$TMP/s-basic.perfView.xml.zip" s-basic.perfView.xml && zip -q "$TMP/t18.perfView.json.zip" t18.perfView.json)
+c zip.xml '.tree.inc' 40 calltree "$TMP/s-basic.perfView.xml.zip"
+c zip.json '.tree|[.inc,.exc]' '[7,5]' calltree "$TMP/t18.perfView.json.zip"
+cp "$IN/s-basic.perfView.xml" "$TMP/noext"
+c sniff.noext '.tree.inc' 40 calltree "$TMP/noext"
+c format.flag '.tree.inc' 40 calltree "$TMP/noext" --format perfview-xml
+
+# Saved filter state applies in batch commands; command-line boxes override it.
+cat > "$TMP/saved.perfView.xml" <<'XML'
+<StackWindow><StackSource><Samples>
+<Sample Time="1" Metric="2">lib!B
+lib!A
+app!Main</Sample>
+<Sample Time="2" Metric="3">app!Cb
+app!Main</Sample>
+</Samples></StackSource>
+<StackWindowGuiState><FilterGuiState>
+<GroupRegEx><Value>[group modules] {%}!->module $1</Value></GroupRegEx>
+<ExcludeRegEx><Value>module lib</Value></ExcludeRegEx>
+</FilterGuiState><Notes>n</Notes></StackWindowGuiState></StackWindow>
+XML
+# ExcPats sees the group name (§3.5), so "module lib" drops the first sample.
+c saved.state '[.tree.inc, (.tree|at(["module app"])|.inc,.exc)]' '[3,3,3]' calltree "$TMP/saved.perfView.xml"
+c saved.override '.tree.inc' 5 calltree "$TMP/saved.perfView.xml" -x ''
+
+# ---- output options ----
+c out.top '.rows|length' 3 byname s-basic --top 3
+c out.depth '[.tree.children[0].children[0].children|length]' '[0]' calltree s-basic --depth 2
+c out.info '[.format,.samples,.frames,.stacks,.metric,.first,.last]' '["perfview-xml",4,6,6,40,10,40]' info s-basic
+c out.info.procs '[.processes[]|[.pid,.name,.samples,.metric]]' '[[100,"myapp",3,110]]' info s-test
+c out.preset '[.rows[]|.name]|sort' '["ROOT","module app","module lib"]' byname s-grp --preset 'group modules'
+got=$("$SV" byname "$IN/s-basic.perfView.xml" --tsv --columns name,exc,inc | head -n 2 | tr '\t' '|')
+if [ "$got" = $'Name|Exc|Inc\nFunc|10.0|40.0' ]; then ok; else bad out.tsv "$got"; fi
+got=$("$SV" byname "$IN/s-basic.perfView.xml" --timing 2>&1 >/dev/null | sed 's/ [0-9.]* ms$//' | head -n 5 | tr '\n' ' ')
+if [ "$got" = 'timing: load timing: filter timing: tree timing: view timing: output ' ]; then ok; else bad out.timing "$got"; fi
+# JSON stays valid whatever the names hold (quotes, control bytes, invalid UTF-8).
+printf '{"StackSource":{"Samples":[{"Stack":["a\\"b\\u0001c", "caf\\u00e9"]}]}}' > "$TMP/names.perfView.json"
+printf '<StackSource><Samples><Sample>bad\xff\xfebytes</Sample></Samples></StackSource>' > "$TMP/bytes.perfView.xml"
+c json.escape '[.rows[]|.name]|sort' '["ROOT","a\"b\u0001c","café"]' byname "$TMP/names.perfView.json"
+if "$SV" byname "$TMP/bytes.perfView.xml" --json 2>/dev/null | jq -e . >/dev/null 2>&1 || \
+   "$SV" byname "$TMP/bytes.perfView.xml" 2>&1 | grep -q '^stackview: .*bytes.perfView.xml:1: malformed XML'; then ok; else bad json.utf8; fi
