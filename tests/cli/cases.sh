@@ -95,3 +95,13 @@ printf '<StackSource><Samples><Sample>bad\xff\xfebytes</Sample></Samples></Stack
 c json.escape '[.rows[]|.name]|sort' '["ROOT","a\"b\u0001c","café"]' byname "$TMP/names.perfView.json"
 if "$SV" byname "$TMP/bytes.perfView.xml" --json 2>/dev/null | jq -e . >/dev/null 2>&1 || \
    "$SV" byname "$TMP/bytes.perfView.xml" 2>&1 | grep -q '^stackview: .*bytes.perfView.xml:1: malformed XML'; then ok; else bad json.utf8; fi
+
+# ---- the man page documents every long option of --help ----
+missing=""
+for opt in $("$SV" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+	grep -qF -- "$(printf '%s' "$opt" | sed 's/-/\\-/g')" docs/stackview.1 || missing="$missing $opt"
+done
+if [ -z "$missing" ]; then ok; else bad man.options "not in docs/stackview.1:$missing"; fi
+if command -v man >/dev/null 2>&1; then
+	if MANWIDTH=80 man -l docs/stackview.1 2>&1 >/dev/null | grep -q .; then bad man.render "man reports problems"; else ok; fi
+fi
