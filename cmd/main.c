@@ -236,6 +236,8 @@ static int cmd_info(const cli_opts *o)
 				printf("  %8ld  %-32s %10zu samples  %s\n", procs[i].pid, procs[i].name, procs[i].samples, c);
 			}
 		}
+		if (sv_source_notes(src)[0])
+			printf("notes      %s\n", sv_source_notes(src));
 		const sv_params *sp = sv_source_saved_params(src);
 		if (sp)
 			for (int i = 0; i < SV_BOX_COUNT; i++)
