@@ -110,7 +110,7 @@ demo: deps
 
 install: $(BIN) $(B)/libstackview.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/stackview \
-		$(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/stackview
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/stackview
 	install -m 755 $(B)/libstackview.so $(DESTDIR)$(PREFIX)/lib/libstackview.so.0
 	ln -sf libstackview.so.0 $(DESTDIR)$(PREFIX)/lib/libstackview.so
@@ -119,6 +119,7 @@ install: $(BIN) $(B)/libstackview.so
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' stackview.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/stackview.pc
 	install -m 644 docs/stackview.1 $(DESTDIR)$(PREFIX)/share/man/man1/stackview.1
+	install -m 644 examples/tutorial.perfView.xml $(DESTDIR)$(PREFIX)/share/stackview/tutorial.perfView.xml
 
 # lib/ may include only libc, pcre2 and its own headers; formats/ only lib/, its own and
 # its libraries; neither may include tui/ or cmd/ (design.md "Layers").
