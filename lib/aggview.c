@@ -145,24 +145,8 @@ int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id fo
 		const sv_stats *s = sv_view_node_stats(v, i);
 		at[i].inc = s->exc;
 		at[i].inc_ct = s->exc_ct;
-		at[i].first = INFINITY;
-		at[i].last = -INFINITY;
+		sv_view_node_exc_span(v, i, &at[i].first, &at[i].last);
 		memcpy(ah + (size_t)i * SV_WHEN_LEN, sv_view_node_exc_hist(v, i), SV_WHEN_LEN * sizeof(double));
-	}
-	/* The exclusive first/last of a node is not kept separately from Fold% moves, so use the
-	 * node's own samples: walk them once. */
-	size_t ns = sv_source_sample_count(sv_view_source(v));
-	bool tm = sv_view_scaling(v) == SV_SCALING_TIME;
-	for (size_t i = 0; i < ns; i++) {
-		sv_node_id n;
-		double tt, m;
-		if (!sv_view_sample(v, i, &n, &tt, &m))
-			continue;
-		double end = tm ? tt + fabs(m) : tt;
-		if (tt < at[n].first)
-			at[n].first = tt;
-		if (end > at[n].last)
-			at[n].last = end;
 	}
 	for (uint32_t i = nn; i-- > 1;) {
 		if (!sv_view_node_alive(v, i) || sv_view_node_name(v, i) == focus)

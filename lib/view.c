@@ -681,6 +681,12 @@ const sv_stats *sv_view_node_stats(const sv_view *v, sv_node_id n) { return &v->
 uint32_t sv_view_node_count(const sv_view *v) { return v->nnodes; }
 bool sv_view_node_alive(const sv_view *v, sv_node_id n) { return n < v->nnodes && v->alive[n]; }
 
+void sv_view_node_exc_span(const sv_view *v, sv_node_id n, double *first, double *last)
+{
+	*first = v->nodes[n].xfirst;
+	*last = v->nodes[n].xlast;
+}
+
 uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id **out)
 {
 	*out = v->children + v->nodes[n].child_start;

@@ -64,6 +64,9 @@ uint32_t sv_view_name_count(const sv_view *v);
 sv_name_id sv_view_node_name(const sv_view *v, sv_node_id n);
 sv_node_id sv_view_node_parent(const sv_view *v, sv_node_id n);
 const sv_stats *sv_view_node_stats(const sv_view *v, sv_node_id n);
+/* First time and last end time over the node's own (exclusive) samples, including those
+ * Fold% moved onto it; +inf/-inf when it has none. */
+void sv_view_node_exc_span(const sv_view *v, sv_node_id n, double *first, double *last);
 /* Children of n; returns the count and points *out at the borrowed id array. */
 uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id **out);
 /* When string of a node (32 chars + NUL). Computes histograms on first use: 0 or SV_ENOMEM. */
