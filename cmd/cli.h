@@ -25,6 +25,7 @@ typedef struct cli_opts {
 	const char *focus;
 	const char *view;    /* diff --view */
 	const char *format;  /* --format */
+	const char *event;   /* --event */
 	const char *scaling; /* --scaling */
 	const char *columns;
 	const char *output;  /* -o */
@@ -60,6 +61,7 @@ void jw_str(jw *w, const char *s);
 void jw_num(jw *w, double d);
 void jw_int(jw *w, long long i);
 void jw_null(jw *w);
+void jw_bool(jw *w, bool b);
 void jw_raw_value(jw *w); /* comma handling before a value written by the caller */
 
 #endif

@@ -117,6 +117,12 @@ void jw_str(jw *w, const char *s)
 	put_string(w->f, s);
 }
 
+void jw_bool(jw *w, bool b)
+{
+	sep(w);
+	fputs(b ? "true" : "false", w->f);
+}
+
 void jw_null(jw *w)
 {
 	sep(w);

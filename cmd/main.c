@@ -30,7 +30,8 @@ static int load(sv_source **out, const char *path, const cli_opts *o)
 {
 	sv_error err;
 	sv_error_clear(&err);
-	int rc = sv_load(out, path, o->format, &err);
+	sv_import_opts io = { o->format, o->event };
+	int rc = sv_load(out, path, &io, &err);
 	if (rc) {
 		report(&err);
 		return rc == SV_EINVAL ? EXIT_USAGE : EXIT_INPUT;
@@ -195,7 +196,17 @@ static int cmd_info(const cli_opts *o)
 		jw w = { .f = stdout };
 		jw_begin_obj(&w);
 		jw_key(&w, "format"); jw_str(&w, sv_source_format(src));
-		jw_key(&w, "events"); jw_begin_arr(&w); jw_end_arr(&w);
+		jw_key(&w, "events");
+		jw_begin_arr(&w);
+		for (size_t i = 0; i < sv_source_event_count(src); i++) {
+			const sv_event *e = sv_source_event(src, i);
+			jw_begin_obj(&w);
+			jw_key(&w, "name"); jw_str(&w, e->name);
+			jw_key(&w, "samples"); jw_int(&w, (long long)e->samples);
+			jw_key(&w, "selected"); jw_bool(&w, e->selected);
+			jw_end_obj(&w);
+		}
+		jw_end_arr(&w);
 		jw_key(&w, "samples"); jw_int(&w, (long long)sv_source_sample_count(src));
 		jw_key(&w, "frames"); jw_int(&w, sv_source_frame_count(src));
 		jw_key(&w, "stacks"); jw_int(&w, sv_source_stack_count(src));
@@ -220,6 +231,10 @@ static int cmd_info(const cli_opts *o)
 	} else {
 		char a[64], b[64], c[64];
 		printf("format     %s\n", sv_source_format(src));
+		for (size_t i = 0; i < sv_source_event_count(src); i++) {
+			const sv_event *e = sv_source_event(src, i);
+			printf("event      %-28s %10zu samples%s\n", e->name, e->samples, e->selected ? "  (shown)" : "");
+		}
 		printf("samples    %zu\n", sv_source_sample_count(src));
 		printf("frames     %u\n", sv_source_frame_count(src));
 		printf("stacks     %u\n", sv_source_stack_count(src));

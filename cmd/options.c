@@ -167,7 +167,7 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 			}
 			o->scaling = optarg;
 			break;
-		case O_EVENT: break; /* single-event formats only so far */
+		case O_EVENT: o->event = optarg; break;
 		case O_JSON: o->out = OUT_JSON; break;
 		case O_TSV: o->out = OUT_TSV; break;
 		case O_TOP:

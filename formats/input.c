@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zip.h>
@@ -98,7 +99,7 @@ void sv_input_dispose(sv_input *in)
 	memset(in, 0, sizeof(*in));
 }
 
-int sv_input_unzip_single(sv_input *in, sv_error *err)
+int sv_input_unzip(sv_input *in, sv_error *err)
 {
 	zip_error_t ze;
 	zip_error_init(&ze);
@@ -118,13 +119,20 @@ int sv_input_unzip_single(sv_input *in, sv_error *err)
 		goto out;
 	}
 	zip_int64_t n = zip_get_num_entries(za, 0);
-	if (n != 1) {
-		rc = sv_error_set(err, SV_EFORMAT, "zip has %lld entries; a view archive has exactly one",
-				  (long long)n);
+	zip_int64_t pick = n == 1 ? 0 : -1;
+	for (zip_int64_t i = 0; pick < 0 && i < n; i++) {
+		const char *nm = zip_get_name(za, (zip_uint64_t)i, 0);
+		size_t l = nm ? strlen(nm) : 0;
+		if (l >= 9 && strcasecmp(nm + l - 9, ".data.txt") == 0)
+			pick = i;
+	}
+	if (pick < 0) {
+		rc = sv_error_set(err, SV_EFORMAT,
+				  "zip has %lld entries; expected exactly one, or a perfcollect *.data.txt", (long long)n);
 		goto out;
 	}
-	const char *ename = zip_get_name(za, 0, 0);
-	zf = zip_fopen_index(za, 0, 0);
+	const char *ename = zip_get_name(za, (zip_uint64_t)pick, 0);
+	zf = zip_fopen_index(za, (zip_uint64_t)pick, 0);
 	if (!zf) {
 		rc = sv_error_set(err, SV_EFORMAT, "cannot open zip entry: %s", zip_strerror(za));
 		goto out;

@@ -60,8 +60,9 @@ static bool json_num(json_object *o, double dflt, double *out)
 	}
 }
 
-static int json_import(sv_sink *sink, const sv_input *in, sv_error *err)
+static int json_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
 {
+	(void)opts;
 	int rc = 0;
 	json_tokener *tok = json_tokener_new_ex(JSON_MAX_DEPTH);
 	json_object *root = NULL;

@@ -509,8 +509,9 @@ static int finish(xml_ctx *x)
 	return 0;
 }
 
-static int xml_import(sv_sink *sink, const sv_input *in, sv_error *err)
+static int xml_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
 {
+	(void)opts;
 	xml_ctx x;
 	memset(&x, 0, sizeof(x));
 	x.sink = sink;

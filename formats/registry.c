@@ -8,6 +8,7 @@
 static const sv_format *const registry[] = {
 	&sv_fmt_perfview_xml,
 	&sv_fmt_perfview_json,
+	&sv_fmt_perf_script,
 	NULL,
 };
 
@@ -43,8 +44,12 @@ const sv_format *sv_format_detect(const sv_input *in)
 	return NULL;
 }
 
-int sv_load(sv_source **out, const char *path, const char *format, sv_error *err)
+int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_error *err)
 {
+	static const sv_import_opts none = { NULL, NULL };
+	if (!opts)
+		opts = &none;
+	const char *format = opts->format;
 	sv_input in = { 0 };
 	sv_source *src = NULL;
 	const sv_format *fmt = NULL;
@@ -56,7 +61,7 @@ int sv_load(sv_source **out, const char *path, const char *format, sv_error *err
 		sv_error_locate(err, path, 0, -1);
 		goto out;
 	}
-	if (sv_input_is_zip(&in) && (rc = sv_input_unzip_single(&in, err)))
+	if (sv_input_is_zip(&in) && (rc = sv_input_unzip(&in, err)))
 		goto out;
 	if (format) {
 		fmt = sv_format_find(format);
@@ -77,7 +82,7 @@ int sv_load(sv_source **out, const char *path, const char *format, sv_error *err
 		goto out;
 	}
 	sv_sink sink = sv_source_sink(src);
-	if ((rc = fmt->import(&sink, &in, err))) {
+	if ((rc = fmt->import(&sink, &in, opts, err))) {
 		if (!err || !err->file[0])
 			sv_error_locate(err, path, 0, -1);
 		goto out;

@@ -35,6 +35,8 @@ struct sv_source {
 
 	sv_params *saved;
 	char *notes;
+	sv_event *events;
+	size_t nevents;
 };
 
 int sv_source_new(sv_source **out, const char *format)
@@ -76,6 +78,9 @@ void sv_source_free(sv_source *src)
 		free(src->saved);
 	}
 	free(src->notes);
+	for (size_t i = 0; i < src->nevents; i++)
+		free(src->events[i].name);
+	free(src->events);
 	free(src);
 }
 
@@ -247,8 +252,18 @@ static int sink_notes(void *self, const char *notes)
 	return sv_source_set_notes(self, notes);
 }
 
+static int sink_event(void *self, const char *name, size_t samples, bool selected)
+{
+	return sv_source_add_event(self, name, samples, selected);
+}
+
+static int sink_rename(void *self, const sv_frame_id *ids, const char *const *names, size_t n)
+{
+	return sv_source_rename_frames(self, ids, names, n);
+}
+
 static const sv_sink_ops source_sink_ops = {
-	sink_frame, sink_stack, sink_sample, sink_scaling, sink_params, sink_notes,
+	sink_frame, sink_stack, sink_sample, sink_scaling, sink_params, sink_notes, sink_event, sink_rename,
 };
 
 sv_sink sv_source_sink(sv_source *src)
@@ -342,6 +357,44 @@ size_t sv_source_memory(const sv_source *src)
 	       (size_t)src->frames.slot_cap * 4 + (size_t)src->short_cap * 4 +
 	       (size_t)src->st_cap * 8 + src->st_index.cap * 12 +
 	       src->s_cap * (sizeof(sv_stack_id) + 2 * sizeof(double) + sizeof(float));
+}
+
+/* ---- events and renames ---- */
+
+size_t sv_source_event_count(const sv_source *src) { return src->nevents; }
+const sv_event *sv_source_event(const sv_source *src, size_t i) { return &src->events[i]; }
+
+int sv_source_add_event(sv_source *src, const char *name, size_t samples, bool selected)
+{
+	sv_event *e = realloc(src->events, (src->nevents + 1) * sizeof(*e));
+	if (!e)
+		return SV_ENOMEM;
+	src->events = e;
+	char *copy = strdup(name);
+	if (!copy)
+		return SV_ENOMEM;
+	e[src->nevents++] = (sv_event){ copy, samples, selected };
+	return 0;
+}
+
+int sv_source_rename_frames(sv_source *src, const sv_frame_id *ids, const char *const *names, size_t n)
+{
+	size_t *lens = calloc(n ? n : 1, sizeof(*lens));
+	if (!lens)
+		return SV_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		lens[i] = strlen(names[i]);
+		if (lens[i] > SV_MAX_NAME_LEN || ids[i] >= src->frames.count) {
+			int bad = lens[i] > SV_MAX_NAME_LEN ? SV_ELIMIT : SV_EINVAL;
+			free(lens);
+			return bad;
+		}
+	}
+	int rc = strtab_rename(&src->frames, ids, names, lens, n);
+	for (size_t i = 0; !rc && i < n; i++)
+		src->short_off[ids[i]] = short_offset(names[i], lens[i]);
+	free(lens);
+	return rc;
 }
 
 /* ---- processes ---- */

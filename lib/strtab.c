@@ -100,3 +100,25 @@ int strtab_intern(strtab *t, uint32_t *out, const char *s, size_t len)
 	*out = t->count++;
 	return 0;
 }
+
+int strtab_rename(strtab *t, const uint32_t *ids, const char *const *texts, const size_t *lens, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (lens[i] > UINT32_MAX / 2 || ids[i] >= t->count)
+			return SV_EINVAL;
+		char *copy = arena_strndup(&t->text, texts[i], lens[i]);
+		if (!copy)
+			return SV_ENOMEM;
+		t->strs[ids[i]] = copy;
+		t->lens[ids[i]] = (uint32_t)lens[i];
+	}
+	if (!n)
+		return 0;
+	memset(t->slots, 0, (size_t)t->slot_cap * sizeof(*t->slots));
+	for (uint32_t id = 0; id < t->count; id++) {
+		uint32_t i = strtab_probe(t, t->strs[id], t->lens[id], sv_hash_bytes(t->strs[id], t->lens[id]));
+		if (!t->slots[i])
+			t->slots[i] = id + 1;
+	}
+	return 0;
+}

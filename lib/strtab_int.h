@@ -22,6 +22,9 @@ void strtab_init(strtab *t);
 void strtab_dispose(strtab *t);
 /* Get-or-insert; 0 or SV_ENOMEM / SV_ELIMIT. */
 int strtab_intern(strtab *t, uint32_t *out, const char *s, size_t len);
+/* Give existing ids new texts, then rebuild the index once. 0 or SV_ENOMEM. A new text
+ * equal to another id's text leaves both ids with that text (lookups find one of them). */
+int strtab_rename(strtab *t, const uint32_t *ids, const char *const *texts, const size_t *lens, size_t n);
 /* Id of text or UINT32_MAX. */
 uint32_t strtab_find(const strtab *t, const char *s, size_t len);
 

@@ -103,6 +103,8 @@ done
 [ -f tests/golden/cases.sh ] && . tests/golden/cases.sh
 # shellcheck source=cli/cases.sh
 [ -f tests/cli/cases.sh ] && . tests/cli/cases.sh
+# shellcheck source=perf/cases.sh
+[ -f tests/perf/cases.sh ] && . tests/perf/cases.sh
 
 if [ ${#failed[@]} -gt 0 ]; then
 	printf 'failed: %s\n' "${failed[*]}"

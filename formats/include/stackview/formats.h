@@ -27,20 +27,28 @@ typedef struct sv_input {
 
 /* Read a whole file, or standard input for "-". */
 int sv_input_read(sv_input *out, const char *path, sv_error *err) SV_MUST_USE;
-/* Replace a zip input by its single entry (any other entry count is an error). */
-int sv_input_unzip_single(sv_input *in, sv_error *err) SV_MUST_USE;
+/* Replace a zip input by the entry it carries: its only entry, or for a perfcollect
+ * archive (several entries) the first whose name ends in ".data.txt". */
+int sv_input_unzip(sv_input *in, sv_error *err) SV_MUST_USE;
 bool sv_input_is_zip(const sv_input *in);
 void sv_input_dispose(sv_input *in);
+
+/* What the user asked of an import. */
+typedef struct sv_import_opts {
+	const char *format; /* registry name; NULL = detect */
+	const char *event;  /* perf: which event to load; NULL = the first one seen */
+} sv_import_opts;
 
 typedef struct sv_format {
 	const char *name;                 /* "perfview-xml", ... */
 	const char *const *patterns;      /* file-name suffixes, NULL-terminated */
 	bool (*probe)(const unsigned char *data, size_t len);
-	int (*import)(sv_sink *sink, const sv_input *in, sv_error *err);
+	int (*import)(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err);
 } sv_format;
 
 extern const sv_format sv_fmt_perfview_xml;
 extern const sv_format sv_fmt_perfview_json;
+extern const sv_format sv_fmt_perf_script;
 
 /* The registry, NULL-terminated. */
 const sv_format *const *sv_formats(void);
@@ -48,8 +56,8 @@ const sv_format *sv_format_find(const char *name);
 /* Content first, then name; NULL when nothing claims the input. */
 const sv_format *sv_format_detect(const sv_input *in);
 
-/* Read, unzip if needed, detect (or use `format` when not NULL) and import into a new
- * source. Errors carry the file name and a line or byte offset. */
-int sv_load(sv_source **out, const char *path, const char *format, sv_error *err) SV_MUST_USE;
+/* Read, unzip if needed, detect (or use opts->format) and import into a new source. opts
+ * may be NULL. Errors carry the file name and a line or byte offset. */
+int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_error *err) SV_MUST_USE;
 
 #endif

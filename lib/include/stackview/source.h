@@ -46,6 +46,11 @@ typedef struct sv_sink_ops {
 	/* Saved filter state of a view file (advanced .perfView.xml); copied. */
 	int (*set_params)(void *self, const sv_params *params);
 	int (*set_notes)(void *self, const char *notes);
+	/* An event kind the input holds, with its sample count (perf: every event name). */
+	int (*add_event)(void *self, const char *name, size_t samples, bool selected);
+	/* Give frames their final names once the whole input has been read (perf process
+	 * frames are named after every comm their pid had). */
+	int (*rename_frames)(void *self, const sv_frame_id *ids, const char *const *names, size_t n);
 } sv_sink_ops;
 
 typedef struct sv_sink {
@@ -98,6 +103,17 @@ const sv_params *sv_source_saved_params(const sv_source *src);
 int sv_source_set_params(sv_source *src, const sv_params *params) SV_MUST_USE;
 const char *sv_source_notes(const sv_source *src);
 int sv_source_set_notes(sv_source *src, const char *notes) SV_MUST_USE;
+
+/* Events of the input (name and sample count), in the order first seen. */
+typedef struct sv_event {
+	char *name; /* owned by the source */
+	size_t samples;
+	bool selected; /* the event this source holds samples of */
+} sv_event;
+size_t sv_source_event_count(const sv_source *src);
+const sv_event *sv_source_event(const sv_source *src, size_t i);
+int sv_source_add_event(sv_source *src, const char *name, size_t samples, bool selected) SV_MUST_USE;
+int sv_source_rename_frames(sv_source *src, const sv_frame_id *ids, const char *const *names, size_t n) SV_MUST_USE;
 
 /* Bytes the source holds (arrays, tables and interned text), for memory reports. */
 size_t sv_source_memory(const sv_source *src);

@@ -1,0 +1,837 @@
+/* SPDX-License-Identifier: MIT */
+/* `perf script` text importer (spec/perf.md §1, §9; semantics.md §1.5 with decision D3).
+ * Every header form parses: comm with blanks and digits, pid/tid or tid only, with or without
+ * [cpu], time and period, event names with `:` and `/`, tracepoint payloads, one-line `-G`
+ * samples, `PERF_RECORD_*` lines. Frames are `module!symbol`; the metric is perf's period
+ * (ms for cpu-clock/task-clock, which make the source time-metric); one event at a time. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackview/formats.h"
+#include "stackview/idmap.h"
+
+#define MAX_TOKENS 64
+
+typedef struct span {
+	const char *p;
+	size_t n;
+} span;
+
+typedef struct header {
+	span comm;
+	long long pid, tid;
+	bool has_time, has_period;
+	double time_s;
+	double period;
+	span event;   /* without the final ':'; empty when the line ends after the ids */
+	span payload; /* rest of the line after the event */
+	bool record;  /* PERF_RECORD_* line, not a sample */
+} header;
+
+typedef struct raw_frame {
+	span sym, dso;
+	bool inlined;
+} raw_frame;
+
+typedef struct proc {
+	long long pid;
+	sv_frame_id frame;
+	char **comms;
+	size_t ncomms;
+} proc;
+
+typedef struct event_count {
+	char *name;
+	size_t samples;
+} event_count;
+
+typedef struct ps_ctx {
+	sv_sink *sink;
+	const sv_input *in;
+	const sv_import_opts *opts;
+	sv_error *err;
+	long line;
+
+	proc *procs;
+	size_t nprocs, proc_cap;
+	sv_idmap proc_idx;    /* pid -> index */
+	sv_idmap thread_stk;  /* (pid, tid) -> stack id of Process/Thread */
+
+	event_count *events;
+	size_t nevents;
+	long selected;        /* index into events, -1 = not chosen yet */
+	bool clock_event, any_period;
+	bool have_t0;
+	double t0_s;
+
+	raw_frame *frames;
+	size_t nframes, frame_cap;
+	sv_frame_id *fids;
+	size_t fid_cap;
+	char *name;
+	size_t name_cap;
+	char *default_event;
+} ps_ctx;
+
+static int ps_fail(ps_ctx *c, int code, const char *what)
+{
+	sv_error_set(c->err, code, "%s", what);
+	sv_error_locate(c->err, c->in->name, c->line, -1);
+	return code;
+}
+
+static bool blank(char ch)
+{
+	return ch == ' ' || ch == '\t';
+}
+
+static bool all_digits(span t)
+{
+	if (!t.n)
+		return false;
+	for (size_t i = 0; i < t.n; i++)
+		if (!isdigit((unsigned char)t.p[i]))
+			return false;
+	return true;
+}
+
+static bool is_int(span t, long long *v)
+{
+	size_t i = t.n && t.p[0] == '-' ? 1 : 0;
+	if (i == t.n)
+		return false;
+	for (size_t k = i; k < t.n; k++)
+		if (!isdigit((unsigned char)t.p[k]))
+			return false;
+	if (t.n - i > 18)
+		return false;
+	long long x = 0;
+	for (size_t k = i; k < t.n; k++)
+		x = x * 10 + (t.p[k] - '0');
+	*v = i ? -x : x;
+	return true;
+}
+
+/* `int` or `int/int` */
+static bool is_ids(span t, long long *pid, long long *tid, bool *both)
+{
+	const char *slash = memchr(t.p, '/', t.n);
+	if (!slash)
+		return *both = false, is_int(t, tid) && ((*pid = *tid), true);
+	span a = { t.p, (size_t)(slash - t.p) }, b = { slash + 1, t.n - a.n - 1 };
+	*both = true;
+	return is_int(a, pid) && is_int(b, tid);
+}
+
+static bool is_cpu(span t)
+{
+	return t.n >= 3 && t.p[0] == '[' && t.p[t.n - 1] == ']' && all_digits((span){ t.p + 1, t.n - 2 });
+}
+
+/* `secs.frac:` */
+static bool is_time(span t, double *secs)
+{
+	if (t.n < 2 || t.p[t.n - 1] != ':')
+		return false;
+	size_t dots = 0;
+	for (size_t i = 0; i + 1 < t.n; i++) {
+		if (t.p[i] == '.')
+			dots++;
+		else if (!isdigit((unsigned char)t.p[i]))
+			return false;
+	}
+	if (dots != 1)
+		return false;
+	char buf[64];
+	if (t.n >= sizeof(buf))
+		return false;
+	memcpy(buf, t.p, t.n - 1);
+	buf[t.n - 1] = '\0';
+	*secs = strtod(buf, NULL);
+	return true;
+}
+
+/* An event token ends with ':' and is not a number ("cpu-clock:", "sched:sched_switch:"). */
+static bool is_event(span t)
+{
+	if (t.n < 2 || t.p[t.n - 1] != ':')
+		return false;
+	for (size_t i = 0; i + 1 < t.n; i++)
+		if (!isdigit((unsigned char)t.p[i]) && t.p[i] != '.')
+			return true;
+	return false;
+}
+
+static size_t tokenize(span line, span *tok, size_t max)
+{
+	size_t n = 0, i = 0;
+	while (i < line.n && n < max) {
+		while (i < line.n && blank(line.p[i]))
+			i++;
+		if (i == line.n)
+			break;
+		size_t s = i;
+		while (i < line.n && !blank(line.p[i]))
+			i++;
+		tok[n++] = (span){ line.p + s, i - s };
+	}
+	return n;
+}
+
+/* perf.md §1.1's rule: the pid/tid token is the first integer (or int/int) token whose whole
+ * tail reads [cpu]? time:? period? event: (or ends right there). */
+static bool parse_header(span line, header *h)
+{
+	span tok[MAX_TOKENS];
+	size_t n = tokenize(line, tok, MAX_TOKENS);
+	memset(h, 0, sizeof(*h));
+	for (size_t i = 0; i < n; i++) {
+		long long pid, tid;
+		bool both;
+		if (!is_ids(tok[i], &pid, &tid, &both))
+			continue;
+		size_t j = i + 1;
+		header x;
+		memset(&x, 0, sizeof(x));
+		if (j < n && is_cpu(tok[j]))
+			j++;
+		if (j < n && is_time(tok[j], &x.time_s)) {
+			x.has_time = true;
+			j++;
+		}
+		if (j < n && all_digits(tok[j]) && tok[j].n <= 19) {
+			x.has_period = true;
+			x.period = strtod(tok[j].p, NULL);
+			j++;
+		}
+		if (j < n && tok[j].n > 12 && memcmp(tok[j].p, "PERF_RECORD_", 12) == 0) {
+			x.record = true;
+		} else if (j < n) {
+			if (!is_event(tok[j]))
+				continue;
+			x.event = (span){ tok[j].p, tok[j].n - 1 };
+			const char *after = tok[j].p + tok[j].n;
+			const char *end = line.p + line.n;
+			while (after < end && blank(*after))
+				after++;
+			while (end > after && blank(end[-1]))
+				end--;
+			x.payload = (span){ after, (size_t)(end - after) };
+		} else if (x.has_period && !x.has_time) {
+			continue; /* "comm 12 34" is not a header */
+		}
+		/* The comm is everything before the ids, as printed (right-trimmed). */
+		const char *cs = line.p;
+		while (cs < tok[i].p && blank(*cs))
+			cs++;
+		const char *ce = tok[i].p;
+		while (ce > cs && blank(ce[-1]))
+			ce--;
+		x.comm = (span){ cs, (size_t)(ce - cs) };
+		x.pid = pid;
+		x.tid = tid;
+		(void)both;
+		*h = x;
+		return true;
+	}
+	return false;
+}
+
+/* ---- frames ---- */
+
+static span trim(span s)
+{
+	while (s.n && isspace((unsigned char)s.p[0])) {
+		s.p++;
+		s.n--;
+	}
+	while (s.n && isspace((unsigned char)s.p[s.n - 1]))
+		s.n--;
+	return s;
+}
+
+/* Remove enclosing (...) and [...] layers: "[unknown]" -> "unknown". */
+static span unwrap(span s)
+{
+	s = trim(s);
+	while (s.n >= 2 && ((s.p[0] == '(' && s.p[s.n - 1] == ')') || (s.p[0] == '[' && s.p[s.n - 1] == ']'))) {
+		s.p++;
+		s.n -= 2;
+		s = trim(s);
+	}
+	return s;
+}
+
+static bool is_hex_span(span t)
+{
+	if (!t.n)
+		return false;
+	for (size_t i = 0; i < t.n; i++)
+		if (!isxdigit((unsigned char)t.p[i]))
+			return false;
+	return true;
+}
+
+/* `ADDRESS SYMBOL (DSO)` after the leading blanks. */
+static void parse_frame(span line, raw_frame *f)
+{
+	line = trim(line);
+	size_t i = 0;
+	while (i < line.n && !blank(line.p[i]))
+		i++;
+	span rest = trim((span){ line.p + i, line.n - i });
+	memset(f, 0, sizeof(*f));
+	if (rest.n && rest.p[rest.n - 1] == ')') {
+		const char *open = NULL;
+		for (size_t k = rest.n; k-- > 0;)
+			if (rest.p[k] == '(') {
+				open = rest.p + k;
+				break;
+			}
+		if (open) {
+			f->sym = trim((span){ rest.p, (size_t)(open - rest.p) });
+			f->dso = (span){ open, (size_t)(rest.p + rest.n - open) };
+		} else {
+			f->sym = rest;
+		}
+	} else {
+		f->sym = rest;
+	}
+	f->sym = unwrap(f->sym);
+	f->dso = unwrap(f->dso);
+	f->inlined = f->dso.n == 7 && memcmp(f->dso.p, "inlined", 7) == 0;
+}
+
+static span basename_of(span s)
+{
+	for (size_t k = s.n; k-- > 0;)
+		if (s.p[k] == '/' || s.p[k] == '\\')
+			return (span){ s.p + k + 1, s.n - k - 1 };
+	return s;
+}
+
+static bool ends_with(span s, const char *suf)
+{
+	size_t l = strlen(suf);
+	return s.n >= l && memcmp(s.p + s.n - l, suf, l) == 0;
+}
+
+/* The first blank-delimited `[Module]` token of a .NET JIT symbol; fills module and the
+ * symbol text after it. */
+static bool bracket_module(span sym, span *module, span *rest)
+{
+	span tok[MAX_TOKENS];
+	size_t n = tokenize(sym, tok, MAX_TOKENS);
+	for (size_t i = 0; i < n; i++)
+		if (tok[i].n > 2 && tok[i].p[0] == '[' && tok[i].p[tok[i].n - 1] == ']') {
+			*module = (span){ tok[i].p + 1, tok[i].n - 2 };
+			const char *a = tok[i].p + tok[i].n;
+			*rest = trim((span){ a, (size_t)(sym.p + sym.n - a) });
+			return true;
+		}
+	return false;
+}
+
+/* Strip a trailing "+0x<hex>" (not at position 0). */
+static span strip_offset(span s)
+{
+	for (size_t k = s.n; k-- > 1;) {
+		if (s.p[k] != '+')
+			continue;
+		if (k + 2 < s.n && s.p[k + 1] == '0' && s.p[k + 2] == 'x' && is_hex_span((span){ s.p + k + 3, s.n - k - 3 }))
+			return (span){ s.p, k };
+		break;
+	}
+	return s;
+}
+
+/* Strip a trailing .NET optimisation tier "[OptimizedTier1]" (§1.5 step 6). */
+static span strip_tier(span s)
+{
+	if (s.n < 3 || s.p[s.n - 1] != ']')
+		return s;
+	const char *open = NULL;
+	for (size_t k = s.n - 1; k-- > 0;)
+		if (s.p[k] == '[') {
+			open = s.p + k;
+			break;
+		}
+	if (!open || open == s.p)
+		return s;
+	span tier = { open + 1, (size_t)(s.p + s.n - 1 - open - 1) };
+	static const char *const words[] = { "Tier", "Jitted", "Optimized", "PreJIT", "ReadyToRun" };
+	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+		if (tier.n >= strlen(words[w]) && memmem(tier.p, tier.n, words[w], strlen(words[w])))
+			return (span){ s.p, (size_t)(open - s.p) };
+	return s;
+}
+
+static int name_reserve(ps_ctx *c, size_t need)
+{
+	if (need <= c->name_cap)
+		return 0;
+	size_t ncap = c->name_cap ? c->name_cap : 256;
+	while (ncap < need)
+		ncap *= 2;
+	char *p = realloc(c->name, ncap);
+	if (!p)
+		return SV_ENOMEM;
+	c->name = p;
+	c->name_cap = ncap;
+	return 0;
+}
+
+/* module!symbol for one frame; `module_hint` is the module of the real frame an inlined
+ * frame belongs to. */
+static int frame_id(ps_ctx *c, sv_frame_id *out, const raw_frame *f, span module_hint)
+{
+	span sym = f->sym, module = f->inlined ? module_hint : basename_of(f->dso);
+	if (!f->dso.n && !f->inlined)
+		module = (span){ "unknown", 7 };
+	span jm, jrest;
+	if (!f->inlined && (ends_with(f->dso, ".map") || (ends_with(module, ".so") && module.n > 7 &&
+							 memcmp(module.p, "jitted-", 7) == 0)) &&
+	    bracket_module(sym, &jm, &jrest)) {
+		module = jm;
+		sym = jrest;
+	}
+	sym = strip_tier(strip_offset(sym));
+	if (!sym.n)
+		sym = (span){ "unknown", 7 };
+	if (!module.n)
+		module = (span){ "unknown", 7 };
+	size_t len = module.n + 1 + sym.n;
+	if (len > SV_MAX_NAME_LEN)
+		return ps_fail(c, SV_ELIMIT, "frame name longer than 64 KiB");
+	if (name_reserve(c, len + 1))
+		return ps_fail(c, SV_ENOMEM, "out of memory");
+	memcpy(c->name, module.p, module.n);
+	c->name[module.n] = '!';
+	memcpy(c->name + module.n + 1, sym.p, sym.n);
+	int rc = c->sink->ops->intern_frame(c->sink->self, out, c->name, len);
+	return rc ? ps_fail(c, rc, "cannot intern frame") : 0;
+}
+
+/* ---- processes, threads, events ---- */
+
+static bool dotnet_comm(const char *s)
+{
+	return !strcmp(s, ".NET Finalizer") || !strcmp(s, ".NET Tiered Compilation Worker") || !strcmp(s, ".NET BGC") ||
+	       !strcmp(s, ".NET Server GC");
+}
+
+static int proc_get(ps_ctx *c, proc **out, long long pid, span comm)
+{
+	uint32_t idx = sv_idmap_get(&c->proc_idx, (uint64_t)pid);
+	proc *p;
+	if (idx == SV_IDMAP_NONE) {
+		if (c->nprocs == c->proc_cap) {
+			size_t ncap = c->proc_cap ? c->proc_cap * 2 : 64;
+			proc *np = realloc(c->procs, ncap * sizeof(*np));
+			if (!np)
+				return SV_ENOMEM;
+			c->procs = np;
+			c->proc_cap = ncap;
+		}
+		p = &c->procs[c->nprocs];
+		memset(p, 0, sizeof(*p));
+		p->pid = pid;
+		char buf[128];
+		int n = snprintf(buf, sizeof(buf), "Process %.*s (%lld)", (int)(comm.n < 64 ? comm.n : 64), comm.p, pid);
+		int rc = c->sink->ops->intern_frame(c->sink->self, &p->frame, buf, (size_t)n);
+		if (rc || sv_idmap_put(&c->proc_idx, (uint64_t)pid, (uint32_t)c->nprocs))
+			return rc ? rc : SV_ENOMEM;
+		c->nprocs++;
+	} else {
+		p = &c->procs[idx];
+	}
+	for (size_t i = 0; i < p->ncomms; i++)
+		if (strlen(p->comms[i]) == comm.n && memcmp(p->comms[i], comm.p, comm.n) == 0) {
+			*out = p;
+			return 0;
+		}
+	if (p->ncomms >= 256) { /* a pid that renames itself endlessly: keep the first ones */
+		*out = p;
+		return 0;
+	}
+	char **nc = realloc(p->comms, (p->ncomms + 1) * sizeof(*nc));
+	if (!nc)
+		return SV_ENOMEM;
+	p->comms = nc;
+	if (!(p->comms[p->ncomms] = strndup(comm.p, comm.n)))
+		return SV_ENOMEM;
+	p->ncomms++;
+	*out = p;
+	return 0;
+}
+
+static int thread_stack(ps_ctx *c, sv_stack_id *out, const proc *p, long long tid)
+{
+	uint64_t key = ((uint64_t)(uint32_t)p->pid << 32) | (uint32_t)tid;
+	uint32_t s = sv_idmap_get(&c->thread_stk, key);
+	if (s != SV_IDMAP_NONE) {
+		*out = s;
+		return 0;
+	}
+	char buf[64];
+	int n = snprintf(buf, sizeof(buf), "Thread (%lld)", tid);
+	sv_frame_id tf;
+	sv_stack_id ps, ts;
+	int rc = c->sink->ops->intern_frame(c->sink->self, &tf, buf, (size_t)n);
+	if (!rc)
+		rc = c->sink->ops->intern_stack(c->sink->self, &ps, SV_STACK_NONE, p->frame);
+	if (!rc)
+		rc = c->sink->ops->intern_stack(c->sink->self, &ts, ps, tf);
+	if (!rc && sv_idmap_put(&c->thread_stk, key, ts))
+		rc = SV_ENOMEM;
+	if (!rc)
+		*out = ts;
+	return rc;
+}
+
+/* Index of the event name, adding it when new. */
+static int event_index(ps_ctx *c, size_t *out, span ev)
+{
+	for (size_t i = 0; i < c->nevents; i++)
+		if (strlen(c->events[i].name) == ev.n && memcmp(c->events[i].name, ev.p, ev.n) == 0) {
+			*out = i;
+			return 0;
+		}
+	if (c->nevents >= 4096)
+		return SV_ELIMIT;
+	event_count *ne = realloc(c->events, (c->nevents + 1) * sizeof(*ne));
+	if (!ne)
+		return SV_ENOMEM;
+	c->events = ne;
+	if (!(ne[c->nevents].name = strndup(ev.p, ev.n)))
+		return SV_ENOMEM;
+	ne[c->nevents].samples = 0;
+	*out = c->nevents++;
+	return 0;
+}
+
+static bool clock_name(const char *e)
+{
+	static const char *const clocks[] = { "cpu-clock", "task-clock" };
+	for (size_t i = 0; i < 2; i++) {
+		size_t l = strlen(clocks[i]);
+		if (strncmp(e, clocks[i], l) == 0 && (e[l] == '\0' || e[l] == ':' || e[l] == '/'))
+			return true;
+	}
+	return false;
+}
+
+/* A frame line of a callchain: a TAB first, or blanks/nothing then a hex address followed by
+ * more text. Srcline lines ("  file.c:12", "  dso[1a2b]") are not frames. */
+static bool frame_line(span line)
+{
+	if (line.n && line.p[0] == '\t')
+		return true;
+	span tok[2];
+	size_t n = tokenize(line, tok, 2);
+	return n == 2 && is_hex_span(tok[0]);
+}
+
+static bool srcline_line(span line)
+{
+	return line.n >= 2 && line.p[0] == ' ' && line.p[1] == ' ';
+}
+
+/* A tracepoint name is "subsystem:event" ("sched:sched_switch"); "cycles:u" and
+ * "cycles:ppp" are an event with modifiers. */
+static bool tracepoint_name(span e)
+{
+	const char *colon = memchr(e.p, ':', e.n);
+	if (!colon)
+		return false;
+	span mod = { colon + 1, (size_t)(e.p + e.n - colon - 1) };
+	if (!mod.n || mod.n > 6)
+		return mod.n > 0;
+	for (size_t i = 0; i < mod.n; i++)
+		if (!strchr("ukhGHpPSDIWe", mod.p[i]))
+			return true;
+	return false;
+}
+
+/* The event a source shows when the user names none: the first one that is not a tracepoint
+ * (what `perf report` lists first for `-e cpu-clock -e sched:...`), else the first one. The
+ * whole input is in memory, so a scan of the header lines is cheap. */
+static char *default_event(const char *p, const char *end)
+{
+	char *first = NULL;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		span line = { p, (size_t)((nl ? nl : end) - p) };
+		p = nl ? nl + 1 : end;
+		if (!line.n || line.p[0] == '\t' || line.p[0] == '#')
+			continue;
+		if (line.p[line.n - 1] == '\r')
+			line.n--;
+		header h;
+		if (frame_line(line) || !parse_header(line, &h) || h.record || !h.event.n)
+			continue;
+		if (!tracepoint_name(h.event)) {
+			free(first);
+			return strndup(h.event.p, h.event.n);
+		}
+		if (!first)
+			first = strndup(h.event.p, h.event.n);
+	}
+	return first;
+}
+
+/* Finish one sample: count its event, and add it when it is the selected event. */
+static int emit(ps_ctx *c, const header *h)
+{
+	size_t ei;
+	int rc = event_index(c, &ei, h->event.n ? h->event : (span){ "(none)", 6 });
+	if (rc)
+		return ps_fail(c, rc, rc == SV_ELIMIT ? "more than 4096 event names" : "out of memory");
+	c->events[ei].samples++;
+	if (c->selected < 0) {
+		const char *want = c->opts->event ? c->opts->event : c->default_event;
+		if (want && strcmp(want, c->events[ei].name) != 0)
+			return 0;
+		c->selected = (long)ei;
+		c->clock_event = clock_name(c->events[ei].name);
+	}
+	if ((long)ei != c->selected)
+		return 0;
+	if (!c->have_t0 && h->has_time) {
+		c->have_t0 = true;
+		c->t0_s = h->time_s;
+	}
+	double t = h->has_time ? (h->time_s - c->t0_s) * 1000.0 : 0;
+	double m = 1;
+	if (h->has_period) {
+		c->any_period = true;
+		m = c->clock_event ? h->period / 1e6 : h->period;
+	}
+	proc *p;
+	if ((rc = proc_get(c, &p, h->pid, h->comm)))
+		return ps_fail(c, rc, "out of memory");
+	sv_stack_id st;
+	if ((rc = thread_stack(c, &st, p, h->tid)))
+		return ps_fail(c, rc, "cannot intern thread");
+	if (c->nframes > SV_MAX_STACK_DEPTH)
+		return ps_fail(c, SV_ELIMIT, "callchain deeper than 100000 frames");
+	if (c->nframes > c->fid_cap) {
+		sv_frame_id *nf = realloc(c->fids, c->nframes * 2 * sizeof(*nf));
+		if (!nf)
+			return ps_fail(c, SV_ENOMEM, "out of memory");
+		c->fids = nf;
+		c->fid_cap = c->nframes * 2;
+	}
+	/* Name frames root first so an inlined frame can take the module of the real frame
+	 * that follows it rootward. */
+	span hint = { "inlined", 7 };
+	for (size_t i = c->nframes; i-- > 0;) {
+		const raw_frame *f = &c->frames[i];
+		if (!f->inlined)
+			hint = f->dso.n ? basename_of(f->dso) : (span){ "unknown", 7 };
+		if ((rc = frame_id(c, &c->fids[i], f, hint)))
+			return rc;
+		if ((rc = c->sink->ops->intern_stack(c->sink->self, &st, st, c->fids[i])))
+			return ps_fail(c, rc, "cannot intern stack");
+	}
+	rc = c->sink->ops->add_sample(c->sink->self, st, t, m, 1.0);
+	return rc ? ps_fail(c, rc, "cannot add sample") : 0;
+}
+
+static int push_frame(ps_ctx *c, span line)
+{
+	if (c->nframes == c->frame_cap) {
+		size_t ncap = c->frame_cap ? c->frame_cap * 2 : 128;
+		raw_frame *nf = realloc(c->frames, ncap * sizeof(*nf));
+		if (!nf)
+			return ps_fail(c, SV_ENOMEM, "out of memory");
+		c->frames = nf;
+		c->frame_cap = ncap;
+	}
+	parse_frame(line, &c->frames[c->nframes++]);
+	return 0;
+}
+
+static int finish(ps_ctx *c)
+{
+	int rc = 0;
+	if (c->opts->event && c->selected < 0) {
+		char msg[400];
+		size_t o = (size_t)snprintf(msg, sizeof(msg), "no samples of event '%s'; the file has:", c->opts->event);
+		for (size_t i = 0; i < c->nevents && o < sizeof(msg) - 1; i++)
+			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s %s", i ? "," : "", c->events[i].name);
+		if (!c->nevents)
+			snprintf(msg + o, sizeof(msg) - o, " no samples");
+		c->line = 0;
+		return ps_fail(c, SV_EINVAL, msg);
+	}
+	for (size_t i = 0; !rc && i < c->nevents; i++)
+		if (c->sink->ops->add_event)
+			rc = c->sink->ops->add_event(c->sink->self, c->events[i].name, c->events[i].samples,
+						     (long)i == c->selected);
+	if (!rc && c->sink->ops->set_scaling)
+		rc = c->sink->ops->set_scaling(c->sink->self,
+					       c->clock_event && c->any_period ? SV_SCALING_TIME : SV_SCALING_DATA);
+	/* Process frames: every comm of the pid, .NET helper threads left out (§1.5). */
+	sv_frame_id *ids = malloc((c->nprocs + 1) * sizeof(*ids));
+	char **names = calloc(c->nprocs + 1, sizeof(*names));
+	size_t nren = 0;
+	if (!ids || !names)
+		rc = SV_ENOMEM;
+	for (size_t i = 0; !rc && i < c->nprocs; i++) {
+		proc *p = &c->procs[i];
+		size_t total = 64, kept = 0;
+		for (size_t k = 0; k < p->ncomms; k++)
+			total += strlen(p->comms[k]) + 1;
+		char *buf = malloc(total);
+		if (!buf) {
+			rc = SV_ENOMEM;
+			break;
+		}
+		size_t o = (size_t)snprintf(buf, total, "Process ");
+		for (int pass = 0; pass < 2 && !kept; pass++)
+			for (size_t k = 0; k < p->ncomms; k++) {
+				if (pass == 0 && dotnet_comm(p->comms[k]))
+					continue;
+				o += (size_t)snprintf(buf + o, total - o, "%s%s", kept++ ? ";" : "", p->comms[k]);
+			}
+		snprintf(buf + o, total - o, " (%lld)", p->pid);
+		ids[nren] = p->frame;
+		names[nren++] = buf;
+	}
+	if (!rc && c->sink->ops->rename_frames)
+		rc = c->sink->ops->rename_frames(c->sink->self, ids, (const char *const *)names, nren);
+	for (size_t i = 0; i < nren; i++)
+		free(names[i]);
+	free(names);
+	free(ids);
+	return rc ? ps_fail(c, rc, "out of memory") : 0;
+}
+
+static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
+{
+	static const sv_import_opts none = { NULL, NULL };
+	ps_ctx c;
+	memset(&c, 0, sizeof(c));
+	c.sink = sink;
+	c.in = in;
+	c.opts = opts ? opts : &none;
+	c.err = err;
+	c.selected = -1;
+	sv_idmap_init(&c.proc_idx);
+	sv_idmap_init(&c.thread_stk);
+	int rc = 0;
+	const char *p = (const char *)in->data, *end = p + in->len;
+	if (in->len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+		p += 3;
+	if (!c.opts->event)
+		c.default_event = default_event(p, end);
+	enum { S_HEADER, S_FRAMES } state = S_HEADER;
+	header h;
+	memset(&h, 0, sizeof(h));
+	while (p < end || state == S_FRAMES) {
+		span line = { p, 0 };
+		bool eof = p >= end;
+		if (!eof) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			const char *le = nl ? nl : end;
+			line = (span){ p, (size_t)(le - p) };
+			if (line.n && line.p[line.n - 1] == '\r')
+				line.n--;
+			p = nl ? nl + 1 : end;
+			c.line++;
+		}
+		if (state == S_FRAMES) {
+			if (eof || trim(line).n == 0) {
+				if ((rc = emit(&c, &h)))
+					goto out;
+				state = S_HEADER;
+				if (eof)
+					break;
+				continue;
+			}
+			if (frame_line(line)) {
+				if ((rc = push_frame(&c, line)))
+					goto out;
+				continue;
+			}
+			if (srcline_line(line) && c.nframes)
+				continue;
+			/* A header without the blank line before it: end this sample. */
+			if ((rc = emit(&c, &h)))
+				goto out;
+			state = S_HEADER;
+		}
+		span t = trim(line);
+		if (!t.n || t.p[0] == '#')
+			continue;
+		if (!parse_header(line, &h)) {
+			rc = ps_fail(&c, SV_EFORMAT, line.n && line.p[0] == '\t' ? "frame line outside a sample"
+										  : "cannot parse as a perf script sample header");
+			goto out;
+		}
+		if (h.record)
+			continue;
+		c.nframes = 0;
+		/* A one-line sample (-G, or no callchain): "ip sym (dso)" after the event. */
+		span ptok[2];
+		if (h.payload.n && tokenize(h.payload, ptok, 2) == 2 && is_hex_span(ptok[0])) {
+			if ((rc = push_frame(&c, h.payload)) || (rc = emit(&c, &h)))
+				goto out;
+			continue;
+		}
+		state = S_FRAMES;
+	}
+	rc = finish(&c);
+out:
+	for (size_t i = 0; i < c.nprocs; i++) {
+		for (size_t k = 0; k < c.procs[i].ncomms; k++)
+			free(c.procs[i].comms[k]);
+		free(c.procs[i].comms);
+	}
+	free(c.procs);
+	for (size_t i = 0; i < c.nevents; i++)
+		free(c.events[i].name);
+	free(c.events);
+	free(c.frames);
+	free(c.fids);
+	free(c.name);
+	free(c.default_event);
+	sv_idmap_dispose(&c.proc_idx);
+	sv_idmap_dispose(&c.thread_stk);
+	return rc;
+}
+
+/* The first line that is not blank or a comment reads as a sample header, and either names an
+ * event or is followed by a frame line. */
+static bool ps_probe(const unsigned char *d, size_t n)
+{
+	const char *p = (const char *)d, *end = p + (n < 65536 ? n : 65536);
+	if (end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+		p += 3;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return false;
+		span line = { p, (size_t)(nl - p) };
+		if (line.n && line.p[line.n - 1] == '\r')
+			line.n--;
+		p = nl + 1;
+		span t = trim(line);
+		if (!t.n || t.p[0] == '#')
+			continue;
+		header h;
+		if (!parse_header(line, &h))
+			return false;
+		if (h.event.n || h.record)
+			return true;
+		return p < end && *p == '\t';
+	}
+	return false;
+}
+
+static const char *const ps_patterns[] = { ".data.txt", ".perf.txt", ".perf.data.dump", ".trace.zip", NULL };
+
+const sv_format sv_fmt_perf_script = { "perf-script", ps_patterns, ps_probe, ps_import };
