@@ -23,7 +23,7 @@ typedef struct header {
 	span comm;
 	long long pid, tid;
 	bool has_time, has_period;
-	double time_s;
+	long long time_s, time_ns; /* seconds and nanoseconds, kept apart so ms differences are exact */
 	double period;
 	span event;   /* without the final ':'; empty when the line ends after the ids */
 	span payload; /* rest of the line after the event */
@@ -64,7 +64,7 @@ typedef struct ps_ctx {
 	long selected;        /* index into events, -1 = not chosen yet */
 	bool clock_event, any_period;
 	bool have_t0;
-	double t0_s;
+	long long t0_s, t0_ns;
 
 	raw_frame *frames;
 	size_t nframes, frame_cap;
@@ -130,26 +130,31 @@ static bool is_cpu(span t)
 	return t.n >= 3 && t.p[0] == '[' && t.p[t.n - 1] == ']' && all_digits((span){ t.p + 1, t.n - 2 });
 }
 
-/* `secs.frac:` */
-static bool is_time(span t, double *secs)
+/* `secs.frac:` (microseconds, or nanoseconds with --ns) */
+static bool is_time(span t, long long *secs, long long *ns)
 {
-	if (t.n < 2 || t.p[t.n - 1] != ':')
+	if (t.n < 4 || t.p[t.n - 1] != ':')
 		return false;
-	size_t dots = 0;
-	for (size_t i = 0; i + 1 < t.n; i++) {
-		if (t.p[i] == '.')
-			dots++;
-		else if (!isdigit((unsigned char)t.p[i]))
+	const char *dot = memchr(t.p, '.', t.n);
+	if (!dot || dot == t.p)
+		return false;
+	size_t ni = (size_t)(dot - t.p), nf = t.n - 2 - ni;
+	if (ni > 12 || nf == 0 || nf > 9)
+		return false;
+	long long s = 0, f = 0;
+	for (size_t i = 0; i < ni; i++) {
+		if (!isdigit((unsigned char)t.p[i]))
 			return false;
+		s = s * 10 + (t.p[i] - '0');
 	}
-	if (dots != 1)
-		return false;
-	char buf[64];
-	if (t.n >= sizeof(buf))
-		return false;
-	memcpy(buf, t.p, t.n - 1);
-	buf[t.n - 1] = '\0';
-	*secs = strtod(buf, NULL);
+	for (size_t i = 0; i < 9; i++) {
+		char ch = i < nf ? dot[1 + i] : '0';
+		if (!isdigit((unsigned char)ch))
+			return false;
+		f = f * 10 + (ch - '0');
+	}
+	*secs = s;
+	*ns = f;
 	return true;
 }
 
@@ -197,7 +202,7 @@ static bool parse_header(span line, header *h)
 		memset(&x, 0, sizeof(x));
 		if (j < n && is_cpu(tok[j]))
 			j++;
-		if (j < n && is_time(tok[j], &x.time_s)) {
+		if (j < n && is_time(tok[j], &x.time_s, &x.time_ns)) {
 			x.has_time = true;
 			j++;
 		}
@@ -523,15 +528,16 @@ static bool clock_name(const char *e)
 	return false;
 }
 
-/* A frame line of a callchain: a TAB first, or blanks/nothing then a hex address followed by
- * more text. Srcline lines ("  file.c:12", "  dso[1a2b]") are not frames. */
+/* A frame line of a callchain: a TAB first, or (old outputs) blanks or nothing, a hex address
+ * and more text on a line that does not read as a sample header. Srcline lines
+ * ("  file.c:12", "  dso[1a2b]") are not frames. */
 static bool frame_line(span line)
 {
 	if (line.n && line.p[0] == '\t')
 		return true;
 	span tok[2];
-	size_t n = tokenize(line, tok, 2);
-	return n == 2 && is_hex_span(tok[0]);
+	header h;
+	return tokenize(line, tok, 2) == 2 && is_hex_span(tok[0]) && !parse_header(line, &h);
 }
 
 static bool srcline_line(span line)
@@ -570,7 +576,7 @@ static char *default_event(const char *p, const char *end)
 		if (line.p[line.n - 1] == '\r')
 			line.n--;
 		header h;
-		if (frame_line(line) || !parse_header(line, &h) || h.record || !h.event.n)
+		if (!parse_header(line, &h) || h.record || !h.event.n)
 			continue;
 		if (!tracepoint_name(h.event)) {
 			free(first);
@@ -602,8 +608,9 @@ static int emit(ps_ctx *c, const header *h)
 	if (!c->have_t0 && h->has_time) {
 		c->have_t0 = true;
 		c->t0_s = h->time_s;
+		c->t0_ns = h->time_ns;
 	}
-	double t = h->has_time ? (h->time_s - c->t0_s) * 1000.0 : 0;
+	double t = h->has_time ? (double)((h->time_s - c->t0_s) * 1000000000LL + (h->time_ns - c->t0_ns)) / 1e6 : 0;
 	double m = 1;
 	if (h->has_period) {
 		c->any_period = true;

@@ -117,7 +117,13 @@ void sv_format_number(char *buf, size_t size, double value, int decimals)
 		snprintf(buf, size, "%s", isnan(value) ? "NaN" : value < 0 ? "-Infinity" : "Infinity");
 		return;
 	}
-	snprintf(tmp, sizeof(tmp), "%.*f", decimals, value);
+	/* .NET rounds an exact tie away from zero (1.25 -> "1.3"); printf rounds it to even. The
+	 * exact decimal expansion tells whether the value is a tie. */
+	char exact[400];
+	snprintf(exact, sizeof(exact), "%.*f", decimals + 330, fabs(value));
+	const char *edot = strchr(exact, '.');
+	bool tie = edot && edot[1 + decimals] == '5' && strspn(edot + 2 + decimals, "0") == strlen(edot + 2 + decimals);
+	snprintf(tmp, sizeof(tmp), "%.*f", decimals, tie ? nextafter(value, value < 0 ? -INFINITY : INFINITY) : value);
 	/* "-0.0" reads badly in a grid: print zero without a sign. */
 	bool zero = true;
 	for (const char *c = tmp; *c; c++)

@@ -122,7 +122,16 @@ c T20.byname     '[row("app!f")|.exc,.inc] + [row("app!x")|.exc,.inc] + [row("ap
 c T21.head       '[.base,.test,.delta,.delta_pct]' '[100,110,10,10]' overweight s-base s-test
 c T21.rows       '[.rows[]|[.name,.base,.test,.delta,.responsibility_pct,.overweight_pct,.interest]]' '[["app!x",25,30,5,50,200,5],["app!f",50,60,10,100,200,5],["ROOT",100,110,10,100,100,2],["app!main",100,110,10,100,100,2]]' overweight s-base s-test
 
-# T22 — perf script input: belongs to the perf importer (issue 3), not this suite yet.
+# T22 — perf script under D3: metric = period (ms for cpu-clock), every sample kept, every
+# header form parses.
+c T22a.root      '[.tree.inc, .summary.end, .summary.scaling, .summary.count]' '[1.25,6000.25,"time",5]' calltree t22a.data.txt
+c T22a.first     '.tree|at(["Process myapp (100)","Thread (101)","myapp!main"])|[.inc,.exc,([.children[]|[.name,.inc,.first]])]' '[0.75,0.25,[["libfoo.so!mid",0.25,0],["libfoo.so!leaf",0.25,2000]]]' calltree t22a.data.txt
+c T22a.unknown   '.tree|at(["Process myapp (100)","Thread (102)","unknown!unknown","libbar.so!unknown","kernel.kallsyms!native_safe_halt"])|[.inc,.first]' '[0.25,500]' calltree t22a.data.txt
+c T22a.other     '.tree|at(["Process other (200)","Thread (200)","ld-linux-x86-64.so.2!work"])|[.inc,.first]' '[0.25,3000]' calltree t22a.data.txt
+c T22b.default   '[.tree.inc, (.tree|at(["Process a b (10)","Thread (11)","liba.so!f1"])|.inc,.first)]' '[1,1,0]' calltree t22b.data.txt
+c T22b.cycles    '[.tree.inc, ([.tree|at(["Process c (20)","Thread (20)"])|.children[]|.name]|sort)]' '[2,["ld-linux-x86-64.so.2!f3","libb.so!f2"]]' calltree t22b.data.txt --event cycles
+c T22b.swapper   '.tree|at(["Process swapper (0)","Thread (0)","kernel.kallsyms!native_safe_halt"])|.inc' 1 calltree t22b.data.txt --event cpu-clock
+c T22c           '[.tree.inc, (.tree|at(["Process d (30)","Thread (31)"])|.inc), (.tree|at(["Process d (30)","Thread (30)","liba.so!f4"])|.first)]' '[5,4,7]' calltree t22c.data.txt
 
 # T23 — module entries and `%` under D1/D2
 c T23.a          '.tree|at(["module mod <<mod!f>>"])|[.children[]|.name]' '["module ? <<?!?>>"]' calltree t23 -g '{%}!=>module $1'

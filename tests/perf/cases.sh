@@ -59,3 +59,37 @@ for rec in mt.fp mt-nofp.fp mt-nofp.dwarf py.fp gcc.fp sort.fp sys.sched; do
 		[ -n "${res#*|}" ] && printf '     note: perf.%s.%s excepted unresolved:%s\n' "$rec" "$kind" "${res#*|}"
 	done
 done
+
+# ---- every variant and every upstream text file loads; the mt variants hold mt's samples ----
+for f in "$PD"/variants/*.txt "$PD"/upstream/flamegraph/*.txt "$PD"/upstream/*.trace.zip; do
+	[ -f "$f" ] || continue
+	n=$("$SV" info "$f" --json 2>&1 | jq -r '.samples' 2>&1)
+	case "$(basename "$f")" in
+	mt.*) want=5805 ;;
+	py.*) want=3283 ;;
+	sys.*) want=6429 ;;
+	*) want=any ;;
+	esac
+	if [ "$want" = any ] && [ "$n" -gt 0 ] 2>/dev/null || [ "$n" = "$want" ]; then ok; else bad "perf.load.$(basename "$f")" "samples: $n (want $want)"; fi
+done
+# Comms with blanks and digits, and tid-only headers, name their processes right.
+c perf.comms '[.processes[]|.name]|sort' '["42 7","Web Content","mt","rs:main Q:Reg","worker/0:1"]' info "$PWD/$PD/recordings/mt.fp.txt"
+c perf.pluspid '[.processes[]|[.pid,.name]]' '[[10727,"mt;Web Content;worker/0:1;42 7;rs:main Q:Reg"]]' info "$PWD/$PD/variants/mt.F-pluspid.txt"
+# The same stacks whatever -F set printed them (no-dso and no-comm variants aside; counts,
+# since the srcline variant has no period).
+a=$("$SV" byname "$PD/recordings/mt.fp.txt" --json -g '^Process->P;^Thread->T' | jq -c '[.rows[]|[.name,.exc_count]]|sort')
+for v in mt.F-brief mt.ns mt.reltime mt.F-srcline mt.show-events mt.header; do
+	b=$("$SV" byname "$PD/variants/$v.txt" --json -g '^Process->P;^Thread->T' | jq -c '[.rows[]|[.name,.exc_count]]|sort')
+	if [ "$a" = "$b" ]; then ok; else bad "perf.same.$v" "ByName differs from mt.fp.txt"; fi
+done
+
+# ---- bad perf text: a line-numbered error ----
+printf 'app 1/1 1.0: 1 cpu-clock:\n\tabc f (/x.so)\n\nthis is not a header\n' > "$TMP/garbage.data.txt"
+e perf.bad.garbage 1 "garbage.data.txt:4: cannot parse as a perf script sample header" -- byname "$TMP/garbage.data.txt"
+printf 'app 1/1 1.0: 1 cpu-clock:\n\n\tabc f (/x.so)\n' > "$TMP/stray.data.txt"
+e perf.bad.stray 1 "stray.data.txt:3: frame line outside a sample" -- byname "$TMP/stray.data.txt"
+e perf.bad.event 2 "no samples of event 'nope'; the file has: cpu-clock" -- byname "$PD/recordings/mt.fp.txt" --event nope
+# standard input, CRLF and no final newline
+c perf.stdin '.samples' 5805 info - < "$PD/recordings/mt.fp.txt"
+printf 'app 1/2 1.0: 1000000 cpu-clock:\r\n\tabc f+0x1 (/x/lib.so)\r\n\r\napp 1/2 1.5: 1000000 cpu-clock:\r\n\tabc g (/x/lib.so)' > "$TMP/crlf.data.txt"
+c perf.crlf '[.rows[]|select(.name|test("lib.so"))|[.name,.exc]]|sort' '[["lib.so!f",1],["lib.so!g",1]]' byname "$TMP/crlf.data.txt"

@@ -29,6 +29,13 @@ static void test_format(void **state)
 	assert_string_equal(b, "0.0");
 	sv_format_number(b, sizeof(b), 1234567, 0);
 	assert_string_equal(b, "1,234,567");
+	/* ties round away from zero, as .NET's n1 does */
+	sv_format_number(b, sizeof(b), 1.25, 1);
+	assert_string_equal(b, "1.3");
+	sv_format_number(b, sizeof(b), -0.125, 2);
+	assert_string_equal(b, "-0.13");
+	sv_format_number(b, sizeof(b), 2.675, 2); /* 2.67499999... in binary: not a tie */
+	assert_string_equal(b, "2.67");
 }
 
 static void test_copy_equal(void **state)
