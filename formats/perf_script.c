@@ -246,13 +246,24 @@ static bool parse_header(span line, header *h)
 
 /* ---- frames ---- */
 
+/* Byte tests without the locale tables: this is the hot loop of the importer. */
+static inline bool space(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\v' || ch == '\f';
+}
+
+static inline bool hexdigit(char ch)
+{
+	return (ch >= '0' && ch <= '9') || ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'f');
+}
+
 static span trim(span s)
 {
-	while (s.n && isspace((unsigned char)s.p[0])) {
+	while (s.n && space(s.p[0])) {
 		s.p++;
 		s.n--;
 	}
-	while (s.n && isspace((unsigned char)s.p[s.n - 1]))
+	while (s.n && space(s.p[s.n - 1]))
 		s.n--;
 	return s;
 }
@@ -274,7 +285,7 @@ static bool is_hex_span(span t)
 	if (!t.n)
 		return false;
 	for (size_t i = 0; i < t.n; i++)
-		if (!isxdigit((unsigned char)t.p[i]))
+		if (!hexdigit(t.p[i]))
 			return false;
 	return true;
 }

@@ -21,8 +21,9 @@
 typedef struct sv_input {
 	char *name;          /* file name as given ("-" = standard input) */
 	char *inner;         /* name of the zip entry when unwrapped, else NULL */
-	unsigned char *data;
+	unsigned char *data; /* not NUL-terminated when mapped: parsers use len */
 	size_t len;
+	bool mapped;         /* data is an mmap of the file (munmap on dispose) */
 } sv_input;
 
 /* Read a whole file, or standard input for "-". */
