@@ -9,17 +9,29 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zip.h>
 
-static int read_fd(sv_input *in, int fd, sv_error *err)
+#define SNIFF_BYTES (1u << 20)
+
+/* Read fd into in->data (appending to what is there) until EOF, or until `limit` bytes
+ * are held; then the input stays partial. */
+static int read_fd(sv_input *in, int fd, size_t limit, sv_error *err)
 {
-	size_t cap = 1 << 16, len = 0;
-	unsigned char *buf = malloc(cap + 1);
+	size_t len = in->len, cap = len > (1 << 16) ? len : (1 << 16);
+	unsigned char *buf = realloc(in->data, cap + 1);
 	if (!buf)
 		return sv_error_set(err, SV_ENOMEM, "out of memory reading input");
+	in->data = buf;
+	in->partial = false;
 	for (;;) {
+		if (len >= limit) {
+			in->partial = true;
+			in->fd = fd;
+			break;
+		}
 		if (len == cap) {
 			if (cap >= SV_MAX_INPUT_BYTES) {
 				free(buf);
@@ -28,40 +40,48 @@ static int read_fd(sv_input *in, int fd, sv_error *err)
 			}
 			size_t ncap = cap * 2;
 			unsigned char *nb = realloc(buf, ncap + 1);
-			if (!nb) {
-				free(buf);
+			if (!nb)
 				return sv_error_set(err, SV_ENOMEM, "out of memory reading input");
-			}
-			buf = nb;
+			in->data = buf = nb;
 			cap = ncap;
 		}
-		ssize_t n = read(fd, buf + len, cap - len);
+		size_t want = cap - len < limit - len ? cap - len : limit - len;
+		ssize_t n = read(fd, buf + len, want);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			int e = errno;
-			free(buf);
-			return sv_error_set(err, SV_EIO, "read failed: %s", strerror(e));
+			return sv_error_set(err, SV_EIO, "read failed: %s", strerror(errno));
 		}
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		in->len = len;
 	}
 	buf[len] = '\0'; /* convenient when debugging; parsers use len */
-	in->data = buf;
 	in->len = len;
 	return 0;
+}
+
+int sv_input_complete(sv_input *in, sv_error *err)
+{
+	if (!in->partial)
+		return 0;
+	int rc = read_fd(in, in->fd, SIZE_MAX, err);
+	if (rc)
+		sv_error_locate(err, in->name, 0, -1);
+	return rc;
 }
 
 int sv_input_read(sv_input *out, const char *path, sv_error *err)
 {
 	sv_input in = { 0 };
 	int rc;
+	in.fd = -1;
 	in.name = strdup(path);
 	if (!in.name)
 		return sv_error_set(err, SV_ENOMEM, NULL);
 	if (strcmp(path, "-") == 0) {
-		rc = read_fd(&in, STDIN_FILENO, err);
+		rc = read_fd(&in, STDIN_FILENO, SNIFF_BYTES, err);
 	} else {
 		int fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
@@ -83,7 +103,7 @@ int sv_input_read(sv_input *out, const char *path, sv_error *err)
 			} else if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 				rc = sv_error_set(err, SV_EIO, "is a directory");
 			} else {
-				rc = read_fd(&in, fd, err);
+				rc = read_fd(&in, fd, SIZE_MAX, err);
 			}
 			close(fd);
 		}
@@ -114,6 +134,7 @@ void sv_input_dispose(sv_input *in)
 	else
 		free(in->data);
 	memset(in, 0, sizeof(*in));
+	in->fd = -1;
 }
 
 int sv_input_unzip(sv_input *in, sv_error *err)
@@ -219,4 +240,108 @@ out:
 	if (rc)
 		sv_error_locate(err, in->name, 0, -1);
 	return rc;
+}
+
+/* ---- lines ---- */
+
+int sv_lines_init(sv_lines *lr, const sv_input *in)
+{
+	memset(lr, 0, sizeof(*lr));
+	lr->in = in;
+	if (!in->partial) {
+		lr->p = (const char *)in->data;
+		lr->end = lr->p + in->len;
+		return 0;
+	}
+	lr->cap = in->len > (1 << 16) ? in->len : (1 << 16);
+	lr->buf = malloc(lr->cap);
+	if (!lr->buf)
+		return SV_ENOMEM;
+	memcpy(lr->buf, in->data, in->len);
+	lr->len = in->len;
+	return 0;
+}
+
+void sv_lines_dispose(sv_lines *lr)
+{
+	if (lr)
+		free(lr->buf);
+}
+
+static void strip_cr(const char **line, size_t *len)
+{
+	if (*len && (*line)[*len - 1] == '\r')
+		(*len)--;
+}
+
+int sv_lines_next(sv_lines *lr, const char **line, size_t *len, sv_error *err)
+{
+	if (!lr->buf) {
+		if (lr->p >= lr->end)
+			return 0;
+		/* A mapped file: let go of what has been read, so resident memory stays bounded
+		 * (the pages remain in the page cache; nothing refers back to them). */
+		size_t done = (size_t)(lr->p - (const char *)lr->in->data);
+		if (lr->in->mapped && done - lr->released >= (64u << 20)) {
+			size_t page = (size_t)sysconf(_SC_PAGESIZE);
+			size_t upto = done / page * page;
+			(void)madvise(lr->in->data + lr->released, upto - lr->released, MADV_DONTNEED);
+			lr->released = upto;
+		}
+		const char *nl = memchr(lr->p, '\n', (size_t)(lr->end - lr->p));
+		const char *le = nl ? nl : lr->end;
+		*line = lr->p;
+		*len = (size_t)(le - lr->p);
+		lr->p = nl ? nl + 1 : lr->end;
+		lr->line++;
+		strip_cr(line, len);
+		return 1;
+	}
+	size_t scanned = 0;
+	for (;;) {
+		char *s = lr->buf + lr->start;
+		size_t avail = lr->len - lr->start;
+		char *nl = memchr(s + scanned, '\n', avail - scanned);
+		if (nl || (lr->eof && avail)) {
+			size_t n = nl ? (size_t)(nl - s) : avail;
+			*line = s;
+			*len = n;
+			lr->start += nl ? n + 1 : n;
+			lr->line++;
+			strip_cr(line, len);
+			return 1;
+		}
+		if (lr->eof)
+			return 0;
+		scanned = avail;
+		/* Keep the partial line, make room, read more. */
+		if (lr->start) {
+			memmove(lr->buf, s, avail);
+			lr->len = avail;
+			lr->start = 0;
+		}
+		if (lr->len == lr->cap) {
+			if (lr->cap >= SV_MAX_LINE) {
+				sv_error_set(err, SV_ELIMIT, "line longer than %u bytes", SV_MAX_LINE);
+				sv_error_locate(err, lr->in->name, lr->line + 1, -1);
+				return SV_ELIMIT;
+			}
+			char *nb = realloc(lr->buf, lr->cap * 2);
+			if (!nb)
+				return sv_error_set(err, SV_ENOMEM, NULL);
+			lr->buf = nb;
+			lr->cap *= 2;
+		}
+		ssize_t got = read(lr->in->fd, lr->buf + lr->len, lr->cap - lr->len);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			sv_error_set(err, SV_EIO, "read failed: %s", strerror(errno));
+			sv_error_locate(err, lr->in->name, 0, -1);
+			return SV_EIO;
+		}
+		if (got == 0)
+			lr->eof = true;
+		lr->len += (size_t)got;
+	}
 }

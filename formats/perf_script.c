@@ -66,10 +66,14 @@ typedef struct ps_ctx {
 	bool have_t0;
 	long long t0_s, t0_ns;
 
-	raw_frame *frames;
-	size_t nframes, frame_cap;
-	sv_frame_id *fids;
-	size_t fid_cap;
+	sv_frame_id *fids;   /* this sample's frames, leaf first */
+	size_t nframes, fid_cap;
+	size_t *pend;        /* inlined frames waiting for their real frame: index into fids */
+	size_t npend, pend_cap;
+	char *pend_text;     /* their symbol texts, NUL-separated */
+	size_t pend_len, pend_text_cap;
+	char *hdr;           /* copy of the current header line (the input moves on) */
+	size_t hdr_cap;
 	char *name;
 	size_t name_cap;
 	char *default_event;
@@ -430,6 +434,63 @@ static int frame_id(ps_ctx *c, sv_frame_id *out, const raw_frame *f, span module
 	return rc ? ps_fail(c, rc, "cannot intern frame") : 0;
 }
 
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t ncap = *cap ? *cap : 64;
+	while (ncap < need)
+		ncap *= 2;
+	void *np = realloc(*p, ncap * elem);
+	if (!np)
+		return SV_ENOMEM;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+/* Name the inlined frames seen since the last real frame, with that real frame's module. */
+static int resolve_pending(ps_ctx *c, span module)
+{
+	const char *t = c->pend_text;
+	for (size_t k = 0; k < c->npend; k++) {
+		raw_frame f = { { t, strlen(t) }, { NULL, 0 }, true };
+		int rc = frame_id(c, &c->fids[c->pend[k]], &f, module);
+		if (rc)
+			return rc;
+		t += f.sym.n + 1;
+	}
+	c->npend = 0;
+	c->pend_len = 0;
+	return 0;
+}
+
+/* One frame line: named at once (the line does not outlive this call), except inlined
+ * frames, which wait for the real frame rootward of them to learn their module. */
+static int push_frame(ps_ctx *c, span line)
+{
+	if (c->nframes >= SV_MAX_STACK_DEPTH)
+		return ps_fail(c, SV_ELIMIT, "callchain deeper than 100000 frames");
+	if (grow((void **)&c->fids, &c->fid_cap, c->nframes + 1, sizeof(*c->fids)))
+		return ps_fail(c, SV_ENOMEM, "out of memory");
+	raw_frame f;
+	parse_frame(line, &f);
+	size_t idx = c->nframes++;
+	if (f.inlined) {
+		if (grow((void **)&c->pend, &c->pend_cap, c->npend + 1, sizeof(*c->pend)) ||
+		    grow((void **)&c->pend_text, &c->pend_text_cap, c->pend_len + f.sym.n + 1, 1))
+			return ps_fail(c, SV_ENOMEM, "out of memory");
+		memcpy(c->pend_text + c->pend_len, f.sym.p, f.sym.n);
+		c->pend_text[c->pend_len + f.sym.n] = '\0';
+		c->pend_len += f.sym.n + 1;
+		c->pend[c->npend++] = idx;
+		return 0;
+	}
+	span module = f.dso.n ? basename_of(f.dso) : (span){ "unknown", 7 };
+	int rc = frame_id(c, &c->fids[idx], &f, module);
+	return rc ? rc : resolve_pending(c, module);
+}
+
 /* ---- processes, threads, events ---- */
 
 static bool dotnet_comm(const char *s)
@@ -633,43 +694,13 @@ static int emit(ps_ctx *c, const header *h)
 	sv_stack_id st;
 	if ((rc = thread_stack(c, &st, p, h->tid)))
 		return ps_fail(c, rc, "cannot intern thread");
-	if (c->nframes > SV_MAX_STACK_DEPTH)
-		return ps_fail(c, SV_ELIMIT, "callchain deeper than 100000 frames");
-	if (c->nframes > c->fid_cap) {
-		sv_frame_id *nf = realloc(c->fids, c->nframes * 2 * sizeof(*nf));
-		if (!nf)
-			return ps_fail(c, SV_ENOMEM, "out of memory");
-		c->fids = nf;
-		c->fid_cap = c->nframes * 2;
-	}
-	/* Name frames root first so an inlined frame can take the module of the real frame
-	 * that follows it rootward. */
-	span hint = { "inlined", 7 };
-	for (size_t i = c->nframes; i-- > 0;) {
-		const raw_frame *f = &c->frames[i];
-		if (!f->inlined)
-			hint = f->dso.n ? basename_of(f->dso) : (span){ "unknown", 7 };
-		if ((rc = frame_id(c, &c->fids[i], f, hint)))
-			return rc;
+	if ((rc = resolve_pending(c, (span){ "inlined", 7 })))
+		return rc;
+	for (size_t i = c->nframes; i-- > 0;)
 		if ((rc = c->sink->ops->intern_stack(c->sink->self, &st, st, c->fids[i])))
 			return ps_fail(c, rc, "cannot intern stack");
-	}
 	rc = c->sink->ops->add_sample(c->sink->self, st, t, m, 1.0);
 	return rc ? ps_fail(c, rc, "cannot add sample") : 0;
-}
-
-static int push_frame(ps_ctx *c, span line)
-{
-	if (c->nframes == c->frame_cap) {
-		size_t ncap = c->frame_cap ? c->frame_cap * 2 : 128;
-		raw_frame *nf = realloc(c->frames, ncap * sizeof(*nf));
-		if (!nf)
-			return ps_fail(c, SV_ENOMEM, "out of memory");
-		c->frames = nf;
-		c->frame_cap = ncap;
-	}
-	parse_frame(line, &c->frames[c->nframes++]);
-	return 0;
 }
 
 static int finish(ps_ctx *c)
@@ -741,32 +772,42 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	sv_idmap_init(&c.proc_idx);
 	sv_idmap_init(&c.thread_stk);
 	int rc = 0;
-	const char *p = (const char *)in->data, *end = p + in->len;
-	if (in->len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
-		p += 3;
-	if (!c.opts->event)
-		c.default_event = default_event(p, end);
+	sv_lines lr;
+	if ((rc = sv_lines_init(&lr, in))) {
+		ps_fail(&c, rc, "out of memory");
+		sv_idmap_dispose(&c.proc_idx);
+		sv_idmap_dispose(&c.thread_stk);
+		return rc;
+	}
+	/* A whole (mapped or read) input is scanned first for the default event; a stream takes
+	 * the first event it meets. */
+	if (!c.opts->event && !in->partial)
+		c.default_event = default_event((const char *)in->data, (const char *)in->data + in->len);
 	enum { S_HEADER, S_FRAMES } state = S_HEADER;
 	header h;
 	memset(&h, 0, sizeof(h));
-	while (p < end || state == S_FRAMES) {
-		span line = { p, 0 };
-		bool eof = p >= end;
-		if (!eof) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			const char *le = nl ? nl : end;
-			line = (span){ p, (size_t)(le - p) };
-			if (line.n && line.p[line.n - 1] == '\r')
-				line.n--;
-			p = nl ? nl + 1 : end;
-			c.line++;
+	bool first = true;
+	for (;;) {
+		const char *lp = NULL;
+		size_t ln = 0;
+		int got = sv_lines_next(&lr, &lp, &ln, err);
+		if (got < 0) {
+			rc = got;
+			goto out;
 		}
+		c.line = lr.line;
+		span line = { lp, got ? ln : 0 };
+		if (first && got && ln >= 3 && memcmp(lp, "\xEF\xBB\xBF", 3) == 0) {
+			line.p += 3;
+			line.n -= 3;
+		}
+		first = false;
 		if (state == S_FRAMES) {
-			if (eof || trim(line).n == 0) {
+			if (!got || trim(line).n == 0) {
 				if ((rc = emit(&c, &h)))
 					goto out;
 				state = S_HEADER;
-				if (eof)
+				if (!got)
 					break;
 				continue;
 			}
@@ -782,9 +823,18 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 				goto out;
 			state = S_HEADER;
 		}
+		if (!got)
+			break;
 		span t = trim(line);
 		if (!t.n || t.p[0] == '#')
 			continue;
+		/* Keep the header: the input moves on while the sample's frames are read. */
+		if (grow((void **)&c.hdr, &c.hdr_cap, line.n + 1, 1)) {
+			rc = ps_fail(&c, SV_ENOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(c.hdr, line.p, line.n);
+		line.p = c.hdr;
 		if (!parse_header(line, &h)) {
 			rc = ps_fail(&c, SV_EFORMAT, line.n && line.p[0] == '\t' ? "frame line outside a sample"
 										  : "cannot parse as a perf script sample header");
@@ -793,6 +843,8 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		if (h.record)
 			continue;
 		c.nframes = 0;
+		c.npend = 0;
+		c.pend_len = 0;
 		/* A one-line sample (-G, or no callchain): "ip sym (dso)" after the event. */
 		span ptok[2];
 		if (h.payload.n && tokenize(h.payload, ptok, 2) == 2 && is_hex_span(ptok[0])) {
@@ -813,8 +865,11 @@ out:
 	for (size_t i = 0; i < c.nevents; i++)
 		free(c.events[i].name);
 	free(c.events);
-	free(c.frames);
+	sv_lines_dispose(&lr);
 	free(c.fids);
+	free(c.pend);
+	free(c.pend_text);
+	free(c.hdr);
 	free(c.name);
 	free(c.default_event);
 	sv_idmap_dispose(&c.proc_idx);
@@ -852,4 +907,4 @@ static bool ps_probe(const unsigned char *d, size_t n)
 
 static const char *const ps_patterns[] = { ".data.txt", ".perf.txt", ".perf.data.dump", ".trace.zip", NULL };
 
-const sv_format sv_fmt_perf_script = { "perf-script", ps_patterns, ps_probe, ps_import };
+const sv_format sv_fmt_perf_script = { "perf-script", ps_patterns, ps_probe, ps_import, true };

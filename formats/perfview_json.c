@@ -186,4 +186,4 @@ static bool json_probe(const unsigned char *d, size_t n)
 
 static const char *const json_patterns[] = { ".perfView.json", ".perfView.json.zip", ".json", NULL };
 
-const sv_format sv_fmt_perfview_json = { "perfview-json", json_patterns, json_probe, json_import };
+const sv_format sv_fmt_perfview_json = { "perfview-json", json_patterns, json_probe, json_import, false };

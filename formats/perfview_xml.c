@@ -622,4 +622,4 @@ static bool xml_probe(const unsigned char *d, size_t n)
 
 static const char *const xml_patterns[] = { ".perfView.xml", ".perfView.xml.zip", ".xml", NULL };
 
-const sv_format sv_fmt_perfview_xml = { "perfview-xml", xml_patterns, xml_probe, xml_import };
+const sv_format sv_fmt_perfview_xml = { "perfview-xml", xml_patterns, xml_probe, xml_import, false };

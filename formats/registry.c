@@ -61,7 +61,7 @@ int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_er
 		sv_error_locate(err, path, 0, -1);
 		goto out;
 	}
-	if (sv_input_is_zip(&in) && (rc = sv_input_unzip(&in, err)))
+	if (sv_input_is_zip(&in) && ((rc = sv_input_complete(&in, err)) || (rc = sv_input_unzip(&in, err))))
 		goto out;
 	if (format) {
 		fmt = sv_format_find(format);
@@ -77,6 +77,8 @@ int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_er
 			goto out;
 		}
 	}
+	if (!fmt->streams && (rc = sv_input_complete(&in, err)))
+		goto out;
 	if ((rc = sv_source_new(&src, fmt->name))) {
 		sv_error_set(err, rc, NULL);
 		goto out;

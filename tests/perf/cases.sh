@@ -93,3 +93,10 @@ e perf.bad.event 2 "no samples of event 'nope'; the file has: cpu-clock" -- byna
 c perf.stdin '.samples' 5805 info - < "$PD/recordings/mt.fp.txt"
 printf 'app 1/2 1.0: 1000000 cpu-clock:\r\n\tabc f+0x1 (/x/lib.so)\r\n\r\napp 1/2 1.5: 1000000 cpu-clock:\r\n\tabc g (/x/lib.so)' > "$TMP/crlf.data.txt"
 c perf.crlf '[.rows[]|select(.name|test("lib.so"))|[.name,.exc]]|sort' '[["lib.so!f",1],["lib.so!g",1]]' byname "$TMP/crlf.data.txt"
+
+# ---- a pipe is streamed: 109 MB of perf script text under a 150 MB address-space limit ----
+# (release build only: sanitizers reserve terabytes of address space)
+if [ "${SV_VARIANT:-release}" = release ]; then
+	got=$( (ulimit -v 153600; for i in $(seq 40); do cat "$PD/recordings/mt.fp.txt"; done | "$SV" info - --json) 2>&1 | jq -r '.samples' 2>&1)
+	if [ "$got" = 232200 ]; then ok; else bad perf.stream.memory "got: $got"; fi
+fi

@@ -24,7 +24,31 @@ typedef struct sv_input {
 	unsigned char *data; /* not NUL-terminated when mapped: parsers use len */
 	size_t len;
 	bool mapped;         /* data is an mmap of the file (munmap on dispose) */
+	/* A pipe is read only as far as sniffing needs: then data/len are its first bytes and
+	 * the rest is still to be read from fd (importers that stream read it through
+	 * sv_lines; others get the whole input first). */
+	bool partial;
+	int fd;
 } sv_input;
+
+/* Lines of an input, whole or streamed. A line (without its "\n" or "\r\n") stays valid
+ * only until the next call. Memory is bounded by the longest line (SV_MAX_LINE). */
+#define SV_MAX_LINE (16u << 20)
+typedef struct sv_lines {
+	const sv_input *in;
+	const char *p, *end; /* whole input */
+	char *buf;           /* streamed input */
+	size_t cap, start, len;
+	bool eof;
+	long line;           /* number of the line last returned */
+	size_t released;     /* mapped input: bytes before this were dropped from our mapping */
+} sv_lines;
+int sv_lines_init(sv_lines *lr, const sv_input *in) SV_MUST_USE;
+/* 1 with *out set, 0 at the end, or a negative sv_status (err says which line). */
+int sv_lines_next(sv_lines *lr, const char **line, size_t *len, sv_error *err) SV_MUST_USE;
+void sv_lines_dispose(sv_lines *lr);
+/* Read what is left of a partial input into memory. */
+int sv_input_complete(sv_input *in, sv_error *err) SV_MUST_USE;
 
 /* Read a whole file, or standard input for "-". */
 int sv_input_read(sv_input *out, const char *path, sv_error *err) SV_MUST_USE;
@@ -45,6 +69,7 @@ typedef struct sv_format {
 	const char *const *patterns;      /* file-name suffixes, NULL-terminated */
 	bool (*probe)(const unsigned char *data, size_t len);
 	int (*import)(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err);
+	bool streams; /* import reads a partial input through sv_lines */
 } sv_format;
 
 extern const sv_format sv_fmt_perfview_xml;
