@@ -9,6 +9,7 @@ static const sv_format *const registry[] = {
 	&sv_fmt_perfview_xml,
 	&sv_fmt_perfview_json,
 	&sv_fmt_perf_script,
+	&sv_fmt_folded,
 	NULL,
 };
 

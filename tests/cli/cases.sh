@@ -105,3 +105,13 @@ if [ -z "$missing" ]; then ok; else bad man.options "not in docs/stackview.1:$mi
 if command -v man >/dev/null 2>&1; then
 	if MANWIDTH=80 man -l docs/stackview.1 2>&1 >/dev/null | grep -q .; then bad man.render "man reports problems"; else ok; fi
 fi
+
+# ---- folded stacks (FlameGraph / inferno interchange) ----
+printf 'main;foo;bar 12\nmain;foo 3\n\nmain;foo;bar 1.5\r\nmain;baz_[k] 4\nmain;;foo 1' > "$TMP/x.folded"
+c folded.tree '[.tree.inc, (.tree|at(["main","foo"])|.inc,.exc), (.tree|at(["main","foo","bar"])|.exc), .summary.scaling]' '[21.5,17.5,4,13.5,"data"]' calltree "$TMP/x.folded"
+c folded.info '[.format,.samples,.frames]' '["folded",5,4]' info "$TMP/x.folded"
+c folded.stdin '.tree.inc' 21.5 calltree - < "$TMP/x.folded"
+printf 'main;foo 12\ngarbage line\n' > "$TMP/bad.folded"
+e folded.bad 1 "bad.folded:2: expected 'frame;frame;... COUNT'" -- byname "$TMP/bad.folded"
+printf 'main;foo 1.2.3\n' > "$TMP/bad2.folded"
+e folded.badcount 1 "bad2.folded:1: expected" -- byname "$TMP/bad2.folded"

@@ -75,6 +75,7 @@ typedef struct sv_format {
 extern const sv_format sv_fmt_perfview_xml;
 extern const sv_format sv_fmt_perfview_json;
 extern const sv_format sv_fmt_perf_script;
+extern const sv_format sv_fmt_folded;
 
 /* The registry, NULL-terminated. */
 const sv_format *const *sv_formats(void);
