@@ -40,7 +40,7 @@ LDFLAGS ?=
 B := build/$(VARIANT)
 
 LIB_SRCS := lib/status.c lib/arena.c lib/idmap.c lib/strtab.c lib/params.c lib/source.c \
-	lib/pattern.c lib/view.c lib/when.c lib/aggview.c lib/commands.c lib/derive.c
+	lib/pattern.c lib/view.c lib/when.c lib/aggview.c lib/commands.c lib/derive.c lib/rows.c
 FMT_SRCS := formats/input.c formats/registry.c formats/perfview_xml.c formats/perfview_json.c \
 	formats/perf_script.c formats/folded.c
 CMD_SRCS := cmd/main.c cmd/options.c cmd/output.c cmd/json_out.c

@@ -7,6 +7,7 @@
 #include <wchar.h>
 
 #include "cli.h"
+#include "stackview/rows.h"
 
 /* A printable row: what every view hands to the writers. */
 typedef struct prow {
@@ -235,18 +236,22 @@ static void summary_text(FILE *f, sv_view *v)
 
 void out_byname(FILE *f, sv_view *v, const cli_opts *o)
 {
-	uint32_t n = sv_view_byname_count(v);
-	if (o->top >= 0 && (uint32_t)o->top < n)
-		n = (uint32_t)o->top;
-	prow *rows = calloc(n + 1, sizeof(*rows));
-	if (!rows)
+	sv_rows rl;
+	if (sv_rows_byname(&rl, v, o->top > 0 ? (size_t)o->top : 0))
 		return;
+	uint32_t n = (uint32_t)(o->top == 0 ? 0 : rl.n);
+	prow *rows = calloc(n + 1, sizeof(*rows));
+	if (!rows) {
+		sv_rows_dispose(&rl);
+		return;
+	}
 	for (uint32_t r = 0; r < n; r++) {
-		rows[r].name = sv_view_name(v, sv_view_byname_name(v, r));
-		rows[r].st = *sv_view_byname_stats(v, r);
-		if (sv_view_byname_when(rows[r].when, v, r))
+		rows[r].name = sv_view_name(v, rl.row[r].name);
+		rows[r].st = *rl.row[r].st;
+		if (sv_view_byname_when(rows[r].when, v, rl.row[r].id))
 			rows[r].when[0] = '\0';
 	}
+	sv_rows_dispose(&rl);
 	double basis = basis_of(v);
 	if (o->out == OUT_JSON) {
 		jw w = { .f = f };
@@ -301,38 +306,6 @@ static void json_tree(jw *w, sv_view *v, sv_node_id n, int depth, long maxdepth,
 	jw_end_obj(w);
 }
 
-typedef struct rowvec {
-	prow *r;
-	size_t n, cap;
-} rowvec;
-
-static prow *rowvec_add(rowvec *rv)
-{
-	if (rv->n == rv->cap) {
-		size_t ncap = rv->cap ? rv->cap * 2 : 256;
-		prow *p = realloc(rv->r, ncap * sizeof(*p));
-		if (!p)
-			return NULL;
-		rv->r = p;
-		rv->cap = ncap;
-	}
-	return &rv->r[rv->n++];
-}
-
-static void flatten_tree(rowvec *rv, sv_view *v, sv_node_id n, int depth, long maxdepth)
-{
-	prow *r = rowvec_add(rv);
-	if (!r)
-		return;
-	tree_prow(r, v, n, depth);
-	if (maxdepth >= 0 && depth >= maxdepth)
-		return;
-	const sv_node_id *kids;
-	uint32_t nk = sv_view_node_children(v, n, &kids);
-	for (uint32_t i = 0; i < nk; i++)
-		flatten_tree(rv, v, kids[i], depth + 1, maxdepth);
-}
-
 void out_calltree(FILE *f, sv_view *v, const cli_opts *o)
 {
 	double basis = basis_of(v);
@@ -346,14 +319,20 @@ void out_calltree(FILE *f, sv_view *v, const cli_opts *o)
 		fputc('\n', f);
 		return;
 	}
-	rowvec rv = { 0 };
-	flatten_tree(&rv, v, SV_NODE_ROOT, 0, o->depth);
+	sv_rows rl;
+	if (sv_rows_calltree(&rl, v, NULL, (int)o->depth))
+		return;
+	prow *rows = calloc(rl.n + 1, sizeof(*rows));
+	for (size_t i = 0; rows && i < rl.n; i++)
+		tree_prow(&rows[i], v, rl.row[i].id, (int)rl.row[i].depth);
 	colset cs;
 	pick_columns(&cs, o, tree_cols, sizeof(tree_cols) / sizeof(tree_cols[0]));
 	if (o->out == OUT_TEXT)
 		summary_text(f, v);
-	print_rows(f, rv.r, rv.n, &cs, basis, o);
-	free(rv.r);
+	if (rows)
+		print_rows(f, rows, rl.n, &cs, basis, o);
+	free(rows);
+	sv_rows_dispose(&rl);
 }
 
 /* ---- callers / callees ---- */
@@ -385,20 +364,6 @@ static void json_agg(jw *w, sv_view *v, const sv_aggtree *t, uint32_t row, int d
 	jw_end_obj(w);
 }
 
-static void flatten_agg(rowvec *rv, sv_view *v, const sv_aggtree *t, uint32_t row, int depth, long maxdepth)
-{
-	prow *r = rowvec_add(rv);
-	if (!r)
-		return;
-	agg_prow(r, v, t, row, depth);
-	if (maxdepth >= 0 && depth >= maxdepth)
-		return;
-	const uint32_t *kids;
-	uint32_t nk = sv_aggtree_children(t, row, &kids);
-	for (uint32_t i = 0; i < nk; i++)
-		flatten_agg(rv, v, t, kids[i], depth + 1, maxdepth);
-}
-
 void out_aggtree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o)
 {
 	double basis = basis_of(v);
@@ -414,14 +379,20 @@ void out_aggtree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o)
 		fputc('\n', f);
 		return;
 	}
-	rowvec rv = { 0 };
-	flatten_agg(&rv, v, t, 0, 0, o->depth);
+	sv_rows rl;
+	if (sv_rows_aggtree(&rl, t, NULL, (int)o->depth))
+		return;
+	prow *rows = calloc(rl.n + 1, sizeof(*rows));
+	for (size_t i = 0; rows && i < rl.n; i++)
+		agg_prow(&rows[i], v, t, rl.row[i].id, (int)rl.row[i].depth);
 	colset cs;
 	pick_columns(&cs, o, tree_cols, sizeof(tree_cols) / sizeof(tree_cols[0]));
 	if (o->out == OUT_TEXT)
 		summary_text(f, v);
-	print_rows(f, rv.r, rv.n, &cs, basis, o);
-	free(rv.r);
+	if (rows)
+		print_rows(f, rows, rl.n, &cs, basis, o);
+	free(rows);
+	sv_rows_dispose(&rl);
 }
 
 /* ---- caller-callee ---- */

@@ -6,6 +6,7 @@
 
 #include "stackview/aggview.h"
 #include "stackview/derive.h"
+#include "stackview/rows.h"
 #include "stackview/view.h"
 #include "unit.h"
 
@@ -125,9 +126,55 @@ static void test_summary_line(void **state)
 	sv_source_free(s);
 }
 
+static void test_rows(void **state)
+{
+	(void)state;
+	sv_source *s = s_fold();
+	sv_view *v = view(s, NULL, 0);
+	sv_expansion *e;
+	sv_rows r;
+	assert_int_equal(sv_expansion_new(&e), 0);
+	assert_int_equal(sv_rows_calltree(&r, v, e, -1), 0);
+	assert_int_equal(r.n, 1); /* ROOT, collapsed */
+	assert_true(r.row[0].has_children && !r.row[0].expanded);
+	sv_rows_dispose(&r);
+	/* Expanding ROOT auto-expands its only child Main (§6.1). */
+	assert_int_equal(sv_expansion_expand_node(e, v, SV_NODE_ROOT), 0);
+	assert_int_equal(sv_rows_calltree(&r, v, e, -1), 0);
+	assert_int_equal(r.n, 5);
+	const char *want[] = { "ROOT", "Main", "C", "B", "A" };
+	for (int i = 0; i < 5; i++) {
+		assert_string_equal(sv_view_name(v, r.row[i].name), want[i]);
+		assert_int_equal(r.row[i].depth, i < 2 ? (unsigned)i : 2u);
+	}
+	uint32_t main_id = r.row[1].id, c_id = r.row[2].id;
+	sv_rows_dispose(&r);
+	assert_int_equal(sv_expansion_expand_subtree(e, v, main_id), 0);
+	assert_int_equal(sv_rows_calltree(&r, v, e, -1), 0);
+	assert_int_equal(r.n, 8);
+	sv_rows_dispose(&r);
+	assert_int_equal(sv_expansion_set(e, c_id, false), 0);
+	assert_int_equal(sv_rows_calltree(&r, v, e, -1), 0);
+	assert_int_equal(r.n, 7);
+	sv_rows_dispose(&r);
+	/* NULL = everything, cut by depth */
+	assert_int_equal(sv_rows_calltree(&r, v, NULL, 1), 0);
+	assert_int_equal(r.n, 2);
+	assert_false(r.row[1].expanded);
+	sv_rows_dispose(&r);
+	assert_int_equal(sv_rows_byname(&r, v, 3), 0);
+	assert_int_equal(r.n, 3);
+	assert_string_equal(sv_view_name(v, r.row[0].name), "C");
+	sv_rows_dispose(&r);
+	sv_expansion_free(e);
+	sv_view_free(v);
+	sv_source_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_time_boxes), cmocka_unit_test(test_drill_flatten),
-					    cmocka_unit_test(test_diff_self), cmocka_unit_test(test_summary_line) };
+					    cmocka_unit_test(test_diff_self), cmocka_unit_test(test_summary_line),
+					    cmocka_unit_test(test_rows) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* Visible rows: a tree view plus an expansion state, flattened into the list of rows a
+ * screen or a printer shows (design.md "Views and row models"). The expansion state lives
+ * with the caller (the TUI keeps one per tab), never inside the model.
+ *
+ * Ownership: sv_expansion_new returns a set the caller frees with sv_expansion_free. An
+ * sv_rows list is caller storage; sv_rows_dispose frees its array. Rows hold ids into the
+ * view or aggregate tree they came from, which must outlive them. */
+#ifndef STACKVIEW_ROWS_H
+#define STACKVIEW_ROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stackview/aggview.h"
+#include "stackview/view.h"
+
+typedef struct sv_row {
+	uint32_t id;    /* call tree node, aggregate-tree row, or ByName row number */
+	uint32_t depth; /* 0 for the top row */
+	sv_name_id name;
+	const sv_stats *st;
+	bool has_children, expanded;
+} sv_row;
+
+typedef struct sv_rows {
+	sv_row *row;
+	size_t n, cap;
+} sv_rows;
+
+void sv_rows_dispose(sv_rows *r);
+
+/* A set of expanded ids. */
+typedef struct sv_expansion sv_expansion;
+int sv_expansion_new(sv_expansion **out) SV_MUST_USE;
+void sv_expansion_free(sv_expansion *e);
+bool sv_expansion_has(const sv_expansion *e, uint32_t id);
+int sv_expansion_set(sv_expansion *e, uint32_t id, bool expanded) SV_MUST_USE;
+void sv_expansion_clear(sv_expansion *e);
+/* Expand a call tree node and, while the node reached has exactly one child, that child
+ * too (PerfView's auto-expand, spec §6.1). */
+int sv_expansion_expand_node(sv_expansion *e, const sv_view *v, sv_node_id n) SV_MUST_USE;
+/* Expand a node's whole subtree (the `*` key). */
+int sv_expansion_expand_subtree(sv_expansion *e, const sv_view *v, sv_node_id n) SV_MUST_USE;
+
+/* The visible rows of the call tree from ROOT. `e` NULL means "everything expanded";
+ * max_depth >= 0 stops below that depth either way. O(visible rows). */
+int sv_rows_calltree(sv_rows *out, const sv_view *v, const sv_expansion *e, int max_depth) SV_MUST_USE;
+/* The same for a Callers / Callees tree from its focus row. */
+int sv_rows_aggtree(sv_rows *out, const sv_aggtree *t, const sv_expansion *e, int max_depth) SV_MUST_USE;
+/* ByName rows in display order; `top` = 0 for all. */
+int sv_rows_byname(sv_rows *out, const sv_view *v, size_t top) SV_MUST_USE;
+
+#endif

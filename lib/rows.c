@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/* Expansion sets and visible-row lists (see stackview/rows.h). */
+#include "stackview/rows.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackview/idmap.h"
+
+struct sv_expansion {
+	sv_idmap set; /* id -> 1 (expanded) or 0 (collapsed again) */
+};
+
+int sv_expansion_new(sv_expansion **out)
+{
+	sv_expansion *e = calloc(1, sizeof(*e));
+	if (!e)
+		return SV_ENOMEM;
+	sv_idmap_init(&e->set);
+	*out = e;
+	return 0;
+}
+
+void sv_expansion_free(sv_expansion *e)
+{
+	if (!e)
+		return;
+	sv_idmap_dispose(&e->set);
+	free(e);
+}
+
+bool sv_expansion_has(const sv_expansion *e, uint32_t id)
+{
+	return sv_idmap_get(&e->set, id) == 1;
+}
+
+int sv_expansion_set(sv_expansion *e, uint32_t id, bool expanded)
+{
+	if (!expanded && sv_idmap_get(&e->set, id) == SV_IDMAP_NONE)
+		return 0;
+	return sv_idmap_put(&e->set, id, expanded ? 1 : 0);
+}
+
+void sv_expansion_clear(sv_expansion *e)
+{
+	sv_idmap_dispose(&e->set);
+	sv_idmap_init(&e->set);
+}
+
+int sv_expansion_expand_node(sv_expansion *e, const sv_view *v, sv_node_id n)
+{
+	for (;;) {
+		int rc = sv_expansion_set(e, n, true);
+		if (rc)
+			return rc;
+		const sv_node_id *kids;
+		if (sv_view_node_children(v, n, &kids) != 1)
+			return 0;
+		n = kids[0];
+	}
+}
+
+int sv_expansion_expand_subtree(sv_expansion *e, const sv_view *v, sv_node_id n)
+{
+	size_t cap = 64, sp = 0;
+	sv_node_id *stack = malloc(cap * sizeof(*stack));
+	if (!stack)
+		return SV_ENOMEM;
+	stack[sp++] = n;
+	int rc = 0;
+	while (sp && !rc) {
+		sv_node_id x = stack[--sp];
+		const sv_node_id *kids;
+		uint32_t nk = sv_view_node_children(v, x, &kids);
+		if (!nk)
+			continue;
+		if ((rc = sv_expansion_set(e, x, true)))
+			break;
+		if (sp + nk > cap) {
+			while (sp + nk > cap)
+				cap *= 2;
+			sv_node_id *ns = realloc(stack, cap * sizeof(*ns));
+			if (!ns) {
+				rc = SV_ENOMEM;
+				break;
+			}
+			stack = ns;
+		}
+		for (uint32_t i = 0; i < nk; i++)
+			stack[sp++] = kids[i];
+	}
+	free(stack);
+	return rc;
+}
+
+void sv_rows_dispose(sv_rows *r)
+{
+	if (!r)
+		return;
+	free(r->row);
+	memset(r, 0, sizeof(*r));
+}
+
+static sv_row *rows_add(sv_rows *r)
+{
+	if (r->n == r->cap) {
+		size_t ncap = r->cap ? r->cap * 2 : 256;
+		sv_row *p = realloc(r->row, ncap * sizeof(*p));
+		if (!p)
+			return NULL;
+		r->row = p;
+		r->cap = ncap;
+	}
+	return &r->row[r->n++];
+}
+
+/* Children of a tree node or row, whatever the tree. */
+typedef uint32_t (*children_fn)(const void *tree, uint32_t id, const uint32_t **out);
+typedef void (*row_fn)(const void *tree, uint32_t id, sv_row *row);
+
+static uint32_t view_children(const void *tree, uint32_t id, const uint32_t **out)
+{
+	return sv_view_node_children(tree, id, out);
+}
+
+static void view_row(const void *tree, uint32_t id, sv_row *row)
+{
+	row->name = sv_view_node_name(tree, id);
+	row->st = sv_view_node_stats(tree, id);
+}
+
+static uint32_t agg_children(const void *tree, uint32_t id, const uint32_t **out)
+{
+	return sv_aggtree_children(tree, id, out);
+}
+
+static void agg_row(const void *tree, uint32_t id, sv_row *row)
+{
+	const sv_aggrow *a = sv_aggtree_row(tree, id);
+	row->name = a->name;
+	row->st = &a->st;
+}
+
+/* Depth-first, children in display order; an explicit stack (trees can be deep). */
+static int flatten(sv_rows *out, const void *tree, uint32_t top, children_fn kids_of, row_fn fill,
+		   const sv_expansion *e, int max_depth)
+{
+	typedef struct item {
+		uint32_t id, depth;
+	} item;
+	size_t cap = 64, sp = 0;
+	item *stack = malloc(cap * sizeof(*stack));
+	if (!stack)
+		return SV_ENOMEM;
+	memset(out, 0, sizeof(*out));
+	stack[sp++] = (item){ top, 0 };
+	int rc = 0;
+	while (sp) {
+		item it = stack[--sp];
+		const uint32_t *kids;
+		uint32_t nk = kids_of(tree, it.id, &kids);
+		bool open = nk && (max_depth < 0 || (int)it.depth < max_depth) && (!e || sv_expansion_has(e, it.id));
+		sv_row *r = rows_add(out);
+		if (!r) {
+			rc = SV_ENOMEM;
+			break;
+		}
+		r->id = it.id;
+		r->depth = it.depth;
+		r->has_children = nk > 0;
+		r->expanded = open;
+		fill(tree, it.id, r);
+		if (!open)
+			continue;
+		if (sp + nk > cap) {
+			while (sp + nk > cap)
+				cap *= 2;
+			item *ns = realloc(stack, cap * sizeof(*ns));
+			if (!ns) {
+				rc = SV_ENOMEM;
+				break;
+			}
+			stack = ns;
+		}
+		for (uint32_t i = nk; i-- > 0;)
+			stack[sp++] = (item){ kids[i], it.depth + 1 };
+	}
+	free(stack);
+	if (rc)
+		sv_rows_dispose(out);
+	return rc;
+}
+
+int sv_rows_calltree(sv_rows *out, const sv_view *v, const sv_expansion *e, int max_depth)
+{
+	return flatten(out, v, SV_NODE_ROOT, view_children, view_row, e, max_depth);
+}
+
+int sv_rows_aggtree(sv_rows *out, const sv_aggtree *t, const sv_expansion *e, int max_depth)
+{
+	return flatten(out, t, 0, agg_children, agg_row, e, max_depth);
+}
+
+int sv_rows_byname(sv_rows *out, const sv_view *v, size_t top)
+{
+	memset(out, 0, sizeof(*out));
+	size_t n = sv_view_byname_count(v);
+	if (top && top < n)
+		n = top;
+	for (size_t i = 0; i < n; i++) {
+		sv_row *r = rows_add(out);
+		if (!r) {
+			sv_rows_dispose(out);
+			return SV_ENOMEM;
+		}
+		r->id = (uint32_t)i;
+		r->depth = 0;
+		r->name = sv_view_byname_name(v, (uint32_t)i);
+		r->st = sv_view_byname_stats(v, (uint32_t)i);
+		r->has_children = false;
+		r->expanded = false;
+	}
+	return 0;
+}
