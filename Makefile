@@ -17,6 +17,9 @@ Q := $(if $(filter 1,$(V)),,@)
 
 CC ?= cc
 PKGS := libpcre2-8 libxml-2.0 json-c libzip zlib
+TUI_PKGS := ncursesw
+TUI_CFLAGS := $(shell pkg-config --cflags $(TUI_PKGS) 2>/dev/null)
+TUI_LIBS := $(shell pkg-config --libs $(TUI_PKGS) 2>/dev/null || echo -lncursesw)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -43,14 +46,17 @@ LIB_SRCS := lib/status.c lib/arena.c lib/idmap.c lib/strtab.c lib/params.c lib/s
 	lib/pattern.c lib/view.c lib/when.c lib/aggview.c lib/commands.c lib/derive.c lib/rows.c
 FMT_SRCS := formats/input.c formats/registry.c formats/perfview_xml.c formats/perfview_json.c \
 	formats/perf_script.c formats/folded.c
+TUI_SRCS := tui/screen.c tui/app.c tui/draw.c tui/run.c tui/term.c
 CMD_SRCS := cmd/main.c cmd/options.c cmd/output.c cmd/json_out.c
 UNIT_TESTS := test_pattern test_params test_when test_commands test_view test_source test_formats
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 FMT_OBJS := $(FMT_SRCS:%.c=$(B)/%.o)
+TUI_OBJS := $(TUI_SRCS:%.c=$(B)/%.o)
 CMD_OBJS := $(CMD_SRCS:%.c=$(B)/%.o)
 LIBA := $(B)/libstackview.a
 FMTA := $(B)/libstackview-formats.a
+TUIA := $(B)/libstackview-tui.a
 BIN := $(B)/stackview
 UNIT_BINS := $(UNIT_TESTS:%=$(B)/tests/unit/%)
 
@@ -68,9 +74,13 @@ $(LIBA): $(LIB_OBJS)
 $(FMTA): $(FMT_OBJS)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
-$(BIN): $(CMD_OBJS) $(FMTA) $(LIBA)
+$(TUIA): $(TUI_OBJS)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(TUI_OBJS): ALL_CFLAGS += $(TUI_CFLAGS)
+$(BIN): $(CMD_OBJS) $(TUIA) $(FMTA) $(LIBA)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(CMD_OBJS) $(FMTA) $(LIBA) $(PKG_LIBS) -lm
+	$(Q)$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(CMD_OBJS) $(TUIA) $(FMTA) $(LIBA) $(PKG_LIBS) $(TUI_LIBS) -lm
 $(B)/libstackview.so: $(LIB_OBJS) $(FMT_OBJS)
 	$(Q)$(CC) -shared $(LDSAN) -Wl,-soname,libstackview.so.0 -o $@ $^ $(PKG_LIBS) -lm
 
@@ -128,9 +138,10 @@ check-layering:
 	@bad=$$(grep -n '#include' lib/*.c lib/*.h lib/include/stackview/*.h | \
 		grep -E '"(tui|cmd|formats)/|stackview/(formats|registry|input)\.h|<(libxml|json-c|zip|zlib|ncurses|curses|elfutils)' ); \
 	bad2=$$(grep -n '#include' formats/*.c formats/include/stackview/*.h | grep -E '"(tui|cmd)/|<(ncurses|curses)'); \
-	if [ -n "$$bad$$bad2" ]; then echo "layering violation:"; echo "$$bad$$bad2"; exit 1; fi
+	bad3=$$(grep -n '#include' tui/*.c tui/*.h | grep -E '"(cmd|formats)/|stackview/formats\.h'); \
+	if [ -n "$$bad$$bad2$$bad3" ]; then echo "layering violation:"; echo "$$bad$$bad2$$bad3"; exit 1; fi
 
 clean:
 	rm -rf build
 
--include $(LIB_OBJS:.o=.d) $(FMT_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(UNIT_BINS:=.d)
+-include $(LIB_OBJS:.o=.d) $(FMT_OBJS:.o=.d) $(TUI_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(UNIT_BINS:=.d)

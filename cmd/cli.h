@@ -29,6 +29,8 @@ typedef struct cli_opts {
 	const char *scaling; /* --scaling */
 	const char *columns;
 	const char *output;  /* -o */
+	const char *script;  /* --script: headless TUI key script file */
+	int width, height;   /* --size WxH */
 	long top, depth;
 	cli_out out;
 	bool timing;

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "stackview/derive.h"
 #include "stackview/formats.h"
+#include "../tui/tui.h"
 
 static double now_ms(void)
 {
@@ -400,6 +401,73 @@ out:
 	return rc;
 }
 
+/* Read a whole small text file (a key script). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	size_t n;
+	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (len + 1 == cap) {
+			if (cap > (16u << 20))
+				break;
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+			}
+			buf = nb;
+		}
+	}
+	fclose(f);
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+/* The terminal UI (or its headless run with --script). The TUI starts from the file's saved
+ * state or the per-source defaults of spec §11.2; the command line's boxes go on top. */
+static int cmd_tui(const cli_opts *o)
+{
+	sv_source *src = NULL;
+	sv_params p = { 0 };
+	char *script = NULL;
+	int rc = load(&src, o->files[0], o);
+	if (rc)
+		return rc;
+	const char *box[SV_BOX_COUNT];
+	memcpy(box, o->box, sizeof(box));
+	if (!sv_source_saved_params(src) && !box[SV_BOX_GROUP] && strcmp(sv_source_format(src), "perf-script") == 0)
+		box[SV_BOX_GROUP] = "[group module entries]  {%}!=>module $1";
+	if (make_params(&p, src, box)) {
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	if (o->script && !(script = slurp(o->script))) {
+		fprintf(stderr, "stackview: %s: cannot read the key script\n", o->script);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	tui_options to = { o->files[0], script, o->width, o->height, stdout };
+	char err[600];
+	int r = tui_run(src, &p, &to, err, sizeof(err));
+	if (r) {
+		fprintf(stderr, "stackview: %s\n", err);
+		rc = r == 2 ? EXIT_USAGE : EXIT_INPUT;
+	} else {
+		rc = finish_output(stdout);
+	}
+out:
+	free(script);
+	sv_params_dispose(&p);
+	sv_source_free(src);
+	return rc;
+}
+
 /* The tutorial profile: beside the binary in a build tree, or in PREFIX/share. */
 static const char *tutorial_path(char *buf, size_t size)
 {
@@ -441,10 +509,9 @@ int main(int argc, char **argv)
 			o.files[0] = tutorial_path(buf, sizeof(buf));
 			o.nfiles = 1;
 		}
-		/* The terminal UI is issue 5; until it lands, show the call tree. */
-		if (isatty(STDOUT_FILENO))
-			fprintf(stderr, "stackview: the terminal UI is not built yet; printing the call tree\n");
-		return cmd_view(&o, "calltree");
+		if (!o.script && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)))
+			return cmd_view(&o, "calltree"); /* not a terminal: print the tree */
+		return cmd_tui(&o);
 	}
 	return cmd_view(&o, o.cmd);
 }

@@ -45,6 +45,9 @@ void cli_usage(FILE *f)
 	      "      --depth N         calltree/callers/callees: levels below the top\n"
 	      "      --focus NAME      the name for callers, callees, callercallee\n"
 	      "      --timing          per-phase times on stderr\n"
+	      "      --script FILE     view: run the terminal UI headless from a key script and print\n"
+	      "                        its screens (see docs/guide.md)\n"
+	      "      --size WxH        screen size for --script (default 100x30)\n"
 	      "  -h, --help            this text\n"
 	      "      --version         the version\n"
 	      "Exit status: 0 ok, 1 unreadable input, 2 bad usage or pattern, 3 output not written.\n",
@@ -54,7 +57,7 @@ void cli_usage(FILE *f)
 enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
 	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_FORMAT, O_VERSION,
-	O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END,
+	O_SCRIPT, O_SIZE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END,
 };
 
 static const struct option longopts[] = {
@@ -86,6 +89,8 @@ static const struct option longopts[] = {
 	{ "view", required_argument, NULL, O_VIEW },
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
+	{ "script", required_argument, NULL, O_SCRIPT },
+	{ "size", required_argument, NULL, O_SIZE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, O_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -119,6 +124,8 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof(*o));
 	o->top = -1;
+	o->width = 100;
+	o->height = 30;
 	o->depth = -1;
 	static const char *const cmds[] = { "info", "byname", "calltree", "callers", "callees", "callercallee",
 					    "diff", "overweight", "view", NULL };
@@ -195,6 +202,14 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 		case O_VIEW: o->view = optarg; break;
 		case O_FORMAT: o->format = optarg; break;
 		case 'o': o->output = optarg; break;
+		case O_SCRIPT: o->script = optarg; break;
+		case O_SIZE:
+			if (sscanf(optarg, "%dx%d", &o->width, &o->height) != 2 || o->width < 20 || o->height < 10 ||
+			    o->width > 1000 || o->height > 1000) {
+				fprintf(stderr, "stackview: --size must be WxH, at least 20x10\n");
+				return EXIT_USAGE;
+			}
+			break;
 		case 'h': cli_usage(stdout); return -1;
 		case O_VERSION: printf("stackview %s\n", SV_VERSION); return -1;
 		case ':':

@@ -72,8 +72,7 @@ static void add_attr(sv_aggrow *r, const attr *a, const double *hist, const sv_s
 		r->st.first = a->first;
 	if (a->last > r->st.last)
 		r->st.last = a->last;
-	for (int k = 0; k < SV_WHEN_LEN; k++)
-		r->hist[k] += hist[k];
+	sv_hist_add(r->hist, hist, 1);
 }
 
 static int cmp_rows(const sv_aggrow *x, const sv_aggrow *y, const sv_view *v)
@@ -158,9 +157,7 @@ int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id fo
 			at[p].first = at[i].first;
 		if (at[i].last > at[p].last)
 			at[p].last = at[i].last;
-		double *d = ah + (size_t)p * SV_WHEN_LEN, *s = ah + (size_t)i * SV_WHEN_LEN;
-		for (int k = 0; k < SV_WHEN_LEN; k++)
-			d[k] += s[k];
+		sv_hist_add(ah + (size_t)p * SV_WHEN_LEN, ah + (size_t)i * SV_WHEN_LEN, 1);
 	}
 	uint32_t root;
 	if ((rc = tree_row(t, &idx, &root, UINT32_MAX, focus)))
@@ -292,8 +289,7 @@ static void cc_add(sv_aggrow *r, const wsum *S, const sv_stats *excnode, double 
 		r->st.first = span->first;
 	if (span->last > r->st.last)
 		r->st.last = span->last;
-	for (int k = 0; k < SV_WHEN_LEN; k++)
-		r->hist[k] += S->hist[k];
+	sv_hist_add(r->hist, S->hist, 1);
 }
 
 static int cc_cmp(const void *a, const void *b, void *payload)
@@ -332,9 +328,7 @@ int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_nam
 		const sv_stats *st = sv_view_node_stats(v, i);
 		S[i].inc = S[i].w * st->exc;
 		S[i].inc_ct = S[i].w * st->exc_ct;
-		const double *eh = sv_view_node_exc_hist(v, i);
-		for (int b = 0; b < SV_WHEN_LEN; b++)
-			S[i].hist[b] = S[i].w * eh[b];
+		sv_hist_add(S[i].hist, sv_view_node_exc_hist(v, i), S[i].w);
 	}
 	for (uint32_t i = nn; i-- > 1;) {
 		if (!sv_view_node_alive(v, i))
@@ -342,8 +336,7 @@ int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_nam
 		wsum *P = &S[sv_view_node_parent(v, i)];
 		P->inc += S[i].inc;
 		P->inc_ct += S[i].inc_ct;
-		for (int b = 0; b < SV_WHEN_LEN; b++)
-			P->hist[b] += S[i].hist[b];
+		sv_hist_add(P->hist, S[i].hist, 1);
 	}
 	memset(&cc->focus, 0, sizeof(cc->focus));
 	stats_init(&cc->focus.st);

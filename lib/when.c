@@ -53,6 +53,13 @@ static inline double f32add(double acc, double x)
 	return (double)((float)acc + (float)x);
 }
 
+void sv_hist_add(double *dst, const double *src, double w)
+{
+	for (int k = 0; k < SV_WHEN_LEN; k++)
+		if (src[k] != 0)
+			dst[k] = f32add(dst[k], w == 1 ? src[k] : w * src[k]);
+}
+
 /* Add one sample to a 32-bucket histogram (§7.1). */
 static void hist_add(double *h, const sv_view *v, double t, double m, double D)
 {
@@ -111,8 +118,7 @@ int sv_view_when_scale(double *out, sv_view *v)
 		if (!v->alive[i])
 			continue;
 		double *p = inc + (size_t)v->nodes[i].parent * SV_WHEN_LEN, *c = inc + i * SV_WHEN_LEN;
-		for (int k = 0; k < SV_WHEN_LEN; k++)
-			p[k] = f32add(p[k], c[k]);
+		sv_hist_add(p, c, 1);
 	}
 	double scale = 0;
 	if (v->scaling == SV_SCALING_TIME) {
@@ -165,19 +171,15 @@ static int name_hists(sv_view *v)
 	size_t sp = 0;
 	stack[sp] = SV_NODE_ROOT;
 	iter[sp++] = 0;
-	memcpy(h + (size_t)v->nodes[0].name * SV_WHEN_LEN, v->inc_hist, SV_WHEN_LEN * sizeof(double));
+	sv_hist_add(h + (size_t)v->nodes[0].name * SV_WHEN_LEN, v->inc_hist, 1);
 	onpath[v->nodes[0].name]++;
 	while (sp) {
 		vnode *node = &v->nodes[stack[sp - 1]];
 		if (iter[sp - 1] < node->child_count) {
 			uint32_t c = v->children[node->child_start + iter[sp - 1]++];
 			uint32_t name = v->nodes[c].name;
-			if (!onpath[name]) {
-				double *d = h + (size_t)name * SV_WHEN_LEN;
-				const double *s = v->inc_hist + (size_t)c * SV_WHEN_LEN;
-				for (int k = 0; k < SV_WHEN_LEN; k++)
-					d[k] += s[k];
-			}
+			if (!onpath[name])
+				sv_hist_add(h + (size_t)name * SV_WHEN_LEN, v->inc_hist + (size_t)c * SV_WHEN_LEN, 1);
 			onpath[name]++;
 			stack[sp] = c;
 			iter[sp++] = 0;

@@ -86,6 +86,9 @@ const double *sv_view_byname_hist(sv_view *v, uint32_t row);
 char sv_when_char(double value, double scale);
 /* Encode 32 bucket values (§7). */
 void sv_when_encode(char out[SV_WHEN_LEN + 1], const double *buckets, double scale);
+/* dst += w * src over 32 buckets, in the float32 arithmetic every When sum uses (§7.6), so
+ * that equal data gives equal characters in every view. */
+void sv_hist_add(double *dst, const double *src, double w);
 /* Histogram scale of this view (§7.2); 0 before histograms exist. Computes them. */
 int sv_view_when_scale(double *out, sv_view *v) SV_MUST_USE;
 /* Bucket bounds: Start' and bucket duration D (§7.1). */

@@ -1,0 +1,865 @@
+/* SPDX-License-Identifier: MIT */
+/* The stack window's state and command handlers (see app.h). */
+#include "app.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackview/commands.h"
+#include "stackview/derive.h"
+#include "stackview/pattern.h"
+
+#define HISTORY_MAX 100
+#define CC_FOCUS 0x7fffffffu
+#define CC_CALLEE 0x80000000u
+
+/* ---- keymap ---- */
+
+tui_command tui_key_command(int key)
+{
+#define TUI_KEY_CASE(cmd, k, label) \
+	if (key == (k))             \
+		return cmd;
+	TUI_KEYS(TUI_KEY_CASE)
+#undef TUI_KEY_CASE
+	return CMD_NONE;
+}
+
+const char *tui_command_help(tui_command c)
+{
+	switch (c) {
+#define TUI_HELP_CASE(cmd, help) \
+	case cmd:                \
+		return help;
+		TUI_COMMANDS(TUI_HELP_CASE)
+#undef TUI_HELP_CASE
+	default:
+		return "";
+	}
+}
+
+void tui_command_keys(char *buf, unsigned size, tui_command c)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+#define TUI_LABEL(cmd, k, label)                                                                  \
+	if (cmd == c && o < size && !strstr(buf, label))                                          \
+		o += (size_t)snprintf(buf + o, size - o, "%s%s", o ? ", " : "", label);
+	TUI_KEYS(TUI_LABEL)
+#undef TUI_LABEL
+}
+
+/* ---- frames ---- */
+
+static void status(tui_app *a, const char *fmt, ...) SV_PRINTF(2, 3);
+static void status(tui_app *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->status, sizeof(a->status), fmt, ap);
+	va_end(ap);
+}
+
+tui_frame *tui_app_frame(tui_app *a)
+{
+	return &a->frames[a->nframes - 1];
+}
+
+static void frame_dispose(tui_frame *f)
+{
+	sv_view_free(f->view);
+	sv_aggtree_free(f->agg);
+	sv_callercallee_free(f->cc);
+	sv_rows_dispose(&f->rows);
+	for (int t = 0; t < TAB_COUNT; t++)
+		sv_expansion_free(f->pane[t].exp);
+	for (size_t i = 0; i < f->nhist; i++)
+		sv_params_dispose(&f->hist[i]);
+	free(f->hist);
+	sv_params_dispose(&f->params);
+	free(f->focus);
+	free(f->title);
+	if (f->owns_src)
+		sv_source_free(f->src);
+	memset(f, 0, sizeof(*f));
+}
+
+static int history_push(tui_frame *f)
+{
+	if (f->nhist && sv_params_equal(&f->hist[f->hpos], &f->params))
+		return 0;
+	/* Forward entries are discarded; at most HISTORY_MAX kept. */
+	for (size_t i = f->hpos + 1; i < f->nhist; i++)
+		sv_params_dispose(&f->hist[i]);
+	f->nhist = f->nhist ? f->hpos + 1 : 0;
+	if (f->nhist == HISTORY_MAX) {
+		sv_params_dispose(&f->hist[0]);
+		memmove(f->hist, f->hist + 1, (HISTORY_MAX - 1) * sizeof(*f->hist));
+		f->nhist--;
+	}
+	sv_params *h = realloc(f->hist, (f->nhist + 1) * sizeof(*h));
+	if (!h)
+		return SV_ENOMEM;
+	f->hist = h;
+	if (sv_params_copy(&f->hist[f->nhist], &f->params)) {
+		sv_params_dispose(&f->hist[f->nhist]);
+		return SV_ENOMEM;
+	}
+	f->hpos = f->nhist++;
+	return 0;
+}
+
+/* Build the view for `p`. On failure the frame keeps its old view and err says why. */
+static int frame_apply(tui_frame *f, const sv_params *p, char *err, size_t errsize)
+{
+	sv_view *v;
+	sv_error e;
+	sv_error_clear(&e);
+	int rc = sv_view_new(&v, f->src, p, &e);
+	if (rc) {
+		snprintf(err, errsize, "%s", e.msg[0] ? e.msg : sv_status_str(rc));
+		return rc;
+	}
+	sv_view_free(f->view);
+	f->view = v;
+	sv_params np;
+	if (sv_params_copy(&np, sv_view_params(v))) {
+		sv_params_dispose(&np);
+		return SV_ENOMEM;
+	}
+	sv_params_dispose(&f->params);
+	f->params = np;
+	sv_aggtree_free(f->agg);
+	f->agg = NULL;
+	sv_callercallee_free(f->cc);
+	f->cc = NULL;
+	/* Node ids change with the view: start the tree panes afresh. */
+	for (int t = 0; t < TAB_COUNT; t++) {
+		sv_expansion_clear(f->pane[t].exp);
+		f->pane[t].cursor = f->pane[t].top = 0;
+	}
+	if (sv_expansion_expand_node(f->pane[TAB_CALLTREE].exp, v, SV_NODE_ROOT))
+		return SV_ENOMEM;
+	return history_push(f);
+}
+
+static int frame_init(tui_frame *f, sv_source *src, bool owns, const sv_params *p, const char *title, char *err,
+		      size_t errsize)
+{
+	memset(f, 0, sizeof(*f));
+	f->src = src;
+	f->owns_src = owns;
+	f->title = strdup(title ? title : "");
+	int rc = f->title ? sv_params_init(&f->params) : SV_ENOMEM;
+	for (int t = 0; !rc && t < TAB_COUNT; t++)
+		rc = sv_expansion_new(&f->pane[t].exp);
+	if (!rc)
+		rc = frame_apply(f, p, err, errsize);
+	if (rc && !err[0])
+		snprintf(err, errsize, "%s", sv_status_str(rc));
+	return rc;
+}
+
+int tui_app_new(tui_app **out, sv_source *src, const sv_params *params, const char *title, char *err, size_t errsize)
+{
+	err[0] = '\0';
+	tui_app *a = calloc(1, sizeof(*a));
+	if (!a || !(a->frames = calloc(1, sizeof(*a->frames)))) {
+		free(a);
+		snprintf(err, errsize, "out of memory");
+		return SV_ENOMEM;
+	}
+	a->nframes = 1;
+	a->edit_box = -1;
+	a->tab = TAB_CALLTREE;
+	a->w = 100;
+	a->h = 30;
+	int rc = frame_init(&a->frames[0], src, false, params, title, err, errsize);
+	if (rc) {
+		tui_app_free(a);
+		return rc;
+	}
+	tui_app_react(a, TUI_REFLATTEN);
+	*out = a;
+	return 0;
+}
+
+void tui_app_free(tui_app *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nframes; i++)
+		frame_dispose(&a->frames[i]);
+	free(a->frames);
+	free(a);
+}
+
+/* ---- rows of the current tab ---- */
+
+static const char *row_name(tui_app *a, size_t i)
+{
+	tui_frame *f = tui_app_frame(a);
+	return i < f->rows.n ? sv_view_name(f->view, f->rows.row[i].name) : NULL;
+}
+
+/* The focus defaults to the ByName row with the largest exclusive cost (not ROOT). */
+static void ensure_focus(tui_frame *f)
+{
+	if (f->focus && sv_view_name_find(f->view, f->focus) != UINT32_MAX)
+		return;
+	for (uint32_t r = 0; r < sv_view_byname_count(f->view); r++) {
+		sv_name_id n = sv_view_byname_name(f->view, r);
+		if (n != SV_NAME_ROOT) {
+			free(f->focus);
+			f->focus = strdup(sv_view_name(f->view, n));
+			return;
+		}
+	}
+}
+
+static int cc_rows(tui_frame *f)
+{
+	sv_rows *r = &f->rows;
+	size_t n = f->cc->ncallers + 1 + f->cc->ncallees;
+	r->row = calloc(n, sizeof(*r->row));
+	if (!r->row)
+		return SV_ENOMEM;
+	r->n = r->cap = n;
+	size_t k = 0;
+	for (uint32_t i = 0; i < f->cc->ncallers; i++, k++)
+		r->row[k] = (sv_row){ i, 0, f->cc->callers[i].name, &f->cc->callers[i].st, false, false };
+	r->row[k++] = (sv_row){ CC_FOCUS, 0, f->cc->focus.name, &f->cc->focus.st, false, false };
+	for (uint32_t i = 0; i < f->cc->ncallees; i++, k++)
+		r->row[k] = (sv_row){ CC_CALLEE | i, 1, f->cc->callees[i].name, &f->cc->callees[i].st, false, false };
+	return 0;
+}
+
+static void reflatten(tui_app *a)
+{
+	tui_frame *f = tui_app_frame(a);
+	tui_pane *p = &f->pane[a->tab];
+	sv_rows_dispose(&f->rows);
+	int rc = 0;
+	switch (a->tab) {
+	case TAB_BYNAME:
+		rc = sv_rows_byname(&f->rows, f->view, 0);
+		break;
+	case TAB_CALLTREE:
+		rc = sv_rows_calltree(&f->rows, f->view, p->exp, -1);
+		break;
+	case TAB_CALLERS:
+	case TAB_CALLEES:
+		ensure_focus(f);
+		if (f->focus && (!f->agg || f->agg_tab != a->tab)) {
+			sv_aggtree_free(f->agg);
+			f->agg = NULL;
+			sv_name_id id = sv_view_name_find(f->view, f->focus);
+			rc = sv_aggtree_new(&f->agg, f->view, a->tab == TAB_CALLERS ? SV_AGG_CALLERS : SV_AGG_CALLEES, id);
+			f->agg_tab = a->tab;
+			if (!rc) {
+				sv_expansion_clear(p->exp);
+				rc = sv_expansion_set(p->exp, 0, true);
+			}
+		}
+		if (!rc && f->agg)
+			rc = sv_rows_aggtree(&f->rows, f->agg, p->exp, -1);
+		break;
+	case TAB_CC:
+		ensure_focus(f);
+		if (!f->cc && f->focus)
+			rc = sv_callercallee_new(&f->cc, f->view, f->focus);
+		if (!rc && f->cc)
+			rc = cc_rows(f);
+		break;
+	default:
+		break;
+	}
+	if (rc)
+		status(a, "out of memory building the view");
+	if (p->cursor >= f->rows.n)
+		p->cursor = f->rows.n ? f->rows.n - 1 : 0;
+}
+
+void tui_app_react(tui_app *a, int flags)
+{
+	if (flags & (TUI_REFLATTEN | TUI_RECOMPUTE))
+		reflatten(a);
+}
+
+/* ---- applying box edits ---- */
+
+static int apply_box(tui_app *a, sv_box box, const char *text)
+{
+	tui_frame *f = tui_app_frame(a);
+	sv_params p;
+	if (sv_params_copy(&p, &f->params) || sv_params_set(&p, box, text)) {
+		sv_params_dispose(&p);
+		status(a, "out of memory");
+		return TUI_REDRAW;
+	}
+	char err[512];
+	if (frame_apply(f, &p, err, sizeof(err)))
+		status(a, "%s", err);
+	else
+		status(a, "%s: %s", sv_box_name(box), text[0] ? text : "(empty)");
+	sv_params_dispose(&p);
+	return TUI_REDRAW | TUI_RECOMPUTE;
+}
+
+static int apply_params(tui_app *a, const sv_params *p, const char *what)
+{
+	char err[512];
+	if (frame_apply(tui_app_frame(a), p, err, sizeof(err)))
+		status(a, "%s", err);
+	else
+		status(a, "%s", what);
+	return TUI_REDRAW | TUI_RECOMPUTE;
+}
+
+/* A string command on the selected row's name; `box` receives the result. */
+typedef int (*name_cmd)(char **out, const char *box, const char *name);
+
+static int row_command(tui_app *a, sv_box box, name_cmd fn, const char *what)
+{
+	tui_frame *f = tui_app_frame(a);
+	const char *name = row_name(a, f->pane[a->tab].cursor);
+	if (!name) {
+		status(a, "no row selected");
+		return TUI_REDRAW;
+	}
+	char *out = NULL;
+	int rc = fn(&out, sv_params_get(&f->params, box), name);
+	if (rc == SV_EINVAL) {
+		status(a, "%s does not apply to '%s'", what, name);
+		return TUI_REDRAW;
+	}
+	if (rc) {
+		status(a, "out of memory");
+		return TUI_REDRAW;
+	}
+	int r = apply_box(a, box, out);
+	free(out);
+	return r;
+}
+
+static int cmd_group_module(char **out, const char *box, const char *name)
+{
+	return sv_cmd_group_module(out, box, name, false);
+}
+
+static int cmd_entry_group_module(char **out, const char *box, const char *name)
+{
+	return sv_cmd_group_module(out, box, name, true);
+}
+
+static int cmd_include(char **out, const char *box, const char *name)
+{
+	return sv_cmd_include_items(out, box, &name, 1);
+}
+
+static int cmd_exclude(char **out, const char *box, const char *name)
+{
+	return sv_cmd_exclude_items(out, box, &name, 1);
+}
+
+/* ---- drill into / flatten ---- */
+
+static int push_frame(tui_app *a, sv_source *src, const sv_params *p, const char *title)
+{
+	tui_frame *nf = realloc(a->frames, (a->nframes + 1) * sizeof(*nf));
+	if (!nf) {
+		sv_source_free(src);
+		status(a, "out of memory");
+		return TUI_REDRAW;
+	}
+	a->frames = nf;
+	char err[512] = "";
+	if (frame_init(&a->frames[a->nframes], src, true, p, title, err, sizeof(err))) {
+		frame_dispose(&a->frames[a->nframes]);
+		status(a, "%s", err);
+		return TUI_REDRAW;
+	}
+	a->nframes++;
+	status(a, "%s (Esc goes back)", title);
+	return TUI_REDRAW | TUI_REFLATTEN;
+}
+
+static int drill(tui_app *a, bool inclusive)
+{
+	tui_frame *f = tui_app_frame(a);
+	tui_pane *p = &f->pane[a->tab];
+	if (p->cursor >= f->rows.n) {
+		status(a, "no row selected");
+		return TUI_REDRAW;
+	}
+	const sv_row *r = &f->rows.row[p->cursor];
+	sv_drill_what what = a->tab == TAB_CALLTREE ? SV_DRILL_NODE : SV_DRILL_BYNAME;
+	uint32_t id = a->tab == TAB_CALLTREE ? r->id : r->name;
+	sv_source *src;
+	sv_params np;
+	if (sv_drill_into(&src, &np, f->view, what, id, inclusive)) {
+		status(a, "out of memory");
+		return TUI_REDRAW;
+	}
+	char title[300];
+	snprintf(title, sizeof(title), "Drill Into (%s) %s", inclusive ? "inclusive" : "exclusive",
+		 sv_view_name(f->view, r->name));
+	int rc = push_frame(a, src, &np, title);
+	sv_params_dispose(&np);
+	return rc;
+}
+
+static int flatten(tui_app *a)
+{
+	sv_source *src;
+	sv_params np;
+	if (sv_flatten(&src, &np, tui_app_frame(a)->view)) {
+		status(a, "out of memory");
+		return TUI_REDRAW;
+	}
+	int rc = push_frame(a, src, &np, "Flatten");
+	sv_params_dispose(&np);
+	return rc;
+}
+
+/* ---- find ---- */
+
+static int find_next(tui_app *a, bool include_current)
+{
+	tui_frame *f = tui_app_frame(a);
+	tui_pane *p = &f->pane[a->tab];
+	if (!a->find[0]) {
+		status(a, "nothing to find: / starts a search");
+		return TUI_REDRAW;
+	}
+	char rx[300];
+	snprintf(rx, sizeof(rx), "@%s", a->find); /* a real regex, not a simplified pattern */
+	sv_pattern *pat;
+	sv_error err;
+	if (sv_pattern_new(&pat, rx, strlen(rx), &err)) {
+		status(a, "find: %s", err.msg);
+		return TUI_REDRAW;
+	}
+	int flags = TUI_REDRAW;
+	bool found = false;
+	if (a->tab == TAB_CALLTREE) {
+		/* The whole tree, collapsed nodes included, in pre-order from the current node. */
+		sv_rows all;
+		if (sv_rows_calltree(&all, f->view, NULL, -1) == 0) {
+			uint32_t cur = p->cursor < f->rows.n ? f->rows.row[p->cursor].id : 0;
+			size_t start = 0;
+			for (size_t i = 0; i < all.n; i++)
+				if (all.row[i].id == cur)
+					start = i;
+			for (size_t k = include_current ? 0 : 1; k <= all.n && !found; k++) {
+				size_t i = (start + k) % all.n;
+				const char *nm = sv_view_name(f->view, all.row[i].name);
+				if (!sv_pattern_match(pat, nm, strlen(nm)))
+					continue;
+				found = true;
+				for (sv_node_id x = sv_view_node_parent(f->view, all.row[i].id); x != UINT32_MAX;
+				     x = sv_view_node_parent(f->view, x))
+					if (sv_expansion_set(p->exp, x, true))
+						break;
+				reflatten(a);
+				for (size_t j = 0; j < f->rows.n; j++)
+					if (f->rows.row[j].id == all.row[i].id)
+						p->cursor = j;
+			}
+			sv_rows_dispose(&all);
+		}
+	} else {
+		for (size_t k = include_current ? 0 : 1; k <= f->rows.n && !found && f->rows.n; k++) {
+			size_t i = (p->cursor + k) % f->rows.n;
+			const char *nm = row_name(a, i);
+			if (nm && sv_pattern_match(pat, nm, strlen(nm))) {
+				p->cursor = i;
+				found = true;
+			}
+		}
+	}
+	sv_pattern_free(pat);
+	status(a, found ? "found '%s'" : "'%s' not found", a->find);
+	return flags;
+}
+
+/* ---- the edit line (boxes and find) ---- */
+
+static const tui_command edit_cmds[SV_BOX_COUNT] = {
+	[SV_BOX_GROUP] = CMD_EDIT_GROUP, [SV_BOX_FOLD] = CMD_EDIT_FOLD, [SV_BOX_FOLD_PCT] = CMD_EDIT_FOLDPCT,
+	[SV_BOX_INC] = CMD_EDIT_INC,     [SV_BOX_EXC] = CMD_EDIT_EXC,   [SV_BOX_START] = CMD_EDIT_START,
+	[SV_BOX_END] = CMD_EDIT_END,
+};
+
+static void edit_start(tui_app *a, int box, const char *text)
+{
+	a->edit_box = box;
+	snprintf(a->edit, sizeof(a->edit), "%s", text);
+	a->edit_len = a->edit_cur = strlen(a->edit);
+	a->edit_hist = -1;
+}
+
+static int edit_key(tui_app *a, int key)
+{
+	tui_frame *f = tui_app_frame(a);
+	if (key == TUI_KEY_ESC) {
+		a->edit_box = -1;
+		a->finding = false;
+		status(a, "edit cancelled");
+		return TUI_REDRAW;
+	}
+	if (key == '\n' || key == KEY_ENTER) {
+		int box = a->edit_box;
+		a->edit_box = -1;
+		if (a->finding) {
+			a->finding = false;
+			snprintf(a->find, sizeof(a->find), "%.*s", (int)sizeof(a->find) - 1, a->edit);
+			return find_next(a, true);
+		}
+		return apply_box(a, (sv_box)box, a->edit);
+	}
+	if (key == KEY_LEFT && a->edit_cur > 0) {
+		do
+			a->edit_cur--;
+		while (a->edit_cur > 0 && (a->edit[a->edit_cur] & 0xC0) == 0x80);
+	} else if (key == KEY_RIGHT && a->edit_cur < a->edit_len) {
+		do
+			a->edit_cur++;
+		while (a->edit_cur < a->edit_len && (a->edit[a->edit_cur] & 0xC0) == 0x80);
+	} else if (key == KEY_HOME || key == TUI_CTRL('a')) {
+		a->edit_cur = 0;
+	} else if (key == KEY_END || key == TUI_CTRL('e')) {
+		a->edit_cur = a->edit_len;
+	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && a->edit_cur > 0) {
+		size_t from = a->edit_cur;
+		do
+			a->edit_cur--;
+		while (a->edit_cur > 0 && (a->edit[a->edit_cur] & 0xC0) == 0x80);
+		memmove(a->edit + a->edit_cur, a->edit + from, a->edit_len - from + 1);
+		a->edit_len -= from - a->edit_cur;
+	} else if (key == KEY_DC && a->edit_cur < a->edit_len) {
+		size_t to = a->edit_cur + 1;
+		while (to < a->edit_len && (a->edit[to] & 0xC0) == 0x80)
+			to++;
+		memmove(a->edit + a->edit_cur, a->edit + to, a->edit_len - to + 1);
+		a->edit_len -= to - a->edit_cur;
+	} else if (key == TUI_CTRL('u')) {
+		a->edit_len = a->edit_cur = 0;
+		a->edit[0] = '\0';
+	} else if ((key == KEY_UP || key == KEY_DOWN) && !a->finding && f->nhist) {
+		/* This box's earlier values, newest first (the drop-down of PerfView's boxes). */
+		int h = a->edit_hist < 0 ? (int)f->nhist : a->edit_hist;
+		for (int step = key == KEY_UP ? -1 : 1;;) {
+			h += step;
+			if (h < 0 || h >= (int)f->nhist)
+				return TUI_REDRAW;
+			const char *t = sv_params_get(&f->hist[h], (sv_box)a->edit_box);
+			if (strcmp(t, a->edit) != 0) {
+				snprintf(a->edit, sizeof(a->edit), "%s", t);
+				a->edit_len = a->edit_cur = strlen(a->edit);
+				a->edit_hist = h;
+				return TUI_REDRAW;
+			}
+		}
+	} else if (key >= 0x20 && key < 0x100 && key != 0x7f && a->edit_len + 1 < sizeof(a->edit)) {
+		memmove(a->edit + a->edit_cur + 1, a->edit + a->edit_cur, a->edit_len - a->edit_cur + 1);
+		a->edit[a->edit_cur++] = (char)key;
+		a->edit_len++;
+	}
+	return TUI_REDRAW;
+}
+
+/* ---- commands ---- */
+
+static size_t page_rows(const tui_app *a)
+{
+	int n = a->h - 9;
+	return n > 1 ? (size_t)n : 1;
+}
+
+static int cmd_move(tui_app *a, long delta)
+{
+	tui_frame *f = tui_app_frame(a);
+	tui_pane *p = &f->pane[a->tab];
+	if (!f->rows.n)
+		return TUI_REDRAW;
+	long c = (long)p->cursor + delta;
+	if (c < 0)
+		c = 0;
+	if (c >= (long)f->rows.n)
+		c = (long)f->rows.n - 1;
+	p->cursor = (size_t)c;
+	return TUI_REDRAW;
+}
+
+static bool tree_tab(const tui_app *a)
+{
+	return a->tab == TAB_CALLTREE || a->tab == TAB_CALLERS || a->tab == TAB_CALLEES;
+}
+
+static int set_expanded(tui_app *a, const sv_row *r, int how) /* 1 open, 0 close, 2 subtree */
+{
+	tui_frame *f = tui_app_frame(a);
+	sv_expansion *e = f->pane[a->tab].exp;
+	int rc;
+	if (how == 0)
+		rc = sv_expansion_set(e, r->id, false);
+	else if (a->tab == TAB_CALLTREE)
+		rc = how == 2 ? sv_expansion_expand_subtree(e, f->view, r->id) : sv_expansion_expand_node(e, f->view, r->id);
+	else if (how == 2) {
+		/* aggregate trees: every row below */
+		rc = 0;
+		size_t cap = 64, sp = 0;
+		uint32_t *st = malloc(cap * sizeof(*st));
+		if (!st)
+			return TUI_REDRAW;
+		st[sp++] = r->id;
+		while (sp && !rc) {
+			uint32_t x = st[--sp];
+			const uint32_t *kids;
+			uint32_t nk = sv_aggtree_children(f->agg, x, &kids);
+			if (nk)
+				rc = sv_expansion_set(e, x, true);
+			if (sp + nk > cap) {
+				while (sp + nk > cap)
+					cap *= 2;
+				uint32_t *ns = realloc(st, cap * sizeof(*ns));
+				if (!ns)
+					break;
+				st = ns;
+			}
+			for (uint32_t i = 0; i < nk; i++)
+				st[sp++] = kids[i];
+		}
+		free(st);
+	} else {
+		rc = sv_expansion_set(e, r->id, true);
+		/* auto-expand single children here too */
+		const uint32_t *kids;
+		uint32_t x = r->id;
+		while (!rc && sv_aggtree_children(f->agg, x, &kids) == 1) {
+			x = kids[0];
+			rc = sv_expansion_set(e, x, true);
+		}
+	}
+	if (rc)
+		status(a, "out of memory");
+	return TUI_REDRAW | TUI_REFLATTEN;
+}
+
+static int cmd_switch_tab(tui_app *a, tui_tab t)
+{
+	a->tab = t;
+	return TUI_REDRAW | TUI_REFLATTEN;
+}
+
+static int cmd_enter(tui_app *a)
+{
+	tui_frame *f = tui_app_frame(a);
+	const char *name = row_name(a, f->pane[a->tab].cursor);
+	if (!name)
+		return TUI_REDRAW;
+	char *nf = strdup(name);
+	if (!nf)
+		return TUI_REDRAW;
+	free(f->focus);
+	f->focus = nf;
+	sv_aggtree_free(f->agg);
+	f->agg = NULL;
+	sv_callercallee_free(f->cc);
+	f->cc = NULL;
+	f->pane[TAB_CALLERS].cursor = f->pane[TAB_CALLEES].cursor = f->pane[TAB_CC].cursor = 0;
+	status(a, "focus: %s", name);
+	return cmd_switch_tab(a, TAB_CALLERS);
+}
+
+static int cmd_history(tui_app *a, int dir)
+{
+	tui_frame *f = tui_app_frame(a);
+	if ((dir < 0 && f->hpos == 0) || (dir > 0 && f->hpos + 1 >= f->nhist)) {
+		status(a, dir < 0 ? "at the oldest filter" : "at the newest filter");
+		return TUI_REDRAW;
+	}
+	size_t pos = (size_t)((long)f->hpos + dir);
+	sv_params p;
+	if (sv_params_copy(&p, &f->hist[pos])) {
+		sv_params_dispose(&p);
+		return TUI_REDRAW;
+	}
+	/* Restoring must not truncate the history: move the position, then build. */
+	f->hpos = pos;
+	char err[512];
+	sv_view *v;
+	sv_error e;
+	sv_error_clear(&e);
+	if (sv_view_new(&v, f->src, &p, &e) == 0) {
+		sv_view_free(f->view);
+		f->view = v;
+		sv_params_dispose(&f->params);
+		f->params = p;
+		sv_aggtree_free(f->agg);
+		f->agg = NULL;
+		sv_callercallee_free(f->cc);
+		f->cc = NULL;
+		for (int t = 0; t < TAB_COUNT; t++) {
+			sv_expansion_clear(f->pane[t].exp);
+			f->pane[t].cursor = f->pane[t].top = 0;
+		}
+		if (sv_expansion_expand_node(f->pane[TAB_CALLTREE].exp, v, SV_NODE_ROOT))
+			status(a, "out of memory");
+		else
+			status(a, "%s %zu/%zu", dir < 0 ? "back" : "forward", pos + 1, f->nhist);
+	} else {
+		snprintf(err, sizeof(err), "%s", e.msg);
+		status(a, "%s", err);
+		sv_params_dispose(&p);
+	}
+	return TUI_REDRAW | TUI_RECOMPUTE;
+}
+
+int tui_app_handle(tui_app *a, int key)
+{
+	tui_frame *f = tui_app_frame(a);
+	tui_pane *p = &f->pane[a->tab];
+	if (a->edit_box >= 0 || a->finding)
+		return edit_key(a, key);
+	if (a->help) {
+		if (key == KEY_DOWN || key == 'j')
+			a->help_top++;
+		else if ((key == KEY_UP || key == 'k') && a->help_top)
+			a->help_top--;
+		else
+			a->help = false;
+		return TUI_REDRAW;
+	}
+	if (key == KEY_RESIZE)
+		return TUI_REDRAW;
+	a->status[0] = '\0';
+	const sv_row *r = p->cursor < f->rows.n ? &f->rows.row[p->cursor] : NULL;
+	tui_command c = tui_key_command(key);
+	switch (c) {
+	case CMD_UP: return cmd_move(a, -1);
+	case CMD_DOWN: return cmd_move(a, 1);
+	case CMD_PGUP: return cmd_move(a, -(long)page_rows(a));
+	case CMD_PGDN: return cmd_move(a, (long)page_rows(a));
+	case CMD_HOME: return cmd_move(a, -(long)f->rows.n);
+	case CMD_END: return cmd_move(a, (long)f->rows.n);
+	case CMD_EXPAND:
+		if (!tree_tab(a) || !r)
+			return TUI_REDRAW;
+		if (r->has_children && !r->expanded)
+			return set_expanded(a, r, 1);
+		return r->has_children ? cmd_move(a, 1) : TUI_REDRAW;
+	case CMD_COLLAPSE:
+		if (!tree_tab(a) || !r)
+			return TUI_REDRAW;
+		if (r->expanded)
+			return set_expanded(a, r, 0);
+		for (size_t i = p->cursor; i-- > 0;)
+			if (f->rows.row[i].depth + 1 == r->depth) {
+				p->cursor = i;
+				break;
+			}
+		return TUI_REDRAW;
+	case CMD_TOGGLE:
+		if (!tree_tab(a) || !r || !r->has_children)
+			return TUI_REDRAW;
+		return set_expanded(a, r, r->expanded ? 0 : 1);
+	case CMD_EXPAND_ALL:
+		return tree_tab(a) && r ? set_expanded(a, r, 2) : TUI_REDRAW;
+	case CMD_ENTER:
+		if (a->tab == TAB_NOTES)
+			return TUI_REDRAW;
+		return cmd_enter(a);
+	case CMD_TAB_NEXT: return cmd_switch_tab(a, (tui_tab)((a->tab + 1) % TAB_COUNT));
+	case CMD_TAB_PREV: return cmd_switch_tab(a, (tui_tab)((a->tab + TAB_COUNT - 1) % TAB_COUNT));
+	case CMD_TAB_BYNAME: return cmd_switch_tab(a, TAB_BYNAME);
+	case CMD_TAB_CALLTREE: return cmd_switch_tab(a, TAB_CALLTREE);
+	case CMD_TAB_CALLERS: return cmd_switch_tab(a, TAB_CALLERS);
+	case CMD_TAB_CALLEES: return cmd_switch_tab(a, TAB_CALLEES);
+	case CMD_TAB_CC: return cmd_switch_tab(a, TAB_CC);
+	case CMD_TAB_NOTES: return cmd_switch_tab(a, a->tab == TAB_NOTES ? TAB_CALLTREE : TAB_NOTES);
+	case CMD_EDIT_GROUP:
+	case CMD_EDIT_FOLD:
+	case CMD_EDIT_FOLDPCT:
+	case CMD_EDIT_INC:
+	case CMD_EDIT_EXC:
+	case CMD_EDIT_START:
+	case CMD_EDIT_END:
+		for (int b = 0; b < SV_BOX_COUNT; b++)
+			if (edit_cmds[b] == c)
+				edit_start(a, b, sv_params_get(&f->params, (sv_box)b));
+		status(a, "Enter applies, Esc cancels, Up/Down: earlier values");
+		return TUI_REDRAW;
+	case CMD_FOLD_MORE:
+	case CMD_FOLD_LESS: {
+		char *out;
+		if (sv_cmd_fold_pct(&out, sv_params_get(&f->params, SV_BOX_FOLD_PCT), c == CMD_FOLD_MORE))
+			return TUI_REDRAW;
+		int rc = out[0] ? apply_box(a, SV_BOX_FOLD_PCT, out) : TUI_REDRAW;
+		if (!out[0])
+			status(a, "Fold%% is empty: %% sets it");
+		free(out);
+		return rc;
+	}
+	case CMD_DRILL: return drill(a, true);
+	case CMD_DRILL_EXC: return drill(a, false);
+	case CMD_POP:
+		if (a->nframes > 1) {
+			frame_dispose(&a->frames[--a->nframes]);
+			status(a, "back to %s", a->nframes > 1 ? tui_app_frame(a)->title : "the first view");
+			return TUI_REDRAW | TUI_REFLATTEN;
+		}
+		return TUI_REDRAW;
+	case CMD_UNGROUP: return row_command(a, SV_BOX_GROUP, sv_cmd_ungroup, "Ungroup");
+	case CMD_UNGROUP_MODULE: return row_command(a, SV_BOX_GROUP, sv_cmd_ungroup_module, "Ungroup Module");
+	case CMD_GROUP_MODULE: return row_command(a, SV_BOX_GROUP, cmd_group_module, "Group Module");
+	case CMD_ENTRY_GROUP_MODULE: return row_command(a, SV_BOX_GROUP, cmd_entry_group_module, "Entry Group Module");
+	case CMD_FOLD_ITEM: return row_command(a, SV_BOX_FOLD, sv_cmd_fold_item, "Fold Item");
+	case CMD_FOLD_MODULE: return row_command(a, SV_BOX_FOLD, sv_cmd_fold_module, "Fold Module");
+	case CMD_INCLUDE_ITEM: return row_command(a, SV_BOX_INC, cmd_include, "Include Item");
+	case CMD_EXCLUDE_ITEM: return row_command(a, SV_BOX_EXC, cmd_exclude, "Exclude Item");
+	case CMD_REMOVE_FOLDING: {
+		sv_params np;
+		if (sv_params_copy(&np, &f->params) || sv_cmd_remove_all_folding(&np)) {
+			sv_params_dispose(&np);
+			return TUI_REDRAW;
+		}
+		int rc = apply_params(a, &np, "folding removed");
+		sv_params_dispose(&np);
+		return rc;
+	}
+	case CMD_TIME_RANGE: {
+		if (!r)
+			return TUI_REDRAW;
+		sv_params np;
+		if (sv_params_copy(&np, &f->params) || sv_cmd_set_time_range(&np, r->st->first, r->st->last)) {
+			sv_params_dispose(&np);
+			return TUI_REDRAW;
+		}
+		int rc = apply_params(a, &np, "time range set");
+		sv_params_dispose(&np);
+		return rc;
+	}
+	case CMD_FLATTEN: return flatten(a);
+	case CMD_BACK: return cmd_history(a, -1);
+	case CMD_FORWARD: return cmd_history(a, 1);
+	case CMD_FIND:
+		a->finding = true;
+		edit_start(a, 0, a->find);
+		a->edit_box = -1;
+		status(a, "find (regex): Enter searches, n finds the next");
+		return TUI_REDRAW;
+	case CMD_FIND_NEXT: return find_next(a, false);
+	case CMD_HELP:
+		a->help = true;
+		a->help_top = 0;
+		return TUI_REDRAW;
+	case CMD_QUIT:
+		a->quit = true;
+		return 0;
+	default:
+		return TUI_REDRAW;
+	}
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/* The stack window's state and commands. A frame is one view on the stack of views (Drill
+ * Into pushes one, Esc pops it); each keeps its parameters, filter history, focus and one
+ * pane (cursor, scroll, expansion) per tab. Only tui_app_handle changes state; it returns
+ * reaction flags and the main loop recomputes and redraws (style rule 17).
+ * Ownership: tui_app_new borrows the source until tui_app_free; frames pushed by Drill Into
+ * own theirs. */
+#ifndef STACKVIEW_TUI_APP_H
+#define STACKVIEW_TUI_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "keymap.h"
+#include "screen.h"
+#include "stackview/aggview.h"
+#include "stackview/rows.h"
+#include "stackview/source.h"
+#include "stackview/view.h"
+
+typedef enum tui_tab {
+	TAB_BYNAME, TAB_CALLTREE, TAB_CALLERS, TAB_CALLEES, TAB_CC, TAB_NOTES, TAB_COUNT
+} tui_tab;
+
+typedef struct tui_pane {
+	size_t cursor, top;
+	sv_expansion *exp;
+} tui_pane;
+
+typedef struct tui_frame {
+	sv_source *src;
+	bool owns_src;
+	char *title;
+	sv_params params;
+	sv_view *view;
+	sv_params *hist; /* filter history (Back / Forward) */
+	size_t nhist, hpos;
+	char *focus;
+	sv_aggtree *agg; /* Callers or Callees of the focus, for the tab shown */
+	tui_tab agg_tab;
+	sv_callercallee *cc;
+	tui_pane pane[TAB_COUNT];
+	sv_rows rows; /* the visible rows of the current tab */
+} tui_frame;
+
+typedef struct tui_app {
+	tui_frame *frames;
+	size_t nframes;
+	tui_tab tab;
+	char status[512];
+	/* editing a box: -1 = not editing */
+	int edit_box;
+	char edit[4096];
+	size_t edit_len, edit_cur;
+	int edit_hist; /* index into the frame history while browsing it with Up/Down */
+	bool finding;
+	char find[256];
+	bool help;
+	size_t help_top;
+	int w, h;
+	bool quit;
+} tui_app;
+
+enum {
+	TUI_REDRAW = 1,
+	TUI_REFLATTEN = 2, /* rows of the current tab changed */
+	TUI_RECOMPUTE = 4, /* parameters changed: rebuild the view */
+};
+
+/* A window on src with the given starting parameters; errors leave *out unset. */
+int tui_app_new(tui_app **out, sv_source *src, const sv_params *params, const char *title, char *err, size_t errsize);
+void tui_app_free(tui_app *a);
+/* Handle one key; returns reaction flags. */
+int tui_app_handle(tui_app *a, int key);
+/* Apply reaction flags (recompute the view, reflatten rows). */
+void tui_app_react(tui_app *a, int flags);
+/* Paint the whole window into the screen. */
+void tui_app_draw(tui_app *a, tui_screen *s);
+tui_frame *tui_app_frame(tui_app *a);
+
+#endif

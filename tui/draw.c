@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: MIT */
+/* Painting the stack window into a screen: summary line, filter boxes, tabs, the grid of
+ * rows (computed by lib/), the status line, and the help overlay. Nothing here walks a tree
+ * or changes state. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+
+static const char *const tab_names[TAB_COUNT] = { "ByName", "CallTree", "Callers", "Callees", "Caller-Callee",
+						  "Notes" };
+
+typedef enum col { C_NAME, C_INC_PCT, C_INC, C_EXC_PCT, C_EXC, C_FOLD, C_WHEN, C_FIRST, C_LAST, C_N } col;
+
+static const struct {
+	const char *title;
+	int width;
+} cols[C_N] = {
+	{ "Name", 0 }, { "Inc %", 6 }, { "Inc", 11 }, { "Exc %", 6 }, { "Exc", 11 },
+	{ "Fold", 8 }, { "When", 32 }, { "First", 11 }, { "Last", 11 },
+};
+
+/* Columns shown for a width: Name keeps at least max(30, width/3) columns; the others drop
+ * from the right: Last, First, When, Fold. */
+static int pick(const tui_app *a, col *out)
+{
+	static const col tree[] = { C_INC_PCT, C_INC, C_EXC_PCT, C_EXC, C_FOLD, C_WHEN, C_FIRST, C_LAST };
+	static const col byname[] = { C_EXC_PCT, C_EXC, C_INC_PCT, C_INC, C_FOLD, C_WHEN, C_FIRST, C_LAST };
+	const col *order = a->tab == TAB_BYNAME ? byname : tree;
+	int n = 8;
+	int namemin = a->w / 3 > 30 ? a->w / 3 : 30;
+	for (;;) {
+		int w = namemin;
+		for (int i = 0; i < n; i++)
+			w += cols[order[i]].width + 1;
+		if (w <= a->w || n == 2)
+			break;
+		n--;
+	}
+	out[0] = C_NAME;
+	for (int i = 0; i < n; i++)
+		out[i + 1] = order[i];
+	return n + 1;
+}
+
+static void cell_text(char *buf, size_t size, col c, const sv_stats *st, double basis, const char *when)
+{
+	switch (c) {
+	case C_INC_PCT: sv_format_number(buf, size, basis ? st->inc * 100 / basis : 0, 1); break;
+	case C_INC: sv_format_number(buf, size, st->inc, 1); break;
+	case C_EXC_PCT: sv_format_number(buf, size, basis ? st->exc * 100 / basis : 0, 1); break;
+	case C_EXC: sv_format_number(buf, size, st->exc, 1); break;
+	case C_FOLD: sv_format_number(buf, size, st->fold, 0); break;
+	case C_WHEN: snprintf(buf, size, "%s", when); break;
+	case C_FIRST: sv_format_number(buf, size, isfinite(st->first) ? st->first : 0, 3); break;
+	case C_LAST: sv_format_number(buf, size, isfinite(st->last) ? st->last : 0, 3); break;
+	default: buf[0] = '\0';
+	}
+}
+
+static void row_when(tui_app *a, const sv_row *r, char when[SV_WHEN_LEN + 1])
+{
+	tui_frame *f = tui_app_frame(a);
+	when[0] = '\0';
+	switch (a->tab) {
+	case TAB_BYNAME:
+		if (sv_view_byname_when(when, f->view, r->id))
+			when[0] = '\0';
+		break;
+	case TAB_CALLTREE:
+		if (sv_view_node_when(when, f->view, r->id))
+			when[0] = '\0';
+		break;
+	case TAB_CALLERS:
+	case TAB_CALLEES:
+		if (f->agg)
+			sv_when_encode(when, sv_aggtree_row(f->agg, r->id)->hist, sv_aggtree_scale(f->agg));
+		break;
+	case TAB_CC:
+		if (f->cc) {
+			const sv_aggrow *ar = r->id == 0x7fffffffu		  ? &f->cc->focus
+					      : (r->id & 0x80000000u) ? &f->cc->callees[r->id & 0x7fffffffu]
+								  : &f->cc->callers[r->id];
+			sv_when_encode(when, ar->hist, f->cc->scale);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static void draw_boxes(tui_app *a, tui_screen *s, int y)
+{
+	tui_frame *f = tui_app_frame(a);
+	static const struct {
+		sv_box box;
+		int row, x;
+		const char *label;
+	} layout[] = {
+		{ SV_BOX_GROUP, 0, 0, "GroupPats: " }, { SV_BOX_FOLD, 1, 0, "FoldPats: " },
+		{ SV_BOX_FOLD_PCT, 1, -1, "Fold%: " },   { SV_BOX_INC, 2, 0, "IncPats: " },
+		{ SV_BOX_EXC, 2, -1, "ExcPats: " },      { SV_BOX_START, 3, 0, "Start: " },
+		{ SV_BOX_END, 3, 24, "End: " },
+	};
+	int half = a->w / 2;
+	for (size_t i = 0; i < sizeof(layout) / sizeof(layout[0]); i++) {
+		int x = layout[i].x < 0 ? half : layout[i].x;
+		int maxw = layout[i].x < 0 ? a->w - half : (layout[i].row == 0 ? a->w : half - 1);
+		if (layout[i].box == SV_BOX_START)
+			maxw = 23;
+		int yy = y + layout[i].row;
+		int lw = tui_screen_text(s, x, yy, layout[i].label, maxw, TUI_A_BOLD);
+		bool editing = a->edit_box == (int)layout[i].box;
+		const char *text = editing ? a->edit : sv_params_get(&f->params, layout[i].box);
+		if (layout[i].box == SV_BOX_FOLD_PCT && !text[0] && !editing)
+			text = "";
+		if (editing) {
+			/* show the end of a long line so the cursor stays visible */
+			int avail = maxw - lw - 1;
+			char before[4096];
+			snprintf(before, sizeof(before), "%.*s", (int)a->edit_cur, a->edit);
+			const char *shown = text;
+			while (tui_text_width(before + (shown - text)) > avail && *shown)
+				shown++;
+			int used = tui_screen_text(s, x + lw, yy, shown, avail, TUI_A_UNDERLINE);
+			int cx = x + lw + tui_text_width(before + (shown - text));
+			if (cx < x + lw + avail + 1)
+				tui_screen_fill(s, cx, yy, 1, TUI_A_REVERSE);
+			(void)used;
+			if (a->edit_cur < a->edit_len) {
+				char one[8];
+				size_t k = 1;
+				while (a->edit_cur + k < a->edit_len && (a->edit[a->edit_cur + k] & 0xC0) == 0x80)
+					k++;
+				snprintf(one, sizeof(one), "%.*s", (int)k, a->edit + a->edit_cur);
+				tui_screen_text(s, cx, yy, one, 2, TUI_A_REVERSE);
+			}
+		} else {
+			tui_screen_text(s, x + lw, yy, text, maxw - lw, TUI_A_NORMAL);
+		}
+	}
+}
+
+static void draw_help(tui_app *a, tui_screen *s)
+{
+	tui_screen_clear(s);
+	tui_screen_text(s, 0, 0, "stackview keys (any other key closes this help; Up/Down scroll)", a->w, TUI_A_TITLE);
+	int y = 2;
+	size_t line = 0;
+	for (int c = CMD_NONE + 1; c < CMD_COUNT; c++, line++) {
+		if (line < a->help_top)
+			continue;
+		if (y >= a->h)
+			break;
+		char keys[128];
+		tui_command_keys(keys, sizeof(keys), (tui_command)c);
+		tui_screen_text(s, 2, y, keys, 18, TUI_A_BOLD);
+		tui_screen_text(s, 22, y, tui_command_help((tui_command)c), a->w - 22, TUI_A_NORMAL);
+		y++;
+	}
+}
+
+static void draw_notes(tui_app *a, tui_screen *s, int y0, int y1)
+{
+	const char *n = sv_source_notes(tui_app_frame(a)->src);
+	if (!n[0]) {
+		tui_screen_text(s, 1, y0, "(no notes in this file)", a->w - 1, TUI_A_DIM);
+		return;
+	}
+	int y = y0;
+	const char *p = n;
+	while (*p && y < y1) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char line[4096];
+		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) - 1 ? len : sizeof(line) - 1), p);
+		const char *q = line;
+		do { /* wrap at the screen width, at a blank when there is one */
+			size_t bytes;
+			tui_screen_text_n(s, 1, y, q, a->w - 2, TUI_A_NORMAL, &bytes);
+			size_t b = bytes;
+			while (q[bytes] && b > 0 && q[b - 1] != ' ')
+				b--;
+			if (q[bytes] && b > 0) { /* redraw only the words that fit */
+				char part[4096];
+				snprintf(part, sizeof(part), "%.*s", (int)b, q);
+				tui_screen_fill(s, 1, y, a->w - 2, TUI_A_NORMAL);
+				tui_screen_text(s, 1, y, part, a->w - 2, TUI_A_NORMAL);
+				bytes = b;
+			}
+			y++;
+			q += bytes ? bytes : strlen(q);
+		} while (*q && y < y1);
+		p = e ? e + 1 : p + len;
+	}
+}
+
+void tui_app_draw(tui_app *a, tui_screen *s)
+{
+	tui_frame *f = tui_app_frame(a);
+	tui_screen_clear(s);
+	if (a->help) {
+		draw_help(a, s);
+		return;
+	}
+	char line[1024];
+	/* 0: title and summary */
+	int used = tui_screen_text(s, 0, 0, f->title, a->w / 3, TUI_A_TITLE);
+	if (a->nframes > 1) {
+		char depth[32];
+		snprintf(depth, sizeof(depth), " [%zu]", a->nframes);
+		used += tui_screen_text(s, used, 0, depth, 8, TUI_A_TITLE);
+	}
+	sv_view_summary_line(line, sizeof(line), f->view);
+	tui_screen_text(s, used + (used ? 2 : 0), 0, line, a->w - used - 2, TUI_A_NORMAL);
+	/* 1-4: boxes */
+	draw_boxes(a, s, 1);
+	/* 5: tabs and focus */
+	int x = 0;
+	for (int t = 0; t < TAB_COUNT; t++) {
+		char label[40];
+		snprintf(label, sizeof(label), t == (int)a->tab ? "[%d %s]" : " %d %s ", t + 1, tab_names[t]);
+		x += tui_screen_text(s, x, 5, label, a->w - x, t == (int)a->tab ? TUI_A_TITLE | TUI_A_REVERSE : TUI_A_NORMAL);
+		x++;
+	}
+	if (f->focus && (a->tab == TAB_CALLERS || a->tab == TAB_CALLEES || a->tab == TAB_CC)) {
+		snprintf(line, sizeof(line), "focus: %s", f->focus);
+		tui_screen_text(s, x + 1, 5, line, a->w - x - 1, TUI_A_BOLD);
+	}
+	int grid_top = 6, grid_bottom = a->h - 1; /* header row, rows, status */
+	if (a->tab == TAB_NOTES) {
+		draw_notes(a, s, grid_top, grid_bottom);
+	} else {
+		col shown[C_N];
+		int ncol = pick(a, shown);
+		int fixed = 0;
+		for (int i = 1; i < ncol; i++)
+			fixed += cols[shown[i]].width + 1;
+		int namew = a->w - fixed;
+		/* header */
+		x = 0;
+		for (int i = 0; i < ncol; i++) {
+			int w = i == 0 ? namew : cols[shown[i]].width;
+			const char *t = cols[shown[i]].title;
+			int tw = tui_text_width(t);
+			int tx = (shown[i] == C_NAME || shown[i] == C_WHEN) ? x : x + w - tw;
+			tui_screen_fill(s, x, grid_top, w + 1, TUI_A_TITLE | TUI_A_UNDERLINE);
+			tui_screen_text(s, tx, grid_top, t, w, TUI_A_TITLE | TUI_A_UNDERLINE);
+			x += w + 1;
+		}
+		/* rows */
+		tui_pane *p = &f->pane[a->tab];
+		size_t visible = (size_t)(grid_bottom - grid_top - 1);
+		if (p->cursor < p->top)
+			p->top = p->cursor;
+		if (visible && p->cursor >= p->top + visible)
+			p->top = p->cursor - visible + 1;
+		double basis = fabs(sv_view_node_stats(f->view, SV_NODE_ROOT)->inc);
+		bool tree = a->tab == TAB_CALLTREE || a->tab == TAB_CALLERS || a->tab == TAB_CALLEES;
+		for (size_t i = p->top; i < f->rows.n && i < p->top + visible; i++) {
+			int yy = grid_top + 1 + (int)(i - p->top);
+			const sv_row *r = &f->rows.row[i];
+			bool sel = i == p->cursor;
+			bool focusrow = a->tab == TAB_CC && r->id == 0x7fffffffu;
+			int attr = (sel ? TUI_A_REVERSE : 0) | (focusrow ? TUI_A_BOLD : 0);
+			if (sel)
+				tui_screen_fill(s, 0, yy, a->w, attr);
+			char name[2048];
+			const char *nm = sv_view_name(f->view, r->name);
+			int indent = (int)r->depth * 2;
+			if (a->tab == TAB_CC && (r->id & 0x80000000u) && !focusrow)
+				indent = 2;
+			const char *marker = !tree ? "" : !r->has_children ? "  " : r->expanded ? "- " : "+ ";
+			snprintf(name, sizeof(name), "%*s%s%s", indent > 400 ? 400 : indent, "", marker, nm);
+			tui_screen_text(s, 0, yy, name, namew, attr);
+			char when[SV_WHEN_LEN + 1];
+			row_when(a, r, when);
+			x = namew + 1;
+			for (int k = 1; k < ncol; k++) {
+				char buf[64];
+				int w = cols[shown[k]].width;
+				cell_text(buf, sizeof(buf), shown[k], r->st, basis, when);
+				int bw = tui_text_width(buf);
+				int cattr = attr;
+				if ((shown[k] == C_INC || shown[k] == C_EXC || shown[k] == C_INC_PCT || shown[k] == C_EXC_PCT) &&
+				    buf[0] == '-')
+					cattr |= TUI_A_NEG;
+				if (shown[k] == C_WHEN)
+					tui_screen_text(s, x, yy, buf, w, cattr);
+				else
+					tui_screen_text(s, x + (bw < w ? w - bw : 0), yy, buf, w, cattr);
+				x += w + 1;
+			}
+		}
+		if (!f->rows.n)
+			tui_screen_text(s, 1, grid_top + 1, a->tab == TAB_CC || a->tab == TAB_CALLERS || a->tab == TAB_CALLEES
+								    ? "(no focus: Enter on a row sets it)"
+								    : "(no samples)",
+					a->w - 1, TUI_A_DIM);
+	}
+	/* status line */
+	tui_pane *p = &f->pane[a->tab];
+	if (a->status[0]) {
+		snprintf(line, sizeof(line), "%s", a->status);
+	} else if (a->finding) {
+		snprintf(line, sizeof(line), "find: %.1000s", a->edit);
+	} else {
+		const char *nm = p->cursor < f->rows.n ? sv_view_name(f->view, f->rows.row[p->cursor].name) : "";
+		snprintf(line, sizeof(line), "%zu/%zu %s", f->rows.n ? p->cursor + 1 : 0, f->rows.n, nm);
+	}
+	tui_screen_fill(s, 0, a->h - 1, a->w, TUI_A_REVERSE);
+	const char *hint = "? help  q quit";
+	int hw = tui_text_width(hint);
+	tui_screen_text(s, 0, a->h - 1, line, a->w - hw - 2, TUI_A_REVERSE);
+	tui_screen_text(s, a->w - hw, a->h - 1, hint, hw, TUI_A_REVERSE);
+	if (a->finding) {
+		snprintf(line, sizeof(line), "find: %.1000s", a->edit);
+		tui_screen_fill(s, 0, a->h - 1, a->w, TUI_A_REVERSE);
+		tui_screen_text(s, 0, a->h - 1, line, a->w, TUI_A_REVERSE);
+	}
+}

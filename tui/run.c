@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/* The main loops: headless (a key script in, plain-text screens out, tig's TIG_SCRIPT idea)
+ * and the real terminal (term.c owns curses). Both feed keys to tui_app_handle, apply the
+ * reactions, and draw. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "app.h"
+#include "term.h"
+#include "tui.h"
+
+static const struct {
+	const char *name;
+	int key;
+} named_keys[] = {
+	{ "Up", KEY_UP },       { "Down", KEY_DOWN },   { "Left", KEY_LEFT },     { "Right", KEY_RIGHT },
+	{ "PgUp", KEY_PPAGE },  { "PgDn", KEY_NPAGE },  { "Home", KEY_HOME },     { "End", KEY_END },
+	{ "Enter", '\n' },      { "Esc", TUI_KEY_ESC }, { "Tab", '\t' },          { "S-Tab", KEY_BTAB },
+	{ "Space", ' ' },       { "BS", KEY_BACKSPACE }, { "Del", KEY_DC },        { "S-F7", KEY_F(19) },
+	{ "M-Left", TUI_ALT(KEY_LEFT) }, { "M-Right", TUI_ALT(KEY_RIGHT) }, { "lt", '<' },
+};
+
+/* Parse one "<...>" token; returns the key or -1. */
+static int parse_named(const char *t, size_t n)
+{
+	for (size_t i = 0; i < sizeof(named_keys) / sizeof(named_keys[0]); i++)
+		if (strlen(named_keys[i].name) == n && strncasecmp(named_keys[i].name, t, n) == 0)
+			return named_keys[i].key;
+	if (n >= 2 && (t[0] == 'F' || t[0] == 'f') && isdigit((unsigned char)t[1])) {
+		int k = atoi(t + 1);
+		if (k >= 1 && k <= 24)
+			return KEY_F(k);
+	}
+	if (n == 3 && t[1] == '-' && (t[0] == 'C' || t[0] == 'c'))
+		return TUI_CTRL(t[2]);
+	if (n == 3 && t[1] == '-' && (t[0] == 'M' || t[0] == 'm'))
+		return TUI_ALT(t[2]);
+	return -1;
+}
+
+static void feed(tui_app *a, int key)
+{
+	int flags = tui_app_handle(a, key);
+	tui_app_react(a, flags);
+}
+
+static int resize_app(tui_app *a, tui_screen **scr, int w, int h)
+{
+	tui_screen *ns = tui_screen_new(w, h);
+	if (!ns)
+		return -1;
+	tui_screen_free(*scr);
+	*scr = ns;
+	a->w = w;
+	a->h = h;
+	return 0;
+}
+
+/* Script tokens, separated by blanks or newlines:
+ *   <Down> <Enter> <F7> <S-F7> <C-d> <M-u> ...  named keys
+ *   "text"          types the text (blanks included)
+ *   :dump           writes the screen to the output, followed by a line "----"
+ *   :resize WxH     resizes the screen
+ *   # ...           a comment to the end of the line
+ *   anything else   types its characters one by one */
+static int run_script(tui_app *a, const tui_options *o, char *err, size_t errsize)
+{
+	tui_screen *scr = NULL;
+	if (resize_app(a, &scr, o->width, o->height)) {
+		snprintf(err, errsize, "bad screen size %dx%d", o->width, o->height);
+		return 2;
+	}
+	const char *p = o->script;
+	int rc = 0;
+	bool dumped_last = false;
+	while (*p && !a->quit) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		if (*p == '#') {
+			while (*p && *p != '\n')
+				p++;
+			continue;
+		}
+		const char *t = p;
+		dumped_last = false;
+		if (*p == '<') {
+			const char *e = strchr(p, '>');
+			int key = e ? parse_named(p + 1, (size_t)(e - p - 1)) : -1;
+			if (key < 0) {
+				snprintf(err, errsize, "key script: unknown key '%.*s'", (int)(e ? e - t + 1 : 12), t);
+				rc = 2;
+				break;
+			}
+			feed(a, key);
+			p = e + 1;
+		} else if (*p == '"') {
+			const char *e = strchr(p + 1, '"');
+			if (!e) {
+				snprintf(err, errsize, "key script: unterminated \"");
+				rc = 2;
+				break;
+			}
+			for (const char *c = p + 1; c < e; c++)
+				feed(a, (unsigned char)*c);
+			p = e + 1;
+		} else if (strncmp(p, ":dump", 5) == 0) {
+			tui_app_draw(a, scr);
+			tui_screen_dump(scr, o->out);
+			fputs("----\n", o->out);
+			dumped_last = true;
+			p += 5;
+		} else if (strncmp(p, ":resize", 7) == 0) {
+			int w, h, n = 0;
+			if (sscanf(p + 7, " %dx%d%n", &w, &h, &n) != 2 || resize_app(a, &scr, w, h)) {
+				snprintf(err, errsize, "key script: bad :resize");
+				rc = 2;
+				break;
+			}
+			feed(a, KEY_RESIZE);
+			p += 7 + n;
+		} else {
+			while (*p && !isspace((unsigned char)*p))
+				feed(a, (unsigned char)*p++);
+		}
+	}
+	if (!rc && !dumped_last) {
+		tui_app_draw(a, scr);
+		tui_screen_dump(scr, o->out);
+	}
+	tui_screen_free(scr);
+	return rc;
+}
+
+static int run_terminal(tui_app *a, char *err, size_t errsize)
+{
+	tui_screen *scr = NULL;
+	if (tui_term_start(err, errsize))
+		return 1;
+	int w, h;
+	tui_term_size(&w, &h);
+	if (resize_app(a, &scr, w, h)) {
+		tui_term_stop();
+		snprintf(err, errsize, "terminal too small");
+		return 1;
+	}
+	while (!a->quit) {
+		tui_app_draw(a, scr);
+		tui_term_paint(scr);
+		int key = tui_term_key();
+		if (key == KEY_RESIZE) {
+			tui_term_size(&w, &h);
+			if (w > 0 && h > 0)
+				(void)resize_app(a, &scr, w, h);
+		}
+		feed(a, key);
+	}
+	tui_term_stop();
+	tui_screen_free(scr);
+	return 0;
+}
+
+int tui_run(sv_source *src, const sv_params *params, const tui_options *o, char *err, size_t errsize)
+{
+	tui_app *a;
+	if (tui_app_new(&a, src, params, o->title, err, errsize))
+		return 1;
+	int rc = o->script ? run_script(a, o, err, errsize) : run_terminal(a, err, errsize);
+	tui_app_free(a);
+	return rc;
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/* Terminal ownership (see term.h). The signal handlers are the only mutable globals of the
+ * TUI, as a terminal is process-wide. */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include "term.h"
+
+#include <curses.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "keymap.h"
+
+static volatile sig_atomic_t term_active;
+static bool term_color;
+static int pending[8];
+static int npending;
+
+enum { PAIR_TITLE = 1, PAIR_NEG, PAIR_DIM };
+
+static void restore(void)
+{
+	if (term_active) {
+		term_active = 0;
+		endwin();
+	}
+}
+
+static void on_fatal(int sig)
+{
+	restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int tui_term_start(char *err, size_t errsize)
+{
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		snprintf(err, errsize, "the terminal UI needs a terminal (use a subcommand such as calltree)");
+		return 1;
+	}
+	setlocale(LC_ALL, "");
+	if (!getenv("ESCDELAY"))
+		set_escdelay(25);
+	if (!initscr()) {
+		snprintf(err, errsize, "cannot initialise the terminal");
+		return 1;
+	}
+	term_active = 1;
+	atexit(restore);
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGABRT, SIGBUS, SIGFPE };
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], on_fatal);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	const char *nc = getenv("NO_COLOR");
+	term_color = has_colors() && !(nc && nc[0]);
+	if (term_color) {
+		start_color();
+		use_default_colors();
+		init_pair(PAIR_TITLE, COLOR_CYAN, -1);
+		init_pair(PAIR_NEG, COLOR_RED, -1);
+		init_pair(PAIR_DIM, COLOR_BLUE, -1);
+	}
+	return 0;
+}
+
+void tui_term_stop(void)
+{
+	restore();
+}
+
+void tui_term_size(int *w, int *h)
+{
+	getmaxyx(stdscr, *h, *w);
+}
+
+static attr_t curses_attr(int a, short *pair)
+{
+	attr_t r = A_NORMAL;
+	*pair = 0;
+	if (a & TUI_A_BOLD)
+		r |= A_BOLD;
+	if (a & TUI_A_REVERSE)
+		r |= A_REVERSE;
+	if (a & TUI_A_UNDERLINE)
+		r |= A_UNDERLINE;
+	if (a & TUI_A_TITLE)
+		r |= A_BOLD;
+	if (term_color) {
+		if (a & TUI_A_NEG)
+			*pair = PAIR_NEG;
+		else if (a & TUI_A_TITLE)
+			*pair = PAIR_TITLE;
+		else if (a & TUI_A_DIM)
+			*pair = PAIR_DIM;
+	} else if (a & TUI_A_DIM) {
+		r |= A_DIM;
+	}
+	return r;
+}
+
+void tui_term_paint(const tui_screen *s)
+{
+	int w, h;
+	getmaxyx(stdscr, h, w);
+	for (int y = 0; y < s->h && y < h; y++) {
+		for (int x = 0; x < s->w && x < w; x++) {
+			const tui_cell *c = &s->cells[y * s->w + x];
+			if (c->ch == 0)
+				continue; /* right half of a wide character */
+			wchar_t wc[2] = { c->ch, 0 };
+			short pair;
+			attr_t at = curses_attr(c->attr, &pair);
+			cchar_t cc;
+			setcchar(&cc, wc, at, pair, NULL);
+			mvadd_wch(y, x, &cc);
+		}
+	}
+	refresh();
+}
+
+int tui_term_key(void)
+{
+	if (npending)
+		return pending[--npending];
+	wint_t wc;
+	int r = get_wch(&wc);
+	if (r == ERR)
+		return KEY_RESIZE; /* e.g. interrupted: redraw */
+	if (r == KEY_CODE_YES)
+		return (int)wc;
+	if (wc == 27) {
+		/* Esc alone, or Alt-key (Esc then the key). */
+		timeout(30);
+		wint_t next;
+		int r2 = get_wch(&next);
+		timeout(-1);
+		if (r2 == ERR)
+			return TUI_KEY_ESC;
+		return TUI_ALT((int)next);
+	}
+	if (wc == '\r')
+		return '\n';
+	if (wc < 0x80)
+		return (int)wc;
+	/* Non-ASCII: hand over its UTF-8 bytes one at a time. */
+	char mb[8];
+	mbstate_t st;
+	memset(&st, 0, sizeof(st));
+	size_t n = wcrtomb(mb, (wchar_t)wc, &st);
+	if (n == (size_t)-1 || n == 0)
+		return '?';
+	for (size_t i = n; i-- > 1;)
+		pending[npending++] = (unsigned char)mb[i];
+	return (unsigned char)mb[0];
+}

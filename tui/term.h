@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* The one module that owns the terminal (style rule 18): curses set-up, colours (NO_COLOR
+ * and monochrome respected), resize, and restoring the terminal on every exit path,
+ * signals included. */
+#ifndef STACKVIEW_TUI_TERM_H
+#define STACKVIEW_TUI_TERM_H
+
+#include <stddef.h>
+
+#include "screen.h"
+
+int tui_term_start(char *err, size_t errsize);
+void tui_term_stop(void);
+void tui_term_size(int *w, int *h);
+void tui_term_paint(const tui_screen *s);
+/* The next key: curses codes, TUI_ALT(c) for Esc-prefixed keys, UTF-8 bytes one by one. */
+int tui_term_key(void);
+
+#endif
