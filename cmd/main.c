@@ -452,7 +452,8 @@ static int cmd_tui(const cli_opts *o)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	tui_options to = { o->files[0], script, o->width, o->height, stdout };
+	const char *slash = strrchr(o->files[0], '/');
+	tui_options to = { slash ? slash + 1 : o->files[0], script, o->width, o->height, stdout };
 	char err[600];
 	int r = tui_run(src, &p, &to, err, sizeof(err));
 	if (r) {

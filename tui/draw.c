@@ -15,25 +15,24 @@ typedef enum col { C_NAME, C_INC_PCT, C_INC, C_EXC_PCT, C_EXC, C_FOLD, C_WHEN, C
 
 static const struct {
 	const char *title;
-	int width;
 } cols[C_N] = {
-	{ "Name", 0 }, { "Inc %", 6 }, { "Inc", 11 }, { "Exc %", 6 }, { "Exc", 11 },
-	{ "Fold", 8 }, { "When", 32 }, { "First", 11 }, { "Last", 11 },
+	{ "Name" }, { "Inc %" }, { "Inc" }, { "Exc %" }, { "Exc" }, { "Fold" }, { "When" }, { "First" }, { "Last" },
 };
 
 /* Columns shown for a width: Name keeps at least max(30, width/3) columns; the others drop
- * from the right: Last, First, When, Fold. */
-static int pick(const tui_app *a, col *out)
+ * from the right (Last, First, Fold, When). `width` holds each column's width, measured on
+ * the rows shown. */
+static int pick(const tui_app *a, const int *width, col *out)
 {
-	static const col tree[] = { C_INC_PCT, C_INC, C_EXC_PCT, C_EXC, C_FOLD, C_WHEN, C_FIRST, C_LAST };
-	static const col byname[] = { C_EXC_PCT, C_EXC, C_INC_PCT, C_INC, C_FOLD, C_WHEN, C_FIRST, C_LAST };
+	static const col tree[] = { C_INC_PCT, C_INC, C_EXC_PCT, C_EXC, C_WHEN, C_FOLD, C_FIRST, C_LAST };
+	static const col byname[] = { C_EXC_PCT, C_EXC, C_INC_PCT, C_INC, C_WHEN, C_FOLD, C_FIRST, C_LAST };
 	const col *order = a->tab == TAB_BYNAME ? byname : tree;
 	int n = 8;
 	int namemin = a->w / 3 > 30 ? a->w / 3 : 30;
 	for (;;) {
 		int w = namemin;
 		for (int i = 0; i < n; i++)
-			w += cols[order[i]].width + 1;
+			w += width[order[i]] + 1;
 		if (w <= a->w || n == 2)
 			break;
 		n--;
@@ -232,24 +231,7 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 	if (a->tab == TAB_NOTES) {
 		draw_notes(a, s, grid_top, grid_bottom);
 	} else {
-		col shown[C_N];
-		int ncol = pick(a, shown);
-		int fixed = 0;
-		for (int i = 1; i < ncol; i++)
-			fixed += cols[shown[i]].width + 1;
-		int namew = a->w - fixed;
-		/* header */
-		x = 0;
-		for (int i = 0; i < ncol; i++) {
-			int w = i == 0 ? namew : cols[shown[i]].width;
-			const char *t = cols[shown[i]].title;
-			int tw = tui_text_width(t);
-			int tx = (shown[i] == C_NAME || shown[i] == C_WHEN) ? x : x + w - tw;
-			tui_screen_fill(s, x, grid_top, w + 1, TUI_A_TITLE | TUI_A_UNDERLINE);
-			tui_screen_text(s, tx, grid_top, t, w, TUI_A_TITLE | TUI_A_UNDERLINE);
-			x += w + 1;
-		}
-		/* rows */
+		/* Scroll first, so the widths are measured on the rows that will show. */
 		tui_pane *p = &f->pane[a->tab];
 		size_t visible = (size_t)(grid_bottom - grid_top - 1);
 		if (p->cursor < p->top)
@@ -257,6 +239,46 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 		if (visible && p->cursor >= p->top + visible)
 			p->top = p->cursor - visible + 1;
 		double basis = fabs(sv_view_node_stats(f->view, SV_NODE_ROOT)->inc);
+		int width[C_N];
+		for (int c = 1; c < C_N; c++)
+			width[c] = c == C_WHEN ? SV_WHEN_LEN : tui_text_width(cols[c].title);
+		for (size_t i = p->top; i < f->rows.n && i < p->top + visible; i++)
+			for (int c = 1; c < C_N; c++) {
+				char buf[64];
+				if (c == C_WHEN)
+					continue;
+				cell_text(buf, sizeof(buf), (col)c, f->rows.row[i].st, basis, "");
+				int bw = tui_text_width(buf);
+				if (bw > width[c])
+					width[c] = bw;
+			}
+		col shown[C_N];
+		int ncol = pick(a, width, shown);
+		int fixed = 0;
+		for (int i = 1; i < ncol; i++)
+			fixed += width[shown[i]] + 1;
+		int namew = a->w - fixed;
+		/* header */
+		x = 0;
+		for (int i = 0; i < ncol; i++) {
+			int w = i == 0 ? namew : width[shown[i]];
+			const char *t = cols[shown[i]].title;
+			int tw = tui_text_width(t);
+			int tx = (shown[i] == C_NAME || shown[i] == C_WHEN) ? x : x + w - tw;
+			tui_screen_fill(s, x, grid_top, w + 1, TUI_A_TITLE | TUI_A_UNDERLINE);
+			tui_screen_text(s, tx, grid_top, t, w, TUI_A_TITLE | TUI_A_UNDERLINE);
+			x += w + 1;
+		}
+		/* Deep trees: shift the Name column left so the cursor row's name stays readable. */
+		int shift = 0;
+		if (p->cursor < f->rows.n && a->tab != TAB_CC) {
+			int cur = (int)f->rows.row[p->cursor].depth * 2;
+			if (cur + 2 + 16 > namew)
+				shift = (cur - namew / 3) & ~1;
+			if (shift < 0)
+				shift = 0;
+		}
+		/* rows */
 		bool tree = a->tab == TAB_CALLTREE || a->tab == TAB_CALLERS || a->tab == TAB_CALLEES;
 		for (size_t i = p->top; i < f->rows.n && i < p->top + visible; i++) {
 			int yy = grid_top + 1 + (int)(i - p->top);
@@ -272,14 +294,22 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 			if (a->tab == TAB_CC && (r->id & 0x80000000u) && !focusrow)
 				indent = 2;
 			const char *marker = !tree ? "" : !r->has_children ? "  " : r->expanded ? "- " : "+ ";
-			snprintf(name, sizeof(name), "%*s%s%s", indent > 400 ? 400 : indent, "", marker, nm);
-			tui_screen_text(s, 0, yy, name, namew, attr);
+			snprintf(name, sizeof(name), "%*s%s%s", indent > 1000 ? 1000 : indent, "", marker, nm);
+			if (shift) {
+				size_t skip = 0, len = strlen(name);
+				for (int col_ = 0; col_ < shift && skip < len; col_++) /* indentation is ASCII */
+					skip++;
+				tui_screen_text(s, 0, yy, "<", 1, attr | TUI_A_DIM);
+				tui_screen_text(s, 1, yy, name + skip, namew - 1, attr);
+			} else {
+				tui_screen_text(s, 0, yy, name, namew, attr);
+			}
 			char when[SV_WHEN_LEN + 1];
 			row_when(a, r, when);
 			x = namew + 1;
 			for (int k = 1; k < ncol; k++) {
 				char buf[64];
-				int w = cols[shown[k]].width;
+				int w = width[shown[k]];
 				cell_text(buf, sizeof(buf), shown[k], r->st, basis, when);
 				int bw = tui_text_width(buf);
 				int cattr = attr;
