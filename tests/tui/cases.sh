@@ -54,3 +54,14 @@ if command -v tmux >/dev/null 2>&1; then
 	fi
 	tm kill-server 2>/dev/null
 fi
+
+# ---- the guide's key table is the help screen ----
+printf '?' > "$TMP/help.keys"
+missing=""
+while IFS= read -r l; do
+	k=$(printf '%s' "${l:2:20}" | sed 's/ *$//')
+	h=${l:22}
+	[ -n "$k" ] || continue
+	grep -qF -- "| \`$k\` | $h |" docs/guide.md || missing="$missing [$k]"
+done < <("$SV" view "$IN/s-basic.perfView.xml" --script "$TMP/help.keys" --size 100x60 | sed -n '3,60p' | grep .)
+if [ -z "$missing" ]; then ok; else bad tui.keys.documented "not in docs/guide.md:$missing"; fi
