@@ -34,6 +34,8 @@ typedef struct cli_opts {
 	long top, depth;
 	cli_out out;
 	bool timing;
+	bool grouped;        /* convert --grouped */
+	bool folded_flamegraph; /* --folded-style flamegraph */
 	char preset_buf[512];
 } cli_opts;
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "stackview/utf8.h"
 
 /* Before a key, or a value that is not a key's: a comma unless first in its container. */
 static void sep(jw *w)
@@ -49,28 +50,6 @@ void jw_end_arr(jw *w)
 	fputc(']', w->f);
 }
 
-/* Length of a valid UTF-8 sequence at s, or 0. */
-static int utf8_len(const unsigned char *s)
-{
-	if (s[0] < 0x80)
-		return 1;
-	int n = (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
-	if (!n || (n == 2 && s[0] < 0xC2) || s[0] > 0xF4)
-		return 0;
-	for (int i = 1; i < n; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	if (n == 3 && s[0] == 0xE0 && s[1] < 0xA0)
-		return 0;
-	if (n == 3 && s[0] == 0xED && s[1] >= 0xA0)
-		return 0; /* surrogates */
-	if (n == 4 && s[0] == 0xF0 && s[1] < 0x90)
-		return 0;
-	if (n == 4 && s[0] == 0xF4 && s[1] >= 0x90)
-		return 0;
-	return n;
-}
-
 static void put_string(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -90,7 +69,7 @@ static void put_string(FILE *f, const char *str)
 			}
 			s++;
 		} else {
-			int n = utf8_len(s);
+			int n = sv_utf8_len(s);
 			if (n == 0) {
 				fputs("\\ufffd", f);
 				s++;

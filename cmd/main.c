@@ -401,6 +401,61 @@ out:
 	return rc;
 }
 
+/* convert IN OUT: the filtered view's samples (original or --grouped names) written in the
+ * format OUT's name asks for, atomically. */
+static int cmd_convert(const cli_opts *o)
+{
+	if (o->nfiles != 2) {
+		fprintf(stderr, "stackview: convert needs IN and OUT files\n");
+		return EXIT_USAGE;
+	}
+	bool zipped;
+	const sv_format *of = o->format ? NULL : sv_format_for_output(o->files[1], &zipped);
+	if (!o->format && !of) {
+		fprintf(stderr, "stackview: %s: cannot tell the output format from the name (use .perfView.xml, "
+				".perfView.json, their .zip forms, or .folded)\n",
+			o->files[1]);
+		return EXIT_USAGE;
+	}
+	sv_source *src = NULL, *out = NULL;
+	sv_view *v = NULL;
+	sv_params p = { 0 };
+	double t0 = now_ms();
+	int rc = load(&src, o->files[0], o);
+	if (rc)
+		return rc;
+	timing_line(o, "load", now_ms() - t0);
+	if (make_params(&p, src, o->box)) {
+		rc = EXIT_INPUT;
+		goto done;
+	}
+	if ((rc = build_view(&v, src, &p)))
+		goto done;
+	t0 = now_ms();
+	if (sv_view_export_source(&out, v, o->grouped)) {
+		fprintf(stderr, "stackview: out of memory\n");
+		rc = EXIT_INPUT;
+		goto done;
+	}
+	sv_export_opts eo = { o->folded_flamegraph ? SV_FOLDED_FLAMEGRAPH : SV_FOLDED_PLAIN };
+	sv_error err;
+	sv_error_clear(&err);
+	/* --format names the input; the output's format always comes from its name here. */
+	if (sv_save(out, o->files[1], NULL, &eo, &err)) {
+		report(&err);
+		rc = EXIT_OUTPUT;
+		goto done;
+	}
+	timing_line(o, "output", now_ms() - t0);
+	rc = EXIT_OK;
+done:
+	sv_source_free(out);
+	sv_view_free(v);
+	sv_params_dispose(&p);
+	sv_source_free(src);
+	return rc;
+}
+
 /* Read a whole small text file (a key script). */
 static char *slurp(const char *path)
 {
@@ -504,6 +559,8 @@ int main(int argc, char **argv)
 		return cmd_diff(&o);
 	if (strcmp(o.cmd, "overweight") == 0)
 		return cmd_overweight(&o);
+	if (strcmp(o.cmd, "convert") == 0)
+		return cmd_convert(&o);
 	if (strcmp(o.cmd, "view") == 0) {
 		char buf[PATH_MAX + 64];
 		if (o.nfiles == 0) {

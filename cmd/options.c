@@ -16,6 +16,7 @@ void cli_usage(FILE *f)
 	      "       stackview diff BASE TEST [--view byname|calltree|callers|callees|callercallee]\n"
 	      "                      [--focus NAME] [FILTER...] [--select-*...] [OUT...]\n"
 	      "       stackview overweight BASE TEST [FILTER...] [--json|--tsv]\n"
+	      "       stackview convert IN OUT [FILTER...] [--grouped] [--folded-style plain|flamegraph]\n"
 	      "\n"
 	      "FILE may be - (standard input). Formats: .perfView.xml, .perfView.json (+ .zip),\n"
 	      "perf script text (*.data.txt, or piped), perfcollect .trace.zip, folded stacks.\n"
@@ -48,6 +49,9 @@ void cli_usage(FILE *f)
 	      "      --script FILE     view: run the terminal UI headless from a key script and print\n"
 	      "                        its screens (see docs/guide.md)\n"
 	      "      --size WxH        screen size for --script (default 100x30)\n"
+	      "      --grouped         convert: write the names as the filtered view shows them\n"
+	      "      --folded-style S  convert to .folded: plain, or flamegraph (comm root, no\n"
+	      "                        module, _[k] kernel and _[j] JIT frames)\n"
 	      "  -h, --help            this text\n"
 	      "      --version         the version\n"
 	      "Exit status: 0 ok, 1 unreadable input, 2 bad usage or pattern, 3 output not written.\n",
@@ -57,7 +61,7 @@ void cli_usage(FILE *f)
 enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
 	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_FORMAT, O_VERSION,
-	O_SCRIPT, O_SIZE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END,
+	O_SCRIPT, O_SIZE, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END,
 };
 
 static const struct option longopts[] = {
@@ -90,6 +94,8 @@ static const struct option longopts[] = {
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "script", required_argument, NULL, O_SCRIPT },
+	{ "grouped", no_argument, NULL, O_GROUPED },
+	{ "folded-style", required_argument, NULL, O_FOLDED_STYLE },
 	{ "size", required_argument, NULL, O_SIZE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, O_VERSION },
@@ -127,8 +133,8 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 	o->width = 100;
 	o->height = 30;
 	o->depth = -1;
-	static const char *const cmds[] = { "info", "byname", "calltree", "callers", "callees", "callercallee",
-					    "diff", "overweight", "view", NULL };
+	static const char *const cmds[] = { "info",	  "byname",	"calltree", "callers", "callees",
+					    "callercallee", "diff", "overweight", "view",	   "convert", NULL };
 	int first = 1;
 	if (argc > 1)
 		for (const char *const *c = cmds; *c; c++)
@@ -203,6 +209,14 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 		case O_FORMAT: o->format = optarg; break;
 		case 'o': o->output = optarg; break;
 		case O_SCRIPT: o->script = optarg; break;
+		case O_GROUPED: o->grouped = true; break;
+		case O_FOLDED_STYLE:
+			if (strcmp(optarg, "flamegraph") && strcmp(optarg, "plain")) {
+				fprintf(stderr, "stackview: --folded-style must be 'plain' or 'flamegraph'\n");
+				return EXIT_USAGE;
+			}
+			o->folded_flamegraph = strcmp(optarg, "flamegraph") == 0;
+			break;
 		case O_SIZE:
 			if (sscanf(optarg, "%dx%d", &o->width, &o->height) != 2 || o->width < 20 || o->height < 10 ||
 			    o->width > 1000 || o->height > 1000) {

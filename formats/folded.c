@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export_int.h"
 #include "stackview/formats.h"
 
 /* The count at the end of a line: its start, or NULL. */
@@ -130,4 +131,4 @@ static bool folded_probe(const unsigned char *d, size_t n)
 
 static const char *const folded_patterns[] = { ".folded", ".collapsed", ".folded.txt", NULL };
 
-const sv_format sv_fmt_folded = { "folded", folded_patterns, folded_probe, folded_import, true };
+const sv_format sv_fmt_folded = { "folded", folded_patterns, folded_probe, folded_import, true, sv_fmt_folded_export };

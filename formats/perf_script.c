@@ -907,4 +907,4 @@ static bool ps_probe(const unsigned char *d, size_t n)
 
 static const char *const ps_patterns[] = { ".data.txt", ".perf.txt", ".perf.data.dump", ".trace.zip", NULL };
 
-const sv_format sv_fmt_perf_script = { "perf-script", ps_patterns, ps_probe, ps_import, true };
+const sv_format sv_fmt_perf_script = { "perf-script", ps_patterns, ps_probe, ps_import, true, NULL };

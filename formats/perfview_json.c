@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export_int.h"
 #include "stackview/formats.h"
 
 #define JSON_MAX_DEPTH 64
@@ -186,4 +187,4 @@ static bool json_probe(const unsigned char *d, size_t n)
 
 static const char *const json_patterns[] = { ".perfView.json", ".perfView.json.zip", ".json", NULL };
 
-const sv_format sv_fmt_perfview_json = { "perfview-json", json_patterns, json_probe, json_import, false };
+const sv_format sv_fmt_perfview_json = { "perfview-json", json_patterns, json_probe, json_import, false, sv_fmt_perfview_json_export };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "stackview/idmap.h"
+#include "export_int.h"
 #include "stackview/formats.h"
 
 typedef struct stack_rec {
@@ -622,4 +623,4 @@ static bool xml_probe(const unsigned char *d, size_t n)
 
 static const char *const xml_patterns[] = { ".perfView.xml", ".perfView.xml.zip", ".xml", NULL };
 
-const sv_format sv_fmt_perfview_xml = { "perfview-xml", xml_patterns, xml_probe, xml_import, false };
+const sv_format sv_fmt_perfview_xml = { "perfview-xml", xml_patterns, xml_probe, xml_import, false, sv_fmt_perfview_xml_export };

@@ -205,6 +205,56 @@ int sv_diff(sv_source **out, const sv_view *test, const sv_view *base)
 	return 0;
 }
 
+int sv_view_export_source(sv_source **out, const sv_view *v, bool grouped)
+{
+	const sv_source *src = sv_view_source(v);
+	sv_source *dst;
+	int rc = sv_source_new(&dst, sv_source_format(src));
+	if (rc)
+		return rc;
+	sv_source_set_scaling(dst, sv_view_scaling(v));
+	if ((rc = sv_source_set_notes(dst, sv_source_notes(src))))
+		goto fail;
+	if (!grouped) {
+		if ((rc = diff_add(dst, v, 1.0)) || (rc = sv_source_set_params(dst, sv_view_params(v))))
+			goto fail;
+		*out = dst;
+		return 0;
+	}
+	/* One stack per tree node, root first, named as the view names it. */
+	uint32_t nn = sv_view_node_count(v);
+	uint32_t *stack_of = malloc(((size_t)nn + 1) * sizeof(*stack_of));
+	if (!stack_of) {
+		rc = SV_ENOMEM;
+		goto fail;
+	}
+	stack_of[SV_NODE_ROOT] = SV_STACK_NONE;
+	for (uint32_t i = 1; !rc && i < nn; i++) {
+		if (!sv_view_node_alive(v, i))
+			continue;
+		const char *name = sv_view_name(v, sv_view_node_name(v, i));
+		sv_frame_id f;
+		rc = sv_source_intern_frame(dst, &f, name, strlen(name));
+		if (!rc)
+			rc = sv_source_intern_stack(dst, &stack_of[i], stack_of[sv_view_node_parent(v, i)], f);
+	}
+	size_t ns = sv_source_sample_count(src);
+	for (size_t i = 0; !rc && i < ns; i++) {
+		sv_node_id n;
+		double t, m;
+		if (sv_view_sample(v, i, &n, &t, &m))
+			rc = sv_source_add_sample(dst, stack_of[n], t, m, sv_source_sample_counts(src)[i]);
+	}
+	free(stack_of);
+	if (rc)
+		goto fail;
+	*out = dst;
+	return 0;
+fail:
+	sv_source_free(dst);
+	return rc;
+}
+
 /* ---- Overweight (§9.2) ---- */
 
 static int ow_cmp(const void *a, const void *b)

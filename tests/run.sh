@@ -103,6 +103,8 @@ done
 [ -f tests/golden/cases.sh ] && . tests/golden/cases.sh
 # shellcheck source=cli/cases.sh
 [ -f tests/cli/cases.sh ] && . tests/cli/cases.sh
+# shellcheck source=convert/cases.sh
+[ -f tests/convert/cases.sh ] && . tests/convert/cases.sh
 # shellcheck source=tui/cases.sh
 [ -f tests/tui/cases.sh ] && . tests/tui/cases.sh
 # shellcheck source=perf/cases.sh

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "stackview/source.h"
 #include "stackview/status.h"
@@ -64,13 +65,26 @@ typedef struct sv_import_opts {
 	const char *event;  /* perf: which event to load; NULL = the first one seen */
 } sv_import_opts;
 
-typedef struct sv_format {
+/* Export choices. */
+typedef enum sv_folded_style {
+	SV_FOLDED_PLAIN,      /* display names as they are */
+	SV_FOLDED_FLAMEGRAPH, /* as stackcollapse-perf.pl --all: comm root, no module, _[k] / _[j] */
+} sv_folded_style;
+
+typedef struct sv_export_opts {
+	sv_folded_style folded_style;
+} sv_export_opts;
+
+typedef struct sv_format sv_format;
+struct sv_format {
 	const char *name;                 /* "perfview-xml", ... */
 	const char *const *patterns;      /* file-name suffixes, NULL-terminated */
 	bool (*probe)(const unsigned char *data, size_t len);
 	int (*import)(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err);
 	bool streams; /* import reads a partial input through sv_lines */
-} sv_format;
+	/* Write a source (NULL when the format cannot be written). */
+	int (*export)(FILE *f, const sv_source *src, const sv_export_opts *opts, sv_error *err);
+};
 
 extern const sv_format sv_fmt_perfview_xml;
 extern const sv_format sv_fmt_perfview_json;
@@ -82,6 +96,19 @@ const sv_format *const *sv_formats(void);
 const sv_format *sv_format_find(const char *name);
 /* Content first, then name; NULL when nothing claims the input. */
 const sv_format *sv_format_detect(const sv_input *in);
+
+/* The format a file name asks for when writing (a ".zip" suffix wraps the inner format). */
+const sv_format *sv_format_for_output(const char *path, bool *zipped);
+
+/* Write src to path, atomically: a temporary file in the target directory, fsync, rename;
+ * on any failure the temporary is removed and an existing file is left as it was. `format`
+ * NULL = from the name. Errors name the path. */
+int sv_save(const sv_source *src, const char *path, const char *format, const sv_export_opts *opts,
+	    sv_error *err) SV_MUST_USE;
+
+/* Atomically replace `path` with what `write` produces into the FILE it is given. */
+int sv_write_atomic(const char *path, int (*write)(FILE *f, void *payload, sv_error *err), void *payload,
+		    sv_error *err) SV_MUST_USE;
 
 /* Read, unzip if needed, detect (or use opts->format) and import into a new source. opts
  * may be NULL. Errors carry the file name and a line or byte offset. */

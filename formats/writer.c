@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+/* Atomic file writing and single-entry zips (see stackview/formats.h). */
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zip.h>
+
+#include "stackview/formats.h"
+
+int sv_write_atomic(const char *path, int (*write)(FILE *f, void *payload, sv_error *err), void *payload,
+		    sv_error *err)
+{
+	char *dcopy = strdup(path), *bcopy = strdup(path);
+	char *tmp = NULL;
+	int fd = -1, rc = 0;
+	FILE *f = NULL;
+	if (!dcopy || !bcopy) {
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
+		goto out;
+	}
+	const char *dir = dirname(dcopy), *base = basename(bcopy);
+	if (asprintf(&tmp, "%s/.%s.tmp.XXXXXX", dir, base) < 0) {
+		tmp = NULL;
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = sv_error_set(err, SV_EIO, "cannot create a file in %s: %s", dir, strerror(errno));
+		free(tmp);
+		tmp = NULL;
+		goto out;
+	}
+	/* mkstemp makes the file 0600; a saved file gets the mode any new file would get (an
+	 * existing file keeps its own). */
+	struct stat st;
+	mode_t mode;
+	if (stat(path, &st) == 0) {
+		mode = st.st_mode & 07777;
+	} else {
+		mode_t mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	(void)fchmod(fd, mode);
+	f = fdopen(fd, "wb");
+	if (!f) {
+		rc = sv_error_set(err, SV_EIO, "%s", strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	if ((rc = write(f, payload, err)))
+		goto out;
+	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
+		rc = sv_error_set(err, SV_EIO, "writing failed: %s", strerror(errno ? errno : EIO));
+		goto out;
+	}
+	if (fclose(f) != 0) {
+		f = NULL;
+		rc = sv_error_set(err, SV_EIO, "writing failed: %s", strerror(errno));
+		goto out;
+	}
+	f = NULL;
+	if (rename(tmp, path) != 0) {
+		rc = sv_error_set(err, SV_EIO, "cannot replace the file: %s", strerror(errno));
+		goto out;
+	}
+	free(tmp);
+	tmp = NULL;
+out:
+	if (f)
+		fclose(f);
+	if (fd >= 0)
+		close(fd);
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	free(dcopy);
+	free(bcopy);
+	if (rc)
+		sv_error_locate(err, path, 0, -1);
+	return rc;
+}
+
+static bool ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && strcasecmp(s + a - b, suf) == 0;
+}
+
+const sv_format *sv_format_for_output(const char *path, bool *zipped)
+{
+	char name[4096];
+	snprintf(name, sizeof(name), "%s", path);
+	*zipped = ends_with(name, ".zip");
+	if (*zipped)
+		name[strlen(name) - 4] = '\0';
+	for (const sv_format *const *f = sv_formats(); *f; f++) {
+		if (!(*f)->export)
+			continue;
+		for (const char *const *p = (*f)->patterns; p && *p; p++)
+			if (!ends_with(*p, ".zip") && ends_with(name, *p))
+				return *f;
+	}
+	return NULL;
+}
+
+typedef struct save_job {
+	const sv_source *src;
+	const sv_format *fmt;
+	const sv_export_opts *opts;
+	const char *entry; /* zip entry name, or NULL for a plain file */
+} save_job;
+
+static int write_plain(FILE *f, void *payload, sv_error *err)
+{
+	save_job *j = payload;
+	return j->fmt->export(f, j->src, j->opts, err);
+}
+
+/* Export into memory, wrap it in a one-entry zip, write the archive's bytes. */
+static int write_zipped(FILE *f, void *payload, sv_error *err)
+{
+	save_job *j = payload;
+	char *mem = NULL;
+	size_t memlen = 0;
+	int rc = 0;
+	zip_error_t ze;
+	zip_error_init(&ze);
+	zip_source_t *zs = NULL;
+	FILE *m = open_memstream(&mem, &memlen);
+	if (!m)
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	rc = j->fmt->export(m, j->src, j->opts, err);
+	if (fclose(m) != 0 && !rc)
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
+	if (rc)
+		goto out;
+	zs = zip_source_buffer_create(NULL, 0, 0, &ze);
+	if (!zs) {
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
+		goto out;
+	}
+	zip_source_keep(zs);
+	zip_t *za = zip_open_from_source(zs, ZIP_TRUNCATE, &ze);
+	zip_source_t *entry = za ? zip_source_buffer(za, mem, memlen, 0) : NULL;
+	if (!za || !entry || zip_file_add(za, j->entry, entry, ZIP_FL_ENC_UTF_8) < 0) {
+		if (entry)
+			zip_source_free(entry);
+		rc = sv_error_set(err, SV_ENOMEM, "cannot build the zip: %s", za ? zip_strerror(za) : zip_error_strerror(&ze));
+		if (za)
+			zip_discard(za);
+		goto out;
+	}
+	if (zip_close(za) < 0) {
+		rc = sv_error_set(err, SV_EIO, "cannot build the zip: %s", zip_strerror(za));
+		zip_discard(za);
+		goto out;
+	}
+	zip_stat_t st;
+	if (zip_source_stat(zs, &st) < 0 || zip_source_open(zs) < 0) {
+		rc = sv_error_set(err, SV_EIO, "cannot read the zip back");
+		goto out;
+	}
+	char buf[65536];
+	zip_int64_t n;
+	while ((n = zip_source_read(zs, buf, sizeof(buf))) > 0)
+		if (fwrite(buf, 1, (size_t)n, f) != (size_t)n) {
+			rc = sv_error_set(err, SV_EIO, "writing failed");
+			break;
+		}
+	zip_source_close(zs);
+out:
+	if (zs)
+		zip_source_free(zs);
+	zip_error_fini(&ze);
+	free(mem);
+	return rc;
+}
+
+int sv_save(const sv_source *src, const char *path, const char *format, const sv_export_opts *opts, sv_error *err)
+{
+	static const sv_export_opts dflt = { SV_FOLDED_PLAIN };
+	bool zipped = false;
+	const sv_format *fmt = format ? sv_format_find(format) : sv_format_for_output(path, &zipped);
+	if (format && ends_with(path, ".zip"))
+		zipped = true;
+	if (!fmt || !fmt->export) {
+		sv_error_set(err, SV_EUNSUPPORTED,
+			     fmt ? "format %s cannot be written" : "cannot tell the output format from the name (use .perfView.xml, .perfView.json, their .zip forms, or .folded)",
+			     fmt ? fmt->name : "");
+		sv_error_locate(err, path, 0, -1);
+		return SV_EUNSUPPORTED;
+	}
+	char entry[4096];
+	const char *slash = strrchr(path, '/');
+	snprintf(entry, sizeof(entry), "%s", slash ? slash + 1 : path);
+	if (zipped && ends_with(entry, ".zip"))
+		entry[strlen(entry) - 4] = '\0';
+	save_job j = { src, fmt, opts ? opts : &dflt, zipped ? entry : NULL };
+	return sv_write_atomic(path, zipped ? write_zipped : write_plain, &j, err);
+}

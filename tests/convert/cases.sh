@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: MIT
+# convert and the writers: exact round trips, --grouped, escaping, atomic failure handling.
+# Sourced by tests/run.sh.
+CV=$(mktemp -d)
+byname_of() { "$SV" byname "$@" --json | jq -c '[.rows[]|[.name,.exc,.inc,.exc_count]]|sort'; }
+info_of() { "$SV" info "$1" --json | jq -c '[.samples,.metric,.count]'; }
+
+# Round trips that carry everything: samples, total and ByName identical.
+TUT=examples/tutorial.perfView.xml
+MT=../shared/data/perf/recordings/mt.fp.txt
+for src in "$TUT" "$MT"; do
+	want_b=$(byname_of "$src" -g '^Thread->T')
+	want_i=$(info_of "$src")
+	for ext in perfView.xml perfView.xml.zip perfView.json perfView.json.zip; do
+		out="$CV/rt.$ext"
+		if ! "$SV" convert "$src" "$out" 2>"$CV/err"; then bad "convert.$ext" "$(cat "$CV/err")"; continue; fi
+		if [ "$(info_of "$out")" = "$want_i" ] && [ "$(byname_of "$out" -g '^Thread->T')" = "$want_b" ]; then
+			ok
+		else
+			bad "convert.$(basename "$src").$ext" "info $(info_of "$out") vs $want_i"
+		fi
+	done
+done
+# Saved state and notes survive (XML carries them; JSON does not).
+"$SV" convert "$TUT" "$CV/st.perfView.xml" -g '[mine] {%}!->m $1' -f Spin
+if [ "$(byname_of "$CV/st.perfView.xml")" = "$(byname_of "$TUT" -g '[mine] {%}!->m $1' -f Spin)" ]; then ok; else bad convert.state; fi
+got=$("$SV" info "$CV/st.perfView.xml")
+if printf '%s\n' "$got" | grep -qxF 'saved GroupPats [mine] {%}!->m $1' && printf '%s\n' "$got" | grep -qxF 'saved FoldPats  Spin' &&
+   printf '%s\n' "$got" | grep -q '^notes      The stackview tutorial profile'; then ok; else bad convert.state.boxes "$got"; fi
+
+# Folded keeps the total and ByName (one sample per distinct stack; sums rounded to 1e-6).
+"$SV" convert "$TUT" "$CV/t.folded"
+r6() { jq -c '[.[]|[.[0],(.[1]*1e6|round),(.[2]*1e6|round)]]'; }
+if [ "$(byname_of "$CV/t.folded" | r6)" = "$(byname_of "$TUT" | r6)" ]; then ok; else bad convert.folded.byname; fi
+# Flamegraph style for perf input: comm root, no module, _[k], period in ns (= perf report).
+"$SV" convert "$MT" "$CV/mt.folded" --folded-style flamegraph
+tot=$(awk '{s += $NF} END {printf "%.0f", s}' "$CV/mt.folded")
+want=$(grep -m1 'Event count' ../shared/data/perf/oracle/mt.fp.report.no-children.sym.txt | awk '{print $NF}')
+if [ "$tot" = "$want" ]; then ok; else bad convert.flamegraph.total "$tot vs $want"; fi
+if grep -q '^42_7;start_thread;worker;' "$CV/mt.folded" && grep -q 'pvm_irq_enable_\[k\] ' "$CV/mt.folded" && ! grep -q '!' "$CV/mt.folded"; then ok; else bad convert.flamegraph.names "$(head -c 200 "$CV/mt.folded")"; fi
+
+# --grouped: re-importing gives the grouped view's ByName.
+G='[group module entries]  {%}!=>module $1'
+"$SV" convert "$TUT" "$CV/g.perfView.xml" --grouped -g "$G" -f 'DateTime' -p 2
+if [ "$(byname_of "$CV/g.perfView.xml")" = "$(byname_of "$TUT" -g "$G" -f DateTime -p 2)" ]; then ok; else bad convert.grouped; fi
+# A time range prorates time-metric samples before they are written.
+"$SV" convert "$TUT" "$CV/r.perfView.xml" --start 100.5 --end 2000.25
+want=$("$SV" calltree "$TUT" --start 100.5 --end 2000.25 --json | jq -c '[.summary.metric,.summary.first,.summary.last]')
+c convert.range '[.summary.metric,.summary.first,.summary.last]' "$want" calltree "$CV/r.perfView.xml"
+
+# Names that need escaping stay names (invalid UTF-8 becomes U+FFFD); output is well formed.
+printf '{"StackSource":{"Samples":[{"Stack":["a<b&c\\"d>", "x\\u0001y", "ok\\tz"]}]}}' > "$CV/n.perfView.json"
+printf '<StackSource><Samples><Sample>bad\xffbyte</Sample></Samples></StackSource>' > "$CV/b.perfView.xml"
+for ext in perfView.xml perfView.json folded; do
+	"$SV" convert "$CV/n.perfView.json" "$CV/n2.$ext"
+	got=$(byname_of "$CV/n2.$ext" | jq -c '[.[]|.[0]]')
+	case $ext in
+	perfView.xml) want='["ROOT","a<b&c\"d>","ok\tz","x\ufffdy"]' ;;
+	*) want='["ROOT","a<b&c\"d>","ok\tz","x\u0001y"]' ;;
+	esac
+	if [ "$got" = "$(printf '%s' "$want" | jq -c .)" ]; then ok; else bad "convert.escape.$ext" "$got"; fi
+done
+"$SV" convert "$CV/b.perfView.xml" "$CV/b2.perfView.json" 2>/dev/null && c convert.utf8 '[.rows[]|.name]|sort' '["ROOT","bad\ufffdbyte"]' byname "$CV/b2.perfView.json" || ok
+
+# Failures: exit 3, nothing half-written, no temporary left, an old file untouched.
+e convert.nodir 3 "^stackview: $CV/missing/x.perfView.xml: cannot create a file in $CV/missing" -- convert "$TUT" "$CV/missing/x.perfView.xml"
+e convert.ext 2 "cannot tell the output format from the name" -- convert "$TUT" "$CV/x.svg"
+printf 'OLD' > "$CV/keep.perfView.json"
+( trap '' XFSZ; ulimit -f 16; "$SV" convert "$TUT" "$CV/keep.perfView.json" ) 2>"$CV/err"
+st=$?
+if [ "$st" = 3 ] && [ "$(cat "$CV/keep.perfView.json")" = OLD ] && ! ls -A "$CV" | grep -q '\.tmp\.'; then ok; else bad convert.atomic "exit $st, $(cat "$CV/err"), $(ls -A "$CV" | grep tmp)"; fi
+# The mode of a new file follows the umask.
+( umask 027; "$SV" convert "$TUT" "$CV/mode.folded" )
+if [ "$(stat -c %a "$CV/mode.folded")" = 640 ]; then ok; else bad convert.mode "$(stat -c %a "$CV/mode.folded")"; fi
+rm -rf "$CV"
