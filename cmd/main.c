@@ -265,6 +265,8 @@ static int cmd_info(const cli_opts *o)
 	return finish_output(stdout);
 }
 
+static int run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p);
+
 /* Load both inputs, filter each with the --select-* boxes (Fold% cleared). */
 static int two_views(sv_source *src[2], sv_view *v[2], sv_params p[2], const cli_opts *o,
 		     const char *const box[SV_BOX_COUNT])
@@ -316,6 +318,14 @@ static int cmd_diff(const cli_opts *o)
 			rc = EXIT_INPUT;
 			goto out;
 		}
+	if ((o->script || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))) && o->out == OUT_TEXT && !o->view) {
+		/* On a terminal, diff opens the diff view (negative values shown in red). */
+		char title[600];
+		const char *b = strrchr(o->files[0], '/'), *t = strrchr(o->files[1], '/');
+		snprintf(title, sizeof(title), "diff %s - %s", t ? t + 1 : o->files[1], b ? b + 1 : o->files[0]);
+		rc = run_tui(o, d, title, &dp);
+		goto out;
+	}
 	if ((rc = build_view(&dv, d, &dp)))
 		goto out;
 	rc = print_view(dv, o->view ? o->view : "calltree", o);
@@ -484,13 +494,44 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+static int tui_save(void *payload, const sv_source *src, const char *path, char *err, size_t errsize)
+{
+	(void)payload;
+	sv_error e;
+	sv_error_clear(&e);
+	int rc = sv_save(src, path, NULL, NULL, &e);
+	if (rc)
+		snprintf(err, errsize, "%s", e.msg);
+	return rc;
+}
+
 /* The terminal UI (or its headless run with --script). The TUI starts from the file's saved
  * state or the per-source defaults of spec §11.2; the command line's boxes go on top. */
+static int run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p)
+{
+	char *script = NULL;
+	if (o->script && !(script = slurp(o->script))) {
+		fprintf(stderr, "stackview: %s: cannot read the key script\n", o->script);
+		return EXIT_USAGE;
+	}
+	const char *slash = strrchr(title, '/');
+	tui_options to = { slash ? slash + 1 : title, script, o->width, o->height, stdout, tui_save, NULL };
+	char err[600];
+	int rc = EXIT_OK, r = tui_run(src, p, &to, err, sizeof(err));
+	if (r) {
+		fprintf(stderr, "stackview: %s\n", err);
+		rc = r == 2 ? EXIT_USAGE : EXIT_INPUT;
+	} else {
+		rc = finish_output(stdout);
+	}
+	free(script);
+	return rc;
+}
+
 static int cmd_tui(const cli_opts *o)
 {
 	sv_source *src = NULL;
 	sv_params p = { 0 };
-	char *script = NULL;
 	int rc = load(&src, o->files[0], o);
 	if (rc)
 		return rc;
@@ -502,23 +543,8 @@ static int cmd_tui(const cli_opts *o)
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	if (o->script && !(script = slurp(o->script))) {
-		fprintf(stderr, "stackview: %s: cannot read the key script\n", o->script);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	const char *slash = strrchr(o->files[0], '/');
-	tui_options to = { slash ? slash + 1 : o->files[0], script, o->width, o->height, stdout };
-	char err[600];
-	int r = tui_run(src, &p, &to, err, sizeof(err));
-	if (r) {
-		fprintf(stderr, "stackview: %s\n", err);
-		rc = r == 2 ? EXIT_USAGE : EXIT_INPUT;
-	} else {
-		rc = finish_output(stdout);
-	}
+	rc = run_tui(o, src, o->files[0], &p);
 out:
-	free(script);
 	sv_params_dispose(&p);
 	sv_source_free(src);
 	return rc;

@@ -500,18 +500,39 @@ static void edit_start(tui_app *a, int box, const char *text)
 	a->edit_hist = -1;
 }
 
+static int save_view(tui_app *a, const char *path)
+{
+	tui_frame *f = tui_app_frame(a);
+	sv_source *out;
+	if (sv_view_export_source(&out, f->view, false)) {
+		status(a, "out of memory");
+		return TUI_REDRAW;
+	}
+	char err[512] = "";
+	if (a->save(a->save_payload, out, path, err, sizeof(err)))
+		status(a, "not saved: %s", err);
+	else
+		status(a, "saved %s", path);
+	sv_source_free(out);
+	return TUI_REDRAW;
+}
+
 static int edit_key(tui_app *a, int key)
 {
 	tui_frame *f = tui_app_frame(a);
 	if (key == TUI_KEY_ESC) {
 		a->edit_box = -1;
-		a->finding = false;
+		a->finding = a->saving = false;
 		status(a, "edit cancelled");
 		return TUI_REDRAW;
 	}
 	if (key == '\n' || key == KEY_ENTER) {
 		int box = a->edit_box;
 		a->edit_box = -1;
+		if (a->saving) {
+			a->saving = false;
+			return a->edit[0] ? save_view(a, a->edit) : TUI_REDRAW;
+		}
 		if (a->finding) {
 			a->finding = false;
 			snprintf(a->find, sizeof(a->find), "%.*s", (int)sizeof(a->find) - 1, a->edit);
@@ -547,7 +568,7 @@ static int edit_key(tui_app *a, int key)
 	} else if (key == TUI_CTRL('u')) {
 		a->edit_len = a->edit_cur = 0;
 		a->edit[0] = '\0';
-	} else if ((key == KEY_UP || key == KEY_DOWN) && !a->finding && f->nhist) {
+	} else if ((key == KEY_UP || key == KEY_DOWN) && !a->finding && !a->saving && f->nhist) {
 		/* This box's earlier values, newest first (the drop-down of PerfView's boxes). */
 		int h = a->edit_hist < 0 ? (int)f->nhist : a->edit_hist;
 		for (int step = key == KEY_UP ? -1 : 1;;) {
@@ -722,7 +743,7 @@ int tui_app_handle(tui_app *a, int key)
 {
 	tui_frame *f = tui_app_frame(a);
 	tui_pane *p = &f->pane[a->tab];
-	if (a->edit_box >= 0 || a->finding)
+	if (a->edit_box >= 0 || a->finding || a->saving)
 		return edit_key(a, key);
 	if (a->help) {
 		if (key == KEY_DOWN || key == 'j')
@@ -852,6 +873,31 @@ int tui_app_handle(tui_app *a, int key)
 		status(a, "find (regex): Enter searches, n finds the next");
 		return TUI_REDRAW;
 	case CMD_FIND_NEXT: return find_next(a, false);
+	case CMD_SAVE: {
+		if (!a->save) {
+			status(a, "saving is not available here");
+			return TUI_REDRAW;
+		}
+		/* PerfView's default name: <base>.View<n>.perfView.xml.zip */
+		char name[600];
+		const char *t = a->frames[0].title;
+		size_t n = strlen(t);
+		static const char *const exts[] = { ".perfView.xml.zip", ".perfView.xml", ".perfView.json.zip",
+						    ".perfView.json", ".data.txt", ".txt", ".folded" };
+		for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+			size_t l = strlen(exts[i]);
+			if (n > l && strcmp(t + n - l, exts[i]) == 0) {
+				n -= l;
+				break;
+			}
+		}
+		snprintf(name, sizeof(name), "%.*s.View%u.perfView.xml.zip", (int)n, t, ++a->saves);
+		a->saving = true;
+		edit_start(a, 0, name);
+		a->edit_box = -1;
+		status(a, "save as: Enter writes, Esc cancels");
+		return TUI_REDRAW;
+	}
 	case CMD_HELP:
 		a->help = true;
 		a->help_top = 0;

@@ -54,7 +54,11 @@ typedef struct tui_app {
 	size_t edit_len, edit_cur;
 	int edit_hist; /* index into the frame history while browsing it with Up/Down */
 	bool finding;
+	bool saving;
 	char find[256];
+	int (*save)(void *payload, const sv_source *src, const char *path, char *err, size_t errsize);
+	void *save_payload;
+	unsigned saves;
 	bool help;
 	size_t help_top;
 	int w, h;

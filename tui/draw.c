@@ -344,8 +344,8 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 	int hw = tui_text_width(hint);
 	tui_screen_text(s, 0, a->h - 1, line, a->w - hw - 2, TUI_A_REVERSE);
 	tui_screen_text(s, a->w - hw, a->h - 1, hint, hw, TUI_A_REVERSE);
-	if (a->finding) {
-		snprintf(line, sizeof(line), "find: %.1000s", a->edit);
+	if (a->finding || a->saving) {
+		snprintf(line, sizeof(line), "%s%.1000s", a->finding ? "find: " : "save as: ", a->edit);
 		tui_screen_fill(s, 0, a->h - 1, a->w, TUI_A_REVERSE);
 		tui_screen_text(s, 0, a->h - 1, line, a->w, TUI_A_REVERSE);
 	}

@@ -59,6 +59,7 @@
 	X(CMD_FORWARD, "forward in the filter history")                                \
 	X(CMD_FIND, "find a name (regex, case-insensitive)")                           \
 	X(CMD_FIND_NEXT, "find the next match (wraps)")                                \
+	X(CMD_SAVE, "Save View (.perfView.xml.zip: samples, boxes, notes)")                \
 	X(CMD_HELP, "this help")                                                       \
 	X(CMD_QUIT, "quit")
 
@@ -120,6 +121,8 @@
 	X(CMD_FIND, TUI_CTRL('f'), "C-f")                 \
 	X(CMD_FIND_NEXT, 'n', "n")                        \
 	X(CMD_FIND_NEXT, KEY_F(3), "F3")                  \
+	X(CMD_SAVE, TUI_CTRL('s'), "C-s")                 \
+	X(CMD_SAVE, 'w', "w")                             \
 	X(CMD_HELP, '?', "?")                             \
 	X(CMD_HELP, KEY_F(1), "F1")                       \
 	X(CMD_QUIT, 'q', "q")

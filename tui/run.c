@@ -168,6 +168,8 @@ int tui_run(sv_source *src, const sv_params *params, const tui_options *o, char 
 	tui_app *a;
 	if (tui_app_new(&a, src, params, o->title, err, errsize))
 		return 1;
+	a->save = o->save;
+	a->save_payload = o->save_payload;
 	int rc = o->script ? run_script(a, o, err, errsize) : run_terminal(a, err, errsize);
 	tui_app_free(a);
 	return rc;

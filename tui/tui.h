@@ -7,12 +7,16 @@
 
 #include "stackview/params.h"
 #include "stackview/source.h"
+#include <stddef.h>
 
 typedef struct tui_options {
 	const char *title;
 	const char *script; /* headless: the key script's text; NULL = a real terminal */
 	int width, height;  /* headless screen size */
 	FILE *out;          /* headless: where screen dumps go */
+	/* Save View writes through this (cmd/ owns the formats); NULL disables saving. */
+	int (*save)(void *payload, const sv_source *src, const char *path, char *err, size_t errsize);
+	void *save_payload;
 } tui_options;
 
 /* Run the stack window until the user quits (or the script ends). Returns 0, or 1 when the

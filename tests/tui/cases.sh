@@ -65,3 +65,27 @@ while IFS= read -r l; do
 	grep -qF -- "| \`$k\` | $h |" docs/guide.md || missing="$missing [$k]"
 done < <("$SV" view "$IN/s-basic.perfView.xml" --script "$TMP/help.keys" --size 100x60 | sed -n '3,60p' | grep .)
 if [ -z "$missing" ]; then ok; else bad tui.keys.documented "not in docs/guide.md:$missing"; fi
+
+# ---- Save View (C-s) and the diff view ----
+rm -f build/tui-save-test.perfView.xml.zip
+printf '<C-s> <C-u> "build/tui-save-test.perfView.xml.zip" <Enter> :dump' > "$TMP/save.keys"
+out=$("$SV" view "$IN/s-grp.perfView.xml" -g '{%}!->module $1' --script "$TMP/save.keys" --size 90x12 | tail -n 2 | head -n 1)
+case "$out" in
+"saved build/tui-save-test.perfView.xml.zip"*) ok ;;
+*) bad tui.save.status "$out" ;;
+esac
+# The saved view reopens with the same boxes, hence the same ByName.
+a=$("$SV" byname build/tui-save-test.perfView.xml.zip --json 2>&1 | jq -c '[.rows[]|[.name,.exc,.inc]]|sort')
+b=$("$SV" byname "$IN/s-grp.perfView.xml" -g '{%}!->module $1' --json | jq -c '[.rows[]|[.name,.exc,.inc]]|sort')
+if [ "$a" = "$b" ]; then ok; else bad tui.save.content "$a"; fi
+rm -f build/tui-save-test.perfView.xml.zip
+printf ':dump' > "$TMP/diff.keys"
+got=$("$SV" diff "$IN/s-base.perfView.xml" "$IN/s-test.perfView.xml" --script "$TMP/diff.keys" --size 100x16 | sed -n '2p;8,13p' | sed 's/ *$//')
+want='GroupPats: [Ignore PID/TID]          ^Process% {%}->$1;^Thread->Thread;
+- ROOT                              100.0 10.0   0.0 0.0 KK______________________________    0 1.000
+  - myapp                           100.0 10.0   0.0 0.0 KK______________________________    0 1.000
+    - Thread                        100.0 10.0   0.0 0.0 KK______________________________    0 1.000
+      - app!main                    100.0 10.0   0.0 0.0 KK______________________________    0 1.000
+        + app!f                     100.0 10.0  50.0 5.0 KK______________________________    0 1.000
+          app!g                       0.0  0.0   0.0 0.0 ________________________________    0 2.000'
+if [ "$got" = "$want" ]; then ok; else bad tui.diff "$got"; fi
