@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "stackview/derive.h"
+#include "stackview/flame.h"
 #include "stackview/formats.h"
 #include "../tui/tui.h"
 
@@ -138,6 +139,50 @@ static int print_view(sv_view *v, const char *what, const cli_opts *o)
 	return rc;
 }
 
+typedef struct flame_job {
+	const sv_view *v;
+	const sv_flame *fl;
+	const char *title;
+	char subtitle[1024];
+} flame_job;
+
+static int write_flame(FILE *f, void *payload, sv_error *err)
+{
+	flame_job *j = payload;
+	return sv_flame_svg_write(f, j->v, j->fl, j->title, j->subtitle, err);
+}
+
+/* A flame graph of the view to `path`, atomically; the subtitle states the filter. */
+static int flame_to(const sv_view *v, const char *path, const char *title)
+{
+	sv_flame *fl;
+	if (sv_flame_new(&fl, v, 0.1 / 1180)) {
+		fprintf(stderr, "stackview: out of memory\n");
+		return EXIT_INPUT;
+	}
+	flame_job j = { v, fl, title, "" };
+	size_t o = 0;
+	const sv_params *p = sv_view_params(v);
+	for (int b = 0; b < SV_BOX_COUNT && o < sizeof(j.subtitle); b++) {
+		const char *t = sv_params_get(p, (sv_box)b);
+		if (t[0] && b != SV_BOX_START && b != SV_BOX_END)
+			o += (size_t)snprintf(j.subtitle + o, sizeof(j.subtitle) - o, "%s%s: %s", o ? "   " : "",
+					      sv_box_name((sv_box)b), t);
+	}
+	if (o < sizeof(j.subtitle))
+		snprintf(j.subtitle + o, sizeof(j.subtitle) - o, "%s%s .. %s ms", o ? "   " : "",
+			 sv_params_get(p, SV_BOX_START), sv_params_get(p, SV_BOX_END));
+	sv_error err;
+	sv_error_clear(&err);
+	int rc = sv_write_atomic(path, write_flame, &j, &err);
+	sv_flame_free(fl);
+	if (rc) {
+		report(&err);
+		return EXIT_OUTPUT;
+	}
+	return EXIT_OK;
+}
+
 static int cmd_view(const cli_opts *o, const char *what)
 {
 	if (o->nfiles != 1) {
@@ -162,7 +207,21 @@ static int cmd_view(const cli_opts *o, const char *what)
 	sv_view_timing(v, &fm, &tm);
 	timing_line(o, "filter", fm);
 	timing_line(o, "tree", tm);
-	rc = print_view(v, what, o);
+	if (strcmp(what, "flame") == 0) {
+		double t1 = now_ms();
+		char title[600];
+		const char *slash = strrchr(o->files[0], '/');
+		snprintf(title, sizeof(title), "Flame Graph: %s", slash ? slash + 1 : o->files[0]);
+		if (o->output) {
+			rc = flame_to(v, o->output, title);
+		} else {
+			fprintf(stderr, "stackview: flame needs -o OUT.svg\n");
+			rc = EXIT_USAGE;
+		}
+		timing_line(o, "output", now_ms() - t1);
+	} else {
+		rc = print_view(v, what, o);
+	}
 	if (o->timing)
 		fprintf(stderr, "timing: memory source %.1f MB, view %.1f MB (%zu samples, %u stacks, %u frames)\n",
 			(double)sv_source_memory(src) / 1e6, (double)sv_view_memory(v) / 1e6, sv_source_sample_count(src),
@@ -318,6 +377,12 @@ static int cmd_diff(const cli_opts *o)
 			rc = EXIT_INPUT;
 			goto out;
 		}
+	if (o->output) {
+		if ((rc = build_view(&dv, d, &dp)))
+			goto out;
+		rc = flame_to(dv, o->output, "Differential Flame Graph (red grew, blue shrank)");
+		goto out;
+	}
 	if ((o->script || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))) && o->out == OUT_TEXT && !o->view) {
 		/* On a terminal, diff opens the diff view (negative values shown in red). */
 		char title[600];

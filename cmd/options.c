@@ -17,6 +17,8 @@ void cli_usage(FILE *f)
 	      "                      [--focus NAME] [FILTER...] [--select-*...] [OUT...]\n"
 	      "       stackview overweight BASE TEST [FILTER...] [--json|--tsv]\n"
 	      "       stackview convert IN OUT [FILTER...] [--grouped] [--folded-style plain|flamegraph]\n"
+	      "       stackview flame FILE [FILTER...] -o OUT.svg\n"
+	      "       stackview diff BASE TEST [FILTER...] -o OUT.svg   (differential flame graph)\n"
 	      "\n"
 	      "FILE may be - (standard input). Formats: .perfView.xml, .perfView.json (+ .zip),\n"
 	      "perf script text (*.data.txt, or piped), perfcollect .trace.zip, folded stacks.\n"
@@ -45,6 +47,7 @@ void cli_usage(FILE *f)
 	      "      --columns LIST    e.g. name,inc,inc_pct,exc,when\n"
 	      "      --depth N         calltree/callers/callees: levels below the top\n"
 	      "      --focus NAME      the name for callers, callees, callercallee\n"
+	      "  -o, --output FILE     flame / diff: write a flame graph SVG\n"
 	      "      --timing          per-phase times on stderr\n"
 	      "      --script FILE     view: run the terminal UI headless from a key script and print\n"
 	      "                        its screens (see docs/guide.md)\n"
@@ -134,7 +137,7 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 	o->height = 30;
 	o->depth = -1;
 	static const char *const cmds[] = { "info",	  "byname",	"calltree", "callers", "callees",
-					    "callercallee", "diff", "overweight", "view",	   "convert", NULL };
+					    "callercallee", "diff", "overweight", "view",	   "convert", "flame", NULL };
 	int first = 1;
 	if (argc > 1)
 		for (const char *const *c = cmds; *c; c++)

@@ -10,6 +10,7 @@ static const sv_format *const registry[] = {
 	&sv_fmt_perfview_json,
 	&sv_fmt_perf_script,
 	&sv_fmt_folded,
+	&sv_fmt_svg,
 	NULL,
 };
 
@@ -39,7 +40,7 @@ const sv_format *sv_format_detect(const sv_input *in)
 			return *f;
 	const char *name = in->inner ? in->inner : in->name;
 	for (const sv_format *const *f = registry; *f; f++)
-		for (const char *const *p = (*f)->patterns; p && *p; p++)
+		for (const char *const *p = (*f)->patterns; (*f)->import && p && *p; p++)
 			if (ends_with(name, *p))
 				return *f;
 	return NULL;
@@ -66,7 +67,7 @@ int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_er
 		goto out;
 	if (format) {
 		fmt = sv_format_find(format);
-		if (!fmt) {
+		if (!fmt || !fmt->import) {
 			rc = sv_error_set(err, SV_EINVAL, "unknown format '%s'", format);
 			goto out;
 		}

@@ -90,6 +90,7 @@ extern const sv_format sv_fmt_perfview_xml;
 extern const sv_format sv_fmt_perfview_json;
 extern const sv_format sv_fmt_perf_script;
 extern const sv_format sv_fmt_folded;
+extern const sv_format sv_fmt_svg;
 
 /* The registry, NULL-terminated. */
 const sv_format *const *sv_formats(void);
@@ -109,6 +110,12 @@ int sv_save(const sv_source *src, const char *path, const char *format, const sv
 /* Atomically replace `path` with what `write` produces into the FILE it is given. */
 int sv_write_atomic(const char *path, int (*write)(FILE *f, void *payload, sv_error *err), void *payload,
 		    sv_error *err) SV_MUST_USE;
+
+/* A flame graph of a view as a self-contained SVG (see formats/flame_svg.c). */
+struct sv_flame;
+struct sv_view;
+int sv_flame_svg_write(FILE *f, const struct sv_view *v, const struct sv_flame *fl, const char *title,
+		       const char *subtitle, sv_error *err) SV_MUST_USE;
 
 /* Read, unzip if needed, detect (or use opts->format) and import into a new source. opts
  * may be NULL. Errors carry the file name and a line or byte offset. */
