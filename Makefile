@@ -106,7 +106,7 @@ bench: $(BIN) $(B)/tests/bench/gen $(B)/tests/bench/engine
 
 # Every library and tool the build, the tests and the demo need, on Debian 12.
 DEB_PKGS := build-essential pkg-config libpcre2-dev libxml2-dev libjson-c-dev zlib1g-dev libzip-dev \
-	libncurses-dev libdw-dev libelf-dev libcmocka-dev jq zip unzip tmux
+	libncurses-dev libdw-dev libelf-dev libcmocka-dev jq zip unzip tmux libxml2-utils
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \

@@ -105,6 +105,8 @@ done
 [ -f tests/cli/cases.sh ] && . tests/cli/cases.sh
 # shellcheck source=convert/cases.sh
 [ -f tests/convert/cases.sh ] && . tests/convert/cases.sh
+# shellcheck source=convert/flame.sh
+[ -f tests/convert/flame.sh ] && . tests/convert/flame.sh
 # shellcheck source=tui/cases.sh
 [ -f tests/tui/cases.sh ] && . tests/tui/cases.sh
 # shellcheck source=perf/cases.sh

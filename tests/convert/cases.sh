@@ -64,7 +64,7 @@ done
 
 # Failures: exit 3, nothing half-written, no temporary left, an old file untouched.
 e convert.nodir 3 "^stackview: $CV/missing/x.perfView.xml: cannot create a file in $CV/missing" -- convert "$TUT" "$CV/missing/x.perfView.xml"
-e convert.ext 2 "cannot tell the output format from the name" -- convert "$TUT" "$CV/x.svg"
+e convert.ext 2 "cannot tell the output format from the name" -- convert "$TUT" "$CV/x.png"
 printf 'OLD' > "$CV/keep.perfView.json"
 ( trap '' XFSZ; ulimit -f 16; "$SV" convert "$TUT" "$CV/keep.perfView.json" ) 2>"$CV/err"
 st=$?
