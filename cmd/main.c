@@ -156,7 +156,7 @@ static int write_flame(FILE *f, void *payload, sv_error *err)
 static int flame_to(const sv_view *v, const char *path, const char *title)
 {
 	sv_flame *fl;
-	if (sv_flame_new(&fl, v, 0.1 / 1180)) {
+	if (sv_flame_new(&fl, v, SV_NODE_ROOT, 0.1 / 1180)) {
 		fprintf(stderr, "stackview: out of memory\n");
 		return EXIT_INPUT;
 	}

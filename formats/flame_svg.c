@@ -192,7 +192,7 @@ int sv_fmt_svg_export(FILE *f, const sv_source *src, const sv_export_opts *opts,
 	if (!rc)
 		rc = sv_view_new(&v, src, &p, err);
 	if (!rc)
-		rc = sv_flame_new(&fl, v, 0.1 / (SVG_W - 2 * PAD));
+		rc = sv_flame_new(&fl, v, SV_NODE_ROOT, 0.1 / (SVG_W - 2 * PAD));
 	if (!rc)
 		rc = sv_flame_svg_write(f, v, fl, "Flame Graph", sv_source_format(src), err);
 	else if (rc == SV_ENOMEM)

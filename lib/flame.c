@@ -15,7 +15,7 @@ static int child_by_name(const void *a, const void *b, void *payload)
 		      sv_view_name(v, sv_view_node_name(v, *(const sv_node_id *)b)));
 }
 
-int sv_flame_new(sv_flame **out, const sv_view *v, double min_width)
+int sv_flame_new(sv_flame **out, const sv_view *v, sv_node_id top, double min_width)
 {
 	uint32_t nn = sv_view_node_count(v);
 	double *pos = calloc((size_t)nn + 1, sizeof(*pos)), *neg = calloc((size_t)nn + 1, sizeof(*neg));
@@ -50,7 +50,7 @@ int sv_flame_new(sv_flame **out, const sv_view *v, double min_width)
 	}
 	f->diff = neg[SV_NODE_ROOT] > 0;
 	/* Width: |inclusive|, or the test side (positive samples) in a diff. */
-	f->total = f->diff ? pos[SV_NODE_ROOT] : fabs(sv_view_node_stats(v, SV_NODE_ROOT)->inc);
+	f->total = f->diff ? pos[top] : fabs(sv_view_node_stats(v, top)->inc);
 	if (!(f->total > 0)) {
 		*out = f;
 		f = NULL;
@@ -63,11 +63,11 @@ int sv_flame_new(sv_flame **out, const sv_view *v, double min_width)
 	if (!f->box || !kids || !stack)
 		goto out;
 	size_t sp = 0;
-	stack[sp++] = (item){ SV_NODE_ROOT, 0, 0 };
+	stack[sp++] = (item){ top, 0, 0 };
 	while (sp) {
 		item it = stack[--sp];
 		double width = (f->diff ? pos[it.node] : fabs(sv_view_node_stats(v, it.node)->inc)) / f->total;
-		if (width < min_width && it.node != SV_NODE_ROOT)
+		if (width < min_width && it.node != top)
 			continue;
 		sv_flame_box *b = &f->box[f->n++];
 		b->node = it.node;

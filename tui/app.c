@@ -8,6 +8,7 @@
 
 #include "stackview/commands.h"
 #include "stackview/derive.h"
+#include "stackview/flame.h"
 #include "stackview/pattern.h"
 
 #define HISTORY_MAX 100
@@ -71,6 +72,8 @@ static void frame_dispose(tui_frame *f)
 	sv_view_free(f->view);
 	sv_aggtree_free(f->agg);
 	sv_callercallee_free(f->cc);
+	sv_flame_free(f->flame);
+	free(f->zooms);
 	sv_rows_dispose(&f->rows);
 	for (int t = 0; t < TAB_COUNT; t++)
 		sv_expansion_free(f->pane[t].exp);
@@ -134,6 +137,11 @@ static int frame_apply(tui_frame *f, const sv_params *p, char *err, size_t errsi
 	f->agg = NULL;
 	sv_callercallee_free(f->cc);
 	f->cc = NULL;
+	sv_flame_free(f->flame);
+	f->flame = NULL;
+	f->flame_top = SV_NODE_ROOT;
+	f->flame_sel = 0;
+	f->nzooms = 0;
 	/* Node ids change with the view: start the tree panes afresh. */
 	for (int t = 0; t < TAB_COUNT; t++) {
 		sv_expansion_clear(f->pane[t].exp);
@@ -271,6 +279,17 @@ static void reflatten(tui_app *a)
 			rc = sv_callercallee_new(&f->cc, f->view, f->focus);
 		if (!rc && f->cc)
 			rc = cc_rows(f);
+		break;
+	case TAB_FLAME:
+		/* One layout per zoom and width: a box narrower than a cell is not drawn. */
+		if (!f->flame || f->flame_w != a->w) {
+			sv_flame_free(f->flame);
+			f->flame = NULL;
+			f->flame_w = a->w;
+			rc = sv_flame_new(&f->flame, f->view, f->flame_top, 1.0 / (a->w > 0 ? a->w : 1));
+			if (!rc && f->flame_sel >= f->flame->n)
+				f->flame_sel = 0;
+		}
 		break;
 	default:
 		break;
@@ -723,6 +742,11 @@ static int cmd_history(tui_app *a, int dir)
 		f->agg = NULL;
 		sv_callercallee_free(f->cc);
 		f->cc = NULL;
+		sv_flame_free(f->flame);
+		f->flame = NULL;
+		f->flame_top = SV_NODE_ROOT;
+		f->flame_sel = 0;
+		f->nzooms = 0;
 		for (int t = 0; t < TAB_COUNT; t++) {
 			sv_expansion_clear(f->pane[t].exp);
 			f->pane[t].cursor = f->pane[t].top = 0;
@@ -737,6 +761,87 @@ static int cmd_history(tui_app *a, int dir)
 		sv_params_dispose(&p);
 	}
 	return TUI_REDRAW | TUI_RECOMPUTE;
+}
+
+/* ---- the Flame tab ---- */
+
+static int flame_zoom(tui_app *a, sv_node_id top, sv_node_id select)
+{
+	tui_frame *f = tui_app_frame(a);
+	f->flame_top = top;
+	sv_flame_free(f->flame);
+	f->flame = NULL;
+	reflatten(a);
+	f->flame_sel = 0;
+	for (size_t i = 0; f->flame && i < f->flame->n; i++)
+		if (f->flame->box[i].node == select)
+			f->flame_sel = i;
+	status(a, top == SV_NODE_ROOT ? "whole tree" : "zoomed into %s", sv_view_name(f->view, sv_view_node_name(f->view, top)));
+	return TUI_REDRAW;
+}
+
+static int flame_key(tui_app *a, tui_command c)
+{
+	tui_frame *f = tui_app_frame(a);
+	const sv_flame *fl = f->flame;
+	if (!fl || !fl->n)
+		return TUI_REDRAW;
+	size_t sel = f->flame_sel < fl->n ? f->flame_sel : 0;
+	const sv_flame_box *b = &fl->box[sel];
+	switch (c) {
+	case CMD_UP: /* the caller: the closest earlier box one level up (pre-order) */
+		for (size_t i = sel; i-- > 0;)
+			if (fl->box[i].depth + 1 == b->depth) {
+				f->flame_sel = i;
+				break;
+			}
+		break;
+	case CMD_DOWN:
+		if (sel + 1 < fl->n && fl->box[sel + 1].depth == b->depth + 1)
+			f->flame_sel = sel + 1;
+		break;
+	case CMD_EXPAND:
+	case CMD_COLLAPSE: { /* the neighbour at the same depth */
+		bool right = c == CMD_EXPAND;
+		size_t best = sel;
+		for (size_t i = 0; i < fl->n; i++) {
+			const sv_flame_box *o = &fl->box[i];
+			if (o->depth != b->depth || i == sel)
+				continue;
+			if (right ? (o->x > b->x && (best == sel || o->x < fl->box[best].x))
+				  : (o->x < b->x && (best == sel || o->x > fl->box[best].x)))
+				best = i;
+		}
+		f->flame_sel = best;
+		break;
+	}
+	case CMD_ENTER: {
+		if (b->node == f->flame_top)
+			return TUI_REDRAW;
+		sv_node_id *z = realloc(f->zooms, (f->nzooms + 1) * sizeof(*z));
+		if (!z)
+			return TUI_REDRAW;
+		f->zooms = z;
+		f->zooms[f->nzooms++] = f->flame_top;
+		return flame_zoom(a, b->node, b->node);
+	}
+	case CMD_HOME:
+		f->nzooms = 0;
+		return flame_zoom(a, SV_NODE_ROOT, f->flame_top);
+	case CMD_POP:
+		if (f->nzooms) {
+			sv_node_id old = f->flame_top;
+			return flame_zoom(a, f->zooms[--f->nzooms], old);
+		}
+		return TUI_REDRAW;
+	default:
+		break;
+	}
+	b = &fl->box[f->flame_sel];
+	char num[64];
+	sv_format_number(num, sizeof(num), b->inc, 1);
+	status(a, "%s  %s (%.1f%%)", sv_view_name(f->view, b->name), num, 100.0 * b->w);
+	return TUI_REDRAW;
 }
 
 int tui_app_handle(tui_app *a, int key)
@@ -759,6 +864,18 @@ int tui_app_handle(tui_app *a, int key)
 	a->status[0] = '\0';
 	const sv_row *r = p->cursor < f->rows.n ? &f->rows.row[p->cursor] : NULL;
 	tui_command c = tui_key_command(key);
+	if (a->tab == TAB_FLAME) {
+		switch (c) {
+		case CMD_UP: case CMD_DOWN: case CMD_EXPAND: case CMD_COLLAPSE: case CMD_ENTER: case CMD_HOME:
+			return flame_key(a, c);
+		case CMD_POP:
+			if (f->nzooms)
+				return flame_key(a, c);
+			break;
+		default:
+			break;
+		}
+	}
 	switch (c) {
 	case CMD_UP: return cmd_move(a, -1);
 	case CMD_DOWN: return cmd_move(a, 1);
@@ -790,7 +907,7 @@ int tui_app_handle(tui_app *a, int key)
 	case CMD_EXPAND_ALL:
 		return tree_tab(a) && r ? set_expanded(a, r, 2) : TUI_REDRAW;
 	case CMD_ENTER:
-		if (a->tab == TAB_NOTES)
+		if (a->tab == TAB_NOTES || a->tab == TAB_FLAME)
 			return TUI_REDRAW;
 		return cmd_enter(a);
 	case CMD_TAB_NEXT: return cmd_switch_tab(a, (tui_tab)((a->tab + 1) % TAB_COUNT));
@@ -800,6 +917,7 @@ int tui_app_handle(tui_app *a, int key)
 	case CMD_TAB_CALLERS: return cmd_switch_tab(a, TAB_CALLERS);
 	case CMD_TAB_CALLEES: return cmd_switch_tab(a, TAB_CALLEES);
 	case CMD_TAB_CC: return cmd_switch_tab(a, TAB_CC);
+	case CMD_TAB_FLAME: return cmd_switch_tab(a, TAB_FLAME);
 	case CMD_TAB_NOTES: return cmd_switch_tab(a, a->tab == TAB_NOTES ? TAB_CALLTREE : TAB_NOTES);
 	case CMD_EDIT_GROUP:
 	case CMD_EDIT_FOLD:

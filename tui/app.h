@@ -19,7 +19,7 @@
 #include "stackview/view.h"
 
 typedef enum tui_tab {
-	TAB_BYNAME, TAB_CALLTREE, TAB_CALLERS, TAB_CALLEES, TAB_CC, TAB_NOTES, TAB_COUNT
+	TAB_BYNAME, TAB_CALLTREE, TAB_CALLERS, TAB_CALLEES, TAB_CC, TAB_FLAME, TAB_NOTES, TAB_COUNT
 } tui_tab;
 
 typedef struct tui_pane {
@@ -39,6 +39,12 @@ typedef struct tui_frame {
 	sv_aggtree *agg; /* Callers or Callees of the focus, for the tab shown */
 	tui_tab agg_tab;
 	sv_callercallee *cc;
+	struct sv_flame *flame; /* the Flame tab's layout, for flame_top at flame_w columns */
+	sv_node_id flame_top;
+	sv_node_id *zooms; /* earlier flame_top values: Esc goes back through them */
+	size_t nzooms;
+	size_t flame_sel;
+	int flame_w;
 	tui_pane pane[TAB_COUNT];
 	sv_rows rows; /* the visible rows of the current tab */
 } tui_frame;

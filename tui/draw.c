@@ -7,9 +7,10 @@
 #include <string.h>
 
 #include "app.h"
+#include "stackview/flame.h"
 
 static const char *const tab_names[TAB_COUNT] = { "ByName", "CallTree", "Callers", "Callees", "Caller-Callee",
-						  "Notes" };
+						  "Flame", "Notes" };
 
 typedef enum col { C_NAME, C_INC_PCT, C_INC, C_EXC_PCT, C_EXC, C_FOLD, C_WHEN, C_FIRST, C_LAST, C_N } col;
 
@@ -195,6 +196,46 @@ static void draw_notes(tui_app *a, tui_screen *s, int y0, int y1)
 	}
 }
 
+/* The Flame tab: an icicle (root on top), one row per depth, box widths from lib/flame.c. */
+static void draw_flame(tui_app *a, tui_screen *s, int y0, int y1)
+{
+	tui_frame *f = tui_app_frame(a);
+	const sv_flame *fl = f->flame;
+	if (!fl || !fl->n) {
+		tui_screen_text(s, 1, y0, "(no samples)", a->w - 1, TUI_A_DIM);
+		return;
+	}
+	int rows = y1 - y0;
+	const sv_flame_box *sel = &fl->box[f->flame_sel < fl->n ? f->flame_sel : 0];
+	int top_depth = (int)sel->depth >= rows ? (int)sel->depth - rows + 1 : 0;
+	for (size_t i = 0; i < fl->n; i++) {
+		const sv_flame_box *b = &fl->box[i];
+		int y = y0 + (int)b->depth - top_depth;
+		if (y < y0 || y >= y1)
+			continue;
+		int x0 = (int)floor(b->x * a->w + 0.5), x1 = (int)floor((b->x + b->w) * a->w + 0.5);
+		if (x1 > a->w)
+			x1 = a->w;
+		if (x1 <= x0)
+			continue;
+		const char *name = sv_view_name(f->view, b->name);
+		int attr;
+		if (fl->diff) {
+			attr = b->inc > 0 ? TUI_A_FLAME2 : b->inc < 0 ? (TUI_A_FLAME1 | TUI_A_FLAME2) : TUI_A_FLAME1;
+		} else {
+			unsigned h = 2166136261u;
+			for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+				h = (h ^ *p) * 16777619u;
+			attr = (h & 1) ? TUI_A_FLAME1 : TUI_A_FLAME2;
+		}
+		if (b == sel)
+			attr |= TUI_A_REVERSE | TUI_A_BOLD;
+		int inner = x1 - x0 > 1 ? x1 - x0 - 1 : 1; /* a blank column separates boxes */
+		tui_screen_fill(s, x0, y, inner, attr);
+		tui_screen_text(s, x0, y, name, inner, attr);
+	}
+}
+
 void tui_app_draw(tui_app *a, tui_screen *s)
 {
 	tui_frame *f = tui_app_frame(a);
@@ -230,6 +271,8 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 	int grid_top = 6, grid_bottom = a->h - 1; /* header row, rows, status */
 	if (a->tab == TAB_NOTES) {
 		draw_notes(a, s, grid_top, grid_bottom);
+	} else if (a->tab == TAB_FLAME) {
+		draw_flame(a, s, grid_top, grid_bottom);
 	} else {
 		/* Scroll first, so the widths are measured on the rows that will show. */
 		tui_pane *p = &f->pane[a->tab];
@@ -335,6 +378,12 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 		snprintf(line, sizeof(line), "%s", a->status);
 	} else if (a->finding) {
 		snprintf(line, sizeof(line), "find: %.1000s", a->edit);
+	} else if (a->tab == TAB_FLAME && f->flame && f->flame->n) {
+		const sv_flame_box *b = &f->flame->box[f->flame_sel < f->flame->n ? f->flame_sel : 0];
+		char num[64];
+		sv_format_number(num, sizeof(num), b->inc, 1);
+		snprintf(line, sizeof(line), "%s  %s (%.1f%%)  Enter zooms, Esc goes back", sv_view_name(f->view, b->name),
+			 num, 100.0 * b->w);
 	} else {
 		const char *nm = p->cursor < f->rows.n ? sv_view_name(f->view, f->rows.row[p->cursor].name) : "";
 		snprintf(line, sizeof(line), "%zu/%zu %s", f->rows.n ? p->cursor + 1 : 0, f->rows.n, nm);

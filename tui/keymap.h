@@ -31,6 +31,7 @@
 	X(CMD_TAB_CALLERS, "Callers tab (of the focus)")                               \
 	X(CMD_TAB_CALLEES, "Callees tab (of the focus)")                               \
 	X(CMD_TAB_CC, "Caller-Callee tab (of the focus)")                              \
+	X(CMD_TAB_FLAME, "Flame tab: arrows move, Enter zooms, Esc zooms out, Home resets") \
 	X(CMD_TAB_NOTES, "Notes tab")                                                  \
 	X(CMD_EDIT_GROUP, "edit GroupPats")                                            \
 	X(CMD_EDIT_FOLD, "edit FoldPats")                                              \
@@ -88,7 +89,8 @@
 	X(CMD_TAB_CALLERS, '3', "3")                      \
 	X(CMD_TAB_CALLEES, '4', "4")                      \
 	X(CMD_TAB_CC, '5', "5")                           \
-	X(CMD_TAB_NOTES, '6', "6")                        \
+	X(CMD_TAB_FLAME, '6', "6")                        \
+	X(CMD_TAB_NOTES, '7', "7")                        \
 	X(CMD_TAB_NOTES, KEY_F(2), "F2")                  \
 	X(CMD_EDIT_GROUP, 'p', "p")                       \
 	X(CMD_EDIT_FOLD, 'f', "f")                        \

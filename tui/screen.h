@@ -16,6 +16,8 @@ enum {
 	TUI_A_UNDERLINE = 8,
 	TUI_A_NEG = 16,   /* negative numbers (diffs) */
 	TUI_A_TITLE = 32, /* headers and the active tab */
+	TUI_A_FLAME1 = 64,  /* flame boxes: warm colour 1; with FLAME2 set too: "shrank" (blue) */
+	TUI_A_FLAME2 = 128, /* flame boxes: warm colour 2 / "grew" (red) */
 };
 
 typedef struct tui_cell {

@@ -20,7 +20,7 @@ static bool term_color;
 static int pending[8];
 static int npending;
 
-enum { PAIR_TITLE = 1, PAIR_NEG, PAIR_DIM };
+enum { PAIR_TITLE = 1, PAIR_NEG, PAIR_DIM, PAIR_FLAME1, PAIR_FLAME2, PAIR_SHRANK };
 
 static void restore(void)
 {
@@ -68,6 +68,9 @@ int tui_term_start(char *err, size_t errsize)
 		init_pair(PAIR_TITLE, COLOR_CYAN, -1);
 		init_pair(PAIR_NEG, COLOR_RED, -1);
 		init_pair(PAIR_DIM, COLOR_BLUE, -1);
+		init_pair(PAIR_FLAME1, COLOR_BLACK, COLOR_YELLOW);
+		init_pair(PAIR_FLAME2, COLOR_BLACK, COLOR_RED);
+		init_pair(PAIR_SHRANK, COLOR_WHITE, COLOR_BLUE);
 	}
 	return 0;
 }
@@ -94,6 +97,13 @@ static attr_t curses_attr(int a, short *pair)
 		r |= A_UNDERLINE;
 	if (a & TUI_A_TITLE)
 		r |= A_BOLD;
+	int flame = a & (TUI_A_FLAME1 | TUI_A_FLAME2);
+	if (flame) {
+		if (!term_color) /* monochrome: boxes reversed, the selected one bold and plain */
+			return (a & TUI_A_REVERSE) ? (A_BOLD | A_UNDERLINE) : A_REVERSE;
+		*pair = flame == (TUI_A_FLAME1 | TUI_A_FLAME2) ? PAIR_SHRANK : flame == TUI_A_FLAME1 ? PAIR_FLAME1 : PAIR_FLAME2;
+		return r;
+	}
 	if (term_color) {
 		if (a & TUI_A_NEG)
 			*pair = PAIR_NEG;

@@ -28,8 +28,10 @@ typedef struct sv_flame {
 	bool diff;         /* the view has negative samples */
 } sv_flame;
 
-/* Boxes narrower than min_width (a fraction, e.g. 0.001) are left out with their subtrees. */
-int sv_flame_new(sv_flame **out, const sv_view *v, double min_width) SV_MUST_USE;
+/* The layout of the subtree at `top` (SV_NODE_ROOT for the whole tree; a zoomed box
+ * otherwise), widths relative to it. Boxes narrower than min_width (a fraction, e.g.
+ * 0.001) are left out with their subtrees. */
+int sv_flame_new(sv_flame **out, const sv_view *v, sv_node_id top, double min_width) SV_MUST_USE;
 void sv_flame_free(sv_flame *f);
 
 #endif
