@@ -28,7 +28,11 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 BASE_CFLAGS := -std=c17 -D_GNU_SOURCE -fPIC $(WARN) -Ilib/include -Iformats/include $(PKG_CFLAGS) \
 	-DSV_VERSION='"$(VERSION)"'
 
-ifneq ($(SAN),)
+ifneq ($(FUZZ),)
+VARIANT := fuzz
+OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -DSV_ARENA_DEBUG
+LDSAN := -fsanitize=address,undefined
+else ifneq ($(SAN),)
 VARIANT := san
 OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=$(SAN) -fno-sanitize-recover=all -DSV_ARENA_DEBUG
 LDSAN := -fsanitize=$(SAN)
@@ -48,6 +52,8 @@ FMT_SRCS := formats/input.c formats/registry.c formats/perfview_xml.c formats/pe
 	formats/perf_script.c formats/folded.c formats/writer.c formats/export.c formats/flame_svg.c
 TUI_SRCS := tui/screen.c tui/app.c tui/draw.c tui/run.c tui/term.c
 CMD_SRCS := cmd/main.c cmd/options.c cmd/output.c cmd/json_out.c
+FUZZ_TARGETS := perfview_xml perfview_json perf_script folded pattern
+FUZZ_SECONDS ?= 60
 UNIT_TESTS := test_pattern test_params test_when test_commands test_view test_source test_formats
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
@@ -59,6 +65,8 @@ FMTA := $(B)/libstackview-formats.a
 TUIA := $(B)/libstackview-tui.a
 BIN := $(B)/stackview
 UNIT_BINS := $(UNIT_TESTS:%=$(B)/tests/unit/%)
+REPLAY_BINS := $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay_%)
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(B)/tests/fuzz/fuzz_%)
 
 .PHONY: all test unit bench deps demo install check-layering clean distclean
 all: $(BIN)
@@ -89,6 +97,14 @@ $(B)/tests/unit/%: tests/unit/%.c $(FMTA) $(LIBA)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -Ilib -MMD -MP $< -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -lcmocka -lm
 
+# Fuzz targets: replayed over their corpora by `make test` (any variant), run by `make fuzz`.
+$(B)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_common.h $(FMTA) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Wno-cast-qual $< tests/fuzz/replay.c -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -lm
+$(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FMTA) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Wno-cast-qual $< -o $@ -fsanitize=fuzzer,address,undefined $(FMTA) $(LIBA) $(PKG_LIBS) -lm
+
 $(B)/tests/bench/gen: tests/bench/gen.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -O2 $< -o $@ $(LDSAN) -lm
@@ -98,7 +114,7 @@ $(B)/tests/bench/engine: tests/bench/engine.c $(FMTA) $(LIBA)
 
 unit: $(UNIT_BINS)
 
-test: $(BIN) $(UNIT_BINS) check-layering
+test: $(BIN) $(UNIT_BINS) $(REPLAY_BINS) check-layering
 	$(Q)SV_BUILD=$(B) SV_VARIANT=$(VARIANT) bash tests/run.sh
 
 bench: $(BIN) $(B)/tests/bench/gen $(B)/tests/bench/engine
@@ -118,6 +134,21 @@ deps:
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(BIN) examples/tutorial.perfView.xml
+
+# libFuzzer runs (clang): each target FUZZ_SECONDS, seeded from tests/fuzz/corpus/<target>;
+# new inputs go to build/fuzz/corpus-<target>, crashes to build/fuzz/crash-*.
+fuzz:
+	@command -v clang >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get install -y -q clang libclang-rt-14-dev; }
+	$(Q)$(MAKE) --no-print-directory FUZZ=1 CC=clang fuzz-build
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		mkdir -p build/fuzz/corpus-$$t; \
+		echo "== fuzz_$$t ($(FUZZ_SECONDS) s)"; \
+		build/fuzz/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+			-artifact_prefix=build/fuzz/crash-$$t- -print_final_stats=1 \
+			build/fuzz/corpus-$$t tests/fuzz/corpus/$$t 2>&1 | grep -E '^(stat::number_of_executed_units|stat::peak_rss|#[0-9]+ *DONE|==[0-9]+==ERROR|SUMMARY)' ; \
+	done
+fuzz-build: $(FUZZ_BINS)
+.PHONY: fuzz fuzz-build
 
 install: $(BIN) $(B)/libstackview.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/stackview \

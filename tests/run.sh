@@ -94,6 +94,15 @@ for u in "$B"/tests/unit/test_*; do
 	fi
 done
 
+# ---- fuzz corpora replayed (each file through its target; crashes and leaks fail) ----
+for r in "$B"/tests/fuzz/replay_*; do
+	[ -x "$r" ] || continue
+	t=${r##*/replay_}
+	files=(tests/fuzz/corpus/"$t"/*)
+	[ -e "${files[0]}" ] || continue
+	if out=$("$r" "${files[@]}" 2>&1); then ok; else bad "fuzz.replay.$t" "$(printf '%s' "$out" | grep -m3 -E 'ERROR|SUMMARY|runtime error')"; fi
+done
+
 # ---- conformance (spec §14) ----
 # shellcheck source=conformance/cases.sh
 . tests/conformance/cases.sh

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by the fuzz targets: import bytes with one format, then run the pipeline on what was
+ * imported. Any crash, leak, hang or undefined behaviour is a bug. */
+#ifndef STACKVIEW_FUZZ_COMMON_H
+#define STACKVIEW_FUZZ_COMMON_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackview/aggview.h"
+#include "stackview/formats.h"
+#include "stackview/rows.h"
+#include "stackview/view.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Exercise the views a user would open on an imported source. */
+static inline void fuzz_views(const sv_source *src)
+{
+	static const char *const groups[] = { "", "{%}!=>module $1", "[c] {%}!->m $1;^Thread->T" };
+	for (size_t g = 0; g < 3; g++) {
+		sv_params p;
+		sv_view *v = NULL;
+		sv_error err;
+		if (sv_params_init(&p) || sv_params_set(&p, SV_BOX_GROUP, groups[g]) ||
+		    (g == 2 && sv_params_set(&p, SV_BOX_FOLD_PCT, "5"))) {
+			sv_params_dispose(&p);
+			continue;
+		}
+		if (sv_view_new(&v, src, &p, &err) == 0) {
+			char w[SV_WHEN_LEN + 1];
+			for (uint32_t r = 0; r < sv_view_byname_count(v) && r < 4; r++)
+				if (sv_view_byname_when(w, v, r))
+					break;
+			if (sv_view_byname_count(v) > 1) {
+				sv_name_id n = sv_view_byname_name(v, 0);
+				sv_aggtree *t;
+				if (sv_aggtree_new(&t, v, SV_AGG_CALLERS, n) == 0)
+					sv_aggtree_free(t);
+				sv_callercallee *cc;
+				if (sv_callercallee_new(&cc, v, sv_view_name(v, n)) == 0)
+					sv_callercallee_free(cc);
+			}
+			sv_rows r;
+			if (sv_rows_calltree(&r, v, NULL, 8) == 0)
+				sv_rows_dispose(&r);
+		}
+		sv_view_free(v);
+		sv_params_dispose(&p);
+	}
+}
+
+/* Import `data` as `fmt` (content, not name, decides nothing here). */
+static inline void fuzz_import(const sv_format *fmt, const uint8_t *data, size_t size)
+{
+	sv_input in;
+	memset(&in, 0, sizeof(in));
+	in.fd = -1;
+	in.name = (char *)(uintptr_t) "fuzz";
+	in.data = malloc(size + 1);
+	if (!in.data)
+		return;
+	memcpy(in.data, data, size);
+	in.len = size;
+	sv_source *src = NULL;
+	sv_error err;
+	sv_error_clear(&err);
+	if (sv_source_new(&src, fmt->name) == 0) {
+		sv_sink sink = sv_source_sink(src);
+		if (fmt->import(&sink, &in, NULL, &err) == 0)
+			fuzz_views(src);
+	}
+	sv_source_free(src);
+	free(in.data);
+}
+
+#endif

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: MIT */
+/* Fuzz target: the perfview_xml importer, then the views on what it imported. */
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz_import(&sv_fmt_perfview_xml, data, size);
+	return 0;
+}
