@@ -112,14 +112,19 @@ bool sv_parse_number(const char *text, double *out)
 
 void sv_format_number(char *buf, size_t size, double value, int decimals)
 {
-	char tmp[128];
+	/* Sized for any finite double: 309 integer digits, 102 separators, 20 decimals. */
+	char tmp[400];
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > 20)
+		decimals = 20;
 	if (!isfinite(value)) {
 		snprintf(buf, size, "%s", isnan(value) ? "NaN" : value < 0 ? "-Infinity" : "Infinity");
 		return;
 	}
 	/* .NET rounds an exact tie away from zero (1.25 -> "1.3"); printf rounds it to even. The
 	 * exact decimal expansion tells whether the value is a tie. */
-	char exact[400];
+	char exact[800];
 	snprintf(exact, sizeof(exact), "%.*f", decimals + 330, fabs(value));
 	const char *edot = strchr(exact, '.');
 	bool tie = edot && edot[1 + decimals] == '5' && strspn(edot + 2 + decimals, "0") == strlen(edot + 2 + decimals);
@@ -130,7 +135,7 @@ void sv_format_number(char *buf, size_t size, double value, int decimals)
 		if (*c >= '1' && *c <= '9')
 			zero = false;
 	const char *digits = tmp;
-	char out[160];
+	char out[512];
 	size_t o = 0;
 	if (*digits == '-') {
 		if (!zero)

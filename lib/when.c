@@ -64,9 +64,9 @@ void sv_hist_add(double *dst, const double *src, double w)
 static void hist_add(double *h, const sv_view *v, double t, double m, double D)
 {
 	double lo = v->lo;
-	long b = (long)trunc((t - lo) / D);
-	if (b < 0)
-		b = 0;
+	/* Clamp before converting: hostile times can be far outside any long. */
+	double q = trunc((t - lo) / D);
+	long b = !(q > 0) ? 0 : q >= SV_WHEN_LEN ? SV_WHEN_LEN : (long)q;
 	if (v->scaling == SV_SCALING_DATA) {
 		if (b > SV_WHEN_LEN - 1)
 			b = SV_WHEN_LEN - 1;

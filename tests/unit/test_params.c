@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Box texts, number parsing and n0/n1/n3 formatting. */
 #include <math.h>
+#include <string.h>
 
 #include "stackview/params.h"
 #include "unit.h"
@@ -36,6 +37,11 @@ static void test_format(void **state)
 	assert_string_equal(b, "-0.13");
 	sv_format_number(b, sizeof(b), 2.675, 2); /* 2.67499999... in binary: not a tie */
 	assert_string_equal(b, "2.67");
+	/* the largest doubles fit (found by fuzzing) */
+	char big[1024];
+	sv_format_number(big, sizeof(big), -1.7976931348623157e308, 3);
+	assert_int_equal(strlen(big), 1 + 309 + 102 + 4);
+	assert_memory_equal(big, "-179,769,313", 12);
 }
 
 static void test_copy_equal(void **state)
