@@ -324,7 +324,7 @@ static int cmd_info(const cli_opts *o)
 	return finish_output(stdout);
 }
 
-static int run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p);
+static int run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick);
 
 /* Load both inputs, filter each with the --select-* boxes (Fold% cleared). */
 static int two_views(sv_source *src[2], sv_view *v[2], sv_params p[2], const cli_opts *o,
@@ -388,7 +388,7 @@ static int cmd_diff(const cli_opts *o)
 		char title[600];
 		const char *b = strrchr(o->files[0], '/'), *t = strrchr(o->files[1], '/');
 		snprintf(title, sizeof(title), "diff %s - %s", t ? t + 1 : o->files[1], b ? b + 1 : o->files[0]);
-		rc = run_tui(o, d, title, &dp);
+		rc = run_tui(o, d, title, &dp, false);
 		goto out;
 	}
 	if ((rc = build_view(&dv, d, &dp)))
@@ -572,7 +572,7 @@ static int tui_save(void *payload, const sv_source *src, const char *path, char 
 
 /* The terminal UI (or its headless run with --script). The TUI starts from the file's saved
  * state or the per-source defaults of spec §11.2; the command line's boxes go on top. */
-static int run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p)
+static int run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick)
 {
 	char *script = NULL;
 	if (o->script && !(script = slurp(o->script))) {
@@ -580,7 +580,7 @@ static int run_tui(const cli_opts *o, sv_source *src, const char *title, const s
 		return EXIT_USAGE;
 	}
 	const char *slash = strrchr(title, '/');
-	tui_options to = { slash ? slash + 1 : title, script, o->width, o->height, stdout, tui_save, NULL };
+	tui_options to = { slash ? slash + 1 : title, script, o->width, o->height, stdout, tui_save, NULL, pick };
 	char err[600];
 	int rc = EXIT_OK, r = tui_run(src, p, &to, err, sizeof(err));
 	if (r) {
@@ -608,7 +608,11 @@ static int cmd_tui(const cli_opts *o)
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	rc = run_tui(o, src, o->files[0], &p);
+	/* Profiles of whole systems start with the process picker, as PerfView's do; it only
+	 * fills IncPats, so a file's saved state or --inc skips it. */
+	bool pick = !sv_source_saved_params(src) && !o->box[SV_BOX_INC] &&
+		    strcmp(sv_source_format(src), "perf-script") == 0;
+	rc = run_tui(o, src, o->files[0], &p, pick);
 out:
 	sv_params_dispose(&p);
 	sv_source_free(src);

@@ -197,6 +197,9 @@ void tui_app_free(tui_app *a)
 {
 	if (!a)
 		return;
+	free(a->procs);
+	free(a->shown);
+	free(a->picked);
 	for (size_t i = 0; i < a->nframes; i++)
 		frame_dispose(&a->frames[i]);
 	free(a->frames);
@@ -763,6 +766,109 @@ static int cmd_history(tui_app *a, int dir)
 	return TUI_REDRAW | TUI_RECOMPUTE;
 }
 
+/* ---- the process picker ---- */
+
+static void picker_filter(tui_app *a)
+{
+	a->nshown = 0;
+	for (size_t i = 0; i < a->nprocs; i++) {
+		char pid[32];
+		snprintf(pid, sizeof(pid), "%ld", a->procs[i].pid);
+		if (!a->pick_filter[0] || strcasestr(a->procs[i].name, a->pick_filter) || strstr(pid, a->pick_filter))
+			a->shown[a->nshown++] = i;
+	}
+	if (a->pick_cursor > a->nshown)
+		a->pick_cursor = a->nshown;
+}
+
+bool tui_app_start_picker(tui_app *a)
+{
+	tui_frame *f = tui_app_frame(a);
+	if (sv_source_processes(&a->procs, &a->nprocs, f->src) || a->nprocs < 2) {
+		free(a->procs);
+		a->procs = NULL;
+		a->nprocs = 0;
+		return false;
+	}
+	a->shown = malloc(a->nprocs * sizeof(*a->shown));
+	a->picked = calloc(a->nprocs, 1);
+	if (!a->shown || !a->picked)
+		return false;
+	a->picking = true;
+	a->pick_cursor = 1; /* the busiest process, as PerfView's picker suggests */
+	picker_filter(a);
+	return true;
+}
+
+/* `Process% NAME (PID)` for IncPats; characters with a meaning in patterns or lists become
+ * `*` (e.g. "bash;git" would otherwise split the IncPats list). */
+static void process_pattern(char *buf, size_t size, const sv_process *p)
+{
+	char name[256];
+	snprintf(name, sizeof(name), "%s", p->name);
+	for (char *c = name; *c; c++)
+		if (strchr(";|{}^%*@", *c))
+			*c = '*';
+	if (p->pid >= 0)
+		snprintf(buf, size, "Process%% %s (%ld)", name, p->pid);
+	else
+		snprintf(buf, size, "Process%% %s", name);
+}
+
+static int picker_done(tui_app *a, bool all)
+{
+	char inc[4096] = "";
+	size_t o = 0, n = 0;
+	for (size_t i = 0; !all && i < a->nprocs; i++)
+		if (a->picked[i]) {
+			char one[300];
+			process_pattern(one, sizeof(one), &a->procs[i]);
+			o += (size_t)snprintf(inc + o, sizeof(inc) - o, "%s%s", n++ ? "|" : "", one);
+		}
+	if (!all && !n && a->pick_cursor > 0 && a->pick_cursor <= a->nshown)
+		process_pattern(inc, sizeof(inc), &a->procs[a->shown[a->pick_cursor - 1]]);
+	a->picking = false;
+	if (!inc[0]) {
+		status(a, "all processes");
+		return TUI_REDRAW | TUI_REFLATTEN;
+	}
+	return apply_box(a, SV_BOX_INC, inc);
+}
+
+static int picker_key(tui_app *a, int key)
+{
+	size_t n = a->nshown + 1;
+	if (key == KEY_UP && a->pick_cursor > 0)
+		a->pick_cursor--;
+	else if (key == KEY_DOWN && a->pick_cursor + 1 < n)
+		a->pick_cursor++;
+	else if (key == KEY_PPAGE)
+		a->pick_cursor = a->pick_cursor > 10 ? a->pick_cursor - 10 : 0;
+	else if (key == KEY_NPAGE)
+		a->pick_cursor = a->pick_cursor + 10 < n ? a->pick_cursor + 10 : n - 1;
+	else if (key == KEY_HOME)
+		a->pick_cursor = 0;
+	else if (key == KEY_END)
+		a->pick_cursor = n - 1;
+	else if (key == ' ' && a->pick_cursor > 0)
+		a->picked[a->shown[a->pick_cursor - 1]] ^= 1;
+	else if (key == '\n' || key == KEY_ENTER)
+		return picker_done(a, a->pick_cursor == 0);
+	else if (key == TUI_KEY_ESC)
+		return picker_done(a, true);
+	else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && a->pick_filter[0]) {
+		a->pick_filter[strlen(a->pick_filter) - 1] = '\0';
+		picker_filter(a);
+	} else if (key > 0x20 && key < 0x7f && strlen(a->pick_filter) + 1 < sizeof(a->pick_filter)) {
+		size_t l = strlen(a->pick_filter);
+		a->pick_filter[l] = (char)key;
+		a->pick_filter[l + 1] = '\0';
+		picker_filter(a);
+		a->pick_cursor = a->nshown ? 1 : 0;
+	}
+	return TUI_REDRAW;
+}
+
 /* ---- the Flame tab ---- */
 
 static int flame_zoom(tui_app *a, sv_node_id top, sv_node_id select)
@@ -848,6 +954,8 @@ int tui_app_handle(tui_app *a, int key)
 {
 	tui_frame *f = tui_app_frame(a);
 	tui_pane *p = &f->pane[a->tab];
+	if (a->picking)
+		return picker_key(a, key);
 	if (a->edit_box >= 0 || a->finding || a->saving)
 		return edit_key(a, key);
 	if (a->help) {

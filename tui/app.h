@@ -65,6 +65,15 @@ typedef struct tui_app {
 	int (*save)(void *payload, const sv_source *src, const char *path, char *err, size_t errsize);
 	void *save_payload;
 	unsigned saves;
+	/* the process picker */
+	bool picking;
+	sv_process *procs;
+	size_t nprocs;
+	size_t *shown;      /* indexes of procs matching the filter; 0..nshown-1 */
+	size_t nshown;
+	size_t pick_cursor; /* 0 = "all processes", i+1 = shown[i] */
+	unsigned char *picked;
+	char pick_filter[128];
 	bool help;
 	size_t help_top;
 	int w, h;
@@ -80,6 +89,8 @@ enum {
 /* A window on src with the given starting parameters; errors leave *out unset. */
 int tui_app_new(tui_app **out, sv_source *src, const sv_params *params, const char *title, char *err, size_t errsize);
 void tui_app_free(tui_app *a);
+/* Open the process picker (sources with process frames); false when there are fewer than 2. */
+bool tui_app_start_picker(tui_app *a);
 /* Handle one key; returns reaction flags. */
 int tui_app_handle(tui_app *a, int key);
 /* Apply reaction flags (recompute the view, reflatten rows). */

@@ -236,10 +236,56 @@ static void draw_flame(tui_app *a, tui_screen *s, int y0, int y1)
 	}
 }
 
+static void draw_picker(tui_app *a, tui_screen *s)
+{
+	tui_frame *f = tui_app_frame(a);
+	char line[512];
+	snprintf(line, sizeof(line), "%s: choose the processes to look at", f->title);
+	tui_screen_text(s, 0, 0, line, a->w, TUI_A_TITLE);
+	snprintf(line, sizeof(line), "Filter: %s", a->pick_filter);
+	int used = tui_screen_text(s, 0, 1, line, a->w, TUI_A_BOLD);
+	tui_screen_fill(s, used, 1, 1, TUI_A_REVERSE);
+	double total = sv_source_total_metric(f->src);
+	tui_screen_fill(s, 0, 3, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
+	tui_screen_text(s, 0, 3, "     Name", a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
+	snprintf(line, sizeof(line), "%8s %10s %12s %6s", "PID", "Samples", "Metric", "%");
+	tui_screen_text(s, a->w - (int)strlen(line), 3, line, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
+	int rows = a->h - 6;
+	size_t n = a->nshown + 1;
+	size_t top = a->pick_cursor >= (size_t)rows ? a->pick_cursor - (size_t)rows + 1 : 0;
+	for (size_t i = top; i < n && (int)(i - top) < rows; i++) {
+		int y = 4 + (int)(i - top);
+		int attr = i == a->pick_cursor ? TUI_A_REVERSE : 0;
+		if (attr)
+			tui_screen_fill(s, 0, y, a->w, attr);
+		if (i == 0) {
+			snprintf(line, sizeof(line), "     [all processes: %zu]", a->nprocs);
+			tui_screen_text(s, 0, y, line, a->w, attr | TUI_A_BOLD);
+			continue;
+		}
+		const sv_process *p = &a->procs[a->shown[i - 1]];
+		snprintf(line, sizeof(line), " %s  %s", a->picked[a->shown[i - 1]] ? "[x]" : "[ ]", p->name);
+		char num[64], right[128];
+		sv_format_number(num, sizeof(num), p->metric, 1);
+		snprintf(right, sizeof(right), "%8ld %10zu %12s %5.1f%%", p->pid, p->samples, num,
+			 total != 0 ? 100.0 * p->metric / total : 0);
+		int rw = (int)strlen(right);
+		tui_screen_text(s, 0, y, line, a->w - rw - 1, attr);
+		tui_screen_text(s, a->w - rw, y, right, rw, attr);
+	}
+	tui_screen_fill(s, 0, a->h - 1, a->w, TUI_A_REVERSE);
+	tui_screen_text(s, 0, a->h - 1, "type to filter  Space marks  Enter opens  Esc: all processes", a->w,
+			TUI_A_REVERSE);
+}
+
 void tui_app_draw(tui_app *a, tui_screen *s)
 {
 	tui_frame *f = tui_app_frame(a);
 	tui_screen_clear(s);
+	if (a->picking) {
+		draw_picker(a, s);
+		return;
+	}
 	if (a->help) {
 		draw_help(a, s);
 		return;

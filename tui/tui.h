@@ -17,6 +17,7 @@ typedef struct tui_options {
 	/* Save View writes through this (cmd/ owns the formats); NULL disables saving. */
 	int (*save)(void *payload, const sv_source *src, const char *path, char *err, size_t errsize);
 	void *save_payload;
+	bool pick_process; /* start with the process picker (it only sets IncPats, spec §5.2) */
 } tui_options;
 
 /* Run the stack window until the user quits (or the script ends). Returns 0, or 1 when the
