@@ -206,3 +206,7 @@ int sv_fmt_svg_export(FILE *f, const sv_source *src, const sv_export_opts *opts,
 static const char *const svg_patterns[] = { ".svg", NULL };
 
 const sv_format sv_fmt_svg = { "flamegraph-svg", svg_patterns, NULL, NULL, false, sv_fmt_svg_export };
+
+static const char *const speedscope_patterns[] = { ".speedscope.json", NULL };
+
+const sv_format sv_fmt_speedscope = { "speedscope", speedscope_patterns, NULL, NULL, false, sv_fmt_speedscope_export };

@@ -11,6 +11,7 @@ static const sv_format *const registry[] = {
 	&sv_fmt_perf_script,
 	&sv_fmt_folded,
 	&sv_fmt_svg,
+	&sv_fmt_speedscope,
 	NULL,
 };
 

@@ -101,14 +101,19 @@ const sv_format *sv_format_for_output(const char *path, bool *zipped)
 	*zipped = ends_with(name, ".zip");
 	if (*zipped)
 		name[strlen(name) - 4] = '\0';
+	/* The longest matching suffix wins: x.speedscope.json is speedscope, not PerfView JSON. */
+	const sv_format *best = NULL;
+	size_t best_len = 0;
 	for (const sv_format *const *f = sv_formats(); *f; f++) {
 		if (!(*f)->export)
 			continue;
 		for (const char *const *p = (*f)->patterns; p && *p; p++)
-			if (!ends_with(*p, ".zip") && ends_with(name, *p))
-				return *f;
+			if (!ends_with(*p, ".zip") && ends_with(name, *p) && strlen(*p) > best_len) {
+				best = *f;
+				best_len = strlen(*p);
+			}
 	}
-	return NULL;
+	return best;
 }
 
 typedef struct save_job {
@@ -193,7 +198,7 @@ int sv_save(const sv_source *src, const char *path, const char *format, const sv
 		zipped = true;
 	if (!fmt || !fmt->export) {
 		sv_error_set(err, SV_EUNSUPPORTED,
-			     fmt ? "format %s cannot be written" : "cannot tell the output format from the name (use .perfView.xml, .perfView.json, their .zip forms, or .folded)",
+			     fmt ? "format %s cannot be written" : "cannot tell the output format from the name (use .perfView.xml, .perfView.json, their .zip forms, .folded, .speedscope.json or .svg)",
 			     fmt ? fmt->name : "");
 		sv_error_locate(err, path, 0, -1);
 		return SV_EUNSUPPORTED;

@@ -116,6 +116,8 @@ done
 [ -f tests/convert/cases.sh ] && . tests/convert/cases.sh
 # shellcheck source=convert/flame.sh
 [ -f tests/convert/flame.sh ] && . tests/convert/flame.sh
+# shellcheck source=convert/speedscope.sh
+[ -f tests/convert/speedscope.sh ] && . tests/convert/speedscope.sh
 # shellcheck source=tui/cases.sh
 [ -f tests/tui/cases.sh ] && . tests/tui/cases.sh
 # shellcheck source=perf/cases.sh

@@ -91,6 +91,7 @@ extern const sv_format sv_fmt_perfview_json;
 extern const sv_format sv_fmt_perf_script;
 extern const sv_format sv_fmt_folded;
 extern const sv_format sv_fmt_svg;
+extern const sv_format sv_fmt_speedscope;
 
 /* The registry, NULL-terminated. */
 const sv_format *const *sv_formats(void);
