@@ -117,7 +117,11 @@ unit: $(UNIT_BINS)
 test: $(BIN) $(UNIT_BINS) $(REPLAY_BINS) check-layering
 	$(Q)SV_BUILD=$(B) SV_VARIANT=$(VARIANT) bash tests/run.sh
 
-bench: $(BIN) $(B)/tests/bench/gen $(B)/tests/bench/engine
+$(B)/tests/bench/tui-bench: tests/bench/tui.c $(TUIA) $(FMTA) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(TUI_CFLAGS) -O2 $< -o $@ $(LDSAN) $(TUIA) $(FMTA) $(LIBA) $(PKG_LIBS) $(TUI_LIBS) -lm
+
+bench: $(BIN) $(B)/tests/bench/gen $(B)/tests/bench/engine $(B)/tests/bench/tui-bench
 	$(Q)SV_BUILD=$(B) bash tests/bench/bench.sh
 
 # Every library and tool the build, the tests and the demo need, on Debian 12.

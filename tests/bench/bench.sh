@@ -24,6 +24,11 @@ echo
 echo "== engine: refilter (load once, rebuild view with changed boxes)"
 "$B/tests/bench/engine" "$F" 3
 
+# ---- the terminal UI (issue 5), headless, on 1,000,000 samples ----
+echo
+echo "== TUI (headless 160x50)"
+"$B/tests/bench/tui-bench" examples/tutorial.perfView.xml "$F" 1000000
+
 # ---- perf script text import (issue 3): record a benchmark-size profile here ----
 if command -v perf >/dev/null 2>&1 && perf record -q -e cpu-clock -o /dev/null true 2>/dev/null; then
 	P=$B/bench/perf.data

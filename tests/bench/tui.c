@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/* TUI speed (issue 5): with the real app and painter, headless at 160x50. Times the first
+ * window on the tutorial, and on a big profile: cursor moves and expansions (handle + draw),
+ * and applying a changed GroupPats box (handle + recompute + draw).
+ * usage: tui-bench TUTORIAL BIG [SAMPLES] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../tui/app.h"
+#include "stackview/formats.h"
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static sv_source *load(const char *path)
+{
+	sv_source *s;
+	sv_error err;
+	if (sv_load(&s, path, NULL, &err)) {
+		fprintf(stderr, "tui-bench: %s: %s\n", path, err.msg);
+		exit(1);
+	}
+	return s;
+}
+
+/* Keep only the first n samples (a 1,000,000-sample profile from the 2,000,000 one). */
+static sv_source *first_samples(const sv_source *src, size_t n)
+{
+	sv_source *d;
+	if (sv_source_new(&d, "bench"))
+		exit(1);
+	sv_source_set_scaling(d, sv_source_scaling(src));
+	for (uint32_t f = 0; f < sv_source_frame_count(src); f++) {
+		sv_frame_id id;
+		const char *name = sv_source_frame_name(src, f);
+		if (sv_source_intern_frame(d, &id, name, strlen(name)))
+			exit(1);
+	}
+	for (uint32_t s = 0; s < sv_source_stack_count(src); s++) {
+		sv_stack_id id;
+		if (sv_source_intern_stack(d, &id, sv_source_stack_caller(src, s), sv_source_stack_frame(src, s)))
+			exit(1);
+	}
+	size_t total = sv_source_sample_count(src);
+	for (size_t i = 0; i < n && i < total; i++)
+		if (sv_source_add_sample(d, sv_source_sample_stacks(src)[i], sv_source_sample_times(src)[i],
+					 sv_source_sample_metrics(src)[i], sv_source_sample_counts(src)[i]))
+			exit(1);
+	return d;
+}
+
+static double key(tui_app *a, tui_screen *s, int k)
+{
+	double t0 = now_ms();
+	tui_app_react(a, tui_app_handle(a, k));
+	tui_app_draw(a, s);
+	return now_ms() - t0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: tui-bench TUTORIAL BIG [SAMPLES]\n");
+		return 2;
+	}
+	size_t want = argc > 3 ? (size_t)atol(argv[3]) : 1000000;
+	tui_screen *scr = tui_screen_new(160, 50);
+	sv_params p;
+	char err[512];
+	tui_app *a;
+	if (!scr || sv_params_init(&p))
+		return 1;
+
+	double t0 = now_ms();
+	sv_source *tut = load(argv[1]);
+	if (tui_app_new(&a, tut, &p, "tutorial", err, sizeof(err)))
+		return 1;
+	a->w = 160;
+	a->h = 50;
+	tui_app_draw(a, scr);
+	double open_ms = now_ms() - t0;
+	tui_app_free(a);
+	sv_source_free(tut);
+	printf("open the tutorial (load, view, first screen): %.1f ms (target <= 50)\n", open_ms);
+
+	sv_source *big0 = load(argv[2]);
+	sv_source *big = first_samples(big0, want);
+	sv_source_free(big0);
+	t0 = now_ms();
+	if (tui_app_new(&a, big, &p, "big", err, sizeof(err)))
+		return 1;
+	a->w = 160;
+	a->h = 50;
+	tui_app_draw(a, scr);
+	printf("big profile: %zu samples, %u stacks; first screen %.1f ms\n", sv_source_sample_count(big),
+	       sv_source_stack_count(big), now_ms() - t0);
+	double worst_move = 0, worst_expand = 0, sum_move = 0;
+	int moves = 0;
+	for (int i = 0; i < 40; i++) {
+		double m = key(a, scr, KEY_DOWN);
+		sum_move += m;
+		moves++;
+		if (m > worst_move)
+			worst_move = m;
+		double e = key(a, scr, KEY_RIGHT); /* expand (or step into) the row */
+		if (e > worst_expand)
+			worst_expand = e;
+	}
+	printf("cursor move + redraw: mean %.2f ms, worst %.2f ms (target <= 20)\n", sum_move / moves, worst_move);
+	printf("expand + redraw: worst %.2f ms (target <= 20)\n", worst_expand);
+	/* Apply a changed GroupPats: p, the text, Enter. */
+	double worst_apply = 0;
+	static const char *const pats[] = { "{%}!=>module $1", "{%}!->module $1", "" };
+	for (int r = 0; r < 3; r++) {
+		key(a, scr, 'p');
+		key(a, scr, TUI_CTRL('u'));
+		for (const char *c = pats[r]; *c; c++)
+			key(a, scr, (unsigned char)*c);
+		double ap = key(a, scr, '\n');
+		if (ap > worst_apply)
+			worst_apply = ap;
+	}
+	printf("apply a changed GroupPats + redraw: worst %.1f ms (target <= 150)\n", worst_apply);
+	double tab = key(a, scr, '1');
+	printf("switch to ByName + redraw: %.1f ms\n", tab);
+	tab = key(a, scr, '6');
+	printf("switch to Flame + redraw: %.1f ms\n", tab);
+	tui_app_free(a);
+	sv_source_free(big);
+	sv_params_dispose(&p);
+	tui_screen_free(scr);
+	return 0;
+}
