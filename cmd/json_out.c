@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "stackview/utf8.h"
+#include "stackview/formats.h"
 
 /* Before a key, or a value that is not a key's: a comma unless first in its container. */
 static void sep(jw *w)
@@ -50,42 +50,10 @@ void jw_end_arr(jw *w)
 	fputc(']', w->f);
 }
 
-static void put_string(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	fputc('"', f);
-	while (*s) {
-		unsigned char c = *s;
-		if (c == '"' || c == '\\') {
-			fputc('\\', f);
-			fputc(c, f);
-			s++;
-		} else if (c < 0x20 || c == 0x7f) {
-			switch (c) {
-			case '\n': fputs("\\n", f); break;
-			case '\t': fputs("\\t", f); break;
-			case '\r': fputs("\\r", f); break;
-			default: fprintf(f, "\\u%04x", c);
-			}
-			s++;
-		} else {
-			int n = sv_utf8_len(s);
-			if (n == 0) {
-				fputs("\\ufffd", f);
-				s++;
-			} else {
-				fwrite(s, 1, (size_t)n, f);
-				s += n;
-			}
-		}
-	}
-	fputc('"', f);
-}
-
 void jw_key(jw *w, const char *k)
 {
 	sep(w);
-	put_string(w->f, k);
+	sv_json_write_string(w->f, k);
 	fputc(':', w->f);
 	w->after_key = true;
 }
@@ -93,7 +61,7 @@ void jw_key(jw *w, const char *k)
 void jw_str(jw *w, const char *s)
 {
 	sep(w);
-	put_string(w->f, s);
+	sv_json_write_string(w->f, s);
 }
 
 void jw_bool(jw *w, bool b)

@@ -62,7 +62,7 @@ static void put_xml(FILE *f, const char *str)
 	}
 }
 
-static void put_json(FILE *f, const char *str)
+void sv_json_write_string(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	fputc('"', f);
@@ -73,7 +73,12 @@ static void put_json(FILE *f, const char *str)
 			fputc(c, f);
 			s++;
 		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\u%04x", c);
+			switch (c) {
+			case '\n': fputs("\\n", f); break;
+			case '\t': fputs("\\t", f); break;
+			case '\r': fputs("\\r", f); break;
+			default: fprintf(f, "\\u%04x", c);
+			}
 			s++;
 		} else {
 			int n = sv_utf8_len(s);
@@ -180,7 +185,7 @@ int sv_fmt_perfview_json_export(FILE *f, const sv_source *src, const sv_export_o
 		for (sv_stack_id s = stk[i]; s != SV_STACK_NONE; s = sv_source_stack_caller(src, s)) {
 			if (k++)
 				fputs(", ", f);
-			put_json(f, sv_source_frame_name(src, sv_source_stack_frame(src, s)));
+			sv_json_write_string(f, sv_source_frame_name(src, sv_source_stack_frame(src, s)));
 		}
 		fputs("] }", f);
 	}
@@ -375,14 +380,14 @@ int sv_fmt_speedscope_export(FILE *f, const sv_source *src, const sv_export_opts
 	uint32_t next = 0;
 	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":\"stackview "
 	      SV_VERSION "\",\"name\":", f);
-	put_json(f, sv_source_format(src));
+	sv_json_write_string(f, sv_source_format(src));
 	fputs(",\"activeProfileIndex\":0,\"shared\":{\"frames\":[", f);
 	for (uint32_t i = 0; i < nf; i++) {
 		if (index[i] == UINT32_MAX)
 			continue;
 		index[i] = next;
 		fputs(next++ ? ",{\"name\":" : "{\"name\":", f);
-		put_json(f, sv_source_frame_short(src, i));
+		sv_json_write_string(f, sv_source_frame_short(src, i));
 		fputc('}', f);
 	}
 	double total = 0;
@@ -391,7 +396,7 @@ int sv_fmt_speedscope_export(FILE *f, const sv_source *src, const sv_export_opts
 		total += met[i];
 	bool ms = sv_source_scaling(src) == SV_SCALING_TIME;
 	fprintf(f, "]},\"profiles\":[{\"type\":\"sampled\",\"name\":");
-	put_json(f, sv_source_format(src));
+	sv_json_write_string(f, sv_source_format(src));
 	fprintf(f, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":", ms ? "milliseconds" : "none");
 	put_num(f, total);
 	fputs(",\"samples\":[", f);

@@ -113,6 +113,30 @@ static int history_push(tui_frame *f)
 	return 0;
 }
 
+/* Make `v` the frame's view with `params` (taken over): everything derived from the old
+ * view goes, and the panes start afresh because node ids change with the view. */
+static int frame_install(tui_frame *f, sv_view *v, sv_params *params)
+{
+	sv_view_free(f->view);
+	f->view = v;
+	sv_params_dispose(&f->params);
+	f->params = *params;
+	sv_aggtree_free(f->agg);
+	f->agg = NULL;
+	sv_callercallee_free(f->cc);
+	f->cc = NULL;
+	sv_flame_free(f->flame);
+	f->flame = NULL;
+	f->flame_top = SV_NODE_ROOT;
+	f->flame_sel = 0;
+	f->nzooms = 0;
+	for (int t = 0; t < TAB_COUNT; t++) {
+		sv_expansion_clear(f->pane[t].exp);
+		f->pane[t].cursor = f->pane[t].top = 0;
+	}
+	return sv_expansion_expand_node(f->pane[TAB_CALLTREE].exp, v, SV_NODE_ROOT);
+}
+
 /* Build the view for `p`. On failure the frame keeps its old view and err says why. */
 static int frame_apply(tui_frame *f, const sv_params *p, char *err, size_t errsize)
 {
@@ -124,30 +148,13 @@ static int frame_apply(tui_frame *f, const sv_params *p, char *err, size_t errsi
 		snprintf(err, errsize, "%s", e.msg[0] ? e.msg : sv_status_str(rc));
 		return rc;
 	}
-	sv_view_free(f->view);
-	f->view = v;
 	sv_params np;
 	if (sv_params_copy(&np, sv_view_params(v))) {
 		sv_params_dispose(&np);
+		sv_view_free(v);
 		return SV_ENOMEM;
 	}
-	sv_params_dispose(&f->params);
-	f->params = np;
-	sv_aggtree_free(f->agg);
-	f->agg = NULL;
-	sv_callercallee_free(f->cc);
-	f->cc = NULL;
-	sv_flame_free(f->flame);
-	f->flame = NULL;
-	f->flame_top = SV_NODE_ROOT;
-	f->flame_sel = 0;
-	f->nzooms = 0;
-	/* Node ids change with the view: start the tree panes afresh. */
-	for (int t = 0; t < TAB_COUNT; t++) {
-		sv_expansion_clear(f->pane[t].exp);
-		f->pane[t].cursor = f->pane[t].top = 0;
-	}
-	if (sv_expansion_expand_node(f->pane[TAB_CALLTREE].exp, v, SV_NODE_ROOT))
+	if (frame_install(f, v, &np))
 		return SV_ENOMEM;
 	return history_push(f);
 }
@@ -737,24 +744,7 @@ static int cmd_history(tui_app *a, int dir)
 	sv_error e;
 	sv_error_clear(&e);
 	if (sv_view_new(&v, f->src, &p, &e) == 0) {
-		sv_view_free(f->view);
-		f->view = v;
-		sv_params_dispose(&f->params);
-		f->params = p;
-		sv_aggtree_free(f->agg);
-		f->agg = NULL;
-		sv_callercallee_free(f->cc);
-		f->cc = NULL;
-		sv_flame_free(f->flame);
-		f->flame = NULL;
-		f->flame_top = SV_NODE_ROOT;
-		f->flame_sel = 0;
-		f->nzooms = 0;
-		for (int t = 0; t < TAB_COUNT; t++) {
-			sv_expansion_clear(f->pane[t].exp);
-			f->pane[t].cursor = f->pane[t].top = 0;
-		}
-		if (sv_expansion_expand_node(f->pane[TAB_CALLTREE].exp, v, SV_NODE_ROOT))
+		if (frame_install(f, v, &p))
 			status(a, "out of memory");
 		else
 			status(a, "%s %zu/%zu", dir < 0 ? "back" : "forward", pos + 1, f->nhist);

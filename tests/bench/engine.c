@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "stackview/formats.h"
 #include "stackview/view.h"
 
@@ -57,31 +58,6 @@ static double refilter(const sv_source *src, int c, int reps, double *filter_ms,
 	return best;
 }
 
-/* A source holding the first n samples of src (same frames and stacks). */
-static sv_source *prefix(const sv_source *src, size_t n)
-{
-	sv_source *d;
-	if (sv_source_new(&d, "prefix"))
-		exit(1);
-	sv_source_set_scaling(d, sv_source_scaling(src));
-	for (uint32_t f = 0; f < sv_source_frame_count(src); f++) {
-		sv_frame_id id;
-		const char *name = sv_source_frame_name(src, f);
-		if (sv_source_intern_frame(d, &id, name, strlen(name)))
-			exit(1);
-	}
-	for (uint32_t s = 0; s < sv_source_stack_count(src); s++) {
-		sv_stack_id id;
-		if (sv_source_intern_stack(d, &id, sv_source_stack_caller(src, s), sv_source_stack_frame(src, s)))
-			exit(1);
-	}
-	for (size_t i = 0; i < n; i++)
-		if (sv_source_add_sample(d, sv_source_sample_stacks(src)[i], sv_source_sample_times(src)[i],
-					 sv_source_sample_metrics(src)[i], sv_source_sample_counts(src)[i]))
-			exit(1);
-	return d;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -107,7 +83,7 @@ int main(int argc, char **argv)
 	       "peak RSS %.0f MB\n",
 	       (double)sv_source_memory(src) / 1e6, (double)sv_source_memory(src) / (double)n,
 	       (double)ru.ru_maxrss / 1024.0);
-	sv_source *half = prefix(src, n / 2);
+	sv_source *half = bench_prefix(src, n / 2);
 	printf("%-24s %12s %12s %10s %10s %14s %8s\n", "refilter (best of reps)", "all ms", "half ms", "filter", "tree",
 	       "ms per 1M smp", "ratio");
 	for (int c = 0; c < (int)(sizeof(configs) / sizeof(configs[0])); c++) {

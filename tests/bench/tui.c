@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../../tui/app.h"
+#include "bench_util.h"
 #include "stackview/formats.h"
 
 static double now_ms(void)
@@ -27,32 +28,6 @@ static sv_source *load(const char *path)
 		exit(1);
 	}
 	return s;
-}
-
-/* Keep only the first n samples (a 1,000,000-sample profile from the 2,000,000 one). */
-static sv_source *first_samples(const sv_source *src, size_t n)
-{
-	sv_source *d;
-	if (sv_source_new(&d, "bench"))
-		exit(1);
-	sv_source_set_scaling(d, sv_source_scaling(src));
-	for (uint32_t f = 0; f < sv_source_frame_count(src); f++) {
-		sv_frame_id id;
-		const char *name = sv_source_frame_name(src, f);
-		if (sv_source_intern_frame(d, &id, name, strlen(name)))
-			exit(1);
-	}
-	for (uint32_t s = 0; s < sv_source_stack_count(src); s++) {
-		sv_stack_id id;
-		if (sv_source_intern_stack(d, &id, sv_source_stack_caller(src, s), sv_source_stack_frame(src, s)))
-			exit(1);
-	}
-	size_t total = sv_source_sample_count(src);
-	for (size_t i = 0; i < n && i < total; i++)
-		if (sv_source_add_sample(d, sv_source_sample_stacks(src)[i], sv_source_sample_times(src)[i],
-					 sv_source_sample_metrics(src)[i], sv_source_sample_counts(src)[i]))
-			exit(1);
-	return d;
 }
 
 static double key(tui_app *a, tui_screen *s, int k)
@@ -90,7 +65,7 @@ int main(int argc, char **argv)
 	printf("open the tutorial (load, view, first screen): %.1f ms (target <= 50)\n", open_ms);
 
 	sv_source *big0 = load(argv[2]);
-	sv_source *big = first_samples(big0, want);
+	sv_source *big = bench_prefix(big0, want);
 	sv_source_free(big0);
 	t0 = now_ms();
 	if (tui_app_new(&a, big, &p, "big", err, sizeof(err)))

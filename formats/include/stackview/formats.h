@@ -99,6 +99,10 @@ const sv_format *sv_format_find(const char *name);
 /* Content first, then name; NULL when nothing claims the input. */
 const sv_format *sv_format_detect(const sv_input *in);
 
+/* A JSON string literal for UTF-8 text: quotes and escapes, invalid UTF-8 as \ufffd. Shared
+ * by the JSON writers here and the command line's JSON output. */
+void sv_json_write_string(FILE *f, const char *s);
+
 /* The format a file name asks for when writing (a ".zip" suffix wraps the inner format). */
 const sv_format *sv_format_for_output(const char *path, bool *zipped);
 

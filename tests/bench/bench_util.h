@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by the benchmark programs. */
+#ifndef STACKVIEW_BENCH_UTIL_H
+#define STACKVIEW_BENCH_UTIL_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackview/source.h"
+
+/* A source with src's frames and stacks and its first n samples (same ids). */
+static inline sv_source *bench_prefix(const sv_source *src, size_t n)
+{
+	sv_source *d;
+	if (sv_source_new(&d, "prefix"))
+		exit(1);
+	sv_source_set_scaling(d, sv_source_scaling(src));
+	for (uint32_t f = 0; f < sv_source_frame_count(src); f++) {
+		sv_frame_id id;
+		const char *name = sv_source_frame_name(src, f);
+		if (sv_source_intern_frame(d, &id, name, strlen(name)))
+			exit(1);
+	}
+	for (uint32_t s = 0; s < sv_source_stack_count(src); s++) {
+		sv_stack_id id;
+		if (sv_source_intern_stack(d, &id, sv_source_stack_caller(src, s), sv_source_stack_frame(src, s)))
+			exit(1);
+	}
+	size_t total = sv_source_sample_count(src);
+	for (size_t i = 0; i < n && i < total; i++)
+		if (sv_source_add_sample(d, sv_source_sample_stacks(src)[i], sv_source_sample_times(src)[i],
+					 sv_source_sample_metrics(src)[i], sv_source_sample_counts(src)[i]))
+			exit(1);
+	return d;
+}
+
+#endif
