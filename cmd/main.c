@@ -72,6 +72,27 @@ static void timing_line(const cli_opts *o, const char *phase, double ms)
 		fprintf(stderr, "timing: %s %.1f ms\n", phase, ms);
 }
 
+/* Load files[0], fill the boxes (saved state, then the command line) and build the view.
+ * On failure everything made so far is freed and the exit code returned. */
+static int open_view(const cli_opts *o, sv_source **src, sv_params *p, sv_view **v)
+{
+	double t0 = now_ms();
+	*src = NULL;
+	*v = NULL;
+	int rc = load(src, o->files[0], o);
+	if (rc)
+		return rc;
+	timing_line(o, "load", now_ms() - t0);
+	if (make_params(p, *src, o->box))
+		rc = EXIT_INPUT;
+	else if ((rc = build_view(v, *src, p)) == 0)
+		return 0;
+	sv_params_dispose(p);
+	sv_source_free(*src);
+	*src = NULL;
+	return rc;
+}
+
 static int finish_output(FILE *f)
 {
 	if (fflush(f) != 0 || ferror(f)) {
@@ -189,20 +210,12 @@ static int cmd_view(const cli_opts *o, const char *what)
 		fprintf(stderr, "stackview: %s needs one FILE (see stackview --help)\n", o->cmd);
 		return EXIT_USAGE;
 	}
-	sv_source *src = NULL;
-	sv_view *v = NULL;
+	sv_source *src;
+	sv_view *v;
 	sv_params p = { 0 };
-	double t0 = now_ms();
-	int rc = load(&src, o->files[0], o);
+	int rc = open_view(o, &src, &p, &v);
 	if (rc)
 		return rc;
-	timing_line(o, "load", now_ms() - t0);
-	if (make_params(&p, src, o->box)) {
-		rc = EXIT_INPUT;
-		goto out;
-	}
-	if ((rc = build_view(&v, src, &p)))
-		goto out;
 	double fm, tm;
 	sv_view_timing(v, &fm, &tm);
 	timing_line(o, "filter", fm);
@@ -226,7 +239,6 @@ static int cmd_view(const cli_opts *o, const char *what)
 		fprintf(stderr, "timing: memory source %.1f MB, view %.1f MB (%zu samples, %u stacks, %u frames)\n",
 			(double)sv_source_memory(src) / 1e6, (double)sv_view_memory(v) / 1e6, sv_source_sample_count(src),
 			sv_source_stack_count(src), sv_source_frame_count(src));
-out:
 	sv_view_free(v);
 	sv_params_dispose(&p);
 	sv_source_free(src);
@@ -492,21 +504,13 @@ static int cmd_convert(const cli_opts *o)
 			o->files[1]);
 		return EXIT_USAGE;
 	}
-	sv_source *src = NULL, *out = NULL;
-	sv_view *v = NULL;
+	sv_source *src, *out = NULL;
+	sv_view *v;
 	sv_params p = { 0 };
-	double t0 = now_ms();
-	int rc = load(&src, o->files[0], o);
+	int rc = open_view(o, &src, &p, &v);
 	if (rc)
 		return rc;
-	timing_line(o, "load", now_ms() - t0);
-	if (make_params(&p, src, o->box)) {
-		rc = EXIT_INPUT;
-		goto done;
-	}
-	if ((rc = build_view(&v, src, &p)))
-		goto done;
-	t0 = now_ms();
+	double t0 = now_ms();
 	if (sv_view_export_source(&out, v, o->grouped)) {
 		fprintf(stderr, "stackview: out of memory\n");
 		rc = EXIT_INPUT;

@@ -731,28 +731,23 @@ static int cmd_history(tui_app *a, int dir)
 		status(a, dir < 0 ? "at the oldest filter" : "at the newest filter");
 		return TUI_REDRAW;
 	}
-	size_t pos = (size_t)((long)f->hpos + dir);
+	size_t pos = (size_t)((long)f->hpos + dir), old = f->hpos;
 	sv_params p;
 	if (sv_params_copy(&p, &f->hist[pos])) {
 		sv_params_dispose(&p);
 		return TUI_REDRAW;
 	}
-	/* Restoring must not truncate the history: move the position, then build. */
+	/* Move the position first: the entry then equals the params being applied, so applying
+	 * them adds nothing to the history and keeps the entries after it. */
 	f->hpos = pos;
 	char err[512];
-	sv_view *v;
-	sv_error e;
-	sv_error_clear(&e);
-	if (sv_view_new(&v, f->src, &p, &e) == 0) {
-		if (frame_install(f, v, &p))
-			status(a, "out of memory");
-		else
-			status(a, "%s %zu/%zu", dir < 0 ? "back" : "forward", pos + 1, f->nhist);
-	} else {
-		snprintf(err, sizeof(err), "%s", e.msg);
+	if (frame_apply(f, &p, err, sizeof(err))) {
+		f->hpos = old;
 		status(a, "%s", err);
-		sv_params_dispose(&p);
+	} else {
+		status(a, "%s %zu/%zu", dir < 0 ? "back" : "forward", pos + 1, f->nhist);
 	}
+	sv_params_dispose(&p);
 	return TUI_REDRAW | TUI_RECOMPUTE;
 }
 
