@@ -38,6 +38,9 @@ static int load(sv_source **out, const char *path, const cli_opts *o)
 		report(&err);
 		return rc == SV_EINVAL ? EXIT_USAGE : EXIT_INPUT;
 	}
+	for (size_t i = 0; i < sv_source_note_count(*out); i++)
+		if (sv_source_note(*out, i)->kind == SV_NOTE_WARNING)
+			fprintf(stderr, "stackview: %s: warning: %s\n", path, sv_source_note(*out, i)->text);
 	if (o->scaling)
 		sv_source_set_scaling(*out, strcmp(o->scaling, "time") == 0 ? SV_SCALING_TIME : SV_SCALING_DATA);
 	return 0;
@@ -287,6 +290,14 @@ static int cmd_info(const cli_opts *o)
 		jw_key(&w, "first"); jw_num(&w, sv_source_first_time(src));
 		jw_key(&w, "last"); jw_num(&w, sv_source_last_time(src));
 		jw_key(&w, "scaling"); jw_str(&w, sv_source_scaling(src) == SV_SCALING_TIME ? "time" : "data");
+		for (int kind = SV_NOTE_INFO; kind <= SV_NOTE_WARNING; kind++) {
+			jw_key(&w, kind == SV_NOTE_INFO ? "found" : "warnings");
+			jw_begin_arr(&w);
+			for (size_t i = 0; i < sv_source_note_count(src); i++)
+				if (sv_source_note(src, i)->kind == kind)
+					jw_str(&w, sv_source_note(src, i)->text);
+			jw_end_arr(&w);
+		}
 		jw_key(&w, "processes");
 		jw_begin_arr(&w);
 		for (size_t i = 0; i < np; i++) {
@@ -305,7 +316,7 @@ static int cmd_info(const cli_opts *o)
 		printf("format     %s\n", sv_source_format(src));
 		for (size_t i = 0; i < sv_source_event_count(src); i++) {
 			const sv_event *e = sv_source_event(src, i);
-			printf("event      %-28s %10zu samples%s\n", e->name, e->samples, e->selected ? "  (shown)" : "");
+			printf("event      %-40s %10zu%s\n", e->name, e->samples, e->selected ? "  (shown)" : "");
 		}
 		printf("samples    %zu\n", sv_source_sample_count(src));
 		printf("frames     %u\n", sv_source_frame_count(src));
@@ -322,6 +333,10 @@ static int cmd_info(const cli_opts *o)
 				sv_format_number(c, sizeof(c), procs[i].metric, 1);
 				printf("  %8ld  %-32s %10zu samples  %s\n", procs[i].pid, procs[i].name, procs[i].samples, c);
 			}
+		}
+		for (size_t i = 0; i < sv_source_note_count(src); i++) {
+			const sv_note *n = sv_source_note(src, i);
+			printf("%-10s %s\n", n->kind == SV_NOTE_WARNING ? "warning" : "found", n->text);
 		}
 		if (sv_source_notes(src)[0])
 			printf("notes      %s\n", sv_source_notes(src));

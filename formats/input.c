@@ -164,9 +164,26 @@ int sv_input_unzip(sv_input *in, sv_error *err)
 		if (l >= 9 && strcasecmp(nm + l - 9, ".data.txt") == 0)
 			pick = i;
 	}
+	/* PerfView's .etl.zip: exactly one .etl entry beside its log and symbol files. */
+	for (zip_int64_t i = 0, netl = 0; pick < 0 && i < n; i++) {
+		const char *nm = zip_get_name(za, (zip_uint64_t)i, 0);
+		size_t l = nm ? strlen(nm) : 0;
+		if (l >= 4 && strcasecmp(nm + l - 4, ".etl") == 0 && netl++ == 0)
+			for (zip_int64_t j = i + 1; j < n; j++) {
+				const char *nj = zip_get_name(za, (zip_uint64_t)j, 0);
+				size_t lj = nj ? strlen(nj) : 0;
+				if (lj >= 4 && strcasecmp(nj + lj - 4, ".etl") == 0)
+					netl++;
+			}
+		if (netl == 1)
+			pick = i;
+		else if (netl > 1)
+			break;
+	}
 	if (pick < 0) {
 		rc = sv_error_set(err, SV_EFORMAT,
-				  "zip has %lld entries; expected exactly one, or a perfcollect *.data.txt", (long long)n);
+				  "zip has %lld entries; expected exactly one, a perfcollect *.data.txt or one *.etl",
+				  (long long)n);
 		goto out;
 	}
 	const char *ename = zip_get_name(za, (zip_uint64_t)pick, 0);

@@ -37,6 +37,8 @@ struct sv_source {
 	char *notes;
 	sv_event *events;
 	size_t nevents;
+	sv_note *inotes;
+	size_t ninotes;
 };
 
 int sv_source_new(sv_source **out, const char *format)
@@ -81,6 +83,9 @@ void sv_source_free(sv_source *src)
 	for (size_t i = 0; i < src->nevents; i++)
 		free(src->events[i].name);
 	free(src->events);
+	for (size_t i = 0; i < src->ninotes; i++)
+		free(src->inotes[i].text);
+	free(src->inotes);
 	free(src);
 }
 
@@ -262,8 +267,13 @@ static int sink_rename(void *self, const sv_frame_id *ids, const char *const *na
 	return sv_source_rename_frames(self, ids, names, n);
 }
 
+static int sink_note(void *self, int kind, const char *text)
+{
+	return sv_source_add_note(self, kind, text);
+}
+
 static const sv_sink_ops source_sink_ops = {
-	sink_frame, sink_stack, sink_sample, sink_scaling, sink_params, sink_notes, sink_event, sink_rename,
+	sink_frame, sink_stack, sink_sample, sink_scaling, sink_params, sink_notes, sink_event, sink_rename, sink_note,
 };
 
 sv_sink sv_source_sink(sv_source *src)
@@ -374,6 +384,22 @@ int sv_source_add_event(sv_source *src, const char *name, size_t samples, bool s
 	if (!copy)
 		return SV_ENOMEM;
 	e[src->nevents++] = (sv_event){ copy, samples, selected };
+	return 0;
+}
+
+size_t sv_source_note_count(const sv_source *src) { return src->ninotes; }
+const sv_note *sv_source_note(const sv_source *src, size_t i) { return &src->inotes[i]; }
+
+int sv_source_add_note(sv_source *src, int kind, const char *text)
+{
+	sv_note *e = realloc(src->inotes, (src->ninotes + 1) * sizeof(*e));
+	if (!e)
+		return SV_ENOMEM;
+	src->inotes = e;
+	char *copy = strdup(text);
+	if (!copy)
+		return SV_ENOMEM;
+	e[src->ninotes++] = (sv_note){ kind, copy };
 	return 0;
 }
 

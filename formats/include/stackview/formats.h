@@ -90,6 +90,7 @@ extern const sv_format sv_fmt_perfview_xml;
 extern const sv_format sv_fmt_perfview_json;
 extern const sv_format sv_fmt_perf_script;
 extern const sv_format sv_fmt_folded;
+extern const sv_format sv_fmt_etl;
 extern const sv_format sv_fmt_svg;
 extern const sv_format sv_fmt_speedscope;
 

@@ -51,6 +51,8 @@ typedef struct sv_sink_ops {
 	/* Give frames their final names once the whole input has been read (perf process
 	 * frames are named after every comm their pid had). */
 	int (*rename_frames)(void *self, const sv_frame_id *ids, const char *const *names, size_t n);
+	/* What the importer found (a line for `info`) or a counted problem it skipped over. */
+	int (*add_note)(void *self, int kind, const char *text);
 } sv_sink_ops;
 
 typedef struct sv_sink {
@@ -114,6 +116,17 @@ size_t sv_source_event_count(const sv_source *src);
 const sv_event *sv_source_event(const sv_source *src, size_t i);
 int sv_source_add_event(sv_source *src, const char *name, size_t samples, bool selected) SV_MUST_USE;
 int sv_source_rename_frames(sv_source *src, const sv_frame_id *ids, const char *const *names, size_t n) SV_MUST_USE;
+
+/* Notes an importer left: facts about the input, and warnings about parts it skipped
+ * (the rest of the input was still usable). */
+enum { SV_NOTE_INFO, SV_NOTE_WARNING };
+typedef struct sv_note {
+	int kind;
+	char *text; /* owned by the source */
+} sv_note;
+size_t sv_source_note_count(const sv_source *src);
+const sv_note *sv_source_note(const sv_source *src, size_t i);
+int sv_source_add_note(sv_source *src, int kind, const char *text) SV_MUST_USE;
 
 /* Bytes the source holds (arrays, tables and interned text), for memory reports. */
 size_t sv_source_memory(const sv_source *src);
