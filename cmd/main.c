@@ -621,16 +621,22 @@ static int cmd_tui(const cli_opts *o)
 		return rc;
 	const char *box[SV_BOX_COUNT];
 	memcpy(box, o->box, sizeof(box));
-	if (!sv_source_saved_params(src) && !box[SV_BOX_GROUP] && strcmp(sv_source_format(src), "perf-script") == 0)
-		box[SV_BOX_GROUP] = "[group module entries]  {%}!=>module $1";
+	/* PerfView's defaults for CPU stacks of whole systems (semantics §11.2). */
+	bool perf = strcmp(sv_source_format(src), "perf-script") == 0;
+	bool etl = strcmp(sv_source_format(src), "etl") == 0;
+	if (!sv_source_saved_params(src) && (perf || etl)) {
+		if (!box[SV_BOX_GROUP])
+			box[SV_BOX_GROUP] = "[group module entries]  {%}!=>module $1";
+		if (etl && !box[SV_BOX_FOLD])
+			box[SV_BOX_FOLD] = "ntoskrnl!%ServiceCopyEnd";
+	}
 	if (make_params(&p, src, box)) {
 		rc = EXIT_INPUT;
 		goto out;
 	}
 	/* Profiles of whole systems start with the process picker, as PerfView's do; it only
 	 * fills IncPats, so a file's saved state or --inc skips it. */
-	bool pick = !sv_source_saved_params(src) && !o->box[SV_BOX_INC] &&
-		    strcmp(sv_source_format(src), "perf-script") == 0;
+	bool pick = !sv_source_saved_params(src) && !o->box[SV_BOX_INC] && (perf || etl);
 	rc = run_tui(o, src, o->files[0], &p, pick);
 out:
 	sv_params_dispose(&p);

@@ -173,7 +173,7 @@ static const char *hook_event_name(int group, int op)
 	} names[] = {
 		{ 0x00, 0, "Header" }, { 0x00, 5, "Extension" }, { 0x00, 8, "RundownComplete" }, { 0x00, 32, "EndExtension" },
 		{ 0x03, 1, "Start" }, { 0x03, 2, "Stop" }, { 0x03, 3, "DCStart" }, { 0x03, 4, "DCStop" },
-		{ 0x03, 10, "Image Load" }, { 0x03, 39, "Defunct" }, { 0x05, 1, "Start" }, { 0x05, 2, "Stop" },
+		{ 0x03, 39, "Defunct" }, { 0x05, 1, "Start" }, { 0x05, 2, "Stop" },
 		{ 0x05, 3, "DCStart" }, { 0x05, 4, "DCStop" }, { 0x05, 36, "CSwitch" }, { 0x05, 50, "ReadyThread" },
 		{ 0x0F, 46, "Sample" }, { 0x0F, 72, "SetInterval" }, { 0x0F, 73, "CollectionStart" },
 		{ 0x0F, 74, "CollectionEnd" }, { 0x14, 2, "Unload" }, { 0x14, 3, "DCStart" }, { 0x14, 4, "DCStop" },
@@ -372,8 +372,9 @@ static int fail(etl_ctx *c, int code, size_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	int rc = sv_error_set(c->err, code, "%s", msg);
-	sv_error_locate(c->err, c->in->inner ? c->in->inner : c->in->name, -1, (long long)off);
+	/* Offsets are in the .etl itself: name the zip entry when it came out of one. */
+	int rc = c->in->inner ? sv_error_set(c->err, code, "in %s: %s", c->in->inner, msg) : sv_error_set(c->err, code, "%s", msg);
+	sv_error_locate(c->err, c->in->name, -1, (long long)off);
 	return rc;
 }
 
@@ -1110,6 +1111,8 @@ static int count_kind(etl_ctx *c, const etl_rec *r)
 			snprintf(gb, sizeof(gb), "Group(%d)", r->group), g = gb;
 		if (!e)
 			snprintf(eb, sizeof(eb), "Opcode(%d)", r->type), e = eb;
+		if (r->group == 0x03 && r->type == 10) /* Image Load is logged under the Process group */
+			g = "Image", e = "Load";
 		snprintf(name, sizeof(name), "Windows Kernel/%s/%s", g, e);
 	} else {
 		char gb[40];
@@ -1556,10 +1559,10 @@ static int emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 				args++;
 			bool is32 = pr ? pr->wow64 || c->ptr == 4 : c->ptr == 4;
 			if (pid == UINT32_MAX)
-				snprintf(name, sizeof(name), "Process%d ? Args: ", is32 ? 32 : 64);
+				snprintf(name, sizeof(name), "Process%d ? Args:", is32 ? 32 : 64);
 			else
-				snprintf(name, sizeof(name), "Process%d %.*s (%" PRIu32 ") Args: %.900s", is32 ? 32 : 64, il,
-					 il ? img : "?", pid, args);
+				snprintf(name, sizeof(name), "Process%d %.*s (%" PRIu32 ") Args:%s%.900s", is32 ? 32 : 64, il,
+					 il ? img : "?", pid, args[0] ? " " : "", args);
 			sv_frame_id pf, tf;
 			sv_stack_id ps;
 			if ((rc = intern_name(&e, &pf, name)))
@@ -1758,11 +1761,13 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 			  f->ts >= c.hdr_ts ? (double)(f->ts - c.hdr_ts) * 1000.0 / c.freq : 0.0, c.first_pid == UINT32_MAX ? (int64_t)-1 : (int64_t)c.first_pid,
 			  f->tid, f->cpu, f->ip);
 	}
+	const char *in_entry = in->inner ? "in " : "", *entry = in->inner ? in->inner : "", *sep = in->inner ? ": " : "";
 	for (int w = 0; !rc && w < W_COUNT; w++)
 		if (c.warns[w].count)
-			rc = c.warns[w].count == 1 ? note(&c, SV_NOTE_WARNING, "%s", c.warns[w].first)
-						   : note(&c, SV_NOTE_WARNING, "%s (and %zu more like it)", c.warns[w].first,
-							  c.warns[w].count - 1);
+			rc = c.warns[w].count == 1
+				     ? note(&c, SV_NOTE_WARNING, "%s%s%s%s", in_entry, entry, sep, c.warns[w].first)
+				     : note(&c, SV_NOTE_WARNING, "%s%s%s%s (and %zu more like it)", in_entry, entry, sep,
+					    c.warns[w].first, c.warns[w].count - 1);
 	ctx_dispose(&c);
 	return rc;
 }

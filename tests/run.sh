@@ -122,6 +122,8 @@ done
 [ -f tests/tui/cases.sh ] && . tests/tui/cases.sh
 # shellcheck source=perf/cases.sh
 [ -f tests/perf/cases.sh ] && . tests/perf/cases.sh
+# shellcheck source=etl/cases.sh
+[ -f tests/etl/cases.sh ] && . tests/etl/cases.sh
 
 if [ ${#failed[@]} -gt 0 ]; then
 	printf 'failed: %s\n' "${failed[*]}"
