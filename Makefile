@@ -52,9 +52,9 @@ FMT_SRCS := formats/input.c formats/registry.c formats/perfview_xml.c formats/pe
 	formats/perf_script.c formats/folded.c formats/etl.c formats/xpress.c formats/writer.c formats/export.c formats/flame_svg.c
 TUI_SRCS := tui/screen.c tui/app.c tui/draw.c tui/run.c tui/term.c
 CMD_SRCS := cmd/main.c cmd/options.c cmd/output.c cmd/json_out.c
-FUZZ_TARGETS := perfview_xml perfview_json perf_script folded pattern
+FUZZ_TARGETS := perfview_xml perfview_json perf_script folded pattern etl xpress
 FUZZ_SECONDS ?= 60
-UNIT_TESTS := test_pattern test_params test_when test_commands test_view test_source test_formats
+UNIT_TESTS := test_pattern test_params test_when test_commands test_view test_source test_formats test_xpress
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 FMT_OBJS := $(FMT_SRCS:%.c=$(B)/%.o)

@@ -35,7 +35,7 @@ void cli_usage(FILE *f)
 	      "                        'group full path module entries', 'group class entries',\n"
 	      "                        'group classes', 'fold threads', 'no grouping'\n"
 	      "      --scaling time|data   override the source's scaling policy\n"
-	      "      --format NAME     input format (perfview-xml, perfview-json, perf-script, folded);\n"
+	      "      --format NAME     input format (perfview-xml, perfview-json, perf-script, etl, folded);\n"
 	      "                        default: detected\n"
 	      "      --event NAME      perf: the event to load (stackview info lists them)\n"
 	      "      --select-group|--select-fold|--select-inc|--select-exc|--select-start|--select-end\n"

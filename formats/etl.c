@@ -315,6 +315,7 @@ typedef struct etl_ctx {
 	size_t nheap;
 	size_t inflight; /* decompressed bytes held by streams */
 	size_t records;
+	size_t event_bytes; /* buffer contents read, after decompression */
 
 	/* address stacks: interned arrays of addresses */
 	uint64_t *addrs;
@@ -493,6 +494,7 @@ static int stream_load(etl_ctx *c, stream *s)
 		if (!b->compressed) {
 			s->data = c->file + b->off + BUF_HDR;
 			s->len = outlen;
+			c->event_bytes += outlen;
 			return 1;
 		}
 		if (c->compression != 3 && c->compression != 0)
@@ -519,6 +521,7 @@ static int stream_load(etl_ctx *c, stream *s)
 		}
 		s->data = s->own;
 		s->len = outlen;
+		c->event_bytes += outlen;
 		return 1;
 	}
 	s->data = NULL;
@@ -1172,7 +1175,8 @@ static int on_record(etl_ctx *c, const etl_rec *r)
 
 static int read_events(etl_ctx *c)
 {
-	qsort(c->bufs, c->nbufs, sizeof(*c->bufs), buf_cmp);
+	if (c->nbufs)
+		qsort(c->bufs, c->nbufs, sizeof(*c->bufs), buf_cmp);
 	/* file-order index -> position after sorting, for error messages */
 	uint32_t *pos = malloc((c->nbufs ? c->nbufs : 1) * sizeof(*pos));
 	uint32_t *order = malloc((c->nbufs ? c->nbufs : 1) * sizeof(*order));
@@ -1499,8 +1503,10 @@ static int emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 	uint32_t *sthr = NULL; /* per sample: thread index */
 	double ms = c->interval ? (double)c->interval / 1e4 : 1.0;
 
-	qsort(c->images, c->nimages, sizeof(*c->images), image_cmp);
-	qsort(c->methods, c->nmethods, sizeof(*c->methods), method_cmp);
+	if (c->nimages)
+		qsort(c->images, c->nimages, sizeof(*c->images), image_cmp);
+	if (c->nmethods)
+		qsort(c->methods, c->nmethods, sizeof(*c->methods), method_cmp);
 	if ((rc = build_pid_index(&e.img_pids, &e.nimg_pids, c->images, c->nimages, sizeof(*c->images))) ||
 	    (rc = build_pid_index(&e.meth_pids, &e.nmeth_pids, c->methods, c->nmethods, sizeof(*c->methods))))
 		goto out;
@@ -1743,8 +1749,10 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	}
 	if (!rc)
 		rc = note(&c, SV_NOTE_INFO,
-			  "Windows %u.%u build %u, %u CPUs, %u-bit pointers, clock %.0f Hz; %zu buffers (%zu compressed), %zu events",
-			  c.os_major, c.os_minor, c.build, c.ncpus, c.ptr * 8, c.freq, nbufs, c.ncompressed, c.records);
+			  "Windows %u.%u build %u, %u CPUs, %u-bit pointers, clock %.0f Hz; %zu buffers (%zu compressed), "
+			  "%zu events in %zu bytes",
+			  c.os_major, c.os_minor, c.build, c.ncpus, c.ptr * 8, c.freq, nbufs, c.ncompressed, c.records,
+			  c.event_bytes);
 	if (!rc)
 		rc = note(&c, SV_NOTE_INFO,
 			  "CPU samples: %zu in the trace, %zu idle dropped, %zu kept (%zu with a stack, %zu under BROKEN), interval %.4g ms",

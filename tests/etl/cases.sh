@@ -32,8 +32,8 @@ for arch in x64 x86; do
 done
 
 # etl.md §13: records, stack coverage, BROKEN and named JIT samples.
-c etl.x64.found '.found[0:3]' '["Windows 6.2 build 9200, 8 CPUs, 64-bit pointers, clock 10000000 Hz; 360 buffers (359 compressed), 179474 events","CPU samples: 79528 in the trace, 73208 idle dropped, 6320 kept (6318 with a stack, 125 under BROKEN), interval 1 ms","stacks: 252 StackWalk events, 9107 stack-key references, 2921 key definitions; 35 processes, 1798 images, 16992 CLR methods (4494 samples in JIT code named)"]' info "$PWD/$ED/net.4.5.2.x64.etl.zip"
-c etl.x86.found '.found[0:3]' '["Windows 6.2 build 9200, 8 CPUs, 64-bit pointers, clock 10000000 Hz; 276 buffers (275 compressed), 168298 events","CPU samples: 88809 in the trace, 81999 idle dropped, 6810 kept (6806 with a stack, 38 under BROKEN), interval 1 ms","stacks: 229 StackWalk events, 12172 stack-key references, 4073 key definitions; 38 processes, 1867 images, 14188 CLR methods (2538 samples in JIT code named)"]' info "$PWD/$ED/net.4.5.2.x86.etl.zip"
+c etl.x64.found '.found[0:3]' '["Windows 6.2 build 9200, 8 CPUs, 64-bit pointers, clock 10000000 Hz; 360 buffers (359 compressed), 179474 events in 23016672 bytes","CPU samples: 79528 in the trace, 73208 idle dropped, 6320 kept (6318 with a stack, 125 under BROKEN), interval 1 ms","stacks: 252 StackWalk events, 9107 stack-key references, 2921 key definitions; 35 processes, 1798 images, 16992 CLR methods (4494 samples in JIT code named)"]' info "$PWD/$ED/net.4.5.2.x64.etl.zip"
+c etl.x86.found '.found[0:3]' '["Windows 6.2 build 9200, 8 CPUs, 64-bit pointers, clock 10000000 Hz; 276 buffers (275 compressed), 168298 events in 17708168 bytes","CPU samples: 88809 in the trace, 81999 idle dropped, 6810 kept (6806 with a stack, 38 under BROKEN), interval 1 ms","stacks: 229 StackWalk events, 12172 stack-key references, 4073 key definitions; 38 processes, 1867 images, 14188 CLR methods (2538 samples in JIT code named)"]' info "$PWD/$ED/net.4.5.2.x86.etl.zip"
 # Samples per process, as PerfView's process picker lists them.
 c etl.x64.procs '[.processes[0:7][] | [.pid, .name, .samples]]' '[[3676,"Test.x64",5129],[3988,"PerfView",356],[1632,"MsMpEng",283],[980,"dwm",132],[0,"Idle",105],[1104,"svchost",104],[4,"System",103]]' info "$PWD/$ED/net.4.5.2.x64.etl.zip"
 c etl.x86.procs '[.processes[0:7][] | [.pid, .name, .samples]]' '[[3644,"Test.x86",4900],[3988,"PerfView",637],[1632,"MsMpEng",560],[1104,"svchost",219],[980,"dwm",141],[4,"System",134],[0,"Idle",129]]' info "$PWD/$ED/net.4.5.2.x86.etl.zip"
@@ -66,8 +66,8 @@ for f in SelfDescribingSingleEvent.etl smallEtlFile.etl gcevents.etl.zip gcrundo
 	got=$("$SV" info "$ED/$f" --json 2>&1 | jq -c '[.samples, (.found | length), (.warnings | length)]' 2>&1)
 	if [ "$got" = "[0,3,0]" ]; then ok; else bad "etl.open.$f" "got $got"; fi
 done
-c etl.small '.found[0]' '"Windows 10.0 build 10586, 4 CPUs, 32-bit pointers, clock 3117777 Hz; 2 buffers (1 compressed), 2 events"' info "$PWD/$ED/smallEtlFile.etl"
-c etl.selfdescribing '.found[0]' '"Windows 10.0 build 22000, 12 CPUs, 64-bit pointers, clock 10000000 Hz; 3 buffers (2 compressed), 23 events"' info "$PWD/$ED/SelfDescribingSingleEvent.etl"
+c etl.small '.found[0]' '"Windows 10.0 build 10586, 4 CPUs, 32-bit pointers, clock 3117777 Hz; 2 buffers (1 compressed), 2 events in 1064 bytes"' info "$PWD/$ED/smallEtlFile.etl"
+c etl.selfdescribing '.found[0]' '"Windows 10.0 build 22000, 12 CPUs, 64-bit pointers, clock 10000000 Hz; 3 buffers (2 compressed), 23 events in 7712 bytes"' info "$PWD/$ED/SelfDescribingSingleEvent.etl"
 c etl.rundown '.found[2] | test("80 CLR methods")' true info "$PWD/$ED/gcrundownevents.etl.zip"
 # Standard input: read whole, then recognised by content.
 c etl.stdin '.samples' 6320 info - < <(unzip -p "$ED/net.4.5.2.x64.etl.zip" net.4.5.2.x64.etl)
