@@ -11,4 +11,9 @@ int sv_fmt_folded_export(FILE *f, const sv_source *src, const sv_export_opts *op
 int sv_fmt_speedscope_export(FILE *f, const sv_source *src, const sv_export_opts *opts, sv_error *err);
 int sv_fmt_svg_export(FILE *f, const sv_source *src, const sv_export_opts *opts, sv_error *err);
 
+struct json_object;
+/* Parse a whole input as one JSON document (json-c, nesting at most 64 deep, nothing but
+ * blanks after it); errors name the line. *out is the caller's (json_object_put). */
+int sv_json_parse_input(struct json_object **out, const sv_input *in, sv_error *err);
+
 #endif

@@ -207,6 +207,3 @@ static const char *const svg_patterns[] = { ".svg", NULL };
 
 const sv_format sv_fmt_svg = { "flamegraph-svg", svg_patterns, NULL, NULL, false, sv_fmt_svg_export };
 
-static const char *const speedscope_patterns[] = { ".speedscope.json", NULL };
-
-const sv_format sv_fmt_speedscope = { "speedscope", speedscope_patterns, NULL, NULL, false, sv_fmt_speedscope_export };

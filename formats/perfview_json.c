@@ -61,12 +61,13 @@ static bool json_num(json_object *o, double dflt, double *out)
 	}
 }
 
-static int json_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
+/* Parse a whole input as one JSON document (depth-limited, nothing after it). */
+int sv_json_parse_input(struct json_object **out, const sv_input *in, sv_error *err)
 {
-	(void)opts;
 	int rc = 0;
 	json_tokener *tok = json_tokener_new_ex(JSON_MAX_DEPTH);
 	json_object *root = NULL;
+	*out = NULL;
 	if (!tok)
 		return sv_error_set(err, SV_ENOMEM, NULL);
 	if (in->len > INT32_MAX) {
@@ -94,6 +95,21 @@ static int json_import(sv_sink *sink, const sv_input *in, const sv_import_opts *
 			rc = SV_EFORMAT;
 			goto out;
 		}
+	*out = root;
+	root = NULL;
+out:
+	json_object_put(root);
+	json_tokener_free(tok);
+	return rc;
+}
+
+static int json_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
+{
+	(void)opts;
+	json_object *root = NULL;
+	int rc = sv_json_parse_input(&root, in, err);
+	if (rc)
+		return rc;
 	json_object *ss, *samples;
 	if (!json_object_is_type(root, json_type_object) || !json_object_object_get_ex(root, "StackSource", &ss) ||
 	    !json_object_is_type(ss, json_type_object)) {
@@ -165,7 +181,6 @@ static int json_import(sv_sink *sink, const sv_input *in, const sv_import_opts *
 	}
 out:
 	json_object_put(root);
-	json_tokener_free(tok);
 	return rc;
 }
 

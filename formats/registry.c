@@ -7,12 +7,12 @@
 
 static const sv_format *const registry[] = {
 	&sv_fmt_perfview_xml,
+	&sv_fmt_speedscope,
 	&sv_fmt_perfview_json,
 	&sv_fmt_etl,
 	&sv_fmt_perf_script,
 	&sv_fmt_folded,
 	&sv_fmt_svg,
-	&sv_fmt_speedscope,
 	NULL,
 };
 

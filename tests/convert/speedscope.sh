@@ -42,4 +42,31 @@ JS
 else
 	printf '     note: node/npm not found: the speedscope schema check was skipped\n'
 fi
+
+# ---- import: sampled round trips keep samples, total and ByName; evented intervals ----
+for f in "$IN/s-rec.perfView.xml" ../shared/data/perf/recordings/mt.fp.txt examples/tutorial.perfView.xml; do
+	"$SV" convert "$f" "$SS/rt.speedscope.json"
+	a=$("$SV" byname "$f" --json | jq -c '[.summary.count, ([.rows[]|[.name,(.exc*1e6|round),(.inc*1e6|round)]]|sort)]')
+	b=$("$SV" byname "$SS/rt.speedscope.json" --json | jq -c '[.summary.count, ([.rows[]|[.name,(.exc*1e6|round),(.inc*1e6|round)]]|sort)]')
+	if [ "$a" = "$b" ]; then ok; else bad "speedscope.roundtrip.$(basename "$f")" "ByName differs"; fi
+done
+cat > "$SS/ev.speedscope.json" <<'JSON'
+{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"main"},{"name":"work"},{"name":"io"}]},
+ "profiles":[{"type":"evented","name":"t1","unit":"microseconds","startValue":100,"endValue":1100,
+  "events":[{"type":"O","frame":0,"at":100},{"type":"O","frame":1,"at":200},{"type":"O","frame":2,"at":500},
+            {"type":"C","frame":2,"at":700},{"type":"C","frame":1,"at":900},{"type":"C","frame":0,"at":1100}]},
+  {"type":"sampled","name":"t2","unit":"microseconds","startValue":0,"endValue":300,"samples":[[0,1],[0]],"weights":[200,100]},
+  {"type":"sampled","name":"mem","unit":"bytes","startValue":0,"endValue":1,"samples":[[0]],"weights":[1]}]}
+JSON
+got=$("$SV" byname "$SS/ev.speedscope.json" --json | jq -c '[.summary.metric, .summary.scaling, ([.rows[]|[.name,(.exc*1e6|round),(.inc*1e6|round)]]|sort)]')
+if [ "$got" = '[1.3,"time",[["Profile t1",0,1000000],["Profile t2",0,300000],["ROOT",0,1300000],["io",200000,200000],["main",400000,1300000],["work",700000,900000]]]' ]; then ok; else bad speedscope.evented "$got"; fi
+c speedscope.skipped '.found' '["1 of 3 profiles skipped: their unit is not \"microseconds\" (the active profile'"'"'s)"]' info "$SS/ev.speedscope.json"
+printf '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"evented","unit":"none","events":[{"type":"O","frame":0,"at":1},{"type":"C","frame":1,"at":2}]}]}' > "$SS/bad.speedscope.json"
+e speedscope.bad.nesting 1 'bad.speedscope.json: profile 0, event 1: frame index 1 is not in shared.frames \(1 frames\)' -- byname "$SS/bad.speedscope.json"
+printf '{"shared":{"frames":[{"name":"a"},{"name":"b"}]},"profiles":[{"type":"evented","unit":"none","events":[{"type":"O","frame":0,"at":1},{"type":"C","frame":1,"at":2}]}]}' > "$SS/bad.speedscope.json"
+e speedscope.bad.close 1 'bad.speedscope.json: profile 0, event 1: closes frame 1, which is not the innermost open frame' -- byname "$SS/bad.speedscope.json"
+printf '{"shared":{"frames":[]},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[1]}]}' > "$SS/bad.speedscope.json"
+e speedscope.bad.index 1 'bad.speedscope.json: profile 0, sample 0: frame index 0 is not in shared.frames \(0 frames\)' -- byname "$SS/bad.speedscope.json"
+printf '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"furlongs","samples":[],"weights":[]}]}' > "$SS/bad.speedscope.json"
+e speedscope.bad.unit 1 'bad.speedscope.json: profile 0: unknown unit "furlongs"' -- byname "$SS/bad.speedscope.json"
 rm -rf "$SS"
