@@ -2,6 +2,7 @@
 /* Atomic file writing and single-entry zips (see stackview/formats.h). */
 #include <errno.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,16 @@ int sv_write_atomic(const char *path, int (*write)(FILE *f, void *payload, sv_er
 	char *tmp = NULL;
 	int fd = -1, rc = 0;
 	FILE *f = NULL;
+	/* Signals that end the program are held while the temporary exists; one that arrived
+	 * meanwhile cancels the rename and is delivered once the temporary is gone, so an
+	 * interrupted save leaves the old file as it was and nothing behind. */
+	sigset_t hold, old;
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigaddset(&hold, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &hold, &old);
 	if (!dcopy || !bcopy) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;
@@ -66,6 +77,12 @@ int sv_write_atomic(const char *path, int (*write)(FILE *f, void *payload, sv_er
 		goto out;
 	}
 	f = NULL;
+	sigset_t pending;
+	if (sigpending(&pending) == 0 && (sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1 ||
+					  sigismember(&pending, SIGHUP) == 1 || sigismember(&pending, SIGQUIT) == 1)) {
+		rc = sv_error_set(err, SV_ECANCELED, "interrupted; the file was left as it was");
+		goto out;
+	}
 	if (rename(tmp, path) != 0) {
 		rc = sv_error_set(err, SV_EIO, "cannot replace the file: %s", strerror(errno));
 		goto out;
@@ -85,6 +102,7 @@ out:
 	free(bcopy);
 	if (rc)
 		sv_error_locate(err, path, 0, -1);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }
 

@@ -73,3 +73,27 @@ if [ "$st" = 3 ] && [ "$(cat "$CV/keep.perfView.json")" = OLD ] && ! ls -A "$CV"
 ( umask 027; "$SV" convert "$TUT" "$CV/mode.folded" )
 if [ "$(stat -c %a "$CV/mode.folded")" = 640 ]; then ok; else bad convert.mode "$(stat -c %a "$CV/mode.folded")"; fi
 rm -rf "$CV"
+
+# ---- an interrupted convert (SIGINT, SIGTERM) keeps the old file and leaves no temporary ----
+IT=$(mktemp -d)
+yes 'main;work;more;deeper;leaf 1' | head -n 3000000 > "$IT/big.folded"
+for sig in INT TERM; do
+	printf 'old\n' > "$IT/out.perfView.xml"
+	env --default-signal=INT "$SV" convert "$IT/big.folded" "$IT/out.perfView.xml" &
+	pid=$!
+	seen=
+	for _ in $(seq 500); do # the signal arrives while the temporary is being written
+		if compgen -G "$IT/.out.perfView.xml.tmp.*" > /dev/null; then seen=1; break; fi
+		sleep 0.01
+	done
+	kill -s "$sig" "$pid" 2> /dev/null
+	wait "$pid"
+	st=$?
+	left=$(compgen -G "$IT/.out.perfView.xml.tmp.*" | wc -l)
+	if [ -n "$seen" ] && [ "$st" -gt 128 ] && [ "$(cat "$IT/out.perfView.xml")" = old ] && [ "$left" = 0 ]; then
+		ok
+	else
+		bad "convert.interrupted.$sig" "temporary seen: ${seen:-no}, exit $st, file: $(head -c 20 "$IT/out.perfView.xml"), temporaries left: $left"
+	fi
+done
+rm -rf "$IT"

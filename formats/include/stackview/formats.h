@@ -113,7 +113,10 @@ const sv_format *sv_format_for_output(const char *path, bool *zipped);
 int sv_save(const sv_source *src, const char *path, const char *format, const sv_export_opts *opts,
 	    sv_error *err) SV_MUST_USE;
 
-/* Atomically replace `path` with what `write` produces into the FILE it is given. */
+/* Atomically replace `path` with what `write` produces into the FILE it is given.
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT are held while the temporary file exists; if one
+ * arrived, the old file is kept, the temporary removed (SV_ECANCELED), and the signal is
+ * delivered when the call returns. */
 int sv_write_atomic(const char *path, int (*write)(FILE *f, void *payload, sv_error *err), void *payload,
 		    sv_error *err) SV_MUST_USE;
 
