@@ -935,6 +935,76 @@ static int flame_key(tui_app *a, tui_command c)
 	return TUI_REDRAW;
 }
 
+static int mouse_picker(tui_app *a, tui_mouse m, int y)
+{
+	size_t n = a->nshown + 1;
+	int rows = a->h - 6; /* as draw_picker lays it out */
+	if (m == TUI_MOUSE_WHEEL_UP || m == TUI_MOUSE_WHEEL_DOWN) {
+		for (int i = 0; i < 3; i++)
+			picker_key(a, m == TUI_MOUSE_WHEEL_UP ? KEY_UP : KEY_DOWN);
+		return TUI_REDRAW;
+	}
+	size_t top = a->pick_cursor >= (size_t)rows ? a->pick_cursor - (size_t)rows + 1 : 0;
+	if (y < TUI_PICK_TOP || y >= TUI_PICK_TOP + rows || top + (size_t)(y - TUI_PICK_TOP) >= n)
+		return 0;
+	size_t i = top + (size_t)(y - TUI_PICK_TOP);
+	bool again = i == a->pick_cursor;
+	a->pick_cursor = i;
+	if (m == TUI_MOUSE_DOUBLE)
+		return picker_key(a, '\n');
+	if (again && i > 0) /* a click on the selected process marks or unmarks it */
+		return picker_key(a, ' ');
+	return TUI_REDRAW;
+}
+
+static int mouse_flame(tui_app *a, tui_mouse m, int x, int y)
+{
+	tui_frame *f = tui_app_frame(a);
+	const sv_flame *fl = f->flame;
+	if (!fl || !fl->n || y <= TUI_GRID_TOP - 1 || y >= a->h - 1)
+		return 0;
+	int depth = y - TUI_GRID_TOP + tui_draw_flame_top_depth(a, a->h - 1 - TUI_GRID_TOP);
+	for (size_t i = 0; i < fl->n; i++) {
+		const sv_flame_box *b = &fl->box[i];
+		int x0, x1;
+		if ((int)b->depth != depth || !tui_draw_flame_span(a, b, &x0, &x1) || x < x0 || x >= x1)
+			continue;
+		f->flame_sel = i;
+		return m == TUI_MOUSE_DOUBLE ? flame_key(a, CMD_ENTER) : TUI_REDRAW;
+	}
+	return 0;
+}
+
+int tui_app_mouse(tui_app *a, tui_mouse m, int x, int y)
+{
+	if (a->picking)
+		return mouse_picker(a, m, y);
+	if (a->help || a->edit_box >= 0 || a->finding || a->saving)
+		return 0; /* the keyboard owns these */
+	if (m == TUI_MOUSE_WHEEL_UP || m == TUI_MOUSE_WHEEL_DOWN) {
+		int flags = 0;
+		for (int i = 0; i < 3; i++)
+			flags |= tui_app_handle(a, m == TUI_MOUSE_WHEEL_UP ? KEY_UP : KEY_DOWN);
+		return flags;
+	}
+	if (y == TUI_TABS_ROW) {
+		int t = tui_draw_tab_at(a, x);
+		return t >= 0 ? tui_app_handle(a, '1' + t) : 0;
+	}
+	if (a->tab == TAB_FLAME)
+		return mouse_flame(a, m, x, y);
+	if (a->tab == TAB_NOTES || y <= TUI_GRID_TOP || y >= a->h - 1)
+		return 0;
+	tui_frame *f = tui_app_frame(a);
+	tui_pane *p = &f->pane[a->tab];
+	size_t i = p->top + (size_t)(y - TUI_GRID_TOP - 1);
+	if (i >= f->rows.n)
+		return 0;
+	p->cursor = i;
+	a->status[0] = '\0';
+	return m == TUI_MOUSE_DOUBLE ? tui_app_handle(a, '\n') | TUI_REDRAW : TUI_REDRAW;
+}
+
 int tui_app_handle(tui_app *a, int key)
 {
 	tui_frame *f = tui_app_frame(a);

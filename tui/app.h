@@ -93,6 +93,22 @@ void tui_app_free(tui_app *a);
 bool tui_app_start_picker(tui_app *a);
 /* Handle one key; returns reaction flags. */
 int tui_app_handle(tui_app *a, int key);
+/* Mouse events, in screen cells. */
+typedef enum tui_mouse { TUI_MOUSE_CLICK, TUI_MOUSE_DOUBLE, TUI_MOUSE_WHEEL_UP, TUI_MOUSE_WHEEL_DOWN } tui_mouse;
+/* Handle one mouse event at column x, row y: a click selects the row, tab or flame box under
+ * it, a double click also acts as Enter on it, the wheel scrolls three rows. */
+int tui_app_mouse(tui_app *a, tui_mouse m, int x, int y);
+/* Rows of the layout the painter and the mouse share. */
+#define TUI_TABS_ROW 5
+#define TUI_GRID_TOP 6  /* column titles; rows start below */
+#define TUI_PICK_TOP 4  /* first row of the process picker's list */
+/* The tab whose label is at column x of the tab row, or -1 (draw.c). */
+int tui_draw_tab_at(const tui_app *a, int x);
+/* Columns [x0, x1) of a flame box on screen; false when it is too narrow to show (draw.c). */
+struct sv_flame_box;
+bool tui_draw_flame_span(const tui_app *a, const struct sv_flame_box *b, int *x0, int *x1);
+/* First depth the Flame tab shows in `rows` rows (draw.c). */
+int tui_draw_flame_top_depth(const tui_app *a, int rows);
 /* Apply reaction flags (recompute the view, reflatten rows). */
 void tui_app_react(tui_app *a, int flags);
 /* Paint the whole window into the screen. */

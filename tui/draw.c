@@ -196,6 +196,45 @@ static void draw_notes(tui_app *a, tui_screen *s, int y0, int y1)
 	}
 }
 
+static void tab_label(char *buf, size_t size, const tui_app *a, int t)
+{
+	snprintf(buf, size, t == (int)a->tab ? "[%d %s]" : " %d %s ", t + 1, tab_names[t]);
+}
+
+int tui_draw_tab_at(const tui_app *a, int x)
+{
+	int x0 = 0;
+	for (int t = 0; t < TAB_COUNT; t++) {
+		char label[40];
+		tab_label(label, sizeof(label), a, t);
+		int w = (int)strlen(label);
+		if (x >= x0 && x < x0 + w)
+			return t;
+		x0 += w + 1;
+	}
+	return -1;
+}
+
+/* The selected box's row stays on screen. */
+int tui_draw_flame_top_depth(const tui_app *a, int rows)
+{
+	const tui_frame *f = &a->frames[a->nframes - 1];
+	const sv_flame *fl = f->flame;
+	if (!fl || !fl->n)
+		return 0;
+	const sv_flame_box *sel = &fl->box[f->flame_sel < fl->n ? f->flame_sel : 0];
+	return (int)sel->depth >= rows ? (int)sel->depth - rows + 1 : 0;
+}
+
+bool tui_draw_flame_span(const tui_app *a, const sv_flame_box *b, int *x0, int *x1)
+{
+	*x0 = (int)floor(b->x * a->w + 0.5);
+	*x1 = (int)floor((b->x + b->w) * a->w + 0.5);
+	if (*x1 > a->w)
+		*x1 = a->w;
+	return *x1 > *x0;
+}
+
 /* The Flame tab: an icicle (root on top), one row per depth, box widths from lib/flame.c. */
 static void draw_flame(tui_app *a, tui_screen *s, int y0, int y1)
 {
@@ -205,18 +244,15 @@ static void draw_flame(tui_app *a, tui_screen *s, int y0, int y1)
 		tui_screen_text(s, 1, y0, "(no samples)", a->w - 1, TUI_A_DIM);
 		return;
 	}
-	int rows = y1 - y0;
+	int top_depth = tui_draw_flame_top_depth(a, y1 - y0);
 	const sv_flame_box *sel = &fl->box[f->flame_sel < fl->n ? f->flame_sel : 0];
-	int top_depth = (int)sel->depth >= rows ? (int)sel->depth - rows + 1 : 0;
 	for (size_t i = 0; i < fl->n; i++) {
 		const sv_flame_box *b = &fl->box[i];
 		int y = y0 + (int)b->depth - top_depth;
 		if (y < y0 || y >= y1)
 			continue;
-		int x0 = (int)floor(b->x * a->w + 0.5), x1 = (int)floor((b->x + b->w) * a->w + 0.5);
-		if (x1 > a->w)
-			x1 = a->w;
-		if (x1 <= x0)
+		int x0, x1;
+		if (!tui_draw_flame_span(a, b, &x0, &x1))
 			continue;
 		const char *name = sv_view_name(f->view, b->name);
 		int attr;
@@ -250,11 +286,11 @@ static void draw_picker(tui_app *a, tui_screen *s)
 	tui_screen_text(s, 0, 3, "     Name", a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
 	snprintf(line, sizeof(line), "%8s %10s %12s %6s", "PID", "Samples", "Metric", "%");
 	tui_screen_text(s, a->w - (int)strlen(line), 3, line, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
-	int rows = a->h - 6;
+	int rows = a->h - 6; /* title, filter, blank, titles above; a hint below */
 	size_t n = a->nshown + 1;
 	size_t top = a->pick_cursor >= (size_t)rows ? a->pick_cursor - (size_t)rows + 1 : 0;
 	for (size_t i = top; i < n && (int)(i - top) < rows; i++) {
-		int y = 4 + (int)(i - top);
+		int y = TUI_PICK_TOP + (int)(i - top);
 		int attr = i == a->pick_cursor ? TUI_A_REVERSE : 0;
 		if (attr)
 			tui_screen_fill(s, 0, y, a->w, attr);
@@ -306,15 +342,16 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 	int x = 0;
 	for (int t = 0; t < TAB_COUNT; t++) {
 		char label[40];
-		snprintf(label, sizeof(label), t == (int)a->tab ? "[%d %s]" : " %d %s ", t + 1, tab_names[t]);
-		x += tui_screen_text(s, x, 5, label, a->w - x, t == (int)a->tab ? TUI_A_TITLE | TUI_A_REVERSE : TUI_A_NORMAL);
+		tab_label(label, sizeof(label), a, t);
+		x += tui_screen_text(s, x, TUI_TABS_ROW, label, a->w - x,
+				     t == (int)a->tab ? TUI_A_TITLE | TUI_A_REVERSE : TUI_A_NORMAL);
 		x++;
 	}
 	if (f->focus && (a->tab == TAB_CALLERS || a->tab == TAB_CALLEES || a->tab == TAB_CC)) {
 		snprintf(line, sizeof(line), "focus: %s", f->focus);
-		tui_screen_text(s, x + 1, 5, line, a->w - x - 1, TUI_A_BOLD);
+		tui_screen_text(s, x + 1, TUI_TABS_ROW, line, a->w - x - 1, TUI_A_BOLD);
 	}
-	int grid_top = 6, grid_bottom = a->h - 1; /* header row, rows, status */
+	int grid_top = TUI_GRID_TOP, grid_bottom = a->h - 1; /* header row, rows, status */
 	if (a->tab == TAB_NOTES) {
 		draw_notes(a, s, grid_top, grid_bottom);
 	} else if (a->tab == TAB_FLAME) {

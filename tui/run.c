@@ -46,6 +46,31 @@ static void feed(tui_app *a, int key)
 	tui_app_react(a, flags);
 }
 
+static void feed_mouse(tui_app *a, tui_mouse m, int x, int y)
+{
+	tui_app_react(a, tui_app_mouse(a, m, x, y));
+}
+
+/* "<Click:X,Y>", "<DClick:X,Y>", "<WheelUp:X,Y>", "<WheelDown:X,Y>" (columns and rows from 0). */
+static bool parse_mouse(const char *p, tui_mouse *m, int *x, int *y, const char **end)
+{
+	static const struct {
+		const char *name;
+		tui_mouse m;
+	} kinds[] = { { "<Click:", TUI_MOUSE_CLICK }, { "<DClick:", TUI_MOUSE_DOUBLE },
+		      { "<WheelUp:", TUI_MOUSE_WHEEL_UP }, { "<WheelDown:", TUI_MOUSE_WHEEL_DOWN } };
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		size_t l = strlen(kinds[i].name);
+		int n = 0;
+		if (strncasecmp(p, kinds[i].name, l) == 0 && sscanf(p + l, "%d,%d>%n", x, y, &n) == 2 && n > 0) {
+			*m = kinds[i].m;
+			*end = p + l + n;
+			return true;
+		}
+	}
+	return false;
+}
+
 static int resize_app(tui_app *a, tui_screen **scr, int w, int h)
 {
 	tui_screen *ns = tui_screen_new(w, h);
@@ -62,6 +87,7 @@ static int resize_app(tui_app *a, tui_screen **scr, int w, int h)
  *   <Down> <Enter> <F7> <S-F7> <C-d> <M-u> ...  named keys
  *   "text"          types the text (blanks included)
  *   :dump           writes the screen to the output, followed by a line "----"
+ *   <Click:X,Y> <DClick:X,Y> <WheelUp:X,Y> <WheelDown:X,Y>   mouse events (from 0)
  *   :resize WxH     resizes the screen
  *   # ...           a comment to the end of the line
  *   anything else   types its characters one by one */
@@ -73,7 +99,8 @@ static int run_script(tui_app *a, const tui_options *o, char *err, size_t errsiz
 		return 2;
 	}
 	const char *p = o->script;
-	int rc = 0;
+	int rc = 0, mx, my;
+	tui_mouse mouse;
 	bool dumped_last = false;
 	while (*p && !a->quit) {
 		while (isspace((unsigned char)*p))
@@ -87,7 +114,9 @@ static int run_script(tui_app *a, const tui_options *o, char *err, size_t errsiz
 		}
 		const char *t = p;
 		dumped_last = false;
-		if (*p == '<') {
+		if (*p == '<' && parse_mouse(p, &mouse, &mx, &my, &p)) {
+			feed_mouse(a, mouse, mx, my);
+		} else if (*p == '<') {
 			const char *e = strchr(p, '>');
 			int key = e ? parse_named(p + 1, (size_t)(e - p - 1)) : -1;
 			if (key < 0) {
@@ -151,6 +180,12 @@ static int run_terminal(tui_app *a, char *err, size_t errsize)
 		tui_app_draw(a, scr);
 		tui_term_paint(scr);
 		int key = tui_term_key();
+		if (key == KEY_MOUSE) {
+			int m, x, y;
+			if (tui_term_mouse(&m, &x, &y))
+				feed_mouse(a, (tui_mouse)m, x, y);
+			continue;
+		}
 		if (key == KEY_RESIZE) {
 			tui_term_size(&w, &h);
 			if (w > 0 && h > 0)

@@ -59,6 +59,13 @@ int tui_term_start(char *err, size_t errsize)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	/* Clicks, double clicks and the wheel (Shift-drag still selects text in most terminals). */
+	mmask_t want = BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED;
+#ifdef BUTTON5_PRESSED
+	want |= BUTTON5_PRESSED;
+#endif
+	mousemask(want, NULL);
+	mouseinterval(250);
 	curs_set(0);
 	const char *nc = getenv("NO_COLOR");
 	term_color = has_colors() && !(nc && nc[0]);
@@ -171,4 +178,26 @@ int tui_term_key(void)
 	for (size_t i = n; i-- > 1;)
 		pending[npending++] = (unsigned char)mb[i];
 	return (unsigned char)mb[0];
+}
+
+int tui_term_mouse(int *kind, int *x, int *y)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK)
+		return 0;
+	*x = ev.x;
+	*y = ev.y;
+	if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
+		*kind = 1;
+	else if (ev.bstate & BUTTON1_CLICKED)
+		*kind = 0;
+	else if (ev.bstate & BUTTON4_PRESSED)
+		*kind = 2;
+#ifdef BUTTON5_PRESSED
+	else if (ev.bstate & BUTTON5_PRESSED)
+		*kind = 3;
+#endif
+	else
+		return 0;
+	return 1;
 }

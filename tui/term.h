@@ -15,5 +15,8 @@ void tui_term_size(int *w, int *h);
 void tui_term_paint(const tui_screen *s);
 /* The next key: curses codes, TUI_ALT(c) for Esc-prefixed keys, UTF-8 bytes one by one. */
 int tui_term_key(void);
+/* After tui_term_key returned KEY_MOUSE: the event (kind 0 click, 1 double click, 2 wheel up,
+ * 3 wheel down, as tui_mouse counts them) and its cell; 0 for events we do not use. */
+int tui_term_mouse(int *kind, int *x, int *y);
 
 #endif
