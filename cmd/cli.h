@@ -9,6 +9,7 @@
 
 #include "stackview/aggview.h"
 #include "stackview/params.h"
+#include "stackview/preset.h"
 #include "stackview/view.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_OUTPUT = 3 };
@@ -36,12 +37,21 @@ typedef struct cli_opts {
 	bool timing;
 	bool grouped;        /* convert --grouped */
 	bool folded_flamegraph; /* --folded-style flamegraph */
+	const char *preset; /* --preset NAME, resolved once the user's presets are read */
+	sv_presets *presets; /* the user's presets (main owns them) */
 	char preset_buf[512];
 } cli_opts;
 
 /* Parse argv; on a usage error print it and return EXIT_USAGE. 0 = proceed, -1 = done (help). */
 int cli_parse(cli_opts *o, int argc, char **argv);
 void cli_usage(FILE *f);
+
+/* The user's presets (presets.c): read them (a missing file is no presets), store them
+ * atomically (the TUI's callback), resolve --preset NAME into boxes, list them all. */
+int cli_presets_load(sv_presets *ps);
+int cli_presets_store(void *payload, const sv_presets *ps, char *err, size_t errsize);
+int cli_resolve_preset(cli_opts *o, const sv_presets *user);
+int cli_presets_list(const cli_opts *o, const sv_presets *user);
 
 /* Output of views. `depth` < 0 = unlimited. */
 void out_byname(FILE *f, sv_view *v, const cli_opts *o);

@@ -599,7 +599,8 @@ static int run_tui(const cli_opts *o, sv_source *src, const char *title, const s
 		return EXIT_USAGE;
 	}
 	const char *slash = strrchr(title, '/');
-	tui_options to = { slash ? slash + 1 : title, script, o->width, o->height, stdout, tui_save, NULL, pick };
+	tui_options to = { slash ? slash + 1 : title, script, o->width, o->height, stdout, tui_save, NULL, pick,
+			   o->presets, cli_presets_store, NULL };
 	char err[600];
 	int rc = EXIT_OK, r = tui_run(src, p, &to, err, sizeof(err));
 	if (r) {
@@ -666,6 +667,8 @@ static const char *tutorial_path(char *buf, size_t size)
 	return "examples/tutorial.perfView.xml";
 }
 
+static int run_command(cli_opts *o);
+
 int main(int argc, char **argv)
 {
 	setlocale(LC_CTYPE, "");
@@ -673,6 +676,25 @@ int main(int argc, char **argv)
 	int rc = cli_parse(&o, argc, argv);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
+	sv_presets user = { 0 };
+	if (cli_presets_load(&user)) {
+		fprintf(stderr, "stackview: out of memory\n");
+		return EXIT_INPUT;
+	}
+	o.presets = &user;
+	rc = strcmp(o.cmd, "presets") == 0 ? cli_presets_list(&o, &user) : cli_resolve_preset(&o, &user);
+	if (rc || strcmp(o.cmd, "presets") == 0) {
+		sv_presets_dispose(&user);
+		return rc;
+	}
+	rc = run_command(&o);
+	sv_presets_dispose(&user);
+	return rc;
+}
+
+static int run_command(cli_opts *o_)
+{
+	cli_opts o = *o_;
 	if (strcmp(o.cmd, "info") == 0)
 		return cmd_info(&o);
 	if (strcmp(o.cmd, "diff") == 0)

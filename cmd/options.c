@@ -19,9 +19,11 @@ void cli_usage(FILE *f)
 	      "       stackview convert IN OUT [FILTER...] [--grouped] [--folded-style plain|flamegraph]\n"
 	      "       stackview flame FILE [FILTER...] -o OUT.svg\n"
 	      "       stackview diff BASE TEST [FILTER...] -o OUT.svg   (differential flame graph)\n"
+	      "       stackview presets                    list the built-in presets and yours\n"
 	      "\n"
 	      "FILE may be - (standard input). Formats: .perfView.xml, .perfView.json (+ .zip),\n"
-	      "perf script text (*.data.txt, or piped), perfcollect .trace.zip, folded stacks.\n"
+	      "perf script text (*.data.txt, or piped), perfcollect .trace.zip, Windows .etl and\n"
+	      "PerfView's .etl.zip, speedscope JSON, folded stacks.\n"
 	      "\n"
 	      "Filter (PerfView's boxes):\n"
 	      "  -g, --group PATS      GroupPats: ';'-separated, optional leading [comment], -> and =>\n"
@@ -31,7 +33,8 @@ void cli_usage(FILE *f)
 	      "  -x, --exc PATS        ExcPats\n"
 	      "      --start MS        Start (ms; '--start \"100 200\"' sets Start and End)\n"
 	      "      --end MS          End\n"
-	      "      --preset NAME     a built-in GroupPats preset: 'group modules', 'group module entries',\n"
+	      "      --preset NAME     a preset: yours ($XDG_CONFIG_HOME/stackview/presets) or a built-in\n"
+	      "                        GroupPats one: 'group modules', 'group module entries',\n"
 	      "                        'group full path module entries', 'group class entries',\n"
 	      "                        'group classes', 'fold threads', 'no grouping'\n"
 	      "      --scaling time|data   override the source's scaling policy\n"
@@ -106,17 +109,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const struct {
-	const char *name, *pats;
-} presets[] = {
-	{ "no grouping", "" },
-	{ "group modules", "{%}!->module $1" },
-	{ "group module entries", "{%}!=>module $1" },
-	{ "group full path module entries", "{*}!=>module $1" },
-	{ "group class entries", "{%!*}.%(=>class $1;{%!*}::=>class $1" },
-	{ "group classes", "{%!*}.%(->class $1;{%!*}::->class $1" },
-	{ "fold threads", "Thread -> AllThreads" },
-};
 
 
 
@@ -138,7 +130,7 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 	o->height = 30;
 	o->depth = -1;
 	static const char *const cmds[] = { "info",	  "byname",	"calltree", "callers", "callees",
-					    "callercallee", "diff", "overweight", "view",	   "convert", "flame", NULL };
+					    "callercallee", "diff", "overweight", "view",	   "convert", "flame", "presets", NULL };
 	int first = 1;
 	if (argc > 1)
 		for (const char *const *c = cmds; *c; c++)
@@ -167,19 +159,9 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 		case O_SEL_EXC: o->select_box[SV_BOX_EXC] = optarg; break;
 		case O_SEL_START: o->select_box[SV_BOX_START] = optarg; break;
 		case O_SEL_END: o->select_box[SV_BOX_END] = optarg; break;
-		case O_PRESET: {
-			size_t i;
-			for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
-				if (strcmp(presets[i].name, optarg) == 0)
-					break;
-			if (i == sizeof(presets) / sizeof(presets[0])) {
-				fprintf(stderr, "stackview: unknown preset '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			snprintf(o->preset_buf, sizeof(o->preset_buf), "[%s] %s", presets[i].name, presets[i].pats);
-			o->box[SV_BOX_GROUP] = o->preset_buf;
+		case O_PRESET:
+			o->preset = optarg;
 			break;
-		}
 		case O_SCALING:
 			if (strcmp(optarg, "time") && strcmp(optarg, "data")) {
 				fprintf(stderr, "stackview: --scaling must be 'time' or 'data'\n");

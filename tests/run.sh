@@ -8,6 +8,9 @@ cd "$(dirname "$0")/.."
 B=${SV_BUILD:-build/release}
 SV="$PWD/$B/stackview"
 IN=tests/conformance/inputs
+# Presets are read from and written to $XDG_CONFIG_HOME: never the tester's own.
+SV_CONFIG=$(mktemp -d)
+export XDG_CONFIG_HOME="$SV_CONFIG"
 pass=0
 fail=0
 failed=()
@@ -125,6 +128,7 @@ done
 # shellcheck source=etl/cases.sh
 [ -f tests/etl/cases.sh ] && . tests/etl/cases.sh
 
+rm -rf "$SV_CONFIG"
 if [ ${#failed[@]} -gt 0 ]; then
 	printf 'failed: %s\n' "${failed[*]}"
 fi

@@ -546,12 +546,143 @@ static int save_view(tui_app *a, const char *path)
 	return TUI_REDRAW;
 }
 
+/* ---- presets (spec §12): PerfView's built-ins, then the user's ---- */
+
+static size_t preset_count(const tui_app *a)
+{
+	return sv_builtin_preset_count() + (a->presets ? a->presets->n : 0);
+}
+
+/* Name, GroupPat, Fold%, FoldPat of entry i; *mine when it is the user's. */
+static void preset_at(const tui_app *a, size_t i, const char **name, const char **group, const char **pct,
+		      const char **fold, bool *mine)
+{
+	size_t nb = sv_builtin_preset_count();
+	*mine = i >= nb;
+	if (!*mine) {
+		*name = sv_builtin_preset_name(i);
+		*group = sv_builtin_preset_group(i);
+		*pct = *fold = "";
+		return;
+	}
+	const sv_preset *p = &a->presets->p[i - nb];
+	*name = p->name;
+	*group = p->group;
+	*pct = p->fold_pct;
+	*fold = p->fold;
+}
+
+void tui_app_preset_line(const tui_app *a, size_t i, char *buf, size_t size)
+{
+	const char *name, *group, *pct, *fold;
+	bool mine;
+	preset_at(a, i, &name, &group, &pct, &fold, &mine);
+	snprintf(buf, size, "%-5s %-28.200s %-40.400s %-6.40s %.300s", mine ? "yours" : "", name, group, pct, fold);
+}
+
+static int store_presets(tui_app *a, const char *done)
+{
+	char err[512] = "";
+	if (a->store_presets && a->store_presets(a->presets_payload, a->presets, err, sizeof(err)))
+		status(a, "%s", err);
+	else
+		status(a, "%s", done);
+	return TUI_REDRAW;
+}
+
+static int presets_key(tui_app *a, int key)
+{
+	size_t n = preset_count(a);
+	if (key == KEY_UP || key == 'k') {
+		if (a->preset_cursor > 0)
+			a->preset_cursor--;
+	} else if (key == KEY_DOWN || key == 'j') {
+		if (a->preset_cursor + 1 < n)
+			a->preset_cursor++;
+	} else if (key == KEY_HOME || key == KEY_PPAGE) {
+		a->preset_cursor = 0;
+	} else if (key == KEY_END || key == KEY_NPAGE) {
+		a->preset_cursor = n - 1;
+	} else if (key == '\n' || key == KEY_ENTER) {
+		const char *name, *group, *pct, *fold;
+		bool mine;
+		preset_at(a, a->preset_cursor, &name, &group, &pct, &fold, &mine);
+		a->presets_open = false;
+		sv_params p;
+		if (sv_params_copy(&p, &tui_app_frame(a)->params) || sv_preset_apply(&p, name, group, pct, fold)) {
+			sv_params_dispose(&p);
+			status(a, "out of memory");
+			return TUI_REDRAW;
+		}
+		char what[300];
+		snprintf(what, sizeof(what), "preset %.200s applied", name);
+		int flags = apply_params(a, &p, what);
+		sv_params_dispose(&p);
+		return flags;
+	} else if (key == 'd' || key == KEY_DC) {
+		size_t nb = sv_builtin_preset_count();
+		if (a->preset_cursor < nb || !a->presets) {
+			status(a, "built-in presets cannot be deleted");
+			return TUI_REDRAW;
+		}
+		char done[300];
+		snprintf(done, sizeof(done), "preset %.200s deleted", a->presets->p[a->preset_cursor - nb].name);
+		sv_presets_remove(a->presets, a->preset_cursor - nb);
+		if (a->preset_cursor >= preset_count(a))
+			a->preset_cursor = preset_count(a) - 1;
+		return store_presets(a, done);
+	} else if (key == TUI_KEY_ESC || key == 'q' || key == 'P') {
+		a->presets_open = false;
+	}
+	return TUI_REDRAW;
+}
+
+static int mouse_presets(tui_app *a, tui_mouse m, int y)
+{
+	if (m == TUI_MOUSE_WHEEL_UP || m == TUI_MOUSE_WHEEL_DOWN)
+		return presets_key(a, m == TUI_MOUSE_WHEEL_UP ? KEY_UP : KEY_DOWN);
+	size_t i = a->preset_top + (size_t)(y - TUI_PICK_TOP);
+	if (y < TUI_PICK_TOP || i >= preset_count(a))
+		return 0;
+	a->preset_cursor = i;
+	return m == TUI_MOUSE_DOUBLE ? presets_key(a, '\n') : TUI_REDRAW;
+}
+
+/* Save As Preset: the name typed, GroupPats without its [comment], Fold%, FoldPats. */
+static int save_preset(tui_app *a, const char *name)
+{
+	if (!a->presets) {
+		status(a, "presets are not available here");
+		return TUI_REDRAW;
+	}
+	while (*name == ' ')
+		name++;
+	if (!*name || strstr(name, "$$$$") || strstr(name, "####") || strchr(name, '\n')) {
+		status(a, "a preset needs a name (without $$$$ or ####)");
+		return TUI_REDRAW;
+	}
+	const sv_params *p = &tui_app_frame(a)->params;
+	char *comment = NULL, *pats = NULL;
+	if (sv_preset_split_group(&comment, &pats, p->box[SV_BOX_GROUP]) ||
+	    sv_presets_put(a->presets, name, pats, p->box[SV_BOX_FOLD_PCT], p->box[SV_BOX_FOLD], "")) {
+		free(comment);
+		free(pats);
+		status(a, "out of memory");
+		return TUI_REDRAW;
+	}
+	free(comment);
+	free(pats);
+	char done[300];
+	snprintf(done, sizeof(done), "preset %.200s saved", name);
+	return store_presets(a, done);
+}
+
 static int edit_key(tui_app *a, int key)
 {
 	tui_frame *f = tui_app_frame(a);
 	if (key == TUI_KEY_ESC) {
 		a->edit_box = -1;
-		a->finding = a->saving = false;
+		a->finding = a->saving = a->naming_preset = false;
 		status(a, "edit cancelled");
 		return TUI_REDRAW;
 	}
@@ -561,6 +692,10 @@ static int edit_key(tui_app *a, int key)
 		if (a->saving) {
 			a->saving = false;
 			return a->edit[0] ? save_view(a, a->edit) : TUI_REDRAW;
+		}
+		if (a->naming_preset) {
+			a->naming_preset = false;
+			return save_preset(a, a->edit);
 		}
 		if (a->finding) {
 			a->finding = false;
@@ -597,7 +732,7 @@ static int edit_key(tui_app *a, int key)
 	} else if (key == TUI_CTRL('u')) {
 		a->edit_len = a->edit_cur = 0;
 		a->edit[0] = '\0';
-	} else if ((key == KEY_UP || key == KEY_DOWN) && !a->finding && !a->saving && f->nhist) {
+	} else if ((key == KEY_UP || key == KEY_DOWN) && !a->finding && !a->saving && !a->naming_preset && f->nhist) {
 		/* This box's earlier values, newest first (the drop-down of PerfView's boxes). */
 		int h = a->edit_hist < 0 ? (int)f->nhist : a->edit_hist;
 		for (int step = key == KEY_UP ? -1 : 1;;) {
@@ -979,7 +1114,9 @@ int tui_app_mouse(tui_app *a, tui_mouse m, int x, int y)
 {
 	if (a->picking)
 		return mouse_picker(a, m, y);
-	if (a->help || a->edit_box >= 0 || a->finding || a->saving)
+	if (a->presets_open)
+		return mouse_presets(a, m, y);
+	if (a->help || a->edit_box >= 0 || a->finding || a->saving || a->naming_preset)
 		return 0; /* the keyboard owns these */
 	if (m == TUI_MOUSE_WHEEL_UP || m == TUI_MOUSE_WHEEL_DOWN) {
 		int flags = 0;
@@ -1011,8 +1148,10 @@ int tui_app_handle(tui_app *a, int key)
 	tui_pane *p = &f->pane[a->tab];
 	if (a->picking)
 		return picker_key(a, key);
-	if (a->edit_box >= 0 || a->finding || a->saving)
+	if (a->edit_box >= 0 || a->finding || a->saving || a->naming_preset)
 		return edit_key(a, key);
+	if (a->presets_open)
+		return presets_key(a, key);
 	if (a->help) {
 		if (key == KEY_DOWN || key == 'j')
 			a->help_top++;
@@ -1177,6 +1316,28 @@ int tui_app_handle(tui_app *a, int key)
 		edit_start(a, 0, name);
 		a->edit_box = -1;
 		status(a, "save as: Enter writes, Esc cancels");
+		return TUI_REDRAW;
+	}
+	case CMD_PRESETS:
+		a->presets_open = true;
+		if (a->preset_cursor >= preset_count(a))
+			a->preset_cursor = 0;
+		return TUI_REDRAW;
+	case CMD_SAVE_PRESET: {
+		if (!a->presets) {
+			status(a, "presets are not available here");
+			return TUI_REDRAW;
+		}
+		/* PerfView proposes the [...] comment of GroupPats as the name. */
+		char *comment = NULL, *pats = NULL;
+		if (sv_preset_split_group(&comment, &pats, f->params.box[SV_BOX_GROUP]))
+			return TUI_REDRAW;
+		a->naming_preset = true;
+		edit_start(a, 0, comment);
+		a->edit_box = -1;
+		free(comment);
+		free(pats);
+		status(a, "preset name: Enter saves GroupPats, Fold%% and FoldPats, Esc cancels");
 		return TUI_REDRAW;
 	}
 	case CMD_HELP:

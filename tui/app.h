@@ -14,6 +14,7 @@
 #include "keymap.h"
 #include "screen.h"
 #include "stackview/aggview.h"
+#include "stackview/preset.h"
 #include "stackview/rows.h"
 #include "stackview/source.h"
 #include "stackview/view.h"
@@ -64,6 +65,12 @@ typedef struct tui_app {
 	char find[256];
 	int (*save)(void *payload, const sv_source *src, const char *path, char *err, size_t errsize);
 	void *save_payload;
+	/* presets: the user's (borrowed, changed in place) and how to store them */
+	sv_presets *presets;
+	int (*store_presets)(void *payload, const sv_presets *ps, char *err, size_t errsize);
+	void *presets_payload;
+	bool presets_open, naming_preset;
+	size_t preset_cursor, preset_top;
 	unsigned saves;
 	/* the process picker */
 	bool picking;
@@ -109,6 +116,8 @@ struct sv_flame_box;
 bool tui_draw_flame_span(const tui_app *a, const struct sv_flame_box *b, int *x0, int *x1);
 /* First depth the Flame tab shows in `rows` rows (draw.c). */
 int tui_draw_flame_top_depth(const tui_app *a, int rows);
+/* Entry i of the presets list as one line (built-ins first, then the user's). */
+void tui_app_preset_line(const tui_app *a, size_t i, char *buf, size_t size);
 /* Apply reaction flags (recompute the view, reflatten rows). */
 void tui_app_react(tui_app *a, int flags);
 /* Paint the whole window into the screen. */

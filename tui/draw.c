@@ -272,6 +272,32 @@ static void draw_flame(tui_app *a, tui_screen *s, int y0, int y1)
 	}
 }
 
+/* The Presets list: PerfView's built-ins, then the user's. */
+static void draw_presets(tui_app *a, tui_screen *s)
+{
+	char line[1200];
+	tui_screen_text(s, 0, 0, "Presets: Enter applies (GroupPats, Fold%, FoldPats), d deletes one of yours, Esc closes",
+			a->w, TUI_A_TITLE);
+	tui_screen_text(s, 0, 1, "S in the stack window saves the current boxes as a preset", a->w, TUI_A_DIM);
+	tui_screen_fill(s, 0, 3, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
+	snprintf(line, sizeof(line), "%-5s %-28s %-40s %-6s %s", "", "Name", "GroupPats", "Fold%", "FoldPats");
+	tui_screen_text(s, 0, 3, line, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
+	size_t n = sv_builtin_preset_count() + (a->presets ? a->presets->n : 0);
+	int rows = a->h - TUI_PICK_TOP;
+	if (a->preset_cursor < a->preset_top)
+		a->preset_top = a->preset_cursor;
+	if (rows > 0 && a->preset_cursor >= a->preset_top + (size_t)rows)
+		a->preset_top = a->preset_cursor - (size_t)rows + 1;
+	for (size_t i = a->preset_top; i < n && (int)(i - a->preset_top) < rows; i++) {
+		int y = TUI_PICK_TOP + (int)(i - a->preset_top);
+		int attr = i == a->preset_cursor ? TUI_A_REVERSE : 0;
+		if (attr)
+			tui_screen_fill(s, 0, y, a->w, attr);
+		tui_app_preset_line(a, i, line, sizeof(line));
+		tui_screen_text(s, 0, y, line, a->w, attr);
+	}
+}
+
 static void draw_picker(tui_app *a, tui_screen *s)
 {
 	tui_frame *f = tui_app_frame(a);
@@ -324,6 +350,10 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 	}
 	if (a->help) {
 		draw_help(a, s);
+		return;
+	}
+	if (a->presets_open) {
+		draw_presets(a, s);
 		return;
 	}
 	char line[1024];
@@ -476,8 +506,9 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 	int hw = tui_text_width(hint);
 	tui_screen_text(s, 0, a->h - 1, line, a->w - hw - 2, TUI_A_REVERSE);
 	tui_screen_text(s, a->w - hw, a->h - 1, hint, hw, TUI_A_REVERSE);
-	if (a->finding || a->saving) {
-		snprintf(line, sizeof(line), "%s%.1000s", a->finding ? "find: " : "save as: ", a->edit);
+	if (a->finding || a->saving || a->naming_preset) {
+		snprintf(line, sizeof(line), "%s%.1000s",
+			 a->finding ? "find: " : a->saving ? "save as: " : "save as preset named: ", a->edit);
 		tui_screen_fill(s, 0, a->h - 1, a->w, TUI_A_REVERSE);
 		tui_screen_text(s, 0, a->h - 1, line, a->w, TUI_A_REVERSE);
 	}

@@ -61,6 +61,8 @@
 	X(CMD_FIND, "find a name (regex, case-insensitive)")                           \
 	X(CMD_FIND_NEXT, "find the next match (wraps)")                                \
 	X(CMD_SAVE, "Save View (.perfView.xml.zip: samples, boxes, notes)")                \
+	X(CMD_PRESETS, "Presets: apply one (Enter), delete one of yours (d)")         \
+	X(CMD_SAVE_PRESET, "Save As Preset: GroupPats, Fold% and FoldPats under a name") \
 	X(CMD_HELP, "this help")                                                       \
 	X(CMD_QUIT, "quit")
 
@@ -125,6 +127,8 @@
 	X(CMD_FIND_NEXT, KEY_F(3), "F3")                  \
 	X(CMD_SAVE, TUI_CTRL('s'), "C-s")                 \
 	X(CMD_SAVE, 'w', "w")                             \
+	X(CMD_PRESETS, 'P', "P")                          \
+	X(CMD_SAVE_PRESET, 'S', "S")                      \
 	X(CMD_HELP, '?', "?")                             \
 	X(CMD_HELP, KEY_F(1), "F1")                       \
 	X(CMD_QUIT, 'q', "q")

@@ -205,6 +205,9 @@ int tui_run(sv_source *src, const sv_params *params, const tui_options *o, char 
 		return 1;
 	a->save = o->save;
 	a->save_payload = o->save_payload;
+	a->presets = o->presets;
+	a->store_presets = o->store_presets;
+	a->presets_payload = o->presets_payload;
 	if (o->pick_process)
 		(void)tui_app_start_picker(a);
 	int rc = o->script ? run_script(a, o, err, errsize) : run_terminal(a, err, errsize);

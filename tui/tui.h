@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "stackview/params.h"
+#include "stackview/preset.h"
 #include "stackview/source.h"
 #include <stddef.h>
 
@@ -18,6 +19,11 @@ typedef struct tui_options {
 	int (*save)(void *payload, const sv_source *src, const char *path, char *err, size_t errsize);
 	void *save_payload;
 	bool pick_process; /* start with the process picker (it only sets IncPats, spec §5.2) */
+	/* The user's presets (changed in place by the Presets list and Save As Preset) and how
+	 * to store them; NULL presets disables both. */
+	sv_presets *presets;
+	int (*store_presets)(void *payload, const sv_presets *ps, char *err, size_t errsize);
+	void *presets_payload;
 } tui_options;
 
 /* Run the stack window until the user quits (or the script ends). Returns 0, or 1 when the

@@ -89,3 +89,16 @@ want='GroupPats: [Ignore PID/TID]          ^Process% {%}->$1;^Thread->Thread;
         + app!f                     100.0 10.0  50.0 5.0 KK______________________________    0 1.000
           app!g                       0.0  0.0   0.0 0.0 ________________________________    0 2.000'
 if [ "$got" = "$want" ]; then ok; else bad tui.diff "$got"; fi
+
+# ---- presets: what the TUI saved (presets.keys) is in $XDG_CONFIG_HOME and --preset uses it ----
+got=$(cat "$XDG_CONFIG_HOME/stackview/presets" 2>&1)
+if [ "$got" = 'Name=mine$$$$GroupPat={%}!->mod $1$$$$FoldPercentage=2$$$$FoldPat=ntdll$$$$Comment=' ]; then ok; else bad tui.presets.file "$got"; fi
+got=$("$SV" byname examples/tutorial.perfView.xml --preset mine --json | jq -c '[.rows[0:2][] | .name]')
+if [ "$got" = '["mod Tutorial","mod mscorlib"]' ]; then ok; else bad tui.presets.apply "$got"; fi
+got=$("$SV" presets | grep -c '^yours     mine ')
+if [ "$got" = 1 ]; then ok; else bad tui.presets.list "$got"; fi
+e tui.presets.unknown 2 "^stackview: unknown preset 'nope'" -- byname examples/tutorial.perfView.xml --preset nope
+# PerfView's own text form reads: records joined by ####, the comment XML-name-encoded.
+printf 'Name=A$$$$GroupPat=x->y$$$$FoldPercentage=$$$$FoldPat=$$$$Comment=two_x0020_words####Name=B$$$$GroupPat=$$$$FoldPercentage=1$$$$FoldPat=z$$$$Comment=' > "$XDG_CONFIG_HOME/stackview/presets"
+got=$("$SV" presets | grep '^yours' | tr -s ' ')
+if [ "$got" = "$(printf 'yours A x->y\nyours B Fold%% 1 FoldPats z')" ]; then ok; else bad tui.presets.perfview "$got"; fi
