@@ -62,11 +62,6 @@ got=$("$SV" byname "$SS/ev.speedscope.json" --json | jq -c '[.summary.metric, .s
 if [ "$got" = '[1.3,"time",[["Profile t1",0,1000000],["Profile t2",0,300000],["ROOT",0,1300000],["io",200000,200000],["main",400000,1300000],["work",700000,900000]]]' ]; then ok; else bad speedscope.evented "$got"; fi
 c speedscope.skipped '.found' '["1 of 3 profiles skipped: their unit is not \"microseconds\" (the active profile'"'"'s)"]' info "$SS/ev.speedscope.json"
 printf '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"evented","unit":"none","events":[{"type":"O","frame":0,"at":1},{"type":"C","frame":1,"at":2}]}]}' > "$SS/bad.speedscope.json"
-e speedscope.bad.nesting 1 'bad.speedscope.json: profile 0, event 1: frame index 1 is not in shared.frames \(1 frames\)' -- byname "$SS/bad.speedscope.json"
-printf '{"shared":{"frames":[{"name":"a"},{"name":"b"}]},"profiles":[{"type":"evented","unit":"none","events":[{"type":"O","frame":0,"at":1},{"type":"C","frame":1,"at":2}]}]}' > "$SS/bad.speedscope.json"
-e speedscope.bad.close 1 'bad.speedscope.json: profile 0, event 1: closes frame 1, which is not the innermost open frame' -- byname "$SS/bad.speedscope.json"
-printf '{"shared":{"frames":[]},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[1]}]}' > "$SS/bad.speedscope.json"
-e speedscope.bad.index 1 'bad.speedscope.json: profile 0, sample 0: frame index 0 is not in shared.frames \(0 frames\)' -- byname "$SS/bad.speedscope.json"
-printf '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"furlongs","samples":[],"weights":[]}]}' > "$SS/bad.speedscope.json"
-e speedscope.bad.unit 1 'bad.speedscope.json: profile 0: unknown unit "furlongs"' -- byname "$SS/bad.speedscope.json"
+e speedscope.bad.nesting 1 'bad.speedscope.json: profile 0, event 1: frame index 1 is not in shared.frames [(]1 frames[)]' -- byname "$SS/bad.speedscope.json"
+# (more malformed speedscope files are in tests/badinput/)
 rm -rf "$SS"
