@@ -25,6 +25,8 @@
 #define MAX_BUF_BYTES (64u << 20) /* decompressed size of one buffer */
 #define MAX_CHAIN 64              /* samples tried per (timestamp) when matching a stack */
 #define MAX_OVERLAP 256           /* images tried per address lookup */
+#define MAX_HISTORY 256           /* records tried per thread, process, image or module id */
+#define MAX_RATIO 1000u           /* decompressed events / file size, as for zips */
 
 #define AS_NONE UINT32_MAX         /* stack half not known (yet) */
 #define AS_EMPTY (UINT32_MAX - 1)  /* stack half known to be empty */
@@ -261,6 +263,7 @@ typedef struct eimage {
 	uint32_t pid;
 	uint64_t base, size, load_ts, unload_ts;
 	char *path;        /* as logged (NT path) */
+	uint32_t next;     /* while reading: the previous image with the same (pid, base) key, + 1 */
 } eimage;
 
 typedef struct emethod {
@@ -273,6 +276,7 @@ typedef struct emodule {
 	uint32_t pid;
 	uint64_t id;
 	char *path;
+	uint32_t next;     /* the previous module with the same id key, + 1 */
 } emodule;
 
 typedef struct ekind {
@@ -322,7 +326,7 @@ typedef struct etl_ctx {
 	size_t naddrs, addrcap;
 	size_t *as_start;
 	uint32_t *as_len;
-	size_t nas, ascap;
+	size_t nas, ascap, aslencap, asnextcap;
 	sv_idmap as_index; /* hash -> id + 1 (collisions chained through as_next) */
 	uint32_t *as_next;
 
@@ -339,10 +343,12 @@ typedef struct etl_ctx {
 	sv_idmap thread_by_tid; /* tid -> last entry + 1 */
 	eimage *images;
 	size_t nimages, imagecap;
+	sv_idmap image_by_key; /* (pid, base) hash -> last image + 1 (chained by eimage.next) */
 	emethod *methods;
 	size_t nmethods, methodcap;
 	emodule *modules;
 	size_t nmodules, modulecap;
+	sv_idmap module_by_key; /* (pid, id) hash -> last module + 1 (chained by emodule.next) */
 	char **vol_nt, **vol_dos;
 	size_t nvols, volcap;
 
@@ -501,6 +507,14 @@ static int stream_load(etl_ctx *c, stream *s)
 			return fail(c, SV_EUNSUPPORTED, b->off,
 				    "compressed buffer in format %d (%s) is not supported; only Xpress (3) is", c->compression,
 				    c->compression == 2 ? "LZNT1" : c->compression == 4 ? "Xpress-Huffman" : "unknown");
+		/* Xpress can expand a few bytes into megabytes: bound the whole trace's events as
+		 * a zip's entry is bounded (1000x the file, at most SV_MAX_INPUT_BYTES). */
+		unsigned long long limit = (unsigned long long)c->flen * MAX_RATIO + (1ULL << 20);
+		if (limit > SV_MAX_INPUT_BYTES)
+			limit = SV_MAX_INPUT_BYTES;
+		if (c->event_bytes + outlen > limit)
+			return fail(c, SV_ELIMIT, b->off, "decompressed events exceed %llu bytes (%ux the file; limit)", limit,
+				    MAX_RATIO);
 		if (outlen > s->owncap) {
 			if (c->inflight - s->owncap + outlen > (size_t)1 << 30)
 				return fail(c, SV_ELIMIT, b->off, "decompressed buffers in flight exceed 1 GiB");
@@ -717,18 +731,10 @@ static int intern_addrs(etl_ctx *c, uint32_t *out, const unsigned char *p, size_
 	}
 	if (c->nas >= AS_NOSTACK - 1)
 		return fail(c, SV_ELIMIT, 0, "too many distinct stacks");
-	if (grow(&c->as_start, &c->ascap, c->nas + 1, sizeof(*c->as_start)))
+	if (grow(&c->as_start, &c->ascap, c->nas + 1, sizeof(*c->as_start)) ||
+	    grow(&c->as_len, &c->aslencap, c->nas + 1, sizeof(*c->as_len)) ||
+	    grow(&c->as_next, &c->asnextcap, c->nas + 1, sizeof(*c->as_next)))
 		return SV_ENOMEM;
-	size_t cap2 = c->ascap;
-	/* as_len and as_next follow as_start's capacity */
-	uint32_t *l = realloc(c->as_len, cap2 * sizeof(*l));
-	if (!l)
-		return SV_ENOMEM;
-	c->as_len = l;
-	uint32_t *nx = realloc(c->as_next, cap2 * sizeof(*nx));
-	if (!nx)
-		return SV_ENOMEM;
-	c->as_next = nx;
 	uint32_t k = (uint32_t)c->nas++;
 	c->as_start[k] = c->naddrs;
 	c->as_len[k] = (uint32_t)n;
@@ -1003,25 +1009,39 @@ static int on_image(etl_ctx *c, const etl_rec *r)
 		return 0;
 	uint64_t base = rdptr(p, P), size = rdptr(p + P, P);
 	uint32_t pid = rd32(p + 2 * P);
-	if (r->group == 0x14 && r->type == 2) { /* Unload */
-		for (size_t i = c->nimages; i-- > 0;)
-			if (c->images[i].pid == pid && c->images[i].base == base && c->images[i].unload_ts == UINT64_MAX) {
-				c->images[i].unload_ts = r->ts;
-				break;
-			}
-		return 0;
+	uint64_t key = sv_hash_mix64(base) ^ pid;
+	uint32_t head = list_get(&c->image_by_key, key);
+	bool unload = r->group == 0x14 && r->type == 2, dcend = r->group == 0x14 && r->type == 4;
+	for (uint32_t v = head, k = 0; (unload || dcend) && v && k < MAX_HISTORY; v = c->images[v - 1].next, k++) {
+		eimage *im = &c->images[v - 1];
+		if (im->pid != pid || im->base != base)
+			continue;
+		if (dcend) /* DCEnd adds only an image never seen */
+			return 0;
+		if (im->unload_ts == UINT64_MAX) {
+			im->unload_ts = r->ts;
+			return 0;
+		}
 	}
-	if (r->group == 0x14 && r->type == 4) /* DCEnd: only if the image was never seen */
-		for (size_t i = c->nimages; i-- > 0;)
-			if (c->images[i].pid == pid && c->images[i].base == base)
-				return 0;
+	if (unload)
+		return 0;
 	if (grow(&c->images, &c->imagecap, c->nimages + 1, sizeof(*c->images)))
 		return SV_ENOMEM;
 	char *path = dup_utf16(p + fname, r->plen - fname, NULL);
 	if (!path)
 		return SV_ENOMEM;
-	c->images[c->nimages++] = (eimage){ pid, base, size, r->ts, UINT64_MAX, path };
-	return 0;
+	c->images[c->nimages++] = (eimage){ pid, base, size, r->ts, UINT64_MAX, path, head };
+	return sv_idmap_put(&c->image_by_key, key, (uint32_t)c->nimages);
+}
+
+/* The module a JIT method belongs to, or NULL. */
+static const emodule *find_module(const etl_ctx *c, uint32_t pid, uint64_t id)
+{
+	uint32_t v = list_get(&c->module_by_key, sv_hash_mix64(id) ^ pid);
+	for (int k = 0; v && k < MAX_HISTORY; v = c->modules[v - 1].next, k++)
+		if (c->modules[v - 1].id == id && c->modules[v - 1].pid == pid)
+			return &c->modules[v - 1];
+	return NULL;
 }
 
 static int on_clr(etl_ctx *c, const etl_rec *r)
@@ -1058,15 +1078,16 @@ static int on_clr(etl_ctx *c, const etl_rec *r)
 	}
 	if (module && n >= 24) {
 		uint64_t id = rd64(p);
-		for (size_t i = 0; i < c->nmodules; i++)
-			if (c->modules[i].id == id && c->modules[i].pid == r->pid)
-				return 0;
+		if (find_module(c, r->pid, id))
+			return 0;
 		if (grow(&c->modules, &c->modulecap, c->nmodules + 1, sizeof(*c->modules)))
 			return SV_ENOMEM;
 		char *path = dup_utf16(p + 24, n - 24, NULL);
 		if (!path)
 			return SV_ENOMEM;
-		c->modules[c->nmodules++] = (emodule){ r->pid, id, path };
+		uint64_t key = sv_hash_mix64(id) ^ r->pid;
+		c->modules[c->nmodules++] = (emodule){ r->pid, id, path, list_get(&c->module_by_key, key) };
+		return sv_idmap_put(&c->module_by_key, key, (uint32_t)c->nmodules);
 	}
 	return 0;
 }
@@ -1177,22 +1198,16 @@ static int read_events(etl_ctx *c)
 {
 	if (c->nbufs)
 		qsort(c->bufs, c->nbufs, sizeof(*c->bufs), buf_cmp);
-	/* file-order index -> position after sorting, for error messages */
-	uint32_t *pos = malloc((c->nbufs ? c->nbufs : 1) * sizeof(*pos));
 	uint32_t *order = malloc((c->nbufs ? c->nbufs : 1) * sizeof(*order));
 	c->streams = calloc(c->nbufs ? c->nbufs : 1, sizeof(*c->streams));
 	c->heap = malloc((c->nbufs ? c->nbufs : 1) * sizeof(*c->heap));
-	if (!pos || !order || !c->streams || !c->heap) {
-		free(pos);
+	if (!order || !c->streams || !c->heap) {
 		free(order);
 		return SV_ENOMEM;
 	}
-	for (size_t i = 0; i < c->nbufs; i++)
-		pos[c->bufs[i].index] = (uint32_t)i;
 	/* Buffers stay sorted; records name buffers by file order, so re-index them. */
 	etl_buf *byfile = malloc((c->nbufs ? c->nbufs : 1) * sizeof(*byfile));
 	if (!byfile) {
-		free(pos);
 		free(order);
 		return SV_ENOMEM;
 	}
@@ -1211,7 +1226,6 @@ static int read_events(etl_ctx *c)
 	}
 	free(c->bufs);
 	c->bufs = byfile;
-	free(pos);
 	int rc = 0;
 	for (size_t i = 0; i < c->nstreams; i++) {
 		rc = stream_next(c, &c->streams[i]);
@@ -1251,10 +1265,6 @@ typedef struct emit {
 	pid_index *meth_pids;
 	size_t nmeth_pids;
 	sv_frame_id broken;
-	char *name;
-	size_t namecap;
-	sv_frame_id *fids;
-	size_t fidcap;
 } emit;
 
 static int image_cmp(const void *a, const void *b)
@@ -1402,7 +1412,7 @@ static int intern_name(emit *e, sv_frame_id *out, const char *name)
 }
 
 /* The frame of one address. */
-static int address_frame(emit *e, sv_frame_id *out, uint32_t pid, uint64_t addr, uint64_t ts, bool *jit)
+static int address_frame(emit *e, sv_frame_id *out, uint32_t pid, uint64_t addr, uint64_t ts)
 {
 	etl_ctx *c = e->c;
 	char buf[1024];
@@ -1416,16 +1426,13 @@ static int address_frame(emit *e, sv_frame_id *out, uint32_t pid, uint64_t addr,
 		append_module(c, buf, sizeof(buf), &len, im->path);
 		snprintf(buf + len, sizeof(buf) - len, "!?");
 	} else if (m) {
-		const char *path = NULL;
-		for (size_t i = 0; i < c->nmodules && !path; i++)
-			if (c->modules[i].id == m->module && c->modules[i].pid == pid)
-				path = c->modules[i].path;
+		const emodule *mod = find_module(c, pid, m->module);
+		const char *path = mod ? mod->path : NULL;
 		if (path && path[0])
 			append_module(c, buf, sizeof(buf), &len, path);
 		else
 			buf[len++] = '?';
 		snprintf(buf + len, sizeof(buf) - len, "!%s", m->name);
-		*jit = true;
 	} else {
 		snprintf(buf, sizeof(buf), "?!?");
 	}
@@ -1449,7 +1456,8 @@ static bool complete_stack(emit *e, uint32_t pid, uint64_t addr, uint64_t ts, co
 static const eproc *find_proc(const etl_ctx *c, uint32_t pid, uint64_t ts)
 {
 	const eproc *best = NULL, *first = NULL;
-	for (uint32_t v = list_get(&c->proc_by_pid, pid); v; v = c->procs[v - 1].next) {
+	uint32_t k = 0;
+	for (uint32_t v = list_get(&c->proc_by_pid, pid); v && k < MAX_HISTORY; v = c->procs[v - 1].next, k++) {
 		const eproc *p = &c->procs[v - 1];
 		first = p; /* the list runs newest to oldest */
 		if (p->ts <= ts && (!best || p->ts > best->ts))
@@ -1463,7 +1471,8 @@ static const eproc *find_proc(const etl_ctx *c, uint32_t pid, uint64_t ts)
 static bool thread_pid(const etl_ctx *c, uint32_t tid, uint64_t ts, uint32_t *pid)
 {
 	const ethread *best = NULL, *after = NULL;
-	for (uint32_t v = list_get(&c->thread_by_tid, tid); v; v = c->threads[v - 1].next) {
+	uint32_t k = 0;
+	for (uint32_t v = list_get(&c->thread_by_tid, tid); v && k < MAX_HISTORY; v = c->threads[v - 1].next, k++) {
 		const ethread *t = &c->threads[v - 1];
 		if (t->start && t->ts <= ts) {
 			if (!best || t->ts > best->ts)
@@ -1496,9 +1505,11 @@ static int emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 	sv_idmap_init(&pair_index);
 	sv_idmap_init(&memo);
 	ethr *thr = NULL;
-	size_t nthr = 0, thrcap = 0, npairs = 0, nmemo = 0, memocap = 0, memobcap = 0;
-	sv_stack_id *memo_st = NULL; /* memoized stacks: (thread, kernel/user pair) -> stack */
-	bool *memo_broken = NULL;
+	size_t nthr = 0, thrcap = 0, npairs = 0, nmemo = 0, memocap = 0;
+	struct {
+		sv_stack_id stack;
+		bool broken;
+	} *memo_st = NULL; /* memoized stacks: (thread, kernel/user pair) -> stack */
 	uint32_t *spid = NULL; /* per sample: pid */
 	uint32_t *sthr = NULL; /* per sample: thread index */
 	double ms = c->interval ? (double)c->interval / 1e4 : 1.0;
@@ -1546,7 +1557,29 @@ static int emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 		const esample *s = &c->samples[i];
 		ethr *t = &thr[sthr[i]];
 		uint32_t pid = spid[i];
-		const eproc *pr = pid == UINT32_MAX ? NULL : find_proc(c, pid, s->ts);
+		uint32_t kid = s->kid, uid = s->uid;
+		bool any = kid < AS_EMPTY || uid < AS_EMPTY;
+		if (!any) { /* no stack: the IP alone, under BROKEN */
+			unsigned char ipb[8];
+			for (int b = 0; b < 8; b++)
+				ipb[b] = (unsigned char)(s->ip >> (8 * b));
+			if ((rc = intern_addrs(c, &uid, ipb, 1, 8)))
+				goto out;
+			kid = AS_NOSTACK;
+		} else {
+			(*with_stack)++;
+		}
+		uint64_t pkey = (uint64_t)kid << 32 | uid;
+		uint32_t pair = sv_idmap_get(&pair_index, pkey);
+		if (pair == SV_IDMAP_NONE) {
+			pair = (uint32_t)npairs++;
+			if ((rc = sv_idmap_put(&pair_index, pkey, pair)))
+				goto out;
+		}
+		uint64_t mkey = (uint64_t)sthr[i] << 32 | pair;
+		uint32_t st = sv_idmap_get(&memo, mkey);
+		/* The process record is needed only to name a new thread or a new stack. */
+		const eproc *pr = (!t->made || st == SV_IDMAP_NONE) && pid != UINT32_MAX ? find_proc(c, pid, s->ts) : NULL;
 		if (!t->made) {
 			char name[1200];
 			const char *img = pr && pr->image ? pr->image : "";
@@ -1580,27 +1613,6 @@ static int emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 				goto out;
 			t->made = true;
 		}
-		uint32_t kid = s->kid, uid = s->uid;
-		bool any = kid < AS_EMPTY || uid < AS_EMPTY;
-		if (!any) { /* no stack: the IP alone, under BROKEN */
-			unsigned char ipb[8];
-			for (int b = 0; b < 8; b++)
-				ipb[b] = (unsigned char)(s->ip >> (8 * b));
-			if ((rc = intern_addrs(c, &uid, ipb, 1, 8)))
-				goto out;
-			kid = AS_NOSTACK;
-		} else {
-			(*with_stack)++;
-		}
-		uint64_t pkey = (uint64_t)kid << 32 | uid;
-		uint32_t pair = sv_idmap_get(&pair_index, pkey);
-		if (pair == SV_IDMAP_NONE) {
-			pair = (uint32_t)npairs++;
-			if ((rc = sv_idmap_put(&pair_index, pkey, pair)))
-				goto out;
-		}
-		uint64_t mkey = (uint64_t)sthr[i] << 32 | pair;
-		uint32_t st = sv_idmap_get(&memo, mkey);
 		/* innermost first: kernel half then user half */
 		size_t kn = kid < AS_NOSTACK ? c->as_len[kid] : 0, un = uid < AS_EMPTY ? c->as_len[uid] : 0;
 		const uint64_t *ka = kn ? c->addrs + c->as_start[kid] : NULL, *ua = un ? c->addrs + c->as_start[uid] : NULL;
@@ -1611,38 +1623,35 @@ static int emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 			sv_stack_id cur = t->stack;
 			if (broken && (rc = ops->intern_stack(self, &cur, cur, e.broken)))
 				goto out;
-			bool jit = false;
 			for (size_t k = un; k-- > 0;) {
 				sv_frame_id f;
-				if ((rc = address_frame(&e, &f, pid, ua[k], s->ts, &jit)) ||
+				if ((rc = address_frame(&e, &f, pid, ua[k], s->ts)) ||
 				    (rc = ops->intern_stack(self, &cur, cur, f)))
 					goto out;
 			}
 			for (size_t k = kn; k-- > 0;) {
 				sv_frame_id f;
-				if ((rc = address_frame(&e, &f, pid, ka[k], s->ts, &jit)) ||
+				if ((rc = address_frame(&e, &f, pid, ka[k], s->ts)) ||
 				    (rc = ops->intern_stack(self, &cur, cur, f)))
 					goto out;
 			}
-			if ((rc = grow(&memo_st, &memocap, nmemo + 1, sizeof(*memo_st))) ||
-			    (rc = grow(&memo_broken, &memobcap, nmemo + 1, sizeof(*memo_broken))))
+			if ((rc = grow(&memo_st, &memocap, nmemo + 1, sizeof(*memo_st))))
 				goto out;
-			memo_st[nmemo] = cur;
-			memo_broken[nmemo] = broken;
+			memo_st[nmemo].stack = cur;
+			memo_st[nmemo].broken = broken;
 			st = (uint32_t)nmemo++;
 			if ((rc = sv_idmap_put(&memo, mkey, st)))
 				goto out;
 		}
-		*broken_count += memo_broken[st];
+		*broken_count += memo_st[st].broken;
 		if (!is_kernel(c, s->ip) && find_method(&e, pid, s->ip, s->ts) && !find_image(&e, pid, s->ip, s->ts))
 			(*jit_leaf)++;
 		double t_ms = s->ts >= c->hdr_ts ? (double)(s->ts - c->hdr_ts) * 1000.0 / c->freq : 0.0;
-		if ((rc = ops->add_sample(self, memo_st[st], t_ms, ms, 1.0)))
+		if ((rc = ops->add_sample(self, memo_st[st].stack, t_ms, ms, 1.0)))
 			goto out;
 	}
 out:
 	free(memo_st);
-	free(memo_broken);
 	sv_idmap_dispose(&thr_index);
 	sv_idmap_dispose(&pair_index);
 	sv_idmap_dispose(&memo);
@@ -1680,12 +1689,14 @@ static void ctx_dispose(etl_ctx *c)
 	for (size_t i = 0; i < c->nimages; i++)
 		free(c->images[i].path);
 	free(c->images);
+	sv_idmap_dispose(&c->image_by_key);
 	for (size_t i = 0; i < c->nmethods; i++)
 		free(c->methods[i].name);
 	free(c->methods);
 	for (size_t i = 0; i < c->nmodules; i++)
 		free(c->modules[i].path);
 	free(c->modules);
+	sv_idmap_dispose(&c->module_by_key);
 	for (size_t i = 0; i < c->nvols; i++) {
 		free(c->vol_nt[i]);
 		free(c->vol_dos[i]);
@@ -1729,6 +1740,8 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	sv_idmap_init(&c.proc_by_pid);
 	sv_idmap_init(&c.thread_by_tid);
 	sv_idmap_init(&c.kind_index);
+	sv_idmap_init(&c.image_by_key);
+	sv_idmap_init(&c.module_by_key);
 	size_t with_stack = 0, jit_leaf = 0, broken = 0;
 	int rc = read_logfile_header(&c);
 	if (!rc)

@@ -43,3 +43,11 @@ for name, entries in (("etl-no-etl.etl.zip", ["LogFile.txt", "notes.txt"]),
         for e in entries:
             z.writestr(e, small if e.endswith(".etl") else "log\n")
     write(name, buf.getvalue())
+
+# An Xpress bomb: buffers of a few bytes that each claim to inflate to 64 MiB.
+out = 64 << 20
+lz = struct.pack("<I", 0x40000000) + b"A" + struct.pack("<HBBH", 0x0007, 0x0F, 0xFF, 0) + struct.pack("<I", out - 1 - 3)
+hdr = bytearray(small[512:512 + 0x48])
+struct.pack_into("<I", hdr, 0, 0x48 + len(lz))
+struct.pack_into("<I", hdr, 0x30, 0x48 + out)
+write("etl-xpress-bomb.etl", small[:512] + (bytes(hdr) + lz) * 40)
