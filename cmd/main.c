@@ -676,12 +676,14 @@ int main(int argc, char **argv)
 	int rc = cli_parse(&o, argc, argv);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
+	/* The user's presets are read only by what uses them: --preset, the list, the TUI. */
 	sv_presets user = { 0 };
-	if (cli_presets_load(&user)) {
+	bool wants = o.preset || strcmp(o.cmd, "presets") == 0 || strcmp(o.cmd, "view") == 0 || strcmp(o.cmd, "diff") == 0;
+	if (wants && cli_presets_load(&user)) {
 		fprintf(stderr, "stackview: out of memory\n");
 		return EXIT_INPUT;
 	}
-	o.presets = &user;
+	o.presets = wants ? &user : NULL; /* a TUI without them must not overwrite the file */
 	rc = strcmp(o.cmd, "presets") == 0 ? cli_presets_list(&o, &user) : cli_resolve_preset(&o, &user);
 	if (rc || strcmp(o.cmd, "presets") == 0) {
 		sv_presets_dispose(&user);

@@ -53,7 +53,7 @@ int cli_presets_load(sv_presets *ps)
 	FILE *m = open_memstream(&text, &len);
 	char buf[8192];
 	size_t n;
-	while (m && (n = fread(buf, 1, sizeof(buf), f)) > 0 && len < (1u << 20))
+	while (m && (n = fread(buf, 1, sizeof(buf), f)) > 0)
 		fwrite(buf, 1, n, m);
 	fclose(f);
 	if (!m || fclose(m) != 0 || !text) {
