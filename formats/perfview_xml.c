@@ -61,12 +61,10 @@ static long cur_line(xml_ctx *x)
 static int fail(xml_ctx *x, long line, int code, const char *fmt, ...) SV_PRINTF(4, 5);
 static int fail(xml_ctx *x, long line, int code, const char *fmt, ...)
 {
-	char msg[480];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	sv_error_vset(x->err, code, fmt, ap);
 	va_end(ap);
-	sv_error_set(x->err, code, "%s", msg);
 	sv_error_locate(x->err, x->in->name, line > 0 ? line : 0, -1);
 	return code;
 }

@@ -30,12 +30,10 @@ typedef struct ss_ctx {
 static int ss_fail(ss_ctx *c, const char *fmt, ...) SV_PRINTF(2, 3);
 static int ss_fail(ss_ctx *c, const char *fmt, ...)
 {
-	char msg[256];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	sv_error_vset(c->err, SV_EFORMAT, fmt, ap);
 	va_end(ap);
-	sv_error_set(c->err, SV_EFORMAT, "%s", msg);
 	sv_error_locate(c->err, c->in->name, 0, -1);
 	return SV_EFORMAT;
 }

@@ -30,26 +30,31 @@ void sv_error_clear(sv_error *err)
 	err->msg[0] = '\0';
 }
 
-int sv_error_set(sv_error *err, int code, const char *fmt, ...)
+int sv_error_vset(sv_error *err, int code, const char *fmt, va_list ap)
 {
 	if (!err)
 		return code;
 	err->code = code;
 	err->line = 0;
 	err->offset = -1;
-	if (fmt) {
-		va_list ap;
-		va_start(ap, fmt);
+	if (fmt)
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-		va_end(ap);
-	} else {
+	else
 		snprintf(err->msg, sizeof(err->msg), "%s", sv_status_str(code));
-	}
 	/* Messages are one line: fold any newline a caller's text brought in. */
 	for (char *p = err->msg; *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
 	return code;
+}
+
+int sv_error_set(sv_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = sv_error_vset(err, code, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 void sv_error_locate(sv_error *err, const char *file, long line, long long offset)

@@ -7,6 +7,7 @@
 #ifndef STACKVIEW_STATUS_H
 #define STACKVIEW_STATUS_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #if defined(__GNUC__)
@@ -53,6 +54,9 @@ void sv_error_clear(sv_error *err);
 /* Record an error and return `code` (negative), so callers can write
  * `return sv_error_set(err, SV_EFORMAT, "bad %s", x);`. Accepts a NULL err. */
 int sv_error_set(sv_error *err, int code, const char *fmt, ...) SV_PRINTF(3, 4);
+
+/* The same with a va_list, for importers' own error helpers that add a location. */
+int sv_error_vset(sv_error *err, int code, const char *fmt, va_list ap);
 
 /* Attach a location (file name, line, byte offset) to an error already set. */
 void sv_error_locate(sv_error *err, const char *file, long line, long long offset);
