@@ -16,12 +16,12 @@ V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 
 CC ?= cc
-PKGS := libpcre2-8 libxml-2.0 json-c libzip zlib
+PKGS := libpcre2-8 libxml-2.0 json-c libzip zlib libdw libzstd
 TUI_PKGS := ncursesw
 TUI_CFLAGS := $(shell pkg-config --cflags $(TUI_PKGS) 2>/dev/null)
 TUI_LIBS := $(shell pkg-config --libs $(TUI_PKGS) 2>/dev/null || echo -lncursesw)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty
 
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 	-Wcast-qual -Wwrite-strings -Wundef -Wpointer-arith -Wvla -Wimplicit-fallthrough -Werror
@@ -49,7 +49,7 @@ B := build/$(VARIANT)
 LIB_SRCS := lib/status.c lib/arena.c lib/idmap.c lib/strtab.c lib/params.c lib/source.c \
 	lib/pattern.c lib/view.c lib/when.c lib/aggview.c lib/commands.c lib/derive.c lib/rows.c lib/utf8.c lib/flame.c lib/preset.c
 FMT_SRCS := formats/input.c formats/registry.c formats/perfview_xml.c formats/perfview_json.c \
-	formats/perf_script.c formats/folded.c formats/etl.c formats/xpress.c formats/speedscope.c formats/writer.c formats/export.c formats/flame_svg.c
+	formats/perf_script.c formats/perf_data.c formats/perf_sym.c formats/perf_unwind.c formats/folded.c formats/etl.c formats/xpress.c formats/speedscope.c formats/writer.c formats/export.c formats/flame_svg.c
 TUI_SRCS := tui/screen.c tui/app.c tui/draw.c tui/run.c tui/term.c
 CMD_SRCS := cmd/main.c cmd/options.c cmd/output.c cmd/json_out.c cmd/presets.c
 FUZZ_TARGETS := perfview_xml perfview_json perf_script folded pattern etl xpress speedscope
@@ -126,7 +126,7 @@ bench: $(BIN) $(B)/tests/bench/gen $(B)/tests/bench/engine $(B)/tests/bench/tui-
 
 # Every library and tool the build, the tests and the demo need, on Debian 12.
 DEB_PKGS := build-essential pkg-config libpcre2-dev libxml2-dev libjson-c-dev zlib1g-dev libzip-dev \
-	libncurses-dev libdw-dev libelf-dev libcmocka-dev jq zip unzip tmux libxml2-utils
+	libncurses-dev libdw-dev libelf-dev libzstd-dev libiberty-dev libc6-dbg libcmocka-dev jq zip unzip tmux libxml2-utils
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \

@@ -27,6 +27,10 @@ typedef struct cli_opts {
 	const char *view;    /* diff --view */
 	const char *format;  /* --format */
 	const char *event;   /* --event */
+	const char *kallsyms;     /* --kallsyms */
+	const char *perf_map_dir; /* --perf-map-dir */
+	const char *debug_dirs;   /* --debug-dir (each), then $PERF_BUILDID_DIR or ~/.debug, ':'-joined */
+	char debug_buf[4096];
 	const char *scaling; /* --scaling */
 	const char *columns;
 	const char *output;  /* -o */

@@ -32,7 +32,8 @@ static int load(sv_source **out, const char *path, const cli_opts *o)
 {
 	sv_error err;
 	sv_error_clear(&err);
-	sv_import_opts io = { o->format, o->event };
+	sv_import_opts io = { .format = o->format, .event = o->event, .kallsyms = o->kallsyms, .debug_dirs = o->debug_dirs,
+			      .perf_map_dir = o->perf_map_dir };
 	int rc = sv_load(out, path, &io, &err);
 	if (rc) {
 		report(&err);

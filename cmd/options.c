@@ -22,7 +22,7 @@ void cli_usage(FILE *f)
 	      "       stackview presets                    list the built-in presets and yours\n"
 	      "\n"
 	      "FILE may be - (standard input). Formats: .perfView.xml, .perfView.json (+ .zip),\n"
-	      "perf script text (*.data.txt, or piped), perfcollect .trace.zip, Windows .etl and\n"
+	      "perf script text (*.data.txt, or piped), perf.data, perfcollect .trace.zip, Windows .etl and\n"
 	      "PerfView's .etl.zip, speedscope JSON, folded stacks.\n"
 	      "\n"
 	      "Filter (PerfView's boxes):\n"
@@ -38,10 +38,15 @@ void cli_usage(FILE *f)
 	      "                        'group full path module entries', 'group class entries',\n"
 	      "                        'group classes', 'fold threads', 'no grouping'\n"
 	      "      --scaling time|data   override the source's scaling policy\n"
-	      "      --format NAME     input format (perfview-xml, perfview-json, perf-script, etl,\n"
+	      "      --format NAME     input format (perfview-xml, perfview-json, perf-script, perf-data, etl,\n"
 	      "                        speedscope, folded);\n"
 	      "                        default: detected\n"
 	      "      --event NAME      perf: the event to load (stackview info lists them)\n"
+	      "      --kallsyms FILE   perf.data: kernel symbols (a copy of /proc/kallsyms, or .gz);\n"
+	      "                        default: /proc/kallsyms when the recording's kernel is running\n"
+	      "      --debug-dir DIR   perf.data: look for binaries and debug files by build id in\n"
+	      "                        DIR/.build-id/ (repeatable; then ~/.debug, /usr/lib/debug)\n"
+	      "      --perf-map-dir DIR  perf.data: where the JIT maps perf-PID.map are (default /tmp)\n"
 	      "      --select-group|--select-fold|--select-inc|--select-exc|--select-start|--select-end\n"
 	      "                        diff: filter the inputs before diffing\n"
 	      "Output:\n"
@@ -68,7 +73,7 @@ void cli_usage(FILE *f)
 enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
 	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_FORMAT, O_VERSION,
-	O_SCRIPT, O_SIZE, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END,
+	O_SCRIPT, O_SIZE, O_KALLSYMS, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END,
 };
 
 static const struct option longopts[] = {
@@ -82,6 +87,9 @@ static const struct option longopts[] = {
 	{ "preset", required_argument, NULL, O_PRESET },
 	{ "scaling", required_argument, NULL, O_SCALING },
 	{ "event", required_argument, NULL, O_EVENT },
+	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
+	{ "debug-dir", required_argument, NULL, O_DEBUG_DIR },
+	{ "perf-map-dir", required_argument, NULL, O_PERF_MAP_DIR },
 	{ "select-group", required_argument, NULL, O_SEL_GROUP },
 	{ "select-fold", required_argument, NULL, O_SEL_FOLD },
 	{ "select-inc", required_argument, NULL, O_SEL_INC },
@@ -111,6 +119,18 @@ static const struct option longopts[] = {
 
 
 
+
+/* Directories joined with ':' (libdwfl's debuginfo path syntax); a ':' in a name cannot be
+ * represented and is refused. */
+static bool add_debug_dir(cli_opts *o, const char *dir)
+{
+	size_t used = strlen(o->debug_buf), n = strlen(dir);
+	if (!n || strchr(dir, ':') || used + n + 2 > sizeof(o->debug_buf))
+		return false;
+	snprintf(o->debug_buf + used, sizeof(o->debug_buf) - used, "%s%s", used ? ":" : "", dir);
+	o->debug_dirs = o->debug_buf;
+	return true;
+}
 
 static bool parse_long(const char *s, long *out)
 {
@@ -170,6 +190,14 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 			o->scaling = optarg;
 			break;
 		case O_EVENT: o->event = optarg; break;
+		case O_KALLSYMS: o->kallsyms = optarg; break;
+		case O_PERF_MAP_DIR: o->perf_map_dir = optarg; break;
+		case O_DEBUG_DIR:
+			if (!add_debug_dir(o, optarg)) {
+				fprintf(stderr, "stackview: --debug-dir: too many or too long directories\n");
+				return EXIT_USAGE;
+			}
+			break;
 		case O_JSON: o->out = OUT_JSON; break;
 		case O_TSV: o->out = OUT_TSV; break;
 		case O_TOP:
@@ -226,6 +254,13 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		o->files[o->nfiles++] = argv[i];
+	}
+	/* perf's build-id cache ($PERF_BUILDID_DIR, default ~/.debug) after the user's dirs. */
+	const char *cache = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	char buf[2048];
+	if ((cache && *cache) || (home && *home)) {
+		snprintf(buf, sizeof(buf), "%s%s", cache && *cache ? cache : home, cache && *cache ? "" : "/.debug");
+		(void)add_debug_dir(o, buf);
 	}
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zip.h>
+#include <zlib.h>
 
 #define SNIFF_BYTES (1u << 20)
 
@@ -257,6 +258,96 @@ out:
 	if (rc)
 		sv_error_locate(err, in->name, 0, -1);
 	return rc;
+}
+
+/* ---- gzip and zlib ---- */
+
+static bool zlib_header(const unsigned char *p)
+{
+	return (p[0] & 0x0f) == 8 && (p[0] >> 4) <= 7 && ((unsigned)p[0] << 8 | p[1]) % 31 == 0;
+}
+
+/* gzip, a zlib stream, or Qt's qCompress (a 4-byte big-endian size, then zlib). */
+static size_t deflate_start(const sv_input *in)
+{
+	if (in->len >= 18 && in->data[0] == 0x1f && in->data[1] == 0x8b)
+		return 0;
+	if (in->len >= 8 && zlib_header(in->data))
+		return 0;
+	if (in->len >= 10 && zlib_header(in->data + 4))
+		return 4;
+	return SIZE_MAX;
+}
+
+bool sv_input_is_compressed(const sv_input *in)
+{
+	return deflate_start(in) != SIZE_MAX;
+}
+
+int sv_input_inflate(sv_input *in, sv_error *err)
+{
+	size_t start = deflate_start(in);
+	if (start == SIZE_MAX)
+		return 0;
+	unsigned long long limit = (unsigned long long)in->len * SV_MAX_ZIP_RATIO + (1ULL << 20);
+	if (limit > SV_MAX_INPUT_BYTES)
+		limit = SV_MAX_INPUT_BYTES;
+	z_stream zs;
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit2(&zs, 15 + 32) != Z_OK) /* gzip or zlib, by the header */
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	size_t cap = 1 << 16, len = 0;
+	unsigned char *buf = malloc(cap + 1);
+	int rc = buf ? 0 : sv_error_set(err, SV_ENOMEM, NULL);
+	zs.next_in = in->data + start;
+	size_t left = in->len - start;
+	int zr = Z_OK;
+	while (!rc && zr != Z_STREAM_END) {
+		if (len == cap) {
+			if (len > limit) {
+				rc = sv_error_set(err, SV_ELIMIT, "compressed data inflates past %llu bytes (limit)", limit);
+				break;
+			}
+			size_t ncap = cap * 2 > limit + 1 ? (size_t)limit + 1 : cap * 2;
+			unsigned char *nb = realloc(buf, ncap + 1);
+			if (!nb) {
+				rc = sv_error_set(err, SV_ENOMEM, NULL);
+				break;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		uInt chunk = left > (1u << 30) ? (1u << 30) : (uInt)left;
+		zs.avail_in = chunk;
+		zs.next_out = buf + len;
+		zs.avail_out = (uInt)(cap - len > (1u << 30) ? (1u << 30) : cap - len);
+		size_t before_out = zs.avail_out;
+		zr = inflate(&zs, Z_NO_FLUSH);
+		left -= chunk - zs.avail_in;
+		len += before_out - zs.avail_out;
+		if (zr == Z_BUF_ERROR && !left)
+			rc = sv_error_set(err, SV_EFORMAT, "compressed data ends early (truncated gzip/zlib stream)");
+		else if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR)
+			rc = sv_error_set(err, SV_EFORMAT, "corrupt gzip/zlib data at byte offset %zu",
+					  (size_t)(zs.next_in - in->data));
+	}
+	inflateEnd(&zs);
+	if (!rc && len > limit)
+		rc = sv_error_set(err, SV_ELIMIT, "compressed data inflates past %llu bytes (limit)", limit);
+	if (rc) {
+		free(buf);
+		sv_error_locate(err, in->name, 0, -1);
+		return rc;
+	}
+	buf[len] = '\0';
+	if (in->mapped)
+		munmap(in->data, in->len);
+	else
+		free(in->data);
+	in->data = buf;
+	in->len = len;
+	in->mapped = false;
+	return 0;
 }
 
 /* ---- lines ---- */

@@ -304,12 +304,17 @@ static void parse_frame(span line, raw_frame *f)
 	span rest = trim((span){ line.p + i, line.n - i });
 	memset(f, 0, sizeof(*f));
 	if (rest.n && rest.p[rest.n - 1] == ')') {
+		/* The '(' that balances the last ')': "(/memfd:x (deleted))" is one DSO. */
 		const char *open = NULL;
-		for (size_t k = rest.n; k-- > 0;)
-			if (rest.p[k] == '(') {
+		size_t depth = 0;
+		for (size_t k = rest.n; k-- > 0;) {
+			if (rest.p[k] == ')')
+				depth++;
+			else if (rest.p[k] == '(' && --depth == 0) {
 				open = rest.p + k;
 				break;
 			}
+		}
 		if (open) {
 			f->sym = trim((span){ rest.p, (size_t)(open - rest.p) });
 			f->dso = (span){ open, (size_t)(rest.p + rest.n - open) };
@@ -761,7 +766,7 @@ static int finish(ps_ctx *c)
 
 static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
 {
-	static const sv_import_opts none = { NULL, NULL };
+	static const sv_import_opts none = { 0 };
 	ps_ctx c;
 	memset(&c, 0, sizeof(c));
 	c.sink = sink;

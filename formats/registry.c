@@ -10,6 +10,7 @@ static const sv_format *const registry[] = {
 	&sv_fmt_speedscope,
 	&sv_fmt_perfview_json,
 	&sv_fmt_etl,
+	&sv_fmt_perf_data,
 	&sv_fmt_perf_script,
 	&sv_fmt_folded,
 	&sv_fmt_svg,
@@ -50,7 +51,7 @@ const sv_format *sv_format_detect(const sv_input *in)
 
 int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_error *err)
 {
-	static const sv_import_opts none = { NULL, NULL };
+	static const sv_import_opts none = { 0 };
 	if (!opts)
 		opts = &none;
 	const char *format = opts->format;
@@ -66,6 +67,11 @@ int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_er
 		goto out;
 	}
 	if (sv_input_is_zip(&in) && ((rc = sv_input_complete(&in, err)) || (rc = sv_input_unzip(&in, err))))
+		goto out;
+	/* gzip by its magic; a zlib stream only when no format claims the bytes as they are. */
+	if (!format && sv_input_is_compressed(&in) &&
+	    ((in.len >= 2 && in.data[0] == 0x1f && in.data[1] == 0x8b) || !sv_format_detect(&in)) &&
+	    ((rc = sv_input_complete(&in, err)) || (rc = sv_input_inflate(&in, err))))
 		goto out;
 	if (format) {
 		fmt = sv_format_find(format);

@@ -12,8 +12,8 @@ if [ ! -d "$PD/recordings" ]; then
 fi
 
 # Our per-symbol percentages: symbol = the part after the first '!', summed over modules.
-our_symbols() { # FILE -> lines "exc_pct<TAB>inc_pct<TAB>symbol"
-	"$SV" byname "$1" --json | jq -r '
+our_symbols() { # FILE [OPTION...] -> lines "exc_pct<TAB>inc_pct<TAB>symbol"
+	"$SV" byname "$@" --json 2>/dev/null | jq -r '
 		(.summary.metric) as $t
 		| [.rows[] | select(.name != "ROOT" and (.name | test("^(Process|Thread) ") | not))
 		   | {s: (.name | sub("^[^!]*!"; "")), e: .exc, i: .inc}]
@@ -31,18 +31,24 @@ oracle_symbols() { # FILE
 	}' "$1"
 }
 
+# The native reader gets the recording machine's kernel symbols, the test programs' binaries
+# by build id and the Python JIT map from the shared data (perf.md §4; README of data/perf).
+NATIVE=(--kallsyms "$PD/kallsyms.gz" --debug-dir "$PD/debug" --perf-map-dir "$PD/recordings")
 for rec in mt.fp mt-nofp.fp mt-nofp.dwarf py.fp gcc.fp sort.fp sys.sched; do
-	txt=$PD/recordings/$rec.txt
-	[ -f "$txt" ] || { bad "perf.$rec" "missing $txt"; continue; }
-	info=$("$SV" info "$txt" --json) || { bad "perf.$rec.load" "stackview info failed"; continue; }
+for ext in txt data; do
+	in=$PD/recordings/$rec.$ext
+	[ -f "$in" ] || { bad "perf.$rec.$ext" "missing $in"; continue; }
+	opts=(); [ "$ext" = data ] && opts=("${NATIVE[@]}")
+	tag=perf.$rec; [ "$ext" = data ] && tag=perf.data.$rec
+	info=$("$SV" info "$in" "${opts[@]}" --json 2>/dev/null) || { bad "$tag.load" "stackview info failed"; continue; }
 	ev=$(printf '%s' "$info" | jq -r '.events[] | select(.selected) | .name')
 	want_n=$(awk -v ev="$ev" '$1 == ev" stats:" || $0 == ev " stats:" {f = 1; next} f && /SAMPLE events/ {print $3; exit}' "$PD/oracle/$rec.stats.txt")
 	got_n=$(printf '%s' "$info" | jq '.samples')
-	if [ "$got_n" = "$want_n" ]; then ok; else bad "perf.$rec.samples" "got $got_n, want $want_n ($ev)"; fi
+	if [ "$got_n" = "$want_n" ]; then ok; else bad "$tag.samples" "got $got_n, want $want_n ($ev)"; fi
 	want_p=$(grep -m1 'Event count' "$PD/oracle/$rec.report.no-children.sym.txt" | awk '{print $NF}')
 	got_p=$(printf '%s' "$info" | jq '.metric * 1000000 | round')
-	if [ "$got_p" = "$want_p" ]; then ok; else bad "perf.$rec.period" "got $got_p ns, want $want_p"; fi
-	ours=$(our_symbols "$txt")
+	if [ "$got_p" = "$want_p" ]; then ok; else bad "$tag.period" "got $got_p ns, want $want_p"; fi
+	ours=$(our_symbols "$in" "${opts[@]}")
 	for kind in no-children children; do
 		col=1; [ "$kind" = children ] && col=2
 		res=$(oracle_symbols "$PD/oracle/$rec.report.$kind.sym.txt" | awk -F'\t' -v col="$col" -v ours="$ours" '
@@ -55,9 +61,58 @@ for rec in mt.fp mt-nofp.fp mt-nofp.dwarf py.fp gcc.fp sort.fp sys.sched; do
 				if (d > 0.5) bad = bad sprintf(" %s: %.2f%% vs perf %.2f%%;", $2, got, $1)
 			}
 			END { print (bad == "" ? "ok" : bad) "|" skipped }')
-		if [ "${res%%|*}" = ok ]; then ok; else bad "perf.$rec.$kind" "${res%%|*}"; fi
-		[ -n "${res#*|}" ] && printf '     note: perf.%s.%s excepted unresolved:%s\n' "$rec" "$kind" "${res#*|}"
+		if [ "${res%%|*}" = ok ]; then ok; else bad "$tag.$kind" "${res%%|*}"; fi
+		[ -n "${res#*|}" ] && [ "$ext" = txt ] && printf '     note: perf.%s.%s excepted unresolved:%s\n' "$rec" "$kind" "${res#*|}"
 	done
+done
+done
+
+# ---- perf.data and its perf script text give the same ByName (processes and threads aside:
+# the text's tid-only headers make each thread a process). Excepted and listed: rows of files
+# whose build id differs on this machine (the reader refuses them, perf script had the
+# originals) and vdso frames of DWARF stacks (the vdso image is not unwound through).
+for rec in mt.fp mt-nofp.fp py.fp gcc.fp sort.fp sys.sched mt-nofp.dwarf; do
+	d=$PD/recordings/$rec.data
+	missing=$("$SV" info "$d" "${NATIVE[@]}" --json 2>/dev/null | jq -r '.warnings[]? | select(startswith("user symbols")) | capture("not found: (?<l>.*)\\)").l' | tr ',' '\n' | sed 's/^ *//; s|.*/||; s/[][\.*^$()+?{}|]/\\&/g' | grep -v '…' | paste -sd'|')
+	rows() { "$SV" byname "$@" --json -g '^Process->P;^Thread->T' 2>/dev/null | jq -r '.rows[] | "\(.name)\t\(.exc_count)\t\(.inc_count)"' | sort; }
+	a=$(rows "$d" "${NATIVE[@]}"); b=$(rows "$PD/recordings/$rec.txt")
+	skip='^$'; [ -n "$missing" ] && skip="^($missing)!"
+	[ "$rec" = mt-nofp.dwarf ] && skip="$skip|^vdso!"
+	da=$(printf '%s\n' "$a" | grep -Ev "$skip"); db=$(printf '%s\n' "$b" | grep -Ev "$skip")
+	if [ "$da" = "$db" ]; then ok; else bad "perf.data.same.$rec" "$(diff <(printf '%s\n' "$da") <(printf '%s\n' "$db") | head -6 | tr '\n' ' ')"; fi
+	ex=$(diff <(printf '%s\n' "$a") <(printf '%s\n' "$b") | grep -c '^[<>]')
+	[ "$ex" -gt 0 ] && printf '     note: perf.data.same.%s excepted %s differing rows matching %s\n' "$rec" "$ex" "$skip"
+done
+
+# cn ID JQ WANT ARGS...: like c, with warnings on stderr left out of the JSON
+cn() {
+	local id=$1 q=$2 want=$3
+	shift 3
+	local got norm
+	got=$("$SV" "$@" --json 2>/dev/null | jq -c "$q" 2>&1)
+	norm=$(printf '%s' "$want" | jq -c .)
+	if [ "$got" = "$norm" ]; then ok; else bad "$id" "got $got, want $norm"; fi
+}
+
+# ---- pipe mode, standard input, the other events of a system-wide recording ----
+cn perf.data.pipe '.samples' 1556 info "$PD/recordings/mt.pipe.data" "${NATIVE[@]}"
+cn perf.data.pipe.stdin '[.format,.samples]' '["perf-data",1556]' info - < "$PD/recordings/mt.pipe.data"
+for ev in sched:sched_switch sched:sched_wakeup sched:sched_process_exec sched:sched_process_exit; do
+	want=$(awk -v ev="$ev" '$0 == ev " stats:" {f = 1; next} f && /SAMPLE events/ {print $3; exit}' "$PD/oracle/sys.sched.stats.txt")
+	cn "perf.data.event.$ev" '.samples' "$want" info "$PD/recordings/sys.sched.data" --event "$ev" "${NATIVE[@]}"
+done
+e perf.data.bad.event 2 "no samples of event 'nope'; the file has: cpu-clock, sched:sched_switch" -- byname "$PD/recordings/sys.sched.data" --event nope
+# DWARF stacks are unwound (the text was printed by perf's own unwinder): worker is under
+# start_thread and clone3 in every thread's samples.
+want=$("$SV" byname "$PD/recordings/mt-nofp.dwarf.txt" --json | jq -c '[.rows[]|select(.name=="mt-nofp!worker" or .name=="libc.so.6!start_thread")|.inc_count]')
+cn perf.data.dwarf.unwound '[.rows[]|select(.name=="mt-nofp!worker" or .name=="libc.so.6!start_thread")|.inc_count]' "$want" byname "$PD/recordings/mt-nofp.dwarf.data" "${NATIVE[@]}"
+# Without the binaries, frames stay module!unknown and a warning says which files are missing.
+e perf.data.nobinary 0 "warning: user symbols: 3 of 4 files found \(not found: /tmp/perfdata/bin/mt\)" -- info "$PD/recordings/mt.fp.data" --kallsyms "$PD/kallsyms.gz"
+# The JIT map names Python functions; zstd-compressed and gzip/zlib-wrapped recordings load.
+cn perf.data.jit '[.rows[]|select(.name|startswith("perf-16412.map!py::fib:"))|.exc_count]|add > 0' true byname "$PD/recordings/py.fp.data" "${NATIVE[@]}"
+for f in "$PD"/upstream/perfparser/* "$PD"/upstream/symbol-tests.perf.data; do
+	n=$("$SV" info "$f" --json 2>/dev/null | jq -r '.samples' 2>&1)
+	if [ "$n" -gt 0 ] 2>/dev/null; then ok; else bad "perf.data.load.$(basename "$f")" "samples: $n"; fi
 done
 
 # ---- every variant and every upstream text file loads; the mt variants hold mt's samples ----

@@ -57,12 +57,18 @@ int sv_input_read(sv_input *out, const char *path, sv_error *err) SV_MUST_USE;
  * archive (several entries) the first whose name ends in ".data.txt". */
 int sv_input_unzip(sv_input *in, sv_error *err) SV_MUST_USE;
 bool sv_input_is_zip(const sv_input *in);
+/* gzip, zlib and Qt qCompress inputs are inflated in place (bounded like zip entries). */
+bool sv_input_is_compressed(const sv_input *in);
+int sv_input_inflate(sv_input *in, sv_error *err) SV_MUST_USE;
 void sv_input_dispose(sv_input *in);
 
 /* What the user asked of an import. */
 typedef struct sv_import_opts {
-	const char *format; /* registry name; NULL = detect */
-	const char *event;  /* perf: which event to load; NULL = the first one seen */
+	const char *format;       /* registry name; NULL = detect */
+	const char *event;        /* perf: which event to load; NULL = the first one seen */
+	const char *kallsyms;     /* perf.data: kernel symbols file (plain or gzip); NULL = decide */
+	const char *debug_dirs;   /* perf.data: ':'-separated directories searched by build id */
+	const char *perf_map_dir; /* perf.data: where perf-PID.map files are; NULL = /tmp */
 } sv_import_opts;
 
 /* Export choices. */
@@ -89,6 +95,7 @@ struct sv_format {
 extern const sv_format sv_fmt_perfview_xml;
 extern const sv_format sv_fmt_perfview_json;
 extern const sv_format sv_fmt_perf_script;
+extern const sv_format sv_fmt_perf_data;
 extern const sv_format sv_fmt_folded;
 extern const sv_format sv_fmt_etl;
 extern const sv_format sv_fmt_svg;

@@ -1,0 +1,934 @@
+/* SPDX-License-Identifier: MIT */
+/* Symbols for the perf.data reader (spec/perf.md §6–7): one sorted symbol table per ELF file,
+ * read once through libdwfl (which also finds separate debug files by build id), with perf's
+ * rules for aliases at one address and for zero-size symbols, names demangled as perf prints
+ * them (libiberty, no parameters); kernel symbols from a kallsyms file; JIT symbols from
+ * perf-PID.map files. */
+#include <ctype.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libiberty/demangle.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "perf_int.h"
+#include "stackview/idmap.h"
+
+typedef struct ksym {
+	uint64_t addr;
+	uint32_t name, module; /* offsets into knames; module 0 = the kernel itself */
+	char type;
+	uint32_t order;
+} ksym;
+
+typedef struct jit_sym {
+	uint64_t start, end;
+	uint32_t name;
+} jit_sym;
+
+typedef struct jit_map {
+	int pid;
+	char *module; /* "perf-PID.map" */
+	jit_sym *syms;
+	size_t nsyms;
+	char *names;
+} jit_map;
+
+struct sv_perf_syms {
+	sv_perf_sym_opts opts;
+	char *debuginfo_path; /* for libdwfl's standard find_debuginfo */
+	char *path_slot;
+	Dwfl_Callbacks cb;
+
+	sv_perf_dso **dsos;
+	size_t ndsos, dso_cap;
+	sv_idmap dso_idx; /* hash of path -> index+1 chain head (collisions checked by compare) */
+	uint32_t *dso_next; /* next index+1 in the same hash chain */
+
+	ksym *ksyms;
+	size_t nksyms;
+	char *knames;
+	size_t knames_len;
+
+	jit_map *jits;
+	size_t njits;
+};
+
+/* ---- growable byte buffer helpers ---- */
+
+static int names_add(char **buf, size_t *len, size_t *cap, const char *s, size_t n, uint32_t *out)
+{
+	if (*len + n + 1 > UINT32_MAX)
+		return SV_ELIMIT;
+	if (*len + n + 1 > *cap) {
+		size_t ncap = *cap ? *cap : 4096;
+		while (ncap < *len + n + 1)
+			ncap *= 2;
+		char *nb = realloc(*buf, ncap);
+		if (!nb)
+			return SV_ENOMEM;
+		*buf = nb;
+		*cap = ncap;
+	}
+	memcpy(*buf + *len, s, n);
+	(*buf)[*len + n] = '\0';
+	*out = (uint32_t)*len;
+	*len += n + 1;
+	return 0;
+}
+
+bool sv_perf_jit_split(const char *sym, size_t n, const char **module, size_t *mlen, const char **rest, size_t *rlen)
+{
+	size_t i = 0;
+	while (i < n) {
+		while (i < n && (sym[i] == ' ' || sym[i] == '\t'))
+			i++;
+		size_t j = i;
+		while (j < n && sym[j] != ' ' && sym[j] != '\t')
+			j++;
+		if (j - i >= 3 && sym[i] == '[' && sym[j - 1] == ']') {
+			*module = sym + i + 1;
+			*mlen = j - i - 2;
+			while (j < n && (sym[j] == ' ' || sym[j] == '\t'))
+				j++;
+			*rest = sym + j;
+			*rlen = n - j;
+			return true;
+		}
+		i = j;
+	}
+	return false;
+}
+
+/* ---- setup ---- */
+
+int sv_perf_syms_new(sv_perf_syms **out, const sv_perf_sym_opts *opts)
+{
+	sv_perf_syms *s = calloc(1, sizeof(*s));
+	if (!s)
+		return SV_ENOMEM;
+	s->opts = *opts;
+	const char *user = opts->debug_dirs ? opts->debug_dirs : "";
+	size_t n = strlen(user) + 64;
+	if (!(s->debuginfo_path = malloc(n))) {
+		free(s);
+		return SV_ENOMEM;
+	}
+	/* libdwfl looks for DIR/.build-id/xx/rest.debug and debuglink targets in each entry. */
+	snprintf(s->debuginfo_path, n, ":.debug%s%s:/usr/lib/debug", *user ? ":" : "", user);
+	s->path_slot = s->debuginfo_path;
+	s->cb.find_elf = dwfl_build_id_find_elf;
+	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	s->cb.debuginfo_path = &s->path_slot;
+	sv_idmap_init(&s->dso_idx);
+	*out = s;
+	return 0;
+}
+
+static void dso_free(sv_perf_dso *d)
+{
+	if (!d)
+		return;
+	if (d->dwfl)
+		dwfl_end(d->dwfl);
+	free(d->path);
+	free(d->module);
+	free(d->elf_path);
+	free(d->loads);
+	free(d->syms);
+	free(d->names);
+	free(d->fids);
+	free(d);
+}
+
+void sv_perf_syms_free(sv_perf_syms *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->ndsos; i++)
+		dso_free(s->dsos[i]);
+	free(s->dsos);
+	free(s->dso_next);
+	sv_idmap_dispose(&s->dso_idx);
+	free(s->ksyms);
+	free(s->knames);
+	for (size_t i = 0; i < s->njits; i++) {
+		free(s->jits[i].module);
+		free(s->jits[i].syms);
+		free(s->jits[i].names);
+	}
+	free(s->jits);
+	free(s->debuginfo_path);
+	free(s);
+}
+
+const void *sv_perf_syms_callbacks(const sv_perf_syms *s)
+{
+	return &s->cb;
+}
+
+/* ---- DSOs ---- */
+
+static bool starts(const char *s, size_t n, const char *p)
+{
+	size_t l = strlen(p);
+	return n >= l && memcmp(s, p, l) == 0;
+}
+
+/* The frame's module: file name after the last '/', one layer of [] removed. */
+static char *module_of(const char *path, size_t len)
+{
+	const char *b = path;
+	for (size_t i = 0; i < len; i++)
+		if (path[i] == '/')
+			b = path + i + 1;
+	size_t n = (size_t)(path + len - b);
+	if (n >= 2 && b[0] == '[' && b[n - 1] == ']') {
+		b++;
+		n -= 2;
+	}
+	if (!n) {
+		b = "unknown";
+		n = 7;
+	}
+	return strndup(b, n);
+}
+
+sv_perf_dso *sv_perf_dso_get(sv_perf_syms *s, const char *path, size_t len)
+{
+	uint64_t h = sv_hash_bytes(path, len);
+	uint32_t head = sv_idmap_get(&s->dso_idx, h);
+	for (uint32_t i = head == SV_IDMAP_NONE ? 0 : head; i; i = s->dso_next[i - 1]) {
+		sv_perf_dso *d = s->dsos[i - 1];
+		if (strlen(d->path) == len && memcmp(d->path, path, len) == 0)
+			return d;
+	}
+	if (s->ndsos >= SV_PERF_MAX_DSOS)
+		return NULL;
+	if (s->ndsos == s->dso_cap) {
+		size_t ncap = s->dso_cap ? s->dso_cap * 2 : 64;
+		sv_perf_dso **nd = realloc(s->dsos, ncap * sizeof(*nd));
+		if (!nd)
+			return NULL;
+		s->dsos = nd;
+		uint32_t *nn = realloc(s->dso_next, ncap * sizeof(*nn));
+		if (!nn)
+			return NULL;
+		s->dso_next = nn;
+		s->dso_cap = ncap;
+	}
+	sv_perf_dso *d = calloc(1, sizeof(*d));
+	if (!d || !(d->path = strndup(path, len)) || !(d->module = module_of(path, len))) {
+		dso_free(d);
+		return NULL;
+	}
+	d->kernel = starts(path, len, "[kernel.kallsyms]") || (len > 3 && memcmp(path + len - 3, ".ko", 3) == 0) ||
+		    (len > 6 && memcmp(path + len - 6, ".ko.xz", 6) == 0) ||
+		    (len > 7 && memcmp(path + len - 7, ".ko.zst", 7) == 0);
+	/* What perf takes for anonymous memory, whose symbols are in perf-PID.map. */
+	d->jit = starts(path, len, "//anon") || starts(path, len, "/dev/zero") || starts(path, len, "/anon_hugepage");
+	s->dsos[s->ndsos] = d;
+	s->dso_next[s->ndsos] = head == SV_IDMAP_NONE ? 0 : head;
+	if (sv_idmap_put(&s->dso_idx, h, (uint32_t)s->ndsos + 1)) {
+		dso_free(d);
+		return NULL;
+	}
+	s->ndsos++;
+	return d;
+}
+
+int sv_perf_dso_set_build_id(sv_perf_syms *s, const char *path, size_t len, const unsigned char *id, size_t idlen)
+{
+	sv_perf_dso *d = sv_perf_dso_get(s, path, len);
+	if (!d)
+		return SV_ENOMEM;
+	if (idlen > sizeof(d->build_id))
+		idlen = sizeof(d->build_id);
+	memcpy(d->build_id, id, idlen);
+	d->build_id_len = (uint8_t)idlen;
+	return 0;
+}
+
+size_t sv_perf_dso_count(const sv_perf_syms *s)
+{
+	return s->ndsos;
+}
+
+sv_perf_dso *sv_perf_dso_at(sv_perf_syms *s, size_t i)
+{
+	return s->dsos[i];
+}
+
+static bool regular_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Candidate files by build id in one directory: perf's cache (DIR/.build-id/xx/rest, a file
+ * or a directory holding "elf" and "debug") and debug files (DIR/.build-id/xx/rest.debug). */
+static int by_build_id(char *buf, size_t size, const char *dir, const sv_perf_dso *d, int which)
+{
+	char hex[41];
+	for (size_t i = 0; i < d->build_id_len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d->build_id[i]);
+	static const char *const suffix[] = { "", "/elf", ".debug", "/debug" };
+	int n = snprintf(buf, size, "%s/.build-id/%.2s/%s%s", dir, hex, hex + 2, suffix[which]);
+	return n > 0 && (size_t)n < size && regular_file(buf) ? 0 : -1;
+}
+
+/* perf's choice between two symbols at one address (perf.md §6.1): non-zero size, then not
+ * weak, then global, then fewer leading underscores, then the longer name; a tie keeps the
+ * first in table order. Returns true when b should replace a. */
+typedef struct cand {
+	uint64_t addr, size;
+	const char *name;
+	int bind;
+	uint32_t order;
+} cand;
+
+static size_t underscores(const char *s)
+{
+	size_t n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+static bool better(const cand *a, const cand *b)
+{
+	if ((a->size > 0) != (b->size > 0))
+		return b->size > 0;
+	bool wa = a->bind == STB_WEAK, wb = b->bind == STB_WEAK;
+	if (wa != wb)
+		return wa;
+	bool ga = a->bind == STB_GLOBAL, gb = b->bind == STB_GLOBAL;
+	if (ga != gb)
+		return gb;
+	size_t ua = underscores(a->name), ub = underscores(b->name);
+	if (ua != ub)
+		return ub < ua;
+	size_t la = strlen(a->name), lb = strlen(b->name);
+	return lb > la;
+}
+
+static int cmp_cand(const void *x, const void *y)
+{
+	const cand *a = x, *b = y;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Executable section? (labels count as symbols only there, as in perf). */
+static bool exec_section(Elf *elf, GElf_Word shndx)
+{
+	Elf_Scn *scn = elf ? elf_getscn(elf, shndx) : NULL;
+	GElf_Shdr sh;
+	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
+}
+
+static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	size_t shstr;
+	if (elf_getshdrstrndx(elf, &shstr) != 0)
+		return NULL;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		const char *n = elf_strptr(elf, shstr, sh->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/* perf's synthesized "name@plt" symbols: one per .rela.plt entry, in .plt after its header
+ * entry (or in .plt.sec without one). Names go into one buffer the caller frees. */
+static int plt_symbols(Elf *elf, cand **c, size_t *nc, size_t *cap, char **buf)
+{
+	GElf_Shdr plt, rel, symsh;
+	Elf_Scn *pscn = section_named(elf, ".plt.sec", &plt);
+	uint64_t first = 0;
+	if (!pscn) {
+		pscn = section_named(elf, ".plt", &plt);
+		first = 1;
+	}
+	Elf_Scn *rscn = section_named(elf, ".rela.plt", &rel);
+	if (!pscn || !rscn || plt.sh_type != SHT_PROGBITS || rel.sh_type != SHT_RELA)
+		return 0;
+	Elf_Scn *sscn = elf_getscn(elf, rel.sh_link);
+	Elf_Data *rd = elf_getdata(rscn, NULL);
+	Elf_Data *sd = sscn ? elf_getdata(sscn, NULL) : NULL;
+	if (!sscn || !gelf_getshdr(sscn, &symsh) || !rd || !sd || !rd->d_buf || !sd->d_buf || !rel.sh_entsize)
+		return 0;
+	uint64_t ent = plt.sh_entsize ? plt.sh_entsize : 16;
+	size_t nrel = rel.sh_size / rel.sh_entsize, len = 0, bcap = 0;
+	if (nrel > (1u << 20))
+		return 0;
+	for (size_t i = 0; i < nrel; i++) {
+		GElf_Rela ra;
+		GElf_Sym sym;
+		if (!gelf_getrela(rd, (int)i, &ra) || !gelf_getsym(sd, (int)GELF_R_SYM(ra.r_info), &sym))
+			continue;
+		const char *name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+		uint64_t start = plt.sh_addr + (first + i) * ent;
+		if (!name || !*name || (first + i + 1) * ent > plt.sh_size)
+			continue;
+		size_t nl = strlen(name);
+		if (len + nl + 5 > bcap) {
+			size_t nb = bcap ? bcap * 2 : 4096;
+			while (nb < len + nl + 5)
+				nb *= 2;
+			char *b = realloc(*buf, nb);
+			if (!b)
+				return SV_ENOMEM;
+			*buf = b;
+			bcap = nb;
+		}
+		memcpy(*buf + len, name, nl);
+		memcpy(*buf + len + nl, "@plt", 5);
+		if (*nc == *cap) {
+			size_t ncap = *cap * 2 + 16;
+			cand *nc2 = realloc(*c, ncap * sizeof(*nc2));
+			if (!nc2)
+				return SV_ENOMEM;
+			*c = nc2;
+			*cap = ncap;
+		}
+		/* name holds an offset until the buffer stops moving */
+		(*c)[(*nc)++] = (cand){ start, ent, (const char *)(uintptr_t)len, STB_GLOBAL, UINT32_MAX - (uint32_t)(nrel - i) };
+		len += nl + 5;
+	}
+	return 0;
+}
+
+/* Read the module's symbols into d->syms: functions, labels in code, PLT entries. */
+static int read_symbols(sv_perf_dso *d, Dwfl_Module *mod)
+{
+	int n = dwfl_module_getsymtab(mod);
+	size_t cap = n > 0 ? (size_t)n : 0, nc = 0, nplt_from;
+	cand *c = cap ? malloc(cap * sizeof(*c)) : NULL;
+	char *pltbuf = NULL;
+	if (cap && !c)
+		return SV_ENOMEM;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *selif = NULL;
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &selif, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (!name || !*name || shndx == SHN_UNDEF || shndx == SHN_ABS)
+			continue;
+		if (type != STT_FUNC && type != STT_GNU_IFUNC && !(type == STT_NOTYPE && exec_section(selif, shndx)))
+			continue;
+		c[nc++] = (cand){ addr, sym.st_size, name, GELF_ST_BIND(sym.st_info), (uint32_t)i };
+	}
+	nplt_from = nc;
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	int rc = elf ? plt_symbols(elf, &c, &nc, &cap, &pltbuf) : 0;
+	for (size_t i = nplt_from; i < nc; i++)
+		c[i].name = pltbuf + (uintptr_t)c[i].name;
+	qsort(c, nc, sizeof(*c), cmp_cand);
+	/* Collapse aliases: one symbol per address. */
+	size_t m = 0;
+	for (size_t i = 0; !rc && i < nc; i++) {
+		if (m && c[m - 1].addr == c[i].addr) {
+			if (better(&c[m - 1], &c[i]))
+				c[m - 1] = c[i];
+			continue;
+		}
+		c[m++] = c[i];
+	}
+	if (!rc && m && !(d->syms = malloc(m * sizeof(*d->syms))))
+		rc = SV_ENOMEM;
+	for (size_t i = 0; !rc && i < m; i++) {
+		sv_perf_sym *ps = &d->syms[i];
+		ps->start = c[i].addr;
+		/* Zero-size symbols reach the next symbol (perf's fixup). */
+		ps->end = c[i].size ? c[i].addr + c[i].size : (i + 1 < m ? c[i + 1].addr : c[i].addr + 1);
+		if (ps->end <= ps->start)
+			ps->end = ps->start + 1;
+		ps->demangled = UINT32_MAX;
+		rc = names_add(&d->names, &d->names_len, &d->names_cap, c[i].name, strlen(c[i].name), &ps->name);
+		d->nsyms = i + 1;
+	}
+	free(c);
+	free(pltbuf);
+	return rc;
+}
+
+static int read_loads(sv_perf_dso *d, Dwfl_Module *mod)
+{
+	GElf_Addr bias = 0;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	size_t np = 0;
+	if (!elf || elf_getphdrnum(elf, &np) != 0 || !np)
+		return 0;
+	if (!(d->loads = calloc(np, sizeof(*d->loads))))
+		return SV_ENOMEM;
+	for (size_t i = 0; i < np; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		d->loads[d->nloads++] = (sv_perf_load){ ph.p_offset, ph.p_vaddr + bias, ph.p_filesz };
+	}
+	return 0;
+}
+
+/* Report `path` in a fresh Dwfl; keep it when its build id matches the recorded one. */
+static Dwfl_Module *try_file(sv_perf_syms *s, sv_perf_dso *d, const char *path, Dwfl **out)
+{
+	Dwfl *dwfl = dwfl_begin(&s->cb);
+	if (!dwfl)
+		return NULL;
+	dwfl_report_begin(dwfl);
+	Dwfl_Module *mod = dwfl_report_elf(dwfl, d->module, path, -1, 0, true);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (mod && d->build_id_len) {
+		const unsigned char *bits;
+		GElf_Addr vaddr;
+		GElf_Addr bias;
+		dwfl_module_getelf(mod, &bias);
+		int n = dwfl_module_build_id(mod, &bits, &vaddr);
+		if (n > 0 && ((size_t)n != d->build_id_len || memcmp(bits, d->build_id, (size_t)n) != 0))
+			mod = NULL;
+	}
+	if (!mod) {
+		dwfl_end(dwfl);
+		return NULL;
+	}
+	*out = dwfl;
+	return mod;
+}
+
+/* The vdso of this process, as a file libdwfl can open, when it is the recorded one (same
+ * build id: the same kernel). -1 when not. */
+static int own_vdso(void)
+{
+	const unsigned char *img = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+	if (!img || memcmp(img, ELFMAG, SELFMAG) != 0 || img[EI_CLASS] != ELFCLASS64)
+		return -1;
+	Elf64_Ehdr eh;
+	memcpy(&eh, img, sizeof(eh));
+	size_t size = (size_t)eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
+	if (size < sizeof(eh) || size > (16u << 20))
+		return -1;
+	int fd = memfd_create("vdso", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, img, size) != (ssize_t)size) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+void sv_perf_dso_load(sv_perf_syms *s, sv_perf_dso *d)
+{
+	if (d->tried)
+		return;
+	d->tried = true;
+	if (!strcmp(d->path, "[vdso]") && d->build_id_len) {
+		int fd = own_vdso();
+		char p[64];
+		snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+		Dwfl *dwfl = NULL;
+		Dwfl_Module *mod = fd >= 0 ? try_file(s, d, p, &dwfl) : NULL;
+		if (fd >= 0)
+			close(fd);
+		if (mod) {
+			d->elf_path = strdup("[vdso] (this kernel's)");
+			if (read_loads(d, mod) || read_symbols(d, mod)) {
+				free(d->syms);
+				d->syms = NULL;
+				d->nsyms = 0;
+			}
+			d->dwfl = dwfl;
+		}
+		return;
+	}
+	if (d->jit || d->kernel || d->path[0] == '[')
+		return;
+	/* The recorded file when it is still there (and matches), else perf's build-id cache or
+	 * a debug file found by build id in the debug directories. */
+	char buf[4096];
+	Dwfl *dwfl = NULL;
+	Dwfl_Module *mod = d->path[0] == '/' && regular_file(d->path) ? try_file(s, d, d->path, &dwfl) : NULL;
+	if (mod)
+		d->elf_path = strdup(d->path);
+	if (!mod && d->build_id_len) {
+		const char *dirs = s->opts.debug_dirs ? s->opts.debug_dirs : "";
+		char list[4096];
+		snprintf(list, sizeof(list), "%s%s/usr/lib/debug", dirs, *dirs ? ":" : "");
+		for (int which = 0; !mod && which < 4; which++)
+			for (char *p = list, *e; !mod && p && *p; p = e ? e + 1 : NULL) {
+				e = strchr(p, ':');
+				char dir[4096];
+				size_t dl = e ? (size_t)(e - p) : strlen(p);
+				if (!dl || dl >= sizeof(dir))
+					continue;
+				memcpy(dir, p, dl);
+				dir[dl] = '\0';
+				if (by_build_id(buf, sizeof(buf), dir, d, which) == 0 && (mod = try_file(s, d, buf, &dwfl)))
+					d->elf_path = strdup(buf);
+			}
+	}
+	if (!mod)
+		return;
+	if (read_loads(d, mod) || read_symbols(d, mod)) {
+		free(d->syms);
+		d->syms = NULL;
+		d->nsyms = 0;
+	}
+	d->dwfl = dwfl;
+}
+
+uint64_t sv_perf_dso_addr(const sv_perf_dso *d, uint64_t off)
+{
+	for (size_t i = 0; i < d->nloads; i++)
+		if (off >= d->loads[i].offset && off - d->loads[i].offset < d->loads[i].filesz)
+			return off - d->loads[i].offset + d->loads[i].vaddr;
+	return off;
+}
+
+long sv_perf_dso_find(const sv_perf_dso *d, uint64_t addr)
+{
+	size_t lo = 0, hi = d->nsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr >= d->syms[lo - 1].end)
+		return -1;
+	return (long)lo - 1;
+}
+
+const char *sv_perf_dso_name(sv_perf_dso *d, long i)
+{
+	sv_perf_sym *ps = &d->syms[i];
+	if (ps->demangled == UINT32_MAX) {
+		ps->demangled = ps->name;
+		const char *raw = d->names + ps->name;
+		if (raw[0] == '_' && (raw[1] == 'Z' || raw[1] == 'R')) {
+			char *dm = cplus_demangle(raw, DMGL_NO_OPTS);
+			uint32_t off;
+			if (dm && names_add(&d->names, &d->names_len, &d->names_cap, dm, strlen(dm), &off) == 0)
+				d->syms[i].demangled = off;
+			free(dm);
+		}
+	}
+	return d->names + d->syms[i].demangled;
+}
+
+/* ---- kallsyms ---- */
+
+static int cmp_ksym(const void *x, const void *y)
+{
+	const ksym *a = x, *b = y;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Read "ADDR TYPE NAME [MODULE]" lines (plain or gzip); keep text symbols. */
+static int read_kallsyms(sv_perf_syms *s, const char *path, uint64_t *text)
+{
+	gzFile f = gzopen(path, "rb");
+	if (!f)
+		return SV_ENOTFOUND;
+	char line[1024];
+	size_t cap = 0, kcap = 0;
+	int rc = 0;
+	uint32_t none;
+	rc = names_add(&s->knames, &s->knames_len, &kcap, "", 0, &none);
+	*text = 0;
+	bool nonzero = false;
+	while (!rc && gzgets(f, line, sizeof(line))) {
+		char *p = line, *end;
+		uint64_t addr = strtoull(p, &end, 16);
+		if (end == p || *end != ' ')
+			continue;
+		p = end + 1;
+		char type = *p;
+		if (!type || p[1] != ' ')
+			continue;
+		p += 2;
+		size_t nl = strcspn(p, "\t \n");
+		char *mod = p + nl;
+		while (*mod == '\t' || *mod == ' ')
+			mod++;
+		size_t ml = 0;
+		if (*mod == '[') {
+			mod++;
+			ml = strcspn(mod, "]\n");
+		}
+		if (addr)
+			nonzero = true;
+		if (nl == 5 && memcmp(p, "_text", 5) == 0 && !ml)
+			*text = addr;
+		char t = (char)toupper((unsigned char)type);
+		if (t != 'T' && t != 'W')
+			continue;
+		if (s->nksyms == cap) {
+			size_t ncap = cap ? cap * 2 : 65536;
+			ksym *nk = realloc(s->ksyms, ncap * sizeof(*nk));
+			if (!nk) {
+				rc = SV_ENOMEM;
+				break;
+			}
+			s->ksyms = nk;
+			cap = ncap;
+		}
+		ksym *k = &s->ksyms[s->nksyms];
+		k->addr = addr;
+		k->type = type;
+		k->order = (uint32_t)s->nksyms;
+		k->module = 0;
+		rc = names_add(&s->knames, &s->knames_len, &kcap, p, nl, &k->name);
+		if (!rc && ml)
+			rc = names_add(&s->knames, &s->knames_len, &kcap, mod, ml, &k->module);
+		if (!rc)
+			s->nksyms++;
+		if (s->nksyms >= 16u << 20)
+			break;
+	}
+	gzclose(f);
+	if (!rc && !nonzero) { /* kptr_restrict hides every address */
+		s->nksyms = 0;
+		return SV_ENOTFOUND;
+	}
+	return rc;
+}
+
+static void kallsyms_finish(sv_perf_syms *s, int64_t delta)
+{
+	for (size_t i = 0; i < s->nksyms; i++)
+		if (!s->ksyms[i].module)
+			s->ksyms[i].addr += (uint64_t)delta;
+	qsort(s->ksyms, s->nksyms, sizeof(*s->ksyms), cmp_ksym);
+	size_t m = 0;
+	for (size_t i = 0; i < s->nksyms; i++) {
+		ksym *k = &s->ksyms[i];
+		if (m && s->ksyms[m - 1].addr == k->addr) {
+			ksym *p = &s->ksyms[m - 1];
+			cand a = { p->addr, 0, s->knames + p->name, p->type == 'w' || p->type == 'W' ? STB_WEAK : isupper((unsigned char)p->type) ? STB_GLOBAL : STB_LOCAL, p->order };
+			cand b = { k->addr, 0, s->knames + k->name, k->type == 'w' || k->type == 'W' ? STB_WEAK : isupper((unsigned char)k->type) ? STB_GLOBAL : STB_LOCAL, k->order };
+			if (better(&a, &b))
+				*p = *k;
+			continue;
+		}
+		s->ksyms[m++] = *k;
+	}
+	s->nksyms = m;
+}
+
+static bool kernel_build_id(unsigned char *id, size_t *len)
+{
+	/* /sys/kernel/notes: ELF notes; the GNU build-id note is type 3 named "GNU". */
+	int fd = open("/sys/kernel/notes", O_RDONLY);
+	if (fd < 0)
+		return false;
+	unsigned char buf[4096];
+	ssize_t n = read(fd, buf, sizeof(buf));
+	close(fd);
+	for (size_t o = 0; n > 0 && o + 12 <= (size_t)n;) {
+		uint32_t nsz, dsz, type;
+		memcpy(&nsz, buf + o, 4);
+		memcpy(&dsz, buf + o + 4, 4);
+		memcpy(&type, buf + o + 8, 4);
+		size_t name_off = o + 12, desc_off = name_off + ((nsz + 3u) & ~3u);
+		if (nsz > 4096 || dsz > 4096 || desc_off + dsz > (size_t)n)
+			break;
+		if (type == 3 && nsz == 4 && memcmp(buf + name_off, "GNU", 4) == 0 && dsz <= 20) {
+			memcpy(id, buf + desc_off, dsz);
+			*len = dsz;
+			return true;
+		}
+		o = desc_off + ((dsz + 3u) & ~3u);
+	}
+	return false;
+}
+
+void sv_perf_kallsyms_load(sv_perf_syms *s, const unsigned char *bid, size_t idlen, uint64_t text_addr, const char *osrelease,
+		      char *note, size_t notesize)
+{
+	const char *path = s->opts.kallsyms;
+	const char *why = "given";
+	if (!path) {
+		unsigned char mine[20];
+		size_t mlen = 0;
+		if (idlen && kernel_build_id(mine, &mlen) && mlen == idlen && memcmp(mine, bid, idlen) == 0) {
+			path = "/proc/kallsyms";
+			why = "the running kernel's build id matches the recording's";
+		} else if (!idlen && osrelease) {
+			char rel[256] = "";
+			int fd = open("/proc/sys/kernel/osrelease", O_RDONLY);
+			if (fd >= 0) {
+				ssize_t n = read(fd, rel, sizeof(rel) - 1);
+				rel[n > 0 ? n : 0] = '\0';
+				rel[strcspn(rel, "\n")] = '\0';
+				close(fd);
+			}
+			if (!strcmp(rel, osrelease)) {
+				path = "/proc/kallsyms";
+				why = "no kernel build id recorded; the running kernel has the same release";
+			}
+		}
+	}
+	if (!path) {
+		snprintf(note, notesize, "no kernel symbols: %s (use --kallsyms FILE)",
+			 idlen ? "the recording's kernel is not the running one" : "the recording names no kernel build id");
+		return;
+	}
+	uint64_t text = 0;
+	int rc = read_kallsyms(s, path, &text);
+	if (rc) {
+		s->nksyms = 0;
+		snprintf(note, notesize, "no kernel symbols: %s %s", path,
+			 rc == SV_ENOTFOUND ? "cannot be read or hides its addresses" : "could not be loaded");
+		return;
+	}
+	int64_t delta = text && text_addr ? (int64_t)(text_addr - text) : 0;
+	kallsyms_finish(s, delta);
+	snprintf(note, notesize, "kernel symbols: %zu from %s (%s)%s", s->nksyms, path, why,
+		 delta ? ", relocated to the recording's _text" : "");
+}
+
+long sv_perf_kallsyms_find(const sv_perf_syms *s, uint64_t addr)
+{
+	size_t lo = 0, hi = s->nksyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->ksyms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -1;
+	/* The last symbol does not reach past the end of kernel text. */
+	if (lo == s->nksyms && addr - s->ksyms[lo - 1].addr > (1u << 20))
+		return -1;
+	return (long)lo - 1;
+}
+
+void sv_perf_kallsyms_sym(const sv_perf_syms *s, long i, const char **sym, const char **module)
+{
+	const ksym *k = &s->ksyms[i];
+	*sym = s->knames + k->name;
+	*module = k->module ? s->knames + k->module : "kernel.kallsyms";
+}
+
+size_t sv_perf_kallsyms_count(const sv_perf_syms *s)
+{
+	return s->nksyms;
+}
+
+/* ---- JIT perf maps ---- */
+
+static int cmp_jit(const void *x, const void *y)
+{
+	const jit_sym *a = x, *b = y;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->name < b->name ? -1 : a->name > b->name; /* file order: later lines win */
+}
+
+static jit_map *jit_get(sv_perf_syms *s, int pid)
+{
+	for (size_t i = 0; i < s->njits; i++)
+		if (s->jits[i].pid == pid)
+			return &s->jits[i];
+	if (s->njits >= 4096)
+		return NULL;
+	jit_map *nj = realloc(s->jits, (s->njits + 1) * sizeof(*nj));
+	if (!nj)
+		return NULL;
+	s->jits = nj;
+	jit_map *m = &s->jits[s->njits];
+	memset(m, 0, sizeof(*m));
+	m->pid = pid;
+	char name[64], path[4096];
+	snprintf(name, sizeof(name), "perf-%d.map", pid);
+	if (!(m->module = strdup(name)))
+		return NULL;
+	s->njits++;
+	snprintf(path, sizeof(path), "%s/%s", s->opts.perf_map_dir ? s->opts.perf_map_dir : "/tmp", name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return m;
+	/* "START SIZE name" in hex; later lines win for the same start (re-JIT). */
+	size_t cap = 0, ncap = 0, nlen = 0;
+	char *line = NULL;
+	size_t lcap = 0;
+	ssize_t len;
+	while ((len = getline(&line, &lcap, f)) > 0) {
+		char *p = line, *e;
+		uint64_t start = strtoull(p, &e, 16);
+		if (e == p || *e != ' ')
+			continue;
+		p = e + 1;
+		uint64_t size = strtoull(p, &e, 16);
+		if (e == p || *e != ' ')
+			continue;
+		p = e + 1;
+		size_t nl = strcspn(p, "\r\n");
+		if (nl > 4096 || m->nsyms >= (4u << 20))
+			continue;
+		if (m->nsyms == cap) {
+			size_t nc = cap ? cap * 2 : 1024;
+			jit_sym *ns = realloc(m->syms, nc * sizeof(*ns));
+			if (!ns)
+				break;
+			m->syms = ns;
+			cap = nc;
+		}
+		jit_sym *js = &m->syms[m->nsyms];
+		js->start = start;
+		js->end = start + (size ? size : 1);
+		if (names_add(&m->names, &nlen, &ncap, p, nl, &js->name))
+			break;
+		m->nsyms++;
+	}
+	free(line);
+	fclose(f);
+	qsort(m->syms, m->nsyms, sizeof(*m->syms), cmp_jit);
+	return m;
+}
+
+bool sv_perf_jit_find(sv_perf_syms *s, int pid, uint64_t addr, const char **sym, const char **module)
+{
+	jit_map *m = jit_get(s, pid);
+	if (!m)
+		return false;
+	*module = m->module;
+	/* The last entry starting at or before addr that covers it. */
+	size_t lo = 0, hi = m->nsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0 && lo - i <= 8;)
+		if (addr < m->syms[i].end) {
+			*sym = m->names + m->syms[i].name;
+			return true;
+		}
+	return false;
+}
