@@ -52,7 +52,7 @@ FMT_SRCS := formats/input.c formats/registry.c formats/perfview_xml.c formats/pe
 	formats/perf_script.c formats/perf_data.c formats/perf_sym.c formats/perf_unwind.c formats/folded.c formats/etl.c formats/xpress.c formats/speedscope.c formats/writer.c formats/export.c formats/flame_svg.c
 TUI_SRCS := tui/screen.c tui/app.c tui/draw.c tui/run.c tui/term.c
 CMD_SRCS := cmd/main.c cmd/options.c cmd/output.c cmd/json_out.c cmd/presets.c
-FUZZ_TARGETS := perfview_xml perfview_json perf_script folded pattern etl xpress speedscope
+FUZZ_TARGETS := perfview_xml perfview_json perf_script perf_data folded pattern etl xpress speedscope
 FUZZ_SECONDS ?= 60
 UNIT_TESTS := test_pattern test_params test_when test_commands test_view test_source test_formats test_xpress
 

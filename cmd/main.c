@@ -624,7 +624,7 @@ static int cmd_tui(const cli_opts *o)
 	const char *box[SV_BOX_COUNT];
 	memcpy(box, o->box, sizeof(box));
 	/* PerfView's defaults for CPU stacks of whole systems (semantics §11.2). */
-	bool perf = strcmp(sv_source_format(src), "perf-script") == 0;
+	bool perf = strcmp(sv_source_format(src), "perf-script") == 0 || strcmp(sv_source_format(src), "perf-data") == 0;
 	bool etl = strcmp(sv_source_format(src), "etl") == 0;
 	if (!sv_source_saved_params(src) && (perf || etl)) {
 		if (!box[SV_BOX_GROUP])

@@ -51,8 +51,8 @@ static inline void fuzz_views(const sv_source *src)
 	}
 }
 
-/* Import `data` as `fmt` (content, not name, decides nothing here). */
-static inline void fuzz_import(const sv_format *fmt, const uint8_t *data, size_t size)
+/* Import `data` as `fmt` with import options (content, not name, decides nothing here). */
+static inline void fuzz_import_opts(const sv_format *fmt, const uint8_t *data, size_t size, const sv_import_opts *opts)
 {
 	sv_input in;
 	memset(&in, 0, sizeof(in));
@@ -68,11 +68,16 @@ static inline void fuzz_import(const sv_format *fmt, const uint8_t *data, size_t
 	sv_error_clear(&err);
 	if (sv_source_new(&src, fmt->name) == 0) {
 		sv_sink sink = sv_source_sink(src);
-		if (fmt->import(&sink, &in, NULL, &err) == 0)
+		if (fmt->import(&sink, &in, opts, &err) == 0)
 			fuzz_views(src);
 	}
 	sv_source_free(src);
 	free(in.data);
+}
+
+static inline void fuzz_import(const sv_format *fmt, const uint8_t *data, size_t size)
+{
+	fuzz_import_opts(fmt, data, size, NULL);
 }
 
 #endif

@@ -155,3 +155,8 @@ if [ "${SV_VARIANT:-release}" = release ]; then
 	got=$( (ulimit -v 153600; for i in $(seq 40); do cat "$PD/recordings/mt.fp.txt"; done | "$SV" info - --json) 2>&1 | jq -r '.samples' 2>&1)
 	if [ "$got" = 232200 ]; then ok; else bad perf.stream.memory "got: $got"; fi
 fi
+
+# The terminal UI opens a perf.data recording with the process picker, sorted by samples.
+printf ':dump\n' > "$TMP/picker.keys"
+got=$("$SV" view "$PD/recordings/gcc.fp.data" "${NATIVE[@]}" --script "$TMP/picker.keys" --size 100x12 2>/dev/null | sed -n '6,8p' | awk '{print $3, $4, $5}' | paste -sd';')
+if [ "$got" = "cc1 16942 4900;as 17075 47;gcc 16940 4" ]; then ok; else bad perf.data.tui.picker "$got"; fi
