@@ -1240,7 +1240,6 @@ static int note_comm(pdr *r, proc *pr, thread *t)
 			int n = snprintf(buf, sizeof(buf), ":%d", t->tid);
 			if (comm_intern(r, buf, (size_t)n, &c))
 				return SV_ENOMEM;
-			t = thread_get(r, t->pid, t->tid); /* comm_intern does not move threads; keep t valid */
 			t->comm = c;
 		}
 	}

@@ -558,7 +558,9 @@ void sv_perf_dso_load(sv_perf_syms *s, sv_perf_dso *d)
 		}
 		return;
 	}
-	if (d->jit || d->kernel || d->path[0] == '[')
+	/* Never open devices or kernel files a hostile recording names (/proc/kcore…). */
+	if (d->jit || d->kernel || d->path[0] == '[' || starts(d->path, strlen(d->path), "/proc/") ||
+	    starts(d->path, strlen(d->path), "/sys/") || starts(d->path, strlen(d->path), "/dev/"))
 		return;
 	/* The recorded file when it is still there (and matches), else perf's build-id cache or
 	 * a debug file found by build id in the debug directories. */

@@ -56,7 +56,7 @@ void sv_error_clear(sv_error *err);
 int sv_error_set(sv_error *err, int code, const char *fmt, ...) SV_PRINTF(3, 4);
 
 /* The same with a va_list, for importers' own error helpers that add a location. */
-int sv_error_vset(sv_error *err, int code, const char *fmt, va_list ap);
+int sv_error_vset(sv_error *err, int code, const char *fmt, va_list ap) SV_PRINTF(3, 0);
 
 /* Attach a location (file name, line, byte offset) to an error already set. */
 void sv_error_locate(sv_error *err, const char *file, long line, long long offset);
