@@ -32,23 +32,6 @@ int sv_pdr_oom(pdr *r)
 }
 
 
-int sv_pdr_grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t ncap = *cap ? *cap : 64;
-	while (ncap < need)
-		ncap *= 2;
-	if (ncap > SIZE_MAX / elem)
-		return SV_ENOMEM;
-	void *np = realloc(*p, ncap * elem);
-	if (!np)
-		return SV_ENOMEM;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
 void sv_pdr_bad_sample(pdr *r, size_t off, const char *what)
 {
 	if (!r->bad_samples++)
@@ -304,7 +287,7 @@ static int inflate_records(pdr *r, const unsigned char *p, size_t n, size_t off)
 				return sv_pdr_fail(r, SV_ELIMIT, off,
 					    "compressed records inflate to more than %" PRIu64 " bytes (1000 times the file, at most 8 GiB)",
 					    r->dlimit);
-			if (sv_pdr_grow((void **)&r->dbuf, &r->dcap, r->dlen + (1u << 16), 1))
+			if (sv_perf_grow((void **)&r->dbuf, &r->dcap, r->dlen + (1u << 16), 1))
 				return sv_pdr_oom(r);
 		}
 		ZSTD_outBuffer zout = { r->dbuf, r->dcap, r->dlen };
@@ -323,10 +306,9 @@ static int inflate_records(pdr *r, const unsigned char *p, size_t n, size_t off)
 	return rc;
 }
 
-static int handle_record(pdr *r, const unsigned char *base, size_t off, bool decomp, uint32_t type, uint16_t misc,
+static int handle_record(pdr *r, const unsigned char *base, size_t off, bool decomp, uint32_t type,
 			 const unsigned char *p, size_t n, size_t *extra)
 {
-	(void)misc;
 	r->records++;
 	if (type < R_KINDS)
 		r->counts[type]++;
@@ -399,10 +381,9 @@ static int handle_record(pdr *r, const unsigned char *base, size_t off, bool dec
 		return 0;
 	}
 	/* The kernel map's address (KASLR reference) is needed before any stack is named. */
-	if (type == R_MMAP && n >= 32 && (int32_t)rd32(p) == -1 && n > 32 &&
-	    strncmp((const char *)p + 32, "[kernel.kallsyms]", 17) == 0 && n >= 49)
+	if (type == R_MMAP && n >= 49 && (int32_t)rd32(p) == -1 && memcmp(p + 32, "[kernel.kallsyms]", 17) == 0)
 		r->kernel_text = rd64(p + 24);
-	if (sv_pdr_grow((void **)&r->recs, &r->rcap, r->nrecs + 1, sizeof(*r->recs)))
+	if (sv_perf_grow((void **)&r->recs, &r->rcap, r->nrecs + 1, sizeof(*r->recs)))
 		return sv_pdr_oom(r);
 	r->recs[r->nrecs++] = (rec){ t, (decomp ? LOC_DECOMP : 0) | (uint64_t)(p - 8 - base) };
 	return 0;
@@ -417,8 +398,7 @@ static int index_buffer(pdr *r, const unsigned char *base, size_t from, size_t t
 			break;
 		const unsigned char *h = base + o;
 		uint32_t type = rd32(h);
-		uint16_t misc, size;
-		memcpy(&misc, h + 4, 2);
+		uint16_t size;
 		memcpy(&size, h + 6, 2);
 		if (size < 8)
 			return sv_pdr_fail(r, SV_EFORMAT, decomp ? r->comp_off : o, "%srecord of type %u has size %u (less than its header)",
@@ -426,7 +406,7 @@ static int index_buffer(pdr *r, const unsigned char *base, size_t from, size_t t
 		if (size > to - o)
 			break;
 		size_t extra = 0;
-		int rc = handle_record(r, base, o, decomp, type, misc, h + 8, size - 8u, &extra);
+		int rc = handle_record(r, base, o, decomp, type, h + 8, size - 8u, &extra);
 		if (rc)
 			return rc;
 		o += size;
@@ -634,7 +614,7 @@ static int finish(pdr *r)
 	}
 	if (!rc && r->sink->ops->set_scaling)
 		rc = r->sink->ops->set_scaling(r->sink->self, r->clock_event ? SV_SCALING_TIME : SV_SCALING_DATA);
-	/* Process frames: their comms joined by ';', .NET helper threads left out. */
+	/* Process frames: their comms joined by ';' (semantics §1.5). */
 	size_t nren = 0;
 	sv_frame_id *ids = malloc((r->nprocs + 1) * sizeof(*ids));
 	char **names = calloc(r->nprocs + 1, sizeof(*names));
@@ -644,26 +624,20 @@ static int finish(pdr *r)
 		proc *p = &r->procs[i];
 		if (p->frame == UINT32_MAX)
 			continue;
-		size_t total = 64;
-		for (size_t k = 0; k < p->ncomms; k++)
-			total += strlen(r->comm_names + p->comms[k]) + 1;
-		char *buf = malloc(total);
-		if (!buf) {
+		const char **comms = malloc((p->ncomms + 1) * sizeof(*comms));
+		if (!comms) {
 			rc = SV_ENOMEM;
 			break;
 		}
-		size_t o = (size_t)snprintf(buf, total, "Process ");
-		size_t kept = 0;
-		for (int pass = 0; pass < 2 && !kept; pass++)
-			for (size_t k = 0; k < p->ncomms; k++) {
-				const char *c = r->comm_names + p->comms[k];
-				if (pass == 0 && !strncmp(c, ".NET ", 5))
-					continue;
-				o += (size_t)snprintf(buf + o, total - o, "%s%s", kept++ ? ";" : "", c);
-			}
-		snprintf(buf + o, total - o, " (%d)", p->pid);
-		ids[nren] = p->frame;
-		names[nren++] = buf;
+		for (size_t k = 0; k < p->ncomms; k++)
+			comms[k] = r->comm_names + p->comms[k];
+		names[nren] = sv_perf_process_name(comms, p->ncomms, p->pid);
+		free(comms);
+		if (!names[nren]) {
+			rc = SV_ENOMEM;
+			break;
+		}
+		ids[nren++] = p->frame;
 	}
 	if (!rc && r->sink->ops->rename_frames)
 		rc = r->sink->ops->rename_frames(r->sink->self, ids, (const char *const *)names, nren);

@@ -189,7 +189,6 @@ static inline size_t popcount64(uint64_t v)
 /* Errors name the input and the byte offset; they return code. */
 int sv_pdr_fail(pdr *r, int code, size_t off, const char *fmt, ...) SV_PRINTF(4, 5);
 int sv_pdr_oom(pdr *r);
-int sv_pdr_grow(void **p, size_t *cap, size_t need, size_t elem);
 /* A malformed sample: counted, the first one described. */
 void sv_pdr_bad_sample(pdr *r, size_t off, const char *what);
 /* The attr index of a SAMPLE record's payload, -1 when its id is unknown. */

@@ -13,6 +13,13 @@
 
 #include "stackview/formats.h"
 
+/* Grow an array to hold `need` elements (doubling); SV_ENOMEM leaves it as it was. */
+int sv_perf_grow(void **p, size_t *cap, size_t need, size_t elem);
+
+/* "Process comm;comm (pid)" from a pid's comms in first-seen order, .NET helper threads left
+ * out unless nothing else is left (semantics.md §1.5). NULL when out of memory; free it. */
+char *sv_perf_process_name(const char *const *comms, size_t n, long long pid);
+
 /* A JIT perf-map symbol "… [Module] Ns.Type::M(args)" names its module in brackets
  * (semantics.md §1.5 step 3): on success *module and *rest point into `sym`. */
 bool sv_perf_jit_split(const char *sym, size_t n, const char **module, size_t *mlen, const char **rest,
@@ -46,7 +53,6 @@ typedef struct sv_perf_dso {
 	char *names;
 	size_t names_len, names_cap;
 	uint32_t *fids;      /* frame id per symbol (+1 at the end: "unknown"), owned by the reader */
-	void *dwfl;          /* the Dwfl holding the file open for unwinding reads (or NULL) */
 } sv_perf_dso;
 
 typedef struct sv_perf_syms sv_perf_syms;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stackview/formats.h"
+#include "perf_int.h"
 #include "stackview/idmap.h"
 
 #define MAX_TOKENS 64
@@ -343,22 +343,6 @@ static bool ends_with(span s, const char *suf)
 	return s.n >= l && memcmp(s.p + s.n - l, suf, l) == 0;
 }
 
-/* The first blank-delimited `[Module]` token of a .NET JIT symbol; fills module and the
- * symbol text after it. */
-static bool bracket_module(span sym, span *module, span *rest)
-{
-	span tok[MAX_TOKENS];
-	size_t n = tokenize(sym, tok, MAX_TOKENS);
-	for (size_t i = 0; i < n; i++)
-		if (tok[i].n > 2 && tok[i].p[0] == '[' && tok[i].p[tok[i].n - 1] == ']') {
-			*module = (span){ tok[i].p + 1, tok[i].n - 2 };
-			const char *a = tok[i].p + tok[i].n;
-			*rest = trim((span){ a, (size_t)(sym.p + sym.n - a) });
-			return true;
-		}
-	return false;
-}
-
 /* Strip a trailing "+0x<hex>" (not at position 0). */
 static span strip_offset(span s)
 {
@@ -418,9 +402,9 @@ static int frame_id(ps_ctx *c, sv_frame_id *out, const raw_frame *f, span module
 	span jm, jrest;
 	if (!f->inlined && (ends_with(f->dso, ".map") || (ends_with(module, ".so") && module.n > 7 &&
 							 memcmp(module.p, "jitted-", 7) == 0)) &&
-	    bracket_module(sym, &jm, &jrest)) {
+	    sv_perf_jit_split(sym.p, sym.n, &jm.p, &jm.n, &jrest.p, &jrest.n)) {
 		module = jm;
-		sym = jrest;
+		sym = trim(jrest);
 	}
 	sym = strip_tier(strip_offset(sym));
 	if (!sym.n)
@@ -437,21 +421,6 @@ static int frame_id(ps_ctx *c, sv_frame_id *out, const raw_frame *f, span module
 	memcpy(c->name + module.n + 1, sym.p, sym.n);
 	int rc = c->sink->ops->intern_frame(c->sink->self, out, c->name, len);
 	return rc ? ps_fail(c, rc, "cannot intern frame") : 0;
-}
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t ncap = *cap ? *cap : 64;
-	while (ncap < need)
-		ncap *= 2;
-	void *np = realloc(*p, ncap * elem);
-	if (!np)
-		return SV_ENOMEM;
-	*p = np;
-	*cap = ncap;
-	return 0;
 }
 
 /* Name the inlined frames seen since the last real frame, with that real frame's module. */
@@ -476,14 +445,14 @@ static int push_frame(ps_ctx *c, span line)
 {
 	if (c->nframes >= SV_MAX_STACK_DEPTH)
 		return ps_fail(c, SV_ELIMIT, "callchain deeper than 100000 frames");
-	if (grow((void **)&c->fids, &c->fid_cap, c->nframes + 1, sizeof(*c->fids)))
+	if (sv_perf_grow((void **)&c->fids, &c->fid_cap, c->nframes + 1, sizeof(*c->fids)))
 		return ps_fail(c, SV_ENOMEM, "out of memory");
 	raw_frame f;
 	parse_frame(line, &f);
 	size_t idx = c->nframes++;
 	if (f.inlined) {
-		if (grow((void **)&c->pend, &c->pend_cap, c->npend + 1, sizeof(*c->pend)) ||
-		    grow((void **)&c->pend_text, &c->pend_text_cap, c->pend_len + f.sym.n + 1, 1))
+		if (sv_perf_grow((void **)&c->pend, &c->pend_cap, c->npend + 1, sizeof(*c->pend)) ||
+		    sv_perf_grow((void **)&c->pend_text, &c->pend_text_cap, c->pend_len + f.sym.n + 1, 1))
 			return ps_fail(c, SV_ENOMEM, "out of memory");
 		memcpy(c->pend_text + c->pend_len, f.sym.p, f.sym.n);
 		c->pend_text[c->pend_len + f.sym.n] = '\0';
@@ -497,12 +466,6 @@ static int push_frame(ps_ctx *c, span line)
 }
 
 /* ---- processes, threads, events ---- */
-
-static bool dotnet_comm(const char *s)
-{
-	return !strcmp(s, ".NET Finalizer") || !strcmp(s, ".NET Tiered Compilation Worker") || !strcmp(s, ".NET BGC") ||
-	       !strcmp(s, ".NET Server GC");
-}
 
 static int proc_get(ps_ctx *c, proc **out, long long pid, span comm)
 {
@@ -736,24 +699,11 @@ static int finish(ps_ctx *c)
 		rc = SV_ENOMEM;
 	for (size_t i = 0; !rc && i < c->nprocs; i++) {
 		proc *p = &c->procs[i];
-		size_t total = 64, kept = 0;
-		for (size_t k = 0; k < p->ncomms; k++)
-			total += strlen(p->comms[k]) + 1;
-		char *buf = malloc(total);
-		if (!buf) {
+		if (!(names[nren] = sv_perf_process_name((const char *const *)p->comms, p->ncomms, p->pid))) {
 			rc = SV_ENOMEM;
 			break;
 		}
-		size_t o = (size_t)snprintf(buf, total, "Process ");
-		for (int pass = 0; pass < 2 && !kept; pass++)
-			for (size_t k = 0; k < p->ncomms; k++) {
-				if (pass == 0 && dotnet_comm(p->comms[k]))
-					continue;
-				o += (size_t)snprintf(buf + o, total - o, "%s%s", kept++ ? ";" : "", p->comms[k]);
-			}
-		snprintf(buf + o, total - o, " (%lld)", p->pid);
-		ids[nren] = p->frame;
-		names[nren++] = buf;
+		ids[nren++] = p->frame;
 	}
 	if (!rc && c->sink->ops->rename_frames)
 		rc = c->sink->ops->rename_frames(c->sink->self, ids, (const char *const *)names, nren);
@@ -834,7 +784,7 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		if (!t.n || t.p[0] == '#')
 			continue;
 		/* Keep the header: the input moves on while the sample's frames are read. */
-		if (grow((void **)&c.hdr, &c.hdr_cap, line.n + 1, 1)) {
+		if (sv_perf_grow((void **)&c.hdr, &c.hdr_cap, line.n + 1, 1)) {
 			rc = ps_fail(&c, SV_ENOMEM, "out of memory");
 			goto out;
 		}

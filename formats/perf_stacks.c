@@ -77,7 +77,7 @@ static int maps_insert(maps *m, map nm)
 	}
 	size_t nnew = nk + 1 + (tail ? 1 : 0);
 	size_t removed = last - first;
-	if (m->n - removed + nnew > m->cap && sv_pdr_grow((void **)&m->v, &m->cap, m->n - removed + nnew, sizeof(*m->v)))
+	if (m->n - removed + nnew > m->cap && sv_perf_grow((void **)&m->v, &m->cap, m->n - removed + nnew, sizeof(*m->v)))
 		return SV_ENOMEM;
 	memmove(m->v + first + nnew, m->v + last, (m->n - last) * sizeof(*m->v));
 	size_t k = first;
@@ -112,7 +112,7 @@ static proc *proc_get(pdr *r, int32_t pid)
 	uint32_t i = sv_idmap_get(&r->proc_idx, (uint32_t)pid);
 	if (i != SV_IDMAP_NONE)
 		return &r->procs[i];
-	if (sv_pdr_grow((void **)&r->procs, &r->proc_cap, r->nprocs + 1, sizeof(*r->procs)))
+	if (sv_perf_grow((void **)&r->procs, &r->proc_cap, r->nprocs + 1, sizeof(*r->procs)))
 		return NULL;
 	proc *p = &r->procs[r->nprocs];
 	memset(p, 0, sizeof(*p));
@@ -138,7 +138,7 @@ static thread *thread_get(pdr *r, int32_t pid, int32_t tid)
 		}
 		return t;
 	}
-	if (sv_pdr_grow((void **)&r->threads, &r->thread_cap, r->nthreads + 1, sizeof(*r->threads)))
+	if (sv_perf_grow((void **)&r->threads, &r->thread_cap, r->nthreads + 1, sizeof(*r->threads)))
 		return NULL;
 	thread *t = &r->threads[r->nthreads];
 	*t = (thread){ pid, tid, UINT32_MAX, false };
@@ -154,7 +154,7 @@ static int comm_intern(pdr *r, const char *s, size_t n, uint32_t *out)
 		n = 255;
 	if (r->comm_len + n + 1 > (256u << 20))
 		return SV_ELIMIT;
-	if (sv_pdr_grow((void **)&r->comm_names, &r->comm_cap, r->comm_len + n + 1, 1))
+	if (sv_perf_grow((void **)&r->comm_names, &r->comm_cap, r->comm_len + n + 1, 1))
 		return SV_ENOMEM;
 	memcpy(r->comm_names + r->comm_len, s, n);
 	r->comm_names[r->comm_len + n] = '\0';
@@ -263,7 +263,7 @@ static int intern_name(pdr *r, sv_frame_id *out, const char *module, size_t mlen
 		slen = SV_MAX_NAME_LEN - mlen - 1;
 		len = SV_MAX_NAME_LEN;
 	}
-	if (sv_pdr_grow((void **)&r->name, &r->name_cap, len + 1, 1))
+	if (sv_perf_grow((void **)&r->name, &r->name_cap, len + 1, 1))
 		return SV_ENOMEM;
 	memcpy(r->name, module, mlen);
 	r->name[mlen] = '!';
@@ -292,26 +292,23 @@ static int kernel_frame(pdr *r, sv_frame_id *out, uint64_t ip)
 		size_t nk = sv_perf_kallsyms_count(r->syms) + 1;
 		if (!(r->kfids = malloc(nk * sizeof(*r->kfids))))
 			return SV_ENOMEM;
-		memset(r->kfids, 0xff, nk * sizeof(*r->kfids));
+		memset(r->kfids, 0xff, nk * sizeof(*r->kfids)); /* one frame id per kernel symbol */
 	}
 	long i = sv_perf_kallsyms_find(r->syms, ip);
-	size_t slot = i < 0 ? sv_perf_kallsyms_count(r->syms) : (size_t)i;
-	if (r->kfids[slot] != UINT32_MAX && i >= 0) {
-		*out = r->kfids[slot];
-		return 0;
-	}
 	if (i >= 0) {
-		const char *sym, *module;
-		sv_perf_kallsyms_sym(r->syms, i, &sym, &module);
-		int rc = intern_name(r, &r->kfids[slot], module, strlen(module), sym, strlen(sym));
-		*out = r->kfids[slot];
-		return rc;
+		if (r->kfids[i] == UINT32_MAX) {
+			const char *sym, *module;
+			sv_perf_kallsyms_sym(r->syms, i, &sym, &module);
+			int rc = intern_name(r, &r->kfids[i], module, strlen(module), sym, strlen(sym));
+			if (rc)
+				return rc;
+		}
+		*out = r->kfids[i];
+		return 0;
 	}
 	/* No symbol: the module the kernel maps name ("kernel.kallsyms" for the kernel). */
 	const map *m = maps_find(&r->kmaps, ip);
-	const char *module = m && !m->dso->jit ? m->dso->module : "kernel.kallsyms";
-	if (!strncmp(module, "kernel.kallsyms", 15))
-		module = "kernel.kallsyms";
+	const char *module = m ? m->dso->module : "kernel.kallsyms";
 	return intern_name(r, out, module, strlen(module), "unknown", 7);
 }
 
@@ -546,7 +543,7 @@ static void memo_put(pdr *r, const uint64_t *key, size_t n, uint64_t h, sv_stack
 	}
 	if (!r->memo_wlen)
 		r->memo_wlen = 1; /* offset 0 marks an empty slot */
-	if (sv_pdr_grow((void **)&r->memo_words, &r->memo_wcap, r->memo_wlen + n + 1, 8))
+	if (sv_perf_grow((void **)&r->memo_words, &r->memo_wcap, r->memo_wlen + n + 1, 8))
 		return;
 	bool found;
 	memo_slot *s = memo_find(r, key, n, h, &found);
@@ -614,7 +611,7 @@ static int note_comm(pdr *r, proc *pr, thread *t)
 			return 0;
 	if (pr->ncomms >= 256)
 		return 0;
-	if (sv_pdr_grow((void **)&pr->comms, &pr->comm_cap, pr->ncomms + 1, sizeof(*pr->comms)))
+	if (sv_perf_grow((void **)&pr->comms, &pr->comm_cap, pr->ncomms + 1, sizeof(*pr->comms)))
 		return SV_ENOMEM;
 	pr->comms[pr->ncomms++] = c;
 	return 0;
@@ -638,13 +635,8 @@ static size_t unwind_user(pdr *r, proc *pr, const sample *s, uint64_t *pcs)
 			sv_perf_dso_load(r->syms, d);
 			if (!d->elf_path || d->elf_path[0] == '[')
 				continue;
-			/* load bias: runtime address minus ELF address of the segment holding pgoff */
-			uint64_t b = m->start - m->pgoff;
-			for (size_t k = 0; k < d->nloads; k++)
-				if (m->pgoff >= d->loads[k].offset && m->pgoff - d->loads[k].offset < d->loads[k].filesz) {
-					b = m->start - (m->pgoff - d->loads[k].offset + d->loads[k].vaddr);
-					break;
-				}
+			/* load bias: runtime address minus the ELF address of the mapped offset */
+			uint64_t b = m->start - sv_perf_dso_addr(d, m->pgoff);
 			bool dup = false;
 			for (size_t k = 0; k < nd; k++)
 				dup |= dsos[k] == d;
@@ -700,7 +692,7 @@ int sv_pdr_sample(pdr *r, const unsigned char *p, size_t n, uint16_t misc, size_
 	if (nchain > SV_MAX_STACK_DEPTH)
 		nchain = SV_MAX_STACK_DEPTH;
 	bool dwarf = s.regs && s.stack && (a->sample_type & ST_REGS_USER) && (a->sample_type & ST_STACK_USER);
-	if (sv_pdr_grow((void **)&r->chain, &r->chain_cap, nchain + 5 + (dwarf ? UNWIND_MAX : 0), 8))
+	if (sv_perf_grow((void **)&r->chain, &r->chain_cap, nchain + 5 + (dwarf ? UNWIND_MAX : 0), 8))
 		return sv_pdr_oom(r);
 	uint64_t *key = r->chain;
 	key[0] = ((uint64_t)(uint32_t)s.pid << 32) | (uint32_t)s.tid;
@@ -733,7 +725,7 @@ int sv_pdr_sample(pdr *r, const unsigned char *p, size_t n, uint16_t misc, size_
 	if (found) {
 		st = ms->stack;
 	} else {
-		if (sv_pdr_grow((void **)&r->fids, &r->fid_cap, nchain + 1, sizeof(*r->fids)))
+		if (sv_perf_grow((void **)&r->fids, &r->fid_cap, nchain + 1, sizeof(*r->fids)))
 			return sv_pdr_oom(r);
 		size_t nf = 0;
 		unsigned mode = misc & MISC_CPUMODE;

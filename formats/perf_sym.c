@@ -85,29 +85,6 @@ static int names_add(char **buf, size_t *len, size_t *cap, const char *s, size_t
 	return 0;
 }
 
-bool sv_perf_jit_split(const char *sym, size_t n, const char **module, size_t *mlen, const char **rest, size_t *rlen)
-{
-	size_t i = 0;
-	while (i < n) {
-		while (i < n && (sym[i] == ' ' || sym[i] == '\t'))
-			i++;
-		size_t j = i;
-		while (j < n && sym[j] != ' ' && sym[j] != '\t')
-			j++;
-		if (j - i >= 3 && sym[i] == '[' && sym[j - 1] == ']') {
-			*module = sym + i + 1;
-			*mlen = j - i - 2;
-			while (j < n && (sym[j] == ' ' || sym[j] == '\t'))
-				j++;
-			*rest = sym + j;
-			*rlen = n - j;
-			return true;
-		}
-		i = j;
-	}
-	return false;
-}
-
 /* ---- setup ---- */
 
 int sv_perf_syms_new(sv_perf_syms **out, const sv_perf_sym_opts *opts)
@@ -137,8 +114,6 @@ static void dso_free(sv_perf_dso *d)
 {
 	if (!d)
 		return;
-	if (d->dwfl)
-		dwfl_end(d->dwfl);
 	free(d->path);
 	free(d->module);
 	free(d->elf_path);
@@ -512,6 +487,16 @@ static Dwfl_Module *try_file(sv_perf_syms *s, sv_perf_dso *d, const char *path, 
 	return mod;
 }
 
+/* PT_LOAD and symbol tables of a reported module; none on failure. */
+static void read_tables(sv_perf_dso *d, Dwfl_Module *mod)
+{
+	if (read_loads(d, mod) || read_symbols(d, mod)) {
+		free(d->syms);
+		d->syms = NULL;
+		d->nsyms = 0;
+	}
+}
+
 /* The vdso of this process, as a file libdwfl can open, when it is the recorded one (same
  * build id: the same kernel). -1 when not. */
 static int own_vdso(void)
@@ -549,12 +534,8 @@ void sv_perf_dso_load(sv_perf_syms *s, sv_perf_dso *d)
 			close(fd);
 		if (mod) {
 			d->elf_path = strdup("[vdso] (this kernel's)");
-			if (read_loads(d, mod) || read_symbols(d, mod)) {
-				free(d->syms);
-				d->syms = NULL;
-				d->nsyms = 0;
-			}
-			d->dwfl = dwfl;
+			read_tables(d, mod);
+			dwfl_end(dwfl);
 		}
 		return;
 	}
@@ -588,12 +569,8 @@ void sv_perf_dso_load(sv_perf_syms *s, sv_perf_dso *d)
 	}
 	if (!mod)
 		return;
-	if (read_loads(d, mod) || read_symbols(d, mod)) {
-		free(d->syms);
-		d->syms = NULL;
-		d->nsyms = 0;
-	}
-	d->dwfl = dwfl;
+	read_tables(d, mod);
+	dwfl_end(dwfl); /* the tables are copies: no file stays open */
 }
 
 uint64_t sv_perf_dso_addr(const sv_perf_dso *d, uint64_t off)

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the perf importers (perf script text and perf.data): array growth, the
+ * .NET JIT `[Module]` token, and PerfView's process frame names (semantics.md §1.5). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf_int.h"
+
+int sv_perf_grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t ncap = *cap ? *cap : 64;
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > SIZE_MAX / elem)
+		return SV_ENOMEM;
+	void *np = realloc(*p, ncap * elem);
+	if (!np)
+		return SV_ENOMEM;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+bool sv_perf_jit_split(const char *sym, size_t n, const char **module, size_t *mlen, const char **rest, size_t *rlen)
+{
+	size_t i = 0;
+	while (i < n) {
+		while (i < n && (sym[i] == ' ' || sym[i] == '\t'))
+			i++;
+		size_t j = i;
+		while (j < n && sym[j] != ' ' && sym[j] != '\t')
+			j++;
+		if (j - i >= 3 && sym[i] == '[' && sym[j - 1] == ']') {
+			*module = sym + i + 1;
+			*mlen = j - i - 2;
+			while (j < n && (sym[j] == ' ' || sym[j] == '\t'))
+				j++;
+			*rest = sym + j;
+			*rlen = n - j;
+			return true;
+		}
+		i = j;
+	}
+	return false;
+}
+
+/* .NET runtime helper threads, left out of process names unless nothing else is left. */
+static bool dotnet_comm(const char *s)
+{
+	return !strcmp(s, ".NET Finalizer") || !strcmp(s, ".NET Tiered Compilation Worker") || !strcmp(s, ".NET BGC") ||
+	       !strcmp(s, ".NET Server GC");
+}
+
+char *sv_perf_process_name(const char *const *comms, size_t n, long long pid)
+{
+	size_t total = 64;
+	for (size_t k = 0; k < n; k++)
+		total += strlen(comms[k]) + 1;
+	char *buf = malloc(total);
+	if (!buf)
+		return NULL;
+	size_t o = (size_t)snprintf(buf, total, "Process "), kept = 0;
+	for (int pass = 0; pass < 2 && !kept; pass++)
+		for (size_t k = 0; k < n; k++) {
+			if (pass == 0 && dotnet_comm(comms[k]))
+				continue;
+			o += (size_t)snprintf(buf + o, total - o, "%s%s", kept++ ? ";" : "", comms[k]);
+		}
+	snprintf(buf + o, total - o, " (%lld)", pid);
+	return buf;
+}
