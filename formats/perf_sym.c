@@ -161,6 +161,8 @@ static bool starts(const char *s, size_t n, const char *p)
 /* The frame's module: file name after the last '/', one layer of [] removed. */
 static char *module_of(const char *path, size_t len)
 {
+	if (starts(path, len, "[kernel.kallsyms]")) /* perf's "[kernel.kallsyms]_text" map */
+		return strdup("kernel.kallsyms");
 	const char *b = path;
 	for (size_t i = 0; i < len; i++)
 		if (path[i] == '/')

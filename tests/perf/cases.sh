@@ -160,3 +160,5 @@ fi
 printf ':dump\n' > "$TMP/picker.keys"
 got=$("$SV" view "$PD/recordings/gcc.fp.data" "${NATIVE[@]}" --script "$TMP/picker.keys" --size 100x12 2>/dev/null | sed -n '6,8p' | awk '{print $3, $4, $5}' | paste -sd';')
 if [ "$got" = "cc1 16942 4900;as 17075 47;gcc 16940 4" ]; then ok; else bad perf.data.tui.picker "$got"; fi
+# Without kernel symbols, kernel frames are kernel.kallsyms!unknown (not perf's map name).
+cn perf.data.kernel.unknown '[.rows[].name|select(test("kallsyms"))]' '["kernel.kallsyms!unknown"]' byname "$PD/recordings/mt.fp.data" --kallsyms /nonexistent "${NATIVE[@]:2}"
