@@ -68,16 +68,8 @@ static int names_add(char **buf, size_t *len, size_t *cap, const char *s, size_t
 {
 	if (*len + n + 1 > UINT32_MAX)
 		return SV_ELIMIT;
-	if (*len + n + 1 > *cap) {
-		size_t ncap = *cap ? *cap : 4096;
-		while (ncap < *len + n + 1)
-			ncap *= 2;
-		char *nb = realloc(*buf, ncap);
-		if (!nb)
-			return SV_ENOMEM;
-		*buf = nb;
-		*cap = ncap;
-	}
+	if (sv_perf_grow((void **)buf, cap, *len + n + 1, 1))
+		return SV_ENOMEM;
 	memcpy(*buf + *len, s, n);
 	(*buf)[*len + n] = '\0';
 	*out = (uint32_t)*len;
@@ -361,26 +353,10 @@ static int plt_symbols(Elf *elf, cand **c, size_t *nc, size_t *cap, char **buf)
 		if (!name || !*name || (first + i + 1) * ent > plt.sh_size)
 			continue;
 		size_t nl = strlen(name);
-		if (len + nl + 5 > bcap) {
-			size_t nb = bcap ? bcap * 2 : 4096;
-			while (nb < len + nl + 5)
-				nb *= 2;
-			char *b = realloc(*buf, nb);
-			if (!b)
-				return SV_ENOMEM;
-			*buf = b;
-			bcap = nb;
-		}
+		if (sv_perf_grow((void **)buf, &bcap, len + nl + 5, 1) || sv_perf_grow((void **)c, cap, *nc + 1, sizeof(**c)))
+			return SV_ENOMEM;
 		memcpy(*buf + len, name, nl);
 		memcpy(*buf + len + nl, "@plt", 5);
-		if (*nc == *cap) {
-			size_t ncap = *cap * 2 + 16;
-			cand *nc2 = realloc(*c, ncap * sizeof(*nc2));
-			if (!nc2)
-				return SV_ENOMEM;
-			*c = nc2;
-			*cap = ncap;
-		}
 		/* name holds an offset until the buffer stops moving */
 		(*c)[(*nc)++] = (cand){ start, ent, (const char *)(uintptr_t)len, STB_GLOBAL, UINT32_MAX - (uint32_t)(nrel - i) };
 		len += nl + 5;
@@ -664,16 +640,8 @@ static int read_kallsyms(sv_perf_syms *s, const char *path, uint64_t *text)
 		char t = (char)toupper((unsigned char)type);
 		if (t != 'T' && t != 'W')
 			continue;
-		if (s->nksyms == cap) {
-			size_t ncap = cap ? cap * 2 : 65536;
-			ksym *nk = realloc(s->ksyms, ncap * sizeof(*nk));
-			if (!nk) {
-				rc = SV_ENOMEM;
-				break;
-			}
-			s->ksyms = nk;
-			cap = ncap;
-		}
+		if ((rc = sv_perf_grow((void **)&s->ksyms, &cap, s->nksyms + 1, sizeof(*s->ksyms))))
+			break;
 		ksym *k = &s->ksyms[s->nksyms];
 		k->addr = addr;
 		k->type = type;
@@ -870,14 +838,8 @@ static jit_map *jit_get(sv_perf_syms *s, int pid)
 		size_t nl = strcspn(p, "\r\n");
 		if (nl > 4096 || m->nsyms >= (4u << 20))
 			continue;
-		if (m->nsyms == cap) {
-			size_t nc = cap ? cap * 2 : 1024;
-			jit_sym *ns = realloc(m->syms, nc * sizeof(*ns));
-			if (!ns)
-				break;
-			m->syms = ns;
-			cap = nc;
-		}
+		if (sv_perf_grow((void **)&m->syms, &cap, m->nsyms + 1, sizeof(*m->syms)))
+			break;
 		jit_sym *js = &m->syms[m->nsyms];
 		js->start = start;
 		js->end = start + (size ? size : 1);

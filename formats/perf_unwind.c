@@ -141,14 +141,8 @@ static bool report(sv_perf_unwinder *u, const sv_perf_dso *d, uint64_t bias)
 	Dwfl_Module *m = dwfl_report_elf(u->dwfl, d->module, d->elf_path, -1, bias, true);
 	if (!m)
 		return false;
-	if (u->nmods == u->cap) {
-		size_t ncap = u->cap ? u->cap * 2 : 16;
-		reported *nm = realloc(u->mods, ncap * sizeof(*nm));
-		if (!nm)
-			return false;
-		u->mods = nm;
-		u->cap = ncap;
-	}
+	if (sv_perf_grow((void **)&u->mods, &u->cap, u->nmods + 1, sizeof(*u->mods)))
+		return false;
 	u->mods[u->nmods++] = (reported){ d, bias };
 	return true;
 }
