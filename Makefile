@@ -51,7 +51,7 @@ LIB_SRCS := lib/status.c lib/arena.c lib/idmap.c lib/strtab.c lib/params.c lib/s
 FMT_SRCS := formats/input.c formats/registry.c formats/perfview_xml.c formats/perfview_json.c \
 	formats/perf_script.c formats/perf_common.c formats/perf_data.c formats/perf_stacks.c formats/perf_sym.c formats/perf_unwind.c formats/folded.c formats/etl.c formats/xpress.c formats/speedscope.c formats/writer.c formats/export.c formats/flame_svg.c
 TUI_SRCS := tui/screen.c tui/app.c tui/draw.c tui/run.c tui/term.c
-CMD_SRCS := cmd/main.c cmd/options.c cmd/output.c cmd/json_out.c cmd/presets.c
+CMD_SRCS := cmd/main.c cmd/options.c cmd/output.c cmd/json_out.c cmd/presets.c cmd/progress.c
 FUZZ_TARGETS := perfview_xml perfview_json perf_script perf_data folded pattern etl xpress speedscope
 FUZZ_SECONDS ?= 60
 UNIT_TESTS := test_pattern test_params test_when test_commands test_view test_source test_formats test_xpress

@@ -4,10 +4,13 @@
 #ifndef STACKVIEW_CMD_CLI_H
 #define STACKVIEW_CMD_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <termios.h>
 
 #include "stackview/aggview.h"
+#include "stackview/formats.h"
 #include "stackview/params.h"
 #include "stackview/preset.h"
 #include "stackview/view.h"
@@ -39,12 +42,28 @@ typedef struct cli_opts {
 	long top, depth;
 	cli_out out;
 	bool timing;
+	int progress;        /* --progress 1, --no-progress 0, default -1 (when stderr is a terminal) */
 	bool grouped;        /* convert --grouped */
 	bool folded_flamegraph; /* --folded-style flamegraph */
 	const char *preset; /* --preset NAME, resolved once the user's presets are read */
 	sv_presets *presets; /* the user's presets (main owns them) */
 	char preset_buf[512];
 } cli_opts;
+
+/* The progress bar while a file loads (progress.c): begin installs a SIGINT handler (the
+ * first Ctrl-C cancels the load) and, on a terminal, reads Esc / q; end restores both and
+ * clears the bar. mode: 1 on, 0 off, -1 when stderr is a terminal. */
+typedef struct cli_progress {
+	sv_progress p;
+	const char *name;
+	bool on, tty, keys, drawn;
+	double t0, last;
+	struct termios saved;
+	struct sigaction old_int;
+} cli_progress;
+void cli_progress_begin(cli_progress *cp, const char *path, int mode);
+sv_progress *cli_progress_watch(cli_progress *cp);
+void cli_progress_end(cli_progress *cp, bool ok);
 
 /* Parse argv; on a usage error print it and return EXIT_USAGE. 0 = proceed, -1 = done (help). */
 int cli_parse(cli_opts *o, int argc, char **argv);

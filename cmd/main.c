@@ -32,9 +32,12 @@ static int load(sv_source **out, const char *path, const cli_opts *o)
 {
 	sv_error err;
 	sv_error_clear(&err);
+	cli_progress cp;
+	cli_progress_begin(&cp, path, o->progress);
 	sv_import_opts io = { .format = o->format, .event = o->event, .kallsyms = o->kallsyms, .debug_dirs = o->debug_dirs,
-			      .perf_map_dir = o->perf_map_dir };
+			      .perf_map_dir = o->perf_map_dir, .progress = cli_progress_watch(&cp) };
 	int rc = sv_load(out, path, &io, &err);
+	cli_progress_end(&cp, rc == 0);
 	if (rc) {
 		report(&err);
 		return rc == SV_EINVAL ? EXIT_USAGE : EXIT_INPUT;

@@ -149,6 +149,7 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 	o->width = 100;
 	o->height = 30;
 	o->depth = -1;
+	o->progress = -1;
 	static const char *const cmds[] = { "info",	  "byname",	"calltree", "callers", "callees",
 					    "callercallee", "diff", "overweight", "view",	   "convert", "flame", "presets", NULL };
 	int first = 1;
@@ -216,8 +217,8 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 			break;
 		case O_COLUMNS: o->columns = optarg; break;
 		case O_TIMING: o->timing = true; break;
-		case O_PROGRESS:
-		case O_NOPROGRESS: break;
+		case O_PROGRESS: o->progress = 1; break;
+		case O_NOPROGRESS: o->progress = 0; break;
 		case O_FOCUS: o->focus = optarg; break;
 		case O_VIEW: o->view = optarg; break;
 		case O_FORMAT: o->format = optarg; break;

@@ -299,6 +299,7 @@ enum { W_BUFFER, W_RECORD, W_DECOMPRESS, W_KIND, W_PAYLOAD, W_COUNT };
 typedef struct etl_ctx {
 	sv_sink *sink;
 	const sv_input *in;
+	unsigned long long loaded; /* bytes of buffers read so far (progress) */
 	sv_error *err;
 	const unsigned char *file;
 	size_t flen;
@@ -494,6 +495,10 @@ static int stream_load(etl_ctx *c, stream *s)
 {
 	while (s->next < s->nbufs) {
 		const etl_buf *b = &c->bufs[s->bufs[s->next++]];
+		c->loaded += b->size;
+		int prc = sv_input_progress(c->in, c->loaded, c->err);
+		if (prc)
+			return prc;
 		s->cur = b->index;
 		s->pos = 0;
 		size_t outlen = b->fill - BUF_HDR;

@@ -17,6 +17,26 @@
 
 #define SNIFF_BYTES (1u << 20)
 
+/* ---- progress ---- */
+
+static int report(const sv_input *in, unsigned long long done, unsigned long long total, sv_error *err)
+{
+	sv_progress *p = in->progress;
+	if (!p || done < p->next)
+		return 0;
+	p->next = done + (p->step ? p->step : (1ull << 20));
+	if (!p->fn(p->payload, done, total))
+		return 0;
+	sv_error_set(err, SV_ECANCELED, "loading canceled");
+	sv_error_locate(err, in->name, 0, -1);
+	return SV_ECANCELED;
+}
+
+int sv_input_progress(const sv_input *in, unsigned long long done, sv_error *err)
+{
+	return report(in, done, in->partial ? 0 : in->len, err);
+}
+
 /* Read fd into in->data (appending to what is there) until EOF, or until `limit` bytes
  * are held; then the input stays partial. */
 static int read_fd(sv_input *in, int fd, size_t limit, sv_error *err)
@@ -57,6 +77,9 @@ static int read_fd(sv_input *in, int fd, size_t limit, sv_error *err)
 			break;
 		len += (size_t)n;
 		in->len = len;
+		int rc = report(in, len, 0, err); /* still reading: the size is not known */
+		if (rc)
+			return rc;
 	}
 	buf[len] = '\0'; /* convenient when debugging; parsers use len */
 	in->len = len;
@@ -367,6 +390,7 @@ int sv_lines_init(sv_lines *lr, const sv_input *in)
 		return SV_ENOMEM;
 	memcpy(lr->buf, in->data, in->len);
 	lr->len = in->len;
+	lr->consumed = in->len;
 	return 0;
 }
 
@@ -396,6 +420,9 @@ int sv_lines_next(sv_lines *lr, const char **line, size_t *len, sv_error *err)
 			(void)madvise(lr->in->data + lr->released, upto - lr->released, MADV_DONTNEED);
 			lr->released = upto;
 		}
+		int rc = sv_input_progress(lr->in, done, err);
+		if (rc)
+			return rc;
 		const char *nl = memchr(lr->p, '\n', (size_t)(lr->end - lr->p));
 		const char *le = nl ? nl : lr->end;
 		*line = lr->p;
@@ -451,5 +478,9 @@ int sv_lines_next(sv_lines *lr, const char **line, size_t *len, sv_error *err)
 		if (got == 0)
 			lr->eof = true;
 		lr->len += (size_t)got;
+		lr->consumed += (size_t)got;
+		int rc = sv_input_progress(lr->in, lr->consumed, err);
+		if (rc)
+			return rc;
 	}
 }

@@ -754,6 +754,10 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		memcpy(&misc, h + 4, 2);
 		memcpy(&size, h + 6, 2);
 		size_t off = (loc & LOC_DECOMP) ? r.comp_off : (size_t)loc;
+		/* Symbols and unwinding make this pass the slow one: its share of records is
+		 * the progress reported. */
+		if ((rc = sv_input_progress(in, (unsigned long long)((double)i / (double)r.nrecs * (double)in->len), err)))
+			goto out;
 		rc = type == R_SAMPLE ? sv_pdr_sample(&r, h + 8, size - 8u, misc, off) : sv_pdr_apply(&r, type, misc, h + 8, size - 8u);
 		if (rc)
 			goto out;

@@ -76,10 +76,21 @@ int sv_json_parse_input(struct json_object **out, const sv_input *in, sv_error *
 		sv_error_locate(err, in->name, 0, -1);
 		return SV_ELIMIT;
 	}
-	root = json_tokener_parse_ex(tok, (const char *)in->data, (int)in->len);
-	enum json_tokener_error jerr = json_tokener_get_error(tok);
+	/* Fed in slices so a watcher sees progress (json-c keeps its state between them). */
+	size_t base = 0, slice = in->progress ? (4u << 20) : in->len;
+	enum json_tokener_error jerr = json_tokener_continue;
+	while (!root && jerr == json_tokener_continue && base < in->len) {
+		size_t n = in->len - base < slice ? in->len - base : slice;
+		root = json_tokener_parse_ex(tok, (const char *)in->data + base, (int)n);
+		jerr = json_tokener_get_error(tok);
+		if (!root && jerr == json_tokener_continue) {
+			base += n;
+			if ((rc = sv_input_progress(in, base, err)))
+				goto out;
+		}
+	}
 	if (!root || jerr != json_tokener_success) {
-		size_t off = json_tokener_get_parse_end(tok);
+		size_t off = base + json_tokener_get_parse_end(tok);
 		sv_error_set(err, SV_EFORMAT, "malformed JSON: %s",
 			     jerr == json_tokener_continue ? "unexpected end of input" : json_tokener_error_desc(jerr));
 		sv_error_locate(err, in->name, line_of(in, off), -1);
@@ -87,7 +98,7 @@ int sv_json_parse_input(struct json_object **out, const sv_input *in, sv_error *
 		goto out;
 	}
 	/* Trailing garbage after the document. */
-	size_t end = json_tokener_get_parse_end(tok);
+	size_t end = base + json_tokener_get_parse_end(tok);
 	for (size_t i = end; i < in->len; i++)
 		if (!isspace(in->data[i])) {
 			sv_error_set(err, SV_EFORMAT, "malformed JSON: unexpected text after the document");

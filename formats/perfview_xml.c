@@ -537,7 +537,13 @@ static int xml_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	int ss_depth = -1;
 	bool saw_samples_elem = false;
 	int ret;
+	unsigned nodes = 0;
 	while ((ret = xmlTextReaderRead(x.r)) == 1) {
+		if (in->progress && (++nodes & 4095) == 0) {
+			long consumed = xmlTextReaderByteConsumed(x.r);
+			if (consumed > 0 && (rc = sv_input_progress(in, (unsigned long long)consumed, err)))
+				goto out;
+		}
 		int type = xmlTextReaderNodeType(x.r);
 		const char *name = (const char *)xmlTextReaderConstLocalName(x.r);
 		int depth = xmlTextReaderDepth(x.r);

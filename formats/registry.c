@@ -61,6 +61,7 @@ int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_er
 	int rc = sv_input_read(&in, path, err);
 	if (rc)
 		return rc;
+	in.progress = opts->progress;
 	if (in.len == 0) {
 		rc = sv_error_set(err, SV_EFORMAT, "empty file");
 		sv_error_locate(err, path, 0, -1);
@@ -89,6 +90,8 @@ int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_er
 	}
 	if (!fmt->streams && (rc = sv_input_complete(&in, err)))
 		goto out;
+	if (in.progress)
+		in.progress->next = 0; /* parsing starts over at byte 0 of what was read */
 	if ((rc = sv_source_new(&src, fmt->name))) {
 		sv_error_set(err, rc, NULL);
 		goto out;

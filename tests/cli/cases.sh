@@ -124,3 +124,29 @@ printf 'main;foo 12\ngarbage line\n' > "$TMP/bad.folded"
 e folded.bad 1 "bad.folded:2: expected 'frame;frame;... COUNT'" -- byname "$TMP/bad.folded"
 printf 'main;foo 1.2.3\n' > "$TMP/bad2.folded"
 e folded.badcount 1 "bad2.folded:1: expected" -- byname "$TMP/bad2.folded"
+
+# ---- progress and cancelling a load ----
+# --progress on a non-terminal prints plain lines; the last one says the file loaded.
+"$SV" info ../shared/data/perf/recordings/mt.fp.txt --progress > /dev/null 2> "$TMP/prog"
+if tail -1 "$TMP/prog" | grep -Eq '^stackview: loaded mt\.fp\.txt in [0-9.]+ s$'; then ok; else bad progress.done "$(tail -2 "$TMP/prog")"; fi
+"$SV" info ../shared/data/perf/recordings/mt.fp.txt > /dev/null 2> "$TMP/prog"
+if [ ! -s "$TMP/prog" ]; then ok; else bad progress.off "progress shown on a non-terminal without --progress"; fi
+# Ctrl-C while a slow producer is still writing: the load stops cleanly (one error line,
+# exit 1) when the next bytes arrive, rather than the process dying mid-way.
+mkfifo "$TMP/slow.perf.txt"
+"$SV" byname "$TMP/slow.perf.txt" > "$TMP/cancel.out" 2> "$TMP/cancel.err" &
+pid=$!
+exec 7> "$TMP/slow.perf.txt"
+head -c 3000000 ../shared/data/perf/recordings/mt.fp.txt >&7
+sleep 0.3
+kill -INT "$pid"
+sleep 0.3
+cat ../shared/data/perf/recordings/mt.fp.txt >&7 2> /dev/null
+exec 7>&-
+wait "$pid"
+st=$?
+if [ "$st" = 1 ] && grep -q "^stackview: $TMP/slow.perf.txt: loading canceled$" "$TMP/cancel.err" && [ ! -s "$TMP/cancel.out" ]; then
+	ok
+else
+	bad progress.cancel "exit $st: $(cat "$TMP/cancel.err")"
+fi

@@ -19,6 +19,16 @@
 #define SV_MAX_INPUT_BYTES (8ULL << 30)       /* 8 GiB read or unzipped */
 #define SV_MAX_ZIP_RATIO 1000ULL              /* unzipped / zipped */
 
+/* Progress of a load: fn is called with the bytes parsed so far and the input's size (0 when
+ * unknown: a pipe still being read), at most once per `step` bytes; a non-zero return cancels
+ * the load (SV_ECANCELED). The caller owns it; `next` is the loaders' bookkeeping. */
+typedef struct sv_progress {
+	int (*fn)(void *payload, unsigned long long done, unsigned long long total);
+	void *payload;
+	unsigned long long step; /* 0 = 1 MiB */
+	unsigned long long next;
+} sv_progress;
+
 typedef struct sv_input {
 	char *name;          /* file name as given ("-" = standard input) */
 	char *inner;         /* name of the zip entry when unwrapped, else NULL */
@@ -30,7 +40,12 @@ typedef struct sv_input {
 	 * sv_lines; others get the whole input first). */
 	bool partial;
 	int fd;
+	sv_progress *progress; /* borrowed; NULL = nobody is watching */
 } sv_input;
+
+/* Report that `done` bytes of the input are parsed: 0, or SV_ECANCELED (with err set and
+ * located at the input) when the watcher asked to stop. Cheap between steps. */
+int sv_input_progress(const sv_input *in, unsigned long long done, sv_error *err) SV_MUST_USE;
 
 /* Lines of an input, whole or streamed. A line (without its "\n" or "\r\n") stays valid
  * only until the next call. Memory is bounded by the longest line (SV_MAX_LINE). */
@@ -43,6 +58,7 @@ typedef struct sv_lines {
 	bool eof;
 	long line;           /* number of the line last returned */
 	size_t released;     /* mapped input: bytes before this were dropped from our mapping */
+	unsigned long long consumed; /* streamed input: bytes read so far */
 } sv_lines;
 int sv_lines_init(sv_lines *lr, const sv_input *in) SV_MUST_USE;
 /* 1 with *out set, 0 at the end, or a negative sv_status (err says which line). */
@@ -69,6 +85,7 @@ typedef struct sv_import_opts {
 	const char *kallsyms;     /* perf.data: kernel symbols file (plain or gzip); NULL = decide */
 	const char *debug_dirs;   /* perf.data: ':'-separated directories searched by build id */
 	const char *perf_map_dir; /* perf.data: where perf-PID.map files are; NULL = /tmp */
+	sv_progress *progress;    /* borrowed; NULL = no progress reports */
 } sv_import_opts;
 
 /* Export choices. */
