@@ -187,6 +187,7 @@ int tui_app_new(tui_app **out, sv_source *src, const sv_params *params, const ch
 	}
 	a->nframes = 1;
 	a->edit_box = -1;
+	a->sort_col = -1;
 	a->tab = TAB_CALLTREE;
 	a->w = 100;
 	a->h = 30;
@@ -204,6 +205,8 @@ void tui_app_free(tui_app *a)
 {
 	if (!a)
 		return;
+	free(a->notes);
+	free(a->clip);
 	free(a->procs);
 	free(a->shown);
 	free(a->picked);
@@ -251,6 +254,33 @@ static int cc_rows(tui_frame *f)
 	for (uint32_t i = 0; i < f->cc->ncallees; i++, k++)
 		r->row[k] = (sv_row){ CC_CALLEE | i, 1, f->cc->callees[i].name, &f->cc->callees[i].st, false, false };
 	return 0;
+}
+
+static bool sort_key(int col, sv_sort_key *k)
+{
+	switch (col) {
+	case COL_NAME: *k = SV_SORT_NAME; return true;
+	case COL_INC_PCT: case COL_INC: *k = SV_SORT_INC; return true;
+	case COL_EXC_PCT: case COL_EXC: *k = SV_SORT_EXC; return true;
+	case COL_FOLD: *k = SV_SORT_FOLD; return true;
+	case COL_FIRST: *k = SV_SORT_FIRST; return true;
+	case COL_LAST: *k = SV_SORT_LAST; return true;
+	default: return false;
+	}
+}
+
+/* The chosen column's order: siblings in trees, callers and callees apart in Caller-Callee. */
+static int sort_rows(tui_app *a)
+{
+	tui_frame *f = tui_app_frame(a);
+	sv_sort_key k;
+	if (!sort_key(a->sort_col, &k))
+		return 0;
+	if (a->tab == TAB_CC && f->cc) {
+		int rc = sv_rows_sort(&f->rows, 0, f->cc->ncallers, f->view, k, a->sort_asc);
+		return rc ? rc : sv_rows_sort(&f->rows, f->cc->ncallers + 1, f->rows.n, f->view, k, a->sort_asc);
+	}
+	return sv_rows_sort(&f->rows, 0, f->rows.n, f->view, k, a->sort_asc);
 }
 
 static void reflatten(tui_app *a)
@@ -304,6 +334,8 @@ static void reflatten(tui_app *a)
 	default:
 		break;
 	}
+	if (!rc && a->sort_col >= 0 && f->rows.n)
+		rc = sort_rows(a);
 	if (rc)
 		status(a, "out of memory building the view");
 	if (p->cursor >= f->rows.n)
@@ -839,24 +871,11 @@ static int cmd_switch_tab(tui_app *a, tui_tab t)
 	return TUI_REDRAW | TUI_REFLATTEN;
 }
 
+static int set_focus(tui_app *a, tui_tab tab);
+
 static int cmd_enter(tui_app *a)
 {
-	tui_frame *f = tui_app_frame(a);
-	const char *name = row_name(a, f->pane[a->tab].cursor);
-	if (!name)
-		return TUI_REDRAW;
-	char *nf = strdup(name);
-	if (!nf)
-		return TUI_REDRAW;
-	free(f->focus);
-	f->focus = nf;
-	sv_aggtree_free(f->agg);
-	f->agg = NULL;
-	sv_callercallee_free(f->cc);
-	f->cc = NULL;
-	f->pane[TAB_CALLERS].cursor = f->pane[TAB_CALLEES].cursor = f->pane[TAB_CC].cursor = 0;
-	status(a, "focus: %s", name);
-	return cmd_switch_tab(a, TAB_CALLERS);
+	return set_focus(a, TAB_CALLERS);
 }
 
 static int cmd_history(tui_app *a, int dir)
@@ -1092,6 +1111,407 @@ static int mouse_picker(tui_app *a, tui_mouse m, int y)
 	return TUI_REDRAW;
 }
 
+/* ---- columns (the c dialog, header clicks) ---- */
+
+static uint32_t cursor_id(tui_app *a)
+{
+	tui_frame *f = tui_app_frame(a);
+	tui_pane *p = &f->pane[a->tab];
+	return p->cursor < f->rows.n ? f->rows.row[p->cursor].id : UINT32_MAX;
+}
+
+static void keep_row(tui_app *a, uint32_t id)
+{
+	tui_frame *f = tui_app_frame(a);
+	for (size_t i = 0; id != UINT32_MAX && i < f->rows.n; i++)
+		if (f->rows.row[i].id == id) {
+			f->pane[a->tab].cursor = i;
+			return;
+		}
+}
+
+static void resort(tui_app *a)
+{
+	uint32_t id = cursor_id(a);
+	reflatten(a);
+	keep_row(a, id);
+}
+
+static int set_sort(tui_app *a, int col)
+{
+	sv_sort_key k;
+	if (!sort_key(col, &k)) {
+		status(a, "the When column is not sortable");
+		return TUI_REDRAW;
+	}
+	if (a->sort_col == col) {
+		a->sort_asc = !a->sort_asc;
+	} else {
+		a->sort_col = col;
+		a->sort_asc = col == COL_NAME; /* names A to Z, numbers largest first */
+	}
+	resort(a);
+	status(a, "sorted by %s, %s (c: columns, o there restores the view's order)", tui_col_title((tui_col)col),
+	       a->sort_asc ? "ascending" : "descending");
+	return TUI_REDRAW;
+}
+
+static int columns_key(tui_app *a, int key)
+{
+	int c = (int)a->cols_cursor;
+	switch (key) {
+	case KEY_UP: case 'k':
+		if (a->cols_cursor)
+			a->cols_cursor--;
+		break;
+	case KEY_DOWN: case 'j':
+		if (a->cols_cursor + 1 < COL_COUNT)
+			a->cols_cursor++;
+		break;
+	case ' ':
+		if (c != COL_NAME)
+			a->col_hidden[c] = !a->col_hidden[c];
+		break;
+	case '+': case KEY_RIGHT: case 'l':
+		if (c != COL_NAME && a->col_delta[c] < 200)
+			a->col_delta[c]++;
+		break;
+	case '-': case KEY_LEFT: case 'h':
+		if (c != COL_NAME && a->col_delta[c] > -40)
+			a->col_delta[c]--;
+		break;
+	case 's': case '\n': case KEY_ENTER:
+		return set_sort(a, c);
+	case 'o':
+		a->sort_col = -1;
+		resort(a);
+		break;
+	case 'r':
+		memset(a->col_hidden, 0, sizeof(a->col_hidden));
+		memset(a->col_delta, 0, sizeof(a->col_delta));
+		a->sort_col = -1;
+		resort(a);
+		break;
+	default: /* Esc, c, q */
+		a->cols_open = false;
+		break;
+	}
+	return TUI_REDRAW;
+}
+
+/* The grid column under screen column x, or -1. */
+static int column_at(tui_app *a, int x, int *x0)
+{
+	tui_col shown[COL_COUNT];
+	int width[COL_COUNT];
+	int n = tui_draw_columns(a, shown, width), cx = 0;
+	for (int i = 0; i < n; i++) {
+		if (x >= cx && x < cx + width[shown[i]] + 1) {
+			*x0 = cx;
+			return (int)shown[i];
+		}
+		cx += width[shown[i]] + 1;
+	}
+	return -1;
+}
+
+static bool grid_tab(const tui_app *a)
+{
+	return a->tab != TAB_FLAME && a->tab != TAB_NOTES;
+}
+
+/* ---- copy (y, Y) ---- */
+
+#define COPY_MAX_ROWS 10000
+
+static int copy_rows(tui_app *a, bool subtree)
+{
+	tui_frame *f = tui_app_frame(a);
+	tui_pane *p = &f->pane[a->tab];
+	if (!grid_tab(a) || p->cursor >= f->rows.n) {
+		status(a, "nothing to copy here");
+		return TUI_REDRAW;
+	}
+	const sv_row *r = &f->rows.row[p->cursor];
+	sv_rows sub = { 0 };
+	const sv_row *rows = r;
+	size_t n = 1;
+	int rc = 0;
+	if (subtree && tree_tab(a)) {
+		rc = a->tab == TAB_CALLTREE ? sv_rows_calltree_at(&sub, f->view, r->id, NULL, -1)
+					    : sv_rows_aggtree_at(&sub, f->agg, r->id, NULL, -1);
+		sv_sort_key k;
+		if (!rc && a->sort_col >= 0 && sort_key(a->sort_col, &k))
+			rc = sv_rows_sort(&sub, 0, sub.n, f->view, k, a->sort_asc);
+		rows = sub.row;
+		n = sub.n;
+	} else if (subtree) { /* ByName and Caller-Callee: the whole grid */
+		rows = f->rows.row;
+		n = f->rows.n;
+	}
+	bool cut = n > COPY_MAX_ROWS;
+	if (cut)
+		n = COPY_MAX_ROWS;
+	char *text = rc ? NULL : tui_draw_rows_text(a, rows, n);
+	sv_rows_dispose(&sub);
+	if (!text) {
+		status(a, "out of memory");
+		return TUI_REDRAW;
+	}
+	free(a->clip);
+	a->clip = text;
+	a->clip_new = true;
+	status(a, "copied %zu row%s%s (%zu bytes) to the clipboard", n, n == 1 ? "" : "s",
+	       cut ? " (the subtree's first rows)" : "", strlen(text));
+	return TUI_REDRAW;
+}
+
+/* ---- selecting When characters (t) ---- */
+
+static int when_start(tui_app *a)
+{
+	int x0;
+	tui_frame *f = tui_app_frame(a);
+	if (!grid_tab(a) || f->pane[a->tab].cursor >= f->rows.n) {
+		status(a, "no When column here");
+		return TUI_REDRAW;
+	}
+	bool shown = false;
+	for (int x = 0; x < a->w && !shown; x++)
+		shown = column_at(a, x, &x0) == COL_WHEN;
+	if (!shown) {
+		status(a, "the When column is not shown (c: columns; a wider terminal)");
+		return TUI_REDRAW;
+	}
+	a->when_sel = true;
+	a->when_anchor = a->when_caret = 0;
+	status(a, "When: Left/Right extend the selection, Enter sets the time range, Esc cancels");
+	return TUI_REDRAW;
+}
+
+static int when_apply(tui_app *a)
+{
+	tui_frame *f = tui_app_frame(a);
+	int lo = a->when_anchor < a->when_caret ? a->when_anchor : a->when_caret;
+	int hi = a->when_anchor < a->when_caret ? a->when_caret : a->when_anchor;
+	a->when_sel = false;
+	sv_params np;
+	if (sv_params_copy(&np, &f->params) || sv_cmd_set_time_range_when(&np, f->view, lo, hi - lo + 1)) {
+		sv_params_dispose(&np);
+		status(a, "out of memory");
+		return TUI_REDRAW;
+	}
+	int rc = apply_params(a, &np, "time range set from the When selection");
+	sv_params_dispose(&np);
+	return rc;
+}
+
+/* Keys while When characters are selected; false = not taken (the selection ends). */
+static bool when_key(tui_app *a, int key, int *flags)
+{
+	*flags = TUI_REDRAW;
+	tui_command c = tui_key_command(key);
+	switch (c) {
+	case CMD_COLLAPSE: a->when_caret = a->when_caret > 0 ? a->when_caret - 1 : 0; return true;
+	case CMD_EXPAND: a->when_caret = a->when_caret < SV_WHEN_LEN - 1 ? a->when_caret + 1 : SV_WHEN_LEN - 1; return true;
+	case CMD_HOME: a->when_caret = 0; return true;
+	case CMD_END: a->when_caret = SV_WHEN_LEN - 1; return true;
+	case CMD_UP: case CMD_DOWN: case CMD_PGUP: case CMD_PGDN: return false; /* rows move; the selection stays */
+	case CMD_ENTER: case CMD_TIME_RANGE: *flags = when_apply(a); return true;
+	case CMD_WHEN_SELECT: a->when_anchor = a->when_caret; return true; /* t again: start over here */
+	case CMD_POP: a->when_sel = false; status(a, "selection cancelled"); return true;
+	default: a->when_sel = false; return false;
+	}
+}
+
+/* ---- Goto Item in another view ---- */
+
+static int set_focus(tui_app *a, tui_tab tab)
+{
+	tui_frame *f = tui_app_frame(a);
+	const char *name = row_name(a, f->pane[a->tab].cursor);
+	if (!name)
+		return TUI_REDRAW;
+	char *nf = strdup(name);
+	if (!nf)
+		return TUI_REDRAW;
+	free(f->focus);
+	f->focus = nf;
+	sv_aggtree_free(f->agg);
+	f->agg = NULL;
+	sv_callercallee_free(f->cc);
+	f->cc = NULL;
+	f->pane[TAB_CALLERS].cursor = f->pane[TAB_CALLEES].cursor = f->pane[TAB_CC].cursor = 0;
+	status(a, "focus: %s", nf);
+	return cmd_switch_tab(a, tab);
+}
+
+static int goto_calltree(tui_app *a)
+{
+	tui_frame *f = tui_app_frame(a);
+	tui_pane *p = &f->pane[a->tab];
+	if (!grid_tab(a) || p->cursor >= f->rows.n)
+		return TUI_REDRAW;
+	sv_name_id name = f->rows.row[p->cursor].name;
+	tui_pane *tp = &f->pane[TAB_CALLTREE];
+	/* The first node of that name in a pre-order walk of the whole tree. */
+	sv_rows all;
+	if (sv_rows_calltree(&all, f->view, NULL, -1)) {
+		status(a, "out of memory");
+		return TUI_REDRAW;
+	}
+	sv_node_id hit = UINT32_MAX;
+	for (size_t i = 0; i < all.n && hit == UINT32_MAX; i++)
+		if (all.row[i].name == name)
+			hit = all.row[i].id;
+	sv_rows_dispose(&all);
+	a->tab = TAB_CALLTREE;
+	if (hit == UINT32_MAX) {
+		reflatten(a);
+		status(a, "'%s' is not in the call tree", sv_view_name(f->view, name));
+		return TUI_REDRAW;
+	}
+	for (sv_node_id x = sv_view_node_parent(f->view, hit); x != UINT32_MAX; x = sv_view_node_parent(f->view, x))
+		if (sv_expansion_set(tp->exp, x, true))
+			break;
+	reflatten(a);
+	keep_row(a, hit);
+	status(a, "%s in the call tree", sv_view_name(f->view, name));
+	return TUI_REDRAW;
+}
+
+static int goto_byname(tui_app *a)
+{
+	tui_frame *f = tui_app_frame(a);
+	tui_pane *p = &f->pane[a->tab];
+	if (!grid_tab(a) || p->cursor >= f->rows.n)
+		return TUI_REDRAW;
+	sv_name_id name = f->rows.row[p->cursor].name;
+	a->tab = TAB_BYNAME;
+	reflatten(a);
+	for (size_t i = 0; i < f->rows.n; i++)
+		if (f->rows.row[i].name == name) {
+			f->pane[TAB_BYNAME].cursor = i;
+			break;
+		}
+	return TUI_REDRAW;
+}
+
+/* ---- editing the notes (Notes tab, Enter) ---- */
+
+#define NOTES_MAX (1u << 20)
+
+static int notes_start(tui_app *a)
+{
+	const char *n = sv_source_notes(tui_app_frame(a)->src);
+	free(a->notes);
+	a->notes = strdup(n);
+	if (!a->notes) {
+		status(a, "out of memory");
+		return TUI_REDRAW;
+	}
+	a->notes_len = a->notes_cur = strlen(n);
+	a->notes_edit = true;
+	status(a, "editing notes: Esc or F2 keeps them (Ctrl-S saves them with the view)");
+	return TUI_REDRAW;
+}
+
+static size_t line_start(const char *t, size_t at)
+{
+	while (at > 0 && t[at - 1] != '\n')
+		at--;
+	return at;
+}
+
+static size_t line_end(const char *t, size_t len, size_t at)
+{
+	while (at < len && t[at] != '\n')
+		at++;
+	return at;
+}
+
+/* Byte offset of character column `col` in the line starting at `ls`. */
+static size_t at_column(const char *t, size_t len, size_t ls, size_t col)
+{
+	size_t le = line_end(t, len, ls), at = ls;
+	for (size_t c = 0; c < col && at < le; c++)
+		do
+			at++;
+		while (at < le && (t[at] & 0xC0) == 0x80);
+	return at;
+}
+
+static size_t column_of(const char *t, size_t at)
+{
+	size_t col = 0;
+	for (size_t i = line_start(t, at); i < at; i++)
+		if ((t[i] & 0xC0) != 0x80)
+			col++;
+	return col;
+}
+
+static int notes_key(tui_app *a, int key)
+{
+	char *t = a->notes;
+	size_t len = a->notes_len, cur = a->notes_cur;
+	if (key == TUI_KEY_ESC || key == KEY_F(2)) {
+		a->notes_edit = false;
+		if (sv_source_set_notes(tui_app_frame(a)->src, t))
+			status(a, "out of memory: notes not kept");
+		else
+			status(a, "notes kept (Ctrl-S saves them with the view)");
+		return TUI_REDRAW;
+	}
+	if (key == KEY_LEFT && cur > 0) {
+		do
+			cur--;
+		while (cur > 0 && (t[cur] & 0xC0) == 0x80);
+	} else if (key == KEY_RIGHT && cur < len) {
+		do
+			cur++;
+		while (cur < len && (t[cur] & 0xC0) == 0x80);
+	} else if (key == KEY_HOME || key == TUI_CTRL('a')) {
+		cur = line_start(t, cur);
+	} else if (key == KEY_END || key == TUI_CTRL('e')) {
+		cur = line_end(t, len, cur);
+	} else if (key == KEY_UP || key == KEY_DOWN) {
+		size_t ls = line_start(t, cur), col = column_of(t, cur);
+		if (key == KEY_UP && ls > 0)
+			cur = at_column(t, len, line_start(t, ls - 1), col);
+		else if (key == KEY_DOWN) {
+			size_t le = line_end(t, len, cur);
+			if (le < len)
+				cur = at_column(t, len, le + 1, col);
+		}
+	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && cur > 0) {
+		size_t from = cur;
+		do
+			cur--;
+		while (cur > 0 && (t[cur] & 0xC0) == 0x80);
+		memmove(t + cur, t + from, len - from + 1);
+		len -= from - cur;
+	} else if (key == KEY_DC && cur < len) {
+		size_t to = cur + 1;
+		while (to < len && (t[to] & 0xC0) == 0x80)
+			to++;
+		memmove(t + cur, t + to, len - to + 1);
+		len -= to - cur;
+	} else if ((key == '\n' || key == KEY_ENTER || (key >= 0x20 && key < 0x100 && key != 0x7f)) && len + 1 < NOTES_MAX) {
+		char *nt = realloc(t, len + 2);
+		if (!nt) {
+			status(a, "out of memory");
+			return TUI_REDRAW;
+		}
+		t = a->notes = nt;
+		memmove(t + cur + 1, t + cur, len - cur + 1);
+		t[cur++] = key == KEY_ENTER ? '\n' : (char)key;
+		len++;
+	}
+	a->notes_len = len;
+	a->notes_cur = cur;
+	return TUI_REDRAW;
+}
+
 static int mouse_flame(tui_app *a, tui_mouse m, int x, int y)
 {
 	tui_frame *f = tui_app_frame(a);
@@ -1130,6 +1550,13 @@ int tui_app_mouse(tui_app *a, tui_mouse m, int x, int y)
 	}
 	if (a->tab == TAB_FLAME)
 		return mouse_flame(a, m, x, y);
+	if (a->notes_edit || a->cols_open)
+		return 0;
+	int x0 = 0;
+	if (grid_tab(a) && y == TUI_GRID_TOP && m == TUI_MOUSE_CLICK) { /* a column title sorts by it */
+		int c = column_at(a, x, &x0);
+		return c >= 0 ? set_sort(a, c) : 0;
+	}
 	if (a->tab == TAB_NOTES || y <= TUI_GRID_TOP || y >= a->h - 1)
 		return 0;
 	tui_frame *f = tui_app_frame(a);
@@ -1137,8 +1564,20 @@ int tui_app_mouse(tui_app *a, tui_mouse m, int x, int y)
 	size_t i = p->top + (size_t)(y - TUI_GRID_TOP - 1);
 	if (i >= f->rows.n)
 		return 0;
-	p->cursor = i;
 	a->status[0] = '\0';
+	if (m == TUI_MOUSE_CLICK && column_at(a, x, &x0) == COL_WHEN && x - x0 < SV_WHEN_LEN) {
+		/* a click in a When cell selects that character; a second one on the same row
+		 * extends the selection to it */
+		if (!a->when_sel || p->cursor != i)
+			a->when_anchor = x - x0;
+		a->when_caret = x - x0;
+		a->when_sel = true;
+		p->cursor = i;
+		status(a, "When: click again or Left/Right to extend, Enter sets the time range, Esc cancels");
+		return TUI_REDRAW;
+	}
+	a->when_sel = false;
+	p->cursor = i;
 	return m == TUI_MOUSE_DOUBLE ? tui_app_handle(a, '\n') | TUI_REDRAW : TUI_REDRAW;
 }
 
@@ -1152,6 +1591,10 @@ int tui_app_handle(tui_app *a, int key)
 		return edit_key(a, key);
 	if (a->presets_open)
 		return presets_key(a, key);
+	if (a->cols_open)
+		return columns_key(a, key);
+	if (a->notes_edit)
+		return notes_key(a, key);
 	if (a->help) {
 		if (key == KEY_DOWN || key == 'j')
 			a->help_top++;
@@ -1164,6 +1607,9 @@ int tui_app_handle(tui_app *a, int key)
 	if (key == KEY_RESIZE)
 		return TUI_REDRAW;
 	a->status[0] = '\0';
+	int wflags;
+	if (a->when_sel && when_key(a, key, &wflags))
+		return wflags;
 	const sv_row *r = p->cursor < f->rows.n ? &f->rows.row[p->cursor] : NULL;
 	tui_command c = tui_key_command(key);
 	if (a->tab == TAB_FLAME) {
@@ -1209,7 +1655,9 @@ int tui_app_handle(tui_app *a, int key)
 	case CMD_EXPAND_ALL:
 		return tree_tab(a) && r ? set_expanded(a, r, 2) : TUI_REDRAW;
 	case CMD_ENTER:
-		if (a->tab == TAB_NOTES || a->tab == TAB_FLAME)
+		if (a->tab == TAB_NOTES)
+			return notes_start(a);
+		if (a->tab == TAB_FLAME)
 			return TUI_REDRAW;
 		return cmd_enter(a);
 	case CMD_TAB_NEXT: return cmd_switch_tab(a, (tui_tab)((a->tab + 1) % TAB_COUNT));
@@ -1284,6 +1732,17 @@ int tui_app_handle(tui_app *a, int key)
 		return rc;
 	}
 	case CMD_FLATTEN: return flatten(a);
+	case CMD_WHEN_SELECT: return when_start(a);
+	case CMD_GOTO_CALLERS: return grid_tab(a) ? set_focus(a, TAB_CALLERS) : TUI_REDRAW;
+	case CMD_GOTO_CALLEES: return grid_tab(a) ? set_focus(a, TAB_CALLEES) : TUI_REDRAW;
+	case CMD_GOTO_CC: return grid_tab(a) ? set_focus(a, TAB_CC) : TUI_REDRAW;
+	case CMD_GOTO_CALLTREE: return goto_calltree(a);
+	case CMD_GOTO_BYNAME: return goto_byname(a);
+	case CMD_COPY_ROW: return copy_rows(a, false);
+	case CMD_COPY_SUBTREE: return copy_rows(a, true);
+	case CMD_COLUMNS:
+		a->cols_open = true;
+		return TUI_REDRAW;
 	case CMD_BACK: return cmd_history(a, -1);
 	case CMD_FORWARD: return cmd_history(a, 1);
 	case CMD_FIND:

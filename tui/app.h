@@ -23,6 +23,12 @@ typedef enum tui_tab {
 	TAB_BYNAME, TAB_CALLTREE, TAB_CALLERS, TAB_CALLEES, TAB_CC, TAB_FLAME, TAB_NOTES, TAB_COUNT
 } tui_tab;
 
+/* Grid columns (draw.c paints them; the Columns dialog shows, hides, widens and sorts). */
+typedef enum tui_col {
+	COL_NAME, COL_INC_PCT, COL_INC, COL_EXC_PCT, COL_EXC, COL_FOLD, COL_WHEN, COL_FIRST, COL_LAST, COL_COUNT
+} tui_col;
+const char *tui_col_title(tui_col c);
+
 typedef struct tui_pane {
 	size_t cursor, top;
 	sv_expansion *exp;
@@ -83,6 +89,23 @@ typedef struct tui_app {
 	char pick_filter[128];
 	bool help;
 	size_t help_top;
+	/* columns: hidden ones, width changes from the measured width, the sort order */
+	bool col_hidden[COL_COUNT];
+	int col_delta[COL_COUNT];
+	int sort_col; /* a tui_col, or -1 = each view's own order */
+	bool sort_asc;
+	bool cols_open;
+	size_t cols_cursor;
+	/* selecting When characters of the cursor row (Set Time Range from them) */
+	bool when_sel;
+	int when_anchor, when_caret;
+	/* editing the Notes tab */
+	bool notes_edit;
+	char *notes;      /* the text being edited */
+	size_t notes_len, notes_cur, notes_top;
+	/* the last text copied (y / Y), also sent to the terminal's clipboard */
+	char *clip;
+	bool clip_new;    /* not yet sent to the terminal */
 	int w, h;
 	bool quit;
 } tui_app;
@@ -105,6 +128,13 @@ typedef enum tui_mouse { TUI_MOUSE_CLICK, TUI_MOUSE_DOUBLE, TUI_MOUSE_WHEEL_UP, 
 /* Handle one mouse event at column x, row y: a click selects the row, tab or flame box under
  * it, a double click also acts as Enter on it, the wheel scrolls three rows. */
 int tui_app_mouse(tui_app *a, tui_mouse m, int x, int y);
+/* The grid's layout for the current width: columns shown left to right and their widths
+ * (draw.c; the mouse uses it to map a click to a column). Returns how many are shown. */
+int tui_draw_columns(tui_app *a, tui_col *shown, int *width);
+/* Rows as text, the way Copy puts them on the clipboard: the grid's shown columns padded
+ * to the widest cell, names indented by depth (relative to the first row). malloc'd; NULL
+ * when out of memory (draw.c). */
+char *tui_draw_rows_text(tui_app *a, const sv_row *rows, size_t n);
 /* Rows of the layout the painter and the mouse share. */
 #define TUI_TABS_ROW 5
 #define TUI_GRID_TOP 6  /* column titles; rows start below */

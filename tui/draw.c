@@ -4,6 +4,7 @@
  * or changes state. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
@@ -12,49 +13,53 @@
 static const char *const tab_names[TAB_COUNT] = { "ByName", "CallTree", "Callers", "Callees", "Caller-Callee",
 						  "Flame", "Notes" };
 
-typedef enum col { C_NAME, C_INC_PCT, C_INC, C_EXC_PCT, C_EXC, C_FOLD, C_WHEN, C_FIRST, C_LAST, C_N } col;
+static const char *const col_titles[COL_COUNT] = { "Name", "Inc %", "Inc", "Exc %", "Exc", "Fold", "When", "First", "Last" };
 
-static const struct {
-	const char *title;
-} cols[C_N] = {
-	{ "Name" }, { "Inc %" }, { "Inc" }, { "Exc %" }, { "Exc" }, { "Fold" }, { "When" }, { "First" }, { "Last" },
-};
+const char *tui_col_title(tui_col c)
+{
+	return c < COL_COUNT ? col_titles[c] : "";
+}
 
 /* Columns shown for a width: Name keeps at least max(30, width/3) columns; the others drop
- * from the right (Last, First, Fold, When). `width` holds each column's width, measured on
- * the rows shown. */
-static int pick(const tui_app *a, const int *width, col *out)
+ * from the right (Last, First, Fold, When); hidden ones never show. `width` holds each
+ * column's width. */
+static int pick(const tui_app *a, const int *width, tui_col *out)
 {
-	static const col tree[] = { C_INC_PCT, C_INC, C_EXC_PCT, C_EXC, C_WHEN, C_FOLD, C_FIRST, C_LAST };
-	static const col byname[] = { C_EXC_PCT, C_EXC, C_INC_PCT, C_INC, C_WHEN, C_FOLD, C_FIRST, C_LAST };
-	const col *order = a->tab == TAB_BYNAME ? byname : tree;
-	int n = 8;
+	static const tui_col tree[] = { COL_INC_PCT, COL_INC, COL_EXC_PCT, COL_EXC, COL_WHEN, COL_FOLD, COL_FIRST, COL_LAST };
+	static const tui_col byname[] = { COL_EXC_PCT, COL_EXC, COL_INC_PCT, COL_INC, COL_WHEN, COL_FOLD, COL_FIRST, COL_LAST };
+	const tui_col *order = a->tab == TAB_BYNAME ? byname : tree;
+	tui_col vis[8];
+	int nv = 0;
+	for (int i = 0; i < 8; i++)
+		if (!a->col_hidden[order[i]])
+			vis[nv++] = order[i];
+	int n = nv;
 	int namemin = a->w / 3 > 30 ? a->w / 3 : 30;
 	for (;;) {
 		int w = namemin;
 		for (int i = 0; i < n; i++)
-			w += width[order[i]] + 1;
-		if (w <= a->w || n == 2)
+			w += width[vis[i]] + 1;
+		if (w <= a->w || n <= (nv < 2 ? nv : 2))
 			break;
 		n--;
 	}
-	out[0] = C_NAME;
+	out[0] = COL_NAME;
 	for (int i = 0; i < n; i++)
-		out[i + 1] = order[i];
+		out[i + 1] = vis[i];
 	return n + 1;
 }
 
-static void cell_text(char *buf, size_t size, col c, const sv_stats *st, double basis, const char *when)
+static void cell_text(char *buf, size_t size, tui_col c, const sv_stats *st, double basis, const char *when)
 {
 	switch (c) {
-	case C_INC_PCT: sv_format_number(buf, size, basis ? st->inc * 100 / basis : 0, 1); break;
-	case C_INC: sv_format_number(buf, size, st->inc, 1); break;
-	case C_EXC_PCT: sv_format_number(buf, size, basis ? st->exc * 100 / basis : 0, 1); break;
-	case C_EXC: sv_format_number(buf, size, st->exc, 1); break;
-	case C_FOLD: sv_format_number(buf, size, st->fold, 0); break;
-	case C_WHEN: snprintf(buf, size, "%s", when); break;
-	case C_FIRST: sv_format_number(buf, size, isfinite(st->first) ? st->first : 0, 3); break;
-	case C_LAST: sv_format_number(buf, size, isfinite(st->last) ? st->last : 0, 3); break;
+	case COL_INC_PCT: sv_format_number(buf, size, basis ? st->inc * 100 / basis : 0, 1); break;
+	case COL_INC: sv_format_number(buf, size, st->inc, 1); break;
+	case COL_EXC_PCT: sv_format_number(buf, size, basis ? st->exc * 100 / basis : 0, 1); break;
+	case COL_EXC: sv_format_number(buf, size, st->exc, 1); break;
+	case COL_FOLD: sv_format_number(buf, size, st->fold, 0); break;
+	case COL_WHEN: snprintf(buf, size, "%s", when); break;
+	case COL_FIRST: sv_format_number(buf, size, isfinite(st->first) ? st->first : 0, 3); break;
+	case COL_LAST: sv_format_number(buf, size, isfinite(st->last) ? st->last : 0, 3); break;
 	default: buf[0] = '\0';
 	}
 }
@@ -161,11 +166,70 @@ static void draw_help(tui_app *a, tui_screen *s)
 	}
 }
 
+/* The notes while they are edited: one screen row per line (no wrapping, so the cursor
+ * maps to a cell), the cursor's line scrolled sideways when it is long. */
+static void draw_notes_edit(tui_app *a, tui_screen *s, int y0, int y1)
+{
+	const char *t = a->notes;
+	size_t cur = a->notes_cur, line = 0;
+	for (size_t i = 0; i < cur; i++)
+		line += t[i] == '\n';
+	int rows = y1 - y0;
+	if (line < a->notes_top)
+		a->notes_top = line;
+	if (rows > 0 && line >= a->notes_top + (size_t)rows)
+		a->notes_top = line - (size_t)rows + 1;
+	const char *p = t;
+	for (size_t l = 0; l < a->notes_top && p; l++) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	for (int y = y0; p && y < y1; y++) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		char buf[4096];
+		snprintf(buf, sizeof(buf), "%.*s", (int)(n < sizeof(buf) - 1 ? n : sizeof(buf) - 1), p);
+		bool here = (size_t)(p - t) <= cur && cur <= (size_t)(p - t) + n;
+		int shift = 0;
+		if (here) {
+			char before[4096];
+			size_t k = cur - (size_t)(p - t);
+			snprintf(before, sizeof(before), "%.*s", (int)(k < sizeof(before) - 1 ? k : sizeof(before) - 1), p);
+			int cx = tui_text_width(before);
+			const char *shown = buf;
+			while (cx - shift > a->w - 3 && *shown) { /* scroll the line so the cursor shows */
+				int one = 1;
+				do
+					shown++;
+				while ((*shown & 0xC0) == 0x80);
+				shift += one;
+			}
+			tui_screen_text(s, 1, y, shown, a->w - 2, TUI_A_NORMAL);
+			tui_screen_fill(s, 1 + cx - shift, y, 1, TUI_A_REVERSE);
+			if (k < n) {
+				char one[8];
+				size_t b = 1;
+				while (k + b < n && (p[k + b] & 0xC0) == 0x80)
+					b++;
+				snprintf(one, sizeof(one), "%.*s", (int)b, p + k);
+				tui_screen_text(s, 1 + cx - shift, y, one, 2, TUI_A_REVERSE);
+			}
+		} else {
+			tui_screen_text(s, 1, y, buf, a->w - 2, TUI_A_NORMAL);
+		}
+		p = e ? e + 1 : NULL;
+	}
+}
+
 static void draw_notes(tui_app *a, tui_screen *s, int y0, int y1)
 {
+	if (a->notes_edit) {
+		draw_notes_edit(a, s, y0, y1);
+		return;
+	}
 	const char *n = sv_source_notes(tui_app_frame(a)->src);
 	if (!n[0]) {
-		tui_screen_text(s, 1, y0, "(no notes in this file)", a->w - 1, TUI_A_DIM);
+		tui_screen_text(s, 1, y0, "(no notes: Enter writes some)", a->w - 1, TUI_A_DIM);
 		return;
 	}
 	int y = y0;
@@ -340,6 +404,150 @@ static void draw_picker(tui_app *a, tui_screen *s)
 			TUI_A_REVERSE);
 }
 
+int tui_draw_columns(tui_app *a, tui_col *shown, int *width)
+{
+	tui_frame *f = tui_app_frame(a);
+	tui_pane *p = &f->pane[a->tab];
+	/* Scroll first, so the widths are measured on the rows that will show. */
+	int grid_rows = a->h - 1 - TUI_GRID_TOP - 1;
+	size_t visible = grid_rows > 0 ? (size_t)grid_rows : 0;
+	if (p->cursor < p->top)
+		p->top = p->cursor;
+	if (visible && p->cursor >= p->top + visible)
+		p->top = p->cursor - visible + 1;
+	double basis = fabs(sv_view_node_stats(f->view, SV_NODE_ROOT)->inc);
+	for (int c = 1; c < COL_COUNT; c++)
+		width[c] = c == COL_WHEN ? SV_WHEN_LEN : tui_text_width(col_titles[c]) + ((int)c == a->sort_col);
+	for (size_t i = p->top; i < f->rows.n && i < p->top + visible; i++)
+		for (int c = 1; c < COL_COUNT; c++) {
+			char buf[64];
+			if (c == COL_WHEN)
+				continue;
+			cell_text(buf, sizeof(buf), (tui_col)c, f->rows.row[i].st, basis, "");
+			int bw = tui_text_width(buf);
+			if (bw > width[c])
+				width[c] = bw;
+		}
+	for (int c = 1; c < COL_COUNT; c++) {
+		width[c] += a->col_delta[c];
+		if (width[c] < 1)
+			width[c] = 1;
+	}
+	int ncol = pick(a, width, shown);
+	int fixed = 0;
+	for (int i = 1; i < ncol; i++)
+		fixed += width[shown[i]] + 1;
+	width[COL_NAME] = a->w - fixed > 1 ? a->w - fixed : 1;
+	return ncol;
+}
+
+char *tui_draw_rows_text(tui_app *a, const sv_row *rows, size_t n)
+{
+	tui_frame *f = tui_app_frame(a);
+	tui_col shown[COL_COUNT];
+	int width[COL_COUNT];
+	int ncol = tui_draw_columns(a, shown, width);
+	double basis = fabs(sv_view_node_stats(f->view, SV_NODE_ROOT)->inc);
+	uint32_t base = n ? rows[0].depth : 0;
+	/* widths over the copied rows */
+	int w[COL_COUNT] = { 0 };
+	for (int k = 0; k < ncol; k++)
+		w[k] = tui_text_width(col_titles[shown[k]]);
+	for (size_t i = 0; i < n; i++) {
+		char when[SV_WHEN_LEN + 1];
+		row_when(a, &rows[i], when);
+		for (int k = 0; k < ncol; k++) {
+			char buf[64];
+			int cw;
+			if (shown[k] == COL_NAME) {
+				uint32_t d = rows[i].depth > base ? rows[i].depth - base : 0;
+				cw = (int)(d > 500 ? 500 : d) * 2 + tui_text_width(sv_view_name(f->view, rows[i].name));
+			} else {
+				cell_text(buf, sizeof(buf), shown[k], rows[i].st, basis, when);
+				cw = tui_text_width(buf);
+			}
+			if (cw > w[k])
+				w[k] = cw;
+		}
+	}
+	size_t cap = 4096, len = 0;
+	char *out = malloc(cap);
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i <= n; i++) { /* row 0 of the text: the titles */
+		char when[SV_WHEN_LEN + 1] = "";
+		if (i)
+			row_when(a, &rows[i - 1], when);
+		for (int k = 0; k < ncol; k++) {
+			char buf[64], ind[1001] = "";
+			const char *cell = buf;
+			if (!i) {
+				cell = col_titles[shown[k]];
+			} else if (shown[k] == COL_NAME) {
+				uint32_t d = rows[i - 1].depth > base ? rows[i - 1].depth - base : 0;
+				snprintf(ind, sizeof(ind), "%*s", (int)(d > 500 ? 500 : d) * 2, "");
+				cell = sv_view_name(f->view, rows[i - 1].name);
+			} else {
+				cell_text(buf, sizeof(buf), shown[k], rows[i - 1].st, basis, when);
+			}
+			int cw = tui_text_width(ind) + tui_text_width(cell);
+			int pad = w[k] - cw;
+			bool left = shown[k] == COL_NAME || shown[k] == COL_WHEN;
+			size_t need = strlen(ind) + strlen(cell) + (size_t)(pad > 0 ? pad : 0) + 4;
+			if (len + need + 2 > cap) {
+				while (len + need + 2 > cap)
+					cap *= 2;
+				char *no = realloc(out, cap);
+				if (!no) {
+					free(out);
+					return NULL;
+				}
+				out = no;
+			}
+			if (k)
+				out[len++] = ' ';
+			if (!left)
+				for (int q = 0; q < pad; q++)
+					out[len++] = ' ';
+			len += (size_t)sprintf(out + len, "%s%s", ind, cell);
+			if (left && k + 1 < ncol)
+				for (int q = 0; q < pad; q++)
+					out[len++] = ' ';
+		}
+		out[len++] = '\n';
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/* The Columns dialog: one line per column. */
+static void draw_columns_dialog(tui_app *a, tui_screen *s)
+{
+	char line[256];
+	tui_screen_text(s, 0, 0, "Columns: Space shows/hides, +/- (Right/Left) widens/narrows, s or Enter sorts (again: reverses),",
+			a->w, TUI_A_TITLE);
+	tui_screen_text(s, 0, 1, "o restores the views' own order, r resets everything, Esc closes", a->w, TUI_A_TITLE);
+	tui_screen_fill(s, 0, 3, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
+	tui_screen_text(s, 0, 3, "      Column    Width       Sort", a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
+	for (int c = 0; c < COL_COUNT; c++) {
+		int y = TUI_PICK_TOP + c;
+		int attr = (size_t)c == a->cols_cursor ? TUI_A_REVERSE : 0;
+		char wd[32];
+		if (c == COL_NAME)
+			snprintf(wd, sizeof(wd), "the rest");
+		else if (a->col_delta[c])
+			snprintf(wd, sizeof(wd), "auto %+d", a->col_delta[c]);
+		else
+			snprintf(wd, sizeof(wd), "auto");
+		const char *sort = c == a->sort_col ? (a->sort_asc ? "ascending" : "descending") : c == COL_WHEN ? "-" : "";
+		snprintf(line, sizeof(line), "  %s  %-9s %-11s %s", c == COL_NAME || !a->col_hidden[c] ? "[x]" : "[ ]",
+			 col_titles[c], wd, sort);
+		if (attr)
+			tui_screen_fill(s, 0, y, a->w, attr);
+		tui_screen_text(s, 0, y, line, a->w, attr);
+	}
+}
+
 void tui_app_draw(tui_app *a, tui_screen *s)
 {
 	tui_frame *f = tui_app_frame(a);
@@ -354,6 +562,10 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 	}
 	if (a->presets_open) {
 		draw_presets(a, s);
+		return;
+	}
+	if (a->cols_open) {
+		draw_columns_dialog(a, s);
 		return;
 	}
 	char line[1024];
@@ -387,40 +599,24 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 	} else if (a->tab == TAB_FLAME) {
 		draw_flame(a, s, grid_top, grid_bottom);
 	} else {
-		/* Scroll first, so the widths are measured on the rows that will show. */
 		tui_pane *p = &f->pane[a->tab];
 		size_t visible = (size_t)(grid_bottom - grid_top - 1);
-		if (p->cursor < p->top)
-			p->top = p->cursor;
-		if (visible && p->cursor >= p->top + visible)
-			p->top = p->cursor - visible + 1;
+		int width[COL_COUNT];
+		tui_col shown[COL_COUNT];
+		int ncol = tui_draw_columns(a, shown, width);
 		double basis = fabs(sv_view_node_stats(f->view, SV_NODE_ROOT)->inc);
-		int width[C_N];
-		for (int c = 1; c < C_N; c++)
-			width[c] = c == C_WHEN ? SV_WHEN_LEN : tui_text_width(cols[c].title);
-		for (size_t i = p->top; i < f->rows.n && i < p->top + visible; i++)
-			for (int c = 1; c < C_N; c++) {
-				char buf[64];
-				if (c == C_WHEN)
-					continue;
-				cell_text(buf, sizeof(buf), (col)c, f->rows.row[i].st, basis, "");
-				int bw = tui_text_width(buf);
-				if (bw > width[c])
-					width[c] = bw;
-			}
-		col shown[C_N];
-		int ncol = pick(a, width, shown);
-		int fixed = 0;
-		for (int i = 1; i < ncol; i++)
-			fixed += width[shown[i]] + 1;
-		int namew = a->w - fixed;
-		/* header */
+		int namew = width[COL_NAME];
+		/* header, with the sort column marked */
 		x = 0;
 		for (int i = 0; i < ncol; i++) {
-			int w = i == 0 ? namew : width[shown[i]];
-			const char *t = cols[shown[i]].title;
+			int w = width[shown[i]];
+			char t[32];
+			snprintf(t, sizeof(t), "%s%s", col_titles[shown[i]],
+				 (int)shown[i] == a->sort_col ? (a->sort_asc ? "\u25b2" : "\u25bc") : "");
 			int tw = tui_text_width(t);
-			int tx = (shown[i] == C_NAME || shown[i] == C_WHEN) ? x : x + w - tw;
+			int tx = (shown[i] == COL_NAME || shown[i] == COL_WHEN) ? x : x + w - tw;
+			if (tx < x)
+				tx = x;
 			tui_screen_fill(s, x, grid_top, w + 1, TUI_A_TITLE | TUI_A_UNDERLINE);
 			tui_screen_text(s, tx, grid_top, t, w, TUI_A_TITLE | TUI_A_UNDERLINE);
 			x += w + 1;
@@ -469,11 +665,20 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 				cell_text(buf, sizeof(buf), shown[k], r->st, basis, when);
 				int bw = tui_text_width(buf);
 				int cattr = attr;
-				if ((shown[k] == C_INC || shown[k] == C_EXC || shown[k] == C_INC_PCT || shown[k] == C_EXC_PCT) &&
+				if ((shown[k] == COL_INC || shown[k] == COL_EXC || shown[k] == COL_INC_PCT || shown[k] == COL_EXC_PCT) &&
 				    buf[0] == '-')
 					cattr |= TUI_A_NEG;
-				if (shown[k] == C_WHEN)
+				if (shown[k] == COL_WHEN) {
 					tui_screen_text(s, x, yy, buf, w, cattr);
+					if (sel && a->when_sel) { /* the selected When characters */
+						int lo = a->when_anchor < a->when_caret ? a->when_anchor : a->when_caret;
+						int hi = a->when_anchor < a->when_caret ? a->when_caret : a->when_anchor;
+						for (int c = lo; c <= hi && c < w; c++) {
+							char one[2] = { buf[c], '\0' };
+							tui_screen_text(s, x + c, yy, one, 1, TUI_A_UNDERLINE | TUI_A_BOLD);
+						}
+					}
+				}
 				else
 					tui_screen_text(s, x + (bw < w ? w - bw : 0), yy, buf, w, cattr);
 				x += w + 1;
@@ -487,7 +692,18 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 	}
 	/* status line */
 	tui_pane *p = &f->pane[a->tab];
-	if (a->status[0]) {
+	if (a->when_sel) {
+		/* what the selected When characters stand for (spec 7.7) */
+		int lo = a->when_anchor < a->when_caret ? a->when_anchor : a->when_caret;
+		int hi = a->when_anchor < a->when_caret ? a->when_caret : a->when_anchor;
+		double start, d;
+		char t0[48], t1[48];
+		sv_view_when_bounds(f->view, &start, &d);
+		sv_format_number(t0, sizeof(t0), start + lo * d, 3);
+		sv_format_number(t1, sizeof(t1), start + (hi + 1) * d, 3);
+		snprintf(line, sizeof(line), "When %d-%d of %d: %s .. %s ms  Left/Right extend, Enter sets the time range", lo + 1,
+			 hi + 1, SV_WHEN_LEN, t0, t1);
+	} else if (a->status[0]) {
 		snprintf(line, sizeof(line), "%s", a->status);
 	} else if (a->finding) {
 		snprintf(line, sizeof(line), "find: %.1000s", a->edit);

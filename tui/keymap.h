@@ -32,7 +32,7 @@
 	X(CMD_TAB_CALLEES, "Callees tab (of the focus)")                               \
 	X(CMD_TAB_CC, "Caller-Callee tab (of the focus)")                              \
 	X(CMD_TAB_FLAME, "Flame tab: arrows move, Enter zooms, Esc zooms out, Home resets") \
-	X(CMD_TAB_NOTES, "Notes tab")                                                  \
+	X(CMD_TAB_NOTES, "Notes tab (Enter edits the notes, Esc ends editing)")       \
 	X(CMD_EDIT_GROUP, "edit GroupPats")                                            \
 	X(CMD_EDIT_FOLD, "edit FoldPats")                                              \
 	X(CMD_EDIT_FOLDPCT, "edit Fold%")                                              \
@@ -54,8 +54,17 @@
 	X(CMD_INCLUDE_ITEM, "Include Item")                                            \
 	X(CMD_EXCLUDE_ITEM, "Exclude Item")                                            \
 	X(CMD_REMOVE_FOLDING, "Remove All Folding")                                    \
-	X(CMD_TIME_RANGE, "Set Time Range to the row's First..Last")                   \
+	X(CMD_TIME_RANGE, "Set Time Range to the row's First..Last (or the When characters selected)") \
+	X(CMD_WHEN_SELECT, "select When characters: Left/Right extend, Enter or M-r sets the time range") \
 	X(CMD_FLATTEN, "Flatten: a new view of the leaf frames")                       \
+	X(CMD_GOTO_CALLERS, "Goto Item in Callers")                                    \
+	X(CMD_GOTO_CALLEES, "Goto Item in Callees")                                    \
+	X(CMD_GOTO_CC, "Goto Item in Caller-Callee")                                   \
+	X(CMD_GOTO_CALLTREE, "Goto Item in CallTree (its first node, expanded to)")    \
+	X(CMD_GOTO_BYNAME, "Goto Item in ByName")                                      \
+	X(CMD_COPY_ROW, "Copy the row as text (to the terminal's clipboard)")          \
+	X(CMD_COPY_SUBTREE, "Copy the row and its whole subtree as text")              \
+	X(CMD_COLUMNS, "Columns: show, hide, widen, narrow, sort")                     \
 	X(CMD_BACK, "back in the filter history")                                      \
 	X(CMD_FORWARD, "forward in the filter history")                                \
 	X(CMD_FIND, "find a name (regex, case-insensitive)")                           \
@@ -117,6 +126,15 @@
 	X(CMD_REMOVE_FOLDING, TUI_ALT('x'), "M-x")        \
 	X(CMD_TIME_RANGE, TUI_ALT('r'), "M-r")            \
 	X(CMD_FLATTEN, TUI_ALT('l'), "M-l")               \
+	X(CMD_WHEN_SELECT, 't', "t")                      \
+	X(CMD_GOTO_CALLERS, KEY_F(10), "F10")             \
+	X(CMD_GOTO_CALLEES, KEY_F(22), "S-F10")           \
+	X(CMD_GOTO_CC, TUI_ALT('c'), "M-c")               \
+	X(CMD_GOTO_CALLTREE, TUI_ALT('t'), "M-t")         \
+	X(CMD_GOTO_BYNAME, TUI_ALT('n'), "M-n")           \
+	X(CMD_COPY_ROW, 'y', "y")                         \
+	X(CMD_COPY_SUBTREE, 'Y', "Y")                     \
+	X(CMD_COLUMNS, 'c', "c")                          \
 	X(CMD_BACK, '[', "[")                             \
 	X(CMD_BACK, TUI_ALT(KEY_LEFT), "M-Left")          \
 	X(CMD_FORWARD, ']', "]")                          \

@@ -18,7 +18,7 @@ static const struct {
 	{ "Up", KEY_UP },       { "Down", KEY_DOWN },   { "Left", KEY_LEFT },     { "Right", KEY_RIGHT },
 	{ "PgUp", KEY_PPAGE },  { "PgDn", KEY_NPAGE },  { "Home", KEY_HOME },     { "End", KEY_END },
 	{ "Enter", '\n' },      { "Esc", TUI_KEY_ESC }, { "Tab", '\t' },          { "S-Tab", KEY_BTAB },
-	{ "Space", ' ' },       { "BS", KEY_BACKSPACE }, { "Del", KEY_DC },        { "S-F7", KEY_F(19) },
+	{ "Space", ' ' },       { "BS", KEY_BACKSPACE }, { "Del", KEY_DC },        { "S-F7", KEY_F(19) }, { "S-F10", KEY_F(22) },
 	{ "M-Left", TUI_ALT(KEY_LEFT) }, { "M-Right", TUI_ALT(KEY_RIGHT) }, { "lt", '<' },
 };
 
@@ -89,6 +89,7 @@ static int resize_app(tui_app *a, tui_screen **scr, int w, int h)
  *   :dump           writes the screen to the output, followed by a line "----"
  *   <Click:X,Y> <DClick:X,Y> <WheelUp:X,Y> <WheelDown:X,Y>   mouse events (from 0)
  *   :resize WxH     resizes the screen
+ *   :clipboard      writes the text last copied (y, Y), followed by a line "----"
  *   # ...           a comment to the end of the line
  *   anything else   types its characters one by one */
 static int run_script(tui_app *a, const tui_options *o, char *err, size_t errsize)
@@ -142,6 +143,10 @@ static int run_script(tui_app *a, const tui_options *o, char *err, size_t errsiz
 			fputs("----\n", o->out);
 			dumped_last = true;
 			p += 5;
+		} else if (strncmp(p, ":clipboard", 10) == 0) {
+			fprintf(o->out, "%s----\n", a->clip ? a->clip : "");
+			a->clip_new = false;
+			p += 10;
 		} else if (strncmp(p, ":resize", 7) == 0) {
 			int w, h, n = 0;
 			if (sscanf(p + 7, " %dx%d%n", &w, &h, &n) != 2 || resize_app(a, &scr, w, h)) {
@@ -179,6 +184,10 @@ static int run_terminal(tui_app *a, char *err, size_t errsize)
 	while (!a->quit) {
 		tui_app_draw(a, scr);
 		tui_term_paint(scr);
+		if (a->clip_new && a->clip) {
+			tui_term_clipboard(a->clip);
+			a->clip_new = false;
+		}
 		int key = tui_term_key();
 		if (key == KEY_MOUSE) {
 			int m, x, y;

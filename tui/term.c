@@ -201,3 +201,18 @@ int tui_term_mouse(int *kind, int *x, int *y)
 		return 0;
 	return 1;
 }
+
+void tui_term_clipboard(const char *text)
+{
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = strlen(text);
+	fputs("\033]52;c;", stdout);
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+		char q[4] = { b64[v >> 18 & 63], b64[v >> 12 & 63], i + 1 < n ? b64[v >> 6 & 63] : '=', i + 2 < n ? b64[v & 63] : '=' };
+		fwrite(q, 1, 4, stdout);
+	}
+	fputs("\a", stdout);
+	fflush(stdout);
+}

@@ -18,5 +18,8 @@ int tui_term_key(void);
 /* After tui_term_key returned KEY_MOUSE: the event (kind 0 click, 1 double click, 2 wheel up,
  * 3 wheel down, as tui_mouse counts them) and its cell; 0 for events we do not use. */
 int tui_term_mouse(int *kind, int *x, int *y);
+/* Put text on the terminal's clipboard with OSC 52 (xterm, kitty, iTerm2, WezTerm, foot,
+ * tmux with set-clipboard on, ...); terminals without it ignore the sequence. */
+void tui_term_clipboard(const char *text);
 
 #endif

@@ -40,6 +40,11 @@ if command -v tmux >/dev/null 2>&1; then
 	if wait_for '\[1 ByName\]'; then ok; else bad tui.e2e.tab "no ByName tab"; fi
 	tm send-keys -t e2e Down Enter
 	if wait_for 'focus: mscorlib'; then ok; else bad tui.e2e.enter "$(tm capture-pane -t e2e -p | sed -n 6p)"; fi
+	# Copy reaches the terminal's clipboard through OSC 52 (tmux keeps it as a paste buffer).
+	tm set -g set-clipboard on
+	tm send-keys -t e2e 1 Home Down y
+	for _ in $(seq 50); do tm show-buffer 2>/dev/null | grep -q '^mscorlib!System.TimeZoneInfo' && break; sleep 0.1; done
+	if tm show-buffer 2>/dev/null | grep -q '^mscorlib!System.TimeZoneInfo.*34\.9 1,925\.0'; then ok; else bad tui.e2e.copy "$(tm show-buffer 2>&1 | head -3)"; fi
 	tm send-keys -t e2e q
 	if wait_for 'EXITED 0'; then ok; else bad tui.e2e.quit "$(tm capture-pane -t e2e -p | tail -3)"; fi
 	tm kill-session -t e2e 2>/dev/null
@@ -63,7 +68,7 @@ while IFS= read -r l; do
 	h=${l:22}
 	[ -n "$k" ] || continue
 	grep -qF -- "| \`$k\` | $h |" docs/guide.md || missing="$missing [$k]"
-done < <("$SV" view "$IN/s-basic.perfView.xml" --script "$TMP/help.keys" --size 100x60 | sed -n '3,60p' | grep .)
+done < <("$SV" view "$IN/s-basic.perfView.xml" --script "$TMP/help.keys" --size 100x80 | sed -n '3,80p' | grep .)
 if [ -z "$missing" ]; then ok; else bad tui.keys.documented "not in docs/guide.md:$missing"; fi
 
 # ---- Save View (C-s) and the diff view ----

@@ -171,10 +171,53 @@ static void test_rows(void **state)
 	sv_source_free(s);
 }
 
+static void expect_rows(const sv_view *v, const sv_rows *r, const char *const *want, size_t n)
+{
+	assert_int_equal(r->n, n);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(sv_view_name(v, r->row[i].name), want[i]);
+}
+
+/* Sorting by a column reorders siblings, each with its subtree; depths stay consistent. */
+static void test_rows_sort(void **state)
+{
+	(void)state;
+	sv_source *s = s_fold();
+	sv_view *v = view(s, NULL, 0);
+	sv_rows r;
+	assert_int_equal(sv_rows_calltree(&r, v, NULL, -1), 0);
+	const char *dflt[] = { "ROOT", "Main", "C", "Helper", "B", "X", "A", "X" };
+	expect_rows(v, &r, dflt, 8);
+	assert_int_equal(sv_rows_sort(&r, 0, r.n, v, SV_SORT_NAME, true), 0);
+	const char *byname[] = { "ROOT", "Main", "A", "X", "B", "X", "C", "Helper" };
+	expect_rows(v, &r, byname, 8);
+	const unsigned depth[] = { 0, 1, 2, 3, 2, 3, 2, 3 };
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(r.row[i].depth, depth[i]);
+	assert_int_equal(sv_rows_sort(&r, 0, r.n, v, SV_SORT_INC, false), 0);
+	expect_rows(v, &r, dflt, 8);
+	assert_int_equal(sv_rows_sort(&r, 0, r.n, v, SV_SORT_FIRST, true), 0);
+	expect_rows(v, &r, byname, 8); /* A at 1, B at 2, C at 3 */
+	/* only a range: rows outside stay */
+	assert_int_equal(sv_rows_sort(&r, 4, 8, v, SV_SORT_NAME, false), 0);
+	const char *part[] = { "ROOT", "Main", "A", "X", "C", "Helper", "B", "X" };
+	expect_rows(v, &r, part, 8);
+	sv_rows_dispose(&r);
+	/* ByName: one flat group; exclusive ascending puts the zero rows first, stably */
+	assert_int_equal(sv_rows_byname(&r, v, 0), 0);
+	assert_int_equal(sv_rows_sort(&r, 0, r.n, v, SV_SORT_EXC, true), 0);
+	for (size_t i = 1; i < r.n; i++)
+		assert_true(r.row[i - 1].st->exc <= r.row[i].st->exc);
+	assert_string_equal(sv_view_name(v, r.row[r.n - 1].name), "C");
+	sv_rows_dispose(&r);
+	sv_view_free(v);
+	sv_source_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_time_boxes), cmocka_unit_test(test_drill_flatten),
 					    cmocka_unit_test(test_diff_self), cmocka_unit_test(test_summary_line),
-					    cmocka_unit_test(test_rows) };
+					    cmocka_unit_test(test_rows), cmocka_unit_test(test_rows_sort) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

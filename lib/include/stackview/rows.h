@@ -49,7 +49,18 @@ int sv_expansion_expand_subtree(sv_expansion *e, const sv_view *v, sv_node_id n)
 int sv_rows_calltree(sv_rows *out, const sv_view *v, const sv_expansion *e, int max_depth) SV_MUST_USE;
 /* The same for a Callers / Callees tree from its focus row. */
 int sv_rows_aggtree(sv_rows *out, const sv_aggtree *t, const sv_expansion *e, int max_depth) SV_MUST_USE;
+/* The same from another top node / row (a subtree, e.g. to copy it). */
+int sv_rows_calltree_at(sv_rows *out, const sv_view *v, sv_node_id top, const sv_expansion *e, int max_depth) SV_MUST_USE;
+int sv_rows_aggtree_at(sv_rows *out, const sv_aggtree *t, uint32_t top, const sv_expansion *e, int max_depth) SV_MUST_USE;
 /* ByName rows in display order; `top` = 0 for all. */
 int sv_rows_byname(sv_rows *out, const sv_view *v, size_t top) SV_MUST_USE;
+
+/* Sorting rows by a column, as clicking a grid's column title does. Within [lo, hi) of a
+ * flattened list, each group of siblings (rows of one depth under the same parent) is ordered
+ * by the key, every row carrying its visible subtree along; the first row's depth is the
+ * group's. Stable; numbers compare signed values, names byte-wise (case-insensitive for
+ * ASCII). O(rows log rows). */
+typedef enum sv_sort_key { SV_SORT_NAME, SV_SORT_INC, SV_SORT_EXC, SV_SORT_FOLD, SV_SORT_FIRST, SV_SORT_LAST } sv_sort_key;
+int sv_rows_sort(sv_rows *r, size_t lo, size_t hi, const sv_view *v, sv_sort_key key, bool ascending) SV_MUST_USE;
 
 #endif
