@@ -96,6 +96,7 @@ int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_er
 		sv_error_set(err, rc, NULL);
 		goto out;
 	}
+	sv_source_set_aggregate(src, opts->aggregate);
 	sv_sink sink = sv_source_sink(src);
 	if ((rc = fmt->import(&sink, &in, opts, err))) {
 		if (!err || !err->file[0])

@@ -27,6 +27,10 @@ struct sv_source {
 	double *s_metric;
 	float *s_count;
 	size_t nsamples, s_cap;
+	/* aggregating: one sample per stack; agg_slot[stack] = its sample index + 1 */
+	bool aggregate;
+	uint32_t *agg_slot, agg_cap;
+	size_t agg_none; /* sample index + 1 of the stackless one */
 
 	sv_scaling scaling;
 	bool limit_by_end;
@@ -75,6 +79,7 @@ void sv_source_free(sv_source *src)
 	free(src->s_time);
 	free(src->s_metric);
 	free(src->s_count);
+	free(src->agg_slot);
 	if (src->saved) {
 		sv_params_dispose(src->saved);
 		free(src->saved);
@@ -179,12 +184,59 @@ int sv_source_intern_path(sv_source *src, sv_stack_id *out, const char *const *n
 	return 0;
 }
 
+/* Aggregating: another sample of a stack already seen adds to its one sample (which keeps
+ * the earliest time); totals and bounds count it as its own. */
+static int add_to(sv_source *src, size_t i, double time, double metric, double count)
+{
+	src->s_metric[i] += metric;
+	src->s_count[i] = (float)((double)src->s_count[i] + count);
+	if (time < src->s_time[i])
+		src->s_time[i] = time;
+	if (time > src->max_time)
+		src->max_time = time;
+	if (time < src->min_time)
+		src->min_time = time;
+	double end = time + fabs(metric);
+	if (end > src->max_end)
+		src->max_end = end;
+	src->total_metric += metric;
+	src->total_count += count;
+	return 0;
+}
+
+void sv_source_set_aggregate(sv_source *src, bool on)
+{
+	src->aggregate = on && src->nsamples == 0;
+}
+
 int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double metric, double count)
 {
 	if (stack != SV_STACK_NONE && stack >= src->nstacks)
 		return SV_EINVAL;
 	if (!isfinite(time) || !isfinite(metric) || !isfinite(count))
 		return SV_EINVAL;
+	size_t *slot = NULL;
+	if (src->aggregate) {
+		if (stack == SV_STACK_NONE) {
+			slot = &src->agg_none;
+		} else {
+			if (stack >= src->agg_cap) {
+				uint32_t ncap = src->agg_cap ? src->agg_cap : 1024;
+				while (ncap <= stack)
+					ncap *= 2;
+				uint32_t *ns = realloc(src->agg_slot, (size_t)ncap * sizeof(*ns));
+				if (!ns)
+					return SV_ENOMEM;
+				memset(ns + src->agg_cap, 0, (size_t)(ncap - src->agg_cap) * sizeof(*ns));
+				src->agg_slot = ns;
+				src->agg_cap = ncap;
+			}
+			if (src->agg_slot[stack])
+				return add_to(src, src->agg_slot[stack] - 1u, time, metric, count);
+		}
+		if (slot && *slot)
+			return add_to(src, *slot - 1, time, metric, count);
+	}
 	if (src->nsamples >= SV_MAX_SAMPLES)
 		return SV_ELIMIT;
 	if (src->nsamples == src->s_cap) {
@@ -208,6 +260,10 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 		src->s_cap = ncap;
 	}
 	size_t i = src->nsamples++;
+	if (slot)
+		*slot = i + 1;
+	else if (src->aggregate)
+		src->agg_slot[stack] = (uint32_t)(i + 1);
 	src->s_stack[i] = stack;
 	src->s_time[i] = time;
 	src->s_metric[i] = metric;

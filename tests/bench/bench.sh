@@ -24,6 +24,14 @@ echo
 echo "== engine: refilter (load once, rebuild view with changed boxes)"
 "$B/tests/bench/engine" "$F" 3
 
+# ---- convert to folded: streaming (samples add up per stack) against the full path ----
+echo
+echo "== stackview convert to .folded: streaming vs through a view (--exc matching nothing)"
+/usr/bin/time -f "streaming: %e s, peak RSS %M KB" "$B/stackview" convert "$F" "$B/bench/out.folded" 2>&1 | tail -1
+/usr/bin/time -f "full:      %e s, peak RSS %M KB" "$B/stackview" convert "$F" "$B/bench/out2.folded" --exc zzNoSuchFramezz 2>&1 | tail -1
+cmp -s "$B/bench/out.folded" "$B/bench/out2.folded" && echo "outputs identical" || echo "OUTPUTS DIFFER"
+rm -f "$B/bench/out.folded" "$B/bench/out2.folded"
+
 # ---- the terminal UI (issue 5), headless, on 1,000,000 samples ----
 echo
 echo "== TUI (headless 160x50)"

@@ -96,4 +96,15 @@ for sig in INT TERM; do
 		bad "convert.interrupted.$sig" "temporary seen: ${seen:-no}, exit $st, file: $(head -c 20 "$IT/out.perfView.xml"), temporaries left: $left"
 	fi
 done
+NATIVE=(--kallsyms ../shared/data/perf/kallsyms.gz --debug-dir ../shared/data/perf/debug)
+# Streaming folded output (no filter: samples add up per stack while reading, no view) gives
+# exactly the bytes the full path gives (an ExcPats that matches nothing forces that path).
+for f in ../shared/data/perf/recordings/mt.fp.txt ../shared/data/perf/recordings/sort.fp.data \
+	../shared/data/etl/net.4.5.2.x64.etl.zip examples/tutorial.perfView.xml; do
+	for style in plain flamegraph; do
+		"$SV" convert "$f" "$IT/s.folded" --folded-style "$style" "${NATIVE[@]}" 2> /dev/null
+		"$SV" convert "$f" "$IT/f.folded" --folded-style "$style" --exc zzNoSuchFramezz "${NATIVE[@]}" 2> /dev/null
+		if [ -s "$IT/s.folded" ] && cmp -s "$IT/s.folded" "$IT/f.folded"; then ok; else bad "convert.stream.$(basename "$f").$style" "$(cmp "$IT/s.folded" "$IT/f.folded" 2>&1)"; fi
+	done
+done
 rm -rf "$IT"

@@ -86,6 +86,7 @@ typedef struct sv_import_opts {
 	const char *debug_dirs;   /* perf.data: ':'-separated directories searched by build id */
 	const char *perf_map_dir; /* perf.data: where perf-PID.map files are; NULL = /tmp */
 	sv_progress *progress;    /* borrowed; NULL = no progress reports */
+	bool aggregate;           /* one sample per stack (sv_source_set_aggregate) */
 } sv_import_opts;
 
 /* Export choices. */

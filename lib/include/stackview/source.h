@@ -69,6 +69,10 @@ sv_sink sv_source_sink(sv_source *src);
 int sv_source_intern_frame(sv_source *src, sv_frame_id *out, const char *name, size_t len) SV_MUST_USE;
 int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller, sv_frame_id frame) SV_MUST_USE;
 int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double metric, double count) SV_MUST_USE;
+/* From now on (before the first sample), samples of one stack add up into one: metric and
+ * count summed, the earliest time kept. Memory then scales with distinct stacks — for
+ * outputs that hold no time (folded stacks, `convert` streaming them). */
+void sv_source_set_aggregate(sv_source *src, bool on);
 /* Intern a whole stack given root-first frame names. */
 int sv_source_intern_path(sv_source *src, sv_stack_id *out, const char *const *names_root_first, size_t n) SV_MUST_USE;
 
