@@ -104,6 +104,13 @@ int main(int argc, char **argv)
 	printf("apply a changed GroupPats + redraw: worst %.1f ms (target <= 150)\n", worst_apply);
 	double tab = key(a, scr, '1');
 	printf("switch to ByName + redraw: %.1f ms\n", tab);
+	/* sort ByName by name through the Columns dialog (c, Enter on Name, Esc) */
+	key(a, scr, 'c');
+	double sort = key(a, scr, '\n');
+	key(a, scr, TUI_KEY_ESC);
+	printf("sort ByName by Name + redraw: %.1f ms\n", sort);
+	sort = key(a, scr, '2');
+	printf("switch to the CallTree, sorted by Name + redraw: %.1f ms\n", sort);
 	tab = key(a, scr, '6');
 	printf("switch to Flame + redraw: %.1f ms\n", tab);
 	tui_app_free(a);
