@@ -150,3 +150,9 @@ if [ "$st" = 1 ] && grep -q "^stackview: $TMP/slow.perf.txt: loading canceled$" 
 else
 	bad progress.cancel "exit $st: $(cat "$TMP/cancel.err")"
 fi
+# Text inputs with CRLF line ends read as with LF; invalid UTF-8 in a name comes out as
+# U+FFFD in JSON (valid JSON either way).
+printf 'main;foo 10\r\nmain;bar 5\r\n' > "$TMP/crlf.folded"
+c input.crlf '[.rows[]|[.name,.exc]]' '[["foo",10],["bar",5],["ROOT",0],["main",0]]' byname "$TMP/crlf.folded"
+printf 'main;f\377\376oo 10\n' > "$TMP/utf8.folded"
+c input.invalid-utf8 '[.rows[].name]|sort' '["ROOT","f\ufffd\ufffdoo","main"]' byname "$TMP/utf8.folded"
