@@ -112,6 +112,28 @@ int sv_source_intern_frame(sv_source *src, sv_frame_id *out, const char *name, s
 {
 	if (len > SV_MAX_NAME_LEN)
 		return SV_ELIMIT;
+	/* Names are C strings from here on: a NUL byte becomes U+FFFD rather than cutting the
+	 * name short (every importer hands over raw bytes). */
+	if (len && memchr(name, '\0', len)) {
+		size_t nul = 0;
+		for (size_t i = 0; i < len; i++)
+			nul += name[i] == '\0';
+		char *fixed = malloc(len + 2 * nul + 1);
+		if (!fixed)
+			return SV_ENOMEM;
+		size_t o = 0;
+		for (size_t i = 0; i < len; i++) {
+			if (name[i]) {
+				fixed[o++] = name[i];
+			} else {
+				memcpy(fixed + o, "\xEF\xBF\xBD", 3);
+				o += 3;
+			}
+		}
+		int rc = o > SV_MAX_NAME_LEN ? SV_ELIMIT : sv_source_intern_frame(src, out, fixed, o);
+		free(fixed);
+		return rc;
+	}
 	uint32_t before = src->frames.count;
 	uint32_t id;
 	int rc = strtab_intern(&src->frames, &id, name, len);

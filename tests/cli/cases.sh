@@ -156,3 +156,6 @@ printf 'main;foo 10\r\nmain;bar 5\r\n' > "$TMP/crlf.folded"
 c input.crlf '[.rows[]|[.name,.exc]]' '[["foo",10],["bar",5],["ROOT",0],["main",0]]' byname "$TMP/crlf.folded"
 printf 'main;f\377\376oo 10\n' > "$TMP/utf8.folded"
 c input.invalid-utf8 '[.rows[].name]|sort' '["ROOT","f\ufffd\ufffdoo","main"]' byname "$TMP/utf8.folded"
+# A NUL byte in a name becomes U+FFFD instead of cutting the name short.
+printf 'main;f\000oo 10\n' > "$TMP/nul.folded"
+c input.nul '[.rows[].name]|sort' '["ROOT","f\ufffdoo","main"]' byname "$TMP/nul.folded"
