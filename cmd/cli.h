@@ -31,6 +31,7 @@ typedef struct cli_opts {
 	const char *format;  /* --format */
 	const char *event;   /* --event */
 	const char *kallsyms;     /* --kallsyms */
+	bool no_inline;           /* --no-inline */
 	const char *perf_map_dir; /* --perf-map-dir */
 	const char *debug_dirs;   /* --debug-dir (each), then $PERF_BUILDID_DIR or ~/.debug, ':'-joined */
 	char debug_buf[4096];

@@ -42,7 +42,7 @@ static int load_as(sv_source **out, const char *path, const cli_opts *o, bool ag
 	cli_progress cp;
 	cli_progress_begin(&cp, path, o->progress);
 	sv_import_opts io = { .format = o->format, .event = o->event, .kallsyms = o->kallsyms, .debug_dirs = o->debug_dirs,
-			      .perf_map_dir = o->perf_map_dir, .progress = cli_progress_watch(&cp), .aggregate = aggregate };
+			      .perf_map_dir = o->perf_map_dir, .progress = cli_progress_watch(&cp), .aggregate = aggregate, .no_inline = o->no_inline };
 	int rc = sv_load(out, path, &io, &err);
 	cli_progress_end(&cp, rc == 0);
 	if (rc) {

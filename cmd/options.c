@@ -47,6 +47,7 @@ void cli_usage(FILE *f)
 	      "      --debug-dir DIR   perf.data: look for binaries and debug files by build id in\n"
 	      "                        DIR/.build-id/ (repeatable; then ~/.debug, /usr/lib/debug)\n"
 	      "      --perf-map-dir DIR  perf.data: where the JIT maps perf-PID.map are (default /tmp)\n"
+	      "      --no-inline       perf.data: no inline frames in DWARF-unwound stacks\n"
 	      "      --select-group|--select-fold|--select-inc|--select-exc|--select-start|--select-end\n"
 	      "                        diff: filter the inputs before diffing\n"
 	      "Output:\n"
@@ -73,7 +74,7 @@ void cli_usage(FILE *f)
 enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
 	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_FORMAT, O_VERSION,
-	O_SCRIPT, O_SIZE, O_KALLSYMS, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END,
+	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END,
 };
 
 static const struct option longopts[] = {
@@ -88,6 +89,7 @@ static const struct option longopts[] = {
 	{ "scaling", required_argument, NULL, O_SCALING },
 	{ "event", required_argument, NULL, O_EVENT },
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
+	{ "no-inline", no_argument, NULL, O_NO_INLINE },
 	{ "debug-dir", required_argument, NULL, O_DEBUG_DIR },
 	{ "perf-map-dir", required_argument, NULL, O_PERF_MAP_DIR },
 	{ "select-group", required_argument, NULL, O_SEL_GROUP },
@@ -192,6 +194,7 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 			break;
 		case O_EVENT: o->event = optarg; break;
 		case O_KALLSYMS: o->kallsyms = optarg; break;
+		case O_NO_INLINE: o->no_inline = true; break;
 		case O_PERF_MAP_DIR: o->perf_map_dir = optarg; break;
 		case O_DEBUG_DIR:
 			if (!add_debug_dir(o, optarg)) {

@@ -712,6 +712,7 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	sv_idmap_init(&r.proc_idx);
 	sv_idmap_init(&r.thread_idx);
 	sv_idmap_init(&r.thread_stk);
+	sv_idmap_init(&r.inl_idx);
 	rec *tmp = NULL;
 	sv_perf_sym_opts so = { r.opts->kallsyms, r.opts->debug_dirs, r.opts->perf_map_dir };
 	int rc = sv_perf_syms_new(&r.syms, &so);
@@ -796,6 +797,9 @@ out:
 	sv_idmap_dispose(&r.proc_idx);
 	sv_idmap_dispose(&r.thread_idx);
 	sv_idmap_dispose(&r.thread_stk);
+	sv_idmap_dispose(&r.inl_idx);
+	free(r.inl);
+	free(r.inl_fids);
 	return rc;
 }
 

@@ -154,6 +154,13 @@ typedef struct pdr {
 	size_t fid_cap;
 	sv_frame_id unknown_fid;
 	bool have_unknown;
+	/* inline frames of DWARF-unwound user frames, per (DSO, address): inl_idx gives
+	 * index + 1 into inl (start and count in inl_fids) */
+	sv_idmap inl_idx;
+	uint32_t (*inl)[2];
+	size_t ninl, inl_cap;
+	sv_frame_id *inl_fids;
+	size_t ninl_fids, inl_fids_cap;
 	char *name;
 	size_t name_cap;
 

@@ -53,6 +53,10 @@ typedef struct sv_perf_dso {
 	char *names;
 	size_t names_len, names_cap;
 	uint32_t *fids;      /* frame id per symbol (+1 at the end: "unknown"), owned by the reader */
+	/* DWARF for inline frames, opened on the first lookup and kept until the end */
+	bool inl_tried;
+	void *inl_dwfl, *inl_mod; /* Dwfl *, Dwfl_Module * */
+	uint32_t index;      /* position in the symbolizer's list */
 } sv_perf_dso;
 
 typedef struct sv_perf_syms sv_perf_syms;
@@ -83,6 +87,12 @@ long sv_perf_dso_find(const sv_perf_dso *d, uint64_t addr);
  * call for this DSO. */
 const char *sv_perf_dso_name(sv_perf_dso *d, long i);
 
+/* The functions inlined at an ELF address, innermost first, as perf names inline frames
+ * (the DWARF name of each DW_TAG_inlined_subroutine's origin, C++ linkage names demangled
+ * without parameters): at most `max` pointers into `buf`. 0 without DWARF or inlines. The
+ * file (or its debug file, found as libdwfl finds debuginfo) stays open once looked at. */
+size_t sv_perf_dso_inlines(sv_perf_syms *s, sv_perf_dso *d, uint64_t addr, const char **names, size_t max, char *buf,
+			   size_t bufsize);
 /* Kernel symbols. sv_perf_kallsyms_load is called once the recording's kernel build id and _text
  * address are known; `note` receives one line about where the symbols came from. */
 void sv_perf_kallsyms_load(sv_perf_syms *s, const unsigned char *kernel_build_id, size_t idlen, uint64_t text_addr,

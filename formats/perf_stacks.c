@@ -350,6 +350,47 @@ static int user_frame(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip)
 	return 0;
 }
 
+/* The inline frames at a DWARF-unwound user address, innermost first (perf script prints
+ * them leafward of the real frame and names them with its module). Cached per (DSO,
+ * address); *fids points into the cache until the next call. */
+static int inline_frames(pdr *r, const proc *pr, uint64_t ip, const sv_frame_id **fids, size_t *n)
+{
+	*n = 0;
+	const map *m = maps_find(pr->m, ip);
+	if (!m || m->dso->jit || m->dso->kernel)
+		return 0;
+	sv_perf_dso *d = m->dso;
+	uint64_t addr = sv_perf_dso_addr(d, ip - m->start + m->pgoff);
+	if (addr >> 48)
+		return 0;
+	uint64_t key = (uint64_t)d->index << 48 | addr;
+	uint32_t at = sv_idmap_get(&r->inl_idx, key);
+	if (at == SV_IDMAP_NONE) {
+		sv_perf_dso_load(r->syms, d);
+		const char *names[16];
+		char buf[4096];
+		size_t k = sv_perf_dso_inlines(r->syms, d, addr, names, 16, buf, sizeof(buf));
+		if (sv_perf_grow((void **)&r->inl, &r->inl_cap, r->ninl + 1, sizeof(*r->inl)) ||
+		    sv_perf_grow((void **)&r->inl_fids, &r->inl_fids_cap, r->ninl_fids + k, sizeof(*r->inl_fids)))
+			return SV_ENOMEM;
+		for (size_t i = 0; i < k; i++) {
+			int rc = intern_name(r, &r->inl_fids[r->ninl_fids + i], d->module, strlen(d->module), names[i],
+					     strlen(names[i]));
+			if (rc)
+				return rc;
+		}
+		r->inl[r->ninl][0] = (uint32_t)r->ninl_fids;
+		r->inl[r->ninl][1] = (uint32_t)k;
+		r->ninl_fids += k;
+		at = (uint32_t)++r->ninl;
+		if (sv_idmap_put(&r->inl_idx, key, at))
+			return SV_ENOMEM;
+	}
+	*fids = r->inl_fids + r->inl[at - 1][0];
+	*n = r->inl[at - 1][1];
+	return 0;
+}
+
 /* ---- samples ---- */
 
 typedef struct sample {
@@ -739,6 +780,15 @@ int sv_pdr_sample(pdr *r, const unsigned char *p, size_t n, uint16_t misc, size_
 				}
 				mode = ip == CTX_KERNEL ? MISC_KERNEL : ip == CTX_USER ? MISC_USER : 0;
 				continue;
+			}
+			if (dwarf && mode == MISC_USER && !r->opts->no_inline) {
+				const sv_frame_id *inl;
+				size_t ni;
+				if ((rc = inline_frames(r, pr, ip, &inl, &ni)) ||
+				    sv_perf_grow((void **)&r->fids, &r->fid_cap, nf + ni + (nchain - i) + 1, sizeof(*r->fids)))
+					return sv_pdr_fail(r, rc ? rc : SV_ENOMEM, off, "cannot name a frame");
+				memcpy(r->fids + nf, inl, ni * sizeof(*inl));
+				nf += ni;
 			}
 			if (mode == MISC_KERNEL)
 				rc = kernel_frame(r, &r->fids[nf], ip);

@@ -5,6 +5,8 @@
  * them (libiberty, no parameters); kernel symbols from a kallsyms file; JIT symbols from
  * perf-PID.map files. */
 #include <ctype.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -113,6 +115,8 @@ static void dso_free(sv_perf_dso *d)
 	free(d->syms);
 	free(d->names);
 	free(d->fids);
+	if (d->inl_dwfl)
+		dwfl_end(d->inl_dwfl);
 	free(d);
 }
 
@@ -204,6 +208,7 @@ sv_perf_dso *sv_perf_dso_get(sv_perf_syms *s, const char *path, size_t len)
 		    (len > 7 && memcmp(path + len - 7, ".ko.zst", 7) == 0);
 	/* What perf takes for anonymous memory, whose symbols are in perf-PID.map. */
 	d->jit = starts(path, len, "//anon") || starts(path, len, "/dev/zero") || starts(path, len, "/anon_hugepage");
+	d->index = (uint32_t)s->ndsos;
 	s->dsos[s->ndsos] = d;
 	s->dso_next[s->ndsos] = head == SV_IDMAP_NONE ? 0 : head;
 	if (sv_idmap_put(&s->dso_idx, h, (uint32_t)s->ndsos + 1)) {
@@ -589,6 +594,72 @@ const char *sv_perf_dso_name(sv_perf_dso *d, long i)
 		}
 	}
 	return d->names + d->syms[i].demangled;
+}
+
+/* ---- inline frames ---- */
+
+/* Name of an inlined subroutine: its origin's linkage name demangled as perf prints symbols,
+ * else its DW_AT_name. */
+static size_t inline_name(Dwarf_Die *die, char *buf, size_t size)
+{
+	Dwarf_Attribute at;
+	const char *ln = NULL;
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &at) || dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at))
+		ln = dwarf_formstring(&at);
+	if (ln && ln[0] == '_' && (ln[1] == 'Z' || ln[1] == 'R')) {
+		char *dm = cplus_demangle(ln, DMGL_NO_OPTS);
+		if (dm) {
+			int n = snprintf(buf, size, "%s", dm);
+			free(dm);
+			return n > 0 ? (size_t)n : 0;
+		}
+	}
+	const char *nm = dwarf_attr_integrate(die, DW_AT_name, &at) ? dwarf_formstring(&at) : NULL;
+	if (!nm)
+		nm = ln;
+	if (!nm)
+		return 0;
+	int n = snprintf(buf, size, "%s", nm);
+	return n > 0 ? (size_t)n : 0;
+}
+
+size_t sv_perf_dso_inlines(sv_perf_syms *s, sv_perf_dso *d, uint64_t addr, const char **names, size_t max, char *buf,
+			   size_t bufsize)
+{
+	if (!d->inl_tried) {
+		d->inl_tried = true;
+		/* The file the symbols came from; libdwfl finds a separate debug file itself. */
+		if (d->elf_path && d->elf_path[0] != '[') { /* not the vdso: its memfd is gone */
+			Dwfl *dwfl = NULL;
+			Dwfl_Module *mod = try_file(s, d, d->elf_path, &dwfl);
+			if (mod) {
+				d->inl_dwfl = dwfl;
+				d->inl_mod = mod;
+			}
+		}
+	}
+	if (!d->inl_mod || !max)
+		return 0;
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cu = dwfl_module_addrdie(d->inl_mod, addr, &bias);
+	if (!cu)
+		return 0;
+	Dwarf_Die *scopes = NULL;
+	int ns = dwarf_getscopes(cu, addr - bias, &scopes);
+	size_t n = 0, used = 0;
+	for (int i = 0; i < ns && n < max; i++) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		if (used + 2 > bufsize)
+			break;
+		size_t l = inline_name(&scopes[i], buf + used, bufsize - used);
+		if (!l || used + l + 1 > bufsize)
+			continue;
+		names[n++] = buf + used;
+		used += l + 1;
+	}
+	free(scopes);
+	return n;
 }
 
 /* ---- kallsyms ---- */

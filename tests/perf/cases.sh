@@ -49,12 +49,18 @@ for ext in txt data; do
 	got_p=$(printf '%s' "$info" | jq '.metric * 1000000 | round')
 	if [ "$got_p" = "$want_p" ]; then ok; else bad "$tag.period" "got $got_p ns, want $want_p"; fi
 	ours=$(our_symbols "$in" "${opts[@]}")
+	# perf's self time stays with the real symbol at the sample's address, its inline frames
+	# only join the callchain: exclusive figures compare without inline frames.
+	ours_self=$ours; [ "$ext" = data ] && ours_self=$(our_symbols "$in" "${opts[@]}" --no-inline)
 	for kind in no-children children; do
 		col=1; [ "$kind" = children ] && col=2
-		res=$(oracle_symbols "$PD/oracle/$rec.report.$kind.sym.txt" | awk -F'\t' -v col="$col" -v ours="$ours" '
+		o=$ours_self; [ "$kind" = children ] && o=$ours
+		res=$(oracle_symbols "$PD/oracle/$rec.report.$kind.sym.txt" | awk -F'\t' -v col="$col" -v ours="$o" -v native="$([ "$ext" = data ] && echo 1)" '
 			BEGIN { n = split(ours, L, "\n"); for (k = 1; k <= n; k++) { split(L[k], f, "\t"); pct[f[3]] = f[col] } }
 			{
 				# unresolved addresses, and inline frames the --no-inline text cannot hold
+				# (the native reader has them: "X (inlined)" is our X)
+				if (native && $2 ~ / \(inlined\)$/) sub(/ \(inlined\)$/, "", $2)
 				if ($2 ~ /^(0x)?[0-9a-f]+$/ || $2 ~ / \(inlined\)$/) { skipped = skipped " " $2; next }
 				got = ($2 in pct) ? pct[$2] : 0
 				d = got - $1; if (d < 0) d = -d
@@ -75,7 +81,7 @@ for rec in mt.fp mt-nofp.fp py.fp gcc.fp sort.fp sys.sched mt-nofp.dwarf; do
 	d=$PD/recordings/$rec.data
 	missing=$("$SV" info "$d" "${NATIVE[@]}" --json 2>/dev/null | jq -r '.warnings[]? | select(startswith("user symbols")) | capture("not found: (?<l>.*)\\)").l' | tr ',' '\n' | sed 's/^ *//; s|.*/||; s/[][\.*^$()+?{}|]/\\&/g' | grep -v '…' | paste -sd'|')
 	rows() { "$SV" byname "$@" --json -g '^Process->P;^Thread->T' 2>/dev/null | jq -r '.rows[] | "\(.name)\t\(.exc_count)\t\(.inc_count)"' | sort; }
-	a=$(rows "$d" "${NATIVE[@]}"); b=$(rows "$PD/recordings/$rec.txt")
+	a=$(rows "$d" "${NATIVE[@]}" --no-inline); b=$(rows "$PD/recordings/$rec.txt")
 	skip='^$'; [ -n "$missing" ] && skip="^($missing)!"
 	[ "$rec" = mt-nofp.dwarf ] && skip="$skip|^vdso!"
 	da=$(printf '%s\n' "$a" | grep -Ev "$skip"); db=$(printf '%s\n' "$b" | grep -Ev "$skip")
@@ -109,6 +115,11 @@ cn perf.data.dwarf.unwound '[.rows[]|select(.name=="mt-nofp!worker" or .name=="l
 # Without the binaries, frames stay module!unknown and a warning says which files are missing.
 e perf.data.nobinary 0 "warning: user symbols: 3 of 4 files found \(not found: /tmp/perfdata/bin/mt\)" -- info "$PD/recordings/mt.fp.data" --kallsyms "$PD/kallsyms.gz"
 # The JIT map names Python functions; zstd-compressed and gzip/zlib-wrapped recordings load.
+# Inline frames of DWARF-unwound stacks, leafward of their real frame with its module, as
+# perf script prints them: inl_poly's inclusive share is perf report's 33.56 %.
+cn perf.data.inline '[.rows[]|select(.name=="mt-nofp!inl_poly")|(.inc * 10000 / 3930.930927 | round)]' '[3356]' byname "$PD/recordings/mt-nofp.dwarf.data" "${NATIVE[@]}"
+cn perf.data.inline.callers '[.tree.name, .tree.children[].name]' '["mt-nofp!inl_poly","mt-nofp!leaf_math"]' callers "$PD/recordings/mt-nofp.dwarf.data" --focus 'mt-nofp!inl_poly' --depth 1 "${NATIVE[@]}"
+cn perf.data.no-inline '[.rows[]|select(.name|test("inl_poly"))]|length' 0 byname "$PD/recordings/mt-nofp.dwarf.data" --no-inline "${NATIVE[@]}"
 cn perf.data.jit '[.rows[]|select(.name|startswith("perf-16412.map!py::fib:"))|.exc_count]|add > 0' true byname "$PD/recordings/py.fp.data" "${NATIVE[@]}"
 for f in "$PD"/upstream/perfparser/* "$PD"/upstream/symbol-tests.perf.data; do
 	n=$("$SV" info "$f" --json 2>/dev/null | jq -r '.samples' 2>&1)

@@ -87,6 +87,7 @@ typedef struct sv_import_opts {
 	const char *perf_map_dir; /* perf.data: where perf-PID.map files are; NULL = /tmp */
 	sv_progress *progress;    /* borrowed; NULL = no progress reports */
 	bool aggregate;           /* one sample per stack (sv_source_set_aggregate) */
+	bool no_inline;           /* perf.data: no inline frames in DWARF-unwound stacks */
 } sv_import_opts;
 
 /* Export choices. */
