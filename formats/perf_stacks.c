@@ -356,6 +356,7 @@ static int user_frame(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip)
 static int inline_frames(pdr *r, const proc *pr, uint64_t ip, const sv_frame_id **fids, size_t *n)
 {
 	*n = 0;
+	*fids = NULL;
 	const map *m = maps_find(pr->m, ip);
 	if (!m || m->dso->jit || m->dso->kernel)
 		return 0;
@@ -386,8 +387,8 @@ static int inline_frames(pdr *r, const proc *pr, uint64_t ip, const sv_frame_id 
 		if (sv_idmap_put(&r->inl_idx, key, at))
 			return SV_ENOMEM;
 	}
-	*fids = r->inl_fids + r->inl[at - 1][0];
 	*n = r->inl[at - 1][1];
+	*fids = *n ? r->inl_fids + r->inl[at - 1][0] : NULL;
 	return 0;
 }
 
@@ -782,12 +783,13 @@ int sv_pdr_sample(pdr *r, const unsigned char *p, size_t n, uint16_t misc, size_
 				continue;
 			}
 			if (dwarf && mode == MISC_USER && !r->opts->no_inline) {
-				const sv_frame_id *inl;
-				size_t ni;
+				const sv_frame_id *inl = NULL;
+				size_t ni = 0;
 				if ((rc = inline_frames(r, pr, ip, &inl, &ni)) ||
 				    sv_perf_grow((void **)&r->fids, &r->fid_cap, nf + ni + (nchain - i) + 1, sizeof(*r->fids)))
 					return sv_pdr_fail(r, rc ? rc : SV_ENOMEM, off, "cannot name a frame");
-				memcpy(r->fids + nf, inl, ni * sizeof(*inl));
+				if (ni)
+					memcpy(r->fids + nf, inl, ni * sizeof(*inl));
 				nf += ni;
 			}
 			if (mode == MISC_KERNEL)
