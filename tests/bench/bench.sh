@@ -93,6 +93,8 @@ if [ -s "${P:-}" ]; then
 		echo
 		echo "== perf.data (--call-graph dwarf): $D ($n samples, $(du -m "$D" | cut -f1) MB)"
 		awk -v a="$ours" -v b="$theirs" -v n="$n" 'BEGIN {printf "stackview info (unwinding every sample): %d ms = %.0f k samples/s (goal >= 20 k/s); perf report --children -g none: %d ms; ratio %.1fx\n", a, n / a, b, b / a}'
+		noinl=$(best_of3 "$B/stackview" info "$D" --no-inline)
+		echo "  of which inline frames from DWARF: $((ours - noinl)) ms (--no-inline: $noinl ms)"
 	fi
 fi
 
