@@ -60,7 +60,7 @@ typedef struct cli_progress {
 	bool on, tty, keys, drawn;
 	double t0, last;
 	struct termios saved;
-	struct sigaction old_int;
+	struct sigaction old_int, old_fatal[7];
 } cli_progress;
 void cli_progress_begin(cli_progress *cp, const char *path, int mode);
 sv_progress *cli_progress_watch(cli_progress *cp);

@@ -11,6 +11,21 @@
 #include "cli.h"
 
 static volatile sig_atomic_t canceled;
+/* The terminal's settings while keys are read during a load, for the signal handlers. */
+static struct termios saved_tio;
+static volatile sig_atomic_t tio_changed;
+static const int fatal_sigs[] = { SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGABRT, SIGBUS, SIGFPE };
+#define NFATAL (sizeof(fatal_sigs) / sizeof(fatal_sigs[0]))
+
+/* Any other way out during a load gives the terminal back first (tcsetattr is
+ * async-signal-safe), then dies of the signal as it would have. */
+static void on_fatal(int sig)
+{
+	if (tio_changed)
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
 
 static void on_interrupt(int sig)
 {
@@ -120,7 +135,18 @@ void cli_progress_begin(cli_progress *cp, const char *path, int mode)
 		raw.c_lflag &= (tcflag_t) ~(ICANON | ECHO);
 		raw.c_cc[VMIN] = 0;
 		raw.c_cc[VTIME] = 0;
+		saved_tio = cp->saved;
+		struct sigaction fa;
+		memset(&fa, 0, sizeof(fa));
+		fa.sa_handler = on_fatal;
+		sigemptyset(&fa.sa_mask);
+		for (size_t i = 0; i < NFATAL; i++)
+			sigaction(fatal_sigs[i], &fa, &cp->old_fatal[i]);
 		cp->keys = tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0;
+		tio_changed = cp->keys;
+		if (!cp->keys)
+			for (size_t i = 0; i < NFATAL; i++)
+				sigaction(fatal_sigs[i], &cp->old_fatal[i], NULL);
 	}
 }
 
@@ -131,8 +157,12 @@ sv_progress *cli_progress_watch(cli_progress *cp)
 
 void cli_progress_end(cli_progress *cp, bool ok)
 {
-	if (cp->keys)
+	if (cp->keys) {
 		tcsetattr(STDIN_FILENO, TCSANOW, &cp->saved);
+		tio_changed = 0;
+		for (size_t i = 0; i < NFATAL; i++)
+			sigaction(fatal_sigs[i], &cp->old_fatal[i], NULL);
+	}
 	sigaction(SIGINT, &cp->old_int, NULL);
 	if (!cp->on)
 		return;

@@ -98,9 +98,15 @@ int sv_input_complete(sv_input *in, sv_error *err)
 
 int sv_input_read(sv_input *out, const char *path, sv_error *err)
 {
+	return sv_input_read_watched(out, path, NULL, err);
+}
+
+int sv_input_read_watched(sv_input *out, const char *path, sv_progress *progress, sv_error *err)
+{
 	sv_input in = { 0 };
 	int rc;
 	in.fd = -1;
+	in.progress = progress;
 	in.name = strdup(path);
 	if (!in.name)
 		return sv_error_set(err, SV_ENOMEM, NULL);

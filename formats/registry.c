@@ -58,10 +58,9 @@ int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_er
 	sv_input in = { 0 };
 	sv_source *src = NULL;
 	const sv_format *fmt = NULL;
-	int rc = sv_input_read(&in, path, err);
+	int rc = sv_input_read_watched(&in, path, opts->progress, err);
 	if (rc)
 		return rc;
-	in.progress = opts->progress;
 	if (in.len == 0) {
 		rc = sv_error_set(err, SV_EFORMAT, "empty file");
 		sv_error_locate(err, path, 0, -1);

@@ -57,6 +57,26 @@ if command -v tmux >/dev/null 2>&1; then
 	else
 		bad tui.e2e.sigterm "did not start"
 	fi
+	# A signal while a file loads (the terminal in non-canonical mode for Esc): the terminal
+	# is restored too. The file is a FIFO that is fed slowly, so the load is still running.
+	fifo="$TMP/slow.perf.txt"
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	tm new-session -d -s load -x 100 -y 24 "$SV $fifo; echo EXITED \$?; stty -a | grep -o ' echo '; sleep 20"
+	exec 8> "$fifo"
+	sleep 0.4
+	head -c 1500000 ../shared/data/perf/recordings/mt.fp.txt >&8
+	for _ in $(seq 50); do tm capture-pane -t load -p 2>/dev/null | grep -q 'loading slow' && break; sleep 0.1; done
+	if tm capture-pane -t load -p | grep -q 'loading slow.perf.txt: .* read'; then ok; else bad tui.e2e.progress "$(tm capture-pane -t load -p | head -3)"; fi
+	pkill -TERM -f "^$SV $fifo" 2>/dev/null || true
+	exec 8>&-
+	got=
+	for _ in $(seq 50); do
+		got=$(tm capture-pane -t load -p 2>/dev/null)
+		printf '%s' "$got" | grep -q 'EXITED 143' && printf '%s' "$got" | grep -q '^ echo' && break
+		sleep 0.1
+	done
+	if printf '%s' "$got" | grep -q 'EXITED 143' && printf '%s' "$got" | grep -q '^ echo'; then ok; else bad tui.e2e.load-sigterm "$(printf '%s' "$got" | grep . | head -4 | tr '\n' '|')"; fi
 	tm kill-server 2>/dev/null
 fi
 

@@ -69,6 +69,8 @@ int sv_input_complete(sv_input *in, sv_error *err) SV_MUST_USE;
 
 /* Read a whole file, or standard input for "-". */
 int sv_input_read(sv_input *out, const char *path, sv_error *err) SV_MUST_USE;
+/* The same, reporting the bytes read from a pipe or FIFO to `progress` (may be NULL). */
+int sv_input_read_watched(sv_input *out, const char *path, sv_progress *progress, sv_error *err) SV_MUST_USE;
 /* Replace a zip input by the entry it carries: its only entry, or for a perfcollect
  * archive (several entries) the first whose name ends in ".data.txt". */
 int sv_input_unzip(sv_input *in, sv_error *err) SV_MUST_USE;
