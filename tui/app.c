@@ -187,7 +187,8 @@ int tui_app_new(tui_app **out, sv_source *src, const sv_params *params, const ch
 	}
 	a->nframes = 1;
 	a->edit_box = -1;
-	a->sort_col = -1;
+	for (int t = 0; t < TAB_COUNT; t++)
+		a->sort_col[t] = -1;
 	a->tab = TAB_CALLTREE;
 	a->w = 100;
 	a->h = 30;
@@ -274,13 +275,13 @@ static int sort_rows(tui_app *a)
 {
 	tui_frame *f = tui_app_frame(a);
 	sv_sort_key k;
-	if (!sort_key(a->sort_col, &k))
+	if (!sort_key(a->sort_col[a->tab], &k))
 		return 0;
 	if (a->tab == TAB_CC && f->cc) {
-		int rc = sv_rows_sort(&f->rows, 0, f->cc->ncallers, f->view, k, a->sort_asc);
-		return rc ? rc : sv_rows_sort(&f->rows, f->cc->ncallers + 1, f->rows.n, f->view, k, a->sort_asc);
+		int rc = sv_rows_sort(&f->rows, 0, f->cc->ncallers, f->view, k, a->sort_asc[a->tab]);
+		return rc ? rc : sv_rows_sort(&f->rows, f->cc->ncallers + 1, f->rows.n, f->view, k, a->sort_asc[a->tab]);
 	}
-	return sv_rows_sort(&f->rows, 0, f->rows.n, f->view, k, a->sort_asc);
+	return sv_rows_sort(&f->rows, 0, f->rows.n, f->view, k, a->sort_asc[a->tab]);
 }
 
 static void reflatten(tui_app *a)
@@ -334,7 +335,7 @@ static void reflatten(tui_app *a)
 	default:
 		break;
 	}
-	if (!rc && a->sort_col >= 0 && f->rows.n)
+	if (!rc && a->sort_col[a->tab] >= 0 && f->rows.n)
 		rc = sort_rows(a);
 	if (rc)
 		status(a, "out of memory building the view");
@@ -1144,15 +1145,15 @@ static int set_sort(tui_app *a, int col)
 		status(a, "the When column is not sortable");
 		return TUI_REDRAW;
 	}
-	if (a->sort_col == col) {
-		a->sort_asc = !a->sort_asc;
+	if (a->sort_col[a->tab] == col) {
+		a->sort_asc[a->tab] = !a->sort_asc[a->tab];
 	} else {
-		a->sort_col = col;
-		a->sort_asc = col == COL_NAME; /* names A to Z, numbers largest first */
+		a->sort_col[a->tab] = col;
+		a->sort_asc[a->tab] = col == COL_NAME; /* names A to Z, numbers largest first */
 	}
 	resort(a);
 	status(a, "sorted by %s, %s (c: columns, o there restores the view's order)", tui_col_title((tui_col)col),
-	       a->sort_asc ? "ascending" : "descending");
+	       a->sort_asc[a->tab] ? "ascending" : "descending");
 	return TUI_REDRAW;
 }
 
@@ -1183,13 +1184,14 @@ static int columns_key(tui_app *a, int key)
 	case 's': case '\n': case KEY_ENTER:
 		return set_sort(a, c);
 	case 'o':
-		a->sort_col = -1;
+		a->sort_col[a->tab] = -1;
 		resort(a);
 		break;
 	case 'r':
 		memset(a->col_hidden, 0, sizeof(a->col_hidden));
 		memset(a->col_delta, 0, sizeof(a->col_delta));
-		a->sort_col = -1;
+		for (int t = 0; t < TAB_COUNT; t++)
+			a->sort_col[t] = -1;
 		resort(a);
 		break;
 	default: /* Esc, c, q */
@@ -1241,8 +1243,8 @@ static int copy_rows(tui_app *a, bool subtree)
 		rc = a->tab == TAB_CALLTREE ? sv_rows_calltree_at(&sub, f->view, r->id, NULL, -1)
 					    : sv_rows_aggtree_at(&sub, f->agg, r->id, NULL, -1);
 		sv_sort_key k;
-		if (!rc && a->sort_col >= 0 && sort_key(a->sort_col, &k))
-			rc = sv_rows_sort(&sub, 0, sub.n, f->view, k, a->sort_asc);
+		if (!rc && a->sort_col[a->tab] >= 0 && sort_key(a->sort_col[a->tab], &k))
+			rc = sv_rows_sort(&sub, 0, sub.n, f->view, k, a->sort_asc[a->tab]);
 		rows = sub.row;
 		n = sub.n;
 	} else if (subtree) { /* ByName and Caller-Callee: the whole grid */

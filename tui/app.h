@@ -92,8 +92,8 @@ typedef struct tui_app {
 	/* columns: hidden ones, width changes from the measured width, the sort order */
 	bool col_hidden[COL_COUNT];
 	int col_delta[COL_COUNT];
-	int sort_col; /* a tui_col, or -1 = each view's own order */
-	bool sort_asc;
+	int sort_col[TAB_COUNT]; /* per tab: a tui_col, or -1 = the view's own order */
+	bool sort_asc[TAB_COUNT];
 	bool cols_open;
 	size_t cols_cursor;
 	/* selecting When characters of the cursor row (Set Time Range from them) */

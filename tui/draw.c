@@ -417,7 +417,7 @@ int tui_draw_columns(tui_app *a, tui_col *shown, int *width)
 		p->top = p->cursor - visible + 1;
 	double basis = fabs(sv_view_node_stats(f->view, SV_NODE_ROOT)->inc);
 	for (int c = 1; c < COL_COUNT; c++)
-		width[c] = c == COL_WHEN ? SV_WHEN_LEN : tui_text_width(col_titles[c]) + ((int)c == a->sort_col);
+		width[c] = c == COL_WHEN ? SV_WHEN_LEN : tui_text_width(col_titles[c]) + ((int)c == a->sort_col[a->tab]);
 	for (size_t i = p->top; i < f->rows.n && i < p->top + visible; i++)
 		for (int c = 1; c < COL_COUNT; c++) {
 			char buf[64];
@@ -539,7 +539,7 @@ static void draw_columns_dialog(tui_app *a, tui_screen *s)
 			snprintf(wd, sizeof(wd), "auto %+d", a->col_delta[c]);
 		else
 			snprintf(wd, sizeof(wd), "auto");
-		const char *sort = c == a->sort_col ? (a->sort_asc ? "ascending" : "descending") : c == COL_WHEN ? "-" : "";
+		const char *sort = c == a->sort_col[a->tab] ? (a->sort_asc[a->tab] ? "ascending" : "descending") : c == COL_WHEN ? "-" : "";
 		snprintf(line, sizeof(line), "  %s  %-9s %-11s %s", c == COL_NAME || !a->col_hidden[c] ? "[x]" : "[ ]",
 			 col_titles[c], wd, sort);
 		if (attr)
@@ -612,7 +612,7 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 			int w = width[shown[i]];
 			char t[32];
 			snprintf(t, sizeof(t), "%s%s", col_titles[shown[i]],
-				 (int)shown[i] == a->sort_col ? (a->sort_asc ? "\u25b2" : "\u25bc") : "");
+				 (int)shown[i] == a->sort_col[a->tab] ? (a->sort_asc[a->tab] ? "\u25b2" : "\u25bc") : "");
 			int tw = tui_text_width(t);
 			int tx = (shown[i] == COL_NAME || shown[i] == COL_WHEN) ? x : x + w - tw;
 			if (tx < x)
