@@ -151,11 +151,52 @@ static int feat_build_ids(pdr *r, const unsigned char *p, size_t n)
 	return 0;
 }
 
+/* The tracing data holds each tracepoint's format as text: find sched_switch's id and where
+ * prev_pid and next_pid sit in its data ("\tfield:pid_t prev_pid;\toffset:24;\tsize:4;"). */
+static void tracing_formats(pdr *r, const unsigned char *p, size_t n)
+{
+	static const char tag[] = "name: sched_switch\nID: ";
+	const unsigned char *at = memmem(p, n, tag, sizeof(tag) - 1);
+	if (!at)
+		return;
+	size_t o = (size_t)(at - p) + sizeof(tag) - 1;
+	long id = 0;
+	while (o < n && p[o] >= '0' && p[o] <= '9' && id < 1000000)
+		id = id * 10 + (p[o++] - '0');
+	const unsigned char *end = memmem(p + o, n - o, "print fmt:", 10);
+	size_t lim = end ? (size_t)(end - p) : n;
+	int prev = -1, next = -1;
+	while (o < lim) {
+		const unsigned char *nl = memchr(p + o, '\n', lim - o);
+		size_t le = nl ? (size_t)(nl - p) : lim;
+		char line[256];
+		size_t len = le - o < sizeof(line) - 1 ? le - o : sizeof(line) - 1;
+		memcpy(line, p + o, len);
+		line[len] = '\0';
+		const char *f = strstr(line, "field:"), *semi = f ? strchr(f, ';') : NULL, *off = strstr(line, "offset:"),
+			   *size = strstr(line, "size:");
+		if (f && semi && off && size && atoi(size + 5) == 4) {
+			int v = atoi(off + 7);
+			if (semi - f >= 9 && !memcmp(semi - 9, " prev_pid", 9))
+				prev = v;
+			else if (semi - f >= 9 && !memcmp(semi - 9, " next_pid", 9))
+				next = v;
+		}
+		o = le + 1;
+	}
+	if (prev >= 0 && next >= 0 && prev < 4096 && next < 4096) {
+		r->sw_id = id;
+		r->sw_prev = prev;
+		r->sw_next = next;
+	}
+}
+
 static int feature(pdr *r, unsigned id, const unsigned char *p, size_t n)
 {
 	size_t used;
 	char **dst = NULL;
 	switch (id) {
+	case 1: tracing_formats(r, p, n); return 0;
 	case 2: return feat_build_ids(r, p, n);
 	case 3: dst = &r->hostname; break;
 	case 4: dst = &r->osrelease; break;
@@ -340,8 +381,12 @@ static int handle_record(pdr *r, const unsigned char *base, size_t off, bool dec
 	case R_HEADER_BUILD_ID:
 		return feat_build_ids(r, p - 8, n + 8);
 	case R_TRACING_DATA: /* its payload follows the record, padded to 8 */
-		if (n >= 4)
+		if (n >= 4) {
 			*extra = ((size_t)rd32(p) + 7) & ~(size_t)7;
+			size_t at = off + 8 + n, have = (decomp ? r->dlen : r->n);
+			if (at < have)
+				tracing_formats(r, base + at, rd32(p) < have - at ? rd32(p) : have - at);
+		}
 		return 0;
 	case R_AUXTRACE: /* u64 size, then size bytes after the record */
 		if (n >= 8)
@@ -552,6 +597,31 @@ static int choose_event(pdr *r)
 		}
 	}
 	const char *want = r->opts->event;
+	/* off-cpu and thread-time come from sched:sched_switch with its data and format */
+	for (size_t i = 0; i < r->nattrs && r->sw_attr < 0; i++)
+		if (tracepoint(&r->attrs[i]) && r->attrs[i].samples && (r->attrs[i].sample_type & ST_RAW) &&
+		    r->sw_prev >= 0 && (!strcmp(r->attrs[i].name, "sched:sched_switch") || (long)r->attrs[i].config == r->sw_id))
+			r->sw_attr = (long)i;
+	if (want && (!strcmp(want, "off-cpu") || !strcmp(want, "thread-time"))) {
+		if (r->sw_attr < 0)
+			return sv_error_set(r->err, SV_EINVAL,
+					    "event '%s' needs sched:sched_switch samples with their tracepoint format "
+					    "(perf record -e sched:sched_switch -g ...)", want);
+		r->offcpu = true;
+		r->thread_time = !strcmp(want, "thread-time");
+		want = NULL;
+		if (!r->thread_time) {
+			r->clock_event = true; /* intervals in ms */
+			return 0;
+		}
+		/* thread-time: the CPU samples of a clock event, and the blocked intervals */
+		for (size_t i = 0; i < r->nattrs && !want; i++)
+			if (r->attrs[i].samples && r->attrs[i].type == 1 && r->attrs[i].config <= 1)
+				want = r->attrs[i].name;
+		if (!want)
+			return sv_error_set(r->err, SV_EINVAL,
+					    "event 'thread-time' needs cpu-clock or task-clock samples beside sched:sched_switch");
+	}
 	if (!want) {
 		for (int pass = 0; pass < 2 && !want; pass++)
 			for (size_t i = 0; i < r->nattrs && !want; i++)
@@ -565,7 +635,7 @@ static int choose_event(pdr *r)
 			r->clock_event = r->attrs[i].type == 1 && r->attrs[i].config <= 1;
 			hits++;
 		}
-	if (r->opts->event && !hits) {
+	if (r->opts->event && !hits && !r->offcpu) {
 		char msg[400];
 		size_t o = (size_t)snprintf(msg, sizeof(msg), "no samples of event '%s'; the file has:", r->opts->event);
 		size_t listed = 0;
@@ -611,6 +681,15 @@ static int finish(pdr *r)
 				total += r->attrs[k].samples;
 		if (r->sink->ops->add_event)
 			rc = r->sink->ops->add_event(r->sink->self, a->name, total, a->selected);
+	}
+	/* What sched_switch makes possible: blocked intervals, and those with the CPU samples. */
+	if (!rc && r->sw_attr >= 0 && r->sink->ops->add_event) {
+		/* samples: what was loaded when chosen, else the switches they would come from */
+		size_t sw = r->attrs[r->sw_attr].samples;
+		rc = r->sink->ops->add_event(r->sink->self, "off-cpu", r->offcpu && !r->thread_time ? r->kept : sw,
+					     r->offcpu && !r->thread_time);
+		if (!rc)
+			rc = r->sink->ops->add_event(r->sink->self, "thread-time", r->thread_time ? r->kept : sw, r->thread_time);
 	}
 	if (!rc && r->sink->ops->set_scaling)
 		rc = r->sink->ops->set_scaling(r->sink->self, r->clock_event ? SV_SCALING_TIME : SV_SCALING_DATA);
@@ -713,6 +792,10 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	sv_idmap_init(&r.thread_idx);
 	sv_idmap_init(&r.thread_stk);
 	sv_idmap_init(&r.inl_idx);
+	sv_idmap_init(&r.blocked_idx);
+	r.sw_id = r.sw_attr = -1;
+	r.sw_prev = r.sw_next = -1;
+	r.blocked_fid = r.cpu_fid = UINT32_MAX;
 	rec *tmp = NULL;
 	sv_perf_sym_opts so = { r.opts->kallsyms, r.opts->debug_dirs, r.opts->perf_map_dir };
 	int rc = sv_perf_syms_new(&r.syms, &so);
@@ -798,6 +881,8 @@ out:
 	sv_idmap_dispose(&r.thread_idx);
 	sv_idmap_dispose(&r.thread_stk);
 	sv_idmap_dispose(&r.inl_idx);
+	sv_idmap_dispose(&r.blocked_idx);
+	free(r.blocked);
 	free(r.inl);
 	free(r.inl_fids);
 	return rc;

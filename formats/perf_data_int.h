@@ -154,6 +154,20 @@ typedef struct pdr {
 	size_t fid_cap;
 	sv_frame_id unknown_fid;
 	bool have_unknown;
+	/* off-CPU time from sched:sched_switch: its tracepoint id and the offsets of prev_pid
+	 * and next_pid in its data (from the tracing data's format text; -1 = unknown), its
+	 * attr, and per thread where and since when it is switched out */
+	long sw_id, sw_attr;
+	int sw_prev, sw_next;
+	bool offcpu, thread_time; /* --event off-cpu / thread-time */
+	sv_idmap blocked_idx;     /* tid -> index + 1 into blocked */
+	struct blocked {
+		sv_stack_id st;
+		uint64_t t;
+		bool on;
+	} *blocked;
+	size_t nblocked, blocked_cap, switches;
+	sv_frame_id blocked_fid, cpu_fid; /* UINT32_MAX until interned */
 	/* inline frames of DWARF-unwound user frames, per (DSO, address): inl_idx gives
 	 * index + 1 into inl (start and count in inl_fids) */
 	sv_idmap inl_idx;

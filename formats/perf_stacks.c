@@ -405,6 +405,8 @@ typedef struct sample {
 	size_t nregs;
 	const unsigned char *stack;
 	uint64_t stack_size;
+	const unsigned char *raw; /* tracepoint data */
+	uint32_t raw_size;
 	size_t attr;
 } sample;
 
@@ -487,6 +489,8 @@ static bool parse_sample(const attr *a, const unsigned char *p, size_t n, sample
 		uint32_t sz = rd32(p + o);
 		o += 4;
 		NEED(sz);
+		s->raw = p + o;
+		s->raw_size = sz;
 		o += sz;
 	}
 	if (st & ST_BRANCH) {
@@ -697,21 +701,12 @@ static size_t unwind_user(pdr *r, proc *pr, const sample *s, uint64_t *pcs)
 				    UNWIND_MAX);
 }
 
-int sv_pdr_sample(pdr *r, const unsigned char *p, size_t n, uint16_t misc, size_t off)
+/* The stack of a parsed sample, under its thread and process frames: frames named once per
+ * distinct (thread, address spaces, callchain). 0, or a failure already reported. */
+static int sample_stack(pdr *r, sample *sp, uint16_t misc, size_t off, sv_stack_id *out)
 {
-	long ai = sv_pdr_sample_attr(r, p, n);
-	if (ai < 0 || !r->attrs[ai].selected) {
-		r->samples_other++;
-		return 0;
-	}
-	const attr *a = &r->attrs[ai];
-	sample s;
-	const char *why = NULL;
-	if (!parse_sample(a, p, n, &s, &why)) {
-		sv_pdr_bad_sample(r, off, why);
-		return 0;
-	}
-	s.attr = (size_t)ai;
+	sample s = *sp;
+	const attr *a = &r->attrs[s.attr];
 	if (!r->have_t0) {
 		r->have_t0 = true;
 		r->t0 = s.time;
@@ -807,10 +802,104 @@ int sv_pdr_sample(pdr *r, const unsigned char *p, size_t n, uint16_t misc, size_
 				return sv_pdr_fail(r, rc, off, "cannot intern stack");
 		memo_put(r, key, klen, h, st);
 	}
-	double t_ms = s.time >= r->t0 ? (double)(s.time - r->t0) / 1e6 : -(double)(r->t0 - s.time) / 1e6;
+	*out = st;
+	return 0;
+}
+
+static double rel_ms(const pdr *r, uint64_t t)
+{
+	return t >= r->t0 ? (double)(t - r->t0) / 1e6 : -(double)(r->t0 - t) / 1e6;
+}
+
+/* A pseudo frame (CPU_TIME, BLOCKED_TIME) below a stack. */
+static int leaf(pdr *r, sv_stack_id *st, sv_frame_id *fid, const char *name)
+{
+	if (*fid == UINT32_MAX) {
+		int rc = r->sink->ops->intern_frame(r->sink->self, fid, name, strlen(name));
+		if (rc)
+			return rc;
+	}
+	return r->sink->ops->intern_stack(r->sink->self, st, *st, *fid);
+}
+
+static int32_t raw_pid(const sample *s, int at)
+{
+	if (at < 0 || !s->raw || (size_t)at + 4 > s->raw_size)
+		return -1;
+	int32_t v;
+	memcpy(&v, s->raw + at, 4);
+	return v;
+}
+
+/* sched:sched_switch while off-CPU time is wanted: the thread switched out blocks from now,
+ * at this sample's stack; the thread switched in was blocked since its own switch-out — one
+ * sample of that length (ms) at that stack. */
+static int switch_sample(pdr *r, sample *s, uint16_t misc, size_t off)
+{
+	int32_t prev = raw_pid(s, r->sw_prev), next = raw_pid(s, r->sw_next);
+	if (prev < 0 || next < 0) {
+		sv_pdr_bad_sample(r, off, "sched_switch data too short for its format");
+		return 0;
+	}
+	r->switches++;
+	if (prev > 0) { /* not the idle task */
+		sv_stack_id st;
+		int rc = sample_stack(r, s, misc, off, &st);
+		if (rc)
+			return rc;
+		uint32_t k = sv_idmap_get(&r->blocked_idx, (uint64_t)(uint32_t)prev);
+		if (k == SV_IDMAP_NONE) {
+			if (sv_perf_grow((void **)&r->blocked, &r->blocked_cap, r->nblocked + 1, sizeof(*r->blocked)))
+				return sv_pdr_oom(r);
+			k = (uint32_t)++r->nblocked;
+			if (sv_idmap_put(&r->blocked_idx, (uint64_t)(uint32_t)prev, k))
+				return sv_pdr_oom(r);
+		}
+		r->blocked[k - 1].st = st;
+		r->blocked[k - 1].t = s->time;
+		r->blocked[k - 1].on = true;
+	}
+	uint32_t k = next > 0 ? sv_idmap_get(&r->blocked_idx, (uint64_t)(uint32_t)next) : SV_IDMAP_NONE;
+	if (k == SV_IDMAP_NONE || !r->blocked[k - 1].on)
+		return 0; /* its switch-out was before the recording */
+	r->blocked[k - 1].on = false;
+	sv_stack_id st = r->blocked[k - 1].st;
+	uint64_t t0 = r->blocked[k - 1].t;
+	int rc = r->thread_time ? leaf(r, &st, &r->blocked_fid, "BLOCKED_TIME") : 0;
+	if (!rc) {
+		r->kept++;
+		rc = r->sink->ops->add_sample(r->sink->self, st, rel_ms(r, t0),
+					      s->time >= t0 ? (double)(s->time - t0) / 1e6 : 0, 1.0);
+	}
+	return rc ? sv_pdr_fail(r, rc, off, "cannot add sample") : 0;
+}
+
+int sv_pdr_sample(pdr *r, const unsigned char *p, size_t n, uint16_t misc, size_t off)
+{
+	long ai = sv_pdr_sample_attr(r, p, n);
+	bool sw = r->offcpu && ai >= 0 && ai == r->sw_attr;
+	if (ai < 0 || (!r->attrs[ai].selected && !sw)) {
+		r->samples_other++;
+		return 0;
+	}
+	sample s;
+	const char *why = NULL;
+	if (!parse_sample(&r->attrs[ai], p, n, &s, &why)) {
+		sv_pdr_bad_sample(r, off, why);
+		return 0;
+	}
+	s.attr = (size_t)ai;
+	if (sw)
+		return switch_sample(r, &s, misc, off);
+	sv_stack_id st;
+	int rc = sample_stack(r, &s, misc, off, &st);
+	if (rc)
+		return rc;
+	if (r->thread_time && (rc = leaf(r, &st, &r->cpu_fid, "CPU_TIME")))
+		return sv_pdr_fail(r, rc, off, "cannot intern stack");
 	double m = r->clock_event ? (double)s.period / 1e6 : (double)s.period;
 	r->kept++;
-	rc = r->sink->ops->add_sample(r->sink->self, st, t_ms, m, 1.0);
+	rc = r->sink->ops->add_sample(r->sink->self, st, rel_ms(r, s.time), m, 1.0);
 	return rc ? sv_pdr_fail(r, rc, off, "cannot add sample") : 0;
 }
 

@@ -120,6 +120,16 @@ e perf.data.nobinary 0 "warning: user symbols: 3 of 4 files found \(not found: /
 cn perf.data.inline '[.rows[]|select(.name=="mt-nofp!inl_poly")|(.inc * 10000 / 3930.930927 | round)]' '[3356]' byname "$PD/recordings/mt-nofp.dwarf.data" "${NATIVE[@]}"
 cn perf.data.inline.callers '[.tree.name, .tree.children[].name]' '["mt-nofp!inl_poly","mt-nofp!leaf_math"]' callers "$PD/recordings/mt-nofp.dwarf.data" --focus 'mt-nofp!inl_poly' --depth 1 "${NATIVE[@]}"
 cn perf.data.no-inline '[.rows[]|select(.name|test("inl_poly"))]|length' 0 byname "$PD/recordings/mt-nofp.dwarf.data" --no-inline "${NATIVE[@]}"
+# Off-CPU time from sched:sched_switch (prev_pid/next_pid found through the tracing data's
+# format): each thread's switch-out to its next switch-in. perf script's own decoding of the
+# same records, paired the same way, gives 266 intervals and 15,312.7 ms (computed with
+# perf script -F time,event,trace | grep sched_switch and a few lines of perl).
+cn perf.data.offcpu '[.samples, (.metric * 10 | round)]' '[266,153127]' info "$PD/recordings/sys.sched.data" --event off-cpu "${NATIVE[@]}"
+# Thread time (PerfView's view): CPU samples with a CPU_TIME leaf, blocked intervals with BLOCKED_TIME.
+cn perf.data.thread-time '[.rows[]|select(.name=="CPU_TIME" or .name=="BLOCKED_TIME")|[.name,(.exc*10|round),.exc_count]]' \
+	'[["BLOCKED_TIME",153127,266],["CPU_TIME",64354,6429]]' byname "$PD/recordings/sys.sched.data" --event thread-time "${NATIVE[@]}"
+cn perf.data.thread-time.events '[.events[]|select(.selected)|.name]' '["cpu-clock","thread-time"]' info "$PD/recordings/sys.sched.data" --event thread-time "${NATIVE[@]}"
+e perf.data.offcpu.none 2 "event 'off-cpu' needs sched:sched_switch samples" -- info "$PD/recordings/mt.fp.data" --event off-cpu "${NATIVE[@]}"
 cn perf.data.jit '[.rows[]|select(.name|startswith("perf-16412.map!py::fib:"))|.exc_count]|add > 0' true byname "$PD/recordings/py.fp.data" "${NATIVE[@]}"
 for f in "$PD"/upstream/perfparser/* "$PD"/upstream/symbol-tests.perf.data; do
 	n=$("$SV" info "$f" --json 2>/dev/null | jq -r '.samples' 2>&1)
