@@ -30,7 +30,7 @@ struct sv_source {
 	/* aggregating: one sample per stack; agg_slot[stack] = its sample index + 1 */
 	bool aggregate;
 	uint32_t *agg_slot, agg_cap;
-	size_t agg_none; /* sample index + 1 of the stackless one */
+	uint32_t agg_none; /* sample index + 1 of the stackless one */
 
 	sv_scaling scaling;
 	bool limit_by_end;
@@ -206,14 +206,9 @@ int sv_source_intern_path(sv_source *src, sv_stack_id *out, const char *const *n
 	return 0;
 }
 
-/* Aggregating: another sample of a stack already seen adds to its one sample (which keeps
- * the earliest time); totals and bounds count it as its own. */
-static int add_to(sv_source *src, size_t i, double time, double metric, double count)
+/* Totals and time bounds take every sample, aggregated or not. */
+static void account(sv_source *src, double time, double metric, double count)
 {
-	src->s_metric[i] += metric;
-	src->s_count[i] = (float)((double)src->s_count[i] + count);
-	if (time < src->s_time[i])
-		src->s_time[i] = time;
 	if (time > src->max_time)
 		src->max_time = time;
 	if (time < src->min_time)
@@ -223,6 +218,17 @@ static int add_to(sv_source *src, size_t i, double time, double metric, double c
 		src->max_end = end;
 	src->total_metric += metric;
 	src->total_count += count;
+}
+
+/* Aggregating: another sample of a stack already seen adds to its one sample, which keeps
+ * the earliest time. */
+static int add_to(sv_source *src, size_t i, double time, double metric, double count)
+{
+	src->s_metric[i] += metric;
+	src->s_count[i] = (float)((double)src->s_count[i] + count);
+	if (time < src->s_time[i])
+		src->s_time[i] = time;
+	account(src, time, metric, count);
 	return 0;
 }
 
@@ -237,27 +243,26 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 		return SV_EINVAL;
 	if (!isfinite(time) || !isfinite(metric) || !isfinite(count))
 		return SV_EINVAL;
-	size_t *slot = NULL;
+	uint32_t *slot = NULL; /* aggregating: this stack's sample index + 1, 0 = none yet */
 	if (src->aggregate) {
 		if (stack == SV_STACK_NONE) {
 			slot = &src->agg_none;
 		} else {
 			if (stack >= src->agg_cap) {
-				uint32_t ncap = src->agg_cap ? src->agg_cap : 1024;
+				size_t ncap = src->agg_cap ? src->agg_cap : 1024;
 				while (ncap <= stack)
 					ncap *= 2;
-				uint32_t *ns = realloc(src->agg_slot, (size_t)ncap * sizeof(*ns));
+				uint32_t *ns = realloc(src->agg_slot, ncap * sizeof(*ns));
 				if (!ns)
 					return SV_ENOMEM;
-				memset(ns + src->agg_cap, 0, (size_t)(ncap - src->agg_cap) * sizeof(*ns));
+				memset(ns + src->agg_cap, 0, (ncap - src->agg_cap) * sizeof(*ns));
 				src->agg_slot = ns;
-				src->agg_cap = ncap;
+				src->agg_cap = (uint32_t)ncap;
 			}
-			if (src->agg_slot[stack])
-				return add_to(src, src->agg_slot[stack] - 1u, time, metric, count);
+			slot = &src->agg_slot[stack];
 		}
-		if (slot && *slot)
-			return add_to(src, *slot - 1, time, metric, count);
+		if (*slot)
+			return add_to(src, *slot - 1u, time, metric, count);
 	}
 	if (src->nsamples >= SV_MAX_SAMPLES)
 		return SV_ELIMIT;
@@ -283,22 +288,12 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 	}
 	size_t i = src->nsamples++;
 	if (slot)
-		*slot = i + 1;
-	else if (src->aggregate)
-		src->agg_slot[stack] = (uint32_t)(i + 1);
+		*slot = (uint32_t)(i + 1); /* i < SV_MAX_SAMPLES < 2^32 */
 	src->s_stack[i] = stack;
 	src->s_time[i] = time;
 	src->s_metric[i] = metric;
 	src->s_count[i] = (float)count;
-	if (time > src->max_time)
-		src->max_time = time;
-	if (time < src->min_time)
-		src->min_time = time;
-	double end = time + fabs(metric);
-	if (end > src->max_end)
-		src->max_end = end;
-	src->total_metric += metric;
-	src->total_count += count;
+	account(src, time, metric, count);
 	return 0;
 }
 
