@@ -7,6 +7,22 @@
 
 #include "perf_int.h"
 
+size_t sv_perf_upper(const void *v, size_t n, size_t size, size_t key, uint64_t addr)
+{
+	const unsigned char *b = v;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t start;
+		memcpy(&start, b + mid * size + key, sizeof(start));
+		if (start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int sv_perf_grow(void **p, size_t *cap, size_t need, size_t elem)
 {
 	if (need <= *cap)

@@ -15,6 +15,10 @@
 
 /* Grow an array to hold `need` elements (doubling); SV_ENOMEM leaves it as it was. */
 int sv_perf_grow(void **p, size_t *cap, size_t need, size_t elem);
+/* In an array of `n` records of `size` bytes sorted by the uint64_t at byte `key` of each
+ * (a start address), how many start at or before addr: the one covering addr, if any, is
+ * the last of those. */
+size_t sv_perf_upper(const void *v, size_t n, size_t size, size_t key, uint64_t addr);
 
 /* "Process comm;comm (pid)" from a pid's comms in first-seen order, .NET helper threads left
  * out unless nothing else is left (semantics.md §1.5). NULL when out of memory; free it. */

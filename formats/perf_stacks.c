@@ -94,14 +94,7 @@ static const map *maps_find(const maps *m, uint64_t addr)
 {
 	if (!m)
 		return NULL;
-	size_t lo = 0, hi = m->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (m->v[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = sv_perf_upper(m->v, m->n, sizeof(*m->v), offsetof(map, start), addr);
 	return lo && addr < m->v[lo - 1].end ? &m->v[lo - 1] : NULL;
 }
 

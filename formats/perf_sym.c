@@ -566,14 +566,7 @@ uint64_t sv_perf_dso_addr(const sv_perf_dso *d, uint64_t off)
 
 long sv_perf_dso_find(const sv_perf_dso *d, uint64_t addr)
 {
-	size_t lo = 0, hi = d->nsyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = sv_perf_upper(d->syms, d->nsyms, sizeof(*d->syms), offsetof(sv_perf_sym, start), addr);
 	if (!lo || addr >= d->syms[lo - 1].end)
 		return -1;
 	return (long)lo - 1;
@@ -830,14 +823,7 @@ void sv_perf_kallsyms_load(sv_perf_syms *s, const unsigned char *bid, size_t idl
 
 long sv_perf_kallsyms_find(const sv_perf_syms *s, uint64_t addr)
 {
-	size_t lo = 0, hi = s->nksyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->ksyms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = sv_perf_upper(s->ksyms, s->nksyms, sizeof(*s->ksyms), offsetof(ksym, addr), addr);
 	if (!lo)
 		return -1;
 	/* The last symbol does not reach past the end of kernel text. */
@@ -931,14 +917,7 @@ bool sv_perf_jit_find(sv_perf_syms *s, int pid, uint64_t addr, const char **sym,
 		return false;
 	*module = m->module;
 	/* The last entry starting at or before addr that covers it. */
-	size_t lo = 0, hi = m->nsyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (m->syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = sv_perf_upper(m->syms, m->nsyms, sizeof(*m->syms), offsetof(jit_sym, start), addr);
 	for (size_t i = lo; i-- > 0 && lo - i <= 8;)
 		if (addr < m->syms[i].end) {
 			*sym = m->names + m->syms[i].name;
