@@ -485,6 +485,19 @@ static int flatten(tui_app *a)
 	return rc;
 }
 
+static void keep_row(tui_app *a, uint32_t id);
+
+/* Show a call tree node in the CallTree tab: its ancestors expanded, the cursor on it. */
+static void reveal_node(tui_app *a, sv_node_id id)
+{
+	tui_frame *f = tui_app_frame(a);
+	for (sv_node_id x = sv_view_node_parent(f->view, id); x != UINT32_MAX; x = sv_view_node_parent(f->view, x))
+		if (sv_expansion_set(f->pane[TAB_CALLTREE].exp, x, true))
+			break;
+	reflatten(a);
+	keep_row(a, id);
+}
+
 /* ---- find ---- */
 
 static int find_next(tui_app *a, bool include_current)
@@ -520,14 +533,7 @@ static int find_next(tui_app *a, bool include_current)
 				if (!sv_pattern_match(pat, nm, strlen(nm)))
 					continue;
 				found = true;
-				for (sv_node_id x = sv_view_node_parent(f->view, all.row[i].id); x != UINT32_MAX;
-				     x = sv_view_node_parent(f->view, x))
-					if (sv_expansion_set(p->exp, x, true))
-						break;
-				reflatten(a);
-				for (size_t j = 0; j < f->rows.n; j++)
-					if (f->rows.row[j].id == all.row[i].id)
-						p->cursor = j;
+				reveal_node(a, all.row[i].id);
 			}
 			sv_rows_dispose(&all);
 		}
@@ -710,6 +716,42 @@ static int save_preset(tui_app *a, const char *name)
 	return store_presets(a, done);
 }
 
+/* Left, Right, Backspace and Delete on UTF-8 text (NUL-terminated, `*len` bytes, cursor at
+ * byte `*cur`), a whole character at a time; false for any other key. */
+static bool edit_chars(char *t, size_t *len, size_t *cur, int key)
+{
+	size_t c = *cur, n = *len;
+	if (key == KEY_LEFT || key == KEY_BACKSPACE || key == 127 || key == 8) {
+		if (!c)
+			return true;
+		size_t from = c;
+		do
+			c--;
+		while (c > 0 && (t[c] & 0xC0) == 0x80);
+		if (key != KEY_LEFT) {
+			memmove(t + c, t + from, n - from + 1);
+			*len = n - (from - c);
+		}
+		*cur = c;
+		return true;
+	}
+	if (key == KEY_RIGHT || key == KEY_DC) {
+		if (c >= n)
+			return true;
+		size_t to = c + 1;
+		while (to < n && (t[to] & 0xC0) == 0x80)
+			to++;
+		if (key == KEY_DC) {
+			memmove(t + c, t + to, n - to + 1);
+			*len = n - (to - c);
+		} else {
+			*cur = to;
+		}
+		return true;
+	}
+	return false;
+}
+
 static int edit_key(tui_app *a, int key)
 {
 	tui_frame *f = tui_app_frame(a);
@@ -737,31 +779,12 @@ static int edit_key(tui_app *a, int key)
 		}
 		return apply_box(a, (sv_box)box, a->edit);
 	}
-	if (key == KEY_LEFT && a->edit_cur > 0) {
-		do
-			a->edit_cur--;
-		while (a->edit_cur > 0 && (a->edit[a->edit_cur] & 0xC0) == 0x80);
-	} else if (key == KEY_RIGHT && a->edit_cur < a->edit_len) {
-		do
-			a->edit_cur++;
-		while (a->edit_cur < a->edit_len && (a->edit[a->edit_cur] & 0xC0) == 0x80);
+	if (edit_chars(a->edit, &a->edit_len, &a->edit_cur, key)) {
+		/* moved or deleted a character */
 	} else if (key == KEY_HOME || key == TUI_CTRL('a')) {
 		a->edit_cur = 0;
 	} else if (key == KEY_END || key == TUI_CTRL('e')) {
 		a->edit_cur = a->edit_len;
-	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && a->edit_cur > 0) {
-		size_t from = a->edit_cur;
-		do
-			a->edit_cur--;
-		while (a->edit_cur > 0 && (a->edit[a->edit_cur] & 0xC0) == 0x80);
-		memmove(a->edit + a->edit_cur, a->edit + from, a->edit_len - from + 1);
-		a->edit_len -= from - a->edit_cur;
-	} else if (key == KEY_DC && a->edit_cur < a->edit_len) {
-		size_t to = a->edit_cur + 1;
-		while (to < a->edit_len && (a->edit[to] & 0xC0) == 0x80)
-			to++;
-		memmove(a->edit + a->edit_cur, a->edit + to, a->edit_len - to + 1);
-		a->edit_len -= to - a->edit_cur;
 	} else if (key == TUI_CTRL('u')) {
 		a->edit_len = a->edit_cur = 0;
 		a->edit[0] = '\0';
@@ -1272,15 +1295,17 @@ static int copy_rows(tui_app *a, bool subtree)
 
 static int when_start(tui_app *a)
 {
-	int x0;
 	tui_frame *f = tui_app_frame(a);
 	if (!grid_tab(a) || f->pane[a->tab].cursor >= f->rows.n) {
 		status(a, "no When column here");
 		return TUI_REDRAW;
 	}
+	tui_col cols[COL_COUNT];
+	int width[COL_COUNT];
+	int n = tui_draw_columns(a, cols, width);
 	bool shown = false;
-	for (int x = 0; x < a->w && !shown; x++)
-		shown = column_at(a, x, &x0) == COL_WHEN;
+	for (int i = 0; i < n; i++)
+		shown = shown || cols[i] == COL_WHEN;
 	if (!shown) {
 		status(a, "the When column is not shown (c: columns; a wider terminal)");
 		return TUI_REDRAW;
@@ -1355,7 +1380,6 @@ static int goto_calltree(tui_app *a)
 	if (!grid_tab(a) || p->cursor >= f->rows.n)
 		return TUI_REDRAW;
 	sv_name_id name = f->rows.row[p->cursor].name;
-	tui_pane *tp = &f->pane[TAB_CALLTREE];
 	/* The first node of that name in a pre-order walk of the whole tree. */
 	sv_rows all;
 	if (sv_rows_calltree(&all, f->view, NULL, -1)) {
@@ -1373,11 +1397,7 @@ static int goto_calltree(tui_app *a)
 		status(a, "'%s' is not in the call tree", sv_view_name(f->view, name));
 		return TUI_REDRAW;
 	}
-	for (sv_node_id x = sv_view_node_parent(f->view, hit); x != UINT32_MAX; x = sv_view_node_parent(f->view, x))
-		if (sv_expansion_set(tp->exp, x, true))
-			break;
-	reflatten(a);
-	keep_row(a, hit);
+	reveal_node(a, hit);
 	status(a, "%s in the call tree", sv_view_name(f->view, name));
 	return TUI_REDRAW;
 }
@@ -1464,14 +1484,8 @@ static int notes_key(tui_app *a, int key)
 			status(a, "notes kept (Ctrl-S saves them with the view)");
 		return TUI_REDRAW;
 	}
-	if (key == KEY_LEFT && cur > 0) {
-		do
-			cur--;
-		while (cur > 0 && (t[cur] & 0xC0) == 0x80);
-	} else if (key == KEY_RIGHT && cur < len) {
-		do
-			cur++;
-		while (cur < len && (t[cur] & 0xC0) == 0x80);
+	if (edit_chars(t, &len, &cur, key)) {
+		/* moved or deleted a character */
 	} else if (key == KEY_HOME || key == TUI_CTRL('a')) {
 		cur = line_start(t, cur);
 	} else if (key == KEY_END || key == TUI_CTRL('e')) {
@@ -1485,19 +1499,6 @@ static int notes_key(tui_app *a, int key)
 			if (le < len)
 				cur = at_column(t, len, le + 1, col);
 		}
-	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && cur > 0) {
-		size_t from = cur;
-		do
-			cur--;
-		while (cur > 0 && (t[cur] & 0xC0) == 0x80);
-		memmove(t + cur, t + from, len - from + 1);
-		len -= from - cur;
-	} else if (key == KEY_DC && cur < len) {
-		size_t to = cur + 1;
-		while (to < len && (t[to] & 0xC0) == 0x80)
-			to++;
-		memmove(t + cur, t + to, len - to + 1);
-		len -= to - cur;
 	} else if ((key == '\n' || key == KEY_ENTER || (key >= 0x20 && key < 0x100 && key != 0x7f)) && len + 1 < NOTES_MAX) {
 		char *nt = realloc(t, len + 2);
 		if (!nt) {

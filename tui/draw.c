@@ -95,6 +95,35 @@ static void row_when(tui_app *a, const sv_row *r, char when[SV_WHEN_LEN + 1])
 	}
 }
 
+/* A line being edited: scrolled sideways, a character at a time, so that the cursor (at
+ * byte `cur` of `text`) stays within `avail` columns; the cursor cell in reverse video. */
+static void draw_edit_line(tui_screen *s, int x, int y, int avail, const char *text, size_t cur, int attr)
+{
+	if (avail < 1)
+		return;
+	size_t tl = strlen(text);
+	if (cur > tl) /* a line cut for display */
+		cur = tl;
+	char before[4096];
+	snprintf(before, sizeof(before), "%.*s", (int)cur, text);
+	size_t blen = strlen(before), skip = 0;
+	while (skip < blen && tui_text_width(before + skip) > avail)
+		do
+			skip++;
+		while (skip < blen && (before[skip] & 0xC0) == 0x80);
+	tui_screen_text(s, x, y, text + skip, avail, attr);
+	int cx = x + tui_text_width(before + skip);
+	tui_screen_fill(s, cx, y, 1, TUI_A_REVERSE);
+	if (text[cur]) {
+		char one[8];
+		size_t k = 1;
+		while (k < 4 && (text[cur + k] & 0xC0) == 0x80)
+			k++;
+		snprintf(one, sizeof(one), "%.*s", (int)k, text + cur);
+		tui_screen_text(s, cx, y, one, 2, TUI_A_REVERSE);
+	}
+}
+
 static void draw_boxes(tui_app *a, tui_screen *s, int y)
 {
 	tui_frame *f = tui_app_frame(a);
@@ -121,26 +150,7 @@ static void draw_boxes(tui_app *a, tui_screen *s, int y)
 		if (layout[i].box == SV_BOX_FOLD_PCT && !text[0] && !editing)
 			text = "";
 		if (editing) {
-			/* show the end of a long line so the cursor stays visible */
-			int avail = maxw - lw - 1;
-			char before[4096];
-			snprintf(before, sizeof(before), "%.*s", (int)a->edit_cur, a->edit);
-			const char *shown = text;
-			while (tui_text_width(before + (shown - text)) > avail && *shown)
-				shown++;
-			int used = tui_screen_text(s, x + lw, yy, shown, avail, TUI_A_UNDERLINE);
-			int cx = x + lw + tui_text_width(before + (shown - text));
-			if (cx < x + lw + avail + 1)
-				tui_screen_fill(s, cx, yy, 1, TUI_A_REVERSE);
-			(void)used;
-			if (a->edit_cur < a->edit_len) {
-				char one[8];
-				size_t k = 1;
-				while (a->edit_cur + k < a->edit_len && (a->edit[a->edit_cur + k] & 0xC0) == 0x80)
-					k++;
-				snprintf(one, sizeof(one), "%.*s", (int)k, a->edit + a->edit_cur);
-				tui_screen_text(s, cx, yy, one, 2, TUI_A_REVERSE);
-			}
+			draw_edit_line(s, x + lw, yy, maxw - lw - 1, text, a->edit_cur, TUI_A_UNDERLINE);
 		} else {
 			tui_screen_text(s, x + lw, yy, text, maxw - lw, TUI_A_NORMAL);
 		}
@@ -190,33 +200,10 @@ static void draw_notes_edit(tui_app *a, tui_screen *s, int y0, int y1)
 		char buf[4096];
 		snprintf(buf, sizeof(buf), "%.*s", (int)(n < sizeof(buf) - 1 ? n : sizeof(buf) - 1), p);
 		bool here = (size_t)(p - t) <= cur && cur <= (size_t)(p - t) + n;
-		int shift = 0;
-		if (here) {
-			char before[4096];
-			size_t k = cur - (size_t)(p - t);
-			snprintf(before, sizeof(before), "%.*s", (int)(k < sizeof(before) - 1 ? k : sizeof(before) - 1), p);
-			int cx = tui_text_width(before);
-			const char *shown = buf;
-			while (cx - shift > a->w - 3 && *shown) { /* scroll the line so the cursor shows */
-				int one = 1;
-				do
-					shown++;
-				while ((*shown & 0xC0) == 0x80);
-				shift += one;
-			}
-			tui_screen_text(s, 1, y, shown, a->w - 2, TUI_A_NORMAL);
-			tui_screen_fill(s, 1 + cx - shift, y, 1, TUI_A_REVERSE);
-			if (k < n) {
-				char one[8];
-				size_t b = 1;
-				while (k + b < n && (p[k + b] & 0xC0) == 0x80)
-					b++;
-				snprintf(one, sizeof(one), "%.*s", (int)b, p + k);
-				tui_screen_text(s, 1 + cx - shift, y, one, 2, TUI_A_REVERSE);
-			}
-		} else {
+		if (here)
+			draw_edit_line(s, 1, y, a->w - 2, buf, cur - (size_t)(p - t), TUI_A_NORMAL);
+		else
 			tui_screen_text(s, 1, y, buf, a->w - 2, TUI_A_NORMAL);
-		}
 		p = e ? e + 1 : NULL;
 	}
 }
@@ -449,13 +436,16 @@ char *tui_draw_rows_text(tui_app *a, const sv_row *rows, size_t n)
 	int ncol = tui_draw_columns(a, shown, width);
 	double basis = fabs(sv_view_node_stats(f->view, SV_NODE_ROOT)->inc);
 	uint32_t base = n ? rows[0].depth : 0;
-	/* widths over the copied rows */
+	/* each row's When once (n <= the copy limit), then widths over the copied rows */
+	char(*whens)[SV_WHEN_LEN + 1] = malloc((n ? n : 1) * sizeof(*whens));
+	if (!whens)
+		return NULL;
 	int w[COL_COUNT] = { 0 };
 	for (int k = 0; k < ncol; k++)
 		w[k] = tui_text_width(col_titles[shown[k]]);
 	for (size_t i = 0; i < n; i++) {
-		char when[SV_WHEN_LEN + 1];
-		row_when(a, &rows[i], when);
+		const char *when = whens[i];
+		row_when(a, &rows[i], whens[i]);
 		for (int k = 0; k < ncol; k++) {
 			char buf[64];
 			int cw;
@@ -472,12 +462,12 @@ char *tui_draw_rows_text(tui_app *a, const sv_row *rows, size_t n)
 	}
 	size_t cap = 4096, len = 0;
 	char *out = malloc(cap);
-	if (!out)
+	if (!out) {
+		free(whens);
 		return NULL;
+	}
 	for (size_t i = 0; i <= n; i++) { /* row 0 of the text: the titles */
-		char when[SV_WHEN_LEN + 1] = "";
-		if (i)
-			row_when(a, &rows[i - 1], when);
+		const char *when = i ? whens[i - 1] : "";
 		for (int k = 0; k < ncol; k++) {
 			char buf[64], ind[1001] = "";
 			const char *cell = buf;
@@ -500,6 +490,7 @@ char *tui_draw_rows_text(tui_app *a, const sv_row *rows, size_t n)
 				char *no = realloc(out, cap);
 				if (!no) {
 					free(out);
+					free(whens);
 					return NULL;
 				}
 				out = no;
@@ -517,6 +508,7 @@ char *tui_draw_rows_text(tui_app *a, const sv_row *rows, size_t n)
 		out[len++] = '\n';
 	}
 	out[len] = '\0';
+	free(whens);
 	return out;
 }
 
