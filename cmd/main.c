@@ -28,13 +28,7 @@ static void report(const sv_error *err)
 	fprintf(stderr, "stackview: %s\n", buf);
 }
 
-static int load_as(sv_source **out, const char *path, const cli_opts *o, bool aggregate);
-
-static int load(sv_source **out, const char *path, const cli_opts *o)
-{
-	return load_as(out, path, o, false);
-}
-
+/* Load a file (with progress and cancelling); `aggregate`: one sample per stack. */
 static int load_as(sv_source **out, const char *path, const cli_opts *o, bool aggregate)
 {
 	sv_error err;
@@ -55,6 +49,11 @@ static int load_as(sv_source **out, const char *path, const cli_opts *o, bool ag
 	if (o->scaling)
 		sv_source_set_scaling(*out, strcmp(o->scaling, "time") == 0 ? SV_SCALING_TIME : SV_SCALING_DATA);
 	return 0;
+}
+
+static int load(sv_source **out, const char *path, const cli_opts *o)
+{
+	return load_as(out, path, o, false);
 }
 
 /* The file's saved state (or empty boxes), then the command line's boxes on top. */

@@ -31,8 +31,10 @@ static void on_interrupt(int sig)
 {
 	/* The first Ctrl-C asks the loader to stop at its next report; a second one, for a
 	 * loader stuck waiting on a pipe, is the default action. */
-	if (canceled)
-		signal(sig, SIG_DFL), raise(sig);
+	if (canceled) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 	canceled = 1;
 }
 

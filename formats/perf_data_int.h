@@ -166,7 +166,7 @@ typedef struct pdr {
 		uint64_t t;
 		bool on;
 	} *blocked;
-	size_t nblocked, blocked_cap, switches;
+	size_t nblocked, blocked_cap;
 	sv_frame_id blocked_fid, cpu_fid; /* UINT32_MAX until interned */
 	/* inline frames of DWARF-unwound user frames, per (DSO, address): inl_idx gives
 	 * index + 1 into inl (start and count in inl_fids) */

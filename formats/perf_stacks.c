@@ -696,9 +696,9 @@ static size_t unwind_user(pdr *r, proc *pr, const sample *s, uint64_t *pcs)
 
 /* The stack of a parsed sample, under its thread and process frames: frames named once per
  * distinct (thread, address spaces, callchain). 0, or a failure already reported. */
-static int sample_stack(pdr *r, sample *sp, uint16_t misc, size_t off, sv_stack_id *out)
+static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_stack_id *out)
 {
-	sample s = *sp;
+	sample s = *sp; /* a copy: DWARF unwinding rewrites its chain fields */
 	const attr *a = &r->attrs[s.attr];
 	if (!r->have_t0) {
 		r->have_t0 = true;
@@ -834,7 +834,6 @@ static int switch_sample(pdr *r, sample *s, uint16_t misc, size_t off)
 		sv_pdr_bad_sample(r, off, "sched_switch data too short for its format");
 		return 0;
 	}
-	r->switches++;
 	if (prev > 0) { /* not the idle task */
 		sv_stack_id st;
 		int rc = sample_stack(r, s, misc, off, &st);
