@@ -252,6 +252,8 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 				size_t ncap = src->agg_cap ? src->agg_cap : 1024;
 				while (ncap <= stack)
 					ncap *= 2;
+				if (ncap > UINT32_MAX) /* stack ids stay below UINT32_MAX - 1 */
+					ncap = UINT32_MAX;
 				uint32_t *ns = realloc(src->agg_slot, ncap * sizeof(*ns));
 				if (!ns)
 					return SV_ENOMEM;
