@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 # stackview — one non-recursive Makefile. Out-of-tree builds in build/<variant>/.
 #   make                 build build/release/stackview
-#   make test            unit, conformance, golden and CLI tests; ends with "N passed, N failed"
+#   make test            unit, conformance, golden, CLI and TUI tests from the checkout alone;
+#                        ends with "N passed, N failed"; T=group[,group] runs only those groups
+#   make test-extended   the checks over the large shared data in ../shared/data (perf, ETL)
 #   make SAN=address,undefined test   the same under sanitizers (build/san/)
 #   make bench           benchmark (see tests/bench/)
 #   make deps            apt-get install everything the build and tests need (Debian 12)
@@ -16,7 +18,13 @@ V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 
 CC ?= cc
-PKGS := libpcre2-8 libxml-2.0 json-c libzip zlib libdw libzstd
+# Each layer is compiled with its own libraries' flags only, so the compiler keeps the layers
+# apart (design.md "Layers"): lib/ sees pcre2, formats/ the format libraries, tui/ ncursesw.
+LIB_PKGS := libpcre2-8
+FMT_PKGS := libxml-2.0 json-c libzip zlib libdw libzstd
+PKGS := $(LIB_PKGS) $(FMT_PKGS)
+LIB_PKG_CFLAGS := $(shell pkg-config --cflags $(LIB_PKGS) 2>/dev/null)
+FMT_PKG_CFLAGS := $(shell pkg-config --cflags $(FMT_PKGS) 2>/dev/null)
 TUI_PKGS := ncursesw
 TUI_CFLAGS := $(shell pkg-config --cflags $(TUI_PKGS) 2>/dev/null)
 TUI_LIBS := $(shell pkg-config --libs $(TUI_PKGS) 2>/dev/null || echo -lncursesw)
@@ -25,8 +33,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty
 
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 	-Wcast-qual -Wwrite-strings -Wundef -Wpointer-arith -Wvla -Wimplicit-fallthrough -Werror
-BASE_CFLAGS := -std=c17 -D_GNU_SOURCE -fPIC $(WARN) -Ilib/include -Iformats/include $(PKG_CFLAGS) \
-	-DSV_VERSION='"$(VERSION)"'
+BASE_CFLAGS := -std=c17 -D_GNU_SOURCE -fPIC $(WARN) -Ilib/include -DSV_VERSION='"$(VERSION)"'
 
 ifneq ($(FUZZ),)
 VARIANT := fuzz
@@ -54,7 +61,7 @@ TUI_SRCS := tui/screen.c tui/app.c tui/draw.c tui/run.c tui/term.c
 CMD_SRCS := cmd/main.c cmd/options.c cmd/output.c cmd/json_out.c cmd/presets.c cmd/progress.c
 FUZZ_TARGETS := perfview_xml perfview_json perf_script perf_data folded pattern etl xpress speedscope
 FUZZ_SECONDS ?= 60
-UNIT_TESTS := test_pattern test_params test_when test_commands test_view test_source test_formats test_xpress
+UNIT_TESTS := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 FMT_OBJS := $(FMT_SRCS:%.c=$(B)/%.o)
@@ -68,7 +75,7 @@ UNIT_BINS := $(UNIT_TESTS:%=$(B)/tests/unit/%)
 REPLAY_BINS := $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay_%)
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(B)/tests/fuzz/fuzz_%)
 
-.PHONY: all test unit bench deps demo install check-layering clean distclean
+.PHONY: all test test-extended unit bench deps demo install check-layering check-headers clean distclean
 all: $(BIN)
 
 $(B)/%.o: %.c
@@ -85,7 +92,11 @@ $(FMTA): $(FMT_OBJS)
 $(TUIA): $(TUI_OBJS)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
-$(TUI_OBJS): ALL_CFLAGS += $(TUI_CFLAGS)
+$(LIB_OBJS): ALL_CFLAGS += $(LIB_PKG_CFLAGS)
+$(FMT_OBJS): ALL_CFLAGS += -Iformats/include $(FMT_PKG_CFLAGS)
+$(TUI_OBJS): ALL_CFLAGS += -Itui $(TUI_CFLAGS)
+$(CMD_OBJS): ALL_CFLAGS += -Iformats/include -Itui $(PKG_CFLAGS) $(TUI_CFLAGS)
+TEST_CFLAGS = $(ALL_CFLAGS) -Iformats/include $(PKG_CFLAGS)
 $(BIN): $(CMD_OBJS) $(TUIA) $(FMTA) $(LIBA)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(CMD_OBJS) $(TUIA) $(FMTA) $(LIBA) $(PKG_LIBS) $(TUI_LIBS) -lm
@@ -95,38 +106,41 @@ $(B)/libstackview.so: $(LIB_OBJS) $(FMT_OBJS)
 $(B)/tests/unit/%: tests/unit/%.c $(FMTA) $(LIBA)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -Ilib -MMD -MP $< -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -lcmocka -lm
+	$(Q)$(CC) $(TEST_CFLAGS) -Ilib -MMD -MP $< -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -lcmocka -lm
 
 # Fuzz targets: replayed over their corpora by `make test` (any variant), run by `make fuzz`.
 $(B)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_common.h $(FMTA) $(LIBA)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -Wno-cast-qual $< tests/fuzz/replay.c -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -lm
+	$(Q)$(CC) $(TEST_CFLAGS) -Wno-cast-qual $< tests/fuzz/replay.c -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -lm
 $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FMTA) $(LIBA)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -Wno-cast-qual $< -o $@ -fsanitize=fuzzer,address,undefined $(FMTA) $(LIBA) $(PKG_LIBS) -lm
+	$(Q)$(CC) $(TEST_CFLAGS) -Wno-cast-qual $< -o $@ -fsanitize=fuzzer,address,undefined $(FMTA) $(LIBA) $(PKG_LIBS) -lm
 
 $(B)/tests/bench/gen: tests/bench/gen.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -O2 $< -o $@ $(LDSAN) -lm
 $(B)/tests/bench/engine: tests/bench/engine.c $(FMTA) $(LIBA)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -O2 $< -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -lm
+	$(Q)$(CC) $(TEST_CFLAGS) -O2 $< -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -lm
 
 unit: $(UNIT_BINS)
 
-test: $(BIN) $(UNIT_BINS) $(REPLAY_BINS) check-layering
-	$(Q)SV_BUILD=$(B) SV_VARIANT=$(VARIANT) bash tests/run.sh
+test: $(BIN) $(UNIT_BINS) $(REPLAY_BINS) check-layering check-headers
+	$(Q)SV_BUILD=$(B) SV_VARIANT=$(VARIANT) T=$(T) bash tests/run.sh
+test-extended: $(BIN)
+	$(Q)SV_BUILD=$(B) SV_VARIANT=$(VARIANT) SV_EXTENDED=1 T=$(T) bash tests/run.sh
 
 $(B)/tests/bench/tui-bench: tests/bench/tui.c $(TUIA) $(FMTA) $(LIBA)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(TUI_CFLAGS) -O2 $< -o $@ $(LDSAN) $(TUIA) $(FMTA) $(LIBA) $(PKG_LIBS) $(TUI_LIBS) -lm
+	$(Q)$(CC) $(TEST_CFLAGS) -Itui $(TUI_CFLAGS) -O2 $< -o $@ $(LDSAN) $(TUIA) $(FMTA) $(LIBA) $(PKG_LIBS) $(TUI_LIBS) -lm
 
 bench: $(BIN) $(B)/tests/bench/gen $(B)/tests/bench/engine $(B)/tests/bench/tui-bench
 	$(Q)SV_BUILD=$(B) bash tests/bench/bench.sh
 
 # Every library and tool the build, the tests and the demo need, on Debian 12.
 DEB_PKGS := build-essential pkg-config libpcre2-dev libxml2-dev libjson-c-dev zlib1g-dev libzip-dev \
-	libncurses-dev libdw-dev libelf-dev libzstd-dev libiberty-dev libc6-dbg libcmocka-dev jq zip unzip tmux libxml2-utils time
+	libncurses-dev libdw-dev libelf-dev libzstd-dev libiberty-dev libc6-dbg libcmocka-dev jq zip unzip tmux libxml2-utils time \
+	chromium clang libclang-rt-14-dev
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -142,7 +156,7 @@ demo: deps
 # libFuzzer runs (clang): each target FUZZ_SECONDS, seeded from tests/fuzz/corpus/<target>;
 # new inputs go to build/fuzz/corpus-<target>, crashes to build/fuzz/crash-*.
 fuzz:
-	@command -v clang >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get install -y -q clang libclang-rt-14-dev; }
+	@command -v clang >/dev/null || { echo "make fuzz needs clang: run make deps"; exit 1; }
 	$(Q)$(MAKE) --no-print-directory FUZZ=1 CC=clang fuzz-build
 	$(Q)for t in $(FUZZ_TARGETS); do \
 		mkdir -p build/fuzz/corpus-$$t; \
@@ -171,10 +185,18 @@ install: $(BIN) $(B)/libstackview.so
 # its libraries; neither may include tui/ or cmd/ (design.md "Layers").
 check-layering:
 	@bad=$$(grep -n '#include' lib/*.c lib/*.h lib/include/stackview/*.h | \
-		grep -E '"(tui|cmd|formats)/|stackview/(formats|registry|input)\.h|<(libxml|json-c|zip|zlib|ncurses|curses|elfutils)' ); \
+		grep -E '"(tui|cmd|formats)/|stackview/(formats|registry|input)\.h|<(libxml|json-c|json\.h|zip|zlib|zstd|gelf|libelf|dwarf|libdw|elfutils|libiberty|demangle|ncurses|curses)' ); \
 	bad2=$$(grep -n '#include' formats/*.c formats/include/stackview/*.h | grep -E '"(tui|cmd)/|<(ncurses|curses)'); \
 	bad3=$$(grep -n '#include' tui/*.c tui/*.h | grep -E '"(cmd|formats)/|stackview/formats\.h'); \
 	if [ -n "$$bad$$bad2$$bad3" ]; then echo "layering violation:"; echo "$$bad$$bad2$$bad3"; exit 1; fi
+
+# Every public header compiles on its own (libgit2's headertest).
+check-headers:
+	@for h in lib/include/stackview/*.h formats/include/stackview/*.h; do \
+		printf '#include "stackview/%s"\n' "$${h##*/}" | \
+		$(CC) -std=c17 -Wall -Wextra -Wpedantic -Werror -Ilib/include -Iformats/include -fsyntax-only -x c - \
+		|| { echo "check-headers: $$h does not compile alone"; exit 1; }; \
+	done
 
 clean:
 	rm -rf build

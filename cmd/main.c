@@ -12,7 +12,7 @@
 #include "stackview/derive.h"
 #include "stackview/flame.h"
 #include "stackview/formats.h"
-#include "../tui/tui.h"
+#include "tui.h"
 
 static double now_ms(void)
 {

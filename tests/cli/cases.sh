@@ -20,8 +20,6 @@ fi
 c bad.xxe '[.rows[]|.name]|sort' '["Main","ROOT"]' byname ../../badinput/external-entity.perfView.xml
 
 # Generated inputs: a stack past the depth limit, a name past the length limit, a zip bomb.
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 {
 	printf '<StackSource><Samples><Sample Time="1">\n'
 	seq -f 'f%g' 1 100001
@@ -127,9 +125,9 @@ e folded.badcount 1 "bad2.folded:1: expected" -- byname "$TMP/bad2.folded"
 
 # ---- progress and cancelling a load ----
 # --progress on a non-terminal prints plain lines; the last one says the file loaded.
-"$SV" info ../shared/data/perf/recordings/mt.fp.txt --progress > /dev/null 2> "$TMP/prog"
+"$SV" info "$MT" --progress > /dev/null 2> "$TMP/prog"
 if tail -1 "$TMP/prog" | grep -Eq '^stackview: loaded mt\.fp\.txt in [0-9.]+ s$'; then ok; else bad progress.done "$(tail -2 "$TMP/prog")"; fi
-"$SV" info ../shared/data/perf/recordings/mt.fp.txt > /dev/null 2> "$TMP/prog"
+"$SV" info "$MT" > /dev/null 2> "$TMP/prog"
 if [ ! -s "$TMP/prog" ]; then ok; else bad progress.off "progress shown on a non-terminal without --progress"; fi
 # Ctrl-C while a slow producer is still writing: the load stops cleanly (one error line,
 # exit 1) when the next bytes arrive, rather than the process dying mid-way.
@@ -137,11 +135,11 @@ mkfifo "$TMP/slow.perf.txt"
 "$SV" byname "$TMP/slow.perf.txt" > "$TMP/cancel.out" 2> "$TMP/cancel.err" &
 pid=$!
 exec 7> "$TMP/slow.perf.txt"
-head -c 3000000 ../shared/data/perf/recordings/mt.fp.txt >&7
+head -c 3000000 "$MT" >&7
 sleep 0.3
 kill -INT "$pid"
 sleep 0.3
-cat ../shared/data/perf/recordings/mt.fp.txt >&7 2> /dev/null
+cat "$MT" >&7 2> /dev/null
 exec 7>&-
 wait "$pid"
 st=$?

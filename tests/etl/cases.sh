@@ -3,11 +3,8 @@
 # (sourced by tests/run.sh). Sample counts equal the baselines' COUNT lines; the first kept
 # sample equals the baseline's first PerfInfo/Sample event; samples per process, stack
 # coverage, modules of the sampled addresses and named JIT samples are etl.md's figures.
-ED=../shared/data/etl
-if [ ! -d "$ED" ]; then
-	bad etl.data-missing "$ED not found (the shared data folder must sit beside the checkout)"
-	return 0 2>/dev/null || exit 1
-fi
+ED=$SHARED/etl
+need_shared etl || return 0
 
 for arch in x64 x86; do
 	f=$ED/net.4.5.2.$arch.etl.zip

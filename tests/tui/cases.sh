@@ -65,7 +65,7 @@ if command -v tmux >/dev/null 2>&1; then
 	tm new-session -d -s load -x 100 -y 24 "$SV $fifo; echo EXITED \$?; stty -a | grep -o ' echo '; sleep 20"
 	exec 8> "$fifo"
 	sleep 0.4
-	head -c 1500000 ../shared/data/perf/recordings/mt.fp.txt >&8
+	head -c 1500000 "$MT" >&8
 	for _ in $(seq 50); do tm capture-pane -t load -p 2>/dev/null | grep -q 'loading slow' && break; sleep 0.1; done
 	if tm capture-pane -t load -p | grep -q 'loading slow.perf.txt: .* read'; then ok; else bad tui.e2e.progress "$(tm capture-pane -t load -p | head -3)"; fi
 	pkill -TERM -f "^$SV $fifo" 2>/dev/null || true

@@ -27,7 +27,7 @@ printf '{"StackSource":{"Samples":[{"Stack":["a<b&c\\"d>\\u0001", "]]>x", "caf\\
 "$SV" flame "$FL/n.perfView.json" -o "$FL/n.svg"
 if xmllint --noout "$FL/n.svg" 2>/dev/null && grep -q 'data-n="a&lt;b&amp;c&quot;d&gt;' "$FL/n.svg"; then ok; else bad flame.escape; fi
 # convert to .svg and a real perf recording
-"$SV" convert ../shared/data/perf/recordings/mt.fp.txt "$FL/mt.svg"
+"$SV" convert "$MT" "$FL/mt.svg"
 if xmllint --noout "$FL/mt.svg" 2>/dev/null && [ "$(grep -c '<g class="f"' "$FL/mt.svg")" -gt 20 ]; then ok; else bad flame.convert; fi
 
 # ---- rendered by a browser ----

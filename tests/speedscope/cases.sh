@@ -5,9 +5,9 @@ SS=$(mktemp -d)
 "$SV" convert "$IN/s-rec.perfView.xml" "$SS/r.speedscope.json"
 got=$(jq -c '[(.shared.frames|map(.name)), .profiles[0].type, .profiles[0].unit, .profiles[0].samples, .profiles[0].weights]' "$SS/r.speedscope.json")
 if [ "$got" = '[["Main","A","B","C"],"sampled","none",[[0,1,2,1],[0,1,1,3]],[1,1]]' ]; then ok; else bad speedscope.structure "$got"; fi
-"$SV" convert ../shared/data/perf/recordings/mt.fp.txt "$SS/mt.speedscope.json"
+"$SV" convert "$MT" "$SS/mt.speedscope.json"
 got=$(jq -c '.profiles[0]|[.unit, (.samples|length), (.weights|add*1000|round)]' "$SS/mt.speedscope.json")
-want=$("$SV" info ../shared/data/perf/recordings/mt.fp.txt --json | jq -c '["milliseconds", .samples, (.metric*1000|round)]')
+want=$("$SV" info "$MT" --json | jq -c '["milliseconds", .samples, (.metric*1000|round)]')
 if [ "$got" = "$want" ]; then ok; else bad speedscope.totals "$got vs $want"; fi
 # Every sample's stack indexes the frame table.
 if jq -e '(.shared.frames|length) as $n | all(.profiles[0].samples[][]; . >= 0 and . < $n)' "$SS/mt.speedscope.json" >/dev/null; then ok; else bad speedscope.indexes; fi
@@ -44,7 +44,7 @@ else
 fi
 
 # ---- import: sampled round trips keep samples, total and ByName; evented intervals ----
-for f in "$IN/s-rec.perfView.xml" ../shared/data/perf/recordings/mt.fp.txt examples/tutorial.perfView.xml; do
+for f in "$IN/s-rec.perfView.xml" "$MT" examples/tutorial.perfView.xml; do
 	"$SV" convert "$f" "$SS/rt.speedscope.json"
 	a=$("$SV" byname "$f" --json | jq -c '[.summary.count, ([.rows[]|[.name,(.exc*1e6|round),(.inc*1e6|round)]]|sort)]')
 	b=$("$SV" byname "$SS/rt.speedscope.json" --json | jq -c '[.summary.count, ([.rows[]|[.name,(.exc*1e6|round),(.inc*1e6|round)]]|sort)]')

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: MIT
+# What every test group shares (sourced by tests/run.sh before a group's cases.sh):
+#   ok / bad ID [WHY]                          count a check
+#   c ID JQ EXPECTED CMD INPUT [OPTIONS...]     JSON of `stackview CMD INPUT --json OPTIONS`
+#   cn ID JQ EXPECTED ARGS...                   the same with stderr left out and ARGS as given
+#   t ID LINE CMD INPUT [OPTIONS...]            first line of the text output
+#   e ID EXIT STDERR-REGEX -- ARGS...           exit status and one error line
+# and the variables SV (the binary), IN (conformance inputs), TMP (a private scratch folder,
+# removed at exit), MT (tests/data/mt.fp.txt.gz unpacked: a perf script recording of a
+# 4-thread program) and SHARED (../shared/data: only the extended groups may read it).
+B=${SV_BUILD:-build/release}
+SV="$PWD/$B/stackview"
+IN=tests/conformance/inputs
+SHARED=../shared/data
+TMP=$(mktemp -d)
+# Presets are read from and written to $XDG_CONFIG_HOME and symbols are never looked up in the
+# tester's own caches: nothing in a test depends on the home directory of the host.
+export XDG_CONFIG_HOME="$TMP/config" HOME="$TMP/home"
+mkdir -p "$XDG_CONFIG_HOME" "$HOME"
+trap 'rm -rf "$TMP"' EXIT
+MT=$TMP/mt.fp.txt
+gzip -dc tests/data/mt.fp.txt.gz > "$MT"
+pass=${pass:-0}
+fail=${fail:-0}
+failed=()
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); failed+=("$1"); printf 'FAIL %s\n' "$1"; [ -n "${2:-}" ] && printf '     %s\n' "$2"; }
+
+input() {
+	case "$1" in
+	- | /*) printf '%s' "$1" ;;
+	*.*) printf '%s/%s' "$IN" "$1" ;;
+	*) printf '%s/%s.perfView.xml' "$IN" "$1" ;;
+	esac
+}
+
+JQDEFS='def kid($n): first(.children[] | select(.name == $n));
+def at(p): reduce p[] as $n (.; kid($n));
+def row($n): first(.rows[] | select(.name == $n));'
+
+c() {
+	local id=$1 q=$2 want=$3 cmd=$4 f=$5
+	shift 5
+	local args=()
+	if [ "$cmd" = diff ] || [ "$cmd" = overweight ]; then
+		args=("$(input "$f")" "$(input "$1")")
+		shift
+	else
+		args=("$(input "$f")")
+	fi
+	local out got norm
+	if ! out=$("$SV" "$cmd" "${args[@]}" --json "$@" 2>&1); then
+		bad "$id" "stackview $cmd failed: $out"
+		return
+	fi
+	got=$(printf '%s' "$out" | jq -c "$JQDEFS $q" 2>&1)
+	norm=$(printf '%s' "$want" | jq -c . 2>/dev/null || printf '%s' "$want")
+	if [ "$got" = "$norm" ]; then ok; else bad "$id" "got $got, want $norm"; fi
+}
+
+cn() {
+	local id=$1 q=$2 want=$3
+	shift 3
+	local got norm
+	got=$("$SV" "$@" --json 2>/dev/null | jq -c "$JQDEFS $q" 2>&1)
+	norm=$(printf '%s' "$want" | jq -c .)
+	if [ "$got" = "$norm" ]; then ok; else bad "$id" "got $got, want $norm"; fi
+}
+
+t() {
+	local id=$1 want=$2 cmd=$3 f=$4
+	shift 4
+	local got
+	got=$("$SV" "$cmd" "$(input "$f")" "$@" 2>&1 | head -n 1)
+	if [ "$got" = "$want" ]; then ok; else bad "$id" "got '$got'"; fi
+}
+
+e() {
+	local id=$1 want=$2 rx=$3
+	shift 4
+	local err st lines
+	err=$("$SV" "$@" 2>&1 >/dev/null)
+	st=$?
+	lines=$(printf '%s' "$err" | grep -c '' || true)
+	if [ "$st" != "$want" ]; then
+		bad "$id" "exit $st, want $want: $err"
+	elif ! printf '%s' "$err" | grep -Eq -- "$rx"; then
+		bad "$id" "stderr '$err' does not match /$rx/"
+	elif [ "$lines" -gt 1 ]; then
+		bad "$id" "more than one error line: $err"
+	else
+		ok
+	fi
+}
+
+# need_shared GROUP: the extended groups read the large shared data beside the checkout.
+need_shared() {
+	if [ ! -d "$SHARED/$1" ]; then
+		bad "$1.data-missing" "$SHARED/$1 not found (make test-extended needs ../shared beside the checkout)"
+		return 1
+	fi
+}
