@@ -11,6 +11,7 @@
 
 #include "stackview/aggview.h"
 #include "stackview/formats.h"
+#include "stackview/grid.h"
 #include "stackview/params.h"
 #include "stackview/preset.h"
 #include "stackview/view.h"
@@ -37,6 +38,8 @@ typedef struct cli_opts {
 	char debug_buf[4096];
 	const char *scaling; /* --scaling */
 	const char *columns;
+	sv_col cols[SV_COL_COUNT]; /* --columns parsed; ncols 0 = each view's default */
+	size_t ncols;
 	const char *output;  /* -o */
 	const char *script;  /* --script: headless TUI key script file */
 	int width, height;   /* --size WxH */
@@ -86,8 +89,8 @@ void out_callercallee(FILE *f, sv_view *v, const sv_callercallee *cc, const cli_
 /* JSON writer (json_out.c). */
 typedef struct jw {
 	FILE *f;
-	int depth;
-	bool need_comma[64];
+	long depth;
+	bool comma; /* the innermost open container has a value already */
 	bool after_key;
 } jw;
 void jw_begin_obj(jw *w);

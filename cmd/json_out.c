@@ -17,10 +17,10 @@ static void sep(jw *w)
 		w->after_key = false;
 		return;
 	}
-	if (w->depth > 0 && w->depth < 64) {
-		if (w->need_comma[w->depth])
+	if (w->depth > 0) {
+		if (w->comma)
 			fputc(',', w->f);
-		w->need_comma[w->depth] = true;
+		w->comma = true;
 	}
 }
 
@@ -31,22 +31,25 @@ static void open_(jw *w, char c)
 	sep(w);
 	fputc(c, w->f);
 	w->depth++;
-	if (w->depth < 64)
-		w->need_comma[w->depth] = false;
+	w->comma = false;
 }
 
 void jw_begin_obj(jw *w) { open_(w, '{'); }
 void jw_begin_arr(jw *w) { open_(w, '['); }
 
+/* A closed container was a value of its parent, so the parent's next value needs a comma:
+ * one flag for the innermost open container is all the state nesting needs, at any depth. */
 void jw_end_obj(jw *w)
 {
 	w->depth--;
+	w->comma = true;
 	fputc('}', w->f);
 }
 
 void jw_end_arr(jw *w)
 {
 	w->depth--;
+	w->comma = true;
 	fputc(']', w->f);
 }
 

@@ -218,7 +218,16 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 			}
 			o->depth = n;
 			break;
-		case O_COLUMNS: o->columns = optarg; break;
+		case O_COLUMNS: {
+			sv_error err;
+			sv_error_clear(&err);
+			if (sv_grid_parse_columns(optarg, o->cols, &o->ncols, &err)) {
+				fprintf(stderr, "stackview: --columns: %s\n", err.msg);
+				return EXIT_USAGE;
+			}
+			o->columns = optarg;
+			break;
+		}
 		case O_TIMING: o->timing = true; break;
 		case O_PROGRESS: o->progress = 1; break;
 		case O_NOPROGRESS: o->progress = 0; break;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "stackview/grid.h"
 #include "stackview/idmap.h"
 
 struct sv_expansion {
@@ -48,31 +49,44 @@ void sv_expansion_clear(sv_expansion *e)
 	sv_idmap_init(&e->set);
 }
 
-int sv_expansion_expand_node(sv_expansion *e, const sv_view *v, sv_node_id n)
+/* Children of a tree node or row, whatever the tree. */
+typedef uint32_t (*children_fn)(const void *tree, uint32_t id, const uint32_t **out);
+
+static uint32_t view_children(const void *tree, uint32_t id, const uint32_t **out)
+{
+	return sv_view_node_children(tree, id, out);
+}
+
+static uint32_t agg_children(const void *tree, uint32_t id, const uint32_t **out)
+{
+	return sv_aggtree_children(tree, id, out);
+}
+
+static int expand_node(sv_expansion *e, const void *tree, children_fn kids_of, uint32_t n)
 {
 	for (;;) {
 		int rc = sv_expansion_set(e, n, true);
 		if (rc)
 			return rc;
-		const sv_node_id *kids;
-		if (sv_view_node_children(v, n, &kids) != 1)
+		const uint32_t *kids;
+		if (kids_of(tree, n, &kids) != 1)
 			return 0;
 		n = kids[0];
 	}
 }
 
-int sv_expansion_expand_subtree(sv_expansion *e, const sv_view *v, sv_node_id n)
+static int expand_subtree(sv_expansion *e, const void *tree, children_fn kids_of, uint32_t n)
 {
 	size_t cap = 64, sp = 0;
-	sv_node_id *stack = malloc(cap * sizeof(*stack));
+	uint32_t *stack = malloc(cap * sizeof(*stack));
 	if (!stack)
 		return SV_ENOMEM;
 	stack[sp++] = n;
 	int rc = 0;
 	while (sp && !rc) {
-		sv_node_id x = stack[--sp];
-		const sv_node_id *kids;
-		uint32_t nk = sv_view_node_children(v, x, &kids);
+		uint32_t x = stack[--sp];
+		const uint32_t *kids;
+		uint32_t nk = kids_of(tree, x, &kids);
 		if (!nk)
 			continue;
 		if ((rc = sv_expansion_set(e, x, true)))
@@ -80,7 +94,7 @@ int sv_expansion_expand_subtree(sv_expansion *e, const sv_view *v, sv_node_id n)
 		if (sp + nk > cap) {
 			while (sp + nk > cap)
 				cap *= 2;
-			sv_node_id *ns = realloc(stack, cap * sizeof(*ns));
+			uint32_t *ns = realloc(stack, cap * sizeof(*ns));
 			if (!ns) {
 				rc = SV_ENOMEM;
 				break;
@@ -92,6 +106,26 @@ int sv_expansion_expand_subtree(sv_expansion *e, const sv_view *v, sv_node_id n)
 	}
 	free(stack);
 	return rc;
+}
+
+int sv_expansion_expand_node(sv_expansion *e, const sv_view *v, sv_node_id n)
+{
+	return expand_node(e, v, view_children, n);
+}
+
+int sv_expansion_expand_subtree(sv_expansion *e, const sv_view *v, sv_node_id n)
+{
+	return expand_subtree(e, v, view_children, n);
+}
+
+int sv_expansion_expand_aggrow(sv_expansion *e, const sv_aggtree *t, uint32_t row)
+{
+	return expand_node(e, t, agg_children, row);
+}
+
+int sv_expansion_expand_aggsubtree(sv_expansion *e, const sv_aggtree *t, uint32_t row)
+{
+	return expand_subtree(e, t, agg_children, row);
 }
 
 void sv_rows_dispose(sv_rows *r)
@@ -112,27 +146,17 @@ static sv_row *rows_add(sv_rows *r)
 		r->row = p;
 		r->cap = ncap;
 	}
-	return &r->row[r->n++];
+	sv_row *row = &r->row[r->n++];
+	memset(row, 0, sizeof(*row));
+	return row;
 }
 
-/* Children of a tree node or row, whatever the tree. */
-typedef uint32_t (*children_fn)(const void *tree, uint32_t id, const uint32_t **out);
 typedef void (*row_fn)(const void *tree, uint32_t id, sv_row *row);
-
-static uint32_t view_children(const void *tree, uint32_t id, const uint32_t **out)
-{
-	return sv_view_node_children(tree, id, out);
-}
 
 static void view_row(const void *tree, uint32_t id, sv_row *row)
 {
 	row->name = sv_view_node_name(tree, id);
 	row->st = sv_view_node_stats(tree, id);
-}
-
-static uint32_t agg_children(const void *tree, uint32_t id, const uint32_t **out)
-{
-	return sv_aggtree_children(tree, id, out);
 }
 
 static void agg_row(const void *tree, uint32_t id, sv_row *row)
@@ -194,22 +218,30 @@ static int flatten(sv_rows *out, const void *tree, uint32_t top, children_fn kid
 
 int sv_rows_calltree(sv_rows *out, const sv_view *v, const sv_expansion *e, int max_depth)
 {
-	return flatten(out, v, SV_NODE_ROOT, view_children, view_row, e, max_depth);
+	return sv_rows_calltree_at(out, v, SV_NODE_ROOT, e, max_depth);
 }
 
 int sv_rows_aggtree(sv_rows *out, const sv_aggtree *t, const sv_expansion *e, int max_depth)
 {
-	return flatten(out, t, 0, agg_children, agg_row, e, max_depth);
+	return sv_rows_aggtree_at(out, t, 0, e, max_depth);
 }
 
 int sv_rows_calltree_at(sv_rows *out, const sv_view *v, sv_node_id top, const sv_expansion *e, int max_depth)
 {
-	return flatten(out, v, top, view_children, view_row, e, max_depth);
+	int rc = flatten(out, v, top, view_children, view_row, e, max_depth);
+	if (!rc)
+		out->kind = SV_ROWS_CALLTREE;
+	return rc;
 }
 
 int sv_rows_aggtree_at(sv_rows *out, const sv_aggtree *t, uint32_t top, const sv_expansion *e, int max_depth)
 {
-	return flatten(out, t, top, agg_children, agg_row, e, max_depth);
+	int rc = flatten(out, t, top, agg_children, agg_row, e, max_depth);
+	if (!rc) {
+		out->kind = SV_ROWS_AGGTREE;
+		out->agg = t;
+	}
+	return rc;
 }
 
 int sv_rows_byname(sv_rows *out, const sv_view *v, size_t top)
@@ -228,8 +260,63 @@ int sv_rows_byname(sv_rows *out, const sv_view *v, size_t top)
 		r->depth = 0;
 		r->name = sv_view_byname_name(v, (uint32_t)i);
 		r->st = sv_view_byname_stats(v, (uint32_t)i);
-		r->has_children = false;
-		r->expanded = false;
+	}
+	out->kind = SV_ROWS_BYNAME;
+	return 0;
+}
+
+int sv_rows_callercallee(sv_rows *out, const sv_callercallee *cc)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = SV_ROWS_CALLERCALLEE;
+	out->cc = cc;
+	size_t n = (size_t)cc->ncallers + 1 + cc->ncallees;
+	for (size_t i = 0; i < n; i++) {
+		sv_row *r = rows_add(out);
+		if (!r) {
+			sv_rows_dispose(out);
+			return SV_ENOMEM;
+		}
+		const sv_aggrow *a;
+		if (i < cc->ncallers) {
+			r->role = SV_ROLE_CALLER;
+			r->id = (uint32_t)i;
+			a = &cc->callers[i];
+		} else if (i == cc->ncallers) {
+			r->role = SV_ROLE_FOCUS;
+			a = &cc->focus;
+		} else {
+			r->role = SV_ROLE_CALLEE;
+			r->id = (uint32_t)(i - cc->ncallers - 1);
+			r->depth = 1;
+			a = &cc->callees[r->id];
+		}
+		r->name = a->name;
+		r->st = &a->st;
+	}
+	return 0;
+}
+
+int sv_rows_when(char out[SV_WHEN_LEN + 1], sv_view *v, const sv_rows *r, size_t i)
+{
+	out[0] = '\0';
+	if (i >= r->n)
+		return 0;
+	const sv_row *row = &r->row[i];
+	switch (r->kind) {
+	case SV_ROWS_CALLTREE: return sv_view_node_when(out, v, row->id);
+	case SV_ROWS_BYNAME: return sv_view_byname_when(out, v, row->id);
+	case SV_ROWS_AGGTREE:
+		sv_when_encode(out, sv_aggtree_row(r->agg, row->id)->hist, sv_aggtree_scale(r->agg));
+		return 0;
+	case SV_ROWS_CALLERCALLEE: {
+		const sv_callercallee *cc = r->cc;
+		const sv_aggrow *a = row->role == SV_ROLE_FOCUS    ? &cc->focus
+				     : row->role == SV_ROLE_CALLEE ? &cc->callees[row->id]
+								   : &cc->callers[row->id];
+		sv_when_encode(out, a->hist, cc->scale);
+		return 0;
+	}
 	}
 	return 0;
 }
@@ -243,29 +330,18 @@ typedef struct block {
 
 typedef struct sort_ctx {
 	const sv_view *v;
-	sv_sort_key key;
+	sv_col col;
 	int dir; /* 1 ascending, -1 descending */
 } sort_ctx;
-
-static double key_of(const sv_stats *st, sv_sort_key k)
-{
-	switch (k) {
-	case SV_SORT_INC: return st->inc;
-	case SV_SORT_EXC: return st->exc;
-	case SV_SORT_FOLD: return st->fold;
-	case SV_SORT_FIRST: return st->first;
-	case SV_SORT_LAST: return st->last;
-	default: return 0;
-	}
-}
 
 static int cmp_block(const sort_ctx *c, const block *a, const block *b)
 {
 	int r;
-	if (c->key == SV_SORT_NAME) {
+	if (c->col == SV_COL_NAME) {
 		r = strcasecmp(sv_view_name(c->v, a->head->name), sv_view_name(c->v, b->head->name));
 	} else {
-		double x = key_of(a->head->st, c->key), y = key_of(b->head->st, c->key);
+		/* any positive basis orders percentages as their values */
+		double x = sv_column_value(c->col, a->head->st, 1), y = sv_column_value(c->col, b->head->st, 1);
 		r = x < y ? -1 : x > y ? 1 : 0;
 	}
 	r *= c->dir;
@@ -311,8 +387,11 @@ static void sort_children(sv_rows *r, size_t lo, const size_t *len, size_t first
 	memcpy(&r->row[first], rows, w * sizeof(*rows));
 }
 
-int sv_rows_sort(sv_rows *r, size_t lo, size_t hi, const sv_view *v, sv_sort_key key, bool ascending)
+int sv_rows_sort(sv_rows *r, size_t lo, size_t hi, const sv_view *v, int column, bool ascending)
 {
+	if (column < 0 || column >= SV_COL_COUNT || !sv_column_get((sv_col)column)->sortable)
+		return SV_EINVAL;
+	sv_col key = (sv_col)column;
 	if (hi > r->n)
 		hi = r->n;
 	if (hi <= lo + 1)

@@ -12,8 +12,6 @@
 #include "stackview/pattern.h"
 
 #define HISTORY_MAX 100
-#define CC_FOCUS 0x7fffffffu
-#define CC_CALLEE 0x80000000u
 
 /* ---- keymap ---- */
 
@@ -52,6 +50,15 @@ void tui_command_keys(char *buf, unsigned size, tui_command c)
 }
 
 /* ---- frames ---- */
+
+/* The grid's default columns (lib/) shown, the others hidden; every tab in its view's order. */
+static void default_columns(tui_app *a)
+{
+	for (int c = 0; c < SV_COL_COUNT; c++)
+		a->col_hidden[c] = !sv_column_get((sv_col)c)->shown;
+	for (int t = 0; t < TAB_COUNT; t++)
+		a->sort_col[t] = -1;
+}
 
 static void status(tui_app *a, const char *fmt, ...) SV_PRINTF(2, 3);
 static void status(tui_app *a, const char *fmt, ...)
@@ -187,8 +194,7 @@ int tui_app_new(tui_app **out, sv_source *src, const sv_params *params, const ch
 	}
 	a->nframes = 1;
 	a->edit_box = -1;
-	for (int t = 0; t < TAB_COUNT; t++)
-		a->sort_col[t] = -1;
+	default_columns(a);
 	a->tab = TAB_CALLTREE;
 	a->w = 100;
 	a->h = 30;
@@ -240,42 +246,12 @@ static void ensure_focus(tui_frame *f)
 	}
 }
 
-static int cc_rows(tui_frame *f)
-{
-	sv_rows *r = &f->rows;
-	size_t n = f->cc->ncallers + 1 + f->cc->ncallees;
-	r->row = calloc(n, sizeof(*r->row));
-	if (!r->row)
-		return SV_ENOMEM;
-	r->n = r->cap = n;
-	size_t k = 0;
-	for (uint32_t i = 0; i < f->cc->ncallers; i++, k++)
-		r->row[k] = (sv_row){ i, 0, f->cc->callers[i].name, &f->cc->callers[i].st, false, false };
-	r->row[k++] = (sv_row){ CC_FOCUS, 0, f->cc->focus.name, &f->cc->focus.st, false, false };
-	for (uint32_t i = 0; i < f->cc->ncallees; i++, k++)
-		r->row[k] = (sv_row){ CC_CALLEE | i, 1, f->cc->callees[i].name, &f->cc->callees[i].st, false, false };
-	return 0;
-}
-
-static bool sort_key(int col, sv_sort_key *k)
-{
-	switch (col) {
-	case COL_NAME: *k = SV_SORT_NAME; return true;
-	case COL_INC_PCT: case COL_INC: *k = SV_SORT_INC; return true;
-	case COL_EXC_PCT: case COL_EXC: *k = SV_SORT_EXC; return true;
-	case COL_FOLD: *k = SV_SORT_FOLD; return true;
-	case COL_FIRST: *k = SV_SORT_FIRST; return true;
-	case COL_LAST: *k = SV_SORT_LAST; return true;
-	default: return false;
-	}
-}
-
 /* The chosen column's order: siblings in trees, callers and callees apart in Caller-Callee. */
 static int sort_rows(tui_app *a)
 {
 	tui_frame *f = tui_app_frame(a);
-	sv_sort_key k;
-	if (!sort_key(a->sort_col[a->tab], &k))
+	int k = a->sort_col[a->tab];
+	if (k < 0 || !sv_column_get((sv_col)k)->sortable)
 		return 0;
 	if (a->tab == TAB_CC && f->cc) {
 		int rc = sv_rows_sort(&f->rows, 0, f->cc->ncallers, f->view, k, a->sort_asc[a->tab]);
@@ -319,7 +295,7 @@ static void reflatten(tui_app *a)
 		if (!f->cc && f->focus)
 			rc = sv_callercallee_new(&f->cc, f->view, f->focus);
 		if (!rc && f->cc)
-			rc = cc_rows(f);
+			rc = sv_rows_callercallee(&f->rows, f->cc);
 		break;
 	case TAB_FLAME:
 		/* One layout per zoom and width: a box narrower than a cell is not drawn. */
@@ -848,42 +824,8 @@ static int set_expanded(tui_app *a, const sv_row *r, int how) /* 1 open, 0 close
 		rc = sv_expansion_set(e, r->id, false);
 	else if (a->tab == TAB_CALLTREE)
 		rc = how == 2 ? sv_expansion_expand_subtree(e, f->view, r->id) : sv_expansion_expand_node(e, f->view, r->id);
-	else if (how == 2) {
-		/* aggregate trees: every row below */
-		rc = 0;
-		size_t cap = 64, sp = 0;
-		uint32_t *st = malloc(cap * sizeof(*st));
-		if (!st)
-			return TUI_REDRAW;
-		st[sp++] = r->id;
-		while (sp && !rc) {
-			uint32_t x = st[--sp];
-			const uint32_t *kids;
-			uint32_t nk = sv_aggtree_children(f->agg, x, &kids);
-			if (nk)
-				rc = sv_expansion_set(e, x, true);
-			if (sp + nk > cap) {
-				while (sp + nk > cap)
-					cap *= 2;
-				uint32_t *ns = realloc(st, cap * sizeof(*ns));
-				if (!ns)
-					break;
-				st = ns;
-			}
-			for (uint32_t i = 0; i < nk; i++)
-				st[sp++] = kids[i];
-		}
-		free(st);
-	} else {
-		rc = sv_expansion_set(e, r->id, true);
-		/* auto-expand single children here too */
-		const uint32_t *kids;
-		uint32_t x = r->id;
-		while (!rc && sv_aggtree_children(f->agg, x, &kids) == 1) {
-			x = kids[0];
-			rc = sv_expansion_set(e, x, true);
-		}
-	}
+	else
+		rc = how == 2 ? sv_expansion_expand_aggsubtree(e, f->agg, r->id) : sv_expansion_expand_aggrow(e, f->agg, r->id);
 	if (rc)
 		status(a, "out of memory");
 	return TUI_REDRAW | TUI_REFLATTEN;
@@ -1163,8 +1105,7 @@ static void resort(tui_app *a)
 
 static int set_sort(tui_app *a, int col)
 {
-	sv_sort_key k;
-	if (!sort_key(col, &k)) {
+	if (col < 0 || col >= SV_COL_COUNT || !sv_column_get((sv_col)col)->sortable) {
 		status(a, "the When column is not sortable");
 		return TUI_REDRAW;
 	}
@@ -1172,46 +1113,48 @@ static int set_sort(tui_app *a, int col)
 		a->sort_asc[a->tab] = !a->sort_asc[a->tab];
 	} else {
 		a->sort_col[a->tab] = col;
-		a->sort_asc[a->tab] = col == COL_NAME; /* names A to Z, numbers largest first */
+		a->sort_asc[a->tab] = col == SV_COL_NAME; /* names A to Z, numbers largest first */
 	}
 	resort(a);
-	status(a, "sorted by %s, %s (c: columns, o there restores the view's order)", tui_col_title((tui_col)col),
+	status(a, "sorted by %s, %s (c: columns, o there restores the view's order)", sv_column_get((sv_col)col)->title,
 	       a->sort_asc[a->tab] ? "ascending" : "descending");
 	return TUI_REDRAW;
 }
 
 static int columns_key(tui_app *a, int key)
 {
-	int c = (int)a->cols_cursor;
+	sv_col all[SV_COL_COUNT];
+	sv_grid_all_columns(a->tab == TAB_BYNAME ? SV_ROWS_BYNAME : SV_ROWS_CALLTREE, all);
+	sv_col c = all[a->cols_cursor < SV_COL_COUNT ? a->cols_cursor : 0];
 	switch (key) {
 	case KEY_UP: case 'k':
 		if (a->cols_cursor)
 			a->cols_cursor--;
 		break;
 	case KEY_DOWN: case 'j':
-		if (a->cols_cursor + 1 < COL_COUNT)
+		if (a->cols_cursor + 1 < SV_COL_COUNT)
 			a->cols_cursor++;
 		break;
 	case ' ':
-		if (c != COL_NAME)
+		if (c != SV_COL_NAME)
 			a->col_hidden[c] = !a->col_hidden[c];
 		break;
 	case '+': case KEY_RIGHT: case 'l':
-		if (c != COL_NAME && a->col_delta[c] < 200)
+		if (c != SV_COL_NAME && a->col_delta[c] < 200)
 			a->col_delta[c]++;
 		break;
 	case '-': case KEY_LEFT: case 'h':
-		if (c != COL_NAME && a->col_delta[c] > -40)
+		if (c != SV_COL_NAME && a->col_delta[c] > -40)
 			a->col_delta[c]--;
 		break;
 	case 's': case '\n': case KEY_ENTER:
-		return set_sort(a, c);
+		return set_sort(a, (int)c);
 	case 'o':
 		a->sort_col[a->tab] = -1;
 		resort(a);
 		break;
 	case 'r':
-		memset(a->col_hidden, 0, sizeof(a->col_hidden));
+		default_columns(a);
 		memset(a->col_delta, 0, sizeof(a->col_delta));
 		for (int t = 0; t < TAB_COUNT; t++)
 			a->sort_col[t] = -1;
@@ -1227,8 +1170,8 @@ static int columns_key(tui_app *a, int key)
 /* The grid column under screen column x, or -1. */
 static int column_at(tui_app *a, int x, int *x0)
 {
-	tui_col shown[COL_COUNT];
-	int width[COL_COUNT];
+	sv_col shown[SV_COL_COUNT];
+	int width[SV_COL_COUNT];
 	int n = tui_draw_columns(a, shown, width), cx = 0;
 	for (int i = 0; i < n; i++) {
 		if (x >= cx && x < cx + width[shown[i]] + 1) {
@@ -1258,27 +1201,28 @@ static int copy_rows(tui_app *a, bool subtree)
 		return TUI_REDRAW;
 	}
 	const sv_row *r = &f->rows.row[p->cursor];
-	sv_rows sub = { 0 };
-	const sv_row *rows = r;
-	size_t n = 1;
+	sv_rows sub = f->rows; /* a view of the grid's rows: the cursor row, or all of them */
+	sub.row += p->cursor;
+	sub.n = 1;
+	bool own = false;
 	int rc = 0;
 	if (subtree && tree_tab(a)) {
 		rc = a->tab == TAB_CALLTREE ? sv_rows_calltree_at(&sub, f->view, r->id, NULL, -1)
 					    : sv_rows_aggtree_at(&sub, f->agg, r->id, NULL, -1);
-		sv_sort_key k;
-		if (!rc && a->sort_col[a->tab] >= 0 && sort_key(a->sort_col[a->tab], &k))
+		own = !rc;
+		int k = a->sort_col[a->tab];
+		if (!rc && k >= 0 && sv_column_get((sv_col)k)->sortable)
 			rc = sv_rows_sort(&sub, 0, sub.n, f->view, k, a->sort_asc[a->tab]);
-		rows = sub.row;
-		n = sub.n;
 	} else if (subtree) { /* ByName and Caller-Callee: the whole grid */
-		rows = f->rows.row;
-		n = f->rows.n;
+		sub = f->rows;
 	}
+	size_t n = sub.n;
 	bool cut = n > COPY_MAX_ROWS;
 	if (cut)
-		n = COPY_MAX_ROWS;
-	char *text = rc ? NULL : tui_draw_rows_text(a, rows, n);
-	sv_rows_dispose(&sub);
+		sub.n = n = COPY_MAX_ROWS;
+	char *text = rc ? NULL : tui_draw_rows_text(a, &sub);
+	if (own)
+		sv_rows_dispose(&sub);
 	if (!text) {
 		status(a, "out of memory");
 		return TUI_REDRAW;
@@ -1300,12 +1244,12 @@ static int when_start(tui_app *a)
 		status(a, "no When column here");
 		return TUI_REDRAW;
 	}
-	tui_col cols[COL_COUNT];
-	int width[COL_COUNT];
+	sv_col cols[SV_COL_COUNT];
+	int width[SV_COL_COUNT];
 	int n = tui_draw_columns(a, cols, width);
 	bool shown = false;
 	for (int i = 0; i < n; i++)
-		shown = shown || cols[i] == COL_WHEN;
+		shown = shown || cols[i] == SV_COL_WHEN;
 	if (!shown) {
 		status(a, "the When column is not shown (c: columns; a wider terminal)");
 		return TUI_REDRAW;
@@ -1568,7 +1512,7 @@ int tui_app_mouse(tui_app *a, tui_mouse m, int x, int y)
 	if (i >= f->rows.n)
 		return 0;
 	a->status[0] = '\0';
-	if (m == TUI_MOUSE_CLICK && column_at(a, x, &x0) == COL_WHEN && x - x0 < SV_WHEN_LEN) {
+	if (m == TUI_MOUSE_CLICK && column_at(a, x, &x0) == SV_COL_WHEN && x - x0 < SV_WHEN_LEN) {
 		/* a click in a When cell selects that character; a second one on the same row
 		 * extends the selection to it */
 		if (!a->when_sel || p->cursor != i)

@@ -14,6 +14,7 @@
 #include "keymap.h"
 #include "screen.h"
 #include "stackview/aggview.h"
+#include "stackview/grid.h"
 #include "stackview/preset.h"
 #include "stackview/rows.h"
 #include "stackview/source.h"
@@ -23,11 +24,6 @@ typedef enum tui_tab {
 	TAB_BYNAME, TAB_CALLTREE, TAB_CALLERS, TAB_CALLEES, TAB_CC, TAB_FLAME, TAB_NOTES, TAB_COUNT
 } tui_tab;
 
-/* Grid columns (draw.c paints them; the Columns dialog shows, hides, widens and sorts). */
-typedef enum tui_col {
-	COL_NAME, COL_INC_PCT, COL_INC, COL_EXC_PCT, COL_EXC, COL_FOLD, COL_WHEN, COL_FIRST, COL_LAST, COL_COUNT
-} tui_col;
-const char *tui_col_title(tui_col c);
 
 typedef struct tui_pane {
 	size_t cursor, top;
@@ -90,9 +86,9 @@ typedef struct tui_app {
 	bool help;
 	size_t help_top;
 	/* columns: hidden ones, width changes from the measured width, the sort order */
-	bool col_hidden[COL_COUNT];
-	int col_delta[COL_COUNT];
-	int sort_col[TAB_COUNT]; /* per tab: a tui_col, or -1 = the view's own order */
+	bool col_hidden[SV_COL_COUNT]; /* columns come from lib/ (stackview/grid.h) */
+	int col_delta[SV_COL_COUNT];
+	int sort_col[TAB_COUNT]; /* per tab: a sv_col, or -1 = the view's own order */
 	bool sort_asc[TAB_COUNT];
 	bool cols_open;
 	size_t cols_cursor;
@@ -130,11 +126,11 @@ typedef enum tui_mouse { TUI_MOUSE_CLICK, TUI_MOUSE_DOUBLE, TUI_MOUSE_WHEEL_UP, 
 int tui_app_mouse(tui_app *a, tui_mouse m, int x, int y);
 /* The grid's layout for the current width: columns shown left to right and their widths
  * (draw.c; the mouse uses it to map a click to a column). Returns how many are shown. */
-int tui_draw_columns(tui_app *a, tui_col *shown, int *width);
+int tui_draw_columns(tui_app *a, sv_col *shown, int *width);
 /* Rows as text, the way Copy puts them on the clipboard: the grid's shown columns padded
  * to the widest cell, names indented by depth (relative to the first row). malloc'd; NULL
  * when out of memory (draw.c). */
-char *tui_draw_rows_text(tui_app *a, const sv_row *rows, size_t n);
+char *tui_draw_rows_text(tui_app *a, const sv_rows *rows);
 /* Rows of the layout the painter and the mouse share. */
 #define TUI_TABS_ROW 5
 #define TUI_GRID_TOP 6  /* column titles; rows start below */

@@ -13,86 +13,41 @@
 static const char *const tab_names[TAB_COUNT] = { "ByName", "CallTree", "Callers", "Callees", "Caller-Callee",
 						  "Flame", "Notes" };
 
-static const char *const col_titles[COL_COUNT] = { "Name", "Inc %", "Inc", "Exc %", "Exc", "Fold", "When", "First", "Last" };
-
-const char *tui_col_title(tui_col c)
+static sv_rows_kind tab_kind(const tui_app *a)
 {
-	return c < COL_COUNT ? col_titles[c] : "";
+	return a->tab == TAB_BYNAME ? SV_ROWS_BYNAME : SV_ROWS_CALLTREE;
 }
 
-/* Columns shown for a width: Name keeps at least max(30, width/3) columns; the others drop
- * from the right (Last, First, Fold, When); hidden ones never show. `width` holds each
- * column's width. */
-static int pick(const tui_app *a, const int *width, tui_col *out)
+/* Columns shown for a width, in the grid's order (lib/): Name keeps at least max(30, width/3)
+ * screen columns; the others go by their drop rank (counts first, When late); hidden ones
+ * never show. `width` holds each column's width. */
+static int pick(const tui_app *a, const int *width, sv_col *out)
 {
-	static const tui_col tree[] = { COL_INC_PCT, COL_INC, COL_EXC_PCT, COL_EXC, COL_WHEN, COL_FOLD, COL_FIRST, COL_LAST };
-	static const tui_col byname[] = { COL_EXC_PCT, COL_EXC, COL_INC_PCT, COL_INC, COL_WHEN, COL_FOLD, COL_FIRST, COL_LAST };
-	const tui_col *order = a->tab == TAB_BYNAME ? byname : tree;
-	tui_col vis[8];
+	sv_col all[SV_COL_COUNT], vis[SV_COL_COUNT];
+	size_t na = sv_grid_all_columns(tab_kind(a), all);
 	int nv = 0;
-	for (int i = 0; i < 8; i++)
-		if (!a->col_hidden[order[i]])
-			vis[nv++] = order[i];
-	int n = nv;
+	for (size_t i = 1; i < na; i++) /* all[0] is Name */
+		if (!a->col_hidden[all[i]])
+			vis[nv++] = all[i];
 	int namemin = a->w / 3 > 30 ? a->w / 3 : 30;
+	int floor_n = nv < 2 ? nv : 2;
 	for (;;) {
 		int w = namemin;
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < nv; i++)
 			w += width[vis[i]] + 1;
-		if (w <= a->w || n <= (nv < 2 ? nv : 2))
+		if (w <= a->w || nv <= floor_n)
 			break;
-		n--;
+		int worst = 0;
+		for (int i = 1; i < nv; i++)
+			if (sv_column_get(vis[i])->drop > sv_column_get(vis[worst])->drop)
+				worst = i;
+		memmove(vis + worst, vis + worst + 1, (size_t)(nv - worst - 1) * sizeof(*vis));
+		nv--;
 	}
-	out[0] = COL_NAME;
-	for (int i = 0; i < n; i++)
+	out[0] = SV_COL_NAME;
+	for (int i = 0; i < nv; i++)
 		out[i + 1] = vis[i];
-	return n + 1;
-}
-
-static void cell_text(char *buf, size_t size, tui_col c, const sv_stats *st, double basis, const char *when)
-{
-	switch (c) {
-	case COL_INC_PCT: sv_format_number(buf, size, basis ? st->inc * 100 / basis : 0, 1); break;
-	case COL_INC: sv_format_number(buf, size, st->inc, 1); break;
-	case COL_EXC_PCT: sv_format_number(buf, size, basis ? st->exc * 100 / basis : 0, 1); break;
-	case COL_EXC: sv_format_number(buf, size, st->exc, 1); break;
-	case COL_FOLD: sv_format_number(buf, size, st->fold, 0); break;
-	case COL_WHEN: snprintf(buf, size, "%s", when); break;
-	case COL_FIRST: sv_format_number(buf, size, isfinite(st->first) ? st->first : 0, 3); break;
-	case COL_LAST: sv_format_number(buf, size, isfinite(st->last) ? st->last : 0, 3); break;
-	default: buf[0] = '\0';
-	}
-}
-
-static void row_when(tui_app *a, const sv_row *r, char when[SV_WHEN_LEN + 1])
-{
-	tui_frame *f = tui_app_frame(a);
-	when[0] = '\0';
-	switch (a->tab) {
-	case TAB_BYNAME:
-		if (sv_view_byname_when(when, f->view, r->id))
-			when[0] = '\0';
-		break;
-	case TAB_CALLTREE:
-		if (sv_view_node_when(when, f->view, r->id))
-			when[0] = '\0';
-		break;
-	case TAB_CALLERS:
-	case TAB_CALLEES:
-		if (f->agg)
-			sv_when_encode(when, sv_aggtree_row(f->agg, r->id)->hist, sv_aggtree_scale(f->agg));
-		break;
-	case TAB_CC:
-		if (f->cc) {
-			const sv_aggrow *ar = r->id == 0x7fffffffu		  ? &f->cc->focus
-					      : (r->id & 0x80000000u) ? &f->cc->callees[r->id & 0x7fffffffu]
-								  : &f->cc->callers[r->id];
-			sv_when_encode(when, ar->hist, f->cc->scale);
-		}
-		break;
-	default:
-		break;
-	}
+	return nv + 1;
 }
 
 /* A line being edited: scrolled sideways, a character at a time, so that the cursor (at
@@ -107,12 +62,12 @@ static void draw_edit_line(tui_screen *s, int x, int y, int avail, const char *t
 	char before[4096];
 	snprintf(before, sizeof(before), "%.*s", (int)cur, text);
 	size_t blen = strlen(before), skip = 0;
-	while (skip < blen && tui_text_width(before + skip) > avail)
+	while (skip < blen && sv_text_width(before + skip) > avail)
 		do
 			skip++;
 		while (skip < blen && (before[skip] & 0xC0) == 0x80);
 	tui_screen_text(s, x, y, text + skip, avail, attr);
-	int cx = x + tui_text_width(before + skip);
+	int cx = x + sv_text_width(before + skip);
 	tui_screen_fill(s, cx, y, 1, TUI_A_REVERSE);
 	if (text[cur]) {
 		char one[8];
@@ -391,7 +346,7 @@ static void draw_picker(tui_app *a, tui_screen *s)
 			TUI_A_REVERSE);
 }
 
-int tui_draw_columns(tui_app *a, tui_col *shown, int *width)
+int tui_draw_columns(tui_app *a, sv_col *shown, int *width)
 {
 	tui_frame *f = tui_app_frame(a);
 	tui_pane *p = &f->pane[a->tab];
@@ -402,20 +357,20 @@ int tui_draw_columns(tui_app *a, tui_col *shown, int *width)
 		p->top = p->cursor;
 	if (visible && p->cursor >= p->top + visible)
 		p->top = p->cursor - visible + 1;
-	double basis = fabs(sv_view_node_stats(f->view, SV_NODE_ROOT)->inc);
-	for (int c = 1; c < COL_COUNT; c++)
-		width[c] = c == COL_WHEN ? SV_WHEN_LEN : tui_text_width(col_titles[c]) + ((int)c == a->sort_col[a->tab]);
+	double basis = sv_grid_basis(f->view);
+	for (int c = 1; c < SV_COL_COUNT; c++)
+		width[c] = c == SV_COL_WHEN ? SV_WHEN_LEN : sv_text_width(sv_column_get((sv_col)c)->title) + (c == a->sort_col[a->tab]);
 	for (size_t i = p->top; i < f->rows.n && i < p->top + visible; i++)
-		for (int c = 1; c < COL_COUNT; c++) {
+		for (int c = 1; c < SV_COL_COUNT; c++) {
 			char buf[64];
-			if (c == COL_WHEN)
+			if (c == SV_COL_WHEN)
 				continue;
-			cell_text(buf, sizeof(buf), (tui_col)c, f->rows.row[i].st, basis, "");
-			int bw = tui_text_width(buf);
+			sv_grid_cell(buf, sizeof(buf), (sv_col)c, NULL, f->rows.row[i].st, basis, NULL);
+			int bw = sv_text_width(buf);
 			if (bw > width[c])
 				width[c] = bw;
 		}
-	for (int c = 1; c < COL_COUNT; c++) {
+	for (int c = 1; c < SV_COL_COUNT; c++) {
 		width[c] += a->col_delta[c];
 		if (width[c] < 1)
 			width[c] = 1;
@@ -424,92 +379,27 @@ int tui_draw_columns(tui_app *a, tui_col *shown, int *width)
 	int fixed = 0;
 	for (int i = 1; i < ncol; i++)
 		fixed += width[shown[i]] + 1;
-	width[COL_NAME] = a->w - fixed > 1 ? a->w - fixed : 1;
+	width[SV_COL_NAME] = a->w - fixed > 1 ? a->w - fixed : 1;
 	return ncol;
 }
 
-char *tui_draw_rows_text(tui_app *a, const sv_row *rows, size_t n)
+char *tui_draw_rows_text(tui_app *a, const sv_rows *rows)
 {
-	tui_frame *f = tui_app_frame(a);
-	tui_col shown[COL_COUNT];
-	int width[COL_COUNT];
+	sv_col shown[SV_COL_COUNT];
+	int width[SV_COL_COUNT];
 	int ncol = tui_draw_columns(a, shown, width);
-	double basis = fabs(sv_view_node_stats(f->view, SV_NODE_ROOT)->inc);
-	uint32_t base = n ? rows[0].depth : 0;
-	/* each row's When once (n <= the copy limit), then widths over the copied rows */
-	char(*whens)[SV_WHEN_LEN + 1] = malloc((n ? n : 1) * sizeof(*whens));
-	if (!whens)
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
 		return NULL;
-	int w[COL_COUNT] = { 0 };
-	for (int k = 0; k < ncol; k++)
-		w[k] = tui_text_width(col_titles[shown[k]]);
-	for (size_t i = 0; i < n; i++) {
-		const char *when = whens[i];
-		row_when(a, &rows[i], whens[i]);
-		for (int k = 0; k < ncol; k++) {
-			char buf[64];
-			int cw;
-			if (shown[k] == COL_NAME) {
-				uint32_t d = rows[i].depth > base ? rows[i].depth - base : 0;
-				cw = (int)(d > 500 ? 500 : d) * 2 + tui_text_width(sv_view_name(f->view, rows[i].name));
-			} else {
-				cell_text(buf, sizeof(buf), shown[k], rows[i].st, basis, when);
-				cw = tui_text_width(buf);
-			}
-			if (cw > w[k])
-				w[k] = cw;
-		}
-	}
-	size_t cap = 4096, len = 0;
-	char *out = malloc(cap);
-	if (!out) {
-		free(whens);
+	sv_grid_style st = { .tsv = false, .marks = false };
+	int rc = sv_grid_print(f, tui_app_frame(a)->view, rows, shown, (size_t)ncol, &st);
+	if (fclose(f) || rc) {
+		free(text);
 		return NULL;
 	}
-	for (size_t i = 0; i <= n; i++) { /* row 0 of the text: the titles */
-		const char *when = i ? whens[i - 1] : "";
-		for (int k = 0; k < ncol; k++) {
-			char buf[64], ind[1001] = "";
-			const char *cell = buf;
-			if (!i) {
-				cell = col_titles[shown[k]];
-			} else if (shown[k] == COL_NAME) {
-				uint32_t d = rows[i - 1].depth > base ? rows[i - 1].depth - base : 0;
-				snprintf(ind, sizeof(ind), "%*s", (int)(d > 500 ? 500 : d) * 2, "");
-				cell = sv_view_name(f->view, rows[i - 1].name);
-			} else {
-				cell_text(buf, sizeof(buf), shown[k], rows[i - 1].st, basis, when);
-			}
-			int cw = tui_text_width(ind) + tui_text_width(cell);
-			int pad = w[k] - cw;
-			bool left = shown[k] == COL_NAME || shown[k] == COL_WHEN;
-			size_t need = strlen(ind) + strlen(cell) + (size_t)(pad > 0 ? pad : 0) + 4;
-			if (len + need + 2 > cap) {
-				while (len + need + 2 > cap)
-					cap *= 2;
-				char *no = realloc(out, cap);
-				if (!no) {
-					free(out);
-					free(whens);
-					return NULL;
-				}
-				out = no;
-			}
-			if (k)
-				out[len++] = ' ';
-			if (!left)
-				for (int q = 0; q < pad; q++)
-					out[len++] = ' ';
-			len += (size_t)sprintf(out + len, "%s%s", ind, cell);
-			if (left && k + 1 < ncol)
-				for (int q = 0; q < pad; q++)
-					out[len++] = ' ';
-		}
-		out[len++] = '\n';
-	}
-	out[len] = '\0';
-	free(whens);
-	return out;
+	return text;
 }
 
 /* The Columns dialog: one line per column. */
@@ -521,19 +411,24 @@ static void draw_columns_dialog(tui_app *a, tui_screen *s)
 	tui_screen_text(s, 0, 1, "o restores the views' own order, r resets everything, Esc closes", a->w, TUI_A_TITLE);
 	tui_screen_fill(s, 0, 3, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
 	tui_screen_text(s, 0, 3, "      Column    Width       Sort", a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
-	for (int c = 0; c < COL_COUNT; c++) {
-		int y = TUI_PICK_TOP + c;
-		int attr = (size_t)c == a->cols_cursor ? TUI_A_REVERSE : 0;
+	sv_col all[SV_COL_COUNT];
+	sv_grid_all_columns(tab_kind(a), all);
+	for (int i = 0; i < SV_COL_COUNT; i++) {
+		sv_col c = all[i];
+		int y = TUI_PICK_TOP + i;
+		int attr = (size_t)i == a->cols_cursor ? TUI_A_REVERSE : 0;
 		char wd[32];
-		if (c == COL_NAME)
+		if (c == SV_COL_NAME)
 			snprintf(wd, sizeof(wd), "the rest");
 		else if (a->col_delta[c])
 			snprintf(wd, sizeof(wd), "auto %+d", a->col_delta[c]);
 		else
 			snprintf(wd, sizeof(wd), "auto");
-		const char *sort = c == a->sort_col[a->tab] ? (a->sort_asc[a->tab] ? "ascending" : "descending") : c == COL_WHEN ? "-" : "";
-		snprintf(line, sizeof(line), "  %s  %-9s %-11s %s", c == COL_NAME || !a->col_hidden[c] ? "[x]" : "[ ]",
-			 col_titles[c], wd, sort);
+		const char *sort = (int)c == a->sort_col[a->tab]	 ? (a->sort_asc[a->tab] ? "ascending" : "descending")
+				   : !sv_column_get(c)->sortable ? "-"
+								 : "";
+		snprintf(line, sizeof(line), "  %s  %-9s %-11s %s", c == SV_COL_NAME || !a->col_hidden[c] ? "[x]" : "[ ]",
+			 sv_column_get(c)->title, wd, sort);
 		if (attr)
 			tui_screen_fill(s, 0, y, a->w, attr);
 		tui_screen_text(s, 0, y, line, a->w, attr);
@@ -593,20 +488,20 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 	} else {
 		tui_pane *p = &f->pane[a->tab];
 		size_t visible = (size_t)(grid_bottom - grid_top - 1);
-		int width[COL_COUNT];
-		tui_col shown[COL_COUNT];
+		int width[SV_COL_COUNT];
+		sv_col shown[SV_COL_COUNT];
 		int ncol = tui_draw_columns(a, shown, width);
-		double basis = fabs(sv_view_node_stats(f->view, SV_NODE_ROOT)->inc);
-		int namew = width[COL_NAME];
+		double basis = sv_grid_basis(f->view);
+		int namew = width[SV_COL_NAME];
 		/* header, with the sort column marked */
 		x = 0;
 		for (int i = 0; i < ncol; i++) {
 			int w = width[shown[i]];
 			char t[32];
-			snprintf(t, sizeof(t), "%s%s", col_titles[shown[i]],
+			snprintf(t, sizeof(t), "%s%s", sv_column_get(shown[i])->title,
 				 (int)shown[i] == a->sort_col[a->tab] ? (a->sort_asc[a->tab] ? "\u25b2" : "\u25bc") : "");
-			int tw = tui_text_width(t);
-			int tx = (shown[i] == COL_NAME || shown[i] == COL_WHEN) ? x : x + w - tw;
+			int tw = sv_text_width(t);
+			int tx = sv_column_get(shown[i])->left ? x : x + w - tw;
 			if (tx < x)
 				tx = x;
 			tui_screen_fill(s, x, grid_top, w + 1, TUI_A_TITLE | TUI_A_UNDERLINE);
@@ -628,15 +523,13 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 			int yy = grid_top + 1 + (int)(i - p->top);
 			const sv_row *r = &f->rows.row[i];
 			bool sel = i == p->cursor;
-			bool focusrow = a->tab == TAB_CC && r->id == 0x7fffffffu;
+			bool focusrow = r->role == SV_ROLE_FOCUS;
 			int attr = (sel ? TUI_A_REVERSE : 0) | (focusrow ? TUI_A_BOLD : 0);
 			if (sel)
 				tui_screen_fill(s, 0, yy, a->w, attr);
 			char name[2048];
 			const char *nm = sv_view_name(f->view, r->name);
 			int indent = (int)r->depth * 2;
-			if (a->tab == TAB_CC && (r->id & 0x80000000u) && !focusrow)
-				indent = 2;
 			const char *marker = !tree ? "" : !r->has_children ? "  " : r->expanded ? "- " : "+ ";
 			snprintf(name, sizeof(name), "%*s%s%s", indent > 1000 ? 1000 : indent, "", marker, nm);
 			if (shift) {
@@ -649,18 +542,18 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 				tui_screen_text(s, 0, yy, name, namew, attr);
 			}
 			char when[SV_WHEN_LEN + 1];
-			row_when(a, r, when);
+			if (sv_rows_when(when, f->view, &f->rows, i))
+				when[0] = '\0';
 			x = namew + 1;
 			for (int k = 1; k < ncol; k++) {
 				char buf[64];
 				int w = width[shown[k]];
-				cell_text(buf, sizeof(buf), shown[k], r->st, basis, when);
-				int bw = tui_text_width(buf);
+				sv_grid_cell(buf, sizeof(buf), shown[k], NULL, r->st, basis, when);
+				int bw = sv_text_width(buf);
 				int cattr = attr;
-				if ((shown[k] == COL_INC || shown[k] == COL_EXC || shown[k] == COL_INC_PCT || shown[k] == COL_EXC_PCT) &&
-				    buf[0] == '-')
+				if (sv_column_get(shown[k])->decimals >= 0 && buf[0] == '-')
 					cattr |= TUI_A_NEG;
-				if (shown[k] == COL_WHEN) {
+				if (shown[k] == SV_COL_WHEN) {
 					tui_screen_text(s, x, yy, buf, w, cattr);
 					if (sel && a->when_sel) { /* the selected When characters */
 						int lo = a->when_anchor < a->when_caret ? a->when_anchor : a->when_caret;
@@ -711,7 +604,7 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 	}
 	tui_screen_fill(s, 0, a->h - 1, a->w, TUI_A_REVERSE);
 	const char *hint = "? help  q quit";
-	int hw = tui_text_width(hint);
+	int hw = sv_text_width(hint);
 	tui_screen_text(s, 0, a->h - 1, line, a->w - hw - 2, TUI_A_REVERSE);
 	tui_screen_text(s, a->w - hw, a->h - 1, hint, hw, TUI_A_REVERSE);
 	if (a->finding || a->saving || a->naming_preset) {

@@ -59,15 +59,6 @@ static int wc_width(wchar_t wc)
 	return w < 0 ? 1 : w;
 }
 
-int tui_text_width(const char *utf8)
-{
-	int w = 0;
-	const char *p = utf8;
-	while (*p)
-		w += wc_width(next_wc(&p));
-	return w;
-}
-
 int tui_screen_text(tui_screen *s, int x, int y, const char *utf8, int maxw, int attr)
 {
 	size_t bytes;

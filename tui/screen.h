@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <wchar.h>
 
+#include "stackview/grid.h" /* sv_text_width: display width of UTF-8 text */
+
 enum {
 	TUI_A_NORMAL = 0,
 	TUI_A_BOLD = 1,
@@ -40,8 +42,6 @@ int tui_screen_text(tui_screen *s, int x, int y, const char *utf8, int maxw, int
 int tui_screen_text_n(tui_screen *s, int x, int y, const char *utf8, int maxw, int attr, size_t *bytes);
 /* Fill columns [x, x+n) of row y with blanks in attr (e.g. a reverse-video cursor bar). */
 void tui_screen_fill(tui_screen *s, int x, int y, int n, int attr);
-/* Display width of UTF-8 text. */
-int tui_text_width(const char *utf8);
 /* Plain-text dump, trailing blanks trimmed, one line per row. */
 void tui_screen_dump(const tui_screen *s, FILE *f);
 

@@ -6,6 +6,7 @@
 
 #include "stackview/aggview.h"
 #include "stackview/derive.h"
+#include "stackview/grid.h"
 #include "stackview/rows.h"
 #include "stackview/view.h"
 #include "unit.h"
@@ -188,24 +189,24 @@ static void test_rows_sort(void **state)
 	assert_int_equal(sv_rows_calltree(&r, v, NULL, -1), 0);
 	const char *dflt[] = { "ROOT", "Main", "C", "Helper", "B", "X", "A", "X" };
 	expect_rows(v, &r, dflt, 8);
-	assert_int_equal(sv_rows_sort(&r, 0, r.n, v, SV_SORT_NAME, true), 0);
+	assert_int_equal(sv_rows_sort(&r, 0, r.n, v, SV_COL_NAME, true), 0);
 	const char *byname[] = { "ROOT", "Main", "A", "X", "B", "X", "C", "Helper" };
 	expect_rows(v, &r, byname, 8);
 	const unsigned depth[] = { 0, 1, 2, 3, 2, 3, 2, 3 };
 	for (int i = 0; i < 8; i++)
 		assert_int_equal(r.row[i].depth, depth[i]);
-	assert_int_equal(sv_rows_sort(&r, 0, r.n, v, SV_SORT_INC, false), 0);
+	assert_int_equal(sv_rows_sort(&r, 0, r.n, v, SV_COL_INC, false), 0);
 	expect_rows(v, &r, dflt, 8);
-	assert_int_equal(sv_rows_sort(&r, 0, r.n, v, SV_SORT_FIRST, true), 0);
+	assert_int_equal(sv_rows_sort(&r, 0, r.n, v, SV_COL_FIRST, true), 0);
 	expect_rows(v, &r, byname, 8); /* A at 1, B at 2, C at 3 */
 	/* only a range: rows outside stay */
-	assert_int_equal(sv_rows_sort(&r, 4, 8, v, SV_SORT_NAME, false), 0);
+	assert_int_equal(sv_rows_sort(&r, 4, 8, v, SV_COL_NAME, false), 0);
 	const char *part[] = { "ROOT", "Main", "A", "X", "C", "Helper", "B", "X" };
 	expect_rows(v, &r, part, 8);
 	sv_rows_dispose(&r);
 	/* ByName: one flat group; exclusive ascending puts the zero rows first, stably */
 	assert_int_equal(sv_rows_byname(&r, v, 0), 0);
-	assert_int_equal(sv_rows_sort(&r, 0, r.n, v, SV_SORT_EXC, true), 0);
+	assert_int_equal(sv_rows_sort(&r, 0, r.n, v, SV_COL_EXC, true), 0);
 	for (size_t i = 1; i < r.n; i++)
 		assert_true(r.row[i - 1].st->exc <= r.row[i].st->exc);
 	assert_string_equal(sv_view_name(v, r.row[r.n - 1].name), "C");

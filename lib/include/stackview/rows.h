@@ -16,17 +16,32 @@
 #include "stackview/aggview.h"
 #include "stackview/view.h"
 
+/* What a list of rows shows; it says what a row's id means. */
+typedef enum sv_rows_kind {
+	SV_ROWS_CALLTREE,    /* id: a call tree node */
+	SV_ROWS_AGGTREE,     /* id: a row of the Callers or Callees tree */
+	SV_ROWS_BYNAME,      /* id: a ByName row number */
+	SV_ROWS_CALLERCALLEE /* id: an index into the callers or callees (see role) */
+} sv_rows_kind;
+
+/* A Caller-Callee row's part; every other row is SV_ROLE_ROW. */
+typedef enum sv_row_role { SV_ROLE_ROW, SV_ROLE_CALLER, SV_ROLE_FOCUS, SV_ROLE_CALLEE } sv_row_role;
+
 typedef struct sv_row {
-	uint32_t id;    /* call tree node, aggregate-tree row, or ByName row number */
+	uint32_t id;    /* meaning set by the list's kind */
 	uint32_t depth; /* 0 for the top row */
 	sv_name_id name;
 	const sv_stats *st;
 	bool has_children, expanded;
+	sv_row_role role;
 } sv_row;
 
 typedef struct sv_rows {
 	sv_row *row;
 	size_t n, cap;
+	sv_rows_kind kind;
+	const sv_aggtree *agg;       /* the tree of SV_ROWS_AGGTREE rows */
+	const sv_callercallee *cc;   /* the Caller-Callee of SV_ROWS_CALLERCALLEE rows */
 } sv_rows;
 
 void sv_rows_dispose(sv_rows *r);
@@ -43,6 +58,9 @@ void sv_expansion_clear(sv_expansion *e);
 int sv_expansion_expand_node(sv_expansion *e, const sv_view *v, sv_node_id n) SV_MUST_USE;
 /* Expand a node's whole subtree (the `*` key). */
 int sv_expansion_expand_subtree(sv_expansion *e, const sv_view *v, sv_node_id n) SV_MUST_USE;
+/* The same two for a Callers / Callees tree's rows. */
+int sv_expansion_expand_aggrow(sv_expansion *e, const sv_aggtree *t, uint32_t row) SV_MUST_USE;
+int sv_expansion_expand_aggsubtree(sv_expansion *e, const sv_aggtree *t, uint32_t row) SV_MUST_USE;
 
 /* The visible rows of the call tree from ROOT. `e` NULL means "everything expanded";
  * max_depth >= 0 stops below that depth either way. O(visible rows). */
@@ -54,13 +72,19 @@ int sv_rows_calltree_at(sv_rows *out, const sv_view *v, sv_node_id top, const sv
 int sv_rows_aggtree_at(sv_rows *out, const sv_aggtree *t, uint32_t top, const sv_expansion *e, int max_depth) SV_MUST_USE;
 /* ByName rows in display order; `top` = 0 for all. */
 int sv_rows_byname(sv_rows *out, const sv_view *v, size_t top) SV_MUST_USE;
+/* Caller-Callee as one grid, like PerfView's three panes stacked: the callers (depth 0),
+ * the focus (depth 0), the callees (depth 1). */
+int sv_rows_callercallee(sv_rows *out, const sv_callercallee *cc) SV_MUST_USE;
+/* The When string of row i (spec §7), from whichever view or tree the rows came from;
+ * computes the view's histograms on first use. 0 or SV_ENOMEM (out is then empty). */
+int sv_rows_when(char out[SV_WHEN_LEN + 1], sv_view *v, const sv_rows *r, size_t i) SV_MUST_USE;
 
-/* Sorting rows by a column, as clicking a grid's column title does. Within [lo, hi) of a
- * flattened list, each group of siblings (rows of one depth under the same parent) is ordered
- * by the key, every row carrying its visible subtree along; the first row's depth is the
- * group's. Stable; numbers compare signed values, names byte-wise (case-insensitive for
- * ASCII). O(rows log rows). */
-typedef enum sv_sort_key { SV_SORT_NAME, SV_SORT_INC, SV_SORT_EXC, SV_SORT_FOLD, SV_SORT_FIRST, SV_SORT_LAST } sv_sort_key;
-int sv_rows_sort(sv_rows *r, size_t lo, size_t hi, const sv_view *v, sv_sort_key key, bool ascending) SV_MUST_USE;
+/* Sorting rows by a column (a sv_col of grid.h that is sortable), as clicking a grid's
+ * column title does. Within [lo, hi) of a flattened list, each group of siblings (rows of one
+ * depth under the same parent) is ordered by the column's value, every row carrying its
+ * visible subtree along; the first row's depth is the group's. Stable; numbers compare
+ * signed values, names byte-wise (case-insensitive for ASCII). SV_EINVAL for a column that
+ * does not sort. O(rows log rows). */
+int sv_rows_sort(sv_rows *r, size_t lo, size_t hi, const sv_view *v, int column, bool ascending) SV_MUST_USE;
 
 #endif

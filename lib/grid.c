@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/* The grid: columns as data, cells, widths and the padded-text printer (see stackview/grid.h). */
+#include "stackview/grid.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "stackview/params.h"
+
+/* Spec §6.2. Exc is shown with one decimal like Inc (the spec's table says n0): a row whose
+ * Exc and Inc are equal then reads equal, and sub-unit metrics (ms of a 0.25 ms sampler)
+ * are not rounded to zero. `drop`: counts first, then Last, First, Fold, When. */
+static const sv_column columns[SV_COL_COUNT] = {
+	[SV_COL_NAME] = { .key = "name", .title = "Name", .decimals = -1, .left = true, .sortable = true, .drop = 0, .shown = true },
+	[SV_COL_EXC_PCT] = { .key = "exc_pct", .title = "Exc %", .decimals = 1, .left = false, .sortable = true, .drop = 2, .shown = true },
+	[SV_COL_EXC] = { .key = "exc", .title = "Exc", .decimals = 1, .left = false, .sortable = true, .drop = 4, .shown = true },
+	[SV_COL_EXC_CT] = { .key = "exc_count", .title = "Exc Ct", .decimals = 0, .left = false, .sortable = true, .drop = 10, .shown = true },
+	[SV_COL_INC_PCT] = { .key = "inc_pct", .title = "Inc %", .decimals = 1, .left = false, .sortable = true, .drop = 1, .shown = true },
+	[SV_COL_INC] = { .key = "inc", .title = "Inc", .decimals = 1, .left = false, .sortable = true, .drop = 3, .shown = true },
+	[SV_COL_INC_AVG] = { .key = "inc_avg", .title = "Inc Avg", .decimals = 1, .left = false, .sortable = true, .drop = 12, .shown = false },
+	[SV_COL_INC_CT] = { .key = "inc_count", .title = "Inc Ct", .decimals = 0, .left = false, .sortable = true, .drop = 9, .shown = true },
+	[SV_COL_FOLD] = { .key = "fold", .title = "Fold", .decimals = 0, .left = false, .sortable = true, .drop = 6, .shown = true },
+	[SV_COL_FOLD_CT] = { .key = "fold_count", .title = "Fold Ct", .decimals = 0, .left = false, .sortable = true, .drop = 11, .shown = false },
+	[SV_COL_WHEN] = { .key = "when", .title = "When", .decimals = -1, .left = true, .sortable = false, .drop = 5, .shown = true },
+	[SV_COL_FIRST] = { .key = "first", .title = "First", .decimals = 3, .left = false, .sortable = true, .drop = 7, .shown = true },
+	[SV_COL_LAST] = { .key = "last", .title = "Last", .decimals = 3, .left = false, .sortable = true, .drop = 8, .shown = true },
+};
+
+/* Every column in each kind's order; Inc Avg and Fold Ct are shown on request only (--columns,
+ * the Columns dialog). */
+static const sv_col byname_order[] = { SV_COL_NAME, SV_COL_EXC_PCT, SV_COL_EXC, SV_COL_EXC_CT, SV_COL_INC_PCT,
+				       SV_COL_INC, SV_COL_INC_AVG, SV_COL_INC_CT, SV_COL_FOLD, SV_COL_FOLD_CT,
+				       SV_COL_WHEN, SV_COL_FIRST, SV_COL_LAST };
+static const sv_col tree_order[] = { SV_COL_NAME, SV_COL_INC_PCT, SV_COL_INC, SV_COL_INC_AVG, SV_COL_INC_CT,
+				     SV_COL_EXC_PCT, SV_COL_EXC, SV_COL_EXC_CT, SV_COL_FOLD, SV_COL_FOLD_CT,
+				     SV_COL_WHEN, SV_COL_FIRST, SV_COL_LAST };
+
+const sv_column *sv_column_get(sv_col c)
+{
+	return &columns[c < SV_COL_COUNT ? c : SV_COL_NAME];
+}
+
+sv_col sv_column_find(const char *key)
+{
+	for (int i = 0; i < SV_COL_COUNT; i++)
+		if (!strcmp(columns[i].key, key))
+			return (sv_col)i;
+	return SV_COL_COUNT;
+}
+
+size_t sv_grid_all_columns(sv_rows_kind kind, sv_col out[SV_COL_COUNT])
+{
+	memcpy(out, kind == SV_ROWS_BYNAME ? byname_order : tree_order, SV_COL_COUNT * sizeof(*out));
+	return SV_COL_COUNT;
+}
+
+size_t sv_grid_default_columns(sv_rows_kind kind, sv_col out[SV_COL_COUNT])
+{
+	const sv_col *o = kind == SV_ROWS_BYNAME ? byname_order : tree_order;
+	size_t n = 0;
+	for (size_t i = 0; i < SV_COL_COUNT; i++)
+		if (columns[o[i]].shown)
+			out[n++] = o[i];
+	return n;
+}
+
+int sv_grid_parse_columns(const char *list, sv_col out[SV_COL_COUNT], size_t *n, sv_error *err)
+{
+	*n = 0;
+	const char *p = list;
+	while (*p) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		size_t len = strcspn(p, ", ");
+		if (!len)
+			break;
+		char key[32];
+		sv_col c = SV_COL_COUNT;
+		if (len < sizeof(key)) {
+			memcpy(key, p, len);
+			key[len] = '\0';
+			c = sv_column_find(key);
+		}
+		if (c == SV_COL_COUNT) {
+			char valid[256] = "";
+			for (int i = 0; i < SV_COL_COUNT; i++)
+				snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s", i ? ", " : "",
+					 columns[i].key);
+			return sv_error_set(err, SV_EINVAL, "unknown column '%.*s'; the columns are: %s", (int)(len < 64 ? len : 64),
+					    p, valid);
+		}
+		if (*n < SV_COL_COUNT)
+			out[(*n)++] = c;
+		p += len;
+	}
+	if (!*n)
+		return sv_error_set(err, SV_EINVAL, "no columns named");
+	return 0;
+}
+
+double sv_grid_basis(const sv_view *v)
+{
+	return fabs(sv_view_node_stats(v, SV_NODE_ROOT)->inc);
+}
+
+double sv_column_value(sv_col c, const sv_stats *st, double basis)
+{
+	switch (c) {
+	case SV_COL_EXC_PCT: return basis != 0 ? st->exc * 100.0 / basis : 0;
+	case SV_COL_EXC: return st->exc;
+	case SV_COL_EXC_CT: return st->exc_ct;
+	case SV_COL_INC_PCT: return basis != 0 ? st->inc * 100.0 / basis : 0;
+	case SV_COL_INC: return st->inc;
+	case SV_COL_INC_AVG: return st->inc_ct != 0 ? st->inc / st->inc_ct : 0;
+	case SV_COL_INC_CT: return st->inc_ct;
+	case SV_COL_FOLD: return st->fold;
+	case SV_COL_FOLD_CT: return st->fold_ct;
+	case SV_COL_FIRST: return isfinite(st->first) ? st->first : 0;
+	case SV_COL_LAST: return isfinite(st->last) ? st->last : 0;
+	default: return 0;
+	}
+}
+
+void sv_grid_cell(char *buf, size_t size, sv_col c, const char *name, const sv_stats *st, double basis,
+		  const char *when)
+{
+	if (c == SV_COL_NAME)
+		snprintf(buf, size, "%s", name ? name : "");
+	else if (c == SV_COL_WHEN)
+		snprintf(buf, size, "%s", when ? when : "");
+	else if (c < SV_COL_COUNT)
+		sv_format_number(buf, size, sv_column_value(c, st, basis), columns[c].decimals);
+	else if (size)
+		buf[0] = '\0';
+}
+
+int sv_text_width(const char *s)
+{
+	mbstate_t st;
+	memset(&st, 0, sizeof(st));
+	int w = 0;
+	size_t len = strlen(s);
+	while (len) {
+		wchar_t wc;
+		size_t k = mbrtowc(&wc, s, len, &st);
+		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
+			memset(&st, 0, sizeof(st));
+			w++;
+			s++;
+			len--;
+			continue;
+		}
+		int cw = wcwidth(wc);
+		w += cw < 0 ? 1 : cw;
+		s += k;
+		len -= k;
+	}
+	return w;
+}
+
+/* Indentation of a row's name: two spaces a level below the first row, at most 500 levels
+ * (a 100,000-deep stack would otherwise print lines of 200 KB), plus "+ " with marks. */
+#define GRID_MAX_INDENT 500
+static int indent_of(const sv_rows *rows, size_t i)
+{
+	uint32_t base = rows->n ? rows->row[0].depth : 0;
+	uint32_t d = rows->row[i].depth > base ? rows->row[i].depth - base : 0;
+	return (int)(d > GRID_MAX_INDENT ? GRID_MAX_INDENT : d);
+}
+
+static void put_tsv(FILE *f, const char *s, bool number)
+{
+	for (; *s; s++) {
+		if (number && *s == ',')
+			continue; /* TSV is for machines: no thousands separators */
+		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+	}
+}
+
+int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, size_t ncols,
+		  const sv_grid_style *style)
+{
+	double basis = sv_grid_basis(v);
+	bool want_when = false;
+	for (size_t k = 0; k < ncols; k++)
+		want_when |= cols[k] == SV_COL_WHEN;
+	/* each row's When once, then widths over all rows */
+	char(*whens)[SV_WHEN_LEN + 1] = NULL;
+	if (want_when && rows->n) {
+		whens = malloc(rows->n * sizeof(*whens));
+		if (!whens)
+			return SV_ENOMEM;
+		for (size_t i = 0; i < rows->n; i++)
+			if (sv_rows_when(whens[i], v, rows, i)) {
+				free(whens);
+				return SV_ENOMEM;
+			}
+	}
+	char buf[512];
+	if (style->tsv) {
+		for (size_t k = 0; k < ncols; k++)
+			fprintf(f, "%s%s", k ? "\t" : "", columns[cols[k]].title);
+		fputc('\n', f);
+		for (size_t i = 0; i < rows->n; i++) {
+			const sv_row *r = &rows->row[i];
+			for (size_t k = 0; k < ncols; k++) {
+				if (k)
+					fputc('\t', f);
+				if (cols[k] == SV_COL_NAME) {
+					put_tsv(f, sv_view_name(v, r->name), false);
+					continue;
+				}
+				sv_grid_cell(buf, sizeof(buf), cols[k], NULL, r->st, basis, whens ? whens[i] : "");
+				put_tsv(f, buf, true);
+			}
+			fputc('\n', f);
+		}
+		free(whens);
+		return ferror(f) ? SV_EIO : 0;
+	}
+	int width[SV_COL_COUNT] = { 0 };
+	for (size_t k = 0; k < ncols; k++)
+		width[k] = sv_text_width(columns[cols[k]].title);
+	for (size_t i = 0; i < rows->n; i++)
+		for (size_t k = 0; k < ncols; k++) {
+			int w;
+			if (cols[k] == SV_COL_NAME) {
+				int d = indent_of(rows, i);
+				w = 2 * d + (style->marks && d ? 2 : 0) + sv_text_width(sv_view_name(v, rows->row[i].name));
+			} else if (cols[k] == SV_COL_WHEN) {
+				w = whens ? (int)strlen(whens[i]) : 0;
+			} else {
+				sv_grid_cell(buf, sizeof(buf), cols[k], NULL, rows->row[i].st, basis, NULL);
+				w = (int)strlen(buf);
+			}
+			if (w > width[k])
+				width[k] = w;
+		}
+	for (size_t i = 0; i <= rows->n; i++) { /* line 0: the titles */
+		const sv_row *r = i ? &rows->row[i - 1] : NULL;
+		for (size_t k = 0; k < ncols; k++) {
+			const sv_column *c = &columns[cols[k]];
+			const char *cell = buf;
+			int ind = 0;
+			const char *mark = "";
+			if (!r) {
+				cell = c->title;
+			} else if (cols[k] == SV_COL_NAME) {
+				ind = indent_of(rows, i - 1);
+				mark = style->marks && ind ? "+ " : "";
+				cell = sv_view_name(v, r->name);
+			} else {
+				sv_grid_cell(buf, sizeof(buf), cols[k], NULL, r->st, basis, whens ? whens[i - 1] : "");
+			}
+			int pad = width[k] - (2 * ind + (int)strlen(mark) + sv_text_width(cell));
+			if (pad < 0)
+				pad = 0;
+			if (k)
+				fputs("  ", f);
+			if (!c->left)
+				fprintf(f, "%*s", pad, "");
+			fprintf(f, "%*s%s%s", 2 * ind, "", mark, cell);
+			if (c->left && k + 1 < ncols)
+				fprintf(f, "%*s", pad, "");
+		}
+		fputc('\n', f);
+	}
+	free(whens);
+	return ferror(f) ? SV_EIO : 0;
+}
