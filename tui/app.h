@@ -25,6 +25,23 @@ typedef enum tui_tab {
 } tui_tab;
 
 
+/* What the keyboard is talking to: one field instead of a flag per dialog. Each mode has a
+ * row in the mode table (commands.c): its key, mouse and paint functions. */
+typedef enum tui_mode {
+	MODE_GRID,    /* the stack window: the tab's grid, Flame or Notes */
+	MODE_EDIT,    /* the edit line (a box, Find, Save As, a preset's name) */
+	MODE_PICKER,  /* the process picker */
+	MODE_PRESETS, /* the Presets dialog */
+	MODE_COLUMNS, /* the Columns dialog */
+	MODE_HELP,    /* the help screen */
+	MODE_NOTES,   /* editing the Notes tab */
+	MODE_WHEN,    /* When characters of the cursor row selected */
+	MODE_COUNT
+} tui_mode;
+
+/* What the edit line's text is for. */
+typedef enum tui_edit_kind { EDIT_BOX, EDIT_FIND, EDIT_SAVE, EDIT_PRESET } tui_edit_kind;
+
 typedef struct tui_pane {
 	size_t cursor, top;
 	sv_expansion *exp;
@@ -57,13 +74,13 @@ typedef struct tui_app {
 	size_t nframes;
 	tui_tab tab;
 	char status[512];
-	/* editing a box: -1 = not editing */
+	tui_mode mode;
+	/* the edit line: what it is for, the box being edited (EDIT_BOX), the text */
+	tui_edit_kind edit_kind;
 	int edit_box;
 	char edit[4096];
 	size_t edit_len, edit_cur;
 	int edit_hist; /* index into the frame history while browsing it with Up/Down */
-	bool finding;
-	bool saving;
 	char find[256];
 	int (*save)(void *payload, const sv_source *src, const char *path, char *err, size_t errsize);
 	void *save_payload;
@@ -71,11 +88,9 @@ typedef struct tui_app {
 	sv_presets *presets;
 	int (*store_presets)(void *payload, const sv_presets *ps, char *err, size_t errsize);
 	void *presets_payload;
-	bool presets_open, naming_preset;
 	size_t preset_cursor, preset_top;
 	unsigned saves;
 	/* the process picker */
-	bool picking;
 	sv_process *procs;
 	size_t nprocs;
 	size_t *shown;      /* indexes of procs matching the filter; 0..nshown-1 */
@@ -83,20 +98,16 @@ typedef struct tui_app {
 	size_t pick_cursor; /* 0 = "all processes", i+1 = shown[i] */
 	unsigned char *picked;
 	char pick_filter[128];
-	bool help;
 	size_t help_top;
 	/* columns: hidden ones, width changes from the measured width, the sort order */
 	bool col_hidden[SV_COL_COUNT]; /* columns come from lib/ (stackview/grid.h) */
 	int col_delta[SV_COL_COUNT];
 	int sort_col[TAB_COUNT]; /* per tab: a sv_col, or -1 = the view's own order */
 	bool sort_asc[TAB_COUNT];
-	bool cols_open;
-	size_t cols_cursor;
+	size_t cols_cursor, cols_top;
 	/* selecting When characters of the cursor row (Set Time Range from them) */
-	bool when_sel;
 	int when_anchor, when_caret;
 	/* editing the Notes tab */
-	bool notes_edit;
 	char *notes;      /* the text being edited */
 	size_t notes_len, notes_cur, notes_top;
 	/* the last text copied (y / Y), also sent to the terminal's clipboard */
@@ -146,8 +157,76 @@ int tui_draw_flame_top_depth(const tui_app *a, int rows);
 void tui_app_preset_line(const tui_app *a, size_t i, char *buf, size_t size);
 /* Apply reaction flags (recompute the view, reflatten rows). */
 void tui_app_react(tui_app *a, int flags);
+/* Paint a dialog that owns the whole screen (the mode table says which); false when the
+ * stack window is to be painted. */
+bool tui_app_draw_mode(tui_app *a, tui_screen *s);
 /* Paint the whole window into the screen. */
 void tui_app_draw(tui_app *a, tui_screen *s);
 tui_frame *tui_app_frame(tui_app *a);
+
+/* ---- shared by the files of tui/ (not part of the window's interface) ---- */
+
+/* The status line's text. */
+void tui_status(tui_app *a, const char *fmt, ...) SV_PRINTF(2, 3);
+/* Rebuild the current tab's rows from the view (tui_app_react calls it for TUI_REFLATTEN). */
+void tui_reflatten(tui_app *a);
+/* Build the frame's view for new parameters; on failure the frame keeps its old view and
+ * err says why. */
+int tui_frame_apply(tui_frame *f, const sv_params *p, char *err, size_t errsize);
+void tui_frame_dispose(tui_frame *f);
+/* A box set to text, or whole parameters, applied: a new view (status says what changed). */
+int tui_apply_box(tui_app *a, sv_box box, const char *text);
+int tui_apply_params(tui_app *a, const sv_params *p, const char *what);
+/* Push a new frame (Drill Into, Flatten) on src, which it takes over. */
+int tui_push_frame(tui_app *a, sv_source *src, const sv_params *p, const char *title);
+const char *tui_row_name(tui_app *a, size_t i);
+/* The grid's default columns shown, the others hidden, every tab in its view's order. */
+void tui_default_columns(tui_app *a);
+/* The current tab's grid kind (ByName or a tree), for the column order. */
+sv_rows_kind tui_tab_kind(const tui_app *a);
+
+/* commands.c */
+size_t tui_page_rows(const tui_app *a);
+int tui_move(tui_app *a, long delta);
+bool tui_tree_tab(const tui_app *a);
+bool tui_grid_tab(const tui_app *a);
+int tui_switch_tab(tui_app *a, tui_tab t);
+int tui_set_focus(tui_app *a, tui_tab tab);
+void tui_reveal_node(tui_app *a, sv_node_id id);
+int tui_when_start(tui_app *a);
+
+/* editline.c */
+void tui_edit_start(tui_app *a, tui_edit_kind kind, int box, const char *text);
+bool tui_edit_chars(char *t, size_t *len, size_t *cur, int key);
+int tui_edit_key(tui_app *a, int key);
+int tui_find_next(tui_app *a, bool include_current);
+void tui_draw_edit_line(tui_screen *s, int x, int y, int avail, const char *text, size_t cur, int attr);
+
+/* dlg_presets.c, dlg_picker.c, dlg_columns.c, dlg_help.c */
+size_t tui_preset_count(const tui_app *a);
+int tui_save_preset(tui_app *a, const char *name);
+int tui_presets_key(tui_app *a, int key);
+int tui_presets_mouse(tui_app *a, tui_mouse m, int x, int y);
+void tui_presets_draw(tui_app *a, tui_screen *s);
+int tui_picker_key(tui_app *a, int key);
+int tui_picker_mouse(tui_app *a, tui_mouse m, int x, int y);
+void tui_picker_draw(tui_app *a, tui_screen *s);
+uint32_t tui_cursor_id(tui_app *a);
+void tui_keep_row(tui_app *a, uint32_t id);
+void tui_resort(tui_app *a);
+int tui_set_sort(tui_app *a, int col);
+int tui_columns_key(tui_app *a, int key);
+void tui_columns_draw(tui_app *a, tui_screen *s);
+int tui_column_at(tui_app *a, int x, int *x0);
+int tui_help_key(tui_app *a, int key);
+void tui_help_draw(tui_app *a, tui_screen *s);
+
+/* tab_flame.c, tab_notes.c */
+int tui_flame_key(tui_app *a, tui_command c);
+int tui_flame_mouse(tui_app *a, tui_mouse m, int x, int y);
+void tui_flame_draw(tui_app *a, tui_screen *s, int y0, int y1);
+int tui_notes_start(tui_app *a);
+int tui_notes_key(tui_app *a, int key);
+void tui_notes_draw(tui_app *a, tui_screen *s, int y0, int y1);
 
 #endif

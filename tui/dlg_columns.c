@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/* The Columns dialog (show, hide, widen, narrow, sort) and sorting by a click on a column title. The columns themselves are lib/'s (stackview/grid.h). */
+#include "app.h"
+
+#include <stdio.h>
+#include <string.h>
+
+uint32_t tui_cursor_id(tui_app *a)
+{
+	tui_frame *f = tui_app_frame(a);
+	tui_pane *p = &f->pane[a->tab];
+	return p->cursor < f->rows.n ? f->rows.row[p->cursor].id : UINT32_MAX;
+}
+
+void tui_keep_row(tui_app *a, uint32_t id)
+{
+	tui_frame *f = tui_app_frame(a);
+	for (size_t i = 0; id != UINT32_MAX && i < f->rows.n; i++)
+		if (f->rows.row[i].id == id) {
+			f->pane[a->tab].cursor = i;
+			return;
+		}
+}
+
+void tui_resort(tui_app *a)
+{
+	uint32_t id = tui_cursor_id(a);
+	tui_reflatten(a);
+	tui_keep_row(a, id);
+}
+
+int tui_set_sort(tui_app *a, int col)
+{
+	if (col < 0 || col >= SV_COL_COUNT || !sv_column_get((sv_col)col)->sortable) {
+		tui_status(a, "the When column is not sortable");
+		return TUI_REDRAW;
+	}
+	if (a->sort_col[a->tab] == col) {
+		a->sort_asc[a->tab] = !a->sort_asc[a->tab];
+	} else {
+		a->sort_col[a->tab] = col;
+		a->sort_asc[a->tab] = col == SV_COL_NAME; /* names A to Z, numbers largest first */
+	}
+	tui_resort(a);
+	tui_status(a, "sorted by %s, %s (c: columns, o there restores the view's order)", sv_column_get((sv_col)col)->title,
+	       a->sort_asc[a->tab] ? "ascending" : "descending");
+	return TUI_REDRAW;
+}
+
+int tui_columns_key(tui_app *a, int key)
+{
+	sv_col all[SV_COL_COUNT];
+	sv_grid_all_columns(a->tab == TAB_BYNAME ? SV_ROWS_BYNAME : SV_ROWS_CALLTREE, all);
+	sv_col c = all[a->cols_cursor < SV_COL_COUNT ? a->cols_cursor : 0];
+	switch (key) {
+	case KEY_UP: case 'k':
+		if (a->cols_cursor)
+			a->cols_cursor--;
+		break;
+	case KEY_DOWN: case 'j':
+		if (a->cols_cursor + 1 < SV_COL_COUNT)
+			a->cols_cursor++;
+		break;
+	case ' ':
+		if (c != SV_COL_NAME)
+			a->col_hidden[c] = !a->col_hidden[c];
+		break;
+	case '+': case KEY_RIGHT: case 'l':
+		if (c != SV_COL_NAME && a->col_delta[c] < 200)
+			a->col_delta[c]++;
+		break;
+	case '-': case KEY_LEFT: case 'h':
+		if (c != SV_COL_NAME && a->col_delta[c] > -40)
+			a->col_delta[c]--;
+		break;
+	case 's': case '\n': case KEY_ENTER:
+		return tui_set_sort(a, (int)c);
+	case 'o':
+		a->sort_col[a->tab] = -1;
+		tui_resort(a);
+		break;
+	case 'r':
+		tui_default_columns(a);
+		memset(a->col_delta, 0, sizeof(a->col_delta));
+		for (int t = 0; t < TAB_COUNT; t++)
+			a->sort_col[t] = -1;
+		tui_resort(a);
+		break;
+	default: /* Esc, c, q */
+		a->mode = MODE_GRID;
+		break;
+	}
+	return TUI_REDRAW;
+}
+
+/* The grid column under screen column x, or -1. */
+int tui_column_at(tui_app *a, int x, int *x0)
+{
+	sv_col shown[SV_COL_COUNT];
+	int width[SV_COL_COUNT];
+	int n = tui_draw_columns(a, shown, width), cx = 0;
+	for (int i = 0; i < n; i++) {
+		if (x >= cx && x < cx + width[shown[i]] + 1) {
+			*x0 = cx;
+			return (int)shown[i];
+		}
+		cx += width[shown[i]] + 1;
+	}
+	return -1;
+}
+
+/* The Columns dialog: one line per column. */
+void tui_columns_draw(tui_app *a, tui_screen *s)
+{
+	char line[256];
+	tui_screen_text(s, 0, 0, "Columns: Space shows/hides, +/- (Right/Left) widens/narrows, s or Enter sorts (again: reverses),",
+			a->w, TUI_A_TITLE);
+	tui_screen_text(s, 0, 1, "o restores the views' own order, r resets everything, Esc closes", a->w, TUI_A_TITLE);
+	tui_screen_fill(s, 0, 3, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
+	tui_screen_text(s, 0, 3, "      Column    Width       Sort", a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
+	sv_col all[SV_COL_COUNT];
+	sv_grid_all_columns(tui_tab_kind(a), all);
+	for (int i = 0; i < SV_COL_COUNT; i++) {
+		sv_col c = all[i];
+		int y = TUI_PICK_TOP + i;
+		int attr = (size_t)i == a->cols_cursor ? TUI_A_REVERSE : 0;
+		char wd[32];
+		if (c == SV_COL_NAME)
+			snprintf(wd, sizeof(wd), "the rest");
+		else if (a->col_delta[c])
+			snprintf(wd, sizeof(wd), "auto %+d", a->col_delta[c]);
+		else
+			snprintf(wd, sizeof(wd), "auto");
+		const char *sort = (int)c == a->sort_col[a->tab]	 ? (a->sort_asc[a->tab] ? "ascending" : "descending")
+				   : !sv_column_get(c)->sortable ? "-"
+								 : "";
+		snprintf(line, sizeof(line), "  %s  %-9s %-11s %s", c == SV_COL_NAME || !a->col_hidden[c] ? "[x]" : "[ ]",
+			 sv_column_get(c)->title, wd, sort);
+		if (attr)
+			tui_screen_fill(s, 0, y, a->w, attr);
+		tui_screen_text(s, 0, y, line, a->w, attr);
+	}
+}

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/* The process picker: the processes of a source by samples, a filter typed, Space marks, Enter opens them through IncPats. */
+#include "app.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void picker_filter(tui_app *a)
+{
+	a->nshown = 0;
+	for (size_t i = 0; i < a->nprocs; i++) {
+		char pid[32];
+		snprintf(pid, sizeof(pid), "%ld", a->procs[i].pid);
+		if (!a->pick_filter[0] || strcasestr(a->procs[i].name, a->pick_filter) || strstr(pid, a->pick_filter))
+			a->shown[a->nshown++] = i;
+	}
+	if (a->pick_cursor > a->nshown)
+		a->pick_cursor = a->nshown;
+}
+
+bool tui_app_start_picker(tui_app *a)
+{
+	tui_frame *f = tui_app_frame(a);
+	if (sv_source_processes(&a->procs, &a->nprocs, f->src) || a->nprocs < 2) {
+		free(a->procs);
+		a->procs = NULL;
+		a->nprocs = 0;
+		return false;
+	}
+	a->shown = malloc(a->nprocs * sizeof(*a->shown));
+	a->picked = calloc(a->nprocs, 1);
+	if (!a->shown || !a->picked)
+		return false;
+	a->mode = MODE_PICKER;
+	a->pick_cursor = 1; /* the busiest process, as PerfView's picker suggests */
+	picker_filter(a);
+	return true;
+}
+
+/* `Process% NAME (PID)` for IncPats; characters with a meaning in patterns or lists become
+ * `*` (e.g. "bash;git" would otherwise split the IncPats list). */
+static void process_pattern(char *buf, size_t size, const sv_process *p)
+{
+	char name[256];
+	snprintf(name, sizeof(name), "%s", p->name);
+	for (char *c = name; *c; c++)
+		if (strchr(";|{}^%*@", *c))
+			*c = '*';
+	if (p->pid >= 0)
+		snprintf(buf, size, "Process%% %s (%ld)", name, p->pid);
+	else
+		snprintf(buf, size, "Process%% %s", name);
+}
+
+static int picker_done(tui_app *a, bool all)
+{
+	char inc[4096] = "";
+	size_t o = 0, n = 0;
+	for (size_t i = 0; !all && i < a->nprocs; i++)
+		if (a->picked[i]) {
+			char one[300];
+			process_pattern(one, sizeof(one), &a->procs[i]);
+			o += (size_t)snprintf(inc + o, sizeof(inc) - o, "%s%s", n++ ? "|" : "", one);
+		}
+	if (!all && !n && a->pick_cursor > 0 && a->pick_cursor <= a->nshown)
+		process_pattern(inc, sizeof(inc), &a->procs[a->shown[a->pick_cursor - 1]]);
+	a->mode = MODE_GRID;
+	if (!inc[0]) {
+		tui_status(a, "all processes");
+		return TUI_REDRAW | TUI_REFLATTEN;
+	}
+	return tui_apply_box(a, SV_BOX_INC, inc);
+}
+
+int tui_picker_key(tui_app *a, int key)
+{
+	size_t n = a->nshown + 1;
+	if (key == KEY_UP && a->pick_cursor > 0)
+		a->pick_cursor--;
+	else if (key == KEY_DOWN && a->pick_cursor + 1 < n)
+		a->pick_cursor++;
+	else if (key == KEY_PPAGE)
+		a->pick_cursor = a->pick_cursor > 10 ? a->pick_cursor - 10 : 0;
+	else if (key == KEY_NPAGE)
+		a->pick_cursor = a->pick_cursor + 10 < n ? a->pick_cursor + 10 : n - 1;
+	else if (key == KEY_HOME)
+		a->pick_cursor = 0;
+	else if (key == KEY_END)
+		a->pick_cursor = n - 1;
+	else if (key == ' ' && a->pick_cursor > 0)
+		a->picked[a->shown[a->pick_cursor - 1]] ^= 1;
+	else if (key == '\n' || key == KEY_ENTER)
+		return picker_done(a, a->pick_cursor == 0);
+	else if (key == TUI_KEY_ESC)
+		return picker_done(a, true);
+	else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && a->pick_filter[0]) {
+		a->pick_filter[strlen(a->pick_filter) - 1] = '\0';
+		picker_filter(a);
+	} else if (key > 0x20 && key < 0x7f && strlen(a->pick_filter) + 1 < sizeof(a->pick_filter)) {
+		size_t l = strlen(a->pick_filter);
+		a->pick_filter[l] = (char)key;
+		a->pick_filter[l + 1] = '\0';
+		picker_filter(a);
+		a->pick_cursor = a->nshown ? 1 : 0;
+	}
+	return TUI_REDRAW;
+}
+
+int tui_picker_mouse(tui_app *a, tui_mouse m, int x, int y)
+{
+	(void)x;
+	size_t n = a->nshown + 1;
+	int rows = a->h - 6; /* as draw_picker lays it out */
+	if (m == TUI_MOUSE_WHEEL_UP || m == TUI_MOUSE_WHEEL_DOWN) {
+		for (int i = 0; i < 3; i++)
+			tui_picker_key(a, m == TUI_MOUSE_WHEEL_UP ? KEY_UP : KEY_DOWN);
+		return TUI_REDRAW;
+	}
+	size_t top = a->pick_cursor >= (size_t)rows ? a->pick_cursor - (size_t)rows + 1 : 0;
+	if (y < TUI_PICK_TOP || y >= TUI_PICK_TOP + rows || top + (size_t)(y - TUI_PICK_TOP) >= n)
+		return 0;
+	size_t i = top + (size_t)(y - TUI_PICK_TOP);
+	bool again = i == a->pick_cursor;
+	a->pick_cursor = i;
+	if (m == TUI_MOUSE_DOUBLE)
+		return tui_picker_key(a, '\n');
+	if (again && i > 0) /* a click on the selected process marks or unmarks it */
+		return tui_picker_key(a, ' ');
+	return TUI_REDRAW;
+}
+
+void tui_picker_draw(tui_app *a, tui_screen *s)
+{
+	tui_frame *f = tui_app_frame(a);
+	char line[512];
+	snprintf(line, sizeof(line), "%s: choose the processes to look at", f->title);
+	tui_screen_text(s, 0, 0, line, a->w, TUI_A_TITLE);
+	snprintf(line, sizeof(line), "Filter: %s", a->pick_filter);
+	int used = tui_screen_text(s, 0, 1, line, a->w, TUI_A_BOLD);
+	tui_screen_fill(s, used, 1, 1, TUI_A_REVERSE);
+	double total = sv_source_total_metric(f->src);
+	tui_screen_fill(s, 0, 3, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
+	tui_screen_text(s, 0, 3, "     Name", a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
+	snprintf(line, sizeof(line), "%8s %10s %12s %6s", "PID", "Samples", "Metric", "%");
+	tui_screen_text(s, a->w - (int)strlen(line), 3, line, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
+	int rows = a->h - 6; /* title, filter, blank, titles above; a hint below */
+	size_t n = a->nshown + 1;
+	size_t top = a->pick_cursor >= (size_t)rows ? a->pick_cursor - (size_t)rows + 1 : 0;
+	for (size_t i = top; i < n && (int)(i - top) < rows; i++) {
+		int y = TUI_PICK_TOP + (int)(i - top);
+		int attr = i == a->pick_cursor ? TUI_A_REVERSE : 0;
+		if (attr)
+			tui_screen_fill(s, 0, y, a->w, attr);
+		if (i == 0) {
+			snprintf(line, sizeof(line), "     [all processes: %zu]", a->nprocs);
+			tui_screen_text(s, 0, y, line, a->w, attr | TUI_A_BOLD);
+			continue;
+		}
+		const sv_process *p = &a->procs[a->shown[i - 1]];
+		snprintf(line, sizeof(line), " %s  %s", a->picked[a->shown[i - 1]] ? "[x]" : "[ ]", p->name);
+		char num[64], right[128];
+		sv_format_number(num, sizeof(num), p->metric, 1);
+		snprintf(right, sizeof(right), "%8ld %10zu %12s %5.1f%%", p->pid, p->samples, num,
+			 total != 0 ? 100.0 * p->metric / total : 0);
+		int rw = (int)strlen(right);
+		tui_screen_text(s, 0, y, line, a->w - rw - 1, attr);
+		tui_screen_text(s, a->w - rw, y, right, rw, attr);
+	}
+	tui_screen_fill(s, 0, a->h - 1, a->w, TUI_A_REVERSE);
+	tui_screen_text(s, 0, a->h - 1, "type to filter  Space marks  Enter opens  Esc: all processes", a->w,
+			TUI_A_REVERSE);
+}

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/* The Presets dialog (spec §12): PerfView's built-in presets, then the user's; Enter applies one, d deletes one of the user's, S in the stack window saves the boxes as one. */
+#include "app.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t tui_preset_count(const tui_app *a)
+{
+	return sv_builtin_preset_count() + (a->presets ? a->presets->n : 0);
+}
+
+/* Name, GroupPat, Fold%, FoldPat of entry i; *mine when it is the user's. */
+static void preset_at(const tui_app *a, size_t i, const char **name, const char **group, const char **pct,
+		      const char **fold, bool *mine)
+{
+	size_t nb = sv_builtin_preset_count();
+	*mine = i >= nb;
+	if (!*mine) {
+		*name = sv_builtin_preset_name(i);
+		*group = sv_builtin_preset_group(i);
+		*pct = *fold = "";
+		return;
+	}
+	const sv_preset *p = &a->presets->p[i - nb];
+	*name = p->name;
+	*group = p->group;
+	*pct = p->fold_pct;
+	*fold = p->fold;
+}
+
+void tui_app_preset_line(const tui_app *a, size_t i, char *buf, size_t size)
+{
+	const char *name, *group, *pct, *fold;
+	bool mine;
+	preset_at(a, i, &name, &group, &pct, &fold, &mine);
+	snprintf(buf, size, "%-5s %-28.200s %-40.400s %-6.40s %.300s", mine ? "yours" : "", name, group, pct, fold);
+}
+
+static int store_presets(tui_app *a, const char *done)
+{
+	char err[512] = "";
+	if (a->store_presets && a->store_presets(a->presets_payload, a->presets, err, sizeof(err)))
+		tui_status(a, "%s", err);
+	else
+		tui_status(a, "%s", done);
+	return TUI_REDRAW;
+}
+
+int tui_presets_key(tui_app *a, int key)
+{
+	size_t n = tui_preset_count(a);
+	if (key == KEY_UP || key == 'k') {
+		if (a->preset_cursor > 0)
+			a->preset_cursor--;
+	} else if (key == KEY_DOWN || key == 'j') {
+		if (a->preset_cursor + 1 < n)
+			a->preset_cursor++;
+	} else if (key == KEY_HOME || key == KEY_PPAGE) {
+		a->preset_cursor = 0;
+	} else if (key == KEY_END || key == KEY_NPAGE) {
+		a->preset_cursor = n - 1;
+	} else if (key == '\n' || key == KEY_ENTER) {
+		const char *name, *group, *pct, *fold;
+		bool mine;
+		preset_at(a, a->preset_cursor, &name, &group, &pct, &fold, &mine);
+		a->mode = MODE_GRID;
+		sv_params p;
+		if (sv_params_copy(&p, &tui_app_frame(a)->params) || sv_preset_apply(&p, name, group, pct, fold)) {
+			sv_params_dispose(&p);
+			tui_status(a, "out of memory");
+			return TUI_REDRAW;
+		}
+		char what[300];
+		snprintf(what, sizeof(what), "preset %.200s applied", name);
+		int flags = tui_apply_params(a, &p, what);
+		sv_params_dispose(&p);
+		return flags;
+	} else if (key == 'd' || key == KEY_DC) {
+		size_t nb = sv_builtin_preset_count();
+		if (a->preset_cursor < nb || !a->presets) {
+			tui_status(a, "built-in presets cannot be deleted");
+			return TUI_REDRAW;
+		}
+		char done[300];
+		snprintf(done, sizeof(done), "preset %.200s deleted", a->presets->p[a->preset_cursor - nb].name);
+		sv_presets_remove(a->presets, a->preset_cursor - nb);
+		if (a->preset_cursor >= tui_preset_count(a))
+			a->preset_cursor = tui_preset_count(a) - 1;
+		return store_presets(a, done);
+	} else if (key == TUI_KEY_ESC || key == 'q' || key == 'P') {
+		a->mode = MODE_GRID;
+	}
+	return TUI_REDRAW;
+}
+
+int tui_presets_mouse(tui_app *a, tui_mouse m, int x, int y)
+{
+	(void)x;
+	if (m == TUI_MOUSE_WHEEL_UP || m == TUI_MOUSE_WHEEL_DOWN)
+		return tui_presets_key(a, m == TUI_MOUSE_WHEEL_UP ? KEY_UP : KEY_DOWN);
+	size_t i = a->preset_top + (size_t)(y - TUI_PICK_TOP);
+	if (y < TUI_PICK_TOP || i >= tui_preset_count(a))
+		return 0;
+	a->preset_cursor = i;
+	return m == TUI_MOUSE_DOUBLE ? tui_presets_key(a, '\n') : TUI_REDRAW;
+}
+
+/* Save As Preset: the name typed, GroupPats without its [comment], Fold%, FoldPats. */
+int tui_save_preset(tui_app *a, const char *name)
+{
+	if (!a->presets) {
+		tui_status(a, "presets are not available here");
+		return TUI_REDRAW;
+	}
+	while (*name == ' ')
+		name++;
+	if (!*name || strstr(name, "$$$$") || strstr(name, "####") || strchr(name, '\n')) {
+		tui_status(a, "a preset needs a name (without $$$$ or ####)");
+		return TUI_REDRAW;
+	}
+	const sv_params *p = &tui_app_frame(a)->params;
+	char *comment = NULL, *pats = NULL;
+	if (sv_preset_split_group(&comment, &pats, p->box[SV_BOX_GROUP]) ||
+	    sv_presets_put(a->presets, name, pats, p->box[SV_BOX_FOLD_PCT], p->box[SV_BOX_FOLD], "")) {
+		free(comment);
+		free(pats);
+		tui_status(a, "out of memory");
+		return TUI_REDRAW;
+	}
+	free(comment);
+	free(pats);
+	char done[300];
+	snprintf(done, sizeof(done), "preset %.200s saved", name);
+	return store_presets(a, done);
+}
+
+/* The Presets list: PerfView's built-ins, then the user's. */
+void tui_presets_draw(tui_app *a, tui_screen *s)
+{
+	char line[1200];
+	tui_screen_text(s, 0, 0, "Presets: Enter applies (GroupPats, Fold%, FoldPats), d deletes one of yours, Esc closes",
+			a->w, TUI_A_TITLE);
+	tui_screen_text(s, 0, 1, "S in the stack window saves the current boxes as a preset", a->w, TUI_A_DIM);
+	tui_screen_fill(s, 0, 3, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
+	snprintf(line, sizeof(line), "%-5s %-28s %-40s %-6s %s", "", "Name", "GroupPats", "Fold%", "FoldPats");
+	tui_screen_text(s, 0, 3, line, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
+	size_t n = sv_builtin_preset_count() + (a->presets ? a->presets->n : 0);
+	int rows = a->h - TUI_PICK_TOP;
+	if (a->preset_cursor < a->preset_top)
+		a->preset_top = a->preset_cursor;
+	if (rows > 0 && a->preset_cursor >= a->preset_top + (size_t)rows)
+		a->preset_top = a->preset_cursor - (size_t)rows + 1;
+	for (size_t i = a->preset_top; i < n && (int)(i - a->preset_top) < rows; i++) {
+		int y = TUI_PICK_TOP + (int)(i - a->preset_top);
+		int attr = i == a->preset_cursor ? TUI_A_REVERSE : 0;
+		if (attr)
+			tui_screen_fill(s, 0, y, a->w, attr);
+		tui_app_preset_line(a, i, line, sizeof(line));
+		tui_screen_text(s, 0, y, line, a->w, attr);
+	}
+}
