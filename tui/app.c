@@ -2,6 +2,7 @@
 /* The stack window's state and command handlers (see app.h). */
 #include "app.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +179,8 @@ void tui_app_free(tui_app *a)
 {
 	if (!a)
 		return;
+	if (a->staged_set)
+		sv_params_dispose(&a->staged);
 	free(a->notes);
 	free(a->clip);
 	free(a->procs);
@@ -283,10 +286,52 @@ void tui_reflatten(tui_app *a)
 		p->cursor = f->rows.n ? f->rows.n - 1 : 0;
 }
 
+/* The one place a view is rebuilt for new parameters (style rule 17): handlers stage them
+ * (tui_stage) and return TUI_RECOMPUTE. A failed build keeps the old view, names the problem
+ * on the status line and puts a history position moved by Back / Forward back. */
+static void recompute(tui_app *a)
+{
+	if (!a->staged_set)
+		return;
+	tui_frame *f = tui_app_frame(a);
+	char err[512];
+	size_t old = f->hpos;
+	if (a->staged_hpos != SIZE_MAX)
+		f->hpos = a->staged_hpos;
+	if (tui_frame_apply(f, &a->staged, err, sizeof(err))) {
+		f->hpos = old;
+		tui_status(a, "%s", err);
+	} else if (a->staged_hpos != SIZE_MAX) {
+		tui_status(a, "%s %zu/%zu", a->staged_hpos < old ? "back" : "forward", f->hpos + 1, f->nhist);
+	} else {
+		tui_status(a, "%s", a->staged_what);
+	}
+	sv_params_dispose(&a->staged);
+	a->staged_set = false;
+}
+
 void tui_app_react(tui_app *a, int flags)
 {
+	if (flags & TUI_RECOMPUTE)
+		recompute(a);
 	if (flags & (TUI_REFLATTEN | TUI_RECOMPUTE))
 		tui_reflatten(a);
+}
+
+int tui_stage(tui_app *a, const sv_params *p, size_t hpos, const char *what)
+{
+	if (a->staged_set)
+		sv_params_dispose(&a->staged);
+	a->staged_set = false;
+	if (sv_params_copy(&a->staged, p)) {
+		sv_params_dispose(&a->staged);
+		tui_status(a, "out of memory");
+		return TUI_REDRAW;
+	}
+	a->staged_set = true;
+	a->staged_hpos = hpos;
+	snprintf(a->staged_what, sizeof(a->staged_what), "%s", what);
+	return TUI_REDRAW | TUI_RECOMPUTE;
 }
 
 int tui_apply_box(tui_app *a, sv_box box, const char *text)
@@ -298,23 +343,16 @@ int tui_apply_box(tui_app *a, sv_box box, const char *text)
 		tui_status(a, "out of memory");
 		return TUI_REDRAW;
 	}
-	char err[512];
-	if (tui_frame_apply(f, &p, err, sizeof(err)))
-		tui_status(a, "%s", err);
-	else
-		tui_status(a, "%s: %s", sv_box_name(box), text[0] ? text : "(empty)");
+	char what[600];
+	snprintf(what, sizeof(what), "%s: %.500s", sv_box_name(box), text[0] ? text : "(empty)");
+	int flags = tui_stage(a, &p, SIZE_MAX, what);
 	sv_params_dispose(&p);
-	return TUI_REDRAW | TUI_RECOMPUTE;
+	return flags;
 }
 
 int tui_apply_params(tui_app *a, const sv_params *p, const char *what)
 {
-	char err[512];
-	if (tui_frame_apply(tui_app_frame(a), p, err, sizeof(err)))
-		tui_status(a, "%s", err);
-	else
-		tui_status(a, "%s", what);
-	return TUI_REDRAW | TUI_RECOMPUTE;
+	return tui_stage(a, p, SIZE_MAX, what);
 }
 
 int tui_push_frame(tui_app *a, sv_source *src, const sv_params *p, const char *title)

@@ -112,6 +112,11 @@ typedef struct tui_app {
 	size_t notes_len, notes_cur, notes_top;
 	/* the last text copied (y / Y), also sent to the terminal's clipboard */
 	char *clip;
+	/* parameters a handler asked for; tui_app_react builds their view (TUI_RECOMPUTE) */
+	sv_params staged;
+	bool staged_set;
+	size_t staged_hpos; /* the history position Back / Forward moves to, or SIZE_MAX */
+	char staged_what[600];
 	bool clip_new;    /* not yet sent to the terminal */
 	int w, h;
 	bool quit;
@@ -177,6 +182,10 @@ void tui_frame_dispose(tui_frame *f);
 /* A box set to text, or whole parameters, applied: a new view (status says what changed). */
 int tui_apply_box(tui_app *a, sv_box box, const char *text);
 int tui_apply_params(tui_app *a, const sv_params *p, const char *what);
+/* Stage parameters for the main loop to apply (returns TUI_RECOMPUTE); hpos is the history
+ * position to move to first (Back / Forward), else SIZE_MAX; `what` goes on the status line
+ * when the view is built. */
+int tui_stage(tui_app *a, const sv_params *p, size_t hpos, const char *what);
 /* Push a new frame (Drill Into, Flatten) on src, which it takes over. */
 int tui_push_frame(tui_app *a, sv_source *src, const sv_params *p, const char *title);
 const char *tui_row_name(tui_app *a, size_t i);

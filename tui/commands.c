@@ -172,24 +172,11 @@ static int tui_history(tui_app *a, int dir)
 		tui_status(a, dir < 0 ? "at the oldest filter" : "at the newest filter");
 		return TUI_REDRAW;
 	}
-	size_t pos = (size_t)((long)f->hpos + dir), old = f->hpos;
-	sv_params p;
-	if (sv_params_copy(&p, &f->hist[pos])) {
-		sv_params_dispose(&p);
-		return TUI_REDRAW;
-	}
-	/* Move the position first: the entry then equals the params being applied, so applying
-	 * them adds nothing to the history and keeps the entries after it. */
-	f->hpos = pos;
-	char err[512];
-	if (tui_frame_apply(f, &p, err, sizeof(err))) {
-		f->hpos = old;
-		tui_status(a, "%s", err);
-	} else {
-		tui_status(a, "%s %zu/%zu", dir < 0 ? "back" : "forward", pos + 1, f->nhist);
-	}
-	sv_params_dispose(&p);
-	return TUI_REDRAW | TUI_RECOMPUTE;
+	/* The position moves before the view is built (tui_app_react): the entry then equals
+	 * the params applied, so applying them adds nothing to the history and keeps the entries
+	 * after it. */
+	size_t pos = (size_t)((long)f->hpos + dir);
+	return tui_stage(a, &f->hist[pos], pos, dir < 0 ? "back" : "forward");
 }
 
 bool tui_grid_tab(const tui_app *a)
