@@ -120,9 +120,15 @@ void tui_columns_draw(tui_app *a, tui_screen *s)
 	tui_screen_text(s, 0, 3, "      Column    Width       Sort", a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
 	sv_col all[SV_COL_COUNT];
 	sv_grid_all_columns(tui_tab_kind(a), all);
-	for (int i = 0; i < SV_COL_COUNT; i++) {
+	/* the list scrolls to keep the cursor's line on a short screen */
+	size_t rows = a->h > TUI_PICK_TOP ? (size_t)(a->h - TUI_PICK_TOP) : 1;
+	if (a->cols_cursor < a->cols_top)
+		a->cols_top = a->cols_cursor;
+	if (a->cols_cursor >= a->cols_top + rows)
+		a->cols_top = a->cols_cursor - rows + 1;
+	for (int i = (int)a->cols_top; i < SV_COL_COUNT && (size_t)i < a->cols_top + rows; i++) {
 		sv_col c = all[i];
-		int y = TUI_PICK_TOP + i;
+		int y = TUI_PICK_TOP + i - (int)a->cols_top;
 		int attr = (size_t)i == a->cols_cursor ? TUI_A_REVERSE : 0;
 		char wd[32];
 		if (c == SV_COL_NAME)
