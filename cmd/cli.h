@@ -69,6 +69,44 @@ void cli_progress_begin(cli_progress *cp, const char *path, int mode);
 sv_progress *cli_progress_watch(cli_progress *cp);
 void cli_progress_end(cli_progress *cp, bool ok);
 
+/* The subcommands (main.c): one row each, read by the parser, the checks before loading
+ * (file count, --focus, -o) and the dispatch. */
+enum { CLI_NEEDS_FOCUS = 1, CLI_NEEDS_OUTPUT = 2, CLI_WANTS_PRESETS = 4 };
+typedef struct cli_command {
+	const char *name;
+	int (*run)(const cli_opts *o);
+	int min_files, max_files;
+	unsigned needs;    /* CLI_NEEDS_* and CLI_WANTS_PRESETS (the user's presets are read) */
+	const char *files; /* what the files are, for the usage error */
+} cli_command;
+const cli_command *cli_command_find(const char *name);
+const cli_command *cli_command_default(void);
+
+/* Shared by the subcommands (load.c). */
+double cli_now_ms(void);
+void cli_report(const sv_error *err);
+int cli_load_as(sv_source **out, const char *path, const cli_opts *o, bool aggregate);
+int cli_load(sv_source **out, const char *path, const cli_opts *o);
+int cli_make_params(sv_params *p, const sv_source *src, const char *const box[SV_BOX_COUNT]);
+int cli_build_view(sv_view **out, const sv_source *src, const sv_params *p);
+void cli_timing(const cli_opts *o, const char *phase, double ms);
+int cli_open_view(const cli_opts *o, sv_source **src, sv_params *p, sv_view **v);
+int cli_finish_output(FILE *f);
+
+/* The subcommands: view.c (cli_view: byname, calltree, callers, callees, callercallee, flame),
+ * info.c, diff.c, convert.c, tui.c. Each returns an exit code. */
+int cli_view(const cli_opts *o, const char *what);
+/* A built view printed as `what` (byname, calltree, ...), or as a flame graph SVG to path. */
+int cli_print_view(sv_view *v, const char *what, const cli_opts *o);
+int cli_flame_to(const sv_view *v, const char *path, const char *title);
+int cmd_info(const cli_opts *o);
+int cmd_diff(const cli_opts *o);
+int cmd_overweight(const cli_opts *o);
+int cmd_convert(const cli_opts *o);
+int cmd_tui(const cli_opts *o);
+int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick);
+const char *cli_tutorial_path(char *buf, size_t size);
+
 /* Parse argv; on a usage error print it and return EXIT_USAGE. 0 = proceed, -1 = done (help). */
 int cli_parse(cli_opts *o, int argc, char **argv);
 void cli_usage(FILE *f);

@@ -152,17 +152,13 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 	o->height = 30;
 	o->depth = -1;
 	o->progress = -1;
-	static const char *const cmds[] = { "info",	  "byname",	"calltree", "callers", "callees",
-					    "callercallee", "diff", "overweight", "view",	   "convert", "flame", "presets", NULL };
 	int first = 1;
-	if (argc > 1)
-		for (const char *const *c = cmds; *c; c++)
-			if (strcmp(argv[1], *c) == 0) {
-				o->cmd = *c;
-				first = 2;
-			}
-	if (!o->cmd)
-		o->cmd = "view";
+	const cli_command *cmd = argc > 1 ? cli_command_find(argv[1]) : NULL;
+	if (cmd)
+		first = 2;
+	else
+		cmd = cli_command_default();
+	o->cmd = cmd->name;
 	optind = first;
 	opterr = 0;
 	int c;

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* stackview convert: any input to any writer, streaming to .folded when nothing filters. */
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "stackview/derive.h"
+#include "stackview/formats.h"
+
+/* convert IN OUT: the filtered view's samples (original or --grouped names) written in the
+ * format OUT's name asks for, atomically. */
+int cmd_convert(const cli_opts *o)
+{
+	if (o->nfiles != 2) {
+		fprintf(stderr, "stackview: convert needs IN and OUT files\n");
+		return EXIT_USAGE;
+	}
+	bool zipped;
+	const sv_format *of = o->format ? NULL : sv_format_for_output(o->files[1], &zipped);
+	if (!o->format && !of) {
+		fprintf(stderr, "stackview: %s: cannot tell the output format from the name (use .perfView.xml, "
+				".perfView.json, their .zip forms, .folded, .speedscope.json or .svg)\n",
+			o->files[1]);
+		return EXIT_USAGE;
+	}
+	sv_source *src = NULL, *out = NULL;
+	sv_view *v = NULL;
+	sv_params p = { 0 };
+	sv_export_opts eo = { o->folded_flamegraph ? SV_FOLDED_FLAMEGRAPH : SV_FOLDED_PLAIN };
+	sv_error err;
+	sv_error_clear(&err);
+	int rc;
+	/* Folded stacks hold no time: with no filter to apply, samples of a stack add up as
+	 * they are read (memory scales with distinct stacks, not samples) and go out as they
+	 * are — no view is built. A file whose saved state filters is loaded again in full. */
+	bool boxes = o->grouped;
+	for (int i = 0; i < SV_BOX_COUNT; i++)
+		boxes = boxes || (o->box[i] && o->box[i][0]);
+	if (of == &sv_fmt_folded && !zipped && !boxes) {
+		double t0 = cli_now_ms();
+		if ((rc = cli_load_as(&src, o->files[0], o, true)))
+			return rc;
+		cli_timing(o, "load", cli_now_ms() - t0);
+		const sv_params *saved = sv_source_saved_params(src);
+		bool filtered = false;
+		for (int i = 0; saved && i < SV_BOX_COUNT; i++)
+			filtered = filtered || sv_params_get(saved, (sv_box)i)[0];
+		if (!filtered) {
+			t0 = cli_now_ms();
+			rc = sv_save(src, o->files[1], NULL, &eo, &err) ? EXIT_OUTPUT : EXIT_OK;
+			if (rc)
+				cli_report(&err);
+			else
+				cli_timing(o, "output", cli_now_ms() - t0);
+			sv_source_free(src);
+			return rc;
+		}
+		sv_source_free(src);
+		src = NULL;
+	}
+	rc = cli_open_view(o, &src, &p, &v);
+	if (rc)
+		return rc;
+	double t0 = cli_now_ms();
+	if (sv_view_export_source(&out, v, o->grouped)) {
+		fprintf(stderr, "stackview: out of memory\n");
+		rc = EXIT_INPUT;
+		goto done;
+	}
+	/* --format names the input; the output's format always comes from its name here. */
+	if (sv_save(out, o->files[1], NULL, &eo, &err)) {
+		cli_report(&err);
+		rc = EXIT_OUTPUT;
+		goto done;
+	}
+	cli_timing(o, "output", cli_now_ms() - t0);
+	rc = EXIT_OK;
+done:
+	sv_source_free(out);
+	sv_view_free(v);
+	sv_params_dispose(&p);
+	sv_source_free(src);
+	return rc;
+}

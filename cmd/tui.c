@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/* stackview view: the terminal UI on a file (the tutorial when none is named), with saving and presets handed in as callbacks. */
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "stackview/formats.h"
+#include "tui.h"
+
+/* Read a whole small text file (a key script). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	size_t n;
+	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (len + 1 == cap) {
+			if (cap > (16u << 20))
+				break;
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+			}
+			buf = nb;
+		}
+	}
+	fclose(f);
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+static int tui_save(void *payload, const sv_source *src, const char *path, char *err, size_t errsize)
+{
+	(void)payload;
+	sv_error e;
+	sv_error_clear(&e);
+	int rc = sv_save(src, path, NULL, NULL, &e);
+	if (rc)
+		snprintf(err, errsize, "%s", e.msg);
+	return rc;
+}
+
+/* The terminal UI (or its headless run with --script). The TUI starts from the file's saved
+ * state or the per-source defaults of spec §11.2; the command line's boxes go on top. */
+int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick)
+{
+	char *script = NULL;
+	if (o->script && !(script = slurp(o->script))) {
+		fprintf(stderr, "stackview: %s: cannot read the key script\n", o->script);
+		return EXIT_USAGE;
+	}
+	const char *slash = strrchr(title, '/');
+	tui_options to = { slash ? slash + 1 : title, script, o->width, o->height, stdout, tui_save, NULL, pick,
+			   o->presets, cli_presets_store, NULL };
+	char err[600];
+	int rc = EXIT_OK, r = tui_run(src, p, &to, err, sizeof(err));
+	if (r) {
+		fprintf(stderr, "stackview: %s\n", err);
+		rc = r == 2 ? EXIT_USAGE : EXIT_INPUT;
+	} else {
+		rc = cli_finish_output(stdout);
+	}
+	free(script);
+	return rc;
+}
+
+static int tui_on_file(const cli_opts *o)
+{
+	sv_source *src = NULL;
+	sv_params p = { 0 };
+	int rc = cli_load(&src, o->files[0], o);
+	if (rc)
+		return rc;
+	const char *box[SV_BOX_COUNT];
+	memcpy(box, o->box, sizeof(box));
+	/* PerfView's defaults for CPU stacks of whole systems (semantics §11.2). */
+	bool perf = strcmp(sv_source_format(src), "perf-script") == 0 || strcmp(sv_source_format(src), "perf-data") == 0;
+	bool etl = strcmp(sv_source_format(src), "etl") == 0;
+	if (!sv_source_saved_params(src) && (perf || etl)) {
+		if (!box[SV_BOX_GROUP])
+			box[SV_BOX_GROUP] = "[group module entries]  {%}!=>module $1";
+		if (etl && !box[SV_BOX_FOLD])
+			box[SV_BOX_FOLD] = "ntoskrnl!%ServiceCopyEnd";
+	}
+	if (cli_make_params(&p, src, box)) {
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	/* Profiles of whole systems start with the process picker, as PerfView's do; it only
+	 * fills IncPats, so a file's saved state or --inc skips it. */
+	bool pick = !sv_source_saved_params(src) && !o->box[SV_BOX_INC] && (perf || etl);
+	rc = cli_run_tui(o, src, o->files[0], &p, pick);
+out:
+	sv_params_dispose(&p);
+	sv_source_free(src);
+	return rc;
+}
+
+/* The tutorial profile: beside the binary in a build tree, or in PREFIX/share. */
+const char *cli_tutorial_path(char *buf, size_t size)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			static const char *const rel[] = { "/../../examples/tutorial.perfView.xml",
+							   "/../share/stackview/tutorial.perfView.xml" };
+			for (size_t i = 0; i < 2; i++) {
+				snprintf(buf, size, "%s%s", exe, rel[i]);
+				if (access(buf, R_OK) == 0)
+					return buf;
+			}
+		}
+	}
+	return "examples/tutorial.perfView.xml";
+}
+
+/* `stackview [view] [FILE]`: the tutorial when no file is named; the call tree printed when
+ * this is not a terminal (and no key script drives the UI). */
+int cmd_tui(const cli_opts *o_)
+{
+	cli_opts o = *o_;
+	char buf[PATH_MAX + 64];
+	if (o.nfiles == 0) {
+		o.files[0] = cli_tutorial_path(buf, sizeof(buf));
+		o.nfiles = 1;
+	}
+	if (!o.script && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)))
+		return cli_view(&o, "calltree");
+	return tui_on_file(&o);
+}
