@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 . tests/lib.sh
 
 GROUPS_TEST="unit fuzz conformance golden cli convert flame speedscope tui"
-GROUPS_EXTENDED="perf etl extended"
+GROUPS_EXTENDED="perf etl extended tui-shared"
 if [ -n "${T:-}" ]; then
 	groups=${T//,/ }
 elif [ "${SV_EXTENDED:-}" = 1 ]; then

@@ -1,21 +1,7 @@
 # SPDX-License-Identifier: MIT
 # TUI screens: every tests/tui/*.keys script runs headless; its screens must equal
 # <name>.expected. The first line names the input and size. SV_UPDATE_GOLDEN=1 rewrites.
-for k in tests/tui/*.keys; do
-	hdr=$(head -n 1 "$k")
-	in=$(printf '%s' "$hdr" | sed -n 's/.*input: \([^ ]*\).*/\1/p')
-	size=$(printf '%s' "$hdr" | sed -n 's/.*size: \([0-9]*x[0-9]*\).*/\1/p')
-	want="${k%.keys}.expected"
-	got=$("$SV" view "$in" --script "$k" --size "$size" 2>&1)
-	if [ "${SV_UPDATE_GOLDEN:-}" = 1 ]; then
-		printf '%s\n' "$got" > "$want"
-	fi
-	if [ -f "$want" ] && [ "$got" = "$(cat "$want")" ]; then
-		ok
-	else
-		bad "tui.$(basename "$k" .keys)" "$(diff <(printf '%s\n' "$got") "$want" 2>&1 | head -n 8)"
-	fi
-done
+screen_scripts tests/tui
 printf '<Nope>' > "$TMP/bad.keys"
 e tui.badkey 2 "^stackview: key script: unknown key '<Nope>'" -- view "$IN/s-basic.perfView.xml" --script "$TMP/bad.keys"
 e tui.nokeys 2 "^stackview: /nonexistent.keys: cannot read the key script" -- view "$IN/s-basic.perfView.xml" --script /nonexistent.keys
