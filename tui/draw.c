@@ -128,7 +128,7 @@ int tui_draw_columns(tui_app *a, sv_col *shown, int *width)
 	for (size_t i = p->top; i < f->rows.n && i < p->top + visible; i++)
 		for (int c = 1; c < SV_COL_COUNT; c++) {
 			char buf[64];
-			if (c == SV_COL_WHEN)
+			if (c == SV_COL_WHEN || a->col_hidden[c]) /* hidden ones never show */
 				continue;
 			sv_grid_cell(buf, sizeof(buf), (sv_col)c, NULL, f->rows.row[i].st, basis, NULL);
 			int bw = sv_text_width(buf);
