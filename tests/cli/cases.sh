@@ -157,3 +157,9 @@ c input.invalid-utf8 '[.rows[].name]|sort' '["ROOT","f\ufffd\ufffdoo","main"]' b
 # A NUL byte in a name becomes U+FFFD instead of cutting the name short.
 printf 'main;f\000oo 10\n' > "$TMP/nul.folded"
 c input.nul '[.rows[].name]|sort' '["ROOT","f\ufffdoo","main"]' byname "$TMP/nul.folded"
+# A stack at the depth limit (100,000 frames) prints as JSON without recursion: the output is
+# complete and balanced: the document, the summary and 100,001 nodes, each with its children
+# array (jq itself refuses nesting past 10,000 levels, so they are counted).
+{ seq -f 'f%g' 1 100000 | paste -sd';'; } | sed 's/$/ 1/' > "$TMP/deep.folded"
+got=$("$SV" calltree "$TMP/deep.folded" --json | tr -cd '{}[]' | awk '{o = gsub(/[{]/, ""); c = gsub(/[}]/, ""); a = gsub(/\[/, ""); b = gsub(/\]/, ""); print o, c, a, b}')
+if [ "$got" = "100003 100003 100001 100001" ]; then ok; else bad json.deep "braces: $got"; fi
