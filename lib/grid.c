@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <wchar.h>
 
 #include "stackview/params.h"
@@ -182,6 +183,11 @@ static void put_tsv(FILE *f, const char *s, bool number)
 int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, size_t ncols,
 		  const sv_grid_style *style)
 {
+	if (ncols > SV_COL_COUNT)
+		return SV_EINVAL;
+	for (size_t k = 0; k < ncols; k++)
+		if (cols[k] >= SV_COL_COUNT)
+			return SV_EINVAL;
 	double basis = sv_grid_basis(v);
 	bool want_when = false;
 	for (size_t k = 0; k < ncols; k++)
@@ -269,4 +275,117 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 	}
 	free(whens);
 	return ferror(f) ? SV_EIO : 0;
+}
+
+/* ---- sorting ---- */
+
+typedef struct block {
+	size_t start, len;
+	const sv_row *head;
+} block;
+
+typedef struct sort_ctx {
+	const sv_view *v;
+	sv_col col;
+	int dir; /* 1 ascending, -1 descending */
+} sort_ctx;
+
+static int cmp_block(const sort_ctx *c, const block *a, const block *b)
+{
+	int r;
+	if (c->col == SV_COL_NAME) {
+		r = strcasecmp(sv_view_name(c->v, a->head->name), sv_view_name(c->v, b->head->name));
+	} else {
+		/* any positive basis orders percentages as their values */
+		double x = sv_column_value(c->col, a->head->st, 1), y = sv_column_value(c->col, b->head->st, 1);
+		r = x < y ? -1 : x > y ? 1 : 0;
+	}
+	r *= c->dir;
+	if (!r) /* stable: the earlier row first */
+		r = a->start < b->start ? -1 : a->start > b->start ? 1 : 0;
+	return r;
+}
+
+/* Merge sort of blocks (the number of siblings can be large; recursion depth is log n). */
+static void sort_blocks(const sort_ctx *c, block *b, block *tmp, size_t n)
+{
+	if (n < 2)
+		return;
+	size_t m = n / 2;
+	sort_blocks(c, b, tmp, m);
+	sort_blocks(c, b + m, tmp, n - m);
+	size_t i = 0, j = m, k = 0;
+	while (i < m && j < n)
+		tmp[k++] = cmp_block(c, &b[j], &b[i]) < 0 ? b[j++] : b[i++];
+	while (i < m)
+		tmp[k++] = b[i++];
+	while (j < n)
+		tmp[k++] = b[j++];
+	memcpy(b, tmp, n * sizeof(*b));
+}
+
+/* Sort the sibling blocks that start at `first` and tile [first, end): each is a row and its
+ * subtree, len[i - lo] long. */
+static void sort_children(sv_rows *r, size_t lo, const size_t *len, size_t first, size_t end, const sort_ctx *c,
+			  block *kids, block *kt, sv_row *rows)
+{
+	size_t nk = 0;
+	for (size_t i = first; i < end; i += len[i - lo])
+		kids[nk++] = (block){ i, len[i - lo], &r->row[i] };
+	if (nk < 2)
+		return;
+	sort_blocks(c, kids, kt, nk);
+	size_t w = 0;
+	for (size_t i = 0; i < nk; i++) {
+		memcpy(rows + w, &r->row[kids[i].start], kids[i].len * sizeof(*rows));
+		w += kids[i].len;
+	}
+	memcpy(&r->row[first], rows, w * sizeof(*rows));
+}
+
+int sv_rows_sort(sv_rows *r, size_t lo, size_t hi, const sv_view *v, sv_col key, bool ascending)
+{
+	if (key >= SV_COL_COUNT || !columns[key].sortable)
+		return SV_EINVAL;
+	if (hi > r->n)
+		hi = r->n;
+	if (hi <= lo + 1)
+		return 0;
+	sort_ctx c = { v, key, ascending ? 1 : -1 };
+	size_t n = hi - lo;
+	size_t *len = malloc(n * sizeof(*len)), *open = malloc(n * sizeof(*open));
+	block *kids = malloc(n * sizeof(*kids)), *kt = malloc(n * sizeof(*kt));
+	sv_row *rows = malloc(n * sizeof(*rows));
+	int rc = 0;
+	if (!len || !open || !kids || !kt || !rows) {
+		rc = SV_ENOMEM;
+		goto out;
+	}
+	/* Each row's block (the row and its subtree) ends where a row no deeper begins. */
+	size_t sp = 0;
+	for (size_t i = lo; i < hi; i++) {
+		while (sp && r->row[open[sp - 1]].depth >= r->row[i].depth) {
+			sp--;
+			len[open[sp] - lo] = i - open[sp];
+		}
+		open[sp++] = i;
+	}
+	while (sp) {
+		sp--;
+		len[open[sp] - lo] = hi - open[sp];
+	}
+	/* Children of each row, the last rows first: a subtree lies after its row, so sorting
+	 * inside it moves neither that row nor the blocks its ancestors will read. Then the
+	 * top-level rows themselves. */
+	for (size_t k = hi; k-- > lo;)
+		if (len[k - lo] > 2)
+			sort_children(r, lo, len, k + 1, k + len[k - lo], &c, kids, kt, rows);
+	sort_children(r, lo, len, lo, hi, &c, kids, kt, rows);
+out:
+	free(len);
+	free(open);
+	free(kids);
+	free(kt);
+	free(rows);
+	return rc;
 }

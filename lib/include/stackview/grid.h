@@ -80,12 +80,21 @@ int sv_text_width(const char *utf8);
  * spaces a level below the first row's depth (with "+ " before nested rows when `marks`),
  * numbers right-aligned, columns two spaces apart. When strings come from sv_rows_when.
  * With `tsv` the same cells tab-separated without padding or thousands separators. 0, or
- * SV_ENOMEM / SV_EIO. O(rows × columns). */
+ * SV_EINVAL (more than SV_COL_COUNT columns, or one that does not exist), SV_ENOMEM, SV_EIO.
+ * O(rows × columns). */
 typedef struct sv_grid_style {
 	bool tsv;
 	bool marks; /* "+ " before rows below the top (the CLI's text trees) */
 } sv_grid_style;
 int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, size_t ncols,
 		  const sv_grid_style *style) SV_MUST_USE;
+
+/* Sorting rows by a column, as clicking a grid's column title does. Within [lo, hi) of a
+ * flattened list, each group of siblings (rows of one depth under the same parent) is ordered
+ * by the column's value (as the cell shows it: First/Last 0 when nothing was seen), every row
+ * carrying its visible subtree along; the first row's depth is the group's. Stable; numbers
+ * compare signed values, names byte-wise (case-insensitive for ASCII). SV_EINVAL for a
+ * column that does not sort (When). O(rows log rows). */
+int sv_rows_sort(sv_rows *r, size_t lo, size_t hi, const sv_view *v, sv_col column, bool ascending) SV_MUST_USE;
 
 #endif

@@ -79,12 +79,4 @@ int sv_rows_callercallee(sv_rows *out, const sv_callercallee *cc) SV_MUST_USE;
  * computes the view's histograms on first use. 0 or SV_ENOMEM (out is then empty). */
 int sv_rows_when(char out[SV_WHEN_LEN + 1], sv_view *v, const sv_rows *r, size_t i) SV_MUST_USE;
 
-/* Sorting rows by a column (a sv_col of grid.h that is sortable), as clicking a grid's
- * column title does. Within [lo, hi) of a flattened list, each group of siblings (rows of one
- * depth under the same parent) is ordered by the column's value, every row carrying its
- * visible subtree along; the first row's depth is the group's. Stable; numbers compare
- * signed values, names byte-wise (case-insensitive for ASCII). SV_EINVAL for a column that
- * does not sort. O(rows log rows). */
-int sv_rows_sort(sv_rows *r, size_t lo, size_t hi, const sv_view *v, int column, bool ascending) SV_MUST_USE;
-
 #endif
