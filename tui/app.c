@@ -112,7 +112,7 @@ static int frame_install(tui_frame *f, sv_view *v, sv_params *params)
 }
 
 /* Build the view for `p`. On failure the frame keeps its old view and err says why. */
-int tui_frame_apply(tui_frame *f, const sv_params *p, char *err, size_t errsize)
+static int tui_frame_apply(tui_frame *f, const sv_params *p, char *err, size_t errsize)
 {
 	sv_view *v;
 	sv_error e;
@@ -217,9 +217,9 @@ static void ensure_focus(tui_frame *f)
 static int sort_rows(tui_app *a)
 {
 	tui_frame *f = tui_app_frame(a);
-	int k = a->sort_col[a->tab];
-	if (k < 0 || !sv_column_get((sv_col)k)->sortable)
+	if (a->sort_col[a->tab] < 0) /* tui_set_sort keeps only sortable columns there */
 		return 0;
+	sv_col k = (sv_col)a->sort_col[a->tab];
 	if (a->tab == TAB_CC && f->cc) {
 		int rc = sv_rows_sort(&f->rows, 0, f->cc->ncallers, f->view, k, a->sort_asc[a->tab]);
 		return rc ? rc : sv_rows_sort(&f->rows, f->cc->ncallers + 1, f->rows.n, f->view, k, a->sort_asc[a->tab]);

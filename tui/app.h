@@ -153,13 +153,6 @@ char *tui_draw_rows_text(tui_app *a, const sv_rows *rows);
 #define TUI_PICK_TOP 4  /* first row of the process picker's list */
 /* The tab whose label is at column x of the tab row, or -1 (draw.c). */
 int tui_draw_tab_at(const tui_app *a, int x);
-/* Columns [x0, x1) of a flame box on screen; false when it is too narrow to show (draw.c). */
-struct sv_flame_box;
-bool tui_draw_flame_span(const tui_app *a, const struct sv_flame_box *b, int *x0, int *x1);
-/* First depth the Flame tab shows in `rows` rows (draw.c). */
-int tui_draw_flame_top_depth(const tui_app *a, int rows);
-/* Entry i of the presets list as one line (built-ins first, then the user's). */
-void tui_app_preset_line(const tui_app *a, size_t i, char *buf, size_t size);
 /* Apply reaction flags (recompute the view, reflatten rows). */
 void tui_app_react(tui_app *a, int flags);
 /* Paint a dialog that owns the whole screen (the mode table says which); false when the
@@ -175,9 +168,6 @@ tui_frame *tui_app_frame(tui_app *a);
 void tui_status(tui_app *a, const char *fmt, ...) SV_PRINTF(2, 3);
 /* Rebuild the current tab's rows from the view (tui_app_react calls it for TUI_REFLATTEN). */
 void tui_reflatten(tui_app *a);
-/* Build the frame's view for new parameters; on failure the frame keeps its old view and
- * err says why. */
-int tui_frame_apply(tui_frame *f, const sv_params *p, char *err, size_t errsize);
 void tui_frame_dispose(tui_frame *f);
 /* A box set to text, or whole parameters, applied: a new view (status says what changed). */
 int tui_apply_box(tui_app *a, sv_box box, const char *text);
@@ -194,15 +184,8 @@ void tui_default_columns(tui_app *a);
 /* The current tab's grid kind (ByName or a tree), for the column order. */
 sv_rows_kind tui_tab_kind(const tui_app *a);
 
-/* commands.c */
-size_t tui_page_rows(const tui_app *a);
-int tui_move(tui_app *a, long delta);
-bool tui_tree_tab(const tui_app *a);
-bool tui_grid_tab(const tui_app *a);
-int tui_switch_tab(tui_app *a, tui_tab t);
-int tui_set_focus(tui_app *a, tui_tab tab);
+/* commands.c: show a call tree node in the CallTree tab (its ancestors expanded). */
 void tui_reveal_node(tui_app *a, sv_node_id id);
-int tui_when_start(tui_app *a);
 
 /* editline.c */
 void tui_edit_start(tui_app *a, tui_edit_kind kind, int box, const char *text);
@@ -220,9 +203,7 @@ void tui_presets_draw(tui_app *a, tui_screen *s);
 int tui_picker_key(tui_app *a, int key);
 int tui_picker_mouse(tui_app *a, tui_mouse m, int x, int y);
 void tui_picker_draw(tui_app *a, tui_screen *s);
-uint32_t tui_cursor_id(tui_app *a);
 void tui_keep_row(tui_app *a, uint32_t id);
-void tui_resort(tui_app *a);
 int tui_set_sort(tui_app *a, int col);
 int tui_columns_key(tui_app *a, int key);
 void tui_columns_draw(tui_app *a, tui_screen *s);

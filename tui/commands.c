@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The stack window's commands: moving, expanding, the box edits of a row, Drill Into, Goto, Copy, When selection; and the dispatch of keys and clicks through the mode table. */
+/* The stack window's commands: moving, expanding, the box edits of a row, Drill Into, Goto,
+ * Copy, When selection; and the dispatch of keys and clicks through the mode table. */
 #include "app.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "stackview/commands.h"
 #include "stackview/derive.h"
 
@@ -112,13 +114,13 @@ void tui_reveal_node(tui_app *a, sv_node_id id)
 	tui_keep_row(a, id);
 }
 
-size_t tui_page_rows(const tui_app *a)
+static size_t tui_page_rows(const tui_app *a)
 {
 	int n = a->h - 9;
 	return n > 1 ? (size_t)n : 1;
 }
 
-int tui_move(tui_app *a, long delta)
+static int tui_move(tui_app *a, long delta)
 {
 	tui_frame *f = tui_app_frame(a);
 	tui_pane *p = &f->pane[a->tab];
@@ -133,7 +135,7 @@ int tui_move(tui_app *a, long delta)
 	return TUI_REDRAW;
 }
 
-bool tui_tree_tab(const tui_app *a)
+static bool tui_tree_tab(const tui_app *a)
 {
 	return a->tab == TAB_CALLTREE || a->tab == TAB_CALLERS || a->tab == TAB_CALLEES;
 }
@@ -154,11 +156,13 @@ static int tui_set_expanded(tui_app *a, const sv_row *r, int how) /* 1 open, 0 c
 	return TUI_REDRAW | TUI_REFLATTEN;
 }
 
-int tui_switch_tab(tui_app *a, tui_tab t)
+static int tui_switch_tab(tui_app *a, tui_tab t)
 {
 	a->tab = t;
 	return TUI_REDRAW | TUI_REFLATTEN;
 }
+
+static int tui_set_focus(tui_app *a, tui_tab tab);
 
 static int cmd_enter(tui_app *a)
 {
@@ -179,7 +183,7 @@ static int tui_history(tui_app *a, int dir)
 	return tui_stage(a, &f->hist[pos], pos, dir < 0 ? "back" : "forward");
 }
 
-bool tui_grid_tab(const tui_app *a)
+static bool tui_grid_tab(const tui_app *a)
 {
 	return a->tab != TAB_FLAME && a->tab != TAB_NOTES;
 }
@@ -202,9 +206,8 @@ static int tui_copy_rows(tui_app *a, bool subtree)
 		rc = a->tab == TAB_CALLTREE ? sv_rows_calltree_at(&sub, f->view, r->id, NULL, -1)
 					    : sv_rows_aggtree_at(&sub, f->agg, r->id, NULL, -1);
 		own = !rc;
-		int k = a->sort_col[a->tab];
-		if (!rc && k >= 0 && sv_column_get((sv_col)k)->sortable)
-			rc = sv_rows_sort(&sub, 0, sub.n, f->view, k, a->sort_asc[a->tab]);
+		if (!rc && a->sort_col[a->tab] >= 0)
+			rc = sv_rows_sort(&sub, 0, sub.n, f->view, (sv_col)a->sort_col[a->tab], a->sort_asc[a->tab]);
 	} else if (subtree) { /* ByName and Caller-Callee: the whole grid */
 		sub = f->rows;
 	}
@@ -227,7 +230,7 @@ static int tui_copy_rows(tui_app *a, bool subtree)
 	return TUI_REDRAW;
 }
 
-int tui_when_start(tui_app *a)
+static int tui_when_start(tui_app *a)
 {
 	tui_frame *f = tui_app_frame(a);
 	if (!tui_grid_tab(a) || f->pane[a->tab].cursor >= f->rows.n) {
@@ -285,7 +288,7 @@ static bool tui_when_key(tui_app *a, int key, int *flags)
 	}
 }
 
-int tui_set_focus(tui_app *a, tui_tab tab)
+static int tui_set_focus(tui_app *a, tui_tab tab)
 {
 	tui_frame *f = tui_app_frame(a);
 	const char *name = tui_row_name(a, f->pane[a->tab].cursor);

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The Columns dialog (show, hide, widen, narrow, sort) and sorting by a click on a column title. The columns themselves are lib/'s (stackview/grid.h). */
+/* The Columns dialog (show, hide, widen, narrow, sort) and sorting by a click on a column
+ * title. The columns themselves are lib/'s (stackview/grid.h). */
 #include "app.h"
 
 #include <stdio.h>
 #include <string.h>
 
-uint32_t tui_cursor_id(tui_app *a)
+static uint32_t tui_cursor_id(tui_app *a)
 {
 	tui_frame *f = tui_app_frame(a);
 	tui_pane *p = &f->pane[a->tab];
@@ -22,7 +23,7 @@ void tui_keep_row(tui_app *a, uint32_t id)
 		}
 }
 
-void tui_resort(tui_app *a)
+static void tui_resort(tui_app *a)
 {
 	uint32_t id = tui_cursor_id(a);
 	tui_reflatten(a);

@@ -2,7 +2,6 @@
 /* The help screen, generated from the command and key tables (keymap.h). */
 #include "app.h"
 
-#include <stdio.h>
 
 int tui_help_key(tui_app *a, int key)
 {

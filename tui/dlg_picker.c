@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The process picker: the processes of a source by samples, a filter typed, Space marks, Enter opens them through IncPats. */
+/* The process picker: the processes of a source by samples, a filter typed, Space marks, Enter
+ * opens them through IncPats. */
 #include "app.h"
 
 #include <stdio.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The Presets dialog (spec §12): PerfView's built-in presets, then the user's; Enter applies one, d deletes one of the user's, S in the stack window saves the boxes as one. */
+/* The Presets dialog (spec §12): PerfView's built-in presets, then the user's; Enter applies
+ * one, d deletes one of the user's, S in the stack window saves the boxes as one. */
 #include "app.h"
 
 #include <stdio.h>
@@ -30,7 +31,7 @@ static void preset_at(const tui_app *a, size_t i, const char **name, const char 
 	*fold = p->fold;
 }
 
-void tui_app_preset_line(const tui_app *a, size_t i, char *buf, size_t size)
+static void tui_app_preset_line(const tui_app *a, size_t i, char *buf, size_t size)
 {
 	const char *name, *group, *pct, *fold;
 	bool mine;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The edit line: a filter box, Find, Save As and a preset's name are typed here; Enter hands the text to what asked for it. */
+/* The edit line: a filter box, Find, Save As and a preset's name are typed here; Enter hands
+ * the text to what asked for it. */
 #include "app.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+
 #include "stackview/derive.h"
 #include "stackview/pattern.h"
 

@@ -1,11 +1,32 @@
 /* SPDX-License-Identifier: MIT */
-/* The Flame tab: an icicle of the call tree (lib/flame.c lays it out), arrows move between boxes, Enter zooms in, Esc zooms back out. */
+/* The Flame tab: an icicle of the call tree (lib/flame.c lays it out), arrows move between
+ * boxes, Enter zooms in, Esc zooms back out. */
 #include "app.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
+
 #include "stackview/flame.h"
+
+/* The selected box's row stays on screen. */
+static int flame_top_depth(const tui_app *a, int rows)
+{
+	const tui_frame *f = &a->frames[a->nframes - 1];
+	const sv_flame *fl = f->flame;
+	if (!fl || !fl->n)
+		return 0;
+	const sv_flame_box *sel = &fl->box[f->flame_sel < fl->n ? f->flame_sel : 0];
+	return (int)sel->depth >= rows ? (int)sel->depth - rows + 1 : 0;
+}
+
+static bool flame_span(const tui_app *a, const sv_flame_box *b, int *x0, int *x1)
+{
+	*x0 = (int)floor(b->x * a->w + 0.5);
+	*x1 = (int)floor((b->x + b->w) * a->w + 0.5);
+	if (*x1 > a->w)
+		*x1 = a->w;
+	return *x1 > *x0;
+}
 
 static int flame_zoom(tui_app *a, sv_node_id top, sv_node_id select)
 {
@@ -92,36 +113,16 @@ int tui_flame_mouse(tui_app *a, tui_mouse m, int x, int y)
 	const sv_flame *fl = f->flame;
 	if (!fl || !fl->n || y <= TUI_GRID_TOP - 1 || y >= a->h - 1)
 		return 0;
-	int depth = y - TUI_GRID_TOP + tui_draw_flame_top_depth(a, a->h - 1 - TUI_GRID_TOP);
+	int depth = y - TUI_GRID_TOP + flame_top_depth(a, a->h - 1 - TUI_GRID_TOP);
 	for (size_t i = 0; i < fl->n; i++) {
 		const sv_flame_box *b = &fl->box[i];
 		int x0, x1;
-		if ((int)b->depth != depth || !tui_draw_flame_span(a, b, &x0, &x1) || x < x0 || x >= x1)
+		if ((int)b->depth != depth || !flame_span(a, b, &x0, &x1) || x < x0 || x >= x1)
 			continue;
 		f->flame_sel = i;
 		return m == TUI_MOUSE_DOUBLE ? tui_flame_key(a, CMD_ENTER) : TUI_REDRAW;
 	}
 	return 0;
-}
-
-/* The selected box's row stays on screen. */
-int tui_draw_flame_top_depth(const tui_app *a, int rows)
-{
-	const tui_frame *f = &a->frames[a->nframes - 1];
-	const sv_flame *fl = f->flame;
-	if (!fl || !fl->n)
-		return 0;
-	const sv_flame_box *sel = &fl->box[f->flame_sel < fl->n ? f->flame_sel : 0];
-	return (int)sel->depth >= rows ? (int)sel->depth - rows + 1 : 0;
-}
-
-bool tui_draw_flame_span(const tui_app *a, const sv_flame_box *b, int *x0, int *x1)
-{
-	*x0 = (int)floor(b->x * a->w + 0.5);
-	*x1 = (int)floor((b->x + b->w) * a->w + 0.5);
-	if (*x1 > a->w)
-		*x1 = a->w;
-	return *x1 > *x0;
 }
 
 /* The Flame tab: an icicle (root on top), one row per depth, box widths from lib/flame.c. */
@@ -133,7 +134,7 @@ void tui_flame_draw(tui_app *a, tui_screen *s, int y0, int y1)
 		tui_screen_text(s, 1, y0, "(no samples)", a->w - 1, TUI_A_DIM);
 		return;
 	}
-	int top_depth = tui_draw_flame_top_depth(a, y1 - y0);
+	int top_depth = flame_top_depth(a, y1 - y0);
 	const sv_flame_box *sel = &fl->box[f->flame_sel < fl->n ? f->flame_sel : 0];
 	for (size_t i = 0; i < fl->n; i++) {
 		const sv_flame_box *b = &fl->box[i];
@@ -141,7 +142,7 @@ void tui_flame_draw(tui_app *a, tui_screen *s, int y0, int y1)
 		if (y < y0 || y >= y1)
 			continue;
 		int x0, x1;
-		if (!tui_draw_flame_span(a, b, &x0, &x1))
+		if (!flame_span(a, b, &x0, &x1))
 			continue;
 		const char *name = sv_view_name(f->view, b->name);
 		int attr;

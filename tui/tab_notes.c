@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The Notes tab: the source's notes, wrapped; Enter edits them (one screen row per line), Esc or F2 keeps them. */
+/* The Notes tab: the source's notes, wrapped; Enter edits them (one screen row per line), Esc
+ * or F2 keeps them. */
 #include "app.h"
 
 #include <stdio.h>
