@@ -118,11 +118,12 @@ int cli_presets_store(void *payload, const sv_presets *ps, char *err, size_t err
 int cli_resolve_preset(cli_opts *o, const sv_presets *user);
 int cli_presets_list(const cli_opts *o, const sv_presets *user);
 
-/* Output of views. `depth` < 0 = unlimited. */
-void out_byname(FILE *f, sv_view *v, const cli_opts *o);
-void out_calltree(FILE *f, sv_view *v, const cli_opts *o);
-void out_aggtree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o);
-void out_callercallee(FILE *f, sv_view *v, const sv_callercallee *cc, const cli_opts *o);
+/* Output of views. `depth` < 0 = unlimited. 0, or SV_ENOMEM (write errors are left to
+ * cli_finish_output, which names them). */
+int out_byname(FILE *f, sv_view *v, const cli_opts *o);
+int out_calltree(FILE *f, sv_view *v, const cli_opts *o);
+int out_aggtree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o);
+int out_callercallee(FILE *f, sv_view *v, const sv_callercallee *cc, const cli_opts *o);
 
 /* JSON writer (json_out.c). */
 typedef struct jw {

@@ -1,25 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* stackview convert: any input to any writer, streaming to .folded when nothing filters. */
-#include <limits.h>
-#include <locale.h>
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "stackview/derive.h"
-#include "stackview/formats.h"
 
 /* convert IN OUT: the filtered view's samples (original or --grouped names) written in the
  * format OUT's name asks for, atomically. */
 int cmd_convert(const cli_opts *o)
 {
-	if (o->nfiles != 2) {
-		fprintf(stderr, "stackview: convert needs IN and OUT files\n");
-		return EXIT_USAGE;
-	}
 	bool zipped;
 	const sv_format *of = o->format ? NULL : sv_format_for_output(o->files[1], &zipped);
 	if (!o->format && !of) {

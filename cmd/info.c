@@ -1,22 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* stackview info: what a file holds (format, events, samples, processes, saved state). */
-#include <limits.h>
-#include <locale.h>
-#include <math.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
-#include "stackview/formats.h"
 
 int cmd_info(const cli_opts *o)
 {
-	if (o->nfiles != 1) {
-		fprintf(stderr, "stackview: info needs one FILE\n");
-		return EXIT_USAGE;
-	}
 	sv_source *src;
 	double t0 = cli_now_ms();
 	int rc = cli_load(&src, o->files[0], o);

@@ -1,15 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* What every subcommand shares: loading a file (with progress), the parameters from the command line and the file's saved state, building the view, timing lines, errors on stderr. */
-#include <limits.h>
-#include <locale.h>
-#include <math.h>
-#include <stdlib.h>
+/* What every subcommand shares: loading a file (with progress), the parameters from the command
+ * line and the file's saved state, building the view, timing lines, errors on stderr. */
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
-#include "stackview/formats.h"
 
 double cli_now_ms(void)
 {

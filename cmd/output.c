@@ -81,7 +81,7 @@ static void summary_text(FILE *f, sv_view *v)
 
 /* Text or TSV: the summary line (text only), then the grid with --columns or the view's
  * default columns. */
-static void print_grid(FILE *f, sv_view *v, const sv_rows *rows, const cli_opts *o)
+static int print_grid(FILE *f, sv_view *v, const sv_rows *rows, const cli_opts *o)
 {
 	sv_col dflt[SV_COL_COUNT];
 	const sv_col *cols = o->cols;
@@ -95,17 +95,16 @@ static void print_grid(FILE *f, sv_view *v, const sv_rows *rows, const cli_opts 
 	if (o->out == OUT_TEXT && rows->kind == SV_ROWS_CALLERCALLEE)
 		fprintf(f, "Callers (%u), focus, callees (%u, indented):\n", rows->cc->ncallers, rows->cc->ncallees);
 	sv_grid_style st = { .tsv = o->out == OUT_TSV, .marks = true };
-	if (sv_grid_print(f, v, rows, cols, n, &st))
-		fprintf(stderr, "stackview: out of memory while printing\n");
+	/* a write error is reported by cli_finish_output with its reason */
+	return sv_grid_print(f, v, rows, cols, n, &st) == SV_ENOMEM ? SV_ENOMEM : 0;
 }
 
-void out_byname(FILE *f, sv_view *v, const cli_opts *o)
+int out_byname(FILE *f, sv_view *v, const cli_opts *o)
 {
-	sv_rows rl;
-	if (sv_rows_byname(&rl, v, o->top > 0 ? (size_t)o->top : 0))
-		return;
-	if (o->top == 0)
-		rl.n = 0;
+	sv_rows rl = { .kind = SV_ROWS_BYNAME }; /* --top 0: no rows */
+	if (o->top != 0 && sv_rows_byname(&rl, v, o->top > 0 ? (size_t)o->top : 0))
+		return SV_ENOMEM;
+	int rc = 0;
 	if (o->out == OUT_JSON) {
 		double basis = sv_grid_basis(v);
 		jw w = { .f = f };
@@ -122,18 +121,19 @@ void out_byname(FILE *f, sv_view *v, const cli_opts *o)
 		jw_end_obj(&w);
 		fputc('\n', f);
 	} else {
-		print_grid(f, v, &rl, o);
+		rc = print_grid(f, v, &rl, o);
 	}
 	sv_rows_dispose(&rl);
+	return rc;
 }
 
 /* The call tree, or Callers / Callees when t is set. */
-static void out_tree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o)
+static int out_tree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o)
 {
 	sv_rows rl;
 	int rc = t ? sv_rows_aggtree(&rl, t, NULL, (int)o->depth) : sv_rows_calltree(&rl, v, NULL, (int)o->depth);
 	if (rc)
-		return;
+		return rc;
 	if (o->out == OUT_JSON) {
 		jw w = { .f = f };
 		jw_begin_obj(&w);
@@ -147,30 +147,31 @@ static void out_tree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o
 		jw_end_obj(&w);
 		fputc('\n', f);
 	} else {
-		print_grid(f, v, &rl, o);
+		rc = print_grid(f, v, &rl, o);
 	}
 	sv_rows_dispose(&rl);
+	return rc;
 }
 
-void out_calltree(FILE *f, sv_view *v, const cli_opts *o)
+int out_calltree(FILE *f, sv_view *v, const cli_opts *o)
 {
-	out_tree(f, v, NULL, o);
+	return out_tree(f, v, NULL, o);
 }
 
-void out_aggtree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o)
+int out_aggtree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o)
 {
-	out_tree(f, v, t, o);
+	return out_tree(f, v, t, o);
 }
 
-void out_callercallee(FILE *f, sv_view *v, const sv_callercallee *cc, const cli_opts *o)
+int out_callercallee(FILE *f, sv_view *v, const sv_callercallee *cc, const cli_opts *o)
 {
 	sv_rows rl;
 	if (sv_rows_callercallee(&rl, cc))
-		return;
+		return SV_ENOMEM;
 	if (o->out != OUT_JSON) {
-		print_grid(f, v, &rl, o);
+		int rc = print_grid(f, v, &rl, o);
 		sv_rows_dispose(&rl);
-		return;
+		return rc;
 	}
 	double basis = sv_grid_basis(v);
 	jw w = { .f = f };
@@ -194,4 +195,5 @@ void out_callercallee(FILE *f, sv_view *v, const sv_callercallee *cc, const cli_
 	jw_end_obj(&w);
 	fputc('\n', f);
 	sv_rows_dispose(&rl);
+	return 0;
 }

@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* stackview view: the terminal UI on a file (the tutorial when none is named), with saving and presets handed in as callbacks. */
+/* stackview view: the terminal UI on a file (the tutorial when none is named), with saving and
+ * presets handed in as callbacks. */
 #include <limits.h>
-#include <locale.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "stackview/formats.h"
 #include "tui.h"
 
 /* Read a whole small text file (a key script). */

@@ -1,16 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The view subcommands: byname, calltree, callers, callees, callercallee (text, TSV, JSON through output.c) and flame (SVG). */
-#include <limits.h>
-#include <locale.h>
-#include <math.h>
-#include <stdlib.h>
+/* The view subcommands: byname, calltree, callers, callees, callercallee (text, TSV, JSON
+ * through output.c) and flame (SVG). */
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "stackview/flame.h"
-#include "stackview/formats.h"
 
 typedef struct flame_job {
 	const sv_view *v;
@@ -23,20 +17,22 @@ typedef struct flame_job {
 int cli_print_view(sv_view *v, const char *what, const cli_opts *o)
 {
 	double t0 = cli_now_ms();
-	int rc = EXIT_OK;
+	int rc = EXIT_OK, out_rc = 0;
+	/* The command table says which views need a focus (diff --view reaches here too). */
+	const cli_command *c = cli_command_find(what);
+	if (c && (c->needs & CLI_NEEDS_FOCUS) && !o->focus) {
+		fprintf(stderr, "stackview: %s needs --focus NAME\n", what);
+		return EXIT_USAGE;
+	}
 	if (strcmp(what, "byname") == 0) {
 		cli_timing(o, "view", cli_now_ms() - t0);
 		t0 = cli_now_ms();
-		out_byname(stdout, v, o);
+		out_rc = out_byname(stdout, v, o);
 	} else if (strcmp(what, "calltree") == 0) {
 		cli_timing(o, "view", cli_now_ms() - t0);
 		t0 = cli_now_ms();
-		out_calltree(stdout, v, o);
+		out_rc = out_calltree(stdout, v, o);
 	} else if (strcmp(what, "callers") == 0 || strcmp(what, "callees") == 0) {
-		if (!o->focus) {
-			fprintf(stderr, "stackview: %s needs --focus NAME\n", what);
-			return EXIT_USAGE;
-		}
 		sv_name_id id = sv_view_name_find(v, o->focus);
 		sv_aggtree *t = NULL;
 		int r = id == UINT32_MAX ? SV_ENOTFOUND
@@ -51,13 +47,9 @@ int cli_print_view(sv_view *v, const char *what, const cli_opts *o)
 		}
 		cli_timing(o, "view", cli_now_ms() - t0);
 		t0 = cli_now_ms();
-		out_aggtree(stdout, v, t, o);
+		out_rc = out_aggtree(stdout, v, t, o);
 		sv_aggtree_free(t);
 	} else if (strcmp(what, "callercallee") == 0) {
-		if (!o->focus) {
-			fprintf(stderr, "stackview: callercallee needs --focus NAME\n");
-			return EXIT_USAGE;
-		}
 		sv_callercallee *cc;
 		int r = sv_callercallee_new(&cc, v, o->focus);
 		if (r) {
@@ -66,13 +58,17 @@ int cli_print_view(sv_view *v, const char *what, const cli_opts *o)
 		}
 		cli_timing(o, "view", cli_now_ms() - t0);
 		t0 = cli_now_ms();
-		out_callercallee(stdout, v, cc, o);
+		out_rc = out_callercallee(stdout, v, cc, o);
 		sv_callercallee_free(cc);
 	} else {
 		fprintf(stderr, "stackview: unknown view '%s'\n", what);
 		return EXIT_USAGE;
 	}
 	rc = cli_finish_output(stdout);
+	if (out_rc) {
+		fprintf(stderr, "stackview: out of memory while printing the view\n");
+		rc = EXIT_INPUT;
+	}
 	cli_timing(o, "output", cli_now_ms() - t0);
 	return rc;
 }
@@ -116,10 +112,6 @@ int cli_flame_to(const sv_view *v, const char *path, const char *title)
 
 int cli_view(const cli_opts *o, const char *what)
 {
-	if (o->nfiles != 1) {
-		fprintf(stderr, "stackview: %s needs one FILE (see stackview --help)\n", o->cmd);
-		return EXIT_USAGE;
-	}
 	sv_source *src;
 	sv_view *v;
 	sv_params p = { 0 };
@@ -135,12 +127,7 @@ int cli_view(const cli_opts *o, const char *what)
 		char title[600];
 		const char *slash = strrchr(o->files[0], '/');
 		snprintf(title, sizeof(title), "Flame Graph: %s", slash ? slash + 1 : o->files[0]);
-		if (o->output) {
-			rc = cli_flame_to(v, o->output, title);
-		} else {
-			fprintf(stderr, "stackview: flame needs -o OUT.svg\n");
-			rc = EXIT_USAGE;
-		}
+		rc = cli_flame_to(v, o->output, title); /* the command table made sure of -o */
 		cli_timing(o, "output", cli_now_ms() - t1);
 	} else {
 		rc = cli_print_view(v, what, o);
