@@ -102,23 +102,28 @@ need_shared() {
 	fi
 }
 
+# expect_file ID FILE GOT: GOT must equal the file's text; SV_UPDATE_GOLDEN=1 rewrites the file
+# (review the diff before committing).
+expect_file() {
+	if [ "${SV_UPDATE_GOLDEN:-}" = 1 ]; then
+		printf '%s\n' "$3" > "$2"
+	fi
+	if [ -f "$2" ] && [ "$3" = "$(cat "$2")" ]; then
+		ok
+	else
+		bad "$1" "$(diff <(printf '%s\n' "$3") "$2" 2>&1 | head -n 8)"
+	fi
+}
+
 # screen_scripts DIR: every DIR/*.keys runs headless; its screens must equal <name>.expected.
 # The first line names the input and size. SV_UPDATE_GOLDEN=1 rewrites.
 screen_scripts() {
-	local k hdr in size want got
+	local k hdr in size got
 	for k in "$1"/*.keys; do
 		hdr=$(head -n 1 "$k")
 		in=$(printf '%s' "$hdr" | sed -n 's/.*input: \([^ ]*\).*/\1/p')
 		size=$(printf '%s' "$hdr" | sed -n 's/.*size: \([0-9]*x[0-9]*\).*/\1/p')
-		want="${k%.keys}.expected"
 		got=$("$SV" view "$in" --script "$k" --size "$size" 2>&1)
-		if [ "${SV_UPDATE_GOLDEN:-}" = 1 ]; then
-			printf '%s\n' "$got" > "$want"
-		fi
-		if [ -f "$want" ] && [ "$got" = "$(cat "$want")" ]; then
-			ok
-		else
-			bad "tui.$(basename "$k" .keys)" "$(diff <(printf '%s\n' "$got") "$want" 2>&1 | head -n 8)"
-		fi
+		expect_file "tui.$(basename "$k" .keys)" "${k%.keys}.expected" "$got"
 	done
 }

@@ -92,8 +92,7 @@ if [ "$a" = "$b" ]; then ok; else bad tui.save.content "$a"; fi
 rm -f build/tui-save-test.perfView.xml.zip
 printf ':dump' > "$TMP/diff.keys"
 got=$("$SV" diff "$IN/s-base.perfView.xml" "$IN/s-test.perfView.xml" --script "$TMP/diff.keys" --size 100x16 | sed -n '2p;8,13p' | sed 's/ *$//')
-want=$(cat tests/tui/diff-grid.txt)
-if [ "$got" = "$want" ]; then ok; else bad tui.diff "$got"; fi
+expect_file tui.diff tests/tui/diff-grid.txt "$got"
 
 # ---- presets: what the TUI saved (presets.keys) is in $XDG_CONFIG_HOME and --preset uses it ----
 got=$(cat "$XDG_CONFIG_HOME/stackview/presets" 2>&1)
