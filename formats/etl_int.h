@@ -1,14 +1,290 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals of the ETL importer shared with its tests and fuzz targets (formats/ only). */
+/* Internals of the ETL importer (formats/ only; also its tests and fuzz targets).
+ *
+ * The importer is layered like the perf one:
+ *   etl_common.c  byte readers' helpers, UTF-16, provider identities, warnings and errors
+ *   etl_stream.c  the container: logfile header, buffers (Xpress), per-CPU streams merged
+ *                 by timestamp, each record handed to sv_etl_on_record
+ *   etl_events.c  event decoding: processes, threads, images, CLR methods, volumes, kinds
+ *   etl_stacks.c  address stacks and stack stitching (samples <-> StackWalk / stack keys)
+ *   etl_emit.c    the second pass: frame names and memoized stacks pushed into the sink
+ *   etl.c         the format entry (probe, import driver, notes)
+ *
+ * Ownership: every array in etl_ctx is owned by the context and freed by the driver. */
 #ifndef STACKVIEW_FORMATS_ETL_INT_H
 #define STACKVIEW_FORMATS_ETL_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "stackview/formats.h"
+#include "sv/idmap.h"
 
 /* [MS-XCA] Plain LZ77: decompress `in` into exactly `outlen` bytes of `out`. 0 on success;
- * -1 when the input is corrupt or too short, with *bad_at the input offset where it failed.
- * Never reads or writes out of bounds. */
+ * SV_EFORMAT when the input is corrupt or too short, with *bad_at the input offset where it
+ * failed. Never reads or writes out of bounds. */
 int sv_xpress_decompress(const unsigned char *in, size_t inlen, unsigned char *out, size_t outlen,
 			 size_t *bad_at);
+
+#define BUF_HDR 0x48u
+#define MAX_BUF_BYTES (64u << 20) /* decompressed size of one buffer */
+#define MAX_CHAIN 64              /* samples tried per (timestamp) when matching a stack */
+#define MAX_OVERLAP 256           /* images tried per address lookup */
+#define MAX_HISTORY 256           /* records tried per thread, process, image or module id */
+#define MAX_RATIO 1000u           /* decompressed events / file size, as for zips */
+
+#define AS_NONE UINT32_MAX         /* stack half not known (yet) */
+#define AS_EMPTY (UINT32_MAX - 1)  /* stack half known to be empty */
+#define AS_NOSTACK (UINT32_MAX - 2) /* pair marker: the sample had no stack at all */
+
+/* ---- little-endian readers (bounds are the caller's) ---- */
+static inline uint16_t rd16(const unsigned char *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline uint32_t rd32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t rd64(const unsigned char *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+static inline uint64_t rdptr(const unsigned char *p, unsigned ptr) { return ptr == 8 ? rd64(p) : rd32(p); }
+
+/* ---- provider identities ---- */
+
+/* GUIDs as stored in the file (Data1..3 little-endian, then Data4). */
+typedef struct guid_name {
+	unsigned char g[16];
+	int group; /* kernel task GUID: its hook group; -1 otherwise */
+	const char *name;
+} guid_name;
+
+extern const guid_name sv_etl_guids[]; /* the providers this importer knows */
+extern const size_t sv_etl_nguids;
+enum { G_SYSCONFIGEX = 15, G_CLR = 18, G_CLR_RUNDOWN = 19 };
+
+/* ---- what the first pass collects ---- */
+
+typedef struct etl_buf {
+	size_t off;        /* in the file */
+	uint32_t size;     /* bytes in the file */
+	uint32_t fill;     /* uncompressed bytes incl. the header */
+	uint64_t seq;
+	uint32_t cpu;
+	uint32_t index;    /* file order */
+	bool compressed;
+} etl_buf;
+
+enum rec_kind { REC_HOOK, REC_CLASSIC, REC_EVENT };
+
+typedef struct etl_rec {
+	int kind;
+	unsigned ptr;      /* pointer size of the record's own fields (4 or 8) */
+	int group, type;   /* REC_HOOK (and classic kernel events): hook id; type = opcode */
+	int version;
+	int id;            /* REC_EVENT: descriptor id; REC_CLASSIC: opcode */
+	int guid;          /* index into sv_etl_guids, or -1 */
+	const unsigned char *guid_bytes;
+	uint32_t tid, pid;
+	uint64_t ts;
+	const unsigned char *payload;
+	size_t plen;
+	uint32_t cpu;
+	uint32_t buf;      /* file-order buffer index */
+	size_t pos;        /* offset in the (decompressed) buffer */
+} etl_rec;
+
+typedef struct stream {
+	uint32_t *bufs;    /* file-order indices, by sequence number */
+	size_t nbufs, next;
+	const unsigned char *data; /* current buffer payload (after the header) */
+	size_t len, pos;
+	unsigned char *own;
+	size_t owncap;
+	uint32_t cur;      /* file-order index of the current buffer */
+	etl_rec rec;       /* the next record of this CPU */
+} stream;
+
+typedef struct esample {
+	uint64_t ts, ip;
+	uint32_t tid, spid; /* spid: StackProcess of a matched stack event + 1, 0 = none */
+	uint32_t kid, uid;  /* address stacks, or AS_NONE / AS_EMPTY */
+	uint32_t next_ts, next_pend, next_kw, next_uw; /* list links: index + 1, 0 = end */
+	uint8_t state;
+	uint8_t flags;      /* DPC/ISR bits of the sample */
+	uint16_t cpu;
+} esample;
+enum { IN_PEND = 1, IN_KW = 2, IN_UW = 4 };
+
+typedef struct eproc {
+	uint32_t pid;
+	uint64_t ts;
+	char *image;       /* ImageFileName, e.g. "Test.x64.exe" */
+	char *cmdline;
+	bool wow64;
+	bool named;
+	sv_frame_id frame;
+	uint32_t next;     /* same pid, index + 1 */
+} eproc;
+
+typedef struct ethread {
+	uint32_t tid, pid;
+	uint64_t ts;
+	bool start;
+	uint32_t next;
+} ethread;
+
+typedef struct eimage {
+	uint32_t pid;
+	uint64_t base, size, load_ts, unload_ts;
+	char *path;        /* as logged (NT path) */
+	uint32_t next;     /* while reading: the previous image with the same (pid, base) key, + 1 */
+} eimage;
+
+typedef struct emethod {
+	uint32_t pid;
+	uint64_t start, size, module, ts;
+	char *name;        /* Namespace.Name(args) */
+} emethod;
+
+typedef struct emodule {
+	uint32_t pid;
+	uint64_t id;
+	char *path;
+	uint32_t next;     /* the previous module with the same id key, + 1 */
+} emodule;
+
+typedef struct evolume {
+	char *nt, *dos; /* "\Device\HarddiskVolume2" -> "C:" */
+} evolume;
+
+typedef struct ekind {
+	uint64_t key;
+	char *name;
+	size_t count;
+} ekind;
+
+typedef struct pid_index {
+	uint32_t pid;
+	uint32_t first, n; /* range in a sorted array */
+} pid_index;
+
+typedef struct warn {
+	size_t count;
+	char first[200];
+} warn;
+enum { W_BUFFER, W_RECORD, W_DECOMPRESS, W_KIND, W_PAYLOAD, W_COUNT };
+
+typedef struct etl_ctx {
+	sv_sink *sink;
+	const sv_input *in;
+	unsigned long long loaded; /* bytes of buffers read so far (progress) */
+	sv_error *err;
+	const unsigned char *file;
+	size_t flen;
+
+	/* logfile header */
+	unsigned ptr;
+	uint64_t hdr_ts;
+	double freq;
+	unsigned os_major, os_minor, build, ncpus;
+	int compression;
+	uint64_t interval; /* 100 ns units */
+
+	etl_buf *bufs;
+	size_t nbufs, bufcap, ncompressed;
+	stream *streams;
+	size_t nstreams;
+	uint32_t *heap;
+	size_t nheap;
+	size_t inflight; /* decompressed bytes held by streams */
+	size_t records;
+	size_t event_bytes; /* buffer contents read, after decompression */
+
+	/* address stacks: interned arrays of addresses */
+	uint64_t *addrs;
+	size_t naddrs, addrcap;
+	size_t *as_start;
+	uint32_t *as_len;
+	size_t nas, ascap, aslencap, asnextcap;
+	sv_idmap as_index; /* hash -> id + 1 (collisions chained through as_next) */
+	uint32_t *as_next;
+
+	esample *samples;
+	size_t nsamples, samplecap, raw_samples, idle_samples;
+	sv_idmap by_ts, pend, kwait, uwait; /* values: sample index + 1, 0 = empty list */
+	size_t stacks32, keyrefs, keydefs;
+
+	eproc *procs;
+	size_t nprocs, proccap;
+	sv_idmap proc_by_pid; /* pid -> last entry + 1 */
+	ethread *threads;
+	size_t nthreads, threadcap;
+	sv_idmap thread_by_tid; /* tid -> last entry + 1 */
+	eimage *images;
+	size_t nimages, imagecap;
+	sv_idmap image_by_key; /* (pid, base) hash -> last image + 1 (chained by eimage.next) */
+	emethod *methods;
+	size_t nmethods, methodcap;
+	emodule *modules;
+	size_t nmodules, modulecap;
+	sv_idmap module_by_key; /* (pid, id) hash -> last module + 1 (chained by emodule.next) */
+	evolume *vols;
+	size_t nvols, volcap;
+
+	ekind *kinds;
+	size_t nkinds, kindcap;
+	sv_idmap kind_index;
+
+	warn warns[W_COUNT];
+	uint32_t first_pid;
+} etl_ctx;
+
+/* ---- etl_common.c ---- */
+
+/* A malloc'ed UTF-8 copy of a UTF-16LE string field (at most n bytes, up to a NUL);
+ * *used = input bytes consumed. NULL when out of memory. */
+char *sv_etl_dup_utf16(const unsigned char *p, size_t n, size_t *used);
+/* The name of a kernel hook group, or NULL. */
+const char *sv_etl_group_name(int group);
+/* Index into sv_etl_guids of the 16-byte GUID at g, or -1. */
+int sv_etl_guid_index(const unsigned char *g);
+/* The name of a kernel event this importer reads, or NULL. */
+const char *sv_etl_hook_event_name(int group, int op);
+/* Count a warning of class w (W_*); the first message of each class is kept for the notes. */
+void sv_etl_warn(etl_ctx *c, int w, const char *fmt, ...) SV_PRINTF(3, 4);
+/* Set c->err to `code` with the message, located at byte `off` of the .etl; returns code. */
+int sv_etl_fail(etl_ctx *c, int code, size_t off, const char *fmt, ...) SV_PRINTF(4, 5);
+
+/* ---- etl_stream.c ---- */
+
+/* Read the logfile header (pointer size, clock, OS version, interval); 0 or an error. */
+int sv_etl_read_header(etl_ctx *c);
+/* Index every buffer of the file (c->bufs); 0 or an error. */
+int sv_etl_walk_buffers(etl_ctx *c);
+/* Merge the per-CPU streams by timestamp, handing each record to sv_etl_on_record. */
+int sv_etl_read_events(etl_ctx *c);
+
+/* ---- etl_events.c ---- */
+
+/* Decode one record into the context (first pass). 0 or an error. */
+int sv_etl_on_record(etl_ctx *c, const etl_rec *r);
+/* The CLR module with this id in process pid, or NULL. */
+const emodule *sv_etl_find_module(const etl_ctx *c, uint32_t pid, uint64_t id);
+
+/* ---- etl_stacks.c ---- */
+
+/* Whether an address is in kernel space for this trace's pointer size. */
+bool sv_etl_is_kernel(const etl_ctx *c, uint64_t a);
+/* Intern the n bytes of addresses at p (ptr bytes each) as an address stack; *out = its id. */
+int sv_etl_intern_addrs(etl_ctx *c, uint32_t *out, const unsigned char *p, size_t n, unsigned ptr);
+/* The head (index + 1) of the sample list stored under key, 0 when none. */
+uint32_t sv_etl_list_get(const sv_idmap *m, uint64_t key);
+/* A PerfInfo Sample event; a StackWalk Stack event (or a stack-key reference). */
+int sv_etl_on_sample(etl_ctx *c, const etl_rec *r);
+int sv_etl_on_stackwalk(etl_ctx *c, const etl_rec *r);
+
+/* ---- etl_emit.c ---- */
+
+/* Name frames and push every kept sample's stack into the sink (second pass); counts the
+ * samples with a stack, those whose leaf is JIT code and those under BROKEN. */
+int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t *broken_count);
 
 #endif

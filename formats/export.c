@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "export_int.h"
-#include "stackview/utf8.h"
+#include "sv/utf8.h"
 
 static void put_num(FILE *f, double d)
 {

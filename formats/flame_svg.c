@@ -11,7 +11,7 @@
 
 #include "export_int.h"
 #include "stackview/flame.h"
-#include "stackview/utf8.h"
+#include "sv/utf8.h"
 
 #define SVG_W 1200
 #define FRAME_H 16

@@ -13,7 +13,7 @@
 #include <zstd.h>
 
 #include "perf_int.h"
-#include "stackview/idmap.h"
+#include "sv/idmap.h"
 
 /* sample_type bits */
 enum {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "perf_int.h"
-#include "stackview/idmap.h"
+#include "sv/idmap.h"
 
 #define MAX_TOKENS 64
 

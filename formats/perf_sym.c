@@ -22,7 +22,7 @@
 #include <zlib.h>
 
 #include "perf_int.h"
-#include "stackview/idmap.h"
+#include "sv/idmap.h"
 
 typedef struct ksym {
 	uint64_t addr;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stackview/idmap.h"
+#include "sv/idmap.h"
 #include "export_int.h"
 #include "stackview/formats.h"
 

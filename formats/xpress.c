@@ -3,15 +3,10 @@
  * and relogged ETL files. Every read and write is bounds-checked: the output length is known
  * from the buffer header, and anything that would read past the input or write past the
  * output is corruption. */
-#include "etl_int.h"
-
 #include <stdint.h>
 #include <string.h>
 
-static inline uint32_t rd32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
+#include "etl_int.h"
 
 int sv_xpress_decompress(const unsigned char *in, size_t inlen, unsigned char *out, size_t outlen,
 			 size_t *bad_at)
@@ -88,5 +83,5 @@ int sv_xpress_decompress(const unsigned char *in, size_t inlen, unsigned char *o
 	}
 corrupt:
 	*bad_at = ip;
-	return -1;
+	return SV_EFORMAT;
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stackview/idmap.h"
+#include "sv/idmap.h"
 
 struct sv_aggtree {
 	sv_aggrow *rows;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stackview/idmap.h"
+#include "sv/idmap.h"
 
 /* Copies stacks from one source into another, memoized per source stack. */
 typedef struct stack_copier {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* u64 -> u32 open-addressing map with linear probing (see stackview/idmap.h). */
-#include "stackview/idmap.h"
+#include "sv/idmap.h"
 
 #include <stdlib.h>
 #include <string.h>

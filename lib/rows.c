@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stackview/idmap.h"
+#include "sv/idmap.h"
 
 struct sv_expansion {
 	sv_idmap set; /* id -> 1 (expanded) or 0 (collapsed again) */

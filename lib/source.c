@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stackview/idmap.h"
+#include "sv/idmap.h"
 #include "strtab_int.h"
 
 struct sv_source {

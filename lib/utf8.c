@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* UTF-8 validation (see stackview/utf8.h). */
-#include "stackview/utf8.h"
+#include "sv/utf8.h"
 
 int sv_utf8_len(const unsigned char *s)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "stackview/idmap.h"
+#include "sv/idmap.h"
 #include "stackview/pattern.h"
 #include "view_int.h"
 

@@ -57,21 +57,21 @@ static void test_corrupt(void **state)
 	size_t bad = 99;
 	/* a match reaching before the start of the output */
 	static const unsigned char before[] = { 0, 0, 0, 0x80, 0x20, 0x00 };
-	assert_int_equal(sv_xpress_decompress(before, sizeof(before), out, 8, &bad), -1);
+	assert_int_equal(sv_xpress_decompress(before, sizeof(before), out, 8, &bad), SV_EFORMAT);
 	assert_true(bad <= sizeof(before));
 	/* input ends before the output is complete */
 	static const unsigned char shortin[] = { 0, 0, 0, 0, 'a' };
-	assert_int_equal(run(shortin, sizeof(shortin), out, 3), -1);
-	assert_int_equal(run(shortin, 2, out, 3), -1);
+	assert_int_equal(run(shortin, sizeof(shortin), out, 3), SV_EFORMAT);
+	assert_int_equal(run(shortin, 2, out, 3), SV_EFORMAT);
 	/* a match longer than the room left */
 	static const unsigned char longm[] = { 0, 0, 0, 0x40, 'x', 0x07, 0x00, 0x0F, 0x10 };
-	assert_int_equal(run(longm, sizeof(longm), out, 20), -1);
+	assert_int_equal(run(longm, sizeof(longm), out, 20), SV_EFORMAT);
 	/* a u16 length below its own bias */
 	static const unsigned char bias[] = { 0, 0, 0, 0x40, 'x', 0x07, 0x00, 0x0F, 0xFF, 0x05, 0x00 };
-	assert_int_equal(run(bias, sizeof(bias), out, 64), -1);
+	assert_int_equal(run(bias, sizeof(bias), out, 64), SV_EFORMAT);
 	/* the end marker before the output is complete */
 	static const unsigned char early[] = { 0, 0, 0, 0x10, 'a', 'b', 'c' };
-	assert_int_equal(run(early, sizeof(early), out, 5), -1);
+	assert_int_equal(run(early, sizeof(early), out, 5), SV_EFORMAT);
 	/* nothing to produce: success without reading */
 	assert_int_equal(run(NULL, 0, out, 0), 0);
 }

@@ -2,8 +2,8 @@
 /* Open-addressing hash map u64 key -> u32 value, used by the interners and importers.
  * Ownership: the map owns its slot arrays (caller storage for the struct); sv_idmap_dispose
  * frees them. */
-#ifndef STACKVIEW_IDMAP_H
-#define STACKVIEW_IDMAP_H
+#ifndef SV_INTERNAL_IDMAP_H
+#define SV_INTERNAL_IDMAP_H
 
 #include <stddef.h>
 #include <stdint.h>

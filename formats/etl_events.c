@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/* ETL importer, event decoding: processes, threads, images, CLR methods and modules,
+ * volume names and the per-kind event counts; on_record dispatches each record. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "etl_int.h"
+#include "sv/array.h"
+#include "sv/idmap.h"
+
+/* ---- processes, threads, images, CLR methods ---- */
+
+static int on_process(etl_ctx *c, const etl_rec *r)
+{
+	unsigned P = c->ptr;
+	const unsigned char *p = r->payload;
+	size_t n = r->plen;
+	if (r->version < 2 || n < P + 16)
+		return 0;
+	uint32_t pid = rd32(p + P);
+	size_t sid = r->version >= 4 ? 2 * P + 20 : r->version == 3 ? 2 * P + 16 : P + 16;
+	bool wow64 = r->version >= 4 && n >= 2 * P + 20 && (rd32(p + 2 * P + 16) & 2);
+	if (sid + 4 > n) {
+		sv_etl_warn(c, W_PAYLOAD, "short Process event for pid %" PRIu32, pid);
+		return 0;
+	}
+	size_t name = sid + 4;
+	if (rd32(p + sid) != 0) {
+		if (sid + 2 * P + 2 > n) {
+			sv_etl_warn(c, W_PAYLOAD, "short Process event for pid %" PRIu32, pid);
+			return 0;
+		}
+		name = sid + 2 * P + 8 + 4 * (size_t)p[sid + 2 * P + 1];
+	}
+	if (name > n) {
+		sv_etl_warn(c, W_PAYLOAD, "Process event for pid %" PRIu32 ": SID overruns the event", pid);
+		return 0;
+	}
+	const unsigned char *nm = p + name;
+	size_t nl = strnlen((const char *)nm, n - name);
+	size_t cmd = name + nl + (nl < n - name);
+	bool update = r->type == 2 || r->type == 4 || r->type == 39; /* End, DCEnd, Defunct */
+	uint32_t last = sv_etl_list_get(&c->proc_by_pid, pid);
+	if (update && last) {
+		eproc *e = &c->procs[last - 1];
+		if (e->image && e->image[0])
+			return 0;
+	} else {
+		if (SV_ARRAY_RESERVE(c->procs, c->proccap, c->nprocs + 1))
+			return SV_ENOMEM;
+		last = (uint32_t)++c->nprocs;
+		c->procs[last - 1] = (eproc){ .pid = pid, .ts = r->ts, .next = sv_etl_list_get(&c->proc_by_pid, pid) };
+		int rc = sv_idmap_put(&c->proc_by_pid, pid, last);
+		if (rc)
+			return rc;
+	}
+	eproc *e = &c->procs[last - 1];
+	free(e->image);
+	free(e->cmdline);
+	e->image = strndup((const char *)nm, nl);
+	e->cmdline = sv_etl_dup_utf16(p + cmd, n - cmd, NULL);
+	e->wow64 = wow64;
+	return e->image && e->cmdline ? 0 : SV_ENOMEM;
+}
+
+static int on_thread(etl_ctx *c, const etl_rec *r)
+{
+	if (r->plen < 8)
+		return 0;
+	uint32_t pid = rd32(r->payload), tid = rd32(r->payload + 4);
+	if (r->version == 0) {
+		tid = rd32(r->payload);
+		pid = rd32(r->payload + 4);
+	}
+	if (SV_ARRAY_RESERVE(c->threads, c->threadcap, c->nthreads + 1))
+		return SV_ENOMEM;
+	c->threads[c->nthreads] = (ethread){ tid, pid, r->ts, r->type == 1 || r->type == 3, sv_etl_list_get(&c->thread_by_tid, tid) };
+	c->nthreads++;
+	return sv_idmap_put(&c->thread_by_tid, tid, (uint32_t)c->nthreads);
+}
+
+static int on_image(etl_ctx *c, const etl_rec *r)
+{
+	unsigned P = c->ptr;
+	const unsigned char *p = r->payload;
+	size_t fname = r->version >= 2 ? 3 * (size_t)P + 32 : 2 * (size_t)P + 4;
+	if (r->plen < fname)
+		return 0;
+	uint64_t base = rdptr(p, P), size = rdptr(p + P, P);
+	uint32_t pid = rd32(p + 2 * P);
+	uint64_t key = sv_hash_mix64(base) ^ pid;
+	uint32_t head = sv_etl_list_get(&c->image_by_key, key);
+	bool unload = r->group == 0x14 && r->type == 2, dcend = r->group == 0x14 && r->type == 4;
+	for (uint32_t v = head, k = 0; (unload || dcend) && v && k < MAX_HISTORY; v = c->images[v - 1].next, k++) {
+		eimage *im = &c->images[v - 1];
+		if (im->pid != pid || im->base != base)
+			continue;
+		if (dcend) /* DCEnd adds only an image never seen */
+			return 0;
+		if (im->unload_ts == UINT64_MAX) {
+			im->unload_ts = r->ts;
+			return 0;
+		}
+	}
+	if (unload)
+		return 0;
+	if (SV_ARRAY_RESERVE(c->images, c->imagecap, c->nimages + 1))
+		return SV_ENOMEM;
+	char *path = sv_etl_dup_utf16(p + fname, r->plen - fname, NULL);
+	if (!path)
+		return SV_ENOMEM;
+	c->images[c->nimages++] = (eimage){ pid, base, size, r->ts, UINT64_MAX, path, head };
+	return sv_idmap_put(&c->image_by_key, key, (uint32_t)c->nimages);
+}
+
+/* The module a JIT method belongs to, or NULL. */
+const emodule *sv_etl_find_module(const etl_ctx *c, uint32_t pid, uint64_t id)
+{
+	uint32_t v = sv_etl_list_get(&c->module_by_key, sv_hash_mix64(id) ^ pid);
+	for (int k = 0; v && k < MAX_HISTORY; v = c->modules[v - 1].next, k++)
+		if (c->modules[v - 1].id == id && c->modules[v - 1].pid == pid)
+			return &c->modules[v - 1];
+	return NULL;
+}
+
+static int on_clr(etl_ctx *c, const etl_rec *r)
+{
+	const unsigned char *p = r->payload;
+	size_t n = r->plen;
+	bool method = r->id == 143 || (r->guid == G_CLR_RUNDOWN && r->id == 144);
+	bool module = (r->guid == G_CLR && r->id == 152) || (r->guid == G_CLR_RUNDOWN && (r->id == 153 || r->id == 154));
+	if (method && n >= 36) {
+		size_t u1 = 0, u2 = 0;
+		char *ns = sv_etl_dup_utf16(p + 36, n - 36, &u1);
+		char *nm = ns ? sv_etl_dup_utf16(p + 36 + u1, n - 36 - u1, &u2) : NULL;
+		char *sig = nm ? sv_etl_dup_utf16(p + 36 + u1 + u2, n - 36 - u1 - u2, NULL) : NULL;
+		int rc = 0;
+		if (!sig || SV_ARRAY_RESERVE(c->methods, c->methodcap, c->nmethods + 1)) {
+			rc = SV_ENOMEM;
+		} else {
+			/* Namespace.Name(args): the arguments are what the signature has in parentheses. */
+			const char *open = strchr(sig, '('), *close = strrchr(sig, ')');
+			size_t al = open && close && close > open ? (size_t)(close - open - 1) : 0;
+			size_t len = strlen(ns) + strlen(nm) + al + 4;
+			char *full = malloc(len);
+			if (!full) {
+				rc = SV_ENOMEM;
+			} else {
+				snprintf(full, len, "%s%s%s(%.*s)", ns, ns[0] ? "." : "", nm, (int)al, open ? open + 1 : "");
+				c->methods[c->nmethods++] = (emethod){ r->pid, rd64(p + 16), rd32(p + 24), rd64(p + 8), r->ts, full };
+			}
+		}
+		free(ns);
+		free(nm);
+		free(sig);
+		return rc;
+	}
+	if (module && n >= 24) {
+		uint64_t id = rd64(p);
+		if (sv_etl_find_module(c, r->pid, id))
+			return 0;
+		if (SV_ARRAY_RESERVE(c->modules, c->modulecap, c->nmodules + 1))
+			return SV_ENOMEM;
+		char *path = sv_etl_dup_utf16(p + 24, n - 24, NULL);
+		if (!path)
+			return SV_ENOMEM;
+		uint64_t key = sv_hash_mix64(id) ^ r->pid;
+		c->modules[c->nmodules++] = (emodule){ r->pid, id, path, sv_etl_list_get(&c->module_by_key, key) };
+		return sv_idmap_put(&c->module_by_key, key, (uint32_t)c->nmodules);
+	}
+	return 0;
+}
+
+static int on_volume(etl_ctx *c, const etl_rec *r)
+{
+	size_t u = 0;
+	char *nt = sv_etl_dup_utf16(r->payload, r->plen, &u);
+	char *dos = nt ? sv_etl_dup_utf16(r->payload + u, r->plen - u, NULL) : NULL;
+	if (!dos || SV_ARRAY_RESERVE(c->vols, c->volcap, c->nvols + 1)) {
+		free(nt);
+		free(dos);
+		return SV_ENOMEM;
+	}
+	if (!nt[0] || !dos[0]) {
+		free(nt);
+		free(dos);
+		return 0;
+	}
+	c->vols[c->nvols++] = (evolume){ nt, dos };
+	return 0;
+}
+
+static int count_kind(etl_ctx *c, const etl_rec *r)
+{
+	uint64_t key;
+	if (r->kind == REC_HOOK)
+		key = 1ULL << 63 | (uint64_t)r->group << 8 | (uint64_t)r->type;
+	else
+		key = sv_hash_bytes((const char *)r->guid_bytes, 16) ^ ((uint64_t)r->id * 0x9E3779B97F4A7C15ULL) ^
+		      (uint64_t)r->kind;
+	key &= ~(uint64_t)0 >> 1 | (r->kind == REC_HOOK ? 1ULL << 63 : 0);
+	uint32_t k = sv_idmap_get(&c->kind_index, key);
+	if (k != SV_IDMAP_NONE) {
+		c->kinds[k].count++;
+		return 0;
+	}
+	char name[160];
+	if (r->kind == REC_HOOK) {
+		const char *g = sv_etl_group_name(r->group), *e = sv_etl_hook_event_name(r->group, r->type);
+		char gb[16], eb[24];
+		if (!g)
+			snprintf(gb, sizeof(gb), "Group(%d)", r->group), g = gb;
+		if (!e)
+			snprintf(eb, sizeof(eb), "Opcode(%d)", r->type), e = eb;
+		if (r->group == 0x03 && r->type == 10) /* Image Load is logged under the Process group */
+			g = "Image", e = "Load";
+		snprintf(name, sizeof(name), "Windows Kernel/%s/%s", g, e);
+	} else {
+		char gb[40];
+		const char *g = r->guid >= 0 ? sv_etl_guids[r->guid].name : NULL;
+		if (!g) {
+			const unsigned char *b = r->guid_bytes;
+			snprintf(gb, sizeof(gb), "%08" PRIx32 "-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", rd32(b), rd16(b + 4),
+				 rd16(b + 6), b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+			g = gb;
+		}
+		snprintf(name, sizeof(name), "%s/%s(%d)", g, r->kind == REC_EVENT ? "Event" : "Opcode", r->id);
+	}
+	if (SV_ARRAY_RESERVE(c->kinds, c->kindcap, c->nkinds + 1))
+		return SV_ENOMEM;
+	char *dup = strdup(name);
+	if (!dup)
+		return SV_ENOMEM;
+	c->kinds[c->nkinds] = (ekind){ key, dup, 1 };
+	return sv_idmap_put(&c->kind_index, key, (uint32_t)c->nkinds++);
+}
+
+int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
+{
+	int rc = count_kind(c, r);
+	if (rc)
+		return rc;
+	if (r->kind == REC_HOOK) {
+		switch (r->group) {
+		case 0x0F:
+			if (r->type == 46)
+				return sv_etl_on_sample(c, r);
+			if ((r->type == 72 || r->type == 73) && r->plen >= 8 && rd32(r->payload) == 0 && rd32(r->payload + 4))
+				c->interval = rd32(r->payload + 4);
+			return 0;
+		case 0x18:
+			return sv_etl_on_stackwalk(c, r);
+		case 0x03:
+			if (r->type == 10)
+				return on_image(c, r);
+			if (r->type == 1 || r->type == 2 || r->type == 3 || r->type == 4 || r->type == 39)
+				return on_process(c, r);
+			return 0;
+		case 0x05:
+			return r->type >= 1 && r->type <= 4 ? on_thread(c, r) : 0;
+		case 0x14:
+			return r->type >= 2 && r->type <= 4 ? on_image(c, r) : 0;
+		default:
+			return 0;
+		}
+	}
+	if (r->kind == REC_EVENT && (r->guid == G_CLR || r->guid == G_CLR_RUNDOWN))
+		return on_clr(c, r);
+	if (r->kind == REC_CLASSIC && r->guid == G_SYSCONFIGEX && r->id == 35)
+		return on_volume(c, r);
+	return 0;
+}
