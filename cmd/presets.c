@@ -37,8 +37,7 @@ static bool presets_path(char *buf, size_t size, bool make_dir)
 
 int cli_presets_load(sv_presets *ps)
 {
-	ps->p = NULL;
-	ps->n = 0;
+	*ps = (sv_presets){ 0 };
 	char path[4200];
 	if (!presets_path(path, sizeof(path), false))
 		return 0;

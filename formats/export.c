@@ -11,6 +11,7 @@
 
 #include "export_int.h"
 #include "sv/utf8.h"
+#include "sv/array.h"
 
 static void put_num(FILE *f, double d)
 {
@@ -292,15 +293,9 @@ int sv_fmt_folded_export(FILE *f, const sv_source *src, const sv_export_opts *op
 			continue; /* a stackless sample has no frame to name: folded cannot hold it */
 		size_t depth = 0;
 		for (sv_stack_id x = s; x != SV_STACK_NONE; x = sv_source_stack_caller(src, x)) {
-			if (depth == path_cap) {
-				size_t ncap = path_cap ? path_cap * 2 : 64;
-				sv_stack_id *np = realloc(path, ncap * sizeof(*np));
-				if (!np) {
-					rc = sv_error_set(err, SV_ENOMEM, NULL);
-					goto out;
-				}
-				path = np;
-				path_cap = ncap;
+			if (SV_ARRAY_RESERVE(path, path_cap, depth + 1)) {
+				rc = sv_error_set(err, SV_ENOMEM, NULL);
+				goto out;
 			}
 			path[depth++] = x;
 		}
@@ -404,15 +399,9 @@ int sv_fmt_speedscope_export(FILE *f, const sv_source *src, const sv_export_opts
 	for (size_t i = 0; i < ns && !rc; i++) {
 		size_t depth = 0;
 		for (sv_stack_id x = stk[i]; x != SV_STACK_NONE; x = sv_source_stack_caller(src, x)) {
-			if (depth == path_cap) {
-				size_t ncap = path_cap ? path_cap * 2 : 64;
-				sv_stack_id *np = realloc(path, ncap * sizeof(*np));
-				if (!np) {
-					rc = sv_error_set(err, SV_ENOMEM, NULL);
-					break;
-				}
-				path = np;
-				path_cap = ncap;
+			if (SV_ARRAY_RESERVE(path, path_cap, depth + 1)) {
+				rc = sv_error_set(err, SV_ENOMEM, NULL);
+				break;
 			}
 			path[depth++] = x;
 		}

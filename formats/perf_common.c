@@ -23,23 +23,6 @@ size_t sv_perf_upper(const void *v, size_t n, size_t size, size_t key, uint64_t 
 	return lo;
 }
 
-int sv_perf_grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t ncap = *cap ? *cap : 64;
-	while (ncap < need)
-		ncap *= 2;
-	if (ncap > SIZE_MAX / elem)
-		return SV_ENOMEM;
-	void *np = realloc(*p, ncap * elem);
-	if (!np)
-		return SV_ENOMEM;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
 bool sv_perf_jit_split(const char *sym, size_t n, const char **module, size_t *mlen, const char **rest, size_t *rlen)
 {
 	size_t i = 0;

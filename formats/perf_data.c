@@ -62,11 +62,9 @@ static int add_attr(pdr *r, const unsigned char *p, size_t size, size_t off)
 		return sv_pdr_fail(r, SV_EFORMAT, off, "perf_event_attr of %zu bytes is shorter than the first version (64)", size);
 	if (r->nattrs >= 4096)
 		return sv_pdr_fail(r, SV_ELIMIT, off, "more than 4096 events");
-	attr *na = realloc(r->attrs, (r->nattrs + 1) * sizeof(*na));
-	if (!na)
+	if (SV_ARRAY_RESERVE(r->attrs, r->attr_cap, r->nattrs + 1))
 		return sv_pdr_oom(r);
-	r->attrs = na;
-	attr *a = &na[r->nattrs];
+	attr *a = &r->attrs[r->nattrs];
 	memset(a, 0, sizeof(*a));
 	a->type = rd32(p);
 	a->config = rd64(p + 8);
@@ -328,7 +326,7 @@ static int inflate_records(pdr *r, const unsigned char *p, size_t n, size_t off)
 				return sv_pdr_fail(r, SV_ELIMIT, off,
 					    "compressed records inflate to more than %" PRIu64 " bytes (1000 times the file, at most 8 GiB)",
 					    r->dlimit);
-			if (sv_perf_grow((void **)&r->dbuf, &r->dcap, r->dlen + (1u << 16), 1))
+			if (sv_array_reserve(&r->dbuf, &r->dcap, r->dlen + (1u << 16), 1))
 				return sv_pdr_oom(r);
 		}
 		ZSTD_outBuffer zout = { r->dbuf, r->dcap, r->dlen };
@@ -428,7 +426,7 @@ static int handle_record(pdr *r, const unsigned char *base, size_t off, bool dec
 	/* The kernel map's address (KASLR reference) is needed before any stack is named. */
 	if (type == R_MMAP && n >= 49 && (int32_t)rd32(p) == -1 && memcmp(p + 32, "[kernel.kallsyms]", 17) == 0)
 		r->kernel_text = rd64(p + 24);
-	if (sv_perf_grow((void **)&r->recs, &r->rcap, r->nrecs + 1, sizeof(*r->recs)))
+	if (SV_ARRAY_RESERVE(r->recs, r->rcap, r->nrecs + 1))
 		return sv_pdr_oom(r);
 	r->recs[r->nrecs++] = (rec){ t, (decomp ? LOC_DECOMP : 0) | (uint64_t)(p - 8 - base) };
 	return 0;

@@ -107,7 +107,7 @@ typedef struct pdr {
 	bool pipe;
 
 	attr *attrs;
-	size_t nattrs;
+	size_t nattrs, attr_cap;
 	sv_idmap id_attr; /* sample id -> attr index */
 	bool id_all;
 

@@ -12,9 +12,8 @@
 #include <stdint.h>
 
 #include "stackview/formats.h"
+#include "sv/array.h"
 
-/* Grow an array to hold `need` elements (doubling); SV_ENOMEM leaves it as it was. */
-int sv_perf_grow(void **p, size_t *cap, size_t need, size_t elem);
 /* In an array of `n` records of `size` bytes sorted by the uint64_t at byte `key` of each
  * (a start address), how many start at or before addr: the one covering addr, if any, is
  * the last of those. */

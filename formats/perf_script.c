@@ -39,7 +39,7 @@ typedef struct proc {
 	long long pid;
 	sv_frame_id frame;
 	char **comms;
-	size_t ncomms;
+	size_t ncomms, comm_cap;
 } proc;
 
 typedef struct event_count {
@@ -60,7 +60,7 @@ typedef struct ps_ctx {
 	sv_idmap thread_stk;  /* (pid, tid) -> stack id of Process/Thread */
 
 	event_count *events;
-	size_t nevents;
+	size_t nevents, event_cap;
 	long selected;        /* index into events, -1 = not chosen yet */
 	bool clock_event, any_period;
 	bool have_t0;
@@ -445,14 +445,14 @@ static int push_frame(ps_ctx *c, span line)
 {
 	if (c->nframes >= SV_MAX_STACK_DEPTH)
 		return ps_fail(c, SV_ELIMIT, "callchain deeper than 100000 frames");
-	if (sv_perf_grow((void **)&c->fids, &c->fid_cap, c->nframes + 1, sizeof(*c->fids)))
+	if (SV_ARRAY_RESERVE(c->fids, c->fid_cap, c->nframes + 1))
 		return ps_fail(c, SV_ENOMEM, "out of memory");
 	raw_frame f;
 	parse_frame(line, &f);
 	size_t idx = c->nframes++;
 	if (f.inlined) {
-		if (sv_perf_grow((void **)&c->pend, &c->pend_cap, c->npend + 1, sizeof(*c->pend)) ||
-		    sv_perf_grow((void **)&c->pend_text, &c->pend_text_cap, c->pend_len + f.sym.n + 1, 1))
+		if (SV_ARRAY_RESERVE(c->pend, c->pend_cap, c->npend + 1) ||
+		    sv_array_reserve(&c->pend_text, &c->pend_text_cap, c->pend_len + f.sym.n + 1, 1))
 			return ps_fail(c, SV_ENOMEM, "out of memory");
 		memcpy(c->pend_text + c->pend_len, f.sym.p, f.sym.n);
 		c->pend_text[c->pend_len + f.sym.n] = '\0';
@@ -472,14 +472,8 @@ static int proc_get(ps_ctx *c, proc **out, long long pid, span comm)
 	uint32_t idx = sv_idmap_get(&c->proc_idx, (uint64_t)pid);
 	proc *p;
 	if (idx == SV_IDMAP_NONE) {
-		if (c->nprocs == c->proc_cap) {
-			size_t ncap = c->proc_cap ? c->proc_cap * 2 : 64;
-			proc *np = realloc(c->procs, ncap * sizeof(*np));
-			if (!np)
-				return SV_ENOMEM;
-			c->procs = np;
-			c->proc_cap = ncap;
-		}
+		if (SV_ARRAY_RESERVE(c->procs, c->proc_cap, c->nprocs + 1))
+			return SV_ENOMEM;
 		p = &c->procs[c->nprocs];
 		memset(p, 0, sizeof(*p));
 		p->pid = pid;
@@ -501,10 +495,8 @@ static int proc_get(ps_ctx *c, proc **out, long long pid, span comm)
 		*out = p;
 		return 0;
 	}
-	char **nc = realloc(p->comms, (p->ncomms + 1) * sizeof(*nc));
-	if (!nc)
+	if (SV_ARRAY_RESERVE(p->comms, p->comm_cap, p->ncomms + 1))
 		return SV_ENOMEM;
-	p->comms = nc;
 	if (!(p->comms[p->ncomms] = strndup(comm.p, comm.n)))
 		return SV_ENOMEM;
 	p->ncomms++;
@@ -546,10 +538,9 @@ static int event_index(ps_ctx *c, size_t *out, span ev)
 		}
 	if (c->nevents >= 4096)
 		return SV_ELIMIT;
-	event_count *ne = realloc(c->events, (c->nevents + 1) * sizeof(*ne));
-	if (!ne)
+	if (SV_ARRAY_RESERVE(c->events, c->event_cap, c->nevents + 1))
 		return SV_ENOMEM;
-	c->events = ne;
+	event_count *ne = c->events;
 	if (!(ne[c->nevents].name = strndup(ev.p, ev.n)))
 		return SV_ENOMEM;
 	ne[c->nevents].samples = 0;
@@ -784,7 +775,7 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		if (!t.n || t.p[0] == '#')
 			continue;
 		/* Keep the header: the input moves on while the sample's frames are read. */
-		if (sv_perf_grow((void **)&c.hdr, &c.hdr_cap, line.n + 1, 1)) {
+		if (sv_array_reserve(&c.hdr, &c.hdr_cap, line.n + 1, 1)) {
 			rc = ps_fail(&c, SV_ENOMEM, "out of memory");
 			goto out;
 		}

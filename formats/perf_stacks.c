@@ -77,7 +77,7 @@ static int maps_insert(maps *m, map nm)
 	}
 	size_t nnew = nk + 1 + (tail ? 1 : 0);
 	size_t removed = last - first;
-	if (m->n - removed + nnew > m->cap && sv_perf_grow((void **)&m->v, &m->cap, m->n - removed + nnew, sizeof(*m->v)))
+	if (m->n - removed + nnew > m->cap && SV_ARRAY_RESERVE(m->v, m->cap, m->n - removed + nnew))
 		return SV_ENOMEM;
 	memmove(m->v + first + nnew, m->v + last, (m->n - last) * sizeof(*m->v));
 	size_t k = first;
@@ -105,7 +105,7 @@ static proc *proc_get(pdr *r, int32_t pid)
 	uint32_t i = sv_idmap_get(&r->proc_idx, (uint32_t)pid);
 	if (i != SV_IDMAP_NONE)
 		return &r->procs[i];
-	if (sv_perf_grow((void **)&r->procs, &r->proc_cap, r->nprocs + 1, sizeof(*r->procs)))
+	if (SV_ARRAY_RESERVE(r->procs, r->proc_cap, r->nprocs + 1))
 		return NULL;
 	proc *p = &r->procs[r->nprocs];
 	memset(p, 0, sizeof(*p));
@@ -131,7 +131,7 @@ static thread *thread_get(pdr *r, int32_t pid, int32_t tid)
 		}
 		return t;
 	}
-	if (sv_perf_grow((void **)&r->threads, &r->thread_cap, r->nthreads + 1, sizeof(*r->threads)))
+	if (SV_ARRAY_RESERVE(r->threads, r->thread_cap, r->nthreads + 1))
 		return NULL;
 	thread *t = &r->threads[r->nthreads];
 	*t = (thread){ pid, tid, UINT32_MAX, false };
@@ -147,7 +147,7 @@ static int comm_intern(pdr *r, const char *s, size_t n, uint32_t *out)
 		n = 255;
 	if (r->comm_len + n + 1 > (256u << 20))
 		return SV_ELIMIT;
-	if (sv_perf_grow((void **)&r->comm_names, &r->comm_cap, r->comm_len + n + 1, 1))
+	if (sv_array_reserve(&r->comm_names, &r->comm_cap, r->comm_len + n + 1, 1))
 		return SV_ENOMEM;
 	memcpy(r->comm_names + r->comm_len, s, n);
 	r->comm_names[r->comm_len + n] = '\0';
@@ -256,7 +256,7 @@ static int intern_name(pdr *r, sv_frame_id *out, const char *module, size_t mlen
 		slen = SV_MAX_NAME_LEN - mlen - 1;
 		len = SV_MAX_NAME_LEN;
 	}
-	if (sv_perf_grow((void **)&r->name, &r->name_cap, len + 1, 1))
+	if (sv_array_reserve(&r->name, &r->name_cap, len + 1, 1))
 		return SV_ENOMEM;
 	memcpy(r->name, module, mlen);
 	r->name[mlen] = '!';
@@ -364,8 +364,8 @@ static int inline_frames(pdr *r, const proc *pr, uint64_t ip, const sv_frame_id 
 		const char *names[16];
 		char buf[4096];
 		size_t k = sv_perf_dso_inlines(r->syms, d, addr, names, 16, buf, sizeof(buf));
-		if (sv_perf_grow((void **)&r->inl, &r->inl_cap, r->ninl + 1, sizeof(*r->inl)) ||
-		    sv_perf_grow((void **)&r->inl_fids, &r->inl_fids_cap, r->ninl_fids + k, sizeof(*r->inl_fids)))
+		if (SV_ARRAY_RESERVE(r->inl, r->inl_cap, r->ninl + 1) ||
+		    SV_ARRAY_RESERVE(r->inl_fids, r->inl_fids_cap, r->ninl_fids + k))
 			return SV_ENOMEM;
 		for (size_t i = 0; i < k; i++) {
 			int rc = intern_name(r, &r->inl_fids[r->ninl_fids + i], d->module, strlen(d->module), names[i],
@@ -582,7 +582,7 @@ static void memo_put(pdr *r, const uint64_t *key, size_t n, uint64_t h, sv_stack
 	}
 	if (!r->memo_wlen)
 		r->memo_wlen = 1; /* offset 0 marks an empty slot */
-	if (sv_perf_grow((void **)&r->memo_words, &r->memo_wcap, r->memo_wlen + n + 1, 8))
+	if (sv_array_reserve(&r->memo_words, &r->memo_wcap, r->memo_wlen + n + 1, 8))
 		return;
 	bool found;
 	memo_slot *s = memo_find(r, key, n, h, &found);
@@ -650,7 +650,7 @@ static int note_comm(pdr *r, proc *pr, thread *t)
 			return 0;
 	if (pr->ncomms >= 256)
 		return 0;
-	if (sv_perf_grow((void **)&pr->comms, &pr->comm_cap, pr->ncomms + 1, sizeof(*pr->comms)))
+	if (SV_ARRAY_RESERVE(pr->comms, pr->comm_cap, pr->ncomms + 1))
 		return SV_ENOMEM;
 	pr->comms[pr->ncomms++] = c;
 	return 0;
@@ -722,7 +722,7 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 	if (nchain > SV_MAX_STACK_DEPTH)
 		nchain = SV_MAX_STACK_DEPTH;
 	bool dwarf = s.regs && s.stack && (a->sample_type & ST_REGS_USER) && (a->sample_type & ST_STACK_USER);
-	if (sv_perf_grow((void **)&r->chain, &r->chain_cap, nchain + 5 + (dwarf ? UNWIND_MAX : 0), 8))
+	if (sv_array_reserve(&r->chain, &r->chain_cap, nchain + 5 + (dwarf ? UNWIND_MAX : 0), 8))
 		return sv_pdr_oom(r);
 	uint64_t *key = r->chain;
 	key[0] = ((uint64_t)(uint32_t)s.pid << 32) | (uint32_t)s.tid;
@@ -755,7 +755,7 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 	if (found) {
 		st = ms->stack;
 	} else {
-		if (sv_perf_grow((void **)&r->fids, &r->fid_cap, nchain + 1, sizeof(*r->fids)))
+		if (SV_ARRAY_RESERVE(r->fids, r->fid_cap, nchain + 1))
 			return sv_pdr_oom(r);
 		size_t nf = 0;
 		unsigned mode = misc & MISC_CPUMODE;
@@ -774,7 +774,7 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 				const sv_frame_id *inl = NULL;
 				size_t ni = 0;
 				if ((rc = inline_frames(r, pr, ip, &inl, &ni)) ||
-				    sv_perf_grow((void **)&r->fids, &r->fid_cap, nf + ni + (nchain - i) + 1, sizeof(*r->fids)))
+				    SV_ARRAY_RESERVE(r->fids, r->fid_cap, nf + ni + (nchain - i) + 1))
 					return sv_pdr_fail(r, rc ? rc : SV_ENOMEM, off, "cannot name a frame");
 				if (ni)
 					memcpy(r->fids + nf, inl, ni * sizeof(*inl));
@@ -841,7 +841,7 @@ static int switch_sample(pdr *r, sample *s, uint16_t misc, size_t off)
 			return rc;
 		uint32_t k = sv_idmap_get(&r->blocked_idx, (uint64_t)(uint32_t)prev);
 		if (k == SV_IDMAP_NONE) {
-			if (sv_perf_grow((void **)&r->blocked, &r->blocked_cap, r->nblocked + 1, sizeof(*r->blocked)))
+			if (SV_ARRAY_RESERVE(r->blocked, r->blocked_cap, r->nblocked + 1))
 				return sv_pdr_oom(r);
 			k = (uint32_t)++r->nblocked;
 			if (sv_idmap_put(&r->blocked_idx, (uint64_t)(uint32_t)prev, k))

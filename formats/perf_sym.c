@@ -51,7 +51,7 @@ struct sv_perf_syms {
 	Dwfl_Callbacks cb;
 
 	sv_perf_dso **dsos;
-	size_t ndsos, dso_cap;
+	size_t ndsos, dso_cap, dso_next_cap;
 	sv_idmap dso_idx; /* hash of path -> index+1 chain head (collisions checked by compare) */
 	uint32_t *dso_next; /* next index+1 in the same hash chain */
 
@@ -61,7 +61,7 @@ struct sv_perf_syms {
 	size_t knames_len;
 
 	jit_map *jits;
-	size_t njits;
+	size_t njits, jit_cap;
 };
 
 /* ---- growable byte buffer helpers ---- */
@@ -70,7 +70,7 @@ static int names_add(char **buf, size_t *len, size_t *cap, const char *s, size_t
 {
 	if (*len + n + 1 > UINT32_MAX)
 		return SV_ELIMIT;
-	if (sv_perf_grow((void **)buf, cap, *len + n + 1, 1))
+	if (sv_array_reserve(buf, cap, *len + n + 1, 1))
 		return SV_ENOMEM;
 	memcpy(*buf + *len, s, n);
 	(*buf)[*len + n] = '\0';
@@ -186,18 +186,9 @@ sv_perf_dso *sv_perf_dso_get(sv_perf_syms *s, const char *path, size_t len)
 	}
 	if (s->ndsos >= SV_PERF_MAX_DSOS)
 		return NULL;
-	if (s->ndsos == s->dso_cap) {
-		size_t ncap = s->dso_cap ? s->dso_cap * 2 : 64;
-		sv_perf_dso **nd = realloc(s->dsos, ncap * sizeof(*nd));
-		if (!nd)
-			return NULL;
-		s->dsos = nd;
-		uint32_t *nn = realloc(s->dso_next, ncap * sizeof(*nn));
-		if (!nn)
-			return NULL;
-		s->dso_next = nn;
-		s->dso_cap = ncap;
-	}
+	if (SV_ARRAY_RESERVE(s->dsos, s->dso_cap, s->ndsos + 1) ||
+	    SV_ARRAY_RESERVE(s->dso_next, s->dso_next_cap, s->ndsos + 1))
+		return NULL;
 	sv_perf_dso *d = calloc(1, sizeof(*d));
 	if (!d || !(d->path = strndup(path, len)) || !(d->module = module_of(path, len))) {
 		dso_free(d);
@@ -358,7 +349,7 @@ static int plt_symbols(Elf *elf, cand **c, size_t *nc, size_t *cap, char **buf)
 		if (!name || !*name || (first + i + 1) * ent > plt.sh_size)
 			continue;
 		size_t nl = strlen(name);
-		if (sv_perf_grow((void **)buf, &bcap, len + nl + 5, 1) || sv_perf_grow((void **)c, cap, *nc + 1, sizeof(**c)))
+		if (sv_array_reserve(buf, &bcap, len + nl + 5, 1) || SV_ARRAY_RESERVE(*c, *cap, *nc + 1))
 			return SV_ENOMEM;
 		memcpy(*buf + len, name, nl);
 		memcpy(*buf + len + nl, "@plt", 5);
@@ -704,7 +695,7 @@ static int read_kallsyms(sv_perf_syms *s, const char *path, uint64_t *text)
 		char t = (char)toupper((unsigned char)type);
 		if (t != 'T' && t != 'W')
 			continue;
-		if ((rc = sv_perf_grow((void **)&s->ksyms, &cap, s->nksyms + 1, sizeof(*s->ksyms))))
+		if ((rc = SV_ARRAY_RESERVE(s->ksyms, cap, s->nksyms + 1)))
 			break;
 		ksym *k = &s->ksyms[s->nksyms];
 		k->addr = addr;
@@ -861,10 +852,8 @@ static jit_map *jit_get(sv_perf_syms *s, int pid)
 			return &s->jits[i];
 	if (s->njits >= 4096)
 		return NULL;
-	jit_map *nj = realloc(s->jits, (s->njits + 1) * sizeof(*nj));
-	if (!nj)
+	if (SV_ARRAY_RESERVE(s->jits, s->jit_cap, s->njits + 1))
 		return NULL;
-	s->jits = nj;
 	jit_map *m = &s->jits[s->njits];
 	memset(m, 0, sizeof(*m));
 	m->pid = pid;
@@ -895,7 +884,7 @@ static jit_map *jit_get(sv_perf_syms *s, int pid)
 		size_t nl = strcspn(p, "\r\n");
 		if (nl > 4096 || m->nsyms >= (4u << 20))
 			continue;
-		if (sv_perf_grow((void **)&m->syms, &cap, m->nsyms + 1, sizeof(*m->syms)))
+		if (SV_ARRAY_RESERVE(m->syms, cap, m->nsyms + 1))
 			break;
 		jit_sym *js = &m->syms[m->nsyms];
 		js->start = start;

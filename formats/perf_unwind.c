@@ -141,7 +141,7 @@ static bool report(sv_perf_unwinder *u, const sv_perf_dso *d, uint64_t bias)
 	Dwfl_Module *m = dwfl_report_elf(u->dwfl, d->module, d->elf_path, -1, bias, true);
 	if (!m)
 		return false;
-	if (sv_perf_grow((void **)&u->mods, &u->cap, u->nmods + 1, sizeof(*u->mods)))
+	if (SV_ARRAY_RESERVE(u->mods, u->cap, u->nmods + 1))
 		return false;
 	u->mods[u->nmods++] = (reported){ d, bias };
 	return true;

@@ -14,6 +14,7 @@
 #include "sv/idmap.h"
 #include "export_int.h"
 #include "stackview/formats.h"
+#include "sv/array.h"
 
 typedef struct stack_rec {
 	long long id, caller, frame;
@@ -162,14 +163,8 @@ static int resolve_stack(xml_ctx *x, uint32_t *out, long long id, long line)
 		}
 		if (n >= x->nrecs)
 			return fail(x, x->recs[ri].line, SV_EFORMAT, "stack %lld: CallerID chain has a cycle", id);
-		if (n == x->chain_cap) {
-			size_t ncap = x->chain_cap ? x->chain_cap * 2 : 256;
-			uint32_t *c = realloc(x->chain, ncap * sizeof(*c));
-			if (!c)
-				return fail(x, line, SV_ENOMEM, "out of memory");
-			x->chain = c;
-			x->chain_cap = ncap;
-		}
+		if (SV_ARRAY_RESERVE(x->chain, x->chain_cap, n + 1))
+			return fail(x, line, SV_ENOMEM, "out of memory");
 		x->chain[n++] = ri;
 		cur = x->recs[ri].caller;
 	}
@@ -239,14 +234,8 @@ static int on_stack(xml_ctx *x)
 		return fail(x, r.line, SV_EFORMAT, "stack ID %lld is negative", r.id);
 	if (sv_idmap_get(&x->stack_idx, (uint64_t)r.id) != SV_IDMAP_NONE)
 		return fail(x, r.line, SV_EFORMAT, "stack ID %lld defined twice", r.id);
-	if (x->nrecs == x->rec_cap) {
-		size_t ncap = x->rec_cap ? x->rec_cap * 2 : 1024;
-		stack_rec *nr = realloc(x->recs, ncap * sizeof(*nr));
-		if (!nr)
-			return fail(x, r.line, SV_ENOMEM, "out of memory");
-		x->recs = nr;
-		x->rec_cap = ncap;
-	}
+	if (SV_ARRAY_RESERVE(x->recs, x->rec_cap, x->nrecs + 1))
+		return fail(x, r.line, SV_ENOMEM, "out of memory");
 	if (sv_idmap_put(&x->stack_idx, (uint64_t)r.id, (uint32_t)x->nrecs))
 		return fail(x, r.line, SV_ENOMEM, "out of memory");
 	x->recs[x->nrecs++] = r;
@@ -350,14 +339,8 @@ static int on_sample(xml_ctx *x)
 	if (rc == 0)
 		return add_sample(x, st, time, metric, line);
 	/* Not resolvable yet (stacks may follow samples): keep it for the end. */
-	if (x->npend == x->pend_cap) {
-		size_t ncap = x->pend_cap ? x->pend_cap * 2 : 1024;
-		pending *np = realloc(x->pend, ncap * sizeof(*np));
-		if (!np)
-			return fail(x, line, SV_ENOMEM, "out of memory");
-		x->pend = np;
-		x->pend_cap = ncap;
-	}
+	if (SV_ARRAY_RESERVE(x->pend, x->pend_cap, x->npend + 1))
+		return fail(x, line, SV_ENOMEM, "out of memory");
 	x->pend[x->npend++] = (pending){ sid, time, metric, line };
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 #include "export_int.h"
 #include "stackview/formats.h"
+#include "sv/array.h"
 
 typedef struct ss_ctx {
 	sv_sink *sink;
@@ -24,7 +25,7 @@ typedef struct ss_ctx {
 	size_t nframes;
 	sv_stack_id *path;   /* evented: open frames' stacks */
 	uint32_t *open;      /* evented: open frame indices */
-	size_t depth, cap;
+	size_t depth, path_cap, open_cap;
 } ss_ctx;
 
 static int ss_fail(ss_ctx *c, const char *fmt, ...) SV_PRINTF(2, 3);
@@ -165,18 +166,9 @@ static int evented(ss_ctx *c, json_object *p, size_t pi, sv_stack_id base, doubl
 		if (strcmp(ty, "O") == 0) {
 			if (c->depth == SV_MAX_STACK_DEPTH)
 				return ss_fail(c, "profile %zu, event %zu: stack deeper than %u frames", pi, i, SV_MAX_STACK_DEPTH);
-			if (c->depth == c->cap) {
-				size_t ncap = c->cap ? c->cap * 2 : 64;
-				sv_stack_id *np = realloc(c->path, ncap * sizeof(*np));
-				if (!np)
-					return SV_ENOMEM;
-				c->path = np;
-				uint32_t *no = realloc(c->open, ncap * sizeof(*no));
-				if (!no)
-					return SV_ENOMEM;
-				c->open = no;
-				c->cap = ncap;
-			}
+			if (SV_ARRAY_RESERVE(c->path, c->path_cap, c->depth + 1) ||
+			    SV_ARRAY_RESERVE(c->open, c->open_cap, c->depth + 1))
+				return SV_ENOMEM;
 			sv_stack_id caller = c->depth ? c->path[c->depth - 1] : base;
 			if ((rc = ops->intern_stack(c->sink->self, &c->path[c->depth], caller, f)))
 				return rc;

@@ -7,10 +7,12 @@
 #include <string.h>
 
 #include "sv/idmap.h"
+#include "sv/array.h"
 
 struct sv_aggtree {
 	sv_aggrow *rows;
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 	uint32_t *children;
 	double scale;
 	const sv_view *v;
@@ -31,14 +33,8 @@ static int tree_row(sv_aggtree *t, sv_idmap *idx, uint32_t *out, uint32_t parent
 		*out = id;
 		return 0;
 	}
-	if (t->n == t->cap) {
-		uint32_t ncap = t->cap ? t->cap * 2 : 64;
-		sv_aggrow *r = realloc(t->rows, (size_t)ncap * sizeof(*r));
-		if (!r)
-			return SV_ENOMEM;
-		t->rows = r;
-		t->cap = ncap;
-	}
+	if (SV_ARRAY_RESERVE(t->rows, t->cap, (size_t)t->n + 1))
+		return SV_ENOMEM;
 	id = t->n++;
 	sv_aggrow *r = &t->rows[id];
 	memset(r, 0, sizeof(*r));
@@ -249,7 +245,8 @@ typedef struct wsum {
 
 typedef struct cc_list {
 	sv_aggrow *rows;
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 	sv_idmap idx;
 } cc_list;
 
@@ -258,14 +255,8 @@ static sv_aggrow *cc_row(cc_list *l, sv_name_id name)
 	uint32_t id = sv_idmap_get(&l->idx, name);
 	if (id != SV_IDMAP_NONE)
 		return &l->rows[id];
-	if (l->n == l->cap) {
-		uint32_t ncap = l->cap ? l->cap * 2 : 16;
-		sv_aggrow *r = realloc(l->rows, (size_t)ncap * sizeof(*r));
-		if (!r)
-			return NULL;
-		l->rows = r;
-		l->cap = ncap;
-	}
+	if (SV_ARRAY_RESERVE(l->rows, l->cap, (size_t)l->n + 1))
+		return NULL;
 	if (sv_idmap_put(&l->idx, name, l->n))
 		return NULL;
 	sv_aggrow *r = &l->rows[l->n++];

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Simplified patterns -> pcre2, pattern lists, GroupPats (see stackview/pattern.h). */
 #include "stackview/pattern.h"
+#include "sv/array.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -147,7 +148,7 @@ bool sv_pattern_match(sv_pattern *p, const char *text, size_t len)
 
 struct sv_patlist {
 	sv_pattern **pats;
-	size_t n;
+	size_t n, cap;
 };
 
 static bool is_blank(char c)
@@ -172,12 +173,10 @@ int sv_patlist_new(sv_patlist **out, const char *text, const char *box, sv_error
 			z--;
 		if (z > a) {
 			sv_pattern *p;
-			sv_pattern **np = realloc(l->pats, (l->n + 1) * sizeof(*np));
-			if (!np) {
+			if (SV_ARRAY_RESERVE(l->pats, l->cap, l->n + 1)) {
 				sv_patlist_free(l);
 				return sv_error_set(err, SV_ENOMEM, NULL);
 			}
-			l->pats = np;
 			int rc = sv_pattern_new(&p, a, (size_t)(z - a), err);
 			if (rc) {
 				char why[512];
@@ -235,7 +234,7 @@ typedef struct group_entry {
 
 struct sv_grouppats {
 	group_entry *e;
-	size_t n;
+	size_t n, cap;
 };
 
 /* Length of a leading `[comment]` plus surrounding blanks, or 0 (§3.1 step 1). */
@@ -295,15 +294,11 @@ int sv_grouppats_new(sv_grouppats **out, const char *text, sv_error *err)
 			} else {
 				ge.repl = strdup("$&");
 			}
-			group_entry *ne = realloc(g->e, (g->n + 1) * sizeof(*ne));
-			if (!ge.repl || !ne) {
+			if (!ge.repl || SV_ARRAY_RESERVE(g->e, g->cap, g->n + 1)) {
 				free(ge.repl);
-				if (ne)
-					g->e = ne;
 				sv_grouppats_free(g);
 				return sv_error_set(err, SV_ENOMEM, NULL);
 			}
-			g->e = ne;
 			/* The pattern is not trimmed on its right (§3.1 step 4). */
 			int rc = sv_pattern_new(&ge.pat, a, (size_t)(pat_end - a), err);
 			if (rc) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Presets: PerfView's text form, built-ins, apply and save-as (see stackview/preset.h). */
 #include "stackview/preset.h"
+#include "sv/array.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -37,8 +38,7 @@ void sv_presets_dispose(sv_presets *ps)
 	for (size_t i = 0; i < ps->n; i++)
 		preset_free(&ps->p[i]);
 	free(ps->p);
-	ps->p = NULL;
-	ps->n = 0;
+	*ps = (sv_presets){ 0 };
 }
 
 long sv_presets_find(const sv_presets *ps, const char *name)
@@ -64,13 +64,10 @@ int sv_presets_put(sv_presets *ps, const char *name, const char *group, const ch
 		ps->p[at] = np;
 		return 0;
 	}
-	sv_preset *grown = realloc(ps->p, (ps->n + 1) * sizeof(*grown));
-	if (!grown) {
+	if (SV_ARRAY_PUSH(ps->p, ps->n, ps->cap, np)) {
 		preset_free(&np);
 		return SV_ENOMEM;
 	}
-	ps->p = grown;
-	ps->p[ps->n++] = np;
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sv/idmap.h"
+#include "sv/array.h"
 
 struct sv_expansion {
 	sv_idmap set; /* id -> 1 (expanded) or 0 (collapsed again) */
@@ -89,15 +90,9 @@ static int expand_subtree(sv_expansion *e, const void *tree, children_fn kids_of
 			continue;
 		if ((rc = sv_expansion_set(e, x, true)))
 			break;
-		if (sp + nk > cap) {
-			while (sp + nk > cap)
-				cap *= 2;
-			uint32_t *ns = realloc(stack, cap * sizeof(*ns));
-			if (!ns) {
-				rc = SV_ENOMEM;
-				break;
-			}
-			stack = ns;
+		if (SV_ARRAY_RESERVE(stack, cap, sp + nk)) {
+			rc = SV_ENOMEM;
+			break;
 		}
 		for (uint32_t i = 0; i < nk; i++)
 			stack[sp++] = kids[i];
@@ -136,14 +131,8 @@ void sv_rows_dispose(sv_rows *r)
 
 static sv_row *rows_add(sv_rows *r)
 {
-	if (r->n == r->cap) {
-		size_t ncap = r->cap ? r->cap * 2 : 256;
-		sv_row *p = realloc(r->row, ncap * sizeof(*p));
-		if (!p)
-			return NULL;
-		r->row = p;
-		r->cap = ncap;
-	}
+	if (SV_ARRAY_RESERVE(r->row, r->cap, r->n + 1))
+		return NULL;
 	sv_row *row = &r->row[r->n++];
 	memset(row, 0, sizeof(*row));
 	return row;
@@ -195,15 +184,9 @@ static int flatten(sv_rows *out, const void *tree, uint32_t top, children_fn kid
 		fill(tree, it.id, r);
 		if (!open)
 			continue;
-		if (sp + nk > cap) {
-			while (sp + nk > cap)
-				cap *= 2;
-			item *ns = realloc(stack, cap * sizeof(*ns));
-			if (!ns) {
-				rc = SV_ENOMEM;
-				break;
-			}
-			stack = ns;
+		if (SV_ARRAY_RESERVE(stack, cap, sp + nk)) {
+			rc = SV_ENOMEM;
+			break;
 		}
 		for (uint32_t i = nk; i-- > 0;)
 			stack[sp++] = (item){ kids[i], it.depth + 1 };

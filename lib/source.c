@@ -10,6 +10,7 @@
 
 #include "sv/idmap.h"
 #include "strtab_int.h"
+#include "sv/array.h"
 
 struct sv_source {
 	char *format;
@@ -40,9 +41,9 @@ struct sv_source {
 	sv_params *saved;
 	char *notes;
 	sv_event *events;
-	size_t nevents;
+	size_t nevents, event_cap;
 	sv_note *inotes;
-	size_t ninotes;
+	size_t ninotes, inote_cap;
 };
 
 int sv_source_new(sv_source **out, const char *format)
@@ -451,14 +452,11 @@ const sv_event *sv_source_event(const sv_source *src, size_t i) { return &src->e
 
 int sv_source_add_event(sv_source *src, const char *name, size_t samples, bool selected)
 {
-	sv_event *e = realloc(src->events, (src->nevents + 1) * sizeof(*e));
-	if (!e)
-		return SV_ENOMEM;
-	src->events = e;
 	char *copy = strdup(name);
-	if (!copy)
+	if (!copy || SV_ARRAY_PUSH(src->events, src->nevents, src->event_cap, ((sv_event){ copy, samples, selected }))) {
+		free(copy);
 		return SV_ENOMEM;
-	e[src->nevents++] = (sv_event){ copy, samples, selected };
+	}
 	return 0;
 }
 
@@ -467,14 +465,11 @@ const sv_note *sv_source_note(const sv_source *src, size_t i) { return &src->ino
 
 int sv_source_add_note(sv_source *src, int kind, const char *text)
 {
-	sv_note *e = realloc(src->inotes, (src->ninotes + 1) * sizeof(*e));
-	if (!e)
-		return SV_ENOMEM;
-	src->inotes = e;
 	char *copy = strdup(text);
-	if (!copy)
+	if (!copy || SV_ARRAY_PUSH(src->inotes, src->ninotes, src->inote_cap, ((sv_note){ kind, copy }))) {
+		free(copy);
 		return SV_ENOMEM;
-	e[src->ninotes++] = (sv_note){ kind, copy };
+	}
 	return 0;
 }
 
@@ -560,7 +555,7 @@ int sv_source_processes(sv_process **out, size_t *n, const sv_source *src)
 {
 	int rc = 0;
 	sv_process *procs = NULL;
-	size_t nprocs = 0;
+	size_t nprocs = 0, proc_cap = 0;
 	/* Root-most frame per stack, then the process index per root frame. */
 	uint32_t *proc_of_frame = malloc((size_t)(src->frames.count + 1) * sizeof(*proc_of_frame));
 	uint32_t *proc_of_stack = malloc((size_t)(src->nstacks + 1) * sizeof(*proc_of_stack));
@@ -587,15 +582,12 @@ int sv_source_processes(sv_process **out, size_t *n, const sv_source *src)
 				proc_of_stack[s] = UINT32_MAX;
 				continue;
 			}
-			sv_process *np = realloc(procs, (nprocs + 1) * sizeof(*np));
-			if (!np) {
+			p.frame = strtab_str(&src->frames, f);
+			if (SV_ARRAY_PUSH(procs, nprocs, proc_cap, p)) {
 				rc = SV_ENOMEM;
 				goto out;
 			}
-			procs = np;
-			p.frame = strtab_str(&src->frames, f);
-			procs[nprocs] = p;
-			proc_of_frame[f] = (uint32_t)nprocs++;
+			proc_of_frame[f] = (uint32_t)(nprocs - 1);
 		}
 		proc_of_stack[s] = proc_of_frame[f];
 	}

@@ -11,6 +11,7 @@
 #include "sv/idmap.h"
 #include "stackview/pattern.h"
 #include "view_int.h"
+#include "sv/array.h"
 
 #define SLACK 0.0006 /* §5.3 */
 #define NONE32 UINT32_MAX
@@ -212,14 +213,8 @@ static int node_child(build *b, uint32_t *out, uint32_t parent, uint32_t name)
 		*out = id;
 		return 0;
 	}
-	if (v->nnodes == v->node_cap) {
-		uint32_t ncap = v->node_cap ? v->node_cap * 2 : 1024;
-		vnode *n = realloc(v->nodes, (size_t)ncap * sizeof(*n));
-		if (!n)
-			return SV_ENOMEM;
-		v->nodes = n;
-		v->node_cap = ncap;
-	}
+	if (SV_ARRAY_RESERVE(v->nodes, v->node_cap, (size_t)v->nnodes + 1))
+		return SV_ENOMEM;
 	id = v->nnodes++;
 	vnode *n = &v->nodes[id];
 	memset(n, 0, sizeof(*n));

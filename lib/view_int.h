@@ -25,7 +25,8 @@ struct sv_view {
 	strtab names;
 
 	vnode *nodes;
-	uint32_t nnodes, node_cap;
+	uint32_t nnodes;
+	size_t node_cap;
 	uint32_t *children;    /* child lists, sorted */
 	uint32_t *remap;       /* node -> node that finally holds its samples (Fold%) */
 	uint8_t *alive;

@@ -11,6 +11,7 @@
 #include "stackview/derive.h"
 #include "stackview/flame.h"
 #include "stackview/pattern.h"
+#include "sv/array.h"
 
 #define HISTORY_MAX 100
 
@@ -75,10 +76,8 @@ static int history_push(tui_frame *f)
 		memmove(f->hist, f->hist + 1, (HISTORY_MAX - 1) * sizeof(*f->hist));
 		f->nhist--;
 	}
-	sv_params *h = realloc(f->hist, (f->nhist + 1) * sizeof(*h));
-	if (!h)
+	if (SV_ARRAY_RESERVE(f->hist, f->hist_cap, f->nhist + 1))
 		return SV_ENOMEM;
-	f->hist = h;
 	if (sv_params_copy(&f->hist[f->nhist], &f->params)) {
 		sv_params_dispose(&f->hist[f->nhist]);
 		return SV_ENOMEM;
@@ -154,7 +153,7 @@ int tui_app_new(tui_app **out, sv_source *src, const sv_params *params, const ch
 {
 	err[0] = '\0';
 	tui_app *a = calloc(1, sizeof(*a));
-	if (!a || !(a->frames = calloc(1, sizeof(*a->frames)))) {
+	if (!a || SV_ARRAY_RESERVE(a->frames, a->frame_cap, 1)) {
 		free(a);
 		snprintf(err, errsize, "out of memory");
 		return SV_ENOMEM;
@@ -357,13 +356,11 @@ int tui_apply_params(tui_app *a, const sv_params *p, const char *what)
 
 int tui_push_frame(tui_app *a, sv_source *src, const sv_params *p, const char *title)
 {
-	tui_frame *nf = realloc(a->frames, (a->nframes + 1) * sizeof(*nf));
-	if (!nf) {
+	if (SV_ARRAY_RESERVE(a->frames, a->frame_cap, a->nframes + 1)) {
 		sv_source_free(src);
 		tui_status(a, "out of memory");
 		return TUI_REDRAW;
 	}
-	a->frames = nf;
 	char err[512] = "";
 	if (frame_init(&a->frames[a->nframes], src, true, p, title, err, sizeof(err))) {
 		tui_frame_dispose(&a->frames[a->nframes]);

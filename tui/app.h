@@ -54,7 +54,7 @@ typedef struct tui_frame {
 	sv_params params;
 	sv_view *view;
 	sv_params *hist; /* filter history (Back / Forward) */
-	size_t nhist, hpos;
+	size_t nhist, hpos, hist_cap;
 	char *focus;
 	sv_aggtree *agg; /* Callers or Callees of the focus, for the tab shown */
 	tui_tab agg_tab;
@@ -62,7 +62,7 @@ typedef struct tui_frame {
 	struct sv_flame *flame; /* the Flame tab's layout, for flame_top at flame_w columns */
 	sv_node_id flame_top;
 	sv_node_id *zooms; /* earlier flame_top values: Esc goes back through them */
-	size_t nzooms;
+	size_t nzooms, zoom_cap;
 	size_t flame_sel;
 	int flame_w;
 	tui_pane pane[TAB_COUNT];
@@ -71,7 +71,7 @@ typedef struct tui_frame {
 
 typedef struct tui_app {
 	tui_frame *frames;
-	size_t nframes;
+	size_t nframes, frame_cap;
 	tui_tab tab;
 	char status[512];
 	tui_mode mode;

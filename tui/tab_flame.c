@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "stackview/flame.h"
+#include "sv/array.h"
 
 /* The selected box's row stays on screen. */
 static int flame_top_depth(const tui_app *a, int rows)
@@ -81,11 +82,8 @@ int tui_flame_key(tui_app *a, tui_command c)
 	case CMD_ENTER: {
 		if (b->node == f->flame_top)
 			return TUI_REDRAW;
-		sv_node_id *z = realloc(f->zooms, (f->nzooms + 1) * sizeof(*z));
-		if (!z)
+		if (SV_ARRAY_PUSH(f->zooms, f->nzooms, f->zoom_cap, f->flame_top))
 			return TUI_REDRAW;
-		f->zooms = z;
-		f->zooms[f->nzooms++] = f->flame_top;
 		return flame_zoom(a, b->node, b->node);
 	}
 	case CMD_HOME:

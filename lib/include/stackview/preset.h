@@ -22,7 +22,7 @@ typedef struct sv_preset {
 
 typedef struct sv_presets {
 	sv_preset *p;
-	size_t n;
+	size_t n, cap;
 } sv_presets;
 
 /* PerfView's built-in GroupPats presets (name, patterns; Fold% and FoldPats empty). */

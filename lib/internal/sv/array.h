@@ -2,6 +2,10 @@
 /* Growable arrays: one reserve function behind typed macros, for every layer's
  * "array + count + capacity" triples. Internal (not installed).
  *
+ * What does not use it, on purpose: sv_source's sample and stack columns (parallel arrays
+ * sharing one capacity, grown by half), the string table's u32 columns, and the byte buffers
+ * of input reading and text editing.
+ *
  * Ownership: the caller owns the array (free it with free()); on failure the array and its
  * capacity are left as they were, so the caller's cleanup path stays valid. */
 #ifndef SV_INTERNAL_ARRAY_H
