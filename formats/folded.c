@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Folded stacks importer (spec/formats.md): one line per stack, frames root first separated
+/* Folded stacks, reader and writer (spec/formats.md). Reading: one line per stack, frames root first separated
  * by ';', a blank, then an integer or decimal count. Each line is one sample (metric = count,
- * time 0, scale-to-data); equal stacks add up in every view. Streams through sv_lines. */
+ * time 0, scale-to-data); equal stacks add up in every view. Streams through sv_lines.
+ * Writing: plain display names, or FlameGraph's stackcollapse-perf.pl --all style. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -10,6 +11,7 @@
 
 #include "export_int.h"
 #include "stackview/formats.h"
+#include "sv/array.h"
 
 /* The count at the end of a line: its start, or NULL. */
 static const char *count_start(const char *line, size_t n, double *value)
@@ -132,3 +134,164 @@ static bool folded_probe(const unsigned char *d, size_t n)
 static const char *const folded_patterns[] = { ".folded", ".collapsed", ".folded.txt", NULL };
 
 const sv_format sv_fmt_folded = { "folded", folded_patterns, folded_probe, folded_import, true, sv_fmt_folded_export };
+
+/* ---- writer ---- */
+
+typedef struct line {
+	char *text;
+	double metric;
+} line;
+
+static int line_cmp(const void *a, const void *b)
+{
+	return strcmp(((const line *)a)->text, ((const line *)b)->text);
+}
+
+/* A folded frame: ';' would split it and a newline would end the line. */
+static void folded_clean(char *s)
+{
+	for (; *s; s++)
+		if (*s == ';')
+			*s = ':';
+		else if (*s == '\n' || *s == '\r')
+			*s = ' ';
+}
+
+static bool kernel_module(const char *m, size_t n)
+{
+	return (n == 15 && memcmp(m, "kernel.kallsyms", 15) == 0) || (n > 3 && memcmp(m + n - 3, ".ko", 3) == 0) ||
+	       (n >= 7 && memcmp(m, "vmlinux", 7) == 0);
+}
+
+static bool jit_module(const char *m, size_t n)
+{
+	return n > 9 && memcmp(m, "perf-", 5) == 0 && memcmp(m + n - 4, ".map", 4) == 0;
+}
+
+/* One frame as stackcollapse-perf.pl --all shows it (perf sources): the symbol without the
+ * module, with _[k] for kernel and _[j] for JIT frames; thread frames are dropped and the
+ * process frame becomes its comm. Returns false to drop the frame. */
+static bool flamegraph_name(char *out, size_t size, const char *name, bool rootmost)
+{
+	if (rootmost && strncmp(name, "Process ", 8) == 0) {
+		const char *e = strrchr(name, '(');
+		size_t n = e && e > name + 8 ? (size_t)(e - name - 9) : strlen(name + 8);
+		snprintf(out, size, "%.*s", (int)n, name + 8);
+		for (char *p = out; *p; p++)
+			if (*p == ' ')
+				*p = '_';
+		return true;
+	}
+	if (strncmp(name, "Thread (", 8) == 0)
+		return false;
+	const char *bang = strchr(name, '!');
+	if (!bang) {
+		snprintf(out, size, "%s", name);
+		return true;
+	}
+	size_t mlen = (size_t)(bang - name);
+	const char *sym = bang + 1;
+	if (strcmp(sym, "unknown") == 0) {
+		snprintf(out, size, mlen && strncmp(name, "unknown", mlen) ? "[%.*s]" : "[unknown]", (int)mlen, name);
+		return true;
+	}
+	const char *tag = kernel_module(name, mlen) ? "_[k]" : jit_module(name, mlen) ? "_[j]" : "";
+	snprintf(out, size, "%s%s", sym, tag);
+	return true;
+}
+
+int sv_fmt_folded_export(FILE *f, const sv_source *src, const sv_export_opts *opts, sv_error *err)
+{
+	bool fg = opts && opts->folded_style == SV_FOLDED_FLAMEGRAPH;
+	uint32_t nst = sv_source_stack_count(src);
+	size_t ns = sv_source_sample_count(src);
+	double *sum = calloc((size_t)nst + 1, sizeof(*sum)); /* index nst: stackless samples */
+	uint8_t *seen = calloc((size_t)nst + 1, 1);
+	line *lines = NULL;
+	size_t nlines = 0;
+	sv_stack_id *path = NULL;
+	size_t path_cap = 0;
+	int rc = 0;
+	if (!sum || !seen) {
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
+		goto out;
+	}
+	/* Per-sample work is one addition; the text is built once per distinct stack. */
+	const sv_stack_id *stk = sv_source_sample_stacks(src);
+	const double *met = sv_source_sample_metrics(src);
+	for (size_t i = 0; i < ns; i++) {
+		uint32_t k = stk[i] == SV_STACK_NONE ? nst : stk[i];
+		sum[k] += met[i];
+		seen[k] = 1;
+	}
+	lines = calloc((size_t)nst + 1, sizeof(*lines));
+	if (!lines) {
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
+		goto out;
+	}
+	for (uint32_t s = 0; s <= nst; s++) {
+		if (!seen[s] || s == nst)
+			continue; /* a stackless sample has no frame to name: folded cannot hold it */
+		size_t depth = 0;
+		for (sv_stack_id x = s; x != SV_STACK_NONE; x = sv_source_stack_caller(src, x)) {
+			if (SV_ARRAY_RESERVE(path, path_cap, depth + 1)) {
+				rc = sv_error_set(err, SV_ENOMEM, NULL);
+				goto out;
+			}
+			path[depth++] = x;
+		}
+		char *text = NULL;
+		size_t tlen = 0;
+		FILE *m = open_memstream(&text, &tlen);
+		if (!m) {
+			rc = sv_error_set(err, SV_ENOMEM, NULL);
+			goto out;
+		}
+		bool first = true;
+		for (size_t k = depth; k-- > 0;) {
+			sv_frame_id fr = sv_source_stack_frame(src, path[k]);
+			char name[SV_MAX_NAME_LEN + 16];
+			if (fg) {
+				if (!flamegraph_name(name, sizeof(name), sv_source_frame_name(src, fr), k == depth - 1))
+					continue;
+			} else {
+				snprintf(name, sizeof(name), "%s", sv_source_frame_short(src, fr));
+			}
+			folded_clean(name);
+			fprintf(m, "%s%s", first ? "" : ";", name);
+			first = false;
+		}
+		if (fclose(m) != 0) {
+			free(text);
+			rc = sv_error_set(err, SV_ENOMEM, NULL);
+			goto out;
+		}
+		lines[nlines++] = (line){ text, sum[s] };
+	}
+	/* Equal texts (e.g. thread frames dropped) add up; output sorted as stackcollapse does. */
+	qsort(lines, nlines, sizeof(*lines), line_cmp);
+	/* stackcollapse-perf.pl weighs by perf's period: for a time-metric perf source that is
+	 * the metric in ms, back in integer ns. */
+	double scale = fg && sv_source_scaling(src) == SV_SCALING_TIME && !strcmp(sv_source_format(src), "perf-script")
+			       ? 1e6
+			       : 1;
+	for (size_t i = 0; i < nlines; i++) {
+		if (i + 1 < nlines && strcmp(lines[i].text, lines[i + 1].text) == 0) {
+			lines[i + 1].metric += lines[i].metric;
+			continue;
+		}
+		fputs(lines[i].text, f);
+		fputc(' ', f);
+		sv_write_num(f, scale == 1 ? lines[i].metric : round(lines[i].metric * scale));
+		fputc('\n', f);
+	}
+	rc = sv_write_check(f, err);
+out:
+	for (size_t i = 0; i < nlines; i++)
+		free(lines[i].text);
+	free(lines);
+	free(path);
+	free(sum);
+	free(seen);
+	return rc;
+}

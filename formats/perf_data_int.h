@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals of the perf.data reader shared by perf_data.c (header, attrs, features, record
- * index, events, finish) and perf_stacks.c (address spaces, threads, frames, samples).
+/* Internals of the perf.data reader, in three layers: perf_records.c (errors, attrs,
+ * features, the record index), perf_stacks.c (address spaces, threads, frames, samples; uses
+ * the records layer) and perf_data.c (file header, event choice, the driver; uses both).
  *
  * Ownership: one pdr per import, in perf_data.c's stack frame; it owns every array, table
  * and string it points to, freed at the end of the import. */
@@ -207,6 +208,8 @@ static inline size_t popcount64(uint64_t v)
 	return (size_t)__builtin_popcountll(v);
 }
 
+/* ---- perf_records.c: errors, attrs, features, the record index ---- */
+
 /* Errors name the input and the byte offset; they return code. */
 int sv_pdr_fail(pdr *r, int code, size_t off, const char *fmt, ...) SV_PRINTF(4, 5);
 int sv_pdr_oom(pdr *r);
@@ -214,6 +217,18 @@ int sv_pdr_oom(pdr *r);
 void sv_pdr_bad_sample(pdr *r, size_t off, const char *what);
 /* The attr index of a SAMPLE record's payload, -1 when its id is unknown. */
 long sv_pdr_sample_attr(pdr *r, const unsigned char *p, size_t n);
+/* perf's name of a built-in event (cpu-clock, cycles, ...), or NULL. */
+const char *sv_pdr_builtin_name(uint32_t type, uint64_t config);
+/* An attr (perf_event_attr of `size` bytes at file offset off) and the sample ids of one. */
+int sv_pdr_add_attr(pdr *r, const unsigned char *p, size_t size, size_t off);
+int sv_pdr_map_ids(pdr *r, size_t ai, const unsigned char *ids, size_t nids);
+/* One header feature section (HEADER_BUILD_ID, TRACING_DATA, HOSTNAME, ...). */
+int sv_pdr_feature(pdr *r, unsigned id, const unsigned char *p, size_t n);
+/* Index the records in base[from, to) (decomp: inside an inflated COMPRESSED stream);
+ * *stop = where indexing stopped: `to`, or the start of a record that does not fit. */
+int sv_pdr_index_buffer(pdr *r, const unsigned char *base, size_t from, size_t to, bool decomp, size_t *stop);
+/* Stable merge sort of the record index by time (tmp: room for n records). */
+void sv_pdr_sort_recs(rec *v, size_t n, rec *tmp);
 
 /* perf_stacks.c: apply one side-band record, or turn one sample into a stack, in time order. */
 int sv_pdr_apply(pdr *r, uint32_t type, uint16_t misc, const unsigned char *p, size_t n);

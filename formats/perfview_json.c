@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* PerfView .perfView.json importer (spec/semantics.md §10.4 with D9): an object
+/* PerfView .perfView.json, reader and writer (spec/semantics.md §10.4 with D9): an object
  * "StackSource" with an array "Samples"; each sample has optional Time and Metric (numbers
  * or numeric strings) and one array of frame names, leaf first. Parsed with json-c. */
 #include <ctype.h>
@@ -214,3 +214,30 @@ static bool json_probe(const unsigned char *d, size_t n)
 static const char *const json_patterns[] = { ".perfView.json", ".perfView.json.zip", ".json", NULL };
 
 const sv_format sv_fmt_perfview_json = { "perfview-json", json_patterns, json_probe, json_import, false, sv_fmt_perfview_json_export };
+
+/* ---- writer (§10.4) ---- */
+
+int sv_fmt_perfview_json_export(FILE *f, const sv_source *src, const sv_export_opts *opts, sv_error *err)
+{
+	(void)opts;
+	size_t ns = sv_source_sample_count(src);
+	const sv_stack_id *stk = sv_source_sample_stacks(src);
+	const double *tim = sv_source_sample_times(src), *met = sv_source_sample_metrics(src);
+	fputs("{ \"StackSource\": { \"Samples\": [\n", f);
+	for (size_t i = 0; i < ns; i++) {
+		fputs(i ? ",\n  { \"Time\": " : "  { \"Time\": ", f);
+		sv_write_num(f, tim[i]);
+		fputs(", \"Metric\": ", f);
+		sv_write_num(f, met[i]);
+		fputs(", \"Stack\": [", f);
+		int k = 0;
+		for (sv_stack_id s = stk[i]; s != SV_STACK_NONE; s = sv_source_stack_caller(src, s)) {
+			if (k++)
+				fputs(", ", f);
+			sv_json_write_string(f, sv_source_frame_name(src, sv_source_stack_frame(src, s)));
+		}
+		fputs("] }", f);
+	}
+	fputs("\n] } }\n", f);
+	return sv_write_check(f, err);
+}

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* speedscope import (spec/formats.md): the shared frame table, then "sampled" profiles
- * (stacks of frame indices, root first, with weights) and "evented" profiles (open/close
- * events; each interval during which a stack is open becomes a sample of that length).
- * Every profile whose unit is the active profile's is imported; with more than one, each
- * profile's samples sit under a root frame `Profile <name>`. Time units make a time-metric
- * source in ms; "bytes" and "none" a scale-to-data one. Parsed with json-c; the export
- * half is in export.c. */
+/* speedscope, reader and writer (spec/formats.md). Reading: the shared frame table, then
+ * "sampled" profiles (stacks of frame indices, root first, with weights) and "evented"
+ * profiles (open/close events; each interval during which a stack is open becomes a sample
+ * of that length). Every profile whose unit is the active profile's is imported; with more
+ * than one, each profile's samples sit under a root frame `Profile <name>`. Time units make
+ * a time-metric source in ms; "bytes" and "none" a scale-to-data one. Parsed with json-c.
+ * Writing: one sampled profile. */
 #include <json-c/json.h>
 #include <math.h>
 #include <stdarg.h>
@@ -319,3 +319,70 @@ static const char *const speedscope_patterns[] = { ".speedscope.json", NULL };
 
 const sv_format sv_fmt_speedscope = { "speedscope", speedscope_patterns, ss_probe, ss_import, false,
 				      sv_fmt_speedscope_export };
+
+/* ---- speedscope (sampled profile) ---- */
+
+int sv_fmt_speedscope_export(FILE *f, const sv_source *src, const sv_export_opts *opts, sv_error *err)
+{
+	(void)opts;
+	uint32_t nf = sv_source_frame_count(src);
+	size_t ns = sv_source_sample_count(src);
+	/* Only frames some stack uses go into the table; indexes are assigned in frame-id order. */
+	uint32_t *index = malloc(((size_t)nf + 1) * sizeof(*index));
+	sv_stack_id *path = NULL;
+	size_t path_cap = 0;
+	int rc = 0;
+	if (!index)
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	memset(index, 0xff, ((size_t)nf + 1) * sizeof(*index));
+	for (uint32_t s = 0; s < sv_source_stack_count(src); s++)
+		index[sv_source_stack_frame(src, s)] = 0;
+	uint32_t next = 0;
+	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":\"stackview "
+	      SV_VERSION "\",\"name\":", f);
+	sv_json_write_string(f, sv_source_format(src));
+	fputs(",\"activeProfileIndex\":0,\"shared\":{\"frames\":[", f);
+	for (uint32_t i = 0; i < nf; i++) {
+		if (index[i] == UINT32_MAX)
+			continue;
+		index[i] = next;
+		fputs(next++ ? ",{\"name\":" : "{\"name\":", f);
+		sv_json_write_string(f, sv_source_frame_short(src, i));
+		fputc('}', f);
+	}
+	double total = 0;
+	const double *met = sv_source_sample_metrics(src);
+	for (size_t i = 0; i < ns; i++)
+		total += met[i];
+	bool ms = sv_source_scaling(src) == SV_SCALING_TIME;
+	fprintf(f, "]},\"profiles\":[{\"type\":\"sampled\",\"name\":");
+	sv_json_write_string(f, sv_source_format(src));
+	fprintf(f, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":", ms ? "milliseconds" : "none");
+	sv_write_num(f, total);
+	fputs(",\"samples\":[", f);
+	const sv_stack_id *stk = sv_source_sample_stacks(src);
+	for (size_t i = 0; i < ns && !rc; i++) {
+		size_t depth = 0;
+		for (sv_stack_id x = stk[i]; x != SV_STACK_NONE; x = sv_source_stack_caller(src, x)) {
+			if (SV_ARRAY_RESERVE(path, path_cap, depth + 1)) {
+				rc = sv_error_set(err, SV_ENOMEM, NULL);
+				break;
+			}
+			path[depth++] = x;
+		}
+		fputs(i ? ",[" : "[", f);
+		for (size_t k = depth; k-- > 0;)
+			fprintf(f, k + 1 == depth ? "%u" : ",%u", index[sv_source_stack_frame(src, path[k])]);
+		fputc(']', f);
+	}
+	fputs("],\"weights\":[", f);
+	for (size_t i = 0; i < ns; i++) {
+		if (i)
+			fputc(',', f);
+		sv_write_num(f, met[i]);
+	}
+	fputs("]}]}\n", f);
+	free(index);
+	free(path);
+	return rc ? rc : sv_write_check(f, err);
+}

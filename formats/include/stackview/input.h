@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading an input: a whole file or standard input (mapped, read, or streamed from a pipe),
+ * unwrapping a zip or gzip, line reading with bounded memory, and progress reports.
+ *
+ * Ownership: sv_input owns its bytes (sv_input_dispose frees them); sv_lines borrows its
+ * input and owns only its line buffer (sv_lines_dispose). */
+#ifndef STACKVIEW_INPUT_H
+#define STACKVIEW_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stackview/status.h"
+
+/* Bounds on what an input may make us allocate (docs/guide.md "Limits"). */
+#define SV_MAX_INPUT_BYTES (8ULL << 30)       /* 8 GiB read or unzipped */
+#define SV_MAX_ZIP_RATIO 1000ULL              /* unzipped / zipped */
+
+/* Progress of a load: fn is called with the bytes parsed so far and the input's size (0 when
+ * unknown: a pipe still being read), at most once per `step` bytes; a non-zero return cancels
+ * the load (SV_ECANCELED). The caller owns it; `next` is the loaders' bookkeeping. */
+typedef struct sv_progress {
+	int (*fn)(void *payload, unsigned long long done, unsigned long long total);
+	void *payload;
+	unsigned long long step; /* 0 = 1 MiB */
+	unsigned long long next;
+} sv_progress;
+
+typedef struct sv_input {
+	char *name;          /* file name as given ("-" = standard input) */
+	char *inner;         /* name of the zip entry when unwrapped, else NULL */
+	unsigned char *data; /* not NUL-terminated when mapped: parsers use len */
+	size_t len;
+	bool mapped;         /* data is an mmap of the file (munmap on dispose) */
+	/* A pipe is read only as far as sniffing needs: then data/len are its first bytes and
+	 * the rest is still to be read from fd (importers that stream read it through
+	 * sv_lines; others get the whole input first). */
+	bool partial;
+	int fd;
+	sv_progress *progress; /* borrowed; NULL = nobody is watching */
+} sv_input;
+
+/* Report that `done` bytes of the input are parsed: 0, or SV_ECANCELED (with err set and
+ * located at the input) when the watcher asked to stop. Cheap between steps. */
+int sv_input_progress(const sv_input *in, unsigned long long done, sv_error *err) SV_MUST_USE;
+
+/* Lines of an input, whole or streamed. A line (without its "\n" or "\r\n") stays valid
+ * only until the next call. Memory is bounded by the longest line (SV_MAX_LINE). */
+#define SV_MAX_LINE (16u << 20)
+typedef struct sv_lines {
+	const sv_input *in;
+	const char *p, *end; /* whole input */
+	char *buf;           /* streamed input */
+	size_t cap, start, len;
+	bool eof;
+	long line;           /* number of the line last returned */
+	size_t released;     /* mapped input: bytes before this were dropped from our mapping */
+	unsigned long long consumed; /* streamed input: bytes read so far */
+} sv_lines;
+int sv_lines_init(sv_lines *lr, const sv_input *in) SV_MUST_USE;
+/* 1 with *out set, 0 at the end, or a negative sv_status (err says which line). */
+int sv_lines_next(sv_lines *lr, const char **line, size_t *len, sv_error *err) SV_MUST_USE;
+void sv_lines_dispose(sv_lines *lr);
+/* Read what is left of a partial input into memory. */
+int sv_input_complete(sv_input *in, sv_error *err) SV_MUST_USE;
+
+/* Read a whole file, or standard input for "-". */
+int sv_input_read(sv_input *out, const char *path, sv_error *err) SV_MUST_USE;
+/* The same, reporting the bytes read from a pipe or FIFO to `progress` (may be NULL). */
+int sv_input_read_watched(sv_input *out, const char *path, sv_progress *progress, sv_error *err) SV_MUST_USE;
+/* Replace a zip input by the entry it carries: its only entry, or for a perfcollect
+ * archive (several entries) the first whose name ends in ".data.txt". */
+int sv_input_unzip(sv_input *in, sv_error *err) SV_MUST_USE;
+bool sv_input_is_zip(const sv_input *in);
+/* gzip, zlib and Qt qCompress inputs are inflated in place (bounded like zip entries). */
+bool sv_input_is_compressed(const sv_input *in);
+int sv_input_inflate(sv_input *in, sv_error *err) SV_MUST_USE;
+void sv_input_dispose(sv_input *in);
+
+#endif
