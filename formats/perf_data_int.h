@@ -208,7 +208,24 @@ static inline size_t popcount64(uint64_t v)
 	return (size_t)__builtin_popcountll(v);
 }
 
-/* ---- perf_records.c: errors, attrs, features, the record index ---- */
+/* A SAMPLE record's fields (pointers into the record). */
+typedef struct sample {
+	uint64_t ip, time, period;
+	int32_t pid, tid;
+	const unsigned char *chain; /* nr u64 entries */
+	uint64_t nchain;
+	bool has_chain;
+	uint64_t regs_abi;
+	const unsigned char *regs;
+	size_t nregs;
+	const unsigned char *stack;
+	uint64_t stack_size;
+	const unsigned char *raw; /* tracepoint data */
+	uint32_t raw_size;
+	size_t attr;
+} sample;
+
+/* ---- perf_records.c: errors, attrs, features, the record index, samples ---- */
 
 /* Errors name the input and the byte offset; they return code. */
 int sv_pdr_fail(pdr *r, int code, size_t off, const char *fmt, ...) SV_PRINTF(4, 5);
@@ -227,6 +244,9 @@ int sv_pdr_feature(pdr *r, unsigned id, const unsigned char *p, size_t n);
 /* Index the records in base[from, to) (decomp: inside an inflated COMPRESSED stream);
  * *stop = where indexing stopped: `to`, or the start of a record that does not fit. */
 int sv_pdr_index_buffer(pdr *r, const unsigned char *base, size_t from, size_t to, bool decomp, size_t *stop);
+/* Split a SAMPLE payload of n bytes by attr a's sample_type into *s; false with *why when
+ * the record is malformed. */
+bool sv_pdr_parse_sample(const attr *a, const unsigned char *p, size_t n, sample *s, const char **why);
 /* Stable merge sort of the record index by time (tmp: room for n records). */
 void sv_pdr_sort_recs(rec *v, size_t n, rec *tmp);
 

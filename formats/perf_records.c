@@ -462,6 +462,137 @@ int sv_pdr_index_buffer(pdr *r, const unsigned char *base, size_t from, size_t t
 	return 0;
 }
 
+/* ---- one SAMPLE record's fields, by the attr's sample_type ---- */
+
+bool sv_pdr_parse_sample(const attr *a, const unsigned char *p, size_t n, sample *s, const char **why)
+{
+	uint64_t st = a->sample_type;
+	size_t o = 0;
+	memset(s, 0, sizeof(*s));
+	s->pid = s->tid = -1;
+#define NEED(k)                                       \
+	do {                                          \
+		if ((k) > n - o) {                    \
+			*why = "sample fields overrun the record"; \
+			return false;                 \
+		}                                     \
+	} while (0)
+	if (st & ST_IDENTIFIER) {
+		NEED(8);
+		o += 8;
+	}
+	if (st & ST_IP) {
+		NEED(8);
+		s->ip = rd64(p + o);
+		o += 8;
+	}
+	if (st & ST_TID) {
+		NEED(8);
+		s->pid = (int32_t)rd32(p + o);
+		s->tid = (int32_t)rd32(p + o + 4);
+		o += 8;
+	}
+	if (st & ST_TIME) {
+		NEED(8);
+		s->time = rd64(p + o);
+		o += 8;
+	}
+	size_t skip = 8 * popcount64(st & (ST_ADDR | ST_ID | ST_STREAM_ID | ST_CPU));
+	NEED(skip);
+	o += skip;
+	s->period = (a->flags & ATTR_FREQ) ? 1 : a->period;
+	if (st & ST_PERIOD) {
+		NEED(8);
+		s->period = rd64(p + o);
+		o += 8;
+	}
+	if (st & ST_READ) {
+		uint64_t rf = a->read_format;
+		size_t per = 1 + ((rf & 4) ? 1 : 0) + ((rf & 16) ? 1 : 0);
+		size_t times = ((rf & 1) ? 1 : 0) + ((rf & 2) ? 1 : 0);
+		if (rf & 8) {
+			NEED(8);
+			uint64_t nr = rd64(p + o);
+			o += 8;
+			if (nr > (n - o) / 8 / per) {
+				*why = "read values overrun the record";
+				return false;
+			}
+			NEED(8 * times + 8 * per * (size_t)nr);
+			o += 8 * times + 8 * per * (size_t)nr;
+		} else {
+			NEED(8 * (per + times));
+			o += 8 * (per + times);
+		}
+	}
+	if (st & ST_CALLCHAIN) {
+		NEED(8);
+		uint64_t nr = rd64(p + o);
+		o += 8;
+		if (nr > (n - o) / 8) {
+			*why = "callchain longer than its record";
+			return false;
+		}
+		s->chain = p + o;
+		s->nchain = nr;
+		s->has_chain = true;
+		o += 8 * (size_t)nr;
+	}
+	if (st & ST_RAW) {
+		NEED(4);
+		uint32_t sz = rd32(p + o);
+		o += 4;
+		NEED(sz);
+		s->raw = p + o;
+		s->raw_size = sz;
+		o += sz;
+	}
+	if (st & ST_BRANCH) {
+		NEED(8);
+		uint64_t nr = rd64(p + o);
+		o += 8;
+		if (a->branch_type & (1u << 17)) {
+			NEED(8);
+			o += 8;
+		}
+		if (nr > (n - o) / 24) {
+			*why = "branch stack overruns the record";
+			return false;
+		}
+		o += 24 * (size_t)nr;
+	}
+	if (st & ST_REGS_USER) {
+		NEED(8);
+		s->regs_abi = rd64(p + o);
+		o += 8;
+		if (s->regs_abi) {
+			size_t nr = popcount64(a->regs_user);
+			NEED(8 * nr);
+			s->regs = p + o;
+			s->nregs = nr;
+			o += 8 * nr;
+		}
+	}
+	if (st & ST_STACK_USER) {
+		NEED(8);
+		uint64_t sz = rd64(p + o);
+		o += 8;
+		if (sz) {
+			if (sz > n - o || n - o - sz < 8) {
+				*why = "user stack copy overruns the record";
+				return false;
+			}
+			s->stack = p + o;
+			o += sz;
+			uint64_t dyn = rd64(p + o);
+			o += 8;
+			s->stack_size = dyn < sz ? dyn : sz;
+		}
+	}
+#undef NEED
+	return true;
+}
+
 /* ---- stable sort of the record index by time ---- */
 
 void sv_pdr_sort_recs(rec *v, size_t n, rec *tmp)

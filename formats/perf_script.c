@@ -3,37 +3,16 @@
  * Every header form parses: comm with blanks and digits, pid/tid or tid only, with or without
  * [cpu], time and period, event names with `:` and `/`, tracepoint payloads, one-line `-G`
  * samples, `PERF_RECORD_*` lines. Frames are `module!symbol`; the metric is perf's period
- * (ms for cpu-clock/task-clock, which make the source time-metric); one event at a time. */
+ * (ms for cpu-clock/task-clock, which make the source time-metric); one event at a time.
+ * Lines are split by perf_script_lex.c; this file keeps processes, threads, events and
+ * frames and pushes samples. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "perf_int.h"
+#include "perf_script_int.h"
 #include "sv/idmap.h"
-
-#define MAX_TOKENS 64
-
-typedef struct span {
-	const char *p;
-	size_t n;
-} span;
-
-typedef struct header {
-	span comm;
-	long long pid, tid;
-	bool has_time, has_period;
-	long long time_s, time_ns; /* seconds and nanoseconds, kept apart so ms differences are exact */
-	double period;
-	span event;   /* without the final ':'; empty when the line ends after the ids */
-	span payload; /* rest of the line after the event */
-	bool record;  /* PERF_RECORD_* line, not a sample */
-} header;
-
-typedef struct raw_frame {
-	span sym, dso;
-	bool inlined;
-} raw_frame;
 
 typedef struct proc {
 	long long pid;
@@ -86,297 +65,6 @@ static int ps_fail(ps_ctx *c, int code, const char *what)
 	return code;
 }
 
-static bool blank(char ch)
-{
-	return ch == ' ' || ch == '\t';
-}
-
-static bool all_digits(span t)
-{
-	if (!t.n)
-		return false;
-	for (size_t i = 0; i < t.n; i++)
-		if (!isdigit((unsigned char)t.p[i]))
-			return false;
-	return true;
-}
-
-static bool is_int(span t, long long *v)
-{
-	size_t i = t.n && t.p[0] == '-' ? 1 : 0;
-	if (i == t.n)
-		return false;
-	for (size_t k = i; k < t.n; k++)
-		if (!isdigit((unsigned char)t.p[k]))
-			return false;
-	if (t.n - i > 18)
-		return false;
-	long long x = 0;
-	for (size_t k = i; k < t.n; k++)
-		x = x * 10 + (t.p[k] - '0');
-	*v = i ? -x : x;
-	return true;
-}
-
-/* `int` or `int/int` */
-static bool is_ids(span t, long long *pid, long long *tid, bool *both)
-{
-	const char *slash = memchr(t.p, '/', t.n);
-	if (!slash)
-		return *both = false, is_int(t, tid) && ((*pid = *tid), true);
-	span a = { t.p, (size_t)(slash - t.p) }, b = { slash + 1, t.n - a.n - 1 };
-	*both = true;
-	return is_int(a, pid) && is_int(b, tid);
-}
-
-static bool is_cpu(span t)
-{
-	return t.n >= 3 && t.p[0] == '[' && t.p[t.n - 1] == ']' && all_digits((span){ t.p + 1, t.n - 2 });
-}
-
-/* `secs.frac:` (microseconds, or nanoseconds with --ns) */
-static bool is_time(span t, long long *secs, long long *ns)
-{
-	if (t.n < 4 || t.p[t.n - 1] != ':')
-		return false;
-	const char *dot = memchr(t.p, '.', t.n);
-	if (!dot || dot == t.p)
-		return false;
-	size_t ni = (size_t)(dot - t.p), nf = t.n - 2 - ni;
-	if (ni > 12 || nf == 0 || nf > 9)
-		return false;
-	long long s = 0, f = 0;
-	for (size_t i = 0; i < ni; i++) {
-		if (!isdigit((unsigned char)t.p[i]))
-			return false;
-		s = s * 10 + (t.p[i] - '0');
-	}
-	for (size_t i = 0; i < 9; i++) {
-		char ch = i < nf ? dot[1 + i] : '0';
-		if (!isdigit((unsigned char)ch))
-			return false;
-		f = f * 10 + (ch - '0');
-	}
-	*secs = s;
-	*ns = f;
-	return true;
-}
-
-/* An event token ends with ':' and is not a number ("cpu-clock:", "sched:sched_switch:"). */
-static bool is_event(span t)
-{
-	if (t.n < 2 || t.p[t.n - 1] != ':')
-		return false;
-	for (size_t i = 0; i + 1 < t.n; i++)
-		if (!isdigit((unsigned char)t.p[i]) && t.p[i] != '.')
-			return true;
-	return false;
-}
-
-static size_t tokenize(span line, span *tok, size_t max)
-{
-	size_t n = 0, i = 0;
-	while (i < line.n && n < max) {
-		while (i < line.n && blank(line.p[i]))
-			i++;
-		if (i == line.n)
-			break;
-		size_t s = i;
-		while (i < line.n && !blank(line.p[i]))
-			i++;
-		tok[n++] = (span){ line.p + s, i - s };
-	}
-	return n;
-}
-
-/* perf.md §1.1's rule: the pid/tid token is the first integer (or int/int) token whose whole
- * tail reads [cpu]? time:? period? event: (or ends right there). */
-static bool parse_header(span line, header *h)
-{
-	span tok[MAX_TOKENS];
-	size_t n = tokenize(line, tok, MAX_TOKENS);
-	memset(h, 0, sizeof(*h));
-	for (size_t i = 0; i < n; i++) {
-		long long pid, tid;
-		bool both;
-		if (!is_ids(tok[i], &pid, &tid, &both))
-			continue;
-		size_t j = i + 1;
-		header x;
-		memset(&x, 0, sizeof(x));
-		if (j < n && is_cpu(tok[j]))
-			j++;
-		if (j < n && is_time(tok[j], &x.time_s, &x.time_ns)) {
-			x.has_time = true;
-			j++;
-		}
-		if (j < n && all_digits(tok[j]) && tok[j].n <= 19) {
-			x.has_period = true;
-			x.period = strtod(tok[j].p, NULL);
-			j++;
-		}
-		if (j < n && tok[j].n > 12 && memcmp(tok[j].p, "PERF_RECORD_", 12) == 0) {
-			x.record = true;
-		} else if (j < n) {
-			if (!is_event(tok[j]))
-				continue;
-			x.event = (span){ tok[j].p, tok[j].n - 1 };
-			const char *after = tok[j].p + tok[j].n;
-			const char *end = line.p + line.n;
-			while (after < end && blank(*after))
-				after++;
-			while (end > after && blank(end[-1]))
-				end--;
-			x.payload = (span){ after, (size_t)(end - after) };
-		} else if (x.has_period && !x.has_time) {
-			continue; /* "comm 12 34" is not a header */
-		}
-		/* The comm is everything before the ids, as printed (right-trimmed). */
-		const char *cs = line.p;
-		while (cs < tok[i].p && blank(*cs))
-			cs++;
-		const char *ce = tok[i].p;
-		while (ce > cs && blank(ce[-1]))
-			ce--;
-		x.comm = (span){ cs, (size_t)(ce - cs) };
-		x.pid = pid;
-		x.tid = tid;
-		(void)both;
-		*h = x;
-		return true;
-	}
-	return false;
-}
-
-/* ---- frames ---- */
-
-/* Byte tests without the locale tables: this is the hot loop of the importer. */
-static inline bool space(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\v' || ch == '\f';
-}
-
-static inline bool hexdigit(char ch)
-{
-	return (ch >= '0' && ch <= '9') || ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'f');
-}
-
-static span trim(span s)
-{
-	while (s.n && space(s.p[0])) {
-		s.p++;
-		s.n--;
-	}
-	while (s.n && space(s.p[s.n - 1]))
-		s.n--;
-	return s;
-}
-
-/* Remove enclosing (...) and [...] layers: "[unknown]" -> "unknown". */
-static span unwrap(span s)
-{
-	s = trim(s);
-	while (s.n >= 2 && ((s.p[0] == '(' && s.p[s.n - 1] == ')') || (s.p[0] == '[' && s.p[s.n - 1] == ']'))) {
-		s.p++;
-		s.n -= 2;
-		s = trim(s);
-	}
-	return s;
-}
-
-static bool is_hex_span(span t)
-{
-	if (!t.n)
-		return false;
-	for (size_t i = 0; i < t.n; i++)
-		if (!hexdigit(t.p[i]))
-			return false;
-	return true;
-}
-
-/* `ADDRESS SYMBOL (DSO)` after the leading blanks. */
-static void parse_frame(span line, raw_frame *f)
-{
-	line = trim(line);
-	size_t i = 0;
-	while (i < line.n && !blank(line.p[i]))
-		i++;
-	span rest = trim((span){ line.p + i, line.n - i });
-	memset(f, 0, sizeof(*f));
-	if (rest.n && rest.p[rest.n - 1] == ')') {
-		/* The '(' that balances the last ')': "(/memfd:x (deleted))" is one DSO. */
-		const char *open = NULL;
-		size_t depth = 0;
-		for (size_t k = rest.n; k-- > 0;) {
-			if (rest.p[k] == ')')
-				depth++;
-			else if (rest.p[k] == '(' && --depth == 0) {
-				open = rest.p + k;
-				break;
-			}
-		}
-		if (open) {
-			f->sym = trim((span){ rest.p, (size_t)(open - rest.p) });
-			f->dso = (span){ open, (size_t)(rest.p + rest.n - open) };
-		} else {
-			f->sym = rest;
-		}
-	} else {
-		f->sym = rest;
-	}
-	f->sym = unwrap(f->sym);
-	f->dso = unwrap(f->dso);
-	f->inlined = f->dso.n == 7 && memcmp(f->dso.p, "inlined", 7) == 0;
-}
-
-static span basename_of(span s)
-{
-	for (size_t k = s.n; k-- > 0;)
-		if (s.p[k] == '/' || s.p[k] == '\\')
-			return (span){ s.p + k + 1, s.n - k - 1 };
-	return s;
-}
-
-static bool ends_with(span s, const char *suf)
-{
-	size_t l = strlen(suf);
-	return s.n >= l && memcmp(s.p + s.n - l, suf, l) == 0;
-}
-
-/* Strip a trailing "+0x<hex>" (not at position 0). */
-static span strip_offset(span s)
-{
-	for (size_t k = s.n; k-- > 1;) {
-		if (s.p[k] != '+')
-			continue;
-		if (k + 2 < s.n && s.p[k + 1] == '0' && s.p[k + 2] == 'x' && is_hex_span((span){ s.p + k + 3, s.n - k - 3 }))
-			return (span){ s.p, k };
-		break;
-	}
-	return s;
-}
-
-/* Strip a trailing .NET optimisation tier "[OptimizedTier1]" (§1.5 step 6). */
-static span strip_tier(span s)
-{
-	if (s.n < 3 || s.p[s.n - 1] != ']')
-		return s;
-	const char *open = NULL;
-	for (size_t k = s.n - 1; k-- > 0;)
-		if (s.p[k] == '[') {
-			open = s.p + k;
-			break;
-		}
-	if (!open || open == s.p)
-		return s;
-	span tier = { open + 1, (size_t)(s.p + s.n - 1 - open - 1) };
-	static const char *const words[] = { "Tier", "Jitted", "Optimized", "PreJIT", "ReadyToRun" };
-	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
-		if (tier.n >= strlen(words[w]) && memmem(tier.p, tier.n, words[w], strlen(words[w])))
-			return (span){ s.p, (size_t)(open - s.p) };
-	return s;
-}
-
 static int name_reserve(ps_ctx *c, size_t need)
 {
 	if (need <= c->name_cap)
@@ -396,17 +84,17 @@ static int name_reserve(ps_ctx *c, size_t need)
  * frame belongs to. */
 static int frame_id(ps_ctx *c, sv_frame_id *out, const raw_frame *f, span module_hint)
 {
-	span sym = f->sym, module = f->inlined ? module_hint : basename_of(f->dso);
+	span sym = f->sym, module = f->inlined ? module_hint : sv_ps_basename_of(f->dso);
 	if (!f->dso.n && !f->inlined)
 		module = (span){ "unknown", 7 };
 	span jm, jrest;
-	if (!f->inlined && (ends_with(f->dso, ".map") || (ends_with(module, ".so") && module.n > 7 &&
+	if (!f->inlined && (sv_ps_ends_with(f->dso, ".map") || (sv_ps_ends_with(module, ".so") && module.n > 7 &&
 							 memcmp(module.p, "jitted-", 7) == 0)) &&
 	    sv_perf_jit_split(sym.p, sym.n, &jm.p, &jm.n, &jrest.p, &jrest.n)) {
 		module = jm;
-		sym = trim(jrest);
+		sym = sv_ps_trim(jrest);
 	}
-	sym = strip_tier(strip_offset(sym));
+	sym = sv_ps_strip_tier(sv_ps_strip_offset(sym));
 	if (!sym.n)
 		sym = (span){ "unknown", 7 };
 	if (!module.n)
@@ -448,7 +136,7 @@ static int push_frame(ps_ctx *c, span line)
 	if (SV_ARRAY_RESERVE(c->fids, c->fid_cap, c->nframes + 1))
 		return ps_fail(c, SV_ENOMEM, "out of memory");
 	raw_frame f;
-	parse_frame(line, &f);
+	sv_ps_parse_frame(line, &f);
 	size_t idx = c->nframes++;
 	if (f.inlined) {
 		if (SV_ARRAY_RESERVE(c->pend, c->pend_cap, c->npend + 1) ||
@@ -460,7 +148,7 @@ static int push_frame(ps_ctx *c, span line)
 		c->pend[c->npend++] = idx;
 		return 0;
 	}
-	span module = f.dso.n ? basename_of(f.dso) : (span){ "unknown", 7 };
+	span module = f.dso.n ? sv_ps_basename_of(f.dso) : (span){ "unknown", 7 };
 	int rc = frame_id(c, &c->fids[idx], &f, module);
 	return rc ? rc : resolve_pending(c, module);
 }
@@ -568,7 +256,7 @@ static bool frame_line(span line)
 		return true;
 	span tok[2];
 	header h;
-	return tokenize(line, tok, 2) == 2 && is_hex_span(tok[0]) && !parse_header(line, &h);
+	return sv_ps_tokenize(line, tok, 2) == 2 && sv_ps_is_hex_span(tok[0]) && !sv_ps_parse_header(line, &h);
 }
 
 static bool srcline_line(span line)
@@ -607,7 +295,7 @@ static char *default_event(const char *p, const char *end)
 		if (line.p[line.n - 1] == '\r')
 			line.n--;
 		header h;
-		if (!parse_header(line, &h) || h.record || !h.event.n)
+		if (!sv_ps_parse_header(line, &h) || h.record || !h.event.n)
 			continue;
 		if (!tracepoint_name(h.event)) {
 			free(first);
@@ -749,7 +437,7 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		}
 		first = false;
 		if (state == S_FRAMES) {
-			if (!got || trim(line).n == 0) {
+			if (!got || sv_ps_trim(line).n == 0) {
 				if ((rc = emit(&c, &h)))
 					goto out;
 				state = S_HEADER;
@@ -771,7 +459,7 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		}
 		if (!got)
 			break;
-		span t = trim(line);
+		span t = sv_ps_trim(line);
 		if (!t.n || t.p[0] == '#')
 			continue;
 		/* Keep the header: the input moves on while the sample's frames are read. */
@@ -781,7 +469,7 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		}
 		memcpy(c.hdr, line.p, line.n);
 		line.p = c.hdr;
-		if (!parse_header(line, &h)) {
+		if (!sv_ps_parse_header(line, &h)) {
 			rc = ps_fail(&c, SV_EFORMAT, line.n && line.p[0] == '\t' ? "frame line outside a sample"
 										  : "cannot parse as a perf script sample header");
 			goto out;
@@ -793,7 +481,7 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		c.pend_len = 0;
 		/* A one-line sample (-G, or no callchain): "ip sym (dso)" after the event. */
 		span ptok[2];
-		if (h.payload.n && tokenize(h.payload, ptok, 2) == 2 && is_hex_span(ptok[0])) {
+		if (h.payload.n && sv_ps_tokenize(h.payload, ptok, 2) == 2 && sv_ps_is_hex_span(ptok[0])) {
 			if ((rc = push_frame(&c, h.payload)) || (rc = emit(&c, &h)))
 				goto out;
 			continue;
@@ -838,11 +526,11 @@ static bool ps_probe(const unsigned char *d, size_t n)
 		if (line.n && line.p[line.n - 1] == '\r')
 			line.n--;
 		p = nl + 1;
-		span t = trim(line);
+		span t = sv_ps_trim(line);
 		if (!t.n || t.p[0] == '#')
 			continue;
 		header h;
-		if (!parse_header(line, &h))
+		if (!sv_ps_parse_header(line, &h))
 			return false;
 		if (h.event.n || h.record)
 			return true;

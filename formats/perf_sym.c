@@ -2,8 +2,7 @@
 /* Symbols for the perf.data reader (spec/perf.md §6–7): one sorted symbol table per ELF file,
  * read once through libdwfl (which also finds separate debug files by build id), with perf's
  * rules for aliases at one address and for zero-size symbols, names demangled as perf prints
- * them (libiberty, no parameters); kernel symbols from a kallsyms file; JIT symbols from
- * perf-PID.map files. */
+ * them (libiberty, no parameters); kernel and JIT symbols are perf_sym_maps.c. */
 #include <ctype.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -19,54 +18,13 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
-#include "perf_int.h"
-#include "sv/idmap.h"
+#include "perf_sym_int.h"
 
-typedef struct ksym {
-	uint64_t addr;
-	uint32_t name, module; /* offsets into knames; module 0 = the kernel itself */
-	char type;
-	uint32_t order;
-} ksym;
-
-typedef struct jit_sym {
-	uint64_t start, end;
-	uint32_t name;
-} jit_sym;
-
-typedef struct jit_map {
-	int pid;
-	char *module; /* "perf-PID.map" */
-	jit_sym *syms;
-	size_t nsyms;
-	char *names;
-} jit_map;
-
-struct sv_perf_syms {
-	sv_perf_sym_opts opts;
-	char *debuginfo_path; /* for libdwfl's standard find_debuginfo */
-	char *path_slot;
-	Dwfl_Callbacks cb;
-
-	sv_perf_dso **dsos;
-	size_t ndsos, dso_cap, dso_next_cap;
-	sv_idmap dso_idx; /* hash of path -> index+1 chain head (collisions checked by compare) */
-	uint32_t *dso_next; /* next index+1 in the same hash chain */
-
-	ksym *ksyms;
-	size_t nksyms;
-	char *knames;
-	size_t knames_len;
-
-	jit_map *jits;
-	size_t njits, jit_cap;
-};
 
 /* ---- growable byte buffer helpers ---- */
 
-static int names_add(char **buf, size_t *len, size_t *cap, const char *s, size_t n, uint32_t *out)
+int sv_perf_names_add(char **buf, size_t *len, size_t *cap, const char *s, size_t n, uint32_t *out)
 {
 	if (*len + n + 1 > UINT32_MAX)
 		return SV_ELIMIT;
@@ -250,16 +208,6 @@ static int by_build_id(char *buf, size_t size, const char *dir, const sv_perf_ds
 	return n > 0 && (size_t)n < size && regular_file(buf) ? 0 : -1;
 }
 
-/* perf's choice between two symbols at one address (perf.md §6.1): non-zero size, then not
- * weak, then global, then fewer leading underscores, then the longer name; a tie keeps the
- * first in table order. Returns true when b should replace a. */
-typedef struct cand {
-	uint64_t addr, size;
-	const char *name;
-	int bind;
-	uint32_t order;
-} cand;
-
 static size_t underscores(const char *s)
 {
 	size_t n = 0;
@@ -268,7 +216,10 @@ static size_t underscores(const char *s)
 	return n;
 }
 
-static bool better(const cand *a, const cand *b)
+/* perf's choice between two symbols at one address (perf.md §6.1): non-zero size, then not
+ * weak, then global, then fewer leading underscores, then the longer name; a tie keeps the
+ * first in table order. Returns true when b should replace a. */
+bool sv_perf_sym_better(const cand *a, const cand *b)
 {
 	if ((a->size > 0) != (b->size > 0))
 		return b->size > 0;
@@ -393,7 +344,7 @@ static int read_symbols(sv_perf_dso *d, Dwfl_Module *mod)
 	size_t m = 0;
 	for (size_t i = 0; !rc && i < nc; i++) {
 		if (m && c[m - 1].addr == c[i].addr) {
-			if (better(&c[m - 1], &c[i]))
+			if (sv_perf_sym_better(&c[m - 1], &c[i]))
 				c[m - 1] = c[i];
 			continue;
 		}
@@ -409,7 +360,7 @@ static int read_symbols(sv_perf_dso *d, Dwfl_Module *mod)
 		if (ps->end <= ps->start)
 			ps->end = ps->start + 1;
 		ps->demangled = UINT32_MAX;
-		rc = names_add(&d->names, &d->names_len, &d->names_cap, c[i].name, strlen(c[i].name), &ps->name);
+		rc = sv_perf_names_add(&d->names, &d->names_len, &d->names_cap, c[i].name, strlen(c[i].name), &ps->name);
 		d->nsyms = i + 1;
 	}
 	free(c);
@@ -572,7 +523,7 @@ const char *sv_perf_dso_name(sv_perf_dso *d, long i)
 		if (raw[0] == '_' && (raw[1] == 'Z' || raw[1] == 'R')) {
 			char *dm = cplus_demangle(raw, DMGL_NO_OPTS);
 			uint32_t off;
-			if (dm && names_add(&d->names, &d->names_len, &d->names_cap, dm, strlen(dm), &off) == 0)
+			if (dm && sv_perf_names_add(&d->names, &d->names_len, &d->names_cap, dm, strlen(dm), &off) == 0)
 				d->syms[i].demangled = off;
 			free(dm);
 		}
@@ -644,273 +595,4 @@ size_t sv_perf_dso_inlines(sv_perf_syms *s, sv_perf_dso *d, uint64_t addr, const
 	}
 	free(scopes);
 	return n;
-}
-
-/* ---- kallsyms ---- */
-
-static int cmp_ksym(const void *x, const void *y)
-{
-	const ksym *a = x, *b = y;
-	if (a->addr != b->addr)
-		return a->addr < b->addr ? -1 : 1;
-	return a->order < b->order ? -1 : a->order > b->order;
-}
-
-/* Read "ADDR TYPE NAME [MODULE]" lines (plain or gzip); keep text symbols. */
-static int read_kallsyms(sv_perf_syms *s, const char *path, uint64_t *text)
-{
-	gzFile f = gzopen(path, "rb");
-	if (!f)
-		return SV_ENOTFOUND;
-	char line[1024];
-	size_t cap = 0, kcap = 0;
-	int rc = 0;
-	uint32_t none;
-	rc = names_add(&s->knames, &s->knames_len, &kcap, "", 0, &none);
-	*text = 0;
-	bool nonzero = false;
-	while (!rc && gzgets(f, line, sizeof(line))) {
-		char *p = line, *end;
-		uint64_t addr = strtoull(p, &end, 16);
-		if (end == p || *end != ' ')
-			continue;
-		p = end + 1;
-		char type = *p;
-		if (!type || p[1] != ' ')
-			continue;
-		p += 2;
-		size_t nl = strcspn(p, "\t \n");
-		char *mod = p + nl;
-		while (*mod == '\t' || *mod == ' ')
-			mod++;
-		size_t ml = 0;
-		if (*mod == '[') {
-			mod++;
-			ml = strcspn(mod, "]\n");
-		}
-		if (addr)
-			nonzero = true;
-		if (nl == 5 && memcmp(p, "_text", 5) == 0 && !ml)
-			*text = addr;
-		char t = (char)toupper((unsigned char)type);
-		if (t != 'T' && t != 'W')
-			continue;
-		if ((rc = SV_ARRAY_RESERVE(s->ksyms, cap, s->nksyms + 1)))
-			break;
-		ksym *k = &s->ksyms[s->nksyms];
-		k->addr = addr;
-		k->type = type;
-		k->order = (uint32_t)s->nksyms;
-		k->module = 0;
-		rc = names_add(&s->knames, &s->knames_len, &kcap, p, nl, &k->name);
-		if (!rc && ml)
-			rc = names_add(&s->knames, &s->knames_len, &kcap, mod, ml, &k->module);
-		if (!rc)
-			s->nksyms++;
-		if (s->nksyms >= 16u << 20)
-			break;
-	}
-	gzclose(f);
-	if (!rc && !nonzero) { /* kptr_restrict hides every address */
-		s->nksyms = 0;
-		return SV_ENOTFOUND;
-	}
-	return rc;
-}
-
-static void kallsyms_finish(sv_perf_syms *s, int64_t delta)
-{
-	for (size_t i = 0; i < s->nksyms; i++)
-		if (!s->ksyms[i].module)
-			s->ksyms[i].addr += (uint64_t)delta;
-	qsort(s->ksyms, s->nksyms, sizeof(*s->ksyms), cmp_ksym);
-	size_t m = 0;
-	for (size_t i = 0; i < s->nksyms; i++) {
-		ksym *k = &s->ksyms[i];
-		if (m && s->ksyms[m - 1].addr == k->addr) {
-			ksym *p = &s->ksyms[m - 1];
-			cand a = { p->addr, 0, s->knames + p->name, p->type == 'w' || p->type == 'W' ? STB_WEAK : isupper((unsigned char)p->type) ? STB_GLOBAL : STB_LOCAL, p->order };
-			cand b = { k->addr, 0, s->knames + k->name, k->type == 'w' || k->type == 'W' ? STB_WEAK : isupper((unsigned char)k->type) ? STB_GLOBAL : STB_LOCAL, k->order };
-			if (better(&a, &b))
-				*p = *k;
-			continue;
-		}
-		s->ksyms[m++] = *k;
-	}
-	s->nksyms = m;
-}
-
-static bool kernel_build_id(unsigned char *id, size_t *len)
-{
-	/* /sys/kernel/notes: ELF notes; the GNU build-id note is type 3 named "GNU". */
-	int fd = open("/sys/kernel/notes", O_RDONLY);
-	if (fd < 0)
-		return false;
-	unsigned char buf[4096];
-	ssize_t n = read(fd, buf, sizeof(buf));
-	close(fd);
-	for (size_t o = 0; n > 0 && o + 12 <= (size_t)n;) {
-		uint32_t nsz, dsz, type;
-		memcpy(&nsz, buf + o, 4);
-		memcpy(&dsz, buf + o + 4, 4);
-		memcpy(&type, buf + o + 8, 4);
-		size_t name_off = o + 12, desc_off = name_off + ((nsz + 3u) & ~3u);
-		if (nsz > 4096 || dsz > 4096 || desc_off + dsz > (size_t)n)
-			break;
-		if (type == 3 && nsz == 4 && memcmp(buf + name_off, "GNU", 4) == 0 && dsz <= 20) {
-			memcpy(id, buf + desc_off, dsz);
-			*len = dsz;
-			return true;
-		}
-		o = desc_off + ((dsz + 3u) & ~3u);
-	}
-	return false;
-}
-
-void sv_perf_kallsyms_load(sv_perf_syms *s, const unsigned char *bid, size_t idlen, uint64_t text_addr, const char *osrelease,
-		      char *note, size_t notesize)
-{
-	const char *path = s->opts.kallsyms;
-	const char *why = "given";
-	if (!path) {
-		unsigned char mine[20];
-		size_t mlen = 0;
-		if (idlen && kernel_build_id(mine, &mlen) && mlen == idlen && memcmp(mine, bid, idlen) == 0) {
-			path = "/proc/kallsyms";
-			why = "the running kernel's build id matches the recording's";
-		} else if (!idlen && osrelease) {
-			char rel[256] = "";
-			int fd = open("/proc/sys/kernel/osrelease", O_RDONLY);
-			if (fd >= 0) {
-				ssize_t n = read(fd, rel, sizeof(rel) - 1);
-				rel[n > 0 ? n : 0] = '\0';
-				rel[strcspn(rel, "\n")] = '\0';
-				close(fd);
-			}
-			if (!strcmp(rel, osrelease)) {
-				path = "/proc/kallsyms";
-				why = "no kernel build id recorded; the running kernel has the same release";
-			}
-		}
-	}
-	if (!path) {
-		snprintf(note, notesize, "no kernel symbols: %s (use --kallsyms FILE)",
-			 idlen ? "the recording's kernel is not the running one" : "the recording names no kernel build id");
-		return;
-	}
-	uint64_t text = 0;
-	int rc = read_kallsyms(s, path, &text);
-	if (rc) {
-		s->nksyms = 0;
-		snprintf(note, notesize, "no kernel symbols: %s %s", path,
-			 rc == SV_ENOTFOUND ? "cannot be read or hides its addresses" : "could not be loaded");
-		return;
-	}
-	int64_t delta = text && text_addr ? (int64_t)(text_addr - text) : 0;
-	kallsyms_finish(s, delta);
-	snprintf(note, notesize, "kernel symbols: %zu from %s (%s)%s", s->nksyms, path, why,
-		 delta ? ", relocated to the recording's _text" : "");
-}
-
-long sv_perf_kallsyms_find(const sv_perf_syms *s, uint64_t addr)
-{
-	size_t lo = sv_perf_upper(s->ksyms, s->nksyms, sizeof(*s->ksyms), offsetof(ksym, addr), addr);
-	if (!lo)
-		return -1;
-	/* The last symbol does not reach past the end of kernel text. */
-	if (lo == s->nksyms && addr - s->ksyms[lo - 1].addr > (1u << 20))
-		return -1;
-	return (long)lo - 1;
-}
-
-void sv_perf_kallsyms_sym(const sv_perf_syms *s, long i, const char **sym, const char **module)
-{
-	const ksym *k = &s->ksyms[i];
-	*sym = s->knames + k->name;
-	*module = k->module ? s->knames + k->module : "kernel.kallsyms";
-}
-
-size_t sv_perf_kallsyms_count(const sv_perf_syms *s)
-{
-	return s->nksyms;
-}
-
-/* ---- JIT perf maps ---- */
-
-static int cmp_jit(const void *x, const void *y)
-{
-	const jit_sym *a = x, *b = y;
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	return a->name < b->name ? -1 : a->name > b->name; /* file order: later lines win */
-}
-
-static jit_map *jit_get(sv_perf_syms *s, int pid)
-{
-	for (size_t i = 0; i < s->njits; i++)
-		if (s->jits[i].pid == pid)
-			return &s->jits[i];
-	if (s->njits >= 4096)
-		return NULL;
-	if (SV_ARRAY_RESERVE(s->jits, s->jit_cap, s->njits + 1))
-		return NULL;
-	jit_map *m = &s->jits[s->njits];
-	memset(m, 0, sizeof(*m));
-	m->pid = pid;
-	char name[64], path[4096];
-	snprintf(name, sizeof(name), "perf-%d.map", pid);
-	if (!(m->module = strdup(name)))
-		return NULL;
-	s->njits++;
-	snprintf(path, sizeof(path), "%s/%s", s->opts.perf_map_dir ? s->opts.perf_map_dir : "/tmp", name);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return m;
-	/* "START SIZE name" in hex; later lines win for the same start (re-JIT). */
-	size_t cap = 0, ncap = 0, nlen = 0;
-	char *line = NULL;
-	size_t lcap = 0;
-	ssize_t len;
-	while ((len = getline(&line, &lcap, f)) > 0) {
-		char *p = line, *e;
-		uint64_t start = strtoull(p, &e, 16);
-		if (e == p || *e != ' ')
-			continue;
-		p = e + 1;
-		uint64_t size = strtoull(p, &e, 16);
-		if (e == p || *e != ' ')
-			continue;
-		p = e + 1;
-		size_t nl = strcspn(p, "\r\n");
-		if (nl > 4096 || m->nsyms >= (4u << 20))
-			continue;
-		if (SV_ARRAY_RESERVE(m->syms, cap, m->nsyms + 1))
-			break;
-		jit_sym *js = &m->syms[m->nsyms];
-		js->start = start;
-		js->end = start + (size ? size : 1);
-		if (names_add(&m->names, &nlen, &ncap, p, nl, &js->name))
-			break;
-		m->nsyms++;
-	}
-	free(line);
-	fclose(f);
-	qsort(m->syms, m->nsyms, sizeof(*m->syms), cmp_jit);
-	return m;
-}
-
-bool sv_perf_jit_find(sv_perf_syms *s, int pid, uint64_t addr, const char **sym, const char **module)
-{
-	jit_map *m = jit_get(s, pid);
-	if (!m)
-		return false;
-	*module = m->module;
-	/* The last entry starting at or before addr that covers it. */
-	size_t lo = sv_perf_upper(m->syms, m->nsyms, sizeof(*m->syms), offsetof(jit_sym, start), addr);
-	for (size_t i = lo; i-- > 0 && lo - i <= 8;)
-		if (addr < m->syms[i].end) {
-			*sym = m->names + m->syms[i].name;
-			return true;
-		}
-	return false;
 }

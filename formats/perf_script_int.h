@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of the `perf script` importer: the lexer (perf_script_lex.c) and what it hands
+ * to the importer (perf_script.c). formats/ only. Spans point into the caller's line. */
+#ifndef STACKVIEW_FORMATS_PERF_SCRIPT_INT_H
+#define STACKVIEW_FORMATS_PERF_SCRIPT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "perf_int.h"
+
+#define MAX_TOKENS 64
+
+typedef struct span {
+	const char *p;
+	size_t n;
+} span;
+
+typedef struct header {
+	span comm;
+	long long pid, tid;
+	bool has_time, has_period;
+	long long time_s, time_ns; /* seconds and nanoseconds, kept apart so ms differences are exact */
+	double period;
+	span event;   /* without the final ':'; empty when the line ends after the ids */
+	span payload; /* rest of the line after the event */
+	bool record;  /* PERF_RECORD_* line, not a sample */
+} header;
+
+typedef struct raw_frame {
+	span sym, dso;
+	bool inlined;
+} raw_frame;
+
+/* Split a line at blanks into at most max tokens; returns how many. */
+size_t sv_ps_tokenize(span line, span *tok, size_t max);
+/* A sample header line (perf.md §1.1: the pid/tid token is the first integer or int/int token
+ * whose whole tail reads [cpu]? time:? period? event:); false when the line is not one. */
+bool sv_ps_parse_header(span line, header *h);
+/* A frame line, `ADDRESS SYMBOL (DSO)` after the leading blanks. */
+void sv_ps_parse_frame(span line, raw_frame *f);
+/* Blanks off both ends; whether t is all hex digits. */
+span sv_ps_trim(span s);
+bool sv_ps_is_hex_span(span t);
+/* The part after the last '/'; whether s ends in suf. */
+span sv_ps_basename_of(span s);
+bool sv_ps_ends_with(span s, const char *suf);
+/* Strip a trailing "+0x<hex>" (not at position 0); a trailing .NET tier "[OptimizedTier1]". */
+span sv_ps_strip_offset(span s);
+span sv_ps_strip_tier(span s);
+
+#endif
