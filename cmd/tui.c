@@ -81,22 +81,20 @@ static int tui_on_file(const cli_opts *o)
 		return rc;
 	const char *box[SV_BOX_COUNT];
 	memcpy(box, o->box, sizeof(box));
-	/* PerfView's defaults for CPU stacks of whole systems (semantics §11.2). */
-	bool perf = strcmp(sv_source_format(src), "perf-script") == 0 || strcmp(sv_source_format(src), "perf-data") == 0;
-	bool etl = strcmp(sv_source_format(src), "etl") == 0;
-	if (!sv_source_saved_params(src) && (perf || etl)) {
-		if (!box[SV_BOX_GROUP])
-			box[SV_BOX_GROUP] = "[group module entries]  {%}!=>module $1";
-		if (etl && !box[SV_BOX_FOLD])
-			box[SV_BOX_FOLD] = "ntoskrnl!%ServiceCopyEnd";
-	}
+	/* The format's opening state (PerfView's per kind of profile), unless the file saved one. */
+	const sv_format *fmt = sv_format_find(sv_source_format(src));
+	const sv_format_defaults *def = fmt && !sv_source_saved_params(src) ? fmt->defaults : NULL;
+	if (def && !box[SV_BOX_GROUP])
+		box[SV_BOX_GROUP] = def->group;
+	if (def && !box[SV_BOX_FOLD])
+		box[SV_BOX_FOLD] = def->fold;
 	if (cli_make_params(&p, src, box)) {
 		rc = EXIT_INPUT;
 		goto out;
 	}
 	/* Profiles of whole systems start with the process picker, as PerfView's do; it only
 	 * fills IncPats, so a file's saved state or --inc skips it. */
-	bool pick = !sv_source_saved_params(src) && !o->box[SV_BOX_INC] && (perf || etl);
+	bool pick = def && def->pick_process && !o->box[SV_BOX_INC];
 	rc = cli_run_tui(o, src, o->files[0], &p, pick);
 out:
 	sv_params_dispose(&p);

@@ -160,4 +160,12 @@ static bool etl_probe(const unsigned char *d, size_t len)
 }
 
 static const char *const etl_patterns[] = { ".etl", NULL };
-const sv_format sv_fmt_etl = { "etl", etl_patterns, etl_probe, etl_import, false, NULL };
+/* PerfView's defaults for CPU stacks of whole systems (semantics §11.2). */
+static const sv_format_defaults etl_defaults = {
+	.group = "[group module entries]  {%}!=>module $1",
+	.fold = "ntoskrnl!%ServiceCopyEnd",
+	.pick_process = true,
+};
+const sv_format sv_fmt_etl = {
+	.name = "etl", .patterns = etl_patterns, .probe = etl_probe, .import = etl_import, .defaults = &etl_defaults,
+};

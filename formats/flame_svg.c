@@ -205,5 +205,5 @@ int sv_fmt_svg_export(FILE *f, const sv_source *src, const sv_export_opts *opts,
 
 static const char *const svg_patterns[] = { ".svg", NULL };
 
-const sv_format sv_fmt_svg = { "flamegraph-svg", svg_patterns, NULL, NULL, false, sv_fmt_svg_export };
+const sv_format sv_fmt_svg = { .name = "flamegraph-svg", .patterns = svg_patterns, .export = sv_fmt_svg_export };
 

@@ -133,7 +133,10 @@ static bool folded_probe(const unsigned char *d, size_t n)
 
 static const char *const folded_patterns[] = { ".folded", ".collapsed", ".folded.txt", NULL };
 
-const sv_format sv_fmt_folded = { "folded", folded_patterns, folded_probe, folded_import, true, sv_fmt_folded_export };
+const sv_format sv_fmt_folded = {
+	.name = "folded", .patterns = folded_patterns, .probe = folded_probe, .import = folded_import, .streams = true,
+	.export = sv_fmt_folded_export,
+};
 
 /* ---- writer ---- */
 

@@ -71,3 +71,9 @@ char *sv_perf_process_name(const char *const *comms, size_t n, long long pid)
 	snprintf(buf + o, total - o, " (%lld)", pid);
 	return buf;
 }
+
+/* PerfView's defaults for CPU stacks of whole systems (semantics §11.2). */
+const sv_format_defaults sv_perf_defaults = {
+	.group = "[group module entries]  {%}!=>module $1",
+	.pick_process = true,
+};

@@ -417,4 +417,7 @@ static bool pd_probe(const unsigned char *d, size_t n)
 
 static const char *const pd_patterns[] = { "perf.data", ".data", NULL };
 
-const sv_format sv_fmt_perf_data = { "perf-data", pd_patterns, pd_probe, pd_import, false, NULL };
+const sv_format sv_fmt_perf_data = {
+	.name = "perf-data", .patterns = pd_patterns, .probe = pd_probe, .import = pd_import,
+	.defaults = &sv_perf_defaults,
+};

@@ -129,4 +129,7 @@ size_t sv_perf_unwinder_run(sv_perf_unwinder *u, const uint64_t *regs, size_t nr
 /* Open file descriptors and memory are bounded: at most this many ELF files are opened. */
 #define SV_PERF_MAX_DSOS 65536u
 
+/* PerfView's opening state for perf recordings (both perf importers). */
+extern const sv_format_defaults sv_perf_defaults;
+
 #endif

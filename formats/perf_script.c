@@ -541,4 +541,7 @@ static bool ps_probe(const unsigned char *d, size_t n)
 
 static const char *const ps_patterns[] = { ".data.txt", ".perf.txt", ".perf.data.dump", ".trace.zip", NULL };
 
-const sv_format sv_fmt_perf_script = { "perf-script", ps_patterns, ps_probe, ps_import, true, NULL };
+const sv_format sv_fmt_perf_script = {
+	.name = "perf-script", .patterns = ps_patterns, .probe = ps_probe, .import = ps_import, .streams = true,
+	.defaults = &sv_perf_defaults,
+};

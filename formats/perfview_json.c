@@ -213,7 +213,10 @@ static bool json_probe(const unsigned char *d, size_t n)
 
 static const char *const json_patterns[] = { ".perfView.json", ".perfView.json.zip", ".json", NULL };
 
-const sv_format sv_fmt_perfview_json = { "perfview-json", json_patterns, json_probe, json_import, false, sv_fmt_perfview_json_export };
+const sv_format sv_fmt_perfview_json = {
+	.name = "perfview-json", .patterns = json_patterns, .probe = json_probe, .import = json_import,
+	.export = sv_fmt_perfview_json_export,
+};
 
 /* ---- writer (§10.4) ---- */
 

@@ -611,7 +611,10 @@ static bool xml_probe(const unsigned char *d, size_t n)
 
 static const char *const xml_patterns[] = { ".perfView.xml", ".perfView.xml.zip", ".xml", NULL };
 
-const sv_format sv_fmt_perfview_xml = { "perfview-xml", xml_patterns, xml_probe, xml_import, false, sv_fmt_perfview_xml_export };
+const sv_format sv_fmt_perfview_xml = {
+	.name = "perfview-xml", .patterns = xml_patterns, .probe = xml_probe, .import = xml_import,
+	.export = sv_fmt_perfview_xml_export,
+};
 
 /* ---- PerfView XML ---- */
 

@@ -317,8 +317,10 @@ static bool ss_probe(const unsigned char *d, size_t n)
 
 static const char *const speedscope_patterns[] = { ".speedscope.json", NULL };
 
-const sv_format sv_fmt_speedscope = { "speedscope", speedscope_patterns, ss_probe, ss_import, false,
-				      sv_fmt_speedscope_export };
+const sv_format sv_fmt_speedscope = {
+	.name = "speedscope", .patterns = speedscope_patterns, .probe = ss_probe, .import = ss_import,
+	.export = sv_fmt_speedscope_export,
+};
 
 /* ---- speedscope (sampled profile) ---- */
 

@@ -30,6 +30,14 @@ typedef struct sv_import_opts {
 	bool no_inline;           /* perf.data: no inline frames in DWARF-unwound stacks */
 } sv_import_opts;
 
+/* What PerfView opens a file of this kind with (semantics §11.2), when the file carries no
+ * saved state: GroupPats and FoldPats (NULL = none), and whether the process picker comes
+ * first (profiles of whole systems). */
+typedef struct sv_format_defaults {
+	const char *group, *fold;
+	bool pick_process;
+} sv_format_defaults;
+
 struct sv_format {
 	const char *name;                 /* "perfview-xml", ... */
 	const char *const *patterns;      /* file-name suffixes, NULL-terminated */
@@ -38,6 +46,7 @@ struct sv_format {
 	bool streams; /* import reads a partial input through sv_lines */
 	/* Write a source (NULL when the format cannot be written). */
 	int (*export)(FILE *f, const sv_source *src, const sv_export_opts *opts, sv_error *err);
+	const sv_format_defaults *defaults; /* NULL = PerfView's plain defaults */
 };
 
 extern const sv_format sv_fmt_perfview_xml;
