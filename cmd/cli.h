@@ -54,16 +54,23 @@ typedef struct cli_opts {
 	char preset_buf[512];
 } cli_opts;
 
-/* The progress bar while a file loads (progress.c): begin installs a SIGINT handler (the
- * first Ctrl-C cancels the load) and, on a terminal, reads Esc / q; end restores both and
- * clears the bar. mode: 1 on, 0 off, -1 when stderr is a terminal. */
+/* Signals (signals.c, the only place with handlers). on_fatal: while `restore` is set, a
+ * fatal signal (INT, TERM, HUP, QUIT, SEGV, ABRT, BUS, FPE) calls it (it must be
+ * async-signal-safe) before dying of the signal; NULL clears it. listen: while on, the first
+ * Ctrl-C only sets the flag cli_signals_interrupted reads (a second one is fatal). */
+void cli_signals_on_fatal(void (*restore)(void));
+void cli_signals_listen(bool on);
+bool cli_signals_interrupted(void);
+
+/* The progress bar while a file loads (progress.c): begin listens for Ctrl-C (the first
+ * cancels the load) and, on a terminal, reads Esc / q; end stops both and clears the bar.
+ * mode: 1 on, 0 off, -1 when stderr is a terminal. */
 typedef struct cli_progress {
 	sv_progress p;
 	const char *name;
 	bool on, tty, keys, drawn;
 	double t0, last;
 	struct termios saved;
-	struct sigaction old_int, old_fatal[7];
 } cli_progress;
 void cli_progress_begin(cli_progress *cp, const char *path, int mode);
 sv_progress *cli_progress_watch(cli_progress *cp);
@@ -114,7 +121,7 @@ void cli_usage(FILE *f);
 /* The user's presets (presets.c): read them (a missing file is no presets), store them
  * atomically (the TUI's callback), resolve --preset NAME into boxes, list them all. */
 int cli_presets_load(sv_presets *ps);
-int cli_presets_store(void *payload, const sv_presets *ps, char *err, size_t errsize);
+int cli_presets_store(void *payload, const sv_presets *ps, sv_error *err);
 int cli_resolve_preset(cli_opts *o, const sv_presets *user);
 int cli_presets_list(const cli_opts *o, const sv_presets *user);
 

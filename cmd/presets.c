@@ -71,28 +71,17 @@ static int write_text(FILE *f, void *payload, sv_error *err)
 	return 0;
 }
 
-int cli_presets_store(void *payload, const sv_presets *ps, char *err, size_t errsize)
+int cli_presets_store(void *payload, const sv_presets *ps, sv_error *err)
 {
 	(void)payload;
 	char path[4200], *text = NULL;
-	if (!presets_path(path, sizeof(path), true)) {
-		snprintf(err, errsize, "no place for presets: set HOME or XDG_CONFIG_HOME");
-		return SV_EINVAL;
-	}
+	if (!presets_path(path, sizeof(path), true))
+		return sv_error_set(err, SV_EINVAL, "no place for presets: set HOME or XDG_CONFIG_HOME");
 	int rc = sv_presets_format(&text, ps);
-	if (rc) {
-		snprintf(err, errsize, "out of memory");
-		return rc;
-	}
-	sv_error e;
-	sv_error_clear(&e);
-	rc = sv_write_atomic(path, write_text, text, &e);
+	if (rc)
+		return sv_error_set(err, rc, NULL);
+	rc = sv_write_atomic(path, write_text, text, err);
 	free(text);
-	if (rc) {
-		char msg[600];
-		sv_error_format(msg, sizeof(msg), &e);
-		snprintf(err, errsize, "%s", msg);
-	}
 	return rc;
 }
 

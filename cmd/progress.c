@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The progress bar on stderr while a file loads, and cancelling the load: Ctrl-C, or Esc / q
  * typed on the terminal. The importers report parsed bytes through sv_progress (formats.h);
- * this file draws and decides. The cancel flag is the UI layer's one signal global. */
+ * this file draws and decides; signals.c owns the handlers. */
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,32 +10,13 @@
 
 #include "cli.h"
 
-static volatile sig_atomic_t canceled;
-/* The terminal's settings while keys are read during a load, for the signal handlers. */
+/* The terminal's settings while keys are read during a load, for a fatal signal to give
+ * back (tcsetattr is async-signal-safe). */
 static struct termios saved_tio;
-static volatile sig_atomic_t tio_changed;
-static const int fatal_sigs[] = { SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGABRT, SIGBUS, SIGFPE };
-#define NFATAL (sizeof(fatal_sigs) / sizeof(fatal_sigs[0]))
 
-/* Any other way out during a load gives the terminal back first (tcsetattr is
- * async-signal-safe), then dies of the signal as it would have. */
-static void on_fatal(int sig)
+static void restore_tio(void)
 {
-	if (tio_changed)
-		tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void on_interrupt(int sig)
-{
-	/* The first Ctrl-C asks the loader to stop at its next report; a second one, for a
-	 * loader stuck waiting on a pipe, is the default action. */
-	if (canceled) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-	canceled = 1;
+	tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
 }
 
 static double now_s(void)
@@ -100,7 +81,7 @@ static void draw(cli_progress *cp, unsigned long long done, unsigned long long t
 static int on_progress(void *payload, unsigned long long done, unsigned long long total)
 {
 	cli_progress *cp = payload;
-	if (canceled || key_cancel(cp))
+	if (cli_signals_interrupted() || key_cancel(cp))
 		return 1;
 	if (!cp->on)
 		return 0;
@@ -124,13 +105,7 @@ void cli_progress_begin(cli_progress *cp, const char *path, int mode)
 	cp->last = -1;
 	cp->p.fn = on_progress;
 	cp->p.payload = cp;
-	canceled = 0;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_interrupt;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGINT, &sa, &cp->old_int);
+	cli_signals_listen(true);
 	/* Keys cancel only when the terminal is ours to read: not when the data is stdin. */
 	if (cp->on && cp->tty && strcmp(path, "-") != 0 && isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &cp->saved) == 0) {
 		struct termios raw = cp->saved;
@@ -138,17 +113,10 @@ void cli_progress_begin(cli_progress *cp, const char *path, int mode)
 		raw.c_cc[VMIN] = 0;
 		raw.c_cc[VTIME] = 0;
 		saved_tio = cp->saved;
-		struct sigaction fa;
-		memset(&fa, 0, sizeof(fa));
-		fa.sa_handler = on_fatal;
-		sigemptyset(&fa.sa_mask);
-		for (size_t i = 0; i < NFATAL; i++)
-			sigaction(fatal_sigs[i], &fa, &cp->old_fatal[i]);
+		cli_signals_on_fatal(restore_tio);
 		cp->keys = tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0;
-		tio_changed = cp->keys;
 		if (!cp->keys)
-			for (size_t i = 0; i < NFATAL; i++)
-				sigaction(fatal_sigs[i], &cp->old_fatal[i], NULL);
+			cli_signals_on_fatal(NULL);
 	}
 }
 
@@ -161,11 +129,9 @@ void cli_progress_end(cli_progress *cp, bool ok)
 {
 	if (cp->keys) {
 		tcsetattr(STDIN_FILENO, TCSANOW, &cp->saved);
-		tio_changed = 0;
-		for (size_t i = 0; i < NFATAL; i++)
-			sigaction(fatal_sigs[i], &cp->old_fatal[i], NULL);
+		cli_signals_on_fatal(NULL);
 	}
-	sigaction(SIGINT, &cp->old_int, NULL);
+	cli_signals_listen(false);
 	if (!cp->on)
 		return;
 	if (cp->tty) {

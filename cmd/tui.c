@@ -37,15 +37,10 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static int tui_save(void *payload, const sv_source *src, const char *path, char *err, size_t errsize)
+static int tui_save(void *payload, const sv_source *src, const char *path, sv_error *err)
 {
 	(void)payload;
-	sv_error e;
-	sv_error_clear(&e);
-	int rc = sv_save(src, path, NULL, NULL, &e);
-	if (rc)
-		snprintf(err, errsize, "%s", e.msg);
-	return rc;
+	return sv_save(src, path, NULL, NULL, err);
 }
 
 /* The terminal UI (or its headless run with --script). The TUI starts from the file's saved
@@ -60,11 +55,16 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 	const char *slash = strrchr(title, '/');
 	tui_options to = { slash ? slash + 1 : title, script, o->width, o->height, stdout, tui_save, NULL, pick,
 			   o->presets, cli_presets_store, NULL };
-	char err[600];
-	int rc = EXIT_OK, r = tui_run(src, p, &to, err, sizeof(err));
+	sv_error err;
+	sv_error_clear(&err);
+	cli_signals_on_fatal(tui_term_restore);
+	int rc = EXIT_OK, r = tui_run(src, p, &to, &err);
+	cli_signals_on_fatal(NULL);
 	if (r) {
-		fprintf(stderr, "stackview: %s\n", err);
-		rc = r == 2 ? EXIT_USAGE : EXIT_INPUT;
+		char msg[1100];
+		sv_error_format(msg, sizeof(msg), &err);
+		fprintf(stderr, "stackview: %s\n", msg);
+		rc = r == SV_EINVAL ? EXIT_USAGE : EXIT_INPUT;
 	} else {
 		rc = cli_finish_output(stdout);
 	}

@@ -111,29 +111,25 @@ static int frame_install(tui_frame *f, sv_view *v, sv_params *params)
 }
 
 /* Build the view for `p`. On failure the frame keeps its old view and err says why. */
-static int tui_frame_apply(tui_frame *f, const sv_params *p, char *err, size_t errsize)
+static int tui_frame_apply(tui_frame *f, const sv_params *p, sv_error *err)
 {
 	sv_view *v;
-	sv_error e;
-	sv_error_clear(&e);
-	int rc = sv_view_new(&v, f->src, p, &e);
-	if (rc) {
-		snprintf(err, errsize, "%s", e.msg[0] ? e.msg : sv_status_str(rc));
-		return rc;
-	}
+	int rc = sv_view_new(&v, f->src, p, err);
+	if (rc) /* every failure says why, even one the engine left without a message */
+		return err && !err->msg[0] ? sv_error_set(err, rc, NULL) : rc;
 	sv_params np;
 	if (sv_params_copy(&np, sv_view_params(v))) {
 		sv_params_dispose(&np);
 		sv_view_free(v);
-		return SV_ENOMEM;
+		return sv_error_set(err, SV_ENOMEM, NULL);
 	}
-	if (frame_install(f, v, &np))
-		return SV_ENOMEM;
-	return history_push(f);
+	if (frame_install(f, v, &np) || history_push(f))
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	return 0;
 }
 
-static int frame_init(tui_frame *f, sv_source *src, bool owns, const sv_params *p, const char *title, char *err,
-		      size_t errsize)
+static int frame_init(tui_frame *f, sv_source *src, bool owns, const sv_params *p, const char *title,
+		      sv_error *err)
 {
 	memset(f, 0, sizeof(*f));
 	f->src = src;
@@ -142,21 +138,17 @@ static int frame_init(tui_frame *f, sv_source *src, bool owns, const sv_params *
 	int rc = f->title ? sv_params_init(&f->params) : SV_ENOMEM;
 	for (int t = 0; !rc && t < TAB_COUNT; t++)
 		rc = sv_expansion_new(&f->pane[t].exp);
-	if (!rc)
-		rc = tui_frame_apply(f, p, err, errsize);
-	if (rc && !err[0])
-		snprintf(err, errsize, "%s", sv_status_str(rc));
-	return rc;
+	if (rc)
+		return sv_error_set(err, rc, NULL);
+	return tui_frame_apply(f, p, err);
 }
 
-int tui_app_new(tui_app **out, sv_source *src, const sv_params *params, const char *title, char *err, size_t errsize)
+int tui_app_new(tui_app **out, sv_source *src, const sv_params *params, const char *title, sv_error *err)
 {
-	err[0] = '\0';
 	tui_app *a = calloc(1, sizeof(*a));
 	if (!a || SV_ARRAY_RESERVE(a->frames, a->frame_cap, 1)) {
 		free(a);
-		snprintf(err, errsize, "out of memory");
-		return SV_ENOMEM;
+		return sv_error_set(err, SV_ENOMEM, NULL);
 	}
 	a->nframes = 1;
 	a->edit_box = -1;
@@ -164,7 +156,7 @@ int tui_app_new(tui_app **out, sv_source *src, const sv_params *params, const ch
 	a->tab = TAB_CALLTREE;
 	a->w = 100;
 	a->h = 30;
-	int rc = frame_init(&a->frames[0], src, false, params, title, err, errsize);
+	int rc = frame_init(&a->frames[0], src, false, params, title, err);
 	if (rc) {
 		tui_app_free(a);
 		return rc;
@@ -293,13 +285,14 @@ static void recompute(tui_app *a)
 	if (!a->staged_set)
 		return;
 	tui_frame *f = tui_app_frame(a);
-	char err[512];
+	sv_error err;
+	sv_error_clear(&err);
 	size_t old = f->hpos;
 	if (a->staged_hpos != SIZE_MAX)
 		f->hpos = a->staged_hpos;
-	if (tui_frame_apply(f, &a->staged, err, sizeof(err))) {
+	if (tui_frame_apply(f, &a->staged, &err)) {
 		f->hpos = old;
-		tui_status(a, "%s", err);
+		tui_status(a, "%s", err.msg);
 	} else if (a->staged_hpos != SIZE_MAX) {
 		tui_status(a, "%s %zu/%zu", a->staged_hpos < old ? "back" : "forward", f->hpos + 1, f->nhist);
 	} else {
@@ -361,10 +354,11 @@ int tui_push_frame(tui_app *a, sv_source *src, const sv_params *p, const char *t
 		tui_status(a, "out of memory");
 		return TUI_REDRAW;
 	}
-	char err[512] = "";
-	if (frame_init(&a->frames[a->nframes], src, true, p, title, err, sizeof(err))) {
+	sv_error err;
+	sv_error_clear(&err);
+	if (frame_init(&a->frames[a->nframes], src, true, p, title, &err)) {
 		tui_frame_dispose(&a->frames[a->nframes]);
-		tui_status(a, "%s", err);
+		tui_status(a, "%s", err.msg);
 		return TUI_REDRAW;
 	}
 	a->nframes++;

@@ -82,11 +82,11 @@ typedef struct tui_app {
 	size_t edit_len, edit_cur;
 	int edit_hist; /* index into the frame history while browsing it with Up/Down */
 	char find[256];
-	int (*save)(void *payload, const sv_source *src, const char *path, char *err, size_t errsize);
+	int (*save)(void *payload, const sv_source *src, const char *path, sv_error *err);
 	void *save_payload;
 	/* presets: the user's (borrowed, changed in place) and how to store them */
 	sv_presets *presets;
-	int (*store_presets)(void *payload, const sv_presets *ps, char *err, size_t errsize);
+	int (*store_presets)(void *payload, const sv_presets *ps, sv_error *err);
 	void *presets_payload;
 	size_t preset_cursor, preset_top;
 	unsigned saves;
@@ -129,7 +129,7 @@ enum {
 };
 
 /* A window on src with the given starting parameters; errors leave *out unset. */
-int tui_app_new(tui_app **out, sv_source *src, const sv_params *params, const char *title, char *err, size_t errsize);
+int tui_app_new(tui_app **out, sv_source *src, const sv_params *params, const char *title, sv_error *err);
 void tui_app_free(tui_app *a);
 /* Open the process picker (sources with process frames); false when there are fewer than 2. */
 bool tui_app_start_picker(tui_app *a);

@@ -41,11 +41,15 @@ static void tui_app_preset_line(const tui_app *a, size_t i, char *buf, size_t si
 
 static int store_presets(tui_app *a, const char *done)
 {
-	char err[512] = "";
-	if (a->store_presets && a->store_presets(a->presets_payload, a->presets, err, sizeof(err)))
-		tui_status(a, "%s", err);
-	else
+	sv_error err;
+	sv_error_clear(&err);
+	if (a->store_presets && a->store_presets(a->presets_payload, a->presets, &err)) {
+		char msg[1100];
+		sv_error_format(msg, sizeof(msg), &err);
+		tui_status(a, "%s", msg);
+	} else {
 		tui_status(a, "%s", done);
+	}
 	return TUI_REDRAW;
 }
 

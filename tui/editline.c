@@ -79,9 +79,10 @@ static int tui_save_view(tui_app *a, const char *path)
 		tui_status(a, "out of memory");
 		return TUI_REDRAW;
 	}
-	char err[512] = "";
-	if (a->save(a->save_payload, out, path, err, sizeof(err)))
-		tui_status(a, "not saved: %s", err);
+	sv_error err;
+	sv_error_clear(&err);
+	if (a->save(a->save_payload, out, path, &err))
+		tui_status(a, "not saved: %s", err.msg);
 	else
 		tui_status(a, "saved %s", path);
 	sv_source_free(out);

@@ -71,16 +71,17 @@ static bool parse_mouse(const char *p, tui_mouse *m, int *x, int *y, const char 
 	return false;
 }
 
-static int resize_app(tui_app *a, tui_screen **scr, int w, int h)
+/* A screen of w x h for the app; false when the size is unusable or memory short. */
+static bool resize_app(tui_app *a, tui_screen **scr, int w, int h)
 {
 	tui_screen *ns = tui_screen_new(w, h);
 	if (!ns)
-		return -1;
+		return false;
 	tui_screen_free(*scr);
 	*scr = ns;
 	a->w = w;
 	a->h = h;
-	return 0;
+	return true;
 }
 
 /* Script tokens, separated by blanks or newlines:
@@ -92,13 +93,11 @@ static int resize_app(tui_app *a, tui_screen **scr, int w, int h)
  *   :clipboard      writes the text last copied (y, Y), followed by a line "----"
  *   # ...           a comment to the end of the line
  *   anything else   types its characters one by one */
-static int run_script(tui_app *a, const tui_options *o, char *err, size_t errsize)
+static int run_script(tui_app *a, const tui_options *o, sv_error *err)
 {
 	tui_screen *scr = NULL;
-	if (resize_app(a, &scr, o->width, o->height)) {
-		snprintf(err, errsize, "bad screen size %dx%d", o->width, o->height);
-		return 2;
-	}
+	if (!resize_app(a, &scr, o->width, o->height))
+		return sv_error_set(err, SV_EINVAL, "bad screen size %dx%d", o->width, o->height);
 	const char *p = o->script;
 	int rc = 0, mx, my;
 	tui_mouse mouse;
@@ -121,8 +120,7 @@ static int run_script(tui_app *a, const tui_options *o, char *err, size_t errsiz
 			const char *e = strchr(p, '>');
 			int key = e ? parse_named(p + 1, (size_t)(e - p - 1)) : -1;
 			if (key < 0) {
-				snprintf(err, errsize, "key script: unknown key '%.*s'", (int)(e ? e - t + 1 : 12), t);
-				rc = 2;
+				rc = sv_error_set(err, SV_EINVAL, "key script: unknown key '%.*s'", (int)(e ? e - t + 1 : 12), t);
 				break;
 			}
 			feed(a, key);
@@ -130,8 +128,7 @@ static int run_script(tui_app *a, const tui_options *o, char *err, size_t errsiz
 		} else if (*p == '"') {
 			const char *e = strchr(p + 1, '"');
 			if (!e) {
-				snprintf(err, errsize, "key script: unterminated \"");
-				rc = 2;
+				rc = sv_error_set(err, SV_EINVAL, "key script: unterminated \"");
 				break;
 			}
 			for (const char *c = p + 1; c < e; c++)
@@ -149,9 +146,8 @@ static int run_script(tui_app *a, const tui_options *o, char *err, size_t errsiz
 			p += 10;
 		} else if (strncmp(p, ":resize", 7) == 0) {
 			int w, h, n = 0;
-			if (sscanf(p + 7, " %dx%d%n", &w, &h, &n) != 2 || resize_app(a, &scr, w, h)) {
-				snprintf(err, errsize, "key script: bad :resize");
-				rc = 2;
+			if (sscanf(p + 7, " %dx%d%n", &w, &h, &n) != 2 || !resize_app(a, &scr, w, h)) {
+				rc = sv_error_set(err, SV_EINVAL, "key script: bad :resize");
 				break;
 			}
 			feed(a, KEY_RESIZE);
@@ -169,17 +165,17 @@ static int run_script(tui_app *a, const tui_options *o, char *err, size_t errsiz
 	return rc;
 }
 
-static int run_terminal(tui_app *a, char *err, size_t errsize)
+static int run_terminal(tui_app *a, sv_error *err)
 {
 	tui_screen *scr = NULL;
-	if (tui_term_start(err, errsize))
-		return 1;
+	int rc = tui_term_start(err);
+	if (rc)
+		return rc;
 	int w, h;
 	tui_term_size(&w, &h);
-	if (resize_app(a, &scr, w, h)) {
+	if (!resize_app(a, &scr, w, h)) {
 		tui_term_stop();
-		snprintf(err, errsize, "terminal too small");
-		return 1;
+		return sv_error_set(err, SV_EUNSUPPORTED, "terminal too small");
 	}
 	while (!a->quit) {
 		tui_app_draw(a, scr);
@@ -198,7 +194,7 @@ static int run_terminal(tui_app *a, char *err, size_t errsize)
 		if (key == KEY_RESIZE) {
 			tui_term_size(&w, &h);
 			if (w > 0 && h > 0)
-				(void)resize_app(a, &scr, w, h);
+				(void)resize_app(a, &scr, w, h); /* too small: keep the old screen */
 		}
 		feed(a, key);
 	}
@@ -207,11 +203,12 @@ static int run_terminal(tui_app *a, char *err, size_t errsize)
 	return 0;
 }
 
-int tui_run(sv_source *src, const sv_params *params, const tui_options *o, char *err, size_t errsize)
+int tui_run(sv_source *src, const sv_params *params, const tui_options *o, sv_error *err)
 {
 	tui_app *a;
-	if (tui_app_new(&a, src, params, o->title, err, errsize))
-		return 1;
+	int rc = tui_app_new(&a, src, params, o->title, err);
+	if (rc)
+		return rc;
 	a->save = o->save;
 	a->save_payload = o->save_payload;
 	a->presets = o->presets;
@@ -219,7 +216,7 @@ int tui_run(sv_source *src, const sv_params *params, const tui_options *o, char 
 	a->presets_payload = o->presets_payload;
 	if (o->pick_process)
 		(void)tui_app_start_picker(a);
-	int rc = o->script ? run_script(a, o, err, errsize) : run_terminal(a, err, errsize);
+	rc = o->script ? run_script(a, o, err) : run_terminal(a, err);
 	tui_app_free(a);
 	return rc;
 }

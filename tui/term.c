@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Terminal ownership (see term.h). The signal handlers are the only mutable globals of the
- * TUI, as a terminal is process-wide. */
+/* Terminal ownership (see term.h). Its state is the only mutable global of the TUI, as a
+ * terminal is process-wide; the program's signal handlers call tui_term_restore. */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include "term.h"
 
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "keymap.h"
+#include "tui.h"
 
 static volatile sig_atomic_t term_active;
 static bool term_color;
@@ -22,7 +23,7 @@ static int npending;
 
 enum { PAIR_TITLE = 1, PAIR_NEG, PAIR_DIM, PAIR_FLAME1, PAIR_FLAME2, PAIR_SHRANK };
 
-static void restore(void)
+void tui_term_restore(void)
 {
 	if (term_active) {
 		term_active = 0;
@@ -30,31 +31,18 @@ static void restore(void)
 	}
 }
 
-static void on_fatal(int sig)
+int tui_term_start(sv_error *err)
 {
-	restore();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-int tui_term_start(char *err, size_t errsize)
-{
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		snprintf(err, errsize, "the terminal UI needs a terminal (use a subcommand such as calltree)");
-		return 1;
-	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return sv_error_set(err, SV_EUNSUPPORTED,
+				    "the terminal UI needs a terminal (use a subcommand such as calltree)");
 	setlocale(LC_ALL, "");
 	if (!getenv("ESCDELAY"))
 		set_escdelay(25);
-	if (!initscr()) {
-		snprintf(err, errsize, "cannot initialise the terminal");
-		return 1;
-	}
+	if (!initscr())
+		return sv_error_set(err, SV_EIO, "cannot initialise the terminal");
 	term_active = 1;
-	atexit(restore);
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGABRT, SIGBUS, SIGFPE };
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		signal(sigs[i], on_fatal);
+	atexit(tui_term_restore);
 	cbreak();
 	noecho();
 	nonl();
@@ -84,7 +72,7 @@ int tui_term_start(char *err, size_t errsize)
 
 void tui_term_stop(void)
 {
-	restore();
+	tui_term_restore();
 }
 
 void tui_term_size(int *w, int *h)

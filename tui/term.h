@@ -8,8 +8,9 @@
 #include <stddef.h>
 
 #include "screen.h"
+#include "stackview/status.h"
 
-int tui_term_start(char *err, size_t errsize);
+int tui_term_start(sv_error *err);
 void tui_term_stop(void);
 void tui_term_size(int *w, int *h);
 void tui_term_paint(const tui_screen *s);

@@ -8,7 +8,7 @@
 #include "stackview/params.h"
 #include "stackview/preset.h"
 #include "stackview/source.h"
-#include <stddef.h>
+#include "stackview/status.h"
 
 typedef struct tui_options {
 	const char *title;
@@ -16,18 +16,23 @@ typedef struct tui_options {
 	int width, height;  /* headless screen size */
 	FILE *out;          /* headless: where screen dumps go */
 	/* Save View writes through this (cmd/ owns the formats); NULL disables saving. */
-	int (*save)(void *payload, const sv_source *src, const char *path, char *err, size_t errsize);
+	int (*save)(void *payload, const sv_source *src, const char *path, sv_error *err);
 	void *save_payload;
 	bool pick_process; /* start with the process picker (it only sets IncPats, spec §5.2) */
 	/* The user's presets (changed in place by the Presets list and Save As Preset) and how
 	 * to store them; NULL presets disables both. */
 	sv_presets *presets;
-	int (*store_presets)(void *payload, const sv_presets *ps, char *err, size_t errsize);
+	int (*store_presets)(void *payload, const sv_presets *ps, sv_error *err);
 	void *presets_payload;
 } tui_options;
 
-/* Run the stack window until the user quits (or the script ends). Returns 0, or 1 when the
- * view could not be built (err says why), or 2 for a bad key script. */
-int tui_run(sv_source *src, const sv_params *params, const tui_options *opts, char *err, size_t errsize);
+/* Give the terminal back if the TUI holds it; safe from a fatal-signal handler, which the
+ * caller owns (register it while tui_run runs). */
+void tui_term_restore(void);
+
+/* Run the stack window until the user quits (or the script ends). 0, or a negative status
+ * with err set: SV_EINVAL for a bad key script or screen size, anything else when the view
+ * could not be built or the terminal not started. */
+int tui_run(sv_source *src, const sv_params *params, const tui_options *opts, sv_error *err);
 
 #endif

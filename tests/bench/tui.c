@@ -47,14 +47,14 @@ int main(int argc, char **argv)
 	size_t want = argc > 3 ? (size_t)atol(argv[3]) : 1000000;
 	tui_screen *scr = tui_screen_new(160, 50);
 	sv_params p;
-	char err[512];
+	sv_error err;
 	tui_app *a;
 	if (!scr || sv_params_init(&p))
 		return 1;
 
 	double t0 = now_ms();
 	sv_source *tut = load(argv[1]);
-	if (tui_app_new(&a, tut, &p, "tutorial", err, sizeof(err)))
+	if (tui_app_new(&a, tut, &p, "tutorial", &err))
 		return 1;
 	a->w = 160;
 	a->h = 50;
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 	sv_source *big = bench_prefix(big0, want);
 	sv_source_free(big0);
 	t0 = now_ms();
-	if (tui_app_new(&a, big, &p, "big", err, sizeof(err)))
+	if (tui_app_new(&a, big, &p, "big", &err))
 		return 1;
 	a->w = 160;
 	a->h = 50;
