@@ -53,7 +53,7 @@ ALL_CFLAGS := $(BASE_CFLAGS) $(OPT) $(CFLAGS)
 LDFLAGS ?=
 B := build/$(VARIANT)
 
-LIB_SRCS := lib/status.c lib/arena.c lib/array.c lib/idmap.c lib/strtab.c lib/params.c lib/source.c \
+LIB_SRCS := lib/status.c lib/arena.c lib/array.c lib/boxtext.c lib/idmap.c lib/strtab.c lib/params.c lib/source.c \
 	lib/pattern.c lib/view.c lib/when.c lib/aggview.c lib/commands.c lib/derive.c lib/rows.c lib/grid.c lib/utf8.c lib/flame.c lib/preset.c
 FMT_SRCS := formats/input.c formats/registry.c formats/perfview_xml.c formats/perfview_json.c \
 	formats/perf_script.c formats/perf_script_lex.c formats/perf_common.c formats/perf_data.c formats/perf_records.c formats/perf_stacks.c formats/perf_sym.c formats/perf_sym_maps.c formats/perf_unwind.c formats/folded.c formats/etl.c formats/etl_common.c formats/etl_stream.c formats/etl_events.c formats/etl_stacks.c formats/etl_emit.c formats/xpress.c formats/speedscope.c formats/writer.c formats/escape.c formats/flame_svg.c

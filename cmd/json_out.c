@@ -82,19 +82,7 @@ void jw_null(jw *w)
 void jw_num(jw *w, double d)
 {
 	sep(w);
-	if (!isfinite(d)) {
-		fputs("null", w->f);
-		return;
-	}
-	if (d == 0)
-		d = 0; /* no "-0" */
-	char buf[64];
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	fputs(buf, w->f);
+	sv_json_write_number(w->f, d);
 }
 
 void jw_int(jw *w, long long i)

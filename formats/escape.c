@@ -27,6 +27,14 @@ void sv_write_num(FILE *f, double d)
 	fputs(buf, f);
 }
 
+void sv_json_write_number(FILE *f, double d)
+{
+	if (isfinite(d))
+		sv_write_num(f, d);
+	else
+		fputs("null", f);
+}
+
 void sv_xml_write_text(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;

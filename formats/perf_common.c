@@ -72,6 +72,38 @@ char *sv_perf_process_name(const char *const *comms, size_t n, long long pid)
 	return buf;
 }
 
+int sv_perf_process_frame(sv_sink *sink, sv_frame_id *out, long long pid)
+{
+	char buf[64];
+	int n = snprintf(buf, sizeof(buf), "Process (%lld)", pid);
+	return sink->ops->intern_frame(sink->self, out, buf, (size_t)n);
+}
+
+int sv_perf_thread_stack(sv_sink *sink, sv_idmap *memo, sv_frame_id process, long long pid, long long tid,
+			 sv_stack_id *out)
+{
+	uint64_t key = ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid;
+	uint32_t s = sv_idmap_get(memo, key);
+	if (s != SV_IDMAP_NONE) {
+		*out = s;
+		return 0;
+	}
+	char buf[64];
+	int n = snprintf(buf, sizeof(buf), "Thread (%lld)", tid);
+	sv_frame_id tf;
+	sv_stack_id ps, ts;
+	int rc = sink->ops->intern_frame(sink->self, &tf, buf, (size_t)n);
+	if (!rc)
+		rc = sink->ops->intern_stack(sink->self, &ps, SV_STACK_NONE, process);
+	if (!rc)
+		rc = sink->ops->intern_stack(sink->self, &ts, ps, tf);
+	if (!rc && sv_idmap_put(memo, key, ts))
+		rc = SV_ENOMEM;
+	if (!rc)
+		*out = ts;
+	return rc;
+}
+
 /* PerfView's defaults for CPU stacks of whole systems (semantics §11.2). */
 const sv_format_defaults sv_perf_defaults = {
 	.group = "[group module entries]  {%}!=>module $1",

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "stackview/formats.h"
+#include "sv/idmap.h"
 #include "sv/array.h"
 
 /* In an array of `n` records of `size` bytes sorted by the uint64_t at byte `key` of each
@@ -22,6 +23,12 @@ size_t sv_perf_upper(const void *v, size_t n, size_t size, size_t key, uint64_t 
 /* "Process comm;comm (pid)" from a pid's comms in first-seen order, .NET helper threads left
  * out unless nothing else is left (semantics.md §1.5). NULL when out of memory; free it. */
 char *sv_perf_process_name(const char *const *comms, size_t n, long long pid);
+/* A process's placeholder frame "Process (pid)", renamed once all its comms are known. */
+int sv_perf_process_frame(sv_sink *sink, sv_frame_id *out, long long pid);
+/* The root of a thread's samples, Process -> "Thread (tid)" (semantics §1.3), memoized in
+ * memo by (pid, tid). */
+int sv_perf_thread_stack(sv_sink *sink, sv_idmap *memo, sv_frame_id process, long long pid, long long tid,
+			 sv_stack_id *out);
 
 /* A JIT perf-map symbol "… [Module] Ns.Type::M(args)" names its module in brackets
  * (semantics.md §1.5 step 3): on success *module and *rest point into `sym`. */

@@ -194,26 +194,7 @@ static int proc_get(ps_ctx *c, proc **out, long long pid, span comm)
 
 static int thread_stack(ps_ctx *c, sv_stack_id *out, const proc *p, long long tid)
 {
-	uint64_t key = ((uint64_t)(uint32_t)p->pid << 32) | (uint32_t)tid;
-	uint32_t s = sv_idmap_get(&c->thread_stk, key);
-	if (s != SV_IDMAP_NONE) {
-		*out = s;
-		return 0;
-	}
-	char buf[64];
-	int n = snprintf(buf, sizeof(buf), "Thread (%lld)", tid);
-	sv_frame_id tf;
-	sv_stack_id ps, ts;
-	int rc = c->sink->ops->intern_frame(c->sink->self, &tf, buf, (size_t)n);
-	if (!rc)
-		rc = c->sink->ops->intern_stack(c->sink->self, &ps, SV_STACK_NONE, p->frame);
-	if (!rc)
-		rc = c->sink->ops->intern_stack(c->sink->self, &ts, ps, tf);
-	if (!rc && sv_idmap_put(&c->thread_stk, key, ts))
-		rc = SV_ENOMEM;
-	if (!rc)
-		*out = ts;
-	return rc;
+	return sv_perf_thread_stack(c->sink, &c->thread_stk, p->frame, p->pid, tid, out);
 }
 
 /* Index of the event name, adding it when new. */

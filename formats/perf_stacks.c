@@ -452,33 +452,10 @@ static void memo_put(pdr *r, const uint64_t *key, size_t n, uint64_t h, sv_stack
 
 static int thread_stack(pdr *r, sv_stack_id *out, proc *pr, thread *t)
 {
-	uint64_t key = ((uint64_t)(uint32_t)t->pid << 32) | (uint32_t)t->tid;
-	uint32_t s = sv_idmap_get(&r->thread_stk, key);
-	if (s != SV_IDMAP_NONE) {
-		*out = s;
-		return 0;
-	}
-	int rc = 0;
-	if (pr->frame == UINT32_MAX) {
-		char buf[64];
-		int n = snprintf(buf, sizeof(buf), "Process (%d)", pr->pid); /* renamed at the end */
-		if ((rc = r->sink->ops->intern_frame(r->sink->self, &pr->frame, buf, (size_t)n)))
-			return rc;
-	}
-	char buf[64];
-	int n = snprintf(buf, sizeof(buf), "Thread (%d)", t->tid);
-	sv_frame_id tf;
-	sv_stack_id ps, ts;
-	rc = r->sink->ops->intern_frame(r->sink->self, &tf, buf, (size_t)n);
-	if (!rc)
-		rc = r->sink->ops->intern_stack(r->sink->self, &ps, SV_STACK_NONE, pr->frame);
-	if (!rc)
-		rc = r->sink->ops->intern_stack(r->sink->self, &ts, ps, tf);
-	if (!rc && sv_idmap_put(&r->thread_stk, key, ts))
-		rc = SV_ENOMEM;
-	if (!rc)
-		*out = ts;
-	return rc;
+	int rc;
+	if (pr->frame == UINT32_MAX && (rc = sv_perf_process_frame(r->sink, &pr->frame, pr->pid)))
+		return rc;
+	return sv_perf_thread_stack(r->sink, &r->thread_stk, pr->frame, t->pid, t->tid, out);
 }
 
 /* The process's comms as the sample's thread is called now (semantics §1.5). */

@@ -8,27 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
+#include "sv/boxtext.h"
 
-/* Length of a leading "[comment]" and the blanks after it (§3.1). */
-static size_t comment_len(const char *s)
-{
-	size_t i = 0;
-	while (blank(s[i]))
-		i++;
-	if (s[i] != '[')
-		return 0;
-	const char *close = strchr(s + i, ']');
-	if (!close)
-		return 0;
-	i = (size_t)(close - s) + 1;
-	while (blank(s[i]))
-		i++;
-	return i;
-}
 
 static bool is_module_char(char c)
 {
@@ -53,31 +34,21 @@ static int xasprintf(char **out, const char *fmt, ...)
 static bool list_has(const char *list, const char *item)
 {
 	size_t ilen = strlen(item);
-	const char *s = list;
-	while (*s) {
-		const char *e = strchr(s, ';');
-		if (!e)
-			e = s + strlen(s);
-		const char *a = s, *z = e;
-		while (a < z && blank(*a))
-			a++;
-		while (z > a && blank(z[-1]))
-			z--;
+	const char *s = list, *a, *z;
+	while (sv_box_next(&s, &a, &z))
 		if ((size_t)(z - a) == ilen && memcmp(a, item, ilen) == 0)
 			return true;
-		s = *e ? e + 1 : e;
-	}
 	return false;
 }
 
 int sv_cmd_addset(char **out, const char *box, const char *item)
 {
 	size_t n = strlen(box);
-	while (n > 0 && (blank(box[n - 1]) || box[n - 1] == ';'))
+	while (n > 0 && (sv_box_blank(box[n - 1]) || box[n - 1] == ';'))
 		n--;
 	if (n == 0)
 		return xasprintf(out, "%s", item);
-	size_t c = comment_len(box);
+	size_t c = sv_box_comment_len(box);
 	if (c >= n) /* only a comment */
 		return xasprintf(out, "%.*s %s", (int)n, box, item);
 	if (list_has(box + c, item))
@@ -100,7 +71,7 @@ void sv_cmd_module_of(char *buf, size_t size, const char *name)
 	}
 	if (strncmp(name, "module ", 7) == 0) {
 		const char *a = name + 7;
-		while (blank(*a))
+		while (sv_box_blank(*a))
 			a++;
 		const char *z = a;
 		while (*z && is_module_char(*z))
@@ -145,7 +116,7 @@ static bool template_match(const char *repl, const char *name, const char *caps[
 
 int sv_cmd_ungroup(char **out, const char *grouppats, const char *name)
 {
-	const char *body = grouppats + comment_len(grouppats);
+	const char *body = grouppats + sv_box_comment_len(grouppats);
 	const char *sa;
 	size_t slen;
 	if (entry_short(name, &sa, &slen))
@@ -156,12 +127,9 @@ int sv_cmd_ungroup(char **out, const char *grouppats, const char *name)
 	if (!res)
 		return SV_ENOMEM;
 	bool changed = false;
-	const char *s = body;
-	while (*s) {
-		const char *e = strchr(s, ';');
-		if (!e)
-			e = s + strlen(s);
-		char *entry = strndup(s, (size_t)(e - s));
+	const char *s = body, *ea, *ez;
+	while (sv_box_next_raw(&s, &ea, &ez)) {
+		char *entry = strndup(ea, (size_t)(ez - ea));
 		if (!entry) {
 			free(res);
 			return SV_ENOMEM;
@@ -172,11 +140,11 @@ int sv_cmd_ungroup(char **out, const char *grouppats, const char *name)
 		char *add = NULL, *keep = entry;
 		if (arrow) {
 			const char *repl = arrow + 2;
-			while (blank(*repl))
+			while (sv_box_blank(*repl))
 				repl++;
 			char rtrim[1024];
 			snprintf(rtrim, sizeof(rtrim), "%s", repl);
-			for (size_t l = strlen(rtrim); l > 0 && blank(rtrim[l - 1]); l--)
+			for (size_t l = strlen(rtrim); l > 0 && sv_box_blank(rtrim[l - 1]); l--)
 				rtrim[l - 1] = '\0';
 			const char *caps[10] = { 0 };
 			size_t caplen[10] = { 0 };
@@ -235,7 +203,6 @@ int sv_cmd_ungroup(char **out, const char *grouppats, const char *name)
 			free(res);
 			return rc;
 		}
-		s = *e ? e + 1 : e;
 	}
 	if (!changed) {
 		free(res);
@@ -251,7 +218,7 @@ int sv_cmd_ungroup_module(char **out, const char *grouppats, const char *name)
 	sv_cmd_module_of(mod, sizeof(mod), name);
 	if (!mod[0])
 		return SV_EINVAL;
-	return xasprintf(out, "%s!->;%s", mod, grouppats + comment_len(grouppats));
+	return xasprintf(out, "%s!->;%s", mod, grouppats + sv_box_comment_len(grouppats));
 }
 
 int sv_cmd_group_module(char **out, const char *grouppats, const char *name, bool entry)
@@ -261,12 +228,12 @@ int sv_cmd_group_module(char **out, const char *grouppats, const char *name, boo
 	if (!mod[0])
 		return SV_EINVAL;
 	const char *arrow = entry ? "=>" : "->";
-	size_t c = comment_len(grouppats);
+	size_t c = sv_box_comment_len(grouppats);
 	const char *rest = grouppats + c;
-	while (blank(*rest))
+	while (sv_box_blank(*rest))
 		rest++;
 	size_t clen = c;
-	while (clen > 0 && blank(grouppats[clen - 1]))
+	while (clen > 0 && sv_box_blank(grouppats[clen - 1]))
 		clen--;
 	if (!*rest)
 		return clen ? xasprintf(out, "%.*s %s!%s%s", (int)clen, grouppats, mod, arrow, mod)

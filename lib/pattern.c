@@ -2,6 +2,7 @@
 /* Simplified patterns -> pcre2, pattern lists, GroupPats (see stackview/pattern.h). */
 #include "stackview/pattern.h"
 #include "sv/array.h"
+#include "sv/boxtext.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -151,26 +152,14 @@ struct sv_patlist {
 	size_t n, cap;
 };
 
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
 
 int sv_patlist_new(sv_patlist **out, const char *text, const char *box, sv_error *err)
 {
 	sv_patlist *l = calloc(1, sizeof(*l));
 	if (!l)
 		return sv_error_set(err, SV_ENOMEM, NULL);
-	const char *s = text;
-	while (*s) {
-		const char *e = strchr(s, ';');
-		if (!e)
-			e = s + strlen(s);
-		const char *a = s, *z = e;
-		while (a < z && is_blank(*a))
-			a++;
-		while (z > a && is_blank(z[-1]))
-			z--;
+	const char *s = text, *a, *z;
+	while (sv_box_next(&s, &a, &z)) {
 		if (z > a) {
 			sv_pattern *p;
 			if (SV_ARRAY_RESERVE(l->pats, l->cap, l->n + 1)) {
@@ -186,7 +175,6 @@ int sv_patlist_new(sv_patlist **out, const char *text, const char *box, sv_error
 			}
 			l->pats[l->n++] = p;
 		}
-		s = *e ? e + 1 : e;
 	}
 	*out = l;
 	return 0;
@@ -237,38 +225,13 @@ struct sv_grouppats {
 	size_t n, cap;
 };
 
-/* Length of a leading `[comment]` plus surrounding blanks, or 0 (§3.1 step 1). */
-static size_t comment_len(const char *s)
-{
-	size_t i = 0;
-	while (is_blank(s[i]))
-		i++;
-	if (s[i] != '[')
-		return 0;
-	const char *close = strchr(s + i, ']');
-	if (!close)
-		return 0;
-	i = (size_t)(close - s) + 1;
-	while (is_blank(s[i]))
-		i++;
-	return i;
-}
-
 int sv_grouppats_new(sv_grouppats **out, const char *text, sv_error *err)
 {
 	sv_grouppats *g = calloc(1, sizeof(*g));
 	if (!g)
 		return sv_error_set(err, SV_ENOMEM, NULL);
-	const char *s = text + comment_len(text);
-	while (*s) {
-		const char *e = strchr(s, ';');
-		if (!e)
-			e = s + strlen(s);
-		const char *a = s, *z = e;
-		while (a < z && is_blank(*a))
-			a++;
-		while (z > a && is_blank(z[-1]))
-			z--;
+	const char *s = text + sv_box_comment_len(text), *a, *z;
+	while (sv_box_next(&s, &a, &z)) {
 		if (z > a) {
 			size_t n = (size_t)(z - a);
 			group_entry ge = { NULL, NULL, SV_GROUP_PLAIN };
@@ -288,7 +251,7 @@ int sv_grouppats_new(sv_grouppats **out, const char *text, sv_error *err)
 			const char *pat_end = arrow ? arrow : z;
 			const char *r = arrow ? arrow + 2 : NULL;
 			if (r) {
-				while (r < z && is_blank(*r))
+				while (r < z && sv_box_blank(*r))
 					r++;
 				ge.repl = strndup(r, (size_t)(z - r));
 			} else {
@@ -310,7 +273,6 @@ int sv_grouppats_new(sv_grouppats **out, const char *text, sv_error *err)
 			}
 			g->e[g->n++] = ge;
 		}
-		s = *e ? e + 1 : e;
 	}
 	*out = g;
 	return 0;

@@ -49,5 +49,8 @@ int sv_flame_svg_write(FILE *f, const struct sv_view *v, const struct sv_flame *
 /* A JSON string literal for UTF-8 text: quotes and escapes, invalid UTF-8 as \ufffd. Shared
  * by the JSON writers here and the command line's JSON output. */
 void sv_json_write_string(FILE *f, const char *s);
+/* A JSON number with the fewest digits that read back to the same double (no "-0"); NaN and
+ * the infinities, which JSON cannot hold, as null. */
+void sv_json_write_number(FILE *f, double d);
 
 #endif
