@@ -33,7 +33,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty
 
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 	-Wcast-qual -Wwrite-strings -Wundef -Wpointer-arith -Wvla -Wimplicit-fallthrough -Werror
-BASE_CFLAGS := -std=c17 -D_GNU_SOURCE -fPIC $(WARN) -Ilib/include -Ilib/internal -DSV_VERSION='"$(VERSION)"'
+BASE_CFLAGS := -std=c17 -D_GNU_SOURCE -fPIC -fvisibility=hidden $(WARN) -Ilib/include -Ilib/internal -DSV_VERSION='"$(VERSION)"'
 
 ifneq ($(FUZZ),)
 VARIANT := fuzz
@@ -77,7 +77,7 @@ UNIT_BINS := $(UNIT_TESTS:%=$(B)/tests/unit/%)
 REPLAY_BINS := $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay_%)
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(B)/tests/fuzz/fuzz_%)
 
-.PHONY: all test test-extended unit bench deps demo install check-layering check-headers clean distclean
+.PHONY: all test test-extended unit bench deps demo install check-layering check-headers check-exports clean distclean
 all: $(BIN)
 
 $(B)/%.o: %.c
@@ -103,7 +103,7 @@ $(BIN): $(CMD_OBJS) $(TUIA) $(FMTA) $(LIBA)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(CMD_OBJS) $(TUIA) $(FMTA) $(LIBA) $(PKG_LIBS) $(TUI_LIBS) -lm
 $(B)/libstackview.so: $(LIB_OBJS) $(FMT_OBJS)
-	$(Q)$(CC) -shared $(LDSAN) -Wl,-soname,libstackview.so.0 -o $@ $^ $(PKG_LIBS) -lm
+	$(Q)$(CC) -shared $(LDSAN) -Wl,-soname,libstackview.so.0 -Wl,--exclude-libs,ALL -o $@ $^ $(PKG_LIBS) -lm
 
 $(B)/tests/unit/%: tests/unit/%.c $(FMTA) $(LIBA)
 	@mkdir -p $(dir $@)
@@ -127,7 +127,7 @@ $(B)/tests/bench/engine: tests/bench/engine.c $(FMTA) $(LIBA)
 
 unit: $(UNIT_BINS)
 
-test: $(BIN) $(UNIT_BINS) $(REPLAY_BINS) check-layering check-headers
+test: $(BIN) $(UNIT_BINS) $(REPLAY_BINS) check-layering check-headers check-exports
 	$(Q)SV_BUILD=$(B) SV_VARIANT=$(VARIANT) T=$(T) bash tests/run.sh
 test-extended: $(BIN)
 	$(Q)SV_BUILD=$(B) SV_VARIANT=$(VARIANT) SV_EXTENDED=1 T=$(T) bash tests/run.sh
@@ -199,6 +199,16 @@ check-headers:
 		$(CC) -std=c17 -Wall -Wextra -Wpedantic -Werror -Ilib/include -Iformats/include -fsyntax-only -x c - \
 		|| { echo "check-headers: $$h does not compile alone"; exit 1; }; \
 	done
+
+# libstackview.so exports exactly the SV_API declarations of the installed headers: every
+# exported symbol is declared there, every declaration is exported.
+check-exports: $(B)/libstackview.so
+	@nm -D --defined-only $(B)/libstackview.so | awk '$$2 ~ /^[TDRB]$$/ {print $$3}' | sort -u > $(B)/exports.txt; \
+	grep -ho 'SV_API[^;(]*[ *]\(sv_[a-z0-9_]*\)' lib/include/stackview/*.h formats/include/stackview/*.h | \
+		sed 's/.*[ *]//' | sort -u > $(B)/declared.txt; \
+	if ! diff $(B)/declared.txt $(B)/exports.txt > $(B)/exports.diff; then \
+		echo "check-exports: libstackview.so differs from the SV_API declarations (< declared, > exported):"; \
+		cat $(B)/exports.diff; exit 1; fi
 
 clean:
 	rm -rf build

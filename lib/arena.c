@@ -13,14 +13,14 @@ struct arena_chunk {
 	max_align_t data[];
 };
 
-void arena_init(arena *a)
+void sv_arena_init(arena *a)
 {
 	a->head = NULL;
 	a->used = 0;
 	a->total = 0;
 }
 
-void arena_dispose(arena *a)
+void sv_arena_dispose(arena *a)
 {
 	if (!a)
 		return;
@@ -30,10 +30,10 @@ void arena_dispose(arena *a)
 		free(c);
 		c = next;
 	}
-	arena_init(a);
+	sv_arena_init(a);
 }
 
-void *arena_alloc(arena *a, size_t size)
+void *sv_arena_alloc(arena *a, size_t size)
 {
 	size = (size + 7) & ~(size_t)7;
 	if (size == 0)
@@ -79,9 +79,9 @@ void *arena_alloc(arena *a, size_t size)
 #endif
 }
 
-char *arena_strndup(arena *a, const char *s, size_t len)
+char *sv_arena_strndup(arena *a, const char *s, size_t len)
 {
-	char *p = arena_alloc(a, len + 1);
+	char *p = sv_arena_alloc(a, len + 1);
 	if (!p)
 		return NULL;
 	memcpy(p, s, len);

@@ -8,17 +8,17 @@
 
 typedef struct arena_chunk arena_chunk;
 
-typedef struct arena {
+typedef struct sv_arena {
 	arena_chunk *head;
 	size_t used;  /* bytes used in head */
 	size_t total; /* bytes handed out, for memory reports */
 } arena;
 
-void arena_init(arena *a);
-void arena_dispose(arena *a);
+void sv_arena_init(arena *a);
+void sv_arena_dispose(arena *a);
 /* Returns NULL when out of memory. Alignment 8. */
-void *arena_alloc(arena *a, size_t size);
+void *sv_arena_alloc(arena *a, size_t size);
 /* Copies len bytes and a terminating NUL. */
-char *arena_strndup(arena *a, const char *s, size_t len);
+char *sv_arena_strndup(arena *a, const char *s, size_t len);
 
 #endif

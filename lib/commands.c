@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stackview/when.h"
 #include "sv/boxtext.h"
 
 

@@ -51,7 +51,7 @@ int sv_source_new(sv_source **out, const char *format)
 	sv_source *src = calloc(1, sizeof(*src));
 	if (!src)
 		return SV_ENOMEM;
-	strtab_init(&src->frames);
+	sv_strtab_init(&src->frames);
 	sv_idmap_init(&src->st_index);
 	src->format = strdup(format ? format : "");
 	src->notes = strdup("");
@@ -71,7 +71,7 @@ void sv_source_free(sv_source *src)
 	if (!src)
 		return;
 	free(src->format);
-	strtab_dispose(&src->frames);
+	sv_strtab_dispose(&src->frames);
 	free(src->short_off);
 	free(src->st_caller);
 	free(src->st_frame);
@@ -137,7 +137,7 @@ int sv_source_intern_frame(sv_source *src, sv_frame_id *out, const char *name, s
 	}
 	uint32_t before = src->frames.count;
 	uint32_t id;
-	int rc = strtab_intern(&src->frames, &id, name, len);
+	int rc = sv_strtab_intern(&src->frames, &id, name, len);
 	if (rc)
 		return rc;
 	if (src->frames.count != before) {
@@ -366,12 +366,12 @@ size_t sv_source_sample_count(const sv_source *src) { return src->nsamples; }
 
 const char *sv_source_frame_name(const sv_source *src, sv_frame_id id)
 {
-	return strtab_str(&src->frames, id);
+	return sv_strtab_str(&src->frames, id);
 }
 
 const char *sv_source_frame_short(const sv_source *src, sv_frame_id id)
 {
-	return strtab_str(&src->frames, id) + src->short_off[id];
+	return sv_strtab_str(&src->frames, id) + src->short_off[id];
 }
 
 sv_frame_id sv_source_stack_frame(const sv_source *src, sv_stack_id id) { return src->st_frame[id]; }
@@ -486,7 +486,7 @@ int sv_source_rename_frames(sv_source *src, const sv_frame_id *ids, const char *
 			return bad;
 		}
 	}
-	int rc = strtab_rename(&src->frames, ids, names, lens, n);
+	int rc = sv_strtab_rename(&src->frames, ids, names, lens, n);
 	for (size_t i = 0; !rc && i < n; i++)
 		src->short_off[ids[i]] = short_offset(names[i], lens[i]);
 	free(lens);
@@ -577,12 +577,12 @@ int sv_source_processes(sv_process **out, size_t *n, const sv_source *src)
 		if (proc_of_frame[f] == UINT32_MAX) {
 			sv_process p;
 			memset(&p, 0, sizeof(p));
-			if (!parse_process(strtab_str(&src->frames, f), p.name, sizeof(p.name), &p.pid)) {
+			if (!parse_process(sv_strtab_str(&src->frames, f), p.name, sizeof(p.name), &p.pid)) {
 				proc_of_frame[f] = UINT32_MAX - 1;
 				proc_of_stack[s] = UINT32_MAX;
 				continue;
 			}
-			p.frame = strtab_str(&src->frames, f);
+			p.frame = sv_strtab_str(&src->frames, f);
 			if (SV_ARRAY_PUSH(procs, nprocs, proc_cap, p)) {
 				rc = SV_ENOMEM;
 				goto out;

@@ -8,17 +8,17 @@
 #include "sv/idmap.h"
 #include "stackview/status.h"
 
-void strtab_init(strtab *t)
+void sv_strtab_init(strtab *t)
 {
 	memset(t, 0, sizeof(*t));
-	arena_init(&t->text);
+	sv_arena_init(&t->text);
 }
 
-void strtab_dispose(strtab *t)
+void sv_strtab_dispose(strtab *t)
 {
 	if (!t)
 		return;
-	arena_dispose(&t->text);
+	sv_arena_dispose(&t->text);
 	free(t->strs);
 	free(t->lens);
 	free(t->slots);
@@ -38,7 +38,7 @@ static uint32_t strtab_probe(const strtab *t, const char *s, size_t len, uint64_
 	}
 }
 
-uint32_t strtab_find(const strtab *t, const char *s, size_t len)
+uint32_t sv_strtab_find(const strtab *t, const char *s, size_t len)
 {
 	if (!t->slot_cap)
 		return UINT32_MAX;
@@ -62,7 +62,7 @@ static int strtab_rehash(strtab *t)
 	return 0;
 }
 
-int strtab_intern(strtab *t, uint32_t *out, const char *s, size_t len)
+int sv_strtab_intern(strtab *t, uint32_t *out, const char *s, size_t len)
 {
 	if (len > UINT32_MAX / 2)
 		return SV_ELIMIT;
@@ -91,7 +91,7 @@ int strtab_intern(strtab *t, uint32_t *out, const char *s, size_t len)
 		t->lens = lens;
 		t->cap = ncap;
 	}
-	char *copy = arena_strndup(&t->text, s, len);
+	char *copy = sv_arena_strndup(&t->text, s, len);
 	if (!copy)
 		return SV_ENOMEM;
 	t->strs[t->count] = copy;
@@ -101,12 +101,12 @@ int strtab_intern(strtab *t, uint32_t *out, const char *s, size_t len)
 	return 0;
 }
 
-int strtab_rename(strtab *t, const uint32_t *ids, const char *const *texts, const size_t *lens, size_t n)
+int sv_strtab_rename(strtab *t, const uint32_t *ids, const char *const *texts, const size_t *lens, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (lens[i] > UINT32_MAX / 2 || ids[i] >= t->count)
 			return SV_EINVAL;
-		char *copy = arena_strndup(&t->text, texts[i], lens[i]);
+		char *copy = sv_arena_strndup(&t->text, texts[i], lens[i]);
 		if (!copy)
 			return SV_ENOMEM;
 		t->strs[ids[i]] = copy;

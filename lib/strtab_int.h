@@ -10,7 +10,7 @@
 
 #include "arena_int.h"
 
-typedef struct strtab {
+typedef struct sv_strtab {
 	arena text;
 	const char **strs;
 	uint32_t *lens;
@@ -18,22 +18,22 @@ typedef struct strtab {
 	uint32_t count, cap, slot_cap;
 } strtab;
 
-void strtab_init(strtab *t);
-void strtab_dispose(strtab *t);
+void sv_strtab_init(strtab *t);
+void sv_strtab_dispose(strtab *t);
 /* Get-or-insert; 0 or SV_ENOMEM / SV_ELIMIT. */
-int strtab_intern(strtab *t, uint32_t *out, const char *s, size_t len);
+int sv_strtab_intern(strtab *t, uint32_t *out, const char *s, size_t len);
 /* Give existing ids new texts, then rebuild the index once. 0 or SV_ENOMEM. A new text
  * equal to another id's text leaves both ids with that text (lookups find one of them). */
-int strtab_rename(strtab *t, const uint32_t *ids, const char *const *texts, const size_t *lens, size_t n);
+int sv_strtab_rename(strtab *t, const uint32_t *ids, const char *const *texts, const size_t *lens, size_t n);
 /* Id of text or UINT32_MAX. */
-uint32_t strtab_find(const strtab *t, const char *s, size_t len);
+uint32_t sv_strtab_find(const strtab *t, const char *s, size_t len);
 
-static inline const char *strtab_str(const strtab *t, uint32_t id)
+static inline const char *sv_strtab_str(const strtab *t, uint32_t id)
 {
 	return t->strs[id];
 }
 
-static inline uint32_t strtab_len(const strtab *t, uint32_t id)
+static inline uint32_t sv_strtab_len(const strtab *t, uint32_t id)
 {
 	return t->lens[id];
 }

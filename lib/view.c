@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The filter pipeline, call tree, Fold% and ByName (spec §0, §3–§6; see stackview/view.h). */
 #include "stackview/view.h"
+#include "stackview/when.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -46,7 +47,7 @@ typedef struct build {
 
 static int name_intern(sv_view *v, uint32_t *out, const char *s, size_t len)
 {
-	return strtab_intern(&v->names, out, s, len);
+	return sv_strtab_intern(&v->names, out, s, len);
 }
 
 /* ---- parameters ---- */
@@ -375,7 +376,7 @@ static int child_cmp(const void *a, const void *b, void *payload)
 		return ax > ay ? -1 : 1;
 	if (x->st.first != y->st.first)
 		return x->st.first < y->st.first ? -1 : 1;
-	return strcmp(strtab_str(&sort_view->names, x->name), strtab_str(&sort_view->names, y->name));
+	return strcmp(sv_strtab_str(&sort_view->names, x->name), sv_strtab_str(&sort_view->names, y->name));
 }
 
 /* Child lists of alive nodes, sorted (§6.1). */
@@ -425,7 +426,7 @@ static int byname_cmp(const void *a, const void *b, void *payload)
 	double ax = fabs(sort_view->byname_st[x].exc), ay = fabs(sort_view->byname_st[y].exc);
 	if (ax != ay)
 		return ax > ay ? -1 : 1;
-	return strcmp(strtab_str(&sort_view->names, x), strtab_str(&sort_view->names, y));
+	return strcmp(sv_strtab_str(&sort_view->names, x), sv_strtab_str(&sort_view->names, y));
 }
 
 /* Depth-first walk with an on-path counter per name: inclusive counted once per path. */
@@ -514,7 +515,7 @@ static int fold_percent(sv_view *v)
 	if (!sv_parse_number(v->params.box[SV_BOX_FOLD_PCT], &pct) || !(pct > 0))
 		return 0;
 	double threshold = pct * v->nodes[SV_NODE_ROOT].st.inc / 100.0;
-	uint32_t broken = strtab_find(&v->names, "BROKEN", 6);
+	uint32_t broken = sv_strtab_find(&v->names, "BROKEN", 6);
 	/* Top-down over ROOT's descendants; ROOT's own children are never folded. Node ids are
 	 * in parent-before-child order, so one forward pass sees every parent first. */
 	for (uint32_t i = 1; i < v->nnodes; i++) {
@@ -575,7 +576,7 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 	b.v = v;
 	v->src = src;
 	v->scaling = sv_source_scaling(src);
-	strtab_init(&v->names);
+	sv_strtab_init(&v->names);
 	if (sv_params_copy(&v->params, params)) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;
@@ -641,7 +642,7 @@ void sv_view_free(sv_view *v)
 	if (!v)
 		return;
 	sv_params_dispose(&v->params);
-	strtab_dispose(&v->names);
+	sv_strtab_dispose(&v->names);
 	free(v->nodes);
 	free(v->children);
 	free(v->remap);
@@ -662,12 +663,12 @@ void sv_view_free(sv_view *v)
 const sv_source *sv_view_source(const sv_view *v) { return v->src; }
 const sv_params *sv_view_params(const sv_view *v) { return &v->params; }
 sv_scaling sv_view_scaling(const sv_view *v) { return v->scaling; }
-const char *sv_view_name(const sv_view *v, sv_name_id id) { return strtab_str(&v->names, id); }
+const char *sv_view_name(const sv_view *v, sv_name_id id) { return sv_strtab_str(&v->names, id); }
 uint32_t sv_view_name_count(const sv_view *v) { return v->names.count; }
 
 sv_name_id sv_view_name_find(const sv_view *v, const char *name)
 {
-	return strtab_find(&v->names, name, strlen(name));
+	return sv_strtab_find(&v->names, name, strlen(name));
 }
 
 sv_name_id sv_view_node_name(const sv_view *v, sv_node_id n) { return v->nodes[n].name; }

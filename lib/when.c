@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stackview/view.h"
+#include "stackview/when.h"
 #include "view_int.h"
 
 char sv_when_char(double v, double scale)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The When character table (spec §7.3, T17). */
 #include "stackview/view.h"
+#include "stackview/when.h"
 #include "unit.h"
 
 static void test_t17(void **state)

@@ -49,23 +49,23 @@ struct sv_format {
 	const sv_format_defaults *defaults; /* NULL = PerfView's plain defaults */
 };
 
-extern const sv_format sv_fmt_perfview_xml;
-extern const sv_format sv_fmt_perfview_json;
-extern const sv_format sv_fmt_perf_script;
-extern const sv_format sv_fmt_perf_data;
-extern const sv_format sv_fmt_folded;
-extern const sv_format sv_fmt_etl;
-extern const sv_format sv_fmt_svg;
-extern const sv_format sv_fmt_speedscope;
+extern SV_API const sv_format sv_fmt_perfview_xml;
+extern SV_API const sv_format sv_fmt_perfview_json;
+extern SV_API const sv_format sv_fmt_perf_script;
+extern SV_API const sv_format sv_fmt_perf_data;
+extern SV_API const sv_format sv_fmt_folded;
+extern SV_API const sv_format sv_fmt_etl;
+extern SV_API const sv_format sv_fmt_svg;
+extern SV_API const sv_format sv_fmt_speedscope;
 
 /* The registry, NULL-terminated. */
-const sv_format *const *sv_formats(void);
-const sv_format *sv_format_find(const char *name);
+SV_API const sv_format *const *sv_formats(void);
+SV_API const sv_format *sv_format_find(const char *name);
 /* Content first, then name; NULL when nothing claims the input. */
-const sv_format *sv_format_detect(const sv_input *in);
+SV_API const sv_format *sv_format_detect(const sv_input *in);
 
 /* Read, unzip if needed, detect (or use opts->format) and import into a new source. opts
  * may be NULL. Errors carry the file name and a line or byte offset. */
-int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_error *err) SV_MUST_USE;
+SV_API int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_error *err) SV_MUST_USE;
 
 #endif

@@ -42,7 +42,7 @@ typedef struct sv_input {
 
 /* Report that `done` bytes of the input are parsed: 0, or SV_ECANCELED (with err set and
  * located at the input) when the watcher asked to stop. Cheap between steps. */
-int sv_input_progress(const sv_input *in, unsigned long long done, sv_error *err) SV_MUST_USE;
+SV_API int sv_input_progress(const sv_input *in, unsigned long long done, sv_error *err) SV_MUST_USE;
 
 /* Lines of an input, whole or streamed. A line (without its "\n" or "\r\n") stays valid
  * only until the next call. Memory is bounded by the longest line (SV_MAX_LINE). */
@@ -57,24 +57,24 @@ typedef struct sv_lines {
 	size_t released;     /* mapped input: bytes before this were dropped from our mapping */
 	unsigned long long consumed; /* streamed input: bytes read so far */
 } sv_lines;
-int sv_lines_init(sv_lines *lr, const sv_input *in) SV_MUST_USE;
+SV_API int sv_lines_init(sv_lines *lr, const sv_input *in) SV_MUST_USE;
 /* 1 with *out set, 0 at the end, or a negative sv_status (err says which line). */
-int sv_lines_next(sv_lines *lr, const char **line, size_t *len, sv_error *err) SV_MUST_USE;
-void sv_lines_dispose(sv_lines *lr);
+SV_API int sv_lines_next(sv_lines *lr, const char **line, size_t *len, sv_error *err) SV_MUST_USE;
+SV_API void sv_lines_dispose(sv_lines *lr);
 /* Read what is left of a partial input into memory. */
-int sv_input_complete(sv_input *in, sv_error *err) SV_MUST_USE;
+SV_API int sv_input_complete(sv_input *in, sv_error *err) SV_MUST_USE;
 
 /* Read a whole file, or standard input for "-". */
-int sv_input_read(sv_input *out, const char *path, sv_error *err) SV_MUST_USE;
+SV_API int sv_input_read(sv_input *out, const char *path, sv_error *err) SV_MUST_USE;
 /* The same, reporting the bytes read from a pipe or FIFO to `progress` (may be NULL). */
-int sv_input_read_watched(sv_input *out, const char *path, sv_progress *progress, sv_error *err) SV_MUST_USE;
+SV_API int sv_input_read_watched(sv_input *out, const char *path, sv_progress *progress, sv_error *err) SV_MUST_USE;
 /* Replace a zip input by the entry it carries: its only entry, or for a perfcollect
  * archive (several entries) the first whose name ends in ".data.txt". */
-int sv_input_unzip(sv_input *in, sv_error *err) SV_MUST_USE;
-bool sv_input_is_zip(const sv_input *in);
+SV_API int sv_input_unzip(sv_input *in, sv_error *err) SV_MUST_USE;
+SV_API bool sv_input_is_zip(const sv_input *in);
 /* gzip, zlib and Qt qCompress inputs are inflated in place (bounded like zip entries). */
-bool sv_input_is_compressed(const sv_input *in);
-int sv_input_inflate(sv_input *in, sv_error *err) SV_MUST_USE;
-void sv_input_dispose(sv_input *in);
+SV_API bool sv_input_is_compressed(const sv_input *in);
+SV_API int sv_input_inflate(sv_input *in, sv_error *err) SV_MUST_USE;
+SV_API void sv_input_dispose(sv_input *in);
 
 #endif

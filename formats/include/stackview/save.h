@@ -25,32 +25,32 @@ typedef struct sv_export_opts {
 } sv_export_opts;
 
 /* The format a file name asks for when writing (a ".zip" suffix wraps the inner format). */
-const sv_format *sv_format_for_output(const char *path, bool *zipped);
+SV_API const sv_format *sv_format_for_output(const char *path, bool *zipped);
 
 /* Write src to path, atomically: a temporary file in the target directory, fsync, rename;
  * on any failure the temporary is removed and an existing file is left as it was. `format`
  * NULL = from the name. Errors name the path. */
-int sv_save(const sv_source *src, const char *path, const char *format, const sv_export_opts *opts,
+SV_API int sv_save(const sv_source *src, const char *path, const char *format, const sv_export_opts *opts,
 	    sv_error *err) SV_MUST_USE;
 
 /* Atomically replace `path` with what `write` produces into the FILE it is given.
  * SIGINT, SIGTERM, SIGHUP and SIGQUIT are held while the temporary file exists; if one
  * arrived, the old file is kept, the temporary removed (SV_ECANCELED), and the signal is
  * delivered when the call returns. */
-int sv_write_atomic(const char *path, int (*write)(FILE *f, void *payload, sv_error *err), void *payload,
+SV_API int sv_write_atomic(const char *path, int (*write)(FILE *f, void *payload, sv_error *err), void *payload,
 		    sv_error *err) SV_MUST_USE;
 
 /* A flame graph of a view as a self-contained SVG (see formats/flame_svg.c). */
 struct sv_flame;
 struct sv_view;
-int sv_flame_svg_write(FILE *f, const struct sv_view *v, const struct sv_flame *fl, const char *title,
+SV_API int sv_flame_svg_write(FILE *f, const struct sv_view *v, const struct sv_flame *fl, const char *title,
 		       const char *subtitle, sv_error *err) SV_MUST_USE;
 
 /* A JSON string literal for UTF-8 text: quotes and escapes, invalid UTF-8 as \ufffd. Shared
  * by the JSON writers here and the command line's JSON output. */
-void sv_json_write_string(FILE *f, const char *s);
+SV_API void sv_json_write_string(FILE *f, const char *s);
 /* A JSON number with the fewest digits that read back to the same double (no "-0"); NaN and
  * the infinities, which JSON cannot hold, as null. */
-void sv_json_write_number(FILE *f, double d);
+SV_API void sv_json_write_number(FILE *f, double d);
 
 #endif

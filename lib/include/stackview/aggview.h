@@ -9,6 +9,7 @@
 #define STACKVIEW_AGGVIEW_H
 
 #include "stackview/view.h"
+#include "stackview/when.h"
 
 typedef struct sv_aggrow {
 	sv_name_id name;
@@ -24,14 +25,14 @@ typedef enum sv_agg_kind { SV_AGG_CALLERS, SV_AGG_CALLEES } sv_agg_kind;
 
 /* Callers or Callees of `focus` (a name id of the view). SV_ENOTFOUND when the name has no
  * ByName row. Computes the view's histograms. O(nodes + instances × depth). */
-int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id focus) SV_MUST_USE;
-void sv_aggtree_free(sv_aggtree *t);
-uint32_t sv_aggtree_count(const sv_aggtree *t);
-const sv_aggrow *sv_aggtree_row(const sv_aggtree *t, uint32_t row);
+SV_API int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id focus) SV_MUST_USE;
+SV_API void sv_aggtree_free(sv_aggtree *t);
+SV_API uint32_t sv_aggtree_count(const sv_aggtree *t);
+SV_API const sv_aggrow *sv_aggtree_row(const sv_aggtree *t, uint32_t row);
 /* Children rows of a row, sorted by |inclusive| descending then name. */
-uint32_t sv_aggtree_children(const sv_aggtree *t, uint32_t row, const uint32_t **out);
+SV_API uint32_t sv_aggtree_children(const sv_aggtree *t, uint32_t row, const uint32_t **out);
 /* Histogram scale to encode the rows' When strings with sv_when_encode. */
-double sv_aggtree_scale(const sv_aggtree *t);
+SV_API double sv_aggtree_scale(const sv_aggtree *t);
 
 typedef struct sv_callercallee {
 	sv_aggrow focus;
@@ -42,7 +43,7 @@ typedef struct sv_callercallee {
 
 /* Caller-Callee of the display name `focus`; falls back to ROOT when the name is absent or
  * has zero inclusive (§6.5). */
-int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus) SV_MUST_USE;
-void sv_callercallee_free(sv_callercallee *cc);
+SV_API int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus) SV_MUST_USE;
+SV_API void sv_callercallee_free(sv_callercallee *cc);
 
 #endif

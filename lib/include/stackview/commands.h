@@ -15,30 +15,30 @@
 #include "stackview/view.h"
 
 /* AddSet(box, item) with D8: keeps the comment, never adds an item already present. */
-int sv_cmd_addset(char **out, const char *box, const char *item) SV_MUST_USE;
+SV_API int sv_cmd_addset(char **out, const char *box, const char *item) SV_MUST_USE;
 /* Ungroup on a display name: entry node `G <<X>>` prepends `X->;`; a plain group node
  * inserts specific exclusion entries (§8). The comment is dropped. */
-int sv_cmd_ungroup(char **out, const char *grouppats, const char *name) SV_MUST_USE;
-int sv_cmd_ungroup_module(char **out, const char *grouppats, const char *name) SV_MUST_USE;
+SV_API int sv_cmd_ungroup(char **out, const char *grouppats, const char *name) SV_MUST_USE;
+SV_API int sv_cmd_ungroup_module(char **out, const char *grouppats, const char *name) SV_MUST_USE;
 /* Group Module (`mod!->mod`) or Entry Group Module (`mod!=>mod`), inserted after the
  * comment (D8). */
-int sv_cmd_group_module(char **out, const char *grouppats, const char *name, bool entry) SV_MUST_USE;
-int sv_cmd_fold_item(char **out, const char *foldpats, const char *name) SV_MUST_USE;
-int sv_cmd_fold_module(char **out, const char *foldpats, const char *name) SV_MUST_USE;
+SV_API int sv_cmd_group_module(char **out, const char *grouppats, const char *name, bool entry) SV_MUST_USE;
+SV_API int sv_cmd_fold_item(char **out, const char *foldpats, const char *name) SV_MUST_USE;
+SV_API int sv_cmd_fold_module(char **out, const char *foldpats, const char *name) SV_MUST_USE;
 /* Include Item / Exclude Item on one or more display names (joined with `|`). */
-int sv_cmd_include_items(char **out, const char *incpats, const char *const *names, size_t n) SV_MUST_USE;
-int sv_cmd_exclude_items(char **out, const char *excpats, const char *const *names, size_t n) SV_MUST_USE;
+SV_API int sv_cmd_include_items(char **out, const char *incpats, const char *const *names, size_t n) SV_MUST_USE;
+SV_API int sv_cmd_exclude_items(char **out, const char *excpats, const char *const *names, size_t n) SV_MUST_USE;
 /* F7 / Shift-F7 (§4.3). An empty or non-numeric box is returned unchanged. */
-int sv_cmd_fold_pct(char **out, const char *foldpct, bool increase) SV_MUST_USE;
+SV_API int sv_cmd_fold_pct(char **out, const char *foldpct, bool increase) SV_MUST_USE;
 /* The module of a display name (§8): text before the first `!` made of module characters,
  * else the word after `module `. Writes "" when there is none. */
-void sv_cmd_module_of(char *buf, size_t size, const char *name);
+SV_API void sv_cmd_module_of(char *buf, size_t size, const char *name);
 
 /* Apply a command to a whole parameter set (what the TUI does). */
-int sv_cmd_remove_all_folding(sv_params *p) SV_MUST_USE;
+SV_API int sv_cmd_remove_all_folding(sv_params *p) SV_MUST_USE;
 /* Set Time Range from First/Last of selected rows. */
-int sv_cmd_set_time_range(sv_params *p, double first, double last) SV_MUST_USE;
+SV_API int sv_cmd_set_time_range(sv_params *p, double first, double last) SV_MUST_USE;
 /* Set Time Range from `len` selected When characters starting at index `i` (§7.7). */
-int sv_cmd_set_time_range_when(sv_params *p, const sv_view *v, int i, int len) SV_MUST_USE;
+SV_API int sv_cmd_set_time_range_when(sv_params *p, const sv_view *v, int i, int len) SV_MUST_USE;
 
 #endif

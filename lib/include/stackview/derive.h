@@ -21,23 +21,23 @@ typedef enum sv_drill_what {
 /* Drill Into: a source of exactly the original samples under the node / name (inclusive) or
  * on it (exclusive), and the parameters for its window: the current ones with IncPats and
  * ExcPats cleared (§8). `id` is a node id or a name id. */
-int sv_drill_into(sv_source **out, sv_params *out_params, const sv_view *v, sv_drill_what what, uint32_t id,
+SV_API int sv_drill_into(sv_source **out, sv_params *out_params, const sv_view *v, sv_drill_what what, uint32_t id,
 		  bool inclusive) SV_MUST_USE;
 
 /* Flatten: one-frame stacks (each kept sample's display leaf), all pattern boxes cleared. */
-int sv_flatten(sv_source **out, sv_params *out_params, const sv_view *v) SV_MUST_USE;
+SV_API int sv_flatten(sv_source **out, sv_params *out_params, const sv_view *v) SV_MUST_USE;
 
 /* Diff: the samples that survive `test` as they are, then those that survive `base` with
  * metric and count negated; names exactly as in the inputs (D10). Fold% of the input views
  * is ignored (only which samples survive matters). */
-int sv_diff(sv_source **out, const sv_view *test, const sv_view *base) SV_MUST_USE;
+SV_API int sv_diff(sv_source **out, const sv_view *test, const sv_view *base) SV_MUST_USE;
 
 /* The samples that survive a view (time range, IncPats, ExcPats; time-metric samples
  * prorated) as a new source: with their original stacks, or with `grouped` the stacks as
  * the view shows them (group names, folded frames gone, Fold% applied), so that importing
  * the result with empty boxes reproduces the view's ByName. Scaling policy, notes and (when
  * not grouped) the view's parameters go along. */
-int sv_view_export_source(sv_source **out, const sv_view *v, bool grouped) SV_MUST_USE;
+SV_API int sv_view_export_source(sv_source **out, const sv_view *v, bool grouped) SV_MUST_USE;
 
 /* The GroupPats a diff window starts with when its inputs have process frames (§9.1). */
 #define SV_DIFF_GROUPPATS "[Ignore PID/TID]          ^Process% {%}->$1;^Thread->Thread;"
@@ -56,7 +56,7 @@ typedef struct sv_overweight {
 
 /* Overweight of test against base (both views already filtered). Free with
  * sv_overweight_dispose. */
-int sv_overweight_compute(sv_overweight *out, const sv_view *test, const sv_view *base) SV_MUST_USE;
-void sv_overweight_dispose(sv_overweight *ow);
+SV_API int sv_overweight_compute(sv_overweight *out, const sv_view *test, const sv_view *base) SV_MUST_USE;
+SV_API void sv_overweight_dispose(sv_overweight *ow);
 
 #endif

@@ -31,7 +31,7 @@ typedef struct sv_flame {
 /* The layout of the subtree at `top` (SV_NODE_ROOT for the whole tree; a zoomed box
  * otherwise), widths relative to it. Boxes narrower than min_width (a fraction, e.g.
  * 0.001) are left out with their subtrees. */
-int sv_flame_new(sv_flame **out, const sv_view *v, sv_node_id top, double min_width) SV_MUST_USE;
-void sv_flame_free(sv_flame *f);
+SV_API int sv_flame_new(sv_flame **out, const sv_view *v, sv_node_id top, double min_width) SV_MUST_USE;
+SV_API void sv_flame_free(sv_flame *f);
 
 #endif

@@ -49,32 +49,32 @@ typedef struct sv_column {
 } sv_column;
 
 /* The column's description; c < SV_COL_COUNT. */
-const sv_column *sv_column_get(sv_col c);
+SV_API const sv_column *sv_column_get(sv_col c);
 /* The column with this key, or SV_COL_COUNT. */
-sv_col sv_column_find(const char *key);
+SV_API sv_col sv_column_find(const char *key);
 
 /* The columns a view shows by default, in order: ByName leads with Exc, the tree views
  * (CallTree, Callers, Callees, Caller-Callee) with Inc (spec §6.2). Returns the count. */
-size_t sv_grid_default_columns(sv_rows_kind kind, sv_col out[SV_COL_COUNT]);
+SV_API size_t sv_grid_default_columns(sv_rows_kind kind, sv_col out[SV_COL_COUNT]);
 /* Every column, in the same kind's order (what a Columns dialog offers). */
-size_t sv_grid_all_columns(sv_rows_kind kind, sv_col out[SV_COL_COUNT]);
+SV_API size_t sv_grid_all_columns(sv_rows_kind kind, sv_col out[SV_COL_COUNT]);
 /* A comma-separated list of column keys ("name,inc,when"). SV_EINVAL naming the unknown
  * key and listing the valid ones. */
-int sv_grid_parse_columns(const char *list, sv_col out[SV_COL_COUNT], size_t *n, sv_error *err) SV_MUST_USE;
+SV_API int sv_grid_parse_columns(const char *list, sv_col out[SV_COL_COUNT], size_t *n, sv_error *err) SV_MUST_USE;
 
 /* The percent basis of spec §6.2: |ROOT inclusive| of the view. */
-double sv_grid_basis(const sv_view *v);
+SV_API double sv_grid_basis(const sv_view *v);
 /* A column's number for a row's stats (percentages of basis; First/Last 0 when nothing was
  * seen; Inc Avg 0 when the count is 0). 0 for the text columns. */
-double sv_column_value(sv_col c, const sv_stats *st, double basis);
+SV_API double sv_column_value(sv_col c, const sv_stats *st, double basis);
 /* The cell's text: numbers with thousands separators and the column's decimals, the name,
  * or `when` for the When column. */
-void sv_grid_cell(char *buf, size_t size, sv_col c, const char *name, const sv_stats *st, double basis,
+SV_API void sv_grid_cell(char *buf, size_t size, sv_col c, const char *name, const sv_stats *st, double basis,
 		  const char *when);
 
 /* Display width of UTF-8 text in terminal columns (wcwidth; an invalid byte or a control
  * character counts 1). */
-int sv_text_width(const char *utf8);
+SV_API int sv_text_width(const char *utf8);
 
 /* Rows as padded text: a title line, then one line per row, the Name column indented two
  * spaces a level below the first row's depth (with "+ " before nested rows when `marks`),
@@ -86,7 +86,7 @@ typedef struct sv_grid_style {
 	bool tsv;
 	bool marks; /* "+ " before rows below the top (the CLI's text trees) */
 } sv_grid_style;
-int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, size_t ncols,
+SV_API int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, size_t ncols,
 		  const sv_grid_style *style) SV_MUST_USE;
 
 /* Sorting rows by a column, as clicking a grid's column title does. Within [lo, hi) of a
@@ -95,6 +95,6 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
  * carrying its visible subtree along; the first row's depth is the group's. Stable; numbers
  * compare signed values, names byte-wise (case-insensitive for ASCII). SV_EINVAL for a
  * column that does not sort (When). O(rows log rows). */
-int sv_rows_sort(sv_rows *r, size_t lo, size_t hi, const sv_view *v, sv_col column, bool ascending) SV_MUST_USE;
+SV_API int sv_rows_sort(sv_rows *r, size_t lo, size_t hi, const sv_view *v, sv_col column, bool ascending) SV_MUST_USE;
 
 #endif

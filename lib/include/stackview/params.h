@@ -28,26 +28,26 @@ typedef struct sv_params {
 } sv_params;
 
 /* Box names as the user sees them: "GroupPats", "FoldPats", "Fold%", ... */
-const char *sv_box_name(sv_box box);
+SV_API const char *sv_box_name(sv_box box);
 
 /* All boxes empty. 0 or SV_ENOMEM (then the params are still safe to dispose). */
-int sv_params_init(sv_params *p) SV_MUST_USE;
-void sv_params_dispose(sv_params *p);
+SV_API int sv_params_init(sv_params *p) SV_MUST_USE;
+SV_API void sv_params_dispose(sv_params *p);
 /* Deep copy into uninitialised storage. */
-int sv_params_copy(sv_params *out, const sv_params *src) SV_MUST_USE;
+SV_API int sv_params_copy(sv_params *out, const sv_params *src) SV_MUST_USE;
 /* Replace one box's text (copied). */
-int sv_params_set(sv_params *p, sv_box box, const char *text) SV_MUST_USE;
+SV_API int sv_params_set(sv_params *p, sv_box box, const char *text) SV_MUST_USE;
 static inline const char *sv_params_get(const sv_params *p, sv_box box)
 {
 	return p->box[box];
 }
-bool sv_params_equal(const sv_params *a, const sv_params *b);
+SV_API bool sv_params_equal(const sv_params *a, const sv_params *b);
 
 /* Parse a number the way the Start/End/Fold% boxes do: blanks trimmed, `,` accepted as a
  * thousands separator, "Infinity" accepted. Returns false when the text is not one number. */
-bool sv_parse_number(const char *text, double *out);
+SV_API bool sv_parse_number(const char *text, double *out);
 
 /* Format like .NET's n0/n1/n3: `decimals` digits, thousands separators ("1,234.5"). */
-void sv_format_number(char *buf, size_t size, double value, int decimals);
+SV_API void sv_format_number(char *buf, size_t size, double value, int decimals);
 
 #endif

@@ -19,24 +19,24 @@ typedef struct sv_pattern sv_pattern;
  * `%` -> `[-+.\w?]*` (D1), `*` -> `.*`, `{`/`}` -> groups, `^` and `|` kept, every other
  * character literal; a leading `@` passes the rest through as a raw regex. The result is
  * malloc'ed. */
-int sv_pattern_translate(char **out, const char *pat, size_t len) SV_MUST_USE;
+SV_API int sv_pattern_translate(char **out, const char *pat, size_t len) SV_MUST_USE;
 
 /* Compile (case-insensitive, unanchored, UTF-8 tolerant of invalid bytes). An invalid
  * pattern is SV_EINVAL with pcre2's message in err. */
-int sv_pattern_new(sv_pattern **out, const char *pat, size_t len, sv_error *err) SV_MUST_USE;
-void sv_pattern_free(sv_pattern *p);
+SV_API int sv_pattern_new(sv_pattern **out, const char *pat, size_t len, sv_error *err) SV_MUST_USE;
+SV_API void sv_pattern_free(sv_pattern *p);
 /* True when the pattern occurs in text. */
-bool sv_pattern_match(sv_pattern *p, const char *text, size_t len);
+SV_API bool sv_pattern_match(sv_pattern *p, const char *text, size_t len);
 
 /* `;`-separated list: entries trimmed, empty ones dropped, no [comment] stripping. */
 typedef struct sv_patlist sv_patlist;
 /* An invalid entry is SV_EINVAL naming `box` and the entry. */
-int sv_patlist_new(sv_patlist **out, const char *text, const char *box, sv_error *err) SV_MUST_USE;
-void sv_patlist_free(sv_patlist *l);
-size_t sv_patlist_count(const sv_patlist *l);
+SV_API int sv_patlist_new(sv_patlist **out, const char *text, const char *box, sv_error *err) SV_MUST_USE;
+SV_API void sv_patlist_free(sv_patlist *l);
+SV_API size_t sv_patlist_count(const sv_patlist *l);
 /* Bit i set when entry i matches (entries past 64 are not reported). */
-unsigned long long sv_patlist_match_bits(sv_patlist *l, const char *text, size_t len);
-bool sv_patlist_match_any(sv_patlist *l, const char *text, size_t len);
+SV_API unsigned long long sv_patlist_match_bits(sv_patlist *l, const char *text, size_t len);
+SV_API bool sv_patlist_match_any(sv_patlist *l, const char *text, size_t len);
 
 /* GroupPats. */
 typedef enum sv_group_kind {
@@ -46,12 +46,12 @@ typedef enum sv_group_kind {
 } sv_group_kind;
 
 typedef struct sv_grouppats sv_grouppats;
-int sv_grouppats_new(sv_grouppats **out, const char *text, sv_error *err) SV_MUST_USE;
-void sv_grouppats_free(sv_grouppats *g);
-size_t sv_grouppats_count(const sv_grouppats *g);
+SV_API int sv_grouppats_new(sv_grouppats **out, const char *text, sv_error *err) SV_MUST_USE;
+SV_API void sv_grouppats_free(sv_grouppats *g);
+SV_API size_t sv_grouppats_count(const sv_grouppats *g);
 /* Evaluate the entries for one frame's full name (§3.2). On SV_GROUP_PLAIN/ENTRY, *out is a
  * malloc'ed group name; on SV_GROUP_NONE it is NULL. Returns the kind, or a negative
  * sv_status (SV_ENOMEM). */
-int sv_grouppats_eval(char **out, sv_grouppats *g, const char *name, size_t len);
+SV_API int sv_grouppats_eval(char **out, sv_grouppats *g, const char *name, size_t len);
 
 #endif

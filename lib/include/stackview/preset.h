@@ -26,28 +26,28 @@ typedef struct sv_presets {
 } sv_presets;
 
 /* PerfView's built-in GroupPats presets (name, patterns; Fold% and FoldPats empty). */
-size_t sv_builtin_preset_count(void);
-const char *sv_builtin_preset_name(size_t i);
-const char *sv_builtin_preset_group(size_t i);
+SV_API size_t sv_builtin_preset_count(void);
+SV_API const char *sv_builtin_preset_name(size_t i);
+SV_API const char *sv_builtin_preset_group(size_t i);
 
 /* Parse the text form (blanks around "####" ignored; records without a Name skipped). */
-int sv_presets_parse(sv_presets *out, const char *text) SV_MUST_USE;
+SV_API int sv_presets_parse(sv_presets *out, const char *text) SV_MUST_USE;
 /* The text form, one preset per line ("####\n" between them); *out is malloc'ed. */
-int sv_presets_format(char **out, const sv_presets *ps) SV_MUST_USE;
-void sv_presets_dispose(sv_presets *ps);
+SV_API int sv_presets_format(char **out, const sv_presets *ps) SV_MUST_USE;
+SV_API void sv_presets_dispose(sv_presets *ps);
 /* Add or replace (by name, case-sensitive) a preset; strings are copied. */
-int sv_presets_put(sv_presets *ps, const char *name, const char *group, const char *fold_pct, const char *fold,
+SV_API int sv_presets_put(sv_presets *ps, const char *name, const char *group, const char *fold_pct, const char *fold,
 		   const char *comment) SV_MUST_USE;
 /* Remove the preset at index i. */
-void sv_presets_remove(sv_presets *ps, size_t i);
+SV_API void sv_presets_remove(sv_presets *ps, size_t i);
 /* The index of a preset by name, or -1. */
-long sv_presets_find(const sv_presets *ps, const char *name);
+SV_API long sv_presets_find(const sv_presets *ps, const char *name);
 
 /* Apply: GroupPats = "[name] group", Fold% and FoldPats replaced (PerfView's Preset menu). */
-int sv_preset_apply(sv_params *p, const char *name, const char *group, const char *fold_pct,
+SV_API int sv_preset_apply(sv_params *p, const char *name, const char *group, const char *fold_pct,
 		    const char *fold) SV_MUST_USE;
 /* What "Save As Preset" proposes: the `[...]` comment that starts GroupPats (or ""), and the
  * patterns without it. Both malloc'ed. */
-int sv_preset_split_group(char **name, char **pats, const char *group) SV_MUST_USE;
+SV_API int sv_preset_split_group(char **name, char **pats, const char *group) SV_MUST_USE;
 
 #endif

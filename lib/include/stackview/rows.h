@@ -15,6 +15,7 @@
 
 #include "stackview/aggview.h"
 #include "stackview/view.h"
+#include "stackview/when.h"
 
 /* What a list of rows shows; it says what a row's id means. */
 typedef enum sv_rows_kind {
@@ -44,39 +45,39 @@ typedef struct sv_rows {
 	const sv_callercallee *cc;   /* the Caller-Callee of SV_ROWS_CALLERCALLEE rows */
 } sv_rows;
 
-void sv_rows_dispose(sv_rows *r);
+SV_API void sv_rows_dispose(sv_rows *r);
 
 /* A set of expanded ids. */
 typedef struct sv_expansion sv_expansion;
-int sv_expansion_new(sv_expansion **out) SV_MUST_USE;
-void sv_expansion_free(sv_expansion *e);
-bool sv_expansion_has(const sv_expansion *e, uint32_t id);
-int sv_expansion_set(sv_expansion *e, uint32_t id, bool expanded) SV_MUST_USE;
-void sv_expansion_clear(sv_expansion *e);
+SV_API int sv_expansion_new(sv_expansion **out) SV_MUST_USE;
+SV_API void sv_expansion_free(sv_expansion *e);
+SV_API bool sv_expansion_has(const sv_expansion *e, uint32_t id);
+SV_API int sv_expansion_set(sv_expansion *e, uint32_t id, bool expanded) SV_MUST_USE;
+SV_API void sv_expansion_clear(sv_expansion *e);
 /* Expand a call tree node and, while the node reached has exactly one child, that child
  * too (PerfView's auto-expand, spec §6.1). */
-int sv_expansion_expand_node(sv_expansion *e, const sv_view *v, sv_node_id n) SV_MUST_USE;
+SV_API int sv_expansion_expand_node(sv_expansion *e, const sv_view *v, sv_node_id n) SV_MUST_USE;
 /* Expand a node's whole subtree (the `*` key). */
-int sv_expansion_expand_subtree(sv_expansion *e, const sv_view *v, sv_node_id n) SV_MUST_USE;
+SV_API int sv_expansion_expand_subtree(sv_expansion *e, const sv_view *v, sv_node_id n) SV_MUST_USE;
 /* The same two for a Callers / Callees tree's rows. */
-int sv_expansion_expand_aggrow(sv_expansion *e, const sv_aggtree *t, uint32_t row) SV_MUST_USE;
-int sv_expansion_expand_aggsubtree(sv_expansion *e, const sv_aggtree *t, uint32_t row) SV_MUST_USE;
+SV_API int sv_expansion_expand_aggrow(sv_expansion *e, const sv_aggtree *t, uint32_t row) SV_MUST_USE;
+SV_API int sv_expansion_expand_aggsubtree(sv_expansion *e, const sv_aggtree *t, uint32_t row) SV_MUST_USE;
 
 /* The visible rows of the call tree from ROOT. `e` NULL means "everything expanded";
  * max_depth >= 0 stops below that depth either way. O(visible rows). */
-int sv_rows_calltree(sv_rows *out, const sv_view *v, const sv_expansion *e, int max_depth) SV_MUST_USE;
+SV_API int sv_rows_calltree(sv_rows *out, const sv_view *v, const sv_expansion *e, int max_depth) SV_MUST_USE;
 /* The same for a Callers / Callees tree from its focus row. */
-int sv_rows_aggtree(sv_rows *out, const sv_aggtree *t, const sv_expansion *e, int max_depth) SV_MUST_USE;
+SV_API int sv_rows_aggtree(sv_rows *out, const sv_aggtree *t, const sv_expansion *e, int max_depth) SV_MUST_USE;
 /* The same from another top node / row (a subtree, e.g. to copy it). */
-int sv_rows_calltree_at(sv_rows *out, const sv_view *v, sv_node_id top, const sv_expansion *e, int max_depth) SV_MUST_USE;
-int sv_rows_aggtree_at(sv_rows *out, const sv_aggtree *t, uint32_t top, const sv_expansion *e, int max_depth) SV_MUST_USE;
+SV_API int sv_rows_calltree_at(sv_rows *out, const sv_view *v, sv_node_id top, const sv_expansion *e, int max_depth) SV_MUST_USE;
+SV_API int sv_rows_aggtree_at(sv_rows *out, const sv_aggtree *t, uint32_t top, const sv_expansion *e, int max_depth) SV_MUST_USE;
 /* ByName rows in display order; `top` = 0 for all. */
-int sv_rows_byname(sv_rows *out, const sv_view *v, size_t top) SV_MUST_USE;
+SV_API int sv_rows_byname(sv_rows *out, const sv_view *v, size_t top) SV_MUST_USE;
 /* Caller-Callee as one grid, like PerfView's three panes stacked: the callers (depth 0),
  * the focus (depth 0), the callees (depth 1). */
-int sv_rows_callercallee(sv_rows *out, const sv_callercallee *cc) SV_MUST_USE;
+SV_API int sv_rows_callercallee(sv_rows *out, const sv_callercallee *cc) SV_MUST_USE;
 /* The When string of row i (spec §7), from whichever view or tree the rows came from;
  * computes the view's histograms on first use. 0 or SV_ENOMEM (out is then empty). */
-int sv_rows_when(char out[SV_WHEN_LEN + 1], sv_view *v, const sv_rows *r, size_t i) SV_MUST_USE;
+SV_API int sv_rows_when(char out[SV_WHEN_LEN + 1], sv_view *v, const sv_rows *r, size_t i) SV_MUST_USE;
 
 #endif

@@ -61,54 +61,54 @@ typedef struct sv_sink {
 } sv_sink;
 
 /* A new empty source; `format` names the importer (copied). */
-int sv_source_new(sv_source **out, const char *format) SV_MUST_USE;
-void sv_source_free(sv_source *src);
+SV_API int sv_source_new(sv_source **out, const char *format) SV_MUST_USE;
+SV_API void sv_source_free(sv_source *src);
 /* The sink that fills this source. */
-sv_sink sv_source_sink(sv_source *src);
+SV_API sv_sink sv_source_sink(sv_source *src);
 
-int sv_source_intern_frame(sv_source *src, sv_frame_id *out, const char *name, size_t len) SV_MUST_USE;
-int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller, sv_frame_id frame) SV_MUST_USE;
-int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double metric, double count) SV_MUST_USE;
+SV_API int sv_source_intern_frame(sv_source *src, sv_frame_id *out, const char *name, size_t len) SV_MUST_USE;
+SV_API int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller, sv_frame_id frame) SV_MUST_USE;
+SV_API int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double metric, double count) SV_MUST_USE;
 /* From now on (before the first sample), samples of one stack add up into one: metric and
  * count summed, the earliest time kept. Memory then scales with distinct stacks — for
  * outputs that hold no time (folded stacks, `convert` streaming them). */
-void sv_source_set_aggregate(sv_source *src, bool on);
+SV_API void sv_source_set_aggregate(sv_source *src, bool on);
 /* Intern a whole stack given root-first frame names. */
-int sv_source_intern_path(sv_source *src, sv_stack_id *out, const char *const *names_root_first, size_t n) SV_MUST_USE;
+SV_API int sv_source_intern_path(sv_source *src, sv_stack_id *out, const char *const *names_root_first, size_t n) SV_MUST_USE;
 
-uint32_t sv_source_frame_count(const sv_source *src);
-uint32_t sv_source_stack_count(const sv_source *src);
-size_t sv_source_sample_count(const sv_source *src);
+SV_API uint32_t sv_source_frame_count(const sv_source *src);
+SV_API uint32_t sv_source_stack_count(const sv_source *src);
+SV_API size_t sv_source_sample_count(const sv_source *src);
 
 /* Full name (pattern matching) and short name (display, spec §1.4) of a frame. */
-const char *sv_source_frame_name(const sv_source *src, sv_frame_id id);
-const char *sv_source_frame_short(const sv_source *src, sv_frame_id id);
-sv_frame_id sv_source_stack_frame(const sv_source *src, sv_stack_id id);
-sv_stack_id sv_source_stack_caller(const sv_source *src, sv_stack_id id);
+SV_API const char *sv_source_frame_name(const sv_source *src, sv_frame_id id);
+SV_API const char *sv_source_frame_short(const sv_source *src, sv_frame_id id);
+SV_API sv_frame_id sv_source_stack_frame(const sv_source *src, sv_stack_id id);
+SV_API sv_stack_id sv_source_stack_caller(const sv_source *src, sv_stack_id id);
 
 /* Sample arrays (structure of arrays, index = sample number). Borrowed. */
-const sv_stack_id *sv_source_sample_stacks(const sv_source *src);
-const double *sv_source_sample_times(const sv_source *src);
-const double *sv_source_sample_metrics(const sv_source *src);
-const float *sv_source_sample_counts(const sv_source *src);
+SV_API const sv_stack_id *sv_source_sample_stacks(const sv_source *src);
+SV_API const double *sv_source_sample_times(const sv_source *src);
+SV_API const double *sv_source_sample_metrics(const sv_source *src);
+SV_API const float *sv_source_sample_counts(const sv_source *src);
 
-const char *sv_source_format(const sv_source *src);
-sv_scaling sv_source_scaling(const sv_source *src);
-void sv_source_set_scaling(sv_source *src, sv_scaling scaling);
+SV_API const char *sv_source_format(const sv_source *src);
+SV_API sv_scaling sv_source_scaling(const sv_source *src);
+SV_API void sv_source_set_scaling(sv_source *src, sv_scaling scaling);
 /* Default End (spec §5.3 with D4): max(time + |metric|) for time-metric sources and for
  * sources that asked for it (diff, drill-into copies), else max(time). */
-double sv_source_time_limit(const sv_source *src);
-void sv_source_set_limit_from_end(sv_source *src, bool by_end);
-double sv_source_total_metric(const sv_source *src);
-double sv_source_total_count(const sv_source *src);
-double sv_source_first_time(const sv_source *src);
-double sv_source_last_time(const sv_source *src);
+SV_API double sv_source_time_limit(const sv_source *src);
+SV_API void sv_source_set_limit_from_end(sv_source *src, bool by_end);
+SV_API double sv_source_total_metric(const sv_source *src);
+SV_API double sv_source_total_count(const sv_source *src);
+SV_API double sv_source_first_time(const sv_source *src);
+SV_API double sv_source_last_time(const sv_source *src);
 
 /* Saved state (NULL when the file had none) and notes ("" when none). */
-const sv_params *sv_source_saved_params(const sv_source *src);
-int sv_source_set_params(sv_source *src, const sv_params *params) SV_MUST_USE;
-const char *sv_source_notes(const sv_source *src);
-int sv_source_set_notes(sv_source *src, const char *notes) SV_MUST_USE;
+SV_API const sv_params *sv_source_saved_params(const sv_source *src);
+SV_API int sv_source_set_params(sv_source *src, const sv_params *params) SV_MUST_USE;
+SV_API const char *sv_source_notes(const sv_source *src);
+SV_API int sv_source_set_notes(sv_source *src, const char *notes) SV_MUST_USE;
 
 /* Events of the input (name and sample count), in the order first seen. */
 typedef struct sv_event {
@@ -116,10 +116,10 @@ typedef struct sv_event {
 	size_t samples;
 	bool selected; /* the event this source holds samples of */
 } sv_event;
-size_t sv_source_event_count(const sv_source *src);
-const sv_event *sv_source_event(const sv_source *src, size_t i);
-int sv_source_add_event(sv_source *src, const char *name, size_t samples, bool selected) SV_MUST_USE;
-int sv_source_rename_frames(sv_source *src, const sv_frame_id *ids, const char *const *names, size_t n) SV_MUST_USE;
+SV_API size_t sv_source_event_count(const sv_source *src);
+SV_API const sv_event *sv_source_event(const sv_source *src, size_t i);
+SV_API int sv_source_add_event(sv_source *src, const char *name, size_t samples, bool selected) SV_MUST_USE;
+SV_API int sv_source_rename_frames(sv_source *src, const sv_frame_id *ids, const char *const *names, size_t n) SV_MUST_USE;
 
 /* Notes an importer left: facts about the input, and warnings about parts it skipped
  * (the rest of the input was still usable). */
@@ -128,12 +128,12 @@ typedef struct sv_note {
 	int kind;
 	char *text; /* owned by the source */
 } sv_note;
-size_t sv_source_note_count(const sv_source *src);
-const sv_note *sv_source_note(const sv_source *src, size_t i);
-int sv_source_add_note(sv_source *src, int kind, const char *text) SV_MUST_USE;
+SV_API size_t sv_source_note_count(const sv_source *src);
+SV_API const sv_note *sv_source_note(const sv_source *src, size_t i);
+SV_API int sv_source_add_note(sv_source *src, int kind, const char *text) SV_MUST_USE;
 
 /* Bytes the source holds (arrays, tables and interned text), for memory reports. */
-size_t sv_source_memory(const sv_source *src);
+SV_API size_t sv_source_memory(const sv_source *src);
 
 /* Processes, recognised from root-most frames `Process... name (pid)` (spec §12). */
 typedef struct sv_process {
@@ -145,6 +145,6 @@ typedef struct sv_process {
 } sv_process;
 
 /* Processes sorted by metric descending. *out is malloc'ed (free it), *n its length. */
-int sv_source_processes(sv_process **out, size_t *n, const sv_source *src) SV_MUST_USE;
+SV_API int sv_source_processes(sv_process **out, size_t *n, const sv_source *src) SV_MUST_USE;
 
 #endif

@@ -10,12 +10,16 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+/* SV_API marks what libstackview exports; everything else is built with hidden visibility,
+ * so internal helpers (sv/ headers, the importers' layers) never leak into the ABI. */
 #if defined(__GNUC__)
 #define SV_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define SV_MUST_USE __attribute__((warn_unused_result))
+#define SV_API __attribute__((visibility("default")))
 #else
 #define SV_PRINTF(f, a)
 #define SV_MUST_USE
+#define SV_API
 #endif
 
 /* X(name, value, message) */
@@ -46,22 +50,22 @@ typedef struct sv_error {
 } sv_error;
 
 /* The fixed message of a status code. */
-const char *sv_status_str(int code);
+SV_API const char *sv_status_str(int code);
 
 /* Reset an error record to "no error". Accepts NULL. */
-void sv_error_clear(sv_error *err);
+SV_API void sv_error_clear(sv_error *err);
 
 /* Record an error and return `code` (negative), so callers can write
  * `return sv_error_set(err, SV_EFORMAT, "bad %s", x);`. Accepts a NULL err. */
-int sv_error_set(sv_error *err, int code, const char *fmt, ...) SV_PRINTF(3, 4);
+SV_API int sv_error_set(sv_error *err, int code, const char *fmt, ...) SV_PRINTF(3, 4);
 
 /* The same with a va_list, for importers' own error helpers that add a location. */
-int sv_error_vset(sv_error *err, int code, const char *fmt, va_list ap) SV_PRINTF(3, 0);
+SV_API int sv_error_vset(sv_error *err, int code, const char *fmt, va_list ap) SV_PRINTF(3, 0);
 
 /* Attach a location (file name, line, byte offset) to an error already set. */
-void sv_error_locate(sv_error *err, const char *file, long line, long long offset);
+SV_API void sv_error_locate(sv_error *err, const char *file, long line, long long offset);
 
 /* Format as "FILE:LINE: message" (or "FILE: byte N: message", or just the message) into buf. */
-void sv_error_format(char *buf, size_t size, const sv_error *err);
+SV_API void sv_error_format(char *buf, size_t size, const sv_error *err);
 
 #endif

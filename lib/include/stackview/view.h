@@ -26,7 +26,6 @@ typedef uint32_t sv_name_id;
 
 #define SV_NODE_ROOT 0u
 #define SV_NAME_ROOT 0u
-#define SV_WHEN_LEN 32
 
 typedef struct sv_view sv_view;
 
@@ -44,73 +43,53 @@ typedef struct sv_summary {
 /* Build the view. The params are normalised first (§5.3) and kept in the view. Errors:
  * SV_EINVAL for an invalid pattern or a box that is not a number (err names the box),
  * SV_ELIMIT for more than 64 IncPats entries, SV_ENOMEM. */
-int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv_error *err) SV_MUST_USE;
-void sv_view_free(sv_view *v);
+SV_API int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv_error *err) SV_MUST_USE;
+SV_API void sv_view_free(sv_view *v);
 
-const sv_source *sv_view_source(const sv_view *v);
+SV_API const sv_source *sv_view_source(const sv_view *v);
 /* The normalised parameters the view was computed with. */
-const sv_params *sv_view_params(const sv_view *v);
-sv_scaling sv_view_scaling(const sv_view *v);
-void sv_view_summary(sv_summary *out, const sv_view *v);
+SV_API const sv_params *sv_view_params(const sv_view *v);
+SV_API sv_scaling sv_view_scaling(const sv_view *v);
+SV_API void sv_view_summary(sv_summary *out, const sv_view *v);
 /* The summary line of spec §6.6 ("Totals Metric: ..."). */
-void sv_view_summary_line(char *buf, size_t size, const sv_view *v);
+SV_API void sv_view_summary_line(char *buf, size_t size, const sv_view *v);
 
 /* Names (display names; identity in tree and ByName). */
-const char *sv_view_name(const sv_view *v, sv_name_id id);
-sv_name_id sv_view_name_find(const sv_view *v, const char *name);
-uint32_t sv_view_name_count(const sv_view *v);
+SV_API const char *sv_view_name(const sv_view *v, sv_name_id id);
+SV_API sv_name_id sv_view_name_find(const sv_view *v, const char *name);
+SV_API uint32_t sv_view_name_count(const sv_view *v);
 
 /* The call tree. Node SV_NODE_ROOT is ROOT. Children are sorted (§6.1). */
-sv_name_id sv_view_node_name(const sv_view *v, sv_node_id n);
-sv_node_id sv_view_node_parent(const sv_view *v, sv_node_id n);
-const sv_stats *sv_view_node_stats(const sv_view *v, sv_node_id n);
+SV_API sv_name_id sv_view_node_name(const sv_view *v, sv_node_id n);
+SV_API sv_node_id sv_view_node_parent(const sv_view *v, sv_node_id n);
+SV_API const sv_stats *sv_view_node_stats(const sv_view *v, sv_node_id n);
 /* First time and last end time over the node's own (exclusive) samples, including those
  * Fold% moved onto it; +inf/-inf when it has none. */
-void sv_view_node_exc_span(const sv_view *v, sv_node_id n, double *first, double *last);
+SV_API void sv_view_node_exc_span(const sv_view *v, sv_node_id n, double *first, double *last);
 /* Children of n; returns the count and points *out at the borrowed id array. */
-uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id **out);
-/* When string of a node (32 chars + NUL). Computes histograms on first use: 0 or SV_ENOMEM. */
-int sv_view_node_when(char out[SV_WHEN_LEN + 1], sv_view *v, sv_node_id n) SV_MUST_USE;
+SV_API uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id **out);
 
 /* ByName (§6.3): rows sorted by |exc| descending, ties by name; includes ROOT. */
-uint32_t sv_view_byname_count(const sv_view *v);
-sv_name_id sv_view_byname_name(const sv_view *v, uint32_t row);
-const sv_stats *sv_view_byname_stats(const sv_view *v, uint32_t row);
+SV_API uint32_t sv_view_byname_count(const sv_view *v);
+SV_API sv_name_id sv_view_byname_name(const sv_view *v, uint32_t row);
+SV_API const sv_stats *sv_view_byname_stats(const sv_view *v, uint32_t row);
 /* Row of a name, or UINT32_MAX. */
-uint32_t sv_view_byname_find(const sv_view *v, sv_name_id name);
-int sv_view_byname_when(char out[SV_WHEN_LEN + 1], sv_view *v, uint32_t row) SV_MUST_USE;
-/* The 32 bucket values behind a ByName row's When string; NULL when out of memory. */
-const double *sv_view_byname_hist(sv_view *v, uint32_t row);
+SV_API uint32_t sv_view_byname_find(const sv_view *v, sv_name_id name);
 
-/* The character for a When bucket value v at scale (§7.3). */
-char sv_when_char(double value, double scale);
-/* Encode 32 bucket values (§7). */
-void sv_when_encode(char out[SV_WHEN_LEN + 1], const double *buckets, double scale);
-/* dst += w * src over 32 buckets, in the float32 arithmetic every When sum uses (§7.6), so
- * that equal data gives equal characters in every view. */
-void sv_hist_add(double *dst, const double *src, double w);
-/* Histogram scale of this view (§7.2); 0 before histograms exist. Computes them. */
-int sv_view_when_scale(double *out, sv_view *v) SV_MUST_USE;
-/* Bucket bounds: Start' and bucket duration D (§7.1). */
-void sv_view_when_bounds(const sv_view *v, double *start, double *bucket);
-/* Raw histogram access for derived views: inclusive and exclusive histograms of a node
- * (32 doubles each), after sv_view_when_scale succeeded. */
-const double *sv_view_node_inc_hist(const sv_view *v, sv_node_id n);
-const double *sv_view_node_exc_hist(const sv_view *v, sv_node_id n);
 
 /* Samples: the final node a sample lands on (after Fold%), with its prorated time and
  * metric; false when the sample is filtered out. */
-bool sv_view_sample(const sv_view *v, size_t sample, sv_node_id *node, double *time, double *metric);
+SV_API bool sv_view_sample(const sv_view *v, size_t sample, sv_node_id *node, double *time, double *metric);
 /* Node count (ids are < this; dead ids, removed by Fold% or without samples, have no parent
  * chain to ROOT and no children). */
-uint32_t sv_view_node_count(const sv_view *v);
-bool sv_view_node_alive(const sv_view *v, sv_node_id n);
+SV_API uint32_t sv_view_node_count(const sv_view *v);
+SV_API bool sv_view_node_alive(const sv_view *v, sv_node_id n);
 
 /* Milliseconds sv_view_new spent in the filter stage (patterns, stack transform, sample
  * pass) and in the tree stage (totals, sorting, ByName, Fold%). */
-void sv_view_timing(const sv_view *v, double *filter_ms, double *tree_ms);
+SV_API void sv_view_timing(const sv_view *v, double *filter_ms, double *tree_ms);
 
 /* Memory the view holds, for reports. */
-size_t sv_view_memory(const sv_view *v);
+SV_API size_t sv_view_memory(const sv_view *v);
 
 #endif
