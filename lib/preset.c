@@ -128,8 +128,7 @@ static const char *const keys[] = { "Name=", "GroupPat=", "FoldPercentage=", "Fo
 
 int sv_presets_parse(sv_presets *out, const char *text)
 {
-	out->p = NULL;
-	out->n = 0;
+	*out = (sv_presets){ 0 };
 	const char *p = text;
 	while (*p) {
 		const char *end = strstr(p, "####");

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* String interner: text -> dense uint32 id, texts kept in an arena.
- * Ownership: the table owns its arena and arrays; strtab_dispose frees all. Pointers returned
- * by strtab_str stay valid until dispose (arena text never moves). */
+ * Ownership: the table owns its arena and arrays; sv_strtab_dispose frees all. Pointers returned
+ * by sv_strtab_str stay valid until dispose (arena text never moves). */
 #ifndef STACKVIEW_STRTAB_INT_H
 #define STACKVIEW_STRTAB_INT_H
 

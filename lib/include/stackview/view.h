@@ -26,6 +26,7 @@ typedef uint32_t sv_name_id;
 
 #define SV_NODE_ROOT 0u
 #define SV_NAME_ROOT 0u
+#define SV_NAME_NONE UINT32_MAX /* sv_view_name_find: no such name */
 
 typedef struct sv_view sv_view;
 
@@ -56,6 +57,7 @@ SV_API void sv_view_summary_line(char *buf, size_t size, const sv_view *v);
 
 /* Names (display names; identity in tree and ByName). */
 SV_API const char *sv_view_name(const sv_view *v, sv_name_id id);
+/* The id of a display name, or SV_NAME_NONE. */
 SV_API sv_name_id sv_view_name_find(const sv_view *v, const char *name);
 SV_API uint32_t sv_view_name_count(const sv_view *v);
 
