@@ -69,6 +69,33 @@ typedef struct tui_frame {
 	sv_rows rows; /* the visible rows of the current tab */
 } tui_frame;
 
+typedef struct tui_app tui_app;
+/* Mouse events, in screen cells. */
+typedef enum tui_mouse { TUI_MOUSE_CLICK, TUI_MOUSE_DOUBLE, TUI_MOUSE_WHEEL_UP, TUI_MOUSE_WHEEL_DOWN } tui_mouse;
+
+/* A dialog's list (the process picker, Presets, Columns, help): the item under the cursor
+ * and the first item shown. One set of keys, one mouse rule and one painter serve them all
+ * (list.c); `y0` and `rows` are where it was painted last, for the mouse. */
+typedef struct tui_list {
+	size_t n, cursor, top;
+	int y0, rows;
+	bool scroll_only; /* help: a text without a cursor; the keys scroll it */
+} tui_list;
+
+/* Up/Down, PgUp/PgDn, Home/End (and k/j when `vi`; the picker types letters into its filter):
+ * true when the key moved the list. */
+bool tui_list_key(tui_list *l, int key, bool vi);
+/* Where the list is painted: n items from screen row y0, rows lines (the dialog's layout,
+ * set before keys and clicks are handled, as a headless run paints only on :dump). */
+void tui_list_place(tui_list *l, size_t n, int y0, int rows);
+enum { TUI_LIST_NONE, TUI_LIST_MOVED, TUI_LIST_AGAIN, TUI_LIST_OPEN };
+/* The wheel scrolls three lines; a click selects (TUI_LIST_AGAIN when on the item already
+ * selected), a double click opens (TUI_LIST_OPEN); TUI_LIST_NONE off the list. */
+int tui_list_mouse(tui_list *l, tui_mouse m, int y);
+/* Paint the placed list, the cursor kept in view and its line reversed; `line` paints item i
+ * at row y with attributes attr. */
+void tui_list_draw(tui_list *l, tui_app *a, tui_screen *s, void (*line)(tui_app *a, tui_screen *s, size_t i, int y, int attr));
+
 typedef struct tui_app {
 	tui_frame *frames;
 	size_t nframes, frame_cap;
@@ -88,23 +115,23 @@ typedef struct tui_app {
 	sv_presets *presets;
 	int (*store_presets)(void *payload, const sv_presets *ps, sv_error *err);
 	void *presets_payload;
-	size_t preset_cursor, preset_top;
+	tui_list presets_list;
 	unsigned saves;
 	/* the process picker */
 	sv_process *procs;
 	size_t nprocs;
 	size_t *shown;      /* indexes of procs matching the filter; 0..nshown-1 */
 	size_t nshown;
-	size_t pick_cursor; /* 0 = "all processes", i+1 = shown[i] */
+	tui_list pick; /* item 0 = "all processes", i+1 = shown[i] */
 	unsigned char *picked;
 	char pick_filter[128];
-	size_t help_top;
+	tui_list help;
 	/* columns: hidden ones, width changes from the measured width, the sort order */
 	bool col_hidden[SV_COL_COUNT]; /* columns come from lib/ (stackview/grid.h) */
 	int col_delta[SV_COL_COUNT];
 	int sort_col[TAB_COUNT]; /* per tab: a sv_col, or -1 = the view's own order */
 	bool sort_asc[TAB_COUNT];
-	size_t cols_cursor, cols_top;
+	tui_list cols;
 	/* selecting When characters of the cursor row (Set Time Range from them) */
 	int when_anchor, when_caret;
 	/* editing the Notes tab */
@@ -135,8 +162,6 @@ void tui_app_free(tui_app *a);
 bool tui_app_start_picker(tui_app *a);
 /* Handle one key; returns reaction flags. */
 int tui_app_handle(tui_app *a, int key);
-/* Mouse events, in screen cells. */
-typedef enum tui_mouse { TUI_MOUSE_CLICK, TUI_MOUSE_DOUBLE, TUI_MOUSE_WHEEL_UP, TUI_MOUSE_WHEEL_DOWN } tui_mouse;
 /* Handle one mouse event at column x, row y: a click selects the row, tab or flame box under
  * it, a double click also acts as Enter on it, the wheel scrolls three rows. */
 int tui_app_mouse(tui_app *a, tui_mouse m, int x, int y);
@@ -206,6 +231,7 @@ void tui_picker_draw(tui_app *a, tui_screen *s);
 void tui_keep_row(tui_app *a, uint32_t id);
 int tui_set_sort(tui_app *a, int col);
 int tui_columns_key(tui_app *a, int key);
+int tui_columns_mouse(tui_app *a, tui_mouse m, int x, int y);
 void tui_columns_draw(tui_app *a, tui_screen *s);
 int tui_column_at(tui_app *a, int x, int *x0);
 int tui_help_key(tui_app *a, int key);

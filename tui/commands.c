@@ -404,15 +404,6 @@ static int grid_mouse(tui_app *a, tui_mouse m, int x, int y)
 }
 
 /* The wheel in a list dialog moves its cursor. */
-static int columns_mouse(tui_app *a, tui_mouse m, int x, int y)
-{
-	(void)x;
-	(void)y;
-	if (m == TUI_MOUSE_WHEEL_UP || m == TUI_MOUSE_WHEEL_DOWN)
-		return tui_columns_key(a, m == TUI_MOUSE_WHEEL_UP ? KEY_UP : KEY_DOWN);
-	return 0;
-}
-
 static int grid_key(tui_app *a, int key)
 {
 	if (key == KEY_RESIZE)
@@ -444,7 +435,7 @@ static const tui_mode_ops modes[MODE_COUNT] = {
 	[MODE_EDIT] = { .key = tui_edit_key },
 	[MODE_PICKER] = { .key = tui_picker_key, .mouse = tui_picker_mouse, .draw = tui_picker_draw },
 	[MODE_PRESETS] = { .key = tui_presets_key, .mouse = tui_presets_mouse, .draw = tui_presets_draw },
-	[MODE_COLUMNS] = { .key = tui_columns_key, .mouse = columns_mouse, .draw = tui_columns_draw },
+	[MODE_COLUMNS] = { .key = tui_columns_key, .mouse = tui_columns_mouse, .draw = tui_columns_draw },
 	[MODE_HELP] = { .key = tui_help_key, .draw = tui_help_draw },
 	[MODE_NOTES] = { .key = tui_notes_key },
 	[MODE_WHEN] = { .key = when_mode_key, .mouse = grid_mouse },
@@ -637,8 +628,8 @@ static int grid_command(tui_app *a, tui_command c)
 	}
 	case CMD_PRESETS:
 		a->mode = MODE_PRESETS;
-		if (a->preset_cursor >= tui_preset_count(a))
-			a->preset_cursor = 0;
+		if (a->presets_list.cursor >= tui_preset_count(a))
+			a->presets_list.cursor = 0;
 		return TUI_REDRAW;
 	case CMD_SAVE_PRESET: {
 		if (!a->presets) {
@@ -657,7 +648,7 @@ static int grid_command(tui_app *a, tui_command c)
 	}
 	case CMD_HELP:
 		a->mode = MODE_HELP;
-		a->help_top = 0;
+		a->help = (tui_list){ .scroll_only = true };
 		return TUI_REDRAW;
 	case CMD_QUIT:
 		a->quit = true;

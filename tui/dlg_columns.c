@@ -48,20 +48,20 @@ int tui_set_sort(tui_app *a, int col)
 	return TUI_REDRAW;
 }
 
+static void tui_columns_place(tui_app *a)
+{
+	tui_list_place(&a->cols, SV_COL_COUNT, TUI_PICK_TOP, a->h - TUI_PICK_TOP);
+}
+
 int tui_columns_key(tui_app *a, int key)
 {
 	sv_col all[SV_COL_COUNT];
 	sv_grid_all_columns(a->tab == TAB_BYNAME ? SV_ROWS_BYNAME : SV_ROWS_CALLTREE, all);
-	sv_col c = all[a->cols_cursor < SV_COL_COUNT ? a->cols_cursor : 0];
+	tui_columns_place(a);
+	if (tui_list_key(&a->cols, key, true))
+		return TUI_REDRAW;
+	sv_col c = all[a->cols.cursor < SV_COL_COUNT ? a->cols.cursor : 0];
 	switch (key) {
-	case KEY_UP: case 'k':
-		if (a->cols_cursor)
-			a->cols_cursor--;
-		break;
-	case KEY_DOWN: case 'j':
-		if (a->cols_cursor + 1 < SV_COL_COUNT)
-			a->cols_cursor++;
-		break;
 	case ' ':
 		if (c != SV_COL_NAME)
 			a->col_hidden[c] = !a->col_hidden[c];
@@ -94,6 +94,18 @@ int tui_columns_key(tui_app *a, int key)
 	return TUI_REDRAW;
 }
 
+int tui_columns_mouse(tui_app *a, tui_mouse m, int x, int y)
+{
+	(void)x;
+	tui_columns_place(a);
+	switch (tui_list_mouse(&a->cols, m, y)) {
+	case TUI_LIST_NONE: return 0;
+	case TUI_LIST_AGAIN: return tui_columns_key(a, ' '); /* a click on the selected column shows/hides it */
+	case TUI_LIST_OPEN: return tui_columns_key(a, 's');
+	default: return TUI_REDRAW;
+	}
+}
+
 /* The grid column under screen column x, or -1. */
 int tui_column_at(tui_app *a, int x, int *x0)
 {
@@ -110,41 +122,34 @@ int tui_column_at(tui_app *a, int x, int *x0)
 	return -1;
 }
 
+static void column_line(tui_app *a, tui_screen *s, size_t i, int y, int attr)
+{
+	sv_col all[SV_COL_COUNT];
+	sv_grid_all_columns(tui_tab_kind(a), all);
+	sv_col c = all[i];
+	char wd[32], line[256];
+	if (c == SV_COL_NAME)
+		snprintf(wd, sizeof(wd), "the rest");
+	else if (a->col_delta[c])
+		snprintf(wd, sizeof(wd), "auto %+d", a->col_delta[c]);
+	else
+		snprintf(wd, sizeof(wd), "auto");
+	const char *sort = (int)c == a->sort_col[a->tab]	 ? (a->sort_asc[a->tab] ? "ascending" : "descending")
+			   : !sv_column_get(c)->sortable ? "-"
+							 : "";
+	snprintf(line, sizeof(line), "  %s  %-9s %-11s %s", c == SV_COL_NAME || !a->col_hidden[c] ? "[x]" : "[ ]",
+		 sv_column_get(c)->title, wd, sort);
+	tui_screen_text(s, 0, y, line, a->w, attr);
+}
+
 /* The Columns dialog: one line per column. */
 void tui_columns_draw(tui_app *a, tui_screen *s)
 {
-	char line[256];
 	tui_screen_text(s, 0, 0, "Columns: Space shows/hides, +/- (Right/Left) widens/narrows, s or Enter sorts (again: reverses),",
 			a->w, TUI_A_TITLE);
 	tui_screen_text(s, 0, 1, "o restores the views' own order, r resets everything, Esc closes", a->w, TUI_A_TITLE);
 	tui_screen_fill(s, 0, 3, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
 	tui_screen_text(s, 0, 3, "      Column    Width       Sort", a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
-	sv_col all[SV_COL_COUNT];
-	sv_grid_all_columns(tui_tab_kind(a), all);
-	/* the list scrolls to keep the cursor's line on a short screen */
-	size_t rows = a->h > TUI_PICK_TOP ? (size_t)(a->h - TUI_PICK_TOP) : 1;
-	if (a->cols_cursor < a->cols_top)
-		a->cols_top = a->cols_cursor;
-	if (a->cols_cursor >= a->cols_top + rows)
-		a->cols_top = a->cols_cursor - rows + 1;
-	for (int i = (int)a->cols_top; i < SV_COL_COUNT && (size_t)i < a->cols_top + rows; i++) {
-		sv_col c = all[i];
-		int y = TUI_PICK_TOP + i - (int)a->cols_top;
-		int attr = (size_t)i == a->cols_cursor ? TUI_A_REVERSE : 0;
-		char wd[32];
-		if (c == SV_COL_NAME)
-			snprintf(wd, sizeof(wd), "the rest");
-		else if (a->col_delta[c])
-			snprintf(wd, sizeof(wd), "auto %+d", a->col_delta[c]);
-		else
-			snprintf(wd, sizeof(wd), "auto");
-		const char *sort = (int)c == a->sort_col[a->tab]	 ? (a->sort_asc[a->tab] ? "ascending" : "descending")
-				   : !sv_column_get(c)->sortable ? "-"
-								 : "";
-		snprintf(line, sizeof(line), "  %s  %-9s %-11s %s", c == SV_COL_NAME || !a->col_hidden[c] ? "[x]" : "[ ]",
-			 sv_column_get(c)->title, wd, sort);
-		if (attr)
-			tui_screen_fill(s, 0, y, a->w, attr);
-		tui_screen_text(s, 0, y, line, a->w, attr);
-	}
+	tui_columns_place(a);
+	tui_list_draw(&a->cols, a, s, column_line);
 }

@@ -7,6 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Title, filter, a blank line and the titles above the list; a hint below. */
+static void place(tui_app *a)
+{
+	tui_list_place(&a->pick, a->nshown + 1, TUI_PICK_TOP, a->h - 6);
+}
+
 static void picker_filter(tui_app *a)
 {
 	a->nshown = 0;
@@ -16,8 +22,9 @@ static void picker_filter(tui_app *a)
 		if (!a->pick_filter[0] || strcasestr(a->procs[i].name, a->pick_filter) || strstr(pid, a->pick_filter))
 			a->shown[a->nshown++] = i;
 	}
-	if (a->pick_cursor > a->nshown)
-		a->pick_cursor = a->nshown;
+	place(a);
+	if (a->pick.cursor > a->nshown)
+		a->pick.cursor = a->nshown;
 }
 
 bool tui_app_start_picker(tui_app *a)
@@ -34,7 +41,7 @@ bool tui_app_start_picker(tui_app *a)
 	if (!a->shown || !a->picked)
 		return false;
 	a->mode = MODE_PICKER;
-	a->pick_cursor = 1; /* the busiest process, as PerfView's picker suggests */
+	a->pick = (tui_list){ .cursor = 1 }; /* the busiest process, as PerfView's picker suggests */
 	picker_filter(a);
 	return true;
 }
@@ -64,8 +71,8 @@ static int picker_done(tui_app *a, bool all)
 			process_pattern(one, sizeof(one), &a->procs[i]);
 			o += (size_t)snprintf(inc + o, sizeof(inc) - o, "%s%s", n++ ? "|" : "", one);
 		}
-	if (!all && !n && a->pick_cursor > 0 && a->pick_cursor <= a->nshown)
-		process_pattern(inc, sizeof(inc), &a->procs[a->shown[a->pick_cursor - 1]]);
+	if (!all && !n && a->pick.cursor > 0 && a->pick.cursor <= a->nshown)
+		process_pattern(inc, sizeof(inc), &a->procs[a->shown[a->pick.cursor - 1]]);
 	a->mode = MODE_GRID;
 	if (!inc[0]) {
 		tui_status(a, "all processes");
@@ -76,23 +83,13 @@ static int picker_done(tui_app *a, bool all)
 
 int tui_picker_key(tui_app *a, int key)
 {
-	size_t n = a->nshown + 1;
-	if (key == KEY_UP && a->pick_cursor > 0)
-		a->pick_cursor--;
-	else if (key == KEY_DOWN && a->pick_cursor + 1 < n)
-		a->pick_cursor++;
-	else if (key == KEY_PPAGE)
-		a->pick_cursor = a->pick_cursor > 10 ? a->pick_cursor - 10 : 0;
-	else if (key == KEY_NPAGE)
-		a->pick_cursor = a->pick_cursor + 10 < n ? a->pick_cursor + 10 : n - 1;
-	else if (key == KEY_HOME)
-		a->pick_cursor = 0;
-	else if (key == KEY_END)
-		a->pick_cursor = n - 1;
-	else if (key == ' ' && a->pick_cursor > 0)
-		a->picked[a->shown[a->pick_cursor - 1]] ^= 1;
+	place(a);
+	if (tui_list_key(&a->pick, key, false)) /* letters go to the filter */
+		;
+	else if (key == ' ' && a->pick.cursor > 0)
+		a->picked[a->shown[a->pick.cursor - 1]] ^= 1;
 	else if (key == '\n' || key == KEY_ENTER)
-		return picker_done(a, a->pick_cursor == 0);
+		return picker_done(a, a->pick.cursor == 0);
 	else if (key == TUI_KEY_ESC)
 		return picker_done(a, true);
 	else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && a->pick_filter[0]) {
@@ -103,7 +100,7 @@ int tui_picker_key(tui_app *a, int key)
 		a->pick_filter[l] = (char)key;
 		a->pick_filter[l + 1] = '\0';
 		picker_filter(a);
-		a->pick_cursor = a->nshown ? 1 : 0;
+		a->pick.cursor = a->nshown ? 1 : 0;
 	}
 	return TUI_REDRAW;
 }
@@ -111,24 +108,34 @@ int tui_picker_key(tui_app *a, int key)
 int tui_picker_mouse(tui_app *a, tui_mouse m, int x, int y)
 {
 	(void)x;
-	size_t n = a->nshown + 1;
-	int rows = a->h - 6; /* as draw_picker lays it out */
-	if (m == TUI_MOUSE_WHEEL_UP || m == TUI_MOUSE_WHEEL_DOWN) {
-		for (int i = 0; i < 3; i++)
-			tui_picker_key(a, m == TUI_MOUSE_WHEEL_UP ? KEY_UP : KEY_DOWN);
-		return TUI_REDRAW;
+	place(a);
+	switch (tui_list_mouse(&a->pick, m, y)) {
+	case TUI_LIST_NONE: return 0;
+	case TUI_LIST_OPEN: return tui_picker_key(a, '\n');
+	case TUI_LIST_AGAIN: /* a click on the selected process marks or unmarks it */
+		return a->pick.cursor > 0 ? tui_picker_key(a, ' ') : TUI_REDRAW;
+	default: return TUI_REDRAW;
 	}
-	size_t top = a->pick_cursor >= (size_t)rows ? a->pick_cursor - (size_t)rows + 1 : 0;
-	if (y < TUI_PICK_TOP || y >= TUI_PICK_TOP + rows || top + (size_t)(y - TUI_PICK_TOP) >= n)
-		return 0;
-	size_t i = top + (size_t)(y - TUI_PICK_TOP);
-	bool again = i == a->pick_cursor;
-	a->pick_cursor = i;
-	if (m == TUI_MOUSE_DOUBLE)
-		return tui_picker_key(a, '\n');
-	if (again && i > 0) /* a click on the selected process marks or unmarks it */
-		return tui_picker_key(a, ' ');
-	return TUI_REDRAW;
+}
+
+static void picker_line(tui_app *a, tui_screen *s, size_t i, int y, int attr)
+{
+	char line[512];
+	if (i == 0) {
+		snprintf(line, sizeof(line), "     [all processes: %zu]", a->nprocs);
+		tui_screen_text(s, 0, y, line, a->w, attr | TUI_A_BOLD);
+		return;
+	}
+	const sv_process *p = &a->procs[a->shown[i - 1]];
+	double total = sv_source_total_metric(tui_app_frame(a)->src);
+	snprintf(line, sizeof(line), " %s  %s", a->picked[a->shown[i - 1]] ? "[x]" : "[ ]", p->name);
+	char num[64], right[128];
+	sv_format_number(num, sizeof(num), p->metric, 1);
+	snprintf(right, sizeof(right), "%8ld %10zu %12s %5.1f%%", p->pid, p->samples, num,
+		 total != 0 ? 100.0 * p->metric / total : 0);
+	int rw = (int)strlen(right);
+	tui_screen_text(s, 0, y, line, a->w - rw - 1, attr);
+	tui_screen_text(s, a->w - rw, y, right, rw, attr);
 }
 
 void tui_picker_draw(tui_app *a, tui_screen *s)
@@ -140,34 +147,12 @@ void tui_picker_draw(tui_app *a, tui_screen *s)
 	snprintf(line, sizeof(line), "Filter: %s", a->pick_filter);
 	int used = tui_screen_text(s, 0, 1, line, a->w, TUI_A_BOLD);
 	tui_screen_fill(s, used, 1, 1, TUI_A_REVERSE);
-	double total = sv_source_total_metric(f->src);
 	tui_screen_fill(s, 0, 3, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
 	tui_screen_text(s, 0, 3, "     Name", a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
 	snprintf(line, sizeof(line), "%8s %10s %12s %6s", "PID", "Samples", "Metric", "%");
 	tui_screen_text(s, a->w - (int)strlen(line), 3, line, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
-	int rows = a->h - 6; /* title, filter, blank, titles above; a hint below */
-	size_t n = a->nshown + 1;
-	size_t top = a->pick_cursor >= (size_t)rows ? a->pick_cursor - (size_t)rows + 1 : 0;
-	for (size_t i = top; i < n && (int)(i - top) < rows; i++) {
-		int y = TUI_PICK_TOP + (int)(i - top);
-		int attr = i == a->pick_cursor ? TUI_A_REVERSE : 0;
-		if (attr)
-			tui_screen_fill(s, 0, y, a->w, attr);
-		if (i == 0) {
-			snprintf(line, sizeof(line), "     [all processes: %zu]", a->nprocs);
-			tui_screen_text(s, 0, y, line, a->w, attr | TUI_A_BOLD);
-			continue;
-		}
-		const sv_process *p = &a->procs[a->shown[i - 1]];
-		snprintf(line, sizeof(line), " %s  %s", a->picked[a->shown[i - 1]] ? "[x]" : "[ ]", p->name);
-		char num[64], right[128];
-		sv_format_number(num, sizeof(num), p->metric, 1);
-		snprintf(right, sizeof(right), "%8ld %10zu %12s %5.1f%%", p->pid, p->samples, num,
-			 total != 0 ? 100.0 * p->metric / total : 0);
-		int rw = (int)strlen(right);
-		tui_screen_text(s, 0, y, line, a->w - rw - 1, attr);
-		tui_screen_text(s, a->w - rw, y, right, rw, attr);
-	}
+	place(a);
+	tui_list_draw(&a->pick, a, s, picker_line);
 	tui_screen_fill(s, 0, a->h - 1, a->w, TUI_A_REVERSE);
 	tui_screen_text(s, 0, a->h - 1, "type to filter  Space marks  Enter opens  Esc: all processes", a->w,
 			TUI_A_REVERSE);

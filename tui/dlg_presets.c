@@ -31,12 +31,14 @@ static void preset_at(const tui_app *a, size_t i, const char **name, const char 
 	*fold = p->fold;
 }
 
-static void tui_app_preset_line(const tui_app *a, size_t i, char *buf, size_t size)
+static void preset_line(tui_app *a, tui_screen *s, size_t i, int y, int attr)
 {
 	const char *name, *group, *pct, *fold;
 	bool mine;
 	preset_at(a, i, &name, &group, &pct, &fold, &mine);
-	snprintf(buf, size, "%-5s %-28.200s %-40.400s %-6.40s %.300s", mine ? "yours" : "", name, group, pct, fold);
+	char line[1200];
+	snprintf(line, sizeof(line), "%-5s %-28.200s %-40.400s %-6.40s %.300s", mine ? "yours" : "", name, group, pct, fold);
+	tui_screen_text(s, 0, y, line, a->w, attr);
 }
 
 static int store_presets(tui_app *a, const char *done)
@@ -53,23 +55,21 @@ static int store_presets(tui_app *a, const char *done)
 	return TUI_REDRAW;
 }
 
+static void place(tui_app *a)
+{
+	tui_list_place(&a->presets_list, tui_preset_count(a), TUI_PICK_TOP, a->h - TUI_PICK_TOP);
+}
+
 int tui_presets_key(tui_app *a, int key)
 {
-	size_t n = tui_preset_count(a);
-	if (key == KEY_UP || key == 'k') {
-		if (a->preset_cursor > 0)
-			a->preset_cursor--;
-	} else if (key == KEY_DOWN || key == 'j') {
-		if (a->preset_cursor + 1 < n)
-			a->preset_cursor++;
-	} else if (key == KEY_HOME || key == KEY_PPAGE) {
-		a->preset_cursor = 0;
-	} else if (key == KEY_END || key == KEY_NPAGE) {
-		a->preset_cursor = n - 1;
+	tui_list *l = &a->presets_list;
+	place(a);
+	if (tui_list_key(l, key, true)) {
+		return TUI_REDRAW;
 	} else if (key == '\n' || key == KEY_ENTER) {
 		const char *name, *group, *pct, *fold;
 		bool mine;
-		preset_at(a, a->preset_cursor, &name, &group, &pct, &fold, &mine);
+		preset_at(a, l->cursor, &name, &group, &pct, &fold, &mine);
 		a->mode = MODE_GRID;
 		sv_params p;
 		if (sv_params_copy(&p, &tui_app_frame(a)->params) || sv_preset_apply(&p, name, group, pct, fold)) {
@@ -84,15 +84,16 @@ int tui_presets_key(tui_app *a, int key)
 		return flags;
 	} else if (key == 'd' || key == KEY_DC) {
 		size_t nb = sv_builtin_preset_count();
-		if (a->preset_cursor < nb || !a->presets) {
+		if (l->cursor < nb || !a->presets) {
 			tui_status(a, "built-in presets cannot be deleted");
 			return TUI_REDRAW;
 		}
 		char done[300];
-		snprintf(done, sizeof(done), "preset %.200s deleted", a->presets->p[a->preset_cursor - nb].name);
-		sv_presets_remove(a->presets, a->preset_cursor - nb);
-		if (a->preset_cursor >= tui_preset_count(a))
-			a->preset_cursor = tui_preset_count(a) - 1;
+		snprintf(done, sizeof(done), "preset %.200s deleted", a->presets->p[l->cursor - nb].name);
+		sv_presets_remove(a->presets, l->cursor - nb);
+		l->n = tui_preset_count(a);
+		if (l->cursor >= l->n)
+			l->cursor = l->n - 1;
 		return store_presets(a, done);
 	} else if (key == TUI_KEY_ESC || key == 'q' || key == 'P') {
 		a->mode = MODE_GRID;
@@ -103,13 +104,12 @@ int tui_presets_key(tui_app *a, int key)
 int tui_presets_mouse(tui_app *a, tui_mouse m, int x, int y)
 {
 	(void)x;
-	if (m == TUI_MOUSE_WHEEL_UP || m == TUI_MOUSE_WHEEL_DOWN)
-		return tui_presets_key(a, m == TUI_MOUSE_WHEEL_UP ? KEY_UP : KEY_DOWN);
-	size_t i = a->preset_top + (size_t)(y - TUI_PICK_TOP);
-	if (y < TUI_PICK_TOP || i >= tui_preset_count(a))
-		return 0;
-	a->preset_cursor = i;
-	return m == TUI_MOUSE_DOUBLE ? tui_presets_key(a, '\n') : TUI_REDRAW;
+	place(a);
+	switch (tui_list_mouse(&a->presets_list, m, y)) {
+	case TUI_LIST_NONE: return 0;
+	case TUI_LIST_OPEN: return tui_presets_key(a, '\n');
+	default: return TUI_REDRAW;
+	}
 }
 
 /* Save As Preset: the name typed, GroupPats without its [comment], Fold%, FoldPats. */
@@ -151,18 +151,6 @@ void tui_presets_draw(tui_app *a, tui_screen *s)
 	tui_screen_fill(s, 0, 3, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
 	snprintf(line, sizeof(line), "%-5s %-28s %-40s %-6s %s", "", "Name", "GroupPats", "Fold%", "FoldPats");
 	tui_screen_text(s, 0, 3, line, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
-	size_t n = sv_builtin_preset_count() + (a->presets ? a->presets->n : 0);
-	int rows = a->h - TUI_PICK_TOP;
-	if (a->preset_cursor < a->preset_top)
-		a->preset_top = a->preset_cursor;
-	if (rows > 0 && a->preset_cursor >= a->preset_top + (size_t)rows)
-		a->preset_top = a->preset_cursor - (size_t)rows + 1;
-	for (size_t i = a->preset_top; i < n && (int)(i - a->preset_top) < rows; i++) {
-		int y = TUI_PICK_TOP + (int)(i - a->preset_top);
-		int attr = i == a->preset_cursor ? TUI_A_REVERSE : 0;
-		if (attr)
-			tui_screen_fill(s, 0, y, a->w, attr);
-		tui_app_preset_line(a, i, line, sizeof(line));
-		tui_screen_text(s, 0, y, line, a->w, attr);
-	}
+	place(a);
+	tui_list_draw(&a->presets_list, a, s, preset_line);
 }

@@ -88,6 +88,7 @@ static bool resize_app(tui_app *a, tui_screen **scr, int w, int h)
  *   <Down> <Enter> <F7> <S-F7> <C-d> <M-u> ...  named keys
  *   "text"          types the text (blanks included)
  *   :dump           writes the screen to the output, followed by a line "----"
+ *   :dump>          the same with the cursor bars marked ('>' before their lines)
  *   <Click:X,Y> <DClick:X,Y> <WheelUp:X,Y> <WheelDown:X,Y>   mouse events (from 0)
  *   :resize WxH     resizes the screen
  *   :clipboard      writes the text last copied (y, Y), followed by a line "----"
@@ -135,11 +136,12 @@ static int run_script(tui_app *a, const tui_options *o, sv_error *err)
 				feed(a, (unsigned char)*c);
 			p = e + 1;
 		} else if (strncmp(p, ":dump", 5) == 0) {
+			bool marks = p[5] == '>';
 			tui_app_draw(a, scr);
-			tui_screen_dump(scr, o->out);
+			tui_screen_dump(scr, o->out, marks);
 			fputs("----\n", o->out);
 			dumped_last = true;
-			p += 5;
+			p += marks ? 6 : 5;
 		} else if (strncmp(p, ":clipboard", 10) == 0) {
 			fprintf(o->out, "%s----\n", a->clip ? a->clip : "");
 			a->clip_new = false;
@@ -159,7 +161,7 @@ static int run_script(tui_app *a, const tui_options *o, sv_error *err)
 	}
 	if (!rc && !dumped_last) {
 		tui_app_draw(a, scr);
-		tui_screen_dump(scr, o->out);
+		tui_screen_dump(scr, o->out, false);
 	}
 	tui_screen_free(scr);
 	return rc;

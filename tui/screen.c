@@ -108,10 +108,16 @@ void tui_screen_fill(tui_screen *s, int x, int y, int n, int attr)
 			s->cells[y * s->w + i] = (tui_cell){ L' ', (unsigned char)attr };
 }
 
-void tui_screen_dump(const tui_screen *s, FILE *f)
+void tui_screen_dump(const tui_screen *s, FILE *f, bool marks)
 {
 	char mb[MB_LEN_MAX + 1];
 	for (int y = 0; y < s->h; y++) {
+		if (marks) /* '>' before a line that is all reverse video: a cursor bar */
+			fputs(s->w && (s->cells[y * s->w].attr & TUI_A_REVERSE) &&
+					      (s->cells[y * s->w + s->w - 1].attr & TUI_A_REVERSE)
+				      ? ">"
+				      : " ",
+			      f);
 		int last = s->w - 1;
 		while (last >= 0 && s->cells[y * s->w + last].ch == L' ')
 			last--;

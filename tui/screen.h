@@ -42,7 +42,8 @@ int tui_screen_text(tui_screen *s, int x, int y, const char *utf8, int maxw, int
 int tui_screen_text_n(tui_screen *s, int x, int y, const char *utf8, int maxw, int attr, size_t *bytes);
 /* Fill columns [x, x+n) of row y with blanks in attr (e.g. a reverse-video cursor bar). */
 void tui_screen_fill(tui_screen *s, int x, int y, int n, int attr);
-/* Plain-text dump, trailing blanks trimmed, one line per row. */
-void tui_screen_dump(const tui_screen *s, FILE *f);
+/* The screen as text, one line per row (trailing blanks dropped); with marks, each line starts
+ * with '>' when the row is a reverse-video bar (a list's or the grid's cursor), else ' '. */
+void tui_screen_dump(const tui_screen *s, FILE *f, bool marks);
 
 #endif
