@@ -302,12 +302,42 @@ static void recompute(tui_app *a)
 	a->staged_set = false;
 }
 
+/* The cursor placement a handler asked for, on the rows just rebuilt. */
+static void place_after(tui_app *a)
+{
+	tui_frame *f = tui_app_frame(a);
+	tui_after after = a->after;
+	a->after.kind = AFTER_NONE;
+	switch (after.kind) {
+	case AFTER_ROW_ID:
+		tui_keep_row(a, after.id);
+		break;
+	case AFTER_ROW_NAME:
+		for (size_t i = 0; i < f->rows.n; i++)
+			if (f->rows.row[i].name == after.id) {
+				f->pane[a->tab].cursor = i;
+				break;
+			}
+		break;
+	case AFTER_FLAME_NODE:
+		f->flame_sel = 0;
+		for (size_t i = 0; f->flame && i < f->flame->n; i++)
+			if (f->flame->box[i].node == after.id)
+				f->flame_sel = i;
+		break;
+	case AFTER_NONE:
+		break;
+	}
+}
+
 void tui_app_react(tui_app *a, int flags)
 {
 	if (flags & TUI_RECOMPUTE)
 		recompute(a);
-	if (flags & (TUI_REFLATTEN | TUI_RECOMPUTE))
+	if (flags & (TUI_REFLATTEN | TUI_RECOMPUTE)) {
 		tui_reflatten(a);
+		place_after(a);
+	}
 }
 
 int tui_stage(tui_app *a, const sv_params *p, size_t hpos, const char *what)

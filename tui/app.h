@@ -69,6 +69,19 @@ typedef struct tui_frame {
 	sv_rows rows; /* the visible rows of the current tab */
 } tui_frame;
 
+/* A cursor placement a handler asks for with TUI_REFLATTEN: the rows do not exist yet, so
+ * tui_app_react applies it after rebuilding them. */
+typedef enum tui_after_kind {
+	AFTER_NONE,
+	AFTER_ROW_ID,     /* the row with this id (a call tree node, an aggregate row ...) */
+	AFTER_ROW_NAME,   /* the first row with this name id */
+	AFTER_FLAME_NODE, /* the flame box of this call tree node */
+} tui_after_kind;
+typedef struct tui_after {
+	tui_after_kind kind;
+	uint32_t id;
+} tui_after;
+
 typedef struct tui_app tui_app;
 /* Mouse events, in screen cells. */
 typedef enum tui_mouse { TUI_MOUSE_CLICK, TUI_MOUSE_DOUBLE, TUI_MOUSE_WHEEL_UP, TUI_MOUSE_WHEEL_DOWN } tui_mouse;
@@ -144,6 +157,8 @@ typedef struct tui_app {
 	bool staged_set;
 	size_t staged_hpos; /* the history position Back / Forward moves to, or SIZE_MAX */
 	char staged_what[600];
+	/* where the cursor goes once tui_app_react has rebuilt the rows (tui_after) */
+	tui_after after;
 	bool clip_new;    /* not yet sent to the terminal */
 	int w, h;
 	bool quit;
@@ -209,8 +224,9 @@ void tui_default_columns(tui_app *a);
 /* The current tab's grid kind (ByName or a tree), for the column order. */
 sv_rows_kind tui_tab_kind(const tui_app *a);
 
-/* commands.c: show a call tree node in the CallTree tab (its ancestors expanded). */
-void tui_reveal_node(tui_app *a, sv_node_id id);
+/* commands.c: show a call tree node in the CallTree tab (its ancestors expanded, the cursor on
+ * it once tui_app_react has rebuilt the rows); returns the reaction. */
+int tui_reveal_node(tui_app *a, sv_node_id id);
 
 /* editline.c */
 void tui_edit_start(tui_app *a, tui_edit_kind kind, int box, const char *text);

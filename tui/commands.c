@@ -103,15 +103,14 @@ static int tui_flatten_view(tui_app *a)
 	return rc;
 }
 
-/* Show a call tree node in the CallTree tab: its ancestors expanded, the cursor on it. */
-void tui_reveal_node(tui_app *a, sv_node_id id)
+int tui_reveal_node(tui_app *a, sv_node_id id)
 {
 	tui_frame *f = tui_app_frame(a);
 	for (sv_node_id x = sv_view_node_parent(f->view, id); x != UINT32_MAX; x = sv_view_node_parent(f->view, x))
 		if (sv_expansion_set(f->pane[TAB_CALLTREE].exp, x, true))
 			break;
-	tui_reflatten(a);
-	tui_keep_row(a, id);
+	a->after = (tui_after){ AFTER_ROW_ID, id };
+	return TUI_REDRAW | TUI_REFLATTEN;
 }
 
 static size_t tui_page_rows(const tui_app *a)
@@ -328,13 +327,11 @@ static int tui_goto_calltree(tui_app *a)
 	sv_rows_dispose(&all);
 	a->tab = TAB_CALLTREE;
 	if (hit == UINT32_MAX) {
-		tui_reflatten(a);
 		tui_status(a, "'%s' is not in the call tree", sv_view_name(f->view, name));
-		return TUI_REDRAW;
+		return TUI_REDRAW | TUI_REFLATTEN;
 	}
-	tui_reveal_node(a, hit);
 	tui_status(a, "%s in the call tree", sv_view_name(f->view, name));
-	return TUI_REDRAW;
+	return tui_reveal_node(a, hit);
 }
 
 static int tui_goto_byname(tui_app *a)
@@ -343,15 +340,9 @@ static int tui_goto_byname(tui_app *a)
 	tui_pane *p = &f->pane[a->tab];
 	if (!tui_grid_tab(a) || p->cursor >= f->rows.n)
 		return TUI_REDRAW;
-	sv_name_id name = f->rows.row[p->cursor].name;
+	a->after = (tui_after){ AFTER_ROW_NAME, f->rows.row[p->cursor].name };
 	a->tab = TAB_BYNAME;
-	tui_reflatten(a);
-	for (size_t i = 0; i < f->rows.n; i++)
-		if (f->rows.row[i].name == name) {
-			f->pane[TAB_BYNAME].cursor = i;
-			break;
-		}
-	return TUI_REDRAW;
+	return TUI_REDRAW | TUI_REFLATTEN;
 }
 
 static int grid_command(tui_app *a, tui_command c);

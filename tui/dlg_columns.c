@@ -23,11 +23,11 @@ void tui_keep_row(tui_app *a, uint32_t id)
 		}
 }
 
-static void tui_resort(tui_app *a)
+/* Rows in the new order, the cursor staying on its row. */
+static int tui_resort(tui_app *a)
 {
-	uint32_t id = tui_cursor_id(a);
-	tui_reflatten(a);
-	tui_keep_row(a, id);
+	a->after = (tui_after){ AFTER_ROW_ID, tui_cursor_id(a) };
+	return TUI_REDRAW | TUI_REFLATTEN;
 }
 
 int tui_set_sort(tui_app *a, int col)
@@ -42,10 +42,9 @@ int tui_set_sort(tui_app *a, int col)
 		a->sort_col[a->tab] = col;
 		a->sort_asc[a->tab] = col == SV_COL_NAME; /* names A to Z, numbers largest first */
 	}
-	tui_resort(a);
 	tui_status(a, "sorted by %s, %s (c: columns, o there restores the view's order)", sv_column_get((sv_col)col)->title,
 	       a->sort_asc[a->tab] ? "ascending" : "descending");
-	return TUI_REDRAW;
+	return tui_resort(a);
 }
 
 static void tui_columns_place(tui_app *a)
@@ -78,15 +77,13 @@ int tui_columns_key(tui_app *a, int key)
 		return tui_set_sort(a, (int)c);
 	case 'o':
 		a->sort_col[a->tab] = -1;
-		tui_resort(a);
-		break;
+		return tui_resort(a);
 	case 'r':
 		tui_default_columns(a);
 		memset(a->col_delta, 0, sizeof(a->col_delta));
 		for (int t = 0; t < TAB_COUNT; t++)
 			a->sort_col[t] = -1;
-		tui_resort(a);
-		break;
+		return tui_resort(a);
 	default: /* Esc, c, q */
 		a->mode = MODE_GRID;
 		break;

@@ -42,7 +42,7 @@ int tui_find_next(tui_app *a, bool include_current)
 				if (!sv_pattern_match(pat, nm, strlen(nm)))
 					continue;
 				found = true;
-				tui_reveal_node(a, all.row[i].id);
+				flags |= tui_reveal_node(a, all.row[i].id);
 			}
 			sv_rows_dispose(&all);
 		}

@@ -35,13 +35,9 @@ static int flame_zoom(tui_app *a, sv_node_id top, sv_node_id select)
 	f->flame_top = top;
 	sv_flame_free(f->flame);
 	f->flame = NULL;
-	tui_reflatten(a);
-	f->flame_sel = 0;
-	for (size_t i = 0; f->flame && i < f->flame->n; i++)
-		if (f->flame->box[i].node == select)
-			f->flame_sel = i;
+	a->after = (tui_after){ AFTER_FLAME_NODE, select };
 	tui_status(a, top == SV_NODE_ROOT ? "whole tree" : "zoomed into %s", sv_view_name(f->view, sv_view_node_name(f->view, top)));
-	return TUI_REDRAW;
+	return TUI_REDRAW | TUI_REFLATTEN;
 }
 
 int tui_flame_key(tui_app *a, tui_command c)
