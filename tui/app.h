@@ -253,7 +253,11 @@ int tui_column_at(tui_app *a, int x, int *x0);
 int tui_help_key(tui_app *a, int key);
 void tui_help_draw(tui_app *a, tui_screen *s);
 
-/* tab_flame.c, tab_notes.c */
+/* tab_flame.c, tab_notes.c: a tab's own commands come first (as tig's views see a key
+ * before the global table); TUI_NOT_MINE passes a command on to the grid's handling. */
+#define TUI_NOT_MINE (-1)
+int tui_flame_command(tui_app *a, tui_command c);
+int tui_notes_command(tui_app *a, tui_command c);
 int tui_flame_key(tui_app *a, tui_command c);
 int tui_flame_mouse(tui_app *a, tui_mouse m, int x, int y);
 void tui_flame_draw(tui_app *a, tui_screen *s, int y0, int y1);

@@ -347,6 +347,16 @@ static int tui_goto_byname(tui_app *a)
 
 static int grid_command(tui_app *a, tui_command c);
 
+/* Tabs with commands or a mouse of their own; the others are grids (ByName, CallTree,
+ * Callers, Callees, Caller-Callee) handled here. */
+static const struct {
+	int (*command)(tui_app *a, tui_command c);
+	int (*mouse)(tui_app *a, tui_mouse m, int x, int y);
+} tab_ops[TAB_COUNT] = {
+	[TAB_FLAME] = { .command = tui_flame_command, .mouse = tui_flame_mouse },
+	[TAB_NOTES] = { .command = tui_notes_command },
+};
+
 /* The grid's mouse: the wheel scrolls three rows, a click on a tab switches to it, on a column
  * title sorts by it, on a row selects it (in a When cell: that character), a double click
  * acts as Enter. */
@@ -363,8 +373,8 @@ static int grid_mouse(tui_app *a, tui_mouse m, int x, int y)
 		int t = tui_draw_tab_at(a, x);
 		return t >= 0 ? tui_switch_tab(a, (tui_tab)t) : 0;
 	}
-	if (a->tab == TAB_FLAME)
-		return tui_flame_mouse(a, m, x, y);
+	if (tab_ops[a->tab].mouse)
+		return tab_ops[a->tab].mouse(a, m, x, y);
 	int x0 = 0;
 	if (tui_grid_tab(a) && y == TUI_GRID_TOP && m == TUI_MOUSE_CLICK) { /* a column title sorts by it */
 		int c = tui_column_at(a, x, &x0);
@@ -456,17 +466,10 @@ static int grid_command(tui_app *a, tui_command c)
 	tui_frame *f = tui_app_frame(a);
 	tui_pane *p = &f->pane[a->tab];
 	const sv_row *r = p->cursor < f->rows.n ? &f->rows.row[p->cursor] : NULL;
-	if (a->tab == TAB_FLAME) {
-		switch (c) {
-		case CMD_UP: case CMD_DOWN: case CMD_EXPAND: case CMD_COLLAPSE: case CMD_ENTER: case CMD_HOME:
-			return tui_flame_key(a, c);
-		case CMD_POP:
-			if (f->nzooms)
-				return tui_flame_key(a, c);
-			break;
-		default:
-			break;
-		}
+	if (tab_ops[a->tab].command) {
+		int flags = tab_ops[a->tab].command(a, c);
+		if (flags != TUI_NOT_MINE)
+			return flags;
 	}
 	switch (c) {
 	case CMD_UP: return tui_move(a, -1);
@@ -499,10 +502,6 @@ static int grid_command(tui_app *a, tui_command c)
 	case CMD_EXPAND_ALL:
 		return tui_tree_tab(a) && r ? tui_set_expanded(a, r, 2) : TUI_REDRAW;
 	case CMD_ENTER:
-		if (a->tab == TAB_NOTES)
-			return tui_notes_start(a);
-		if (a->tab == TAB_FLAME)
-			return TUI_REDRAW;
 		return cmd_enter(a);
 	case CMD_TAB_NEXT: return tui_switch_tab(a, (tui_tab)((a->tab + 1) % TAB_COUNT));
 	case CMD_TAB_PREV: return tui_switch_tab(a, (tui_tab)((a->tab + TAB_COUNT - 1) % TAB_COUNT));

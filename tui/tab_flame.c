@@ -40,6 +40,18 @@ static int flame_zoom(tui_app *a, sv_node_id top, sv_node_id select)
 	return TUI_REDRAW | TUI_REFLATTEN;
 }
 
+int tui_flame_command(tui_app *a, tui_command c)
+{
+	switch (c) {
+	case CMD_UP: case CMD_DOWN: case CMD_EXPAND: case CMD_COLLAPSE: case CMD_ENTER: case CMD_HOME:
+		return tui_flame_key(a, c);
+	case CMD_POP: /* zooms out while zoomed; otherwise Back, as everywhere */
+		return tui_app_frame(a)->nzooms ? tui_flame_key(a, c) : TUI_NOT_MINE;
+	default:
+		return TUI_NOT_MINE;
+	}
+}
+
 int tui_flame_key(tui_app *a, tui_command c)
 {
 	tui_frame *f = tui_app_frame(a);

@@ -9,6 +9,11 @@
 
 #define NOTES_MAX (1u << 20)
 
+int tui_notes_command(tui_app *a, tui_command c)
+{
+	return c == CMD_ENTER ? tui_notes_start(a) : TUI_NOT_MINE;
+}
+
 int tui_notes_start(tui_app *a)
 {
 	const char *n = sv_source_notes(tui_app_frame(a)->src);
