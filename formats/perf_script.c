@@ -4,8 +4,8 @@
  * [cpu], time and period, event names with `:` and `/`, tracepoint payloads, one-line `-G`
  * samples, `PERF_RECORD_*` lines. Frames are `module!symbol`; the metric is perf's period
  * (ms for cpu-clock/task-clock, which make the source time-metric); one event at a time.
- * Lines are split by perf_script_lex.c; this file keeps processes, threads, events and
- * frames and pushes samples. */
+ * Header lines are lexed by perf_script_lex.c; frame lines here, where their small helpers
+ * inline into the hot loop (a separate file cost 7 % of load time). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +65,135 @@ static int ps_fail(ps_ctx *c, int code, const char *what)
 	return code;
 }
 
+/* ---- frames ---- */
+
+/* Byte tests without the locale tables: this is the hot loop of the importer. */
+static inline bool space(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\v' || ch == '\f';
+}
+
+static inline bool hexdigit(char ch)
+{
+	return (ch >= '0' && ch <= '9') || ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'f');
+}
+
+static span trim(span s)
+{
+	while (s.n && space(s.p[0])) {
+		s.p++;
+		s.n--;
+	}
+	while (s.n && space(s.p[s.n - 1]))
+		s.n--;
+	return s;
+}
+
+/* Remove enclosing (...) and [...] layers: "[unknown]" -> "unknown". */
+static span unwrap(span s)
+{
+	s = trim(s);
+	while (s.n >= 2 && ((s.p[0] == '(' && s.p[s.n - 1] == ')') || (s.p[0] == '[' && s.p[s.n - 1] == ']'))) {
+		s.p++;
+		s.n -= 2;
+		s = trim(s);
+	}
+	return s;
+}
+
+static bool is_hex_span(span t)
+{
+	if (!t.n)
+		return false;
+	for (size_t i = 0; i < t.n; i++)
+		if (!hexdigit(t.p[i]))
+			return false;
+	return true;
+}
+
+/* `ADDRESS SYMBOL (DSO)` after the leading blanks. */
+static void parse_frame(span line, raw_frame *f)
+{
+	line = trim(line);
+	size_t i = 0;
+	while (i < line.n && !sv_ps_blank(line.p[i]))
+		i++;
+	span rest = trim((span){ line.p + i, line.n - i });
+	memset(f, 0, sizeof(*f));
+	if (rest.n && rest.p[rest.n - 1] == ')') {
+		/* The '(' that balances the last ')': "(/memfd:x (deleted))" is one DSO. */
+		const char *open = NULL;
+		size_t depth = 0;
+		for (size_t k = rest.n; k-- > 0;) {
+			if (rest.p[k] == ')')
+				depth++;
+			else if (rest.p[k] == '(' && --depth == 0) {
+				open = rest.p + k;
+				break;
+			}
+		}
+		if (open) {
+			f->sym = trim((span){ rest.p, (size_t)(open - rest.p) });
+			f->dso = (span){ open, (size_t)(rest.p + rest.n - open) };
+		} else {
+			f->sym = rest;
+		}
+	} else {
+		f->sym = rest;
+	}
+	f->sym = unwrap(f->sym);
+	f->dso = unwrap(f->dso);
+	f->inlined = f->dso.n == 7 && memcmp(f->dso.p, "inlined", 7) == 0;
+}
+
+static span basename_of(span s)
+{
+	for (size_t k = s.n; k-- > 0;)
+		if (s.p[k] == '/' || s.p[k] == '\\')
+			return (span){ s.p + k + 1, s.n - k - 1 };
+	return s;
+}
+
+static bool ends_with(span s, const char *suf)
+{
+	size_t l = strlen(suf);
+	return s.n >= l && memcmp(s.p + s.n - l, suf, l) == 0;
+}
+
+/* Strip a trailing "+0x<hex>" (not at position 0). */
+static span strip_offset(span s)
+{
+	for (size_t k = s.n; k-- > 1;) {
+		if (s.p[k] != '+')
+			continue;
+		if (k + 2 < s.n && s.p[k + 1] == '0' && s.p[k + 2] == 'x' && is_hex_span((span){ s.p + k + 3, s.n - k - 3 }))
+			return (span){ s.p, k };
+		break;
+	}
+	return s;
+}
+
+/* Strip a trailing .NET optimisation tier "[OptimizedTier1]" (§1.5 step 6). */
+static span strip_tier(span s)
+{
+	if (s.n < 3 || s.p[s.n - 1] != ']')
+		return s;
+	const char *open = NULL;
+	for (size_t k = s.n - 1; k-- > 0;)
+		if (s.p[k] == '[') {
+			open = s.p + k;
+			break;
+		}
+	if (!open || open == s.p)
+		return s;
+	span tier = { open + 1, (size_t)(s.p + s.n - 1 - open - 1) };
+	static const char *const words[] = { "Tier", "Jitted", "Optimized", "PreJIT", "ReadyToRun" };
+	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+		if (tier.n >= strlen(words[w]) && memmem(tier.p, tier.n, words[w], strlen(words[w])))
+			return (span){ s.p, (size_t)(open - s.p) };
+	return s;
+}
+
 static int name_reserve(ps_ctx *c, size_t need)
 {
 	if (need <= c->name_cap)
@@ -84,17 +213,17 @@ static int name_reserve(ps_ctx *c, size_t need)
  * frame belongs to. */
 static int frame_id(ps_ctx *c, sv_frame_id *out, const raw_frame *f, span module_hint)
 {
-	span sym = f->sym, module = f->inlined ? module_hint : sv_ps_basename_of(f->dso);
+	span sym = f->sym, module = f->inlined ? module_hint : basename_of(f->dso);
 	if (!f->dso.n && !f->inlined)
 		module = (span){ "unknown", 7 };
 	span jm, jrest;
-	if (!f->inlined && (sv_ps_ends_with(f->dso, ".map") || (sv_ps_ends_with(module, ".so") && module.n > 7 &&
+	if (!f->inlined && (ends_with(f->dso, ".map") || (ends_with(module, ".so") && module.n > 7 &&
 							 memcmp(module.p, "jitted-", 7) == 0)) &&
 	    sv_perf_jit_split(sym.p, sym.n, &jm.p, &jm.n, &jrest.p, &jrest.n)) {
 		module = jm;
-		sym = sv_ps_trim(jrest);
+		sym = trim(jrest);
 	}
-	sym = sv_ps_strip_tier(sv_ps_strip_offset(sym));
+	sym = strip_tier(strip_offset(sym));
 	if (!sym.n)
 		sym = (span){ "unknown", 7 };
 	if (!module.n)
@@ -136,7 +265,7 @@ static int push_frame(ps_ctx *c, span line)
 	if (SV_ARRAY_RESERVE(c->fids, c->fid_cap, c->nframes + 1))
 		return ps_fail(c, SV_ENOMEM, "out of memory");
 	raw_frame f;
-	sv_ps_parse_frame(line, &f);
+	parse_frame(line, &f);
 	size_t idx = c->nframes++;
 	if (f.inlined) {
 		if (SV_ARRAY_RESERVE(c->pend, c->pend_cap, c->npend + 1) ||
@@ -148,7 +277,7 @@ static int push_frame(ps_ctx *c, span line)
 		c->pend[c->npend++] = idx;
 		return 0;
 	}
-	span module = f.dso.n ? sv_ps_basename_of(f.dso) : (span){ "unknown", 7 };
+	span module = f.dso.n ? basename_of(f.dso) : (span){ "unknown", 7 };
 	int rc = frame_id(c, &c->fids[idx], &f, module);
 	return rc ? rc : resolve_pending(c, module);
 }
@@ -237,7 +366,7 @@ static bool frame_line(span line)
 		return true;
 	span tok[2];
 	header h;
-	return sv_ps_tokenize(line, tok, 2) == 2 && sv_ps_is_hex_span(tok[0]) && !sv_ps_parse_header(line, &h);
+	return sv_ps_tokenize(line, tok, 2) == 2 && is_hex_span(tok[0]) && !sv_ps_parse_header(line, &h);
 }
 
 static bool srcline_line(span line)
@@ -418,7 +547,7 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		}
 		first = false;
 		if (state == S_FRAMES) {
-			if (!got || sv_ps_trim(line).n == 0) {
+			if (!got || trim(line).n == 0) {
 				if ((rc = emit(&c, &h)))
 					goto out;
 				state = S_HEADER;
@@ -440,7 +569,7 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		}
 		if (!got)
 			break;
-		span t = sv_ps_trim(line);
+		span t = trim(line);
 		if (!t.n || t.p[0] == '#')
 			continue;
 		/* Keep the header: the input moves on while the sample's frames are read. */
@@ -462,7 +591,7 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		c.pend_len = 0;
 		/* A one-line sample (-G, or no callchain): "ip sym (dso)" after the event. */
 		span ptok[2];
-		if (h.payload.n && sv_ps_tokenize(h.payload, ptok, 2) == 2 && sv_ps_is_hex_span(ptok[0])) {
+		if (h.payload.n && sv_ps_tokenize(h.payload, ptok, 2) == 2 && is_hex_span(ptok[0])) {
 			if ((rc = push_frame(&c, h.payload)) || (rc = emit(&c, &h)))
 				goto out;
 			continue;
@@ -507,7 +636,7 @@ static bool ps_probe(const unsigned char *d, size_t n)
 		if (line.n && line.p[line.n - 1] == '\r')
 			line.n--;
 		p = nl + 1;
-		span t = sv_ps_trim(line);
+		span t = trim(line);
 		if (!t.n || t.p[0] == '#')
 			continue;
 		header h;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals of the `perf script` importer: the lexer (perf_script_lex.c) and what it hands
- * to the importer (perf_script.c). formats/ only. Spans point into the caller's line. */
+/* Internals of the `perf script` importer: the header-line lexer (perf_script_lex.c) and what
+ * it hands to the importer (perf_script.c). formats/ only. Spans point into the caller's line. */
 #ifndef STACKVIEW_FORMATS_PERF_SCRIPT_INT_H
 #define STACKVIEW_FORMATS_PERF_SCRIPT_INT_H
 
@@ -32,21 +32,16 @@ typedef struct raw_frame {
 	bool inlined;
 } raw_frame;
 
+/* A blank between tokens (no locale tables: the importer's hot loop). */
+static inline bool sv_ps_blank(char ch)
+{
+	return ch == ' ' || ch == '\t';
+}
+
 /* Split a line at blanks into at most max tokens; returns how many. */
 size_t sv_ps_tokenize(span line, span *tok, size_t max);
 /* A sample header line (perf.md §1.1: the pid/tid token is the first integer or int/int token
  * whose whole tail reads [cpu]? time:? period? event:); false when the line is not one. */
 bool sv_ps_parse_header(span line, header *h);
-/* A frame line, `ADDRESS SYMBOL (DSO)` after the leading blanks. */
-void sv_ps_parse_frame(span line, raw_frame *f);
-/* Blanks off both ends; whether t is all hex digits. */
-span sv_ps_trim(span s);
-bool sv_ps_is_hex_span(span t);
-/* The part after the last '/'; whether s ends in suf. */
-span sv_ps_basename_of(span s);
-bool sv_ps_ends_with(span s, const char *suf);
-/* Strip a trailing "+0x<hex>" (not at position 0); a trailing .NET tier "[OptimizedTier1]". */
-span sv_ps_strip_offset(span s);
-span sv_ps_strip_tier(span s);
 
 #endif

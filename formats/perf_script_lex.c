@@ -9,11 +9,6 @@
 
 #include "perf_script_int.h"
 
-static bool blank(char ch)
-{
-	return ch == ' ' || ch == '\t';
-}
-
 static bool all_digits(span t)
 {
 	if (!t.n)
@@ -100,12 +95,12 @@ size_t sv_ps_tokenize(span line, span *tok, size_t max)
 {
 	size_t n = 0, i = 0;
 	while (i < line.n && n < max) {
-		while (i < line.n && blank(line.p[i]))
+		while (i < line.n && sv_ps_blank(line.p[i]))
 			i++;
 		if (i == line.n)
 			break;
 		size_t s = i;
-		while (i < line.n && !blank(line.p[i]))
+		while (i < line.n && !sv_ps_blank(line.p[i]))
 			i++;
 		tok[n++] = (span){ line.p + s, i - s };
 	}
@@ -146,9 +141,9 @@ bool sv_ps_parse_header(span line, header *h)
 			x.event = (span){ tok[j].p, tok[j].n - 1 };
 			const char *after = tok[j].p + tok[j].n;
 			const char *end = line.p + line.n;
-			while (after < end && blank(*after))
+			while (after < end && sv_ps_blank(*after))
 				after++;
-			while (end > after && blank(end[-1]))
+			while (end > after && sv_ps_blank(end[-1]))
 				end--;
 			x.payload = (span){ after, (size_t)(end - after) };
 		} else if (x.has_period && !x.has_time) {
@@ -156,10 +151,10 @@ bool sv_ps_parse_header(span line, header *h)
 		}
 		/* The comm is everything before the ids, as printed (right-trimmed). */
 		const char *cs = line.p;
-		while (cs < tok[i].p && blank(*cs))
+		while (cs < tok[i].p && sv_ps_blank(*cs))
 			cs++;
 		const char *ce = tok[i].p;
-		while (ce > cs && blank(ce[-1]))
+		while (ce > cs && sv_ps_blank(ce[-1]))
 			ce--;
 		x.comm = (span){ cs, (size_t)(ce - cs) };
 		x.pid = pid;
@@ -169,133 +164,4 @@ bool sv_ps_parse_header(span line, header *h)
 		return true;
 	}
 	return false;
-}
-
-/* ---- frames ---- */
-
-/* Byte tests without the locale tables: this is the hot loop of the importer. */
-static inline bool space(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\v' || ch == '\f';
-}
-
-static inline bool hexdigit(char ch)
-{
-	return (ch >= '0' && ch <= '9') || ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'f');
-}
-
-span sv_ps_trim(span s)
-{
-	while (s.n && space(s.p[0])) {
-		s.p++;
-		s.n--;
-	}
-	while (s.n && space(s.p[s.n - 1]))
-		s.n--;
-	return s;
-}
-
-/* Remove enclosing (...) and [...] layers: "[unknown]" -> "unknown". */
-static span unwrap(span s)
-{
-	s = sv_ps_trim(s);
-	while (s.n >= 2 && ((s.p[0] == '(' && s.p[s.n - 1] == ')') || (s.p[0] == '[' && s.p[s.n - 1] == ']'))) {
-		s.p++;
-		s.n -= 2;
-		s = sv_ps_trim(s);
-	}
-	return s;
-}
-
-bool sv_ps_is_hex_span(span t)
-{
-	if (!t.n)
-		return false;
-	for (size_t i = 0; i < t.n; i++)
-		if (!hexdigit(t.p[i]))
-			return false;
-	return true;
-}
-
-/* `ADDRESS SYMBOL (DSO)` after the leading blanks. */
-void sv_ps_parse_frame(span line, raw_frame *f)
-{
-	line = sv_ps_trim(line);
-	size_t i = 0;
-	while (i < line.n && !blank(line.p[i]))
-		i++;
-	span rest = sv_ps_trim((span){ line.p + i, line.n - i });
-	memset(f, 0, sizeof(*f));
-	if (rest.n && rest.p[rest.n - 1] == ')') {
-		/* The '(' that balances the last ')': "(/memfd:x (deleted))" is one DSO. */
-		const char *open = NULL;
-		size_t depth = 0;
-		for (size_t k = rest.n; k-- > 0;) {
-			if (rest.p[k] == ')')
-				depth++;
-			else if (rest.p[k] == '(' && --depth == 0) {
-				open = rest.p + k;
-				break;
-			}
-		}
-		if (open) {
-			f->sym = sv_ps_trim((span){ rest.p, (size_t)(open - rest.p) });
-			f->dso = (span){ open, (size_t)(rest.p + rest.n - open) };
-		} else {
-			f->sym = rest;
-		}
-	} else {
-		f->sym = rest;
-	}
-	f->sym = unwrap(f->sym);
-	f->dso = unwrap(f->dso);
-	f->inlined = f->dso.n == 7 && memcmp(f->dso.p, "inlined", 7) == 0;
-}
-
-span sv_ps_basename_of(span s)
-{
-	for (size_t k = s.n; k-- > 0;)
-		if (s.p[k] == '/' || s.p[k] == '\\')
-			return (span){ s.p + k + 1, s.n - k - 1 };
-	return s;
-}
-
-bool sv_ps_ends_with(span s, const char *suf)
-{
-	size_t l = strlen(suf);
-	return s.n >= l && memcmp(s.p + s.n - l, suf, l) == 0;
-}
-
-/* Strip a trailing "+0x<hex>" (not at position 0). */
-span sv_ps_strip_offset(span s)
-{
-	for (size_t k = s.n; k-- > 1;) {
-		if (s.p[k] != '+')
-			continue;
-		if (k + 2 < s.n && s.p[k + 1] == '0' && s.p[k + 2] == 'x' && sv_ps_is_hex_span((span){ s.p + k + 3, s.n - k - 3 }))
-			return (span){ s.p, k };
-		break;
-	}
-	return s;
-}
-
-/* Strip a trailing .NET optimisation tier "[OptimizedTier1]" (§1.5 step 6). */
-span sv_ps_strip_tier(span s)
-{
-	if (s.n < 3 || s.p[s.n - 1] != ']')
-		return s;
-	const char *open = NULL;
-	for (size_t k = s.n - 1; k-- > 0;)
-		if (s.p[k] == '[') {
-			open = s.p + k;
-			break;
-		}
-	if (!open || open == s.p)
-		return s;
-	span tier = { open + 1, (size_t)(s.p + s.n - 1 - open - 1) };
-	static const char *const words[] = { "Tier", "Jitted", "Optimized", "PreJIT", "ReadyToRun" };
-	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
-		if (tier.n >= strlen(words[w]) && memmem(tier.p, tier.n, words[w], strlen(words[w])))
-			return (span){ s.p, (size_t)(open - s.p) };
-	return s;
 }
