@@ -60,7 +60,7 @@ FMT_SRCS := formats/input.c formats/registry.c formats/perfview_xml.c formats/pe
 TUI_SRCS := tui/screen.c tui/keymap.c tui/app.c tui/commands.c tui/list.c tui/editline.c tui/dlg_presets.c tui/dlg_picker.c \
 	tui/dlg_columns.c tui/dlg_help.c tui/tab_flame.c tui/tab_notes.c tui/draw.c tui/run.c tui/term.c
 CMD_SRCS := cmd/main.c cmd/load.c cmd/view.c cmd/info.c cmd/diff.c cmd/convert.c cmd/tui.c cmd/options.c \
-	cmd/output.c cmd/json_out.c cmd/presets.c cmd/progress.c cmd/signals.c
+	cmd/output.c cmd/json_out.c cmd/presets.c cmd/progress.c cmd/signals.c cmd/suggest.c
 FUZZ_TARGETS := perfview_xml perfview_json perf_script perf_data folded pattern etl xpress speedscope
 FUZZ_SECONDS ?= 60
 UNIT_TESTS := $(basename $(notdir $(wildcard tests/unit/test_*.c)))

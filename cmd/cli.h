@@ -44,6 +44,7 @@ typedef struct cli_opts {
 	const char *script;  /* --script: headless TUI key script file */
 	int width, height;   /* --size WxH */
 	long top, depth;
+	double min_pct;      /* --min-pct: rows under this share are left out (0 = all) */
 	cli_out out;
 	bool timing;
 	int progress;        /* --progress 1, --no-progress 0, default -1 (when stderr is a terminal) */
@@ -88,6 +89,16 @@ typedef struct cli_command {
 } cli_command;
 const cli_command *cli_command_find(const char *name);
 const cli_command *cli_command_default(void);
+/* The subcommand names, for "did you mean" (main.c). */
+size_t cli_command_names(const char **out, size_t max);
+
+/* suggest.c: the commands among names that `word` (not an existing file) is a typo or a
+ * prefix of, quoted and joined with "or" into buf (false: none is close); up to max names of v closest to a --focus that matched none (names
+ * containing it, heaviest first, else those a few edits away), borrowed from v. */
+bool cli_suggest_command(const char *word, const char *const *names, size_t n, char *buf, size_t size);
+size_t cli_suggest_names(sv_view *v, const char *focus, const char **out, size_t max);
+/* The --focus error line with those suggestions (view.c). */
+void cli_focus_not_found(sv_view *v, const char *focus);
 
 /* Shared by the subcommands (load.c). */
 double cli_now_ms(void);

@@ -47,6 +47,14 @@ const cli_command *cli_command_default(void)
 	return &commands[0];
 }
 
+size_t cli_command_names(const char **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]) && n < max; i++)
+		out[n++] = commands[i].name;
+	return n;
+}
+
 /* What the table says a subcommand needs, checked before anything is loaded. */
 static int check(const cli_command *c, const cli_opts *o)
 {

@@ -54,6 +54,9 @@ void cli_usage(FILE *f)
 	      "      --json            one JSON document (schema in the man page)\n"
 	      "      --tsv             tab-separated rows\n"
 	      "      --top N           first N rows (byname)\n"
+	      "      --min-pct N       leave out rows under N %% of the total (perf's --percent-limit):\n"
+	      "                        trees by Inc, with their subtrees; byname rows when both Exc\n"
+	      "                        and Inc are under it\n"
 	      "      --columns LIST    e.g. name,inc,inc_pct,exc,when\n"
 	      "      --depth N         calltree/callers/callees: levels below the top\n"
 	      "      --focus NAME      the name for callers, callees, callercallee\n"
@@ -74,7 +77,7 @@ void cli_usage(FILE *f)
 enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
 	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_FORMAT, O_VERSION,
-	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END,
+	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT,
 };
 
 static const struct option longopts[] = {
@@ -101,6 +104,7 @@ static const struct option longopts[] = {
 	{ "json", no_argument, NULL, O_JSON },
 	{ "tsv", no_argument, NULL, O_TSV },
 	{ "top", required_argument, NULL, O_TOP },
+	{ "min-pct", required_argument, NULL, O_MIN_PCT },
 	{ "columns", required_argument, NULL, O_COLUMNS },
 	{ "timing", no_argument, NULL, O_TIMING },
 	{ "progress", no_argument, NULL, O_PROGRESS },
@@ -154,10 +158,19 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 	o->progress = -1;
 	int first = 1;
 	const cli_command *cmd = argc > 1 ? cli_command_find(argv[1]) : NULL;
-	if (cmd)
+	if (cmd) {
 		first = 2;
-	else
+	} else {
+		/* Not a subcommand: a file for the default one, unless it is a typo of a command. */
+		const char *names[32];
+		size_t n = cli_command_names(names, 32);
+		char near[512];
+		if (argc > 1 && cli_suggest_command(argv[1], names, n, near, sizeof(near))) {
+			fprintf(stderr, "stackview: '%s' is neither a command nor a file; did you mean %s?\n", argv[1], near);
+			return EXIT_USAGE;
+		}
 		cmd = cli_command_default();
+	}
 	o->cmd = cmd->name;
 	optind = first;
 	opterr = 0;
@@ -206,6 +219,12 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			o->top = n;
+			break;
+		case O_MIN_PCT:
+			if (!sv_parse_number(optarg, &o->min_pct) || !(o->min_pct >= 0) || o->min_pct > 100) {
+				fprintf(stderr, "stackview: --min-pct needs a percentage from 0 to 100, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case O_DEPTH:
 			if (!parse_long(optarg, &n)) {

@@ -92,8 +92,14 @@ static int print_grid(FILE *f, sv_view *v, const sv_rows *rows, const cli_opts *
 	}
 	if (o->out == OUT_TEXT)
 		summary_text(f, v);
-	if (o->out == OUT_TEXT && rows->kind == SV_ROWS_CALLERCALLEE)
-		fprintf(f, "Callers (%u), focus, callees (%u, indented):\n", rows->cc->ncallers, rows->cc->ncallees);
+	if (o->out == OUT_TEXT && rows->kind == SV_ROWS_CALLERCALLEE) {
+		size_t ncallers = 0, ncallees = 0;
+		for (size_t i = 0; i < rows->n; i++) {
+			ncallers += rows->row[i].role == SV_ROLE_CALLER;
+			ncallees += rows->row[i].role == SV_ROLE_CALLEE;
+		}
+		fprintf(f, "Callers (%zu), focus, callees (%zu, indented):\n", ncallers, ncallees);
+	}
 	sv_grid_style st = { .tsv = o->out == OUT_TSV, .marks = true };
 	/* a write error is reported by cli_finish_output with its reason */
 	return sv_grid_print(f, v, rows, cols, n, &st) == SV_ENOMEM ? SV_ENOMEM : 0;
@@ -104,6 +110,7 @@ int out_byname(FILE *f, sv_view *v, const cli_opts *o)
 	sv_rows rl = { .kind = SV_ROWS_BYNAME }; /* --top 0: no rows */
 	if (o->top != 0 && sv_rows_byname(&rl, v, o->top > 0 ? (size_t)o->top : 0))
 		return SV_ENOMEM;
+	sv_rows_min_pct(&rl, sv_grid_basis(v), o->min_pct);
 	int rc = 0;
 	if (o->out == OUT_JSON) {
 		double basis = sv_grid_basis(v);
@@ -134,6 +141,7 @@ static int out_tree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o)
 	int rc = t ? sv_rows_aggtree(&rl, t, NULL, (int)o->depth) : sv_rows_calltree(&rl, v, NULL, (int)o->depth);
 	if (rc)
 		return rc;
+	sv_rows_min_pct(&rl, sv_grid_basis(v), o->min_pct);
 	if (o->out == OUT_JSON) {
 		jw w = { .f = f };
 		jw_begin_obj(&w);
@@ -168,6 +176,7 @@ int out_callercallee(FILE *f, sv_view *v, const sv_callercallee *cc, const cli_o
 	sv_rows rl;
 	if (sv_rows_callercallee(&rl, cc))
 		return SV_ENOMEM;
+	sv_rows_min_pct(&rl, sv_grid_basis(v), o->min_pct);
 	if (o->out != OUT_JSON) {
 		int rc = print_grid(f, v, &rl, o);
 		sv_rows_dispose(&rl);
@@ -179,7 +188,9 @@ int out_callercallee(FILE *f, sv_view *v, const sv_callercallee *cc, const cli_o
 	json_summary(&w, v);
 	jw_key(&w, "focus");
 	jw_begin_obj(&w);
-	json_row_fields(&w, v, &rl, cc->ncallers, basis);
+	for (size_t i = 0; i < rl.n; i++)
+		if (rl.row[i].role == SV_ROLE_FOCUS)
+			json_row_fields(&w, v, &rl, i, basis);
 	jw_end_obj(&w);
 	for (int side = 0; side < 2; side++) {
 		jw_key(&w, side ? "callees" : "callers");

@@ -14,6 +14,17 @@ typedef struct flame_job {
 } flame_job;
 
 /* Print the view chosen by `what` (byname, calltree, callers, callees, callercallee). */
+/* One line: the focus matched no name; the closest names, when there are some. */
+void cli_focus_not_found(sv_view *v, const char *focus)
+{
+	const char *near[3];
+	size_t n = cli_suggest_names(v, focus, near, 3);
+	fprintf(stderr, "stackview: --focus '%s': no such name in the view", focus);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "%s'%s'", i ? ", " : "; did you mean ", near[i]);
+	fputs(n ? "?\n" : "\n", stderr);
+}
+
 int cli_print_view(sv_view *v, const char *what, const cli_opts *o)
 {
 	double t0 = cli_now_ms();
@@ -38,7 +49,7 @@ int cli_print_view(sv_view *v, const char *what, const cli_opts *o)
 		int r = id == UINT32_MAX ? SV_ENOTFOUND
 					 : sv_aggtree_new(&t, v, strcmp(what, "callers") == 0 ? SV_AGG_CALLERS : SV_AGG_CALLEES, id);
 		if (r == SV_ENOTFOUND) {
-			fprintf(stderr, "stackview: --focus '%s': no such name in the view\n", o->focus);
+			cli_focus_not_found(v, o->focus);
 			return EXIT_USAGE;
 		}
 		if (r) {

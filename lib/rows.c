@@ -2,6 +2,7 @@
 /* Expansion sets and visible-row lists (see stackview/rows.h). */
 #include "stackview/rows.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,4 +301,28 @@ int sv_rows_when(char out[SV_WHEN_LEN + 1], sv_view *v, const sv_rows *r, size_t
 	}
 	}
 	return 0;
+}
+
+void sv_rows_min_pct(sv_rows *r, double basis, double pct)
+{
+	if (!(pct > 0) || basis == 0)
+		return;
+	double limit = pct * fabs(basis) / 100.0;
+	size_t out = 0;
+	for (size_t i = 0; i < r->n;) {
+		const sv_row *row = &r->row[i];
+		bool small = fabs(row->st->inc) < limit &&
+			     (r->kind != SV_ROWS_BYNAME || fabs(row->st->exc) < limit) && row->role != SV_ROLE_FOCUS;
+		if (!small) {
+			r->row[out++] = r->row[i++];
+			continue;
+		}
+		/* a dropped tree row takes its subtree along */
+		uint32_t d = row->depth;
+		i++;
+		if (r->kind == SV_ROWS_CALLTREE || r->kind == SV_ROWS_AGGTREE)
+			while (i < r->n && r->row[i].depth > d)
+				i++;
+	}
+	r->n = out;
 }

@@ -509,6 +509,19 @@ out:
 
 /* ---- Fold% (§4.2) ---- */
 
+/* Fold% is empty or a non-negative number (thousands separators allowed, as PerfView's
+ * boxes show them); anything else is refused rather than read as 0. */
+static int check_fold_pct(const sv_view *v, sv_error *err)
+{
+	const char *t = v->params.box[SV_BOX_FOLD_PCT];
+	double pct;
+	if (strspn(t, " \t") == strlen(t))
+		return 0;
+	if (!sv_parse_number(t, &pct) || !(pct >= 0) || isinf(pct))
+		return sv_error_set(err, SV_EINVAL, "Fold%%: '%s' is not a percentage (a number such as 1 or 0.5)", t);
+	return 0;
+}
+
 static int fold_percent(sv_view *v)
 {
 	double pct;
@@ -585,7 +598,7 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 	uint32_t root_name;
 	if ((rc = name_intern(v, &root_name, "ROOT", 4)))
 		goto fail_nomem;
-	if ((rc = normalize_times(v, err)))
+	if ((rc = normalize_times(v, err)) || (rc = check_fold_pct(v, err)))
 		goto out;
 	if ((rc = compile(&b, err)))
 		goto out;

@@ -43,6 +43,18 @@ e usage.end 2 "^stackview: End: 'soon' is not a time in ms" -- byname "$IN/s-bas
 e usage.option 2 "^stackview: unknown option '--frobnicate'" -- byname "$IN/s-basic.perfView.xml" --frobnicate
 e usage.value 2 "^stackview: option '--top' needs a value" -- byname "$IN/s-basic.perfView.xml" --top
 e usage.focus 2 "^stackview: callers needs --focus NAME" -- callers "$IN/s-basic.perfView.xml"
+# Wrong input on the command line: one line that helps, exit 2 (issue 14 point 8).
+e usage.fold-pct 2 "^stackview: Fold%: 'abc' is not a percentage" -- byname "$IN/s-basic.perfView.xml" --fold-pct abc
+e usage.typo 2 "^stackview: 'bynam' is neither a command nor a file; did you mean 'byname'\?$" -- bynam "$IN/s-basic.perfView.xml"
+e usage.prefix 2 "did you mean 'callers' or 'callercallee'\?$" -- caller "$IN/s-basic.perfView.xml"
+e usage.nofile 1 "^stackview: nosuch\.data: No such file" -- nosuch.data
+e usage.focus-near 2 "^stackview: --focus 'mian': no such name in the view; did you mean 'Main'\?$" -- callers "$IN/s-basic.perfView.xml" --focus mian
+e usage.focus-sub 2 "did you mean 'Main'\?$" -- callees "$IN/s-basic.perfView.xml" --focus ai
+e usage.min-pct 2 "^stackview: --min-pct needs a percentage from 0 to 100, not 'lots'" -- calltree "$IN/s-basic.perfView.xml" --min-pct lots
+# --min-pct leaves out small rows: tree rows with their subtrees (A 1 % and its X), ByName
+# rows small in both Exc and Inc (B stays: Inc 9 %).
+cn minpct.tree '[.tree|..|objects|select(has("name"))|.name]' '["ROOT","Main","C","Helper","B","X"]' calltree "$IN/s-fold.perfView.xml" --min-pct 1.5
+cn minpct.byname '[.rows[].name]' '["C","X","B","Main","ROOT"]' byname "$IN/s-fold.perfView.xml" --min-pct 6
 e usage.nofocus 2 "^stackview: --focus 'Nope': no such name" -- callers "$IN/s-basic.perfView.xml" --focus Nope
 e usage.nofile 2 "^stackview: byname needs one FILE" -- byname
 e usage.diff 2 "^stackview: diff needs BASE and TEST" -- diff "$IN/s-basic.perfView.xml"

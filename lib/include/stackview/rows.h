@@ -78,6 +78,11 @@ SV_API int sv_rows_byname(sv_rows *out, const sv_view *v, size_t top) SV_MUST_US
 SV_API int sv_rows_callercallee(sv_rows *out, const sv_callercallee *cc) SV_MUST_USE;
 /* The When string of row i (spec §7), from whichever view or tree the rows came from;
  * computes the view's histograms on first use. 0 or SV_ENOMEM (out is then empty). */
+/* Drop the rows whose share of `basis` is under pct percent, as perf report's
+ * --percent-limit: tree rows by |Inc| (with their subtrees), ByName rows when both |Exc| and
+ * |Inc| are under it; Caller-Callee's focus row always stays. Rows keep their order. */
+SV_API void sv_rows_min_pct(sv_rows *r, double basis, double pct);
+
 SV_API int sv_rows_when(char out[SV_WHEN_LEN + 1], sv_view *v, const sv_rows *r, size_t i) SV_MUST_USE;
 
 #endif

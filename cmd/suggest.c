@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* "Did you mean": the closest subcommand to a mistyped one, the names of a view closest to a
+ * --focus that matches none (see cli.h). */
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+/* Levenshtein distance, case-insensitive, of the first 64 bytes of each; beyond `cap` the
+ * exact figure does not matter and cap + 1 is returned. */
+static size_t distance(const char *a, const char *b, size_t cap)
+{
+	size_t la = strnlen(a, 64), lb = strnlen(b, 64);
+	if ((la > lb ? la - lb : lb - la) > cap)
+		return cap + 1;
+	size_t row[65];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0], best = row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t sub = diag + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+			size_t v = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+			row[j] = sub < v ? sub : v;
+			diag = up;
+			if (row[j] < best)
+				best = row[j];
+		}
+		if (best > cap)
+			return cap + 1;
+	}
+	return row[lb];
+}
+
+bool cli_suggest_command(const char *word, const char *const *names, size_t n, char *buf, size_t size)
+{
+	if (!word[0] || word[0] == '-' || size == 0)
+		return false;
+	struct stat st;
+	if (stat(word, &st) == 0)
+		return false; /* a file of that name: not a typo */
+	size_t d[64], best = 3;
+	for (size_t i = 0; i < n && i < 64; i++) {
+		d[i] = distance(word, names[i], 2);
+		/* three letters or more that begin a command name it too ("call" names four) */
+		if (strlen(word) >= 3 && strncasecmp(names[i], word, strlen(word)) == 0 && d[i] > 1)
+			d[i] = 1;
+		if (d[i] < best)
+			best = d[i];
+	}
+	if (best > 2)
+		return false;
+	size_t o = 0, k = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && i < 64; i++)
+		if (d[i] == best && o < size)
+			o += (size_t)snprintf(buf + o, size - o, "%s'%s'", k++ ? " or " : "", names[i]);
+	return true;
+}
+
+size_t cli_suggest_names(sv_view *v, const char *focus, const char **out, size_t max)
+{
+	size_t n = 0;
+	sv_rows r;
+	if (max == 0 || sv_rows_byname(&r, v, 0))
+		return 0;
+	/* Names that contain the text, the heaviest first (ByName's order: |Exc|, then name). */
+	for (size_t i = 0; i < r.n && n < max; i++) {
+		const char *name = sv_view_name(v, r.row[i].name);
+		if (strcasestr(name, focus))
+			out[n++] = name;
+	}
+	/* Otherwise the names within a few edits (a typo). */
+	size_t cap = strlen(focus) / 4 + 1;
+	for (size_t d = 1; n == 0 && d <= cap; d++)
+		for (size_t i = 0; i < r.n && n < max; i++) {
+			const char *name = sv_view_name(v, r.row[i].name);
+			if (distance(focus, name, d) == d)
+				out[n++] = name;
+		}
+	sv_rows_dispose(&r);
+	return n;
+}
