@@ -180,6 +180,7 @@ void tui_app_free(tui_app *a)
 	for (size_t i = 0; i < a->nframes; i++)
 		tui_frame_dispose(&a->frames[i]);
 	free(a->frames);
+	tui_nav_dispose(a);
 	free(a);
 }
 

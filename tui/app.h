@@ -82,6 +82,14 @@ typedef struct tui_after {
 	uint32_t id;
 } tui_after;
 
+/* A place the user was before a jump (nav.c): the frame depth, tab, focus and cursor. */
+typedef struct tui_nav {
+	size_t nframes;
+	tui_tab tab;
+	char *focus; /* owned; NULL = none */
+	size_t cursor;
+} tui_nav;
+
 typedef struct tui_app tui_app;
 /* Mouse events, in screen cells. */
 typedef enum tui_mouse { TUI_MOUSE_CLICK, TUI_MOUSE_DOUBLE, TUI_MOUSE_WHEEL_UP, TUI_MOUSE_WHEEL_DOWN } tui_mouse;
@@ -159,6 +167,10 @@ typedef struct tui_app {
 	char staged_what[600];
 	/* where the cursor goes once tui_app_react has rebuilt the rows (tui_after) */
 	tui_after after;
+	bool esc_armed; /* Esc at the top asked "Esc again quits" */
+	/* navigation history: places before each jump, and those gone back from */
+	tui_nav *nav_back, *nav_fwd;
+	size_t nnav_back, nnav_fwd, nav_back_cap, nav_fwd_cap;
 	bool clip_new;    /* not yet sent to the terminal */
 	int w, h;
 	bool quit;
@@ -232,7 +244,16 @@ int tui_reveal_node(tui_app *a, sv_node_id id);
 void tui_edit_start(tui_app *a, tui_edit_kind kind, int box, const char *text);
 bool tui_edit_chars(char *t, size_t *len, size_t *cur, int key);
 int tui_edit_key(tui_app *a, int key);
-int tui_find_next(tui_app *a, bool include_current);
+/* The next (dir 1) or previous (dir -1) row matching the Find text, wrapping. */
+int tui_find_next(tui_app *a, bool include_current, int dir);
+
+/* nav.c: remember where the user is before a jump; go back / forward (reactions); whether
+ * there is a place to go back to; free the history. */
+void tui_nav_push(tui_app *a);
+int tui_nav_back(tui_app *a);
+int tui_nav_forward(tui_app *a);
+bool tui_nav_can_back(const tui_app *a);
+void tui_nav_dispose(tui_app *a);
 void tui_draw_edit_line(tui_screen *s, int x, int y, int avail, const char *text, size_t cur, int attr);
 
 /* dlg_presets.c, dlg_picker.c, dlg_columns.c, dlg_help.c */

@@ -85,6 +85,7 @@ static int tui_drill(tui_app *a, bool inclusive)
 	char title[300];
 	snprintf(title, sizeof(title), "Drill Into (%s) %s", inclusive ? "inclusive" : "exclusive",
 		 sv_view_name(f->view, r->name));
+	tui_nav_push(a);
 	int rc = tui_push_frame(a, src, &np, title);
 	sv_params_dispose(&np);
 	return rc;
@@ -98,6 +99,7 @@ static int tui_flatten_view(tui_app *a)
 		tui_status(a, "out of memory");
 		return TUI_REDRAW;
 	}
+	tui_nav_push(a);
 	int rc = tui_push_frame(a, src, &np, "Flatten");
 	sv_params_dispose(&np);
 	return rc;
@@ -139,13 +141,18 @@ static bool tui_tree_tab(const tui_app *a)
 	return a->tab == TAB_CALLTREE || a->tab == TAB_CALLERS || a->tab == TAB_CALLEES;
 }
 
-static int tui_set_expanded(tui_app *a, const sv_row *r, int how) /* 1 open, 0 close, 2 subtree */
+/* how: 1 open, 0 close, 2 open the subtree, 3 close the subtree */
+static int tui_set_expanded(tui_app *a, const sv_row *r, int how)
 {
 	tui_frame *f = tui_app_frame(a);
 	sv_expansion *e = f->pane[a->tab].exp;
-	int rc;
-	if (how == 0)
-		rc = sv_expansion_set(e, r->id, false);
+	int rc = 0;
+	if (how == 3) /* the rows below the cursor's at a greater depth are its open subtree */
+		for (size_t i = f->pane[a->tab].cursor + 1; !rc && i < f->rows.n && f->rows.row[i].depth > r->depth; i++)
+			if (f->rows.row[i].expanded)
+				rc = sv_expansion_set(e, f->rows.row[i].id, false);
+	if (how == 0 || how == 3)
+		rc = rc ? rc : sv_expansion_set(e, r->id, false);
 	else if (a->tab == TAB_CALLTREE)
 		rc = how == 2 ? sv_expansion_expand_subtree(e, f->view, r->id) : sv_expansion_expand_node(e, f->view, r->id);
 	else
@@ -155,17 +162,62 @@ static int tui_set_expanded(tui_app *a, const sv_row *r, int how) /* 1 open, 0 c
 	return TUI_REDRAW | TUI_REFLATTEN;
 }
 
-static int tui_switch_tab(tui_app *a, tui_tab t)
+static int switch_tab(tui_app *a, tui_tab t)
 {
 	a->tab = t;
 	return TUI_REDRAW | TUI_REFLATTEN;
 }
 
+/* A tab switch is a jump Backspace undoes. */
+static int tui_switch_tab(tui_app *a, tui_tab t)
+{
+	if (t != a->tab)
+		tui_nav_push(a);
+	return switch_tab(a, t);
+}
+
 static int tui_set_focus(tui_app *a, tui_tab tab);
 
+/* Enter: a tree row opens or closes (perf report's, tig's and htop's Enter); a ByName row
+ * shows the name's Callers; a Caller-Callee row becomes the focus. */
 static int cmd_enter(tui_app *a)
 {
-	return tui_set_focus(a, TAB_CALLERS);
+	tui_frame *f = tui_app_frame(a);
+	const tui_pane *p = &f->pane[a->tab];
+	const sv_row *r = p->cursor < f->rows.n ? &f->rows.row[p->cursor] : NULL;
+	if (!r) {
+		tui_status(a, "no row here");
+		return TUI_REDRAW;
+	}
+	if (tui_tree_tab(a)) {
+		if (!r->has_children) {
+			tui_status(a, "%s calls nothing further here (c: its Caller-Callee)", tui_row_name(a, p->cursor));
+			return TUI_REDRAW;
+		}
+		return tui_set_expanded(a, r, r->expanded ? 0 : 1);
+	}
+	return tui_set_focus(a, a->tab == TAB_CC ? TAB_CC : TAB_CALLERS);
+}
+
+/* Esc and q: leave the jump or drill-in you are in; at the top, q quits and Esc asks first
+ * (a second Esc quits), as perf report's Esc does, so that an Esc meant to dismiss a message
+ * does not end the session. */
+static int cmd_leave(tui_app *a, bool esc)
+{
+	if (tui_nav_can_back(a))
+		return tui_nav_back(a);
+	if (a->nframes > 1) {
+		tui_frame_dispose(&a->frames[--a->nframes]);
+		tui_status(a, "back to %s", a->nframes > 1 ? tui_app_frame(a)->title : "the first view");
+		return TUI_REDRAW | TUI_REFLATTEN;
+	}
+	if (esc && !a->esc_armed) {
+		a->esc_armed = true;
+		tui_status(a, "Esc again (or q) quits");
+		return TUI_REDRAW;
+	}
+	a->quit = true;
+	return 0;
 }
 
 static int tui_history(tui_app *a, int dir)
@@ -296,6 +348,7 @@ static int tui_set_focus(tui_app *a, tui_tab tab)
 	char *nf = strdup(name);
 	if (!nf)
 		return TUI_REDRAW;
+	tui_nav_push(a);
 	free(f->focus);
 	f->focus = nf;
 	sv_aggtree_free(f->agg);
@@ -303,8 +356,8 @@ static int tui_set_focus(tui_app *a, tui_tab tab)
 	sv_callercallee_free(f->cc);
 	f->cc = NULL;
 	f->pane[TAB_CALLERS].cursor = f->pane[TAB_CALLEES].cursor = f->pane[TAB_CC].cursor = 0;
-	tui_status(a, "focus: %s", nf);
-	return tui_switch_tab(a, tab);
+	tui_status(a, "focus: %s (Backspace goes back)", nf);
+	return switch_tab(a, tab);
 }
 
 static int tui_goto_calltree(tui_app *a)
@@ -325,6 +378,7 @@ static int tui_goto_calltree(tui_app *a)
 		if (all.row[i].name == name)
 			hit = all.row[i].id;
 	sv_rows_dispose(&all);
+	tui_nav_push(a);
 	a->tab = TAB_CALLTREE;
 	if (hit == UINT32_MAX) {
 		tui_status(a, "'%s' is not in the call tree", sv_view_name(f->view, name));
@@ -341,6 +395,7 @@ static int tui_goto_byname(tui_app *a)
 	if (!tui_grid_tab(a) || p->cursor >= f->rows.n)
 		return TUI_REDRAW;
 	a->after = (tui_after){ AFTER_ROW_NAME, f->rows.row[p->cursor].name };
+	tui_nav_push(a);
 	a->tab = TAB_BYNAME;
 	return TUI_REDRAW | TUI_REFLATTEN;
 }
@@ -401,7 +456,9 @@ static int grid_mouse(tui_app *a, tui_mouse m, int x, int y)
 	}
 	a->mode = MODE_GRID;
 	p->cursor = i;
-	return m == TUI_MOUSE_DOUBLE ? grid_command(a, CMD_ENTER) | TUI_REDRAW : TUI_REDRAW;
+	/* a double click on a name opens its Caller-Callee, as PerfView's does */
+	return m == TUI_MOUSE_DOUBLE ? grid_command(a, a->tab == TAB_CC ? CMD_ENTER : CMD_GOTO_CC) | TUI_REDRAW
+				     : TUI_REDRAW;
 }
 
 /* The wheel in a list dialog moves its cursor. */
@@ -410,7 +467,21 @@ static int grid_key(tui_app *a, int key)
 	if (key == KEY_RESIZE)
 		return TUI_REDRAW;
 	a->status[0] = '\0';
-	return grid_command(a, tui_key_command(key));
+	tui_command c = tui_key_command(key);
+	if (c == CMD_NONE) { /* say so rather than ignore the key */
+		char name[32];
+		if (key > 0x20 && key < 0x7f)
+			snprintf(name, sizeof(name), "'%c'", key);
+		else
+			snprintf(name, sizeof(name), "that key");
+		tui_status(a, "%s does nothing here (? lists the keys)", name);
+		return TUI_REDRAW;
+	}
+	bool armed = a->esc_armed;
+	int flags = grid_command(a, c);
+	if (armed && c != CMD_QUIT)
+		a->esc_armed = false; /* only an Esc right after Esc quits */
+	return flags;
 }
 
 /* Keys while When characters are selected; the others end the selection and go to the grid. */
@@ -500,7 +571,12 @@ static int grid_command(tui_app *a, tui_command c)
 			return TUI_REDRAW;
 		return tui_set_expanded(a, r, r->expanded ? 0 : 1);
 	case CMD_EXPAND_ALL:
-		return tui_tree_tab(a) && r ? tui_set_expanded(a, r, 2) : TUI_REDRAW;
+	case CMD_COLLAPSE_ALL:
+		if (!tui_tree_tab(a) || !r) {
+			tui_status(a, "no tree here: CallTree, Callers and Callees expand");
+			return TUI_REDRAW;
+		}
+		return tui_set_expanded(a, r, c == CMD_EXPAND_ALL ? 2 : 3);
 	case CMD_ENTER:
 		return cmd_enter(a);
 	case CMD_TAB_NEXT: return tui_switch_tab(a, (tui_tab)((a->tab + 1) % TAB_COUNT));
@@ -537,13 +613,10 @@ static int grid_command(tui_app *a, tui_command c)
 	}
 	case CMD_DRILL: return tui_drill(a, true);
 	case CMD_DRILL_EXC: return tui_drill(a, false);
-	case CMD_POP:
-		if (a->nframes > 1) {
-			tui_frame_dispose(&a->frames[--a->nframes]);
-			tui_status(a, "back to %s", a->nframes > 1 ? tui_app_frame(a)->title : "the first view");
-			return TUI_REDRAW | TUI_REFLATTEN;
-		}
-		return TUI_REDRAW;
+	case CMD_POP: return cmd_leave(a, true);
+	case CMD_QUIT: return cmd_leave(a, false);
+	case CMD_NAV_BACK: return tui_nav_back(a);
+	case CMD_NAV_FORWARD: return tui_nav_forward(a);
 	case CMD_UNGROUP: return tui_row_command(a, SV_BOX_GROUP, sv_cmd_ungroup, "Ungroup");
 	case CMD_UNGROUP_MODULE: return tui_row_command(a, SV_BOX_GROUP, sv_cmd_ungroup_module, "Ungroup Module");
 	case CMD_GROUP_MODULE: return tui_row_command(a, SV_BOX_GROUP, cmd_group_module, "Group Module");
@@ -588,11 +661,12 @@ static int grid_command(tui_app *a, tui_command c)
 		return TUI_REDRAW;
 	case CMD_BACK: return tui_history(a, -1);
 	case CMD_FORWARD: return tui_history(a, 1);
-	case CMD_FIND:
-		tui_edit_start(a, EDIT_FIND, -1, a->find);
-		tui_status(a, "find (regex): Enter searches, n finds the next");
+	case CMD_FIND: /* an empty prompt each time, as less and perf report have */
+		tui_edit_start(a, EDIT_FIND, -1, "");
+		tui_status(a, "find (regex): Enter searches, n / N the next / previous match");
 		return TUI_REDRAW;
-	case CMD_FIND_NEXT: return tui_find_next(a, false);
+	case CMD_FIND_NEXT: return tui_find_next(a, false, 1);
+	case CMD_FIND_PREV: return tui_find_next(a, false, -1);
 	case CMD_SAVE: {
 		if (!a->save) {
 			tui_status(a, "saving is not available here");
@@ -640,9 +714,6 @@ static int grid_command(tui_app *a, tui_command c)
 		a->mode = MODE_HELP;
 		a->help = (tui_list){ .scroll_only = true };
 		return TUI_REDRAW;
-	case CMD_QUIT:
-		a->quit = true;
-		return 0;
 	default:
 		return TUI_REDRAW;
 	}

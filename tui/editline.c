@@ -9,7 +9,7 @@
 #include "stackview/derive.h"
 #include "stackview/pattern.h"
 
-int tui_find_next(tui_app *a, bool include_current)
+int tui_find_next(tui_app *a, bool include_current, int dir)
 {
 	tui_frame *f = tui_app_frame(a);
 	tui_pane *p = &f->pane[a->tab];
@@ -37,7 +37,7 @@ int tui_find_next(tui_app *a, bool include_current)
 				if (all.row[i].id == cur)
 					start = i;
 			for (size_t k = include_current ? 0 : 1; k <= all.n && !found; k++) {
-				size_t i = (start + k) % all.n;
+				size_t i = dir < 0 ? (start + all.n - k % all.n) % all.n : (start + k) % all.n;
 				const char *nm = sv_view_name(f->view, all.row[i].name);
 				if (!sv_pattern_match(pat, nm, strlen(nm)))
 					continue;
@@ -48,7 +48,7 @@ int tui_find_next(tui_app *a, bool include_current)
 		}
 	} else {
 		for (size_t k = include_current ? 0 : 1; k <= f->rows.n && !found && f->rows.n; k++) {
-			size_t i = (p->cursor + k) % f->rows.n;
+			size_t i = dir < 0 ? (p->cursor + f->rows.n - k % f->rows.n) % f->rows.n : (p->cursor + k) % f->rows.n;
 			const char *nm = tui_row_name(a, i);
 			if (nm && sv_pattern_match(pat, nm, strlen(nm))) {
 				p->cursor = i;
@@ -143,7 +143,7 @@ int tui_edit_key(tui_app *a, int key)
 		case EDIT_PRESET: return tui_save_preset(a, a->edit);
 		case EDIT_FIND:
 			snprintf(a->find, sizeof(a->find), "%.*s", (int)sizeof(a->find) - 1, a->edit);
-			return tui_find_next(a, true);
+			return tui_find_next(a, true, 1);
 		case EDIT_BOX: break;
 		}
 		return tui_apply_box(a, (sv_box)box, a->edit);

@@ -23,7 +23,8 @@
 	X(CMD_COLLAPSE, "collapse, or go to the parent")                               \
 	X(CMD_TOGGLE, "expand or collapse")                                            \
 	X(CMD_EXPAND_ALL, "expand the whole subtree")                                  \
-	X(CMD_ENTER, "set the focus to the row's name and show its Callers")           \
+	X(CMD_COLLAPSE_ALL, "collapse the whole subtree")                              \
+	X(CMD_ENTER, "trees: expand or collapse; ByName: Callers of the name; Caller-Callee: focus it") \
 	X(CMD_TAB_NEXT, "next tab")                                                    \
 	X(CMD_TAB_PREV, "previous tab")                                                \
 	X(CMD_TAB_BYNAME, "ByName tab")                                                \
@@ -44,7 +45,7 @@
 	X(CMD_FOLD_LESS, "decrease Fold% (/1.6)")                                      \
 	X(CMD_DRILL, "Drill Into (inclusive): a new view of the row's samples")        \
 	X(CMD_DRILL_EXC, "Drill Into (exclusive)")                                     \
-	X(CMD_POP, "back out of a drilled view; cancel an edit")                       \
+	X(CMD_POP, "leave the zoom, jump or drill-in you are in; at the top, quit")   \
 	X(CMD_UNGROUP, "Ungroup the row's group")                                      \
 	X(CMD_UNGROUP_MODULE, "Ungroup Module")                                        \
 	X(CMD_GROUP_MODULE, "Group Module")                                            \
@@ -65,15 +66,18 @@
 	X(CMD_COPY_ROW, "Copy the row as text (to the terminal's clipboard)")          \
 	X(CMD_COPY_SUBTREE, "Copy the row and its whole subtree as text")              \
 	X(CMD_COLUMNS, "Columns: show, hide, widen, narrow, sort")                     \
+	X(CMD_NAV_BACK, "back to where you were before a jump (tab, focus, Goto, drill-in)") \
+	X(CMD_NAV_FORWARD, "forward again")                                            \
 	X(CMD_BACK, "back in the filter history")                                      \
 	X(CMD_FORWARD, "forward in the filter history")                                \
 	X(CMD_FIND, "find a name (regex, case-insensitive)")                           \
 	X(CMD_FIND_NEXT, "find the next match (wraps)")                                \
+	X(CMD_FIND_PREV, "find the previous match (wraps)")                            \
 	X(CMD_SAVE, "Save View (.perfView.xml.zip: samples, boxes, notes)")                \
 	X(CMD_PRESETS, "Presets: apply one (Enter), delete one of yours (d)")         \
 	X(CMD_SAVE_PRESET, "Save As Preset: GroupPats, Fold% and FoldPats under a name") \
 	X(CMD_HELP, "this help")                                                       \
-	X(CMD_QUIT, "quit")
+	X(CMD_QUIT, "quit (in a jump or drill-in: leave it, as Esc)")
 
 /* X(command, key, label) */
 #define TUI_KEYS(X)                                      \
@@ -84,13 +88,18 @@
 	X(CMD_PGUP, KEY_PPAGE, "PgUp")                    \
 	X(CMD_PGDN, KEY_NPAGE, "PgDn")                    \
 	X(CMD_HOME, KEY_HOME, "Home")                     \
+	X(CMD_HOME, 'g', "g")                             \
 	X(CMD_END, KEY_END, "End")                        \
+	X(CMD_END, 'G', "G")                              \
 	X(CMD_EXPAND, KEY_RIGHT, "Right")                 \
 	X(CMD_EXPAND, 'l', "l")                           \
 	X(CMD_COLLAPSE, KEY_LEFT, "Left")                 \
 	X(CMD_COLLAPSE, 'h', "h")                         \
 	X(CMD_TOGGLE, ' ', "Space")                       \
+	X(CMD_TOGGLE, '+', "+")                           \
+	X(CMD_EXPAND_ALL, 'E', "E")                       \
 	X(CMD_EXPAND_ALL, '*', "*")                       \
+	X(CMD_COLLAPSE_ALL, 'C', "C")                     \
 	X(CMD_ENTER, '\n', "Enter")                       \
 	X(CMD_ENTER, KEY_ENTER, "Enter")                  \
 	X(CMD_TAB_NEXT, '\t', "Tab")                      \
@@ -129,20 +138,27 @@
 	X(CMD_WHEN_SELECT, 't', "t")                      \
 	X(CMD_GOTO_CALLERS, KEY_F(10), "F10")             \
 	X(CMD_GOTO_CALLEES, KEY_F(22), "S-F10")           \
+	X(CMD_GOTO_CC, 'c', "c")                          \
 	X(CMD_GOTO_CC, TUI_ALT('c'), "M-c")               \
 	X(CMD_GOTO_CALLTREE, TUI_ALT('t'), "M-t")         \
 	X(CMD_GOTO_BYNAME, TUI_ALT('n'), "M-n")           \
 	X(CMD_COPY_ROW, 'y', "y")                         \
 	X(CMD_COPY_SUBTREE, 'Y', "Y")                     \
-	X(CMD_COLUMNS, 'c', "c")                          \
+	X(CMD_COLUMNS, 'o', "o")                          \
+	X(CMD_COLUMNS, KEY_F(6), "F6")                    \
+	X(CMD_NAV_BACK, KEY_BACKSPACE, "Backspace")       \
+	X(CMD_NAV_BACK, 127, "Backspace")                 \
+	X(CMD_NAV_BACK, 8, "Backspace")                   \
+	X(CMD_NAV_BACK, TUI_ALT(KEY_LEFT), "M-Left")      \
+	X(CMD_NAV_FORWARD, TUI_ALT(KEY_RIGHT), "M-Right") \
 	X(CMD_BACK, '[', "[")                             \
-	X(CMD_BACK, TUI_ALT(KEY_LEFT), "M-Left")          \
 	X(CMD_FORWARD, ']', "]")                          \
-	X(CMD_FORWARD, TUI_ALT(KEY_RIGHT), "M-Right")     \
 	X(CMD_FIND, '/', "/")                             \
 	X(CMD_FIND, TUI_CTRL('f'), "C-f")                 \
 	X(CMD_FIND_NEXT, 'n', "n")                        \
 	X(CMD_FIND_NEXT, KEY_F(3), "F3")                  \
+	X(CMD_FIND_PREV, 'N', "N")                        \
+	X(CMD_FIND_PREV, KEY_F(15), "S-F3")               \
 	X(CMD_SAVE, TUI_CTRL('s'), "C-s")                 \
 	X(CMD_SAVE, 'w', "w")                             \
 	X(CMD_PRESETS, 'P', "P")                          \

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/* Navigation history (Backspace, Alt-Left / Alt-Right, Esc, q): where the user was before
+ * each jump — a tab switch, a focus change, a Goto, a drill-in — so that going back undoes
+ * the jump as a browser's Back does. Filter changes have their own history ([ and ]). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "sv/array.h"
+
+#define NAV_MAX 200 /* older places are forgotten */
+
+static void nav_free(tui_nav *n)
+{
+	free(n->focus);
+	n->focus = NULL;
+}
+
+static bool here(tui_app *a, tui_nav *out)
+{
+	tui_frame *f = tui_app_frame(a);
+	*out = (tui_nav){ .nframes = a->nframes, .tab = a->tab, .cursor = f->pane[a->tab].cursor };
+	return !f->focus || (out->focus = strdup(f->focus));
+}
+
+static bool push(tui_nav **v, size_t *n, size_t *cap, tui_nav e)
+{
+	if (*n == NAV_MAX) {
+		nav_free(&(*v)[0]);
+		memmove(*v, *v + 1, (NAV_MAX - 1) * sizeof(**v));
+		(*n)--;
+	}
+	if (SV_ARRAY_PUSH(*v, *n, *cap, e)) {
+		nav_free(&e);
+		return false;
+	}
+	return true;
+}
+
+static void nav_clear(tui_nav *v, size_t *n)
+{
+	while (*n)
+		nav_free(&v[--*n]);
+}
+
+void tui_nav_push(tui_app *a)
+{
+	tui_nav e;
+	if (!here(a, &e) || !push(&a->nav_back, &a->nnav_back, &a->nav_back_cap, e))
+		return; /* out of memory: this jump cannot be undone, nothing else is lost */
+	nav_clear(a->nav_fwd, &a->nnav_fwd);
+}
+
+/* Go to a remembered place (it is consumed): drilled frames above it are left, the focus,
+ * tab and cursor restored. */
+static int go(tui_app *a, tui_nav *to)
+{
+	while (a->nframes > to->nframes)
+		tui_frame_dispose(&a->frames[--a->nframes]);
+	tui_frame *f = tui_app_frame(a);
+	bool same = (!f->focus && !to->focus) || (f->focus && to->focus && !strcmp(f->focus, to->focus));
+	if (!same) {
+		free(f->focus);
+		f->focus = to->focus;
+		to->focus = NULL;
+		sv_aggtree_free(f->agg);
+		f->agg = NULL;
+		sv_callercallee_free(f->cc);
+		f->cc = NULL;
+	}
+	nav_free(to);
+	a->tab = to->tab;
+	f->pane[a->tab].cursor = to->cursor;
+	return TUI_REDRAW | TUI_REFLATTEN;
+}
+
+/* One step in a direction: from `from` to `to` (the back or forward stack). */
+static int step(tui_app *a, tui_nav *from, size_t *nfrom, tui_nav **to, size_t *nto, size_t *capto)
+{
+	while (*nfrom) {
+		tui_nav e = from[--*nfrom];
+		if (e.nframes > a->nframes) { /* a drilled view since left: gone */
+			nav_free(&e);
+			continue;
+		}
+		tui_nav cur;
+		if (e.nframes == a->nframes && here(a, &cur))
+			(void)push(to, nto, capto, cur);
+		else if (e.nframes < a->nframes) /* leaving a drill-in: nothing to come back to */
+			nav_clear(*to, nto);
+		return go(a, &e);
+	}
+	return -1;
+}
+
+int tui_nav_back(tui_app *a)
+{
+	int flags = step(a, a->nav_back, &a->nnav_back, &a->nav_fwd, &a->nnav_fwd, &a->nav_fwd_cap);
+	if (flags < 0) {
+		tui_status(a, "nothing to go back to");
+		return TUI_REDRAW;
+	}
+	tui_status(a, "back (Alt-Right: forward)");
+	return flags;
+}
+
+int tui_nav_forward(tui_app *a)
+{
+	int flags = step(a, a->nav_fwd, &a->nnav_fwd, &a->nav_back, &a->nnav_back, &a->nav_back_cap);
+	if (flags < 0) {
+		tui_status(a, "nothing to go forward to");
+		return TUI_REDRAW;
+	}
+	tui_status(a, "forward (Backspace: back)");
+	return flags;
+}
+
+bool tui_nav_can_back(const tui_app *a)
+{
+	for (size_t i = 0; i < a->nnav_back; i++)
+		if (a->nav_back[i].nframes <= a->nframes)
+			return true;
+	return false;
+}
+
+void tui_nav_dispose(tui_app *a)
+{
+	nav_clear(a->nav_back, &a->nnav_back);
+	nav_clear(a->nav_fwd, &a->nnav_fwd);
+	free(a->nav_back);
+	free(a->nav_fwd);
+	a->nav_back = a->nav_fwd = NULL;
+	a->nav_back_cap = a->nav_fwd_cap = 0;
+}
