@@ -122,7 +122,8 @@ int cmd_diff(const cli_opts *o);
 int cmd_overweight(const cli_opts *o);
 int cmd_convert(const cli_opts *o);
 int cmd_tui(const cli_opts *o);
-int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick);
+int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick,
+		const char *hello);
 const char *cli_tutorial_path(char *buf, size_t size);
 
 /* Parse argv; on a usage error print it and return EXIT_USAGE. 0 = proceed, -1 = done (help). */

@@ -65,7 +65,7 @@ int cmd_diff(const cli_opts *o)
 		char title[600];
 		const char *b = strrchr(o->files[0], '/'), *t = strrchr(o->files[1], '/');
 		snprintf(title, sizeof(title), "diff %s - %s", t ? t + 1 : o->files[1], b ? b + 1 : o->files[0]);
-		rc = cli_run_tui(o, d, title, &dp, false);
+		rc = cli_run_tui(o, d, title, &dp, false, NULL);
 		goto out;
 	}
 	if ((rc = cli_build_view(&dv, d, &dp)))

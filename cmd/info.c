@@ -50,6 +50,11 @@ int cmd_info(const cli_opts *o)
 					jw_str(&w, sv_source_note(src, i)->text);
 			jw_end_arr(&w);
 		}
+		jw_key(&w, "program_modules");
+		jw_begin_arr(&w);
+		for (size_t i = 0; i < sv_source_user_module_count(src); i++)
+			jw_str(&w, sv_source_user_module(src, i));
+		jw_end_arr(&w);
 		jw_key(&w, "processes");
 		jw_begin_arr(&w);
 		for (size_t i = 0; i < np; i++) {
@@ -79,6 +84,12 @@ int cmd_info(const cli_opts *o)
 		sv_format_number(b, sizeof(b), sv_source_last_time(src), 3);
 		printf("time       %s .. %s ms\n", a, b);
 		printf("scaling    %s\n", sv_source_scaling(src) == SV_SCALING_TIME ? "time-metric" : "scale-to-data");
+		if (sv_source_user_module_count(src)) {
+			printf("programs  ");
+			for (size_t i = 0; i < sv_source_user_module_count(src); i++)
+				printf(" %s", sv_source_user_module(src, i));
+			printf("   (their own code: by function in the TUI, system code grouped)\n");
+		}
 		if (np) {
 			printf("processes  %zu\n", np);
 			for (size_t i = 0; i < np; i++) {

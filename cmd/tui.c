@@ -45,7 +45,8 @@ static int tui_save(void *payload, const sv_source *src, const char *path, sv_er
 
 /* The terminal UI (or its headless run with --script). The TUI starts from the file's saved
  * state or the per-source defaults of spec §11.2; the command line's boxes go on top. */
-int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick)
+int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick,
+		const char *hello)
 {
 	char *script = NULL;
 	if (o->script && !(script = slurp(o->script))) {
@@ -54,7 +55,7 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 	}
 	const char *slash = strrchr(title, '/');
 	tui_options to = { slash ? slash + 1 : title, script, o->width, o->height, stdout, tui_save, NULL, pick,
-			   o->presets, cli_presets_store, NULL };
+			   o->presets, cli_presets_store, NULL, hello };
 	sv_error err;
 	sv_error_clear(&err);
 	cli_signals_on_fatal(tui_term_restore);
@@ -84,8 +85,14 @@ static int tui_on_file(const cli_opts *o)
 	/* The format's opening state (PerfView's per kind of profile), unless the file saved one. */
 	const sv_format *fmt = sv_format_find(sv_source_format(src));
 	const sv_format_defaults *def = fmt && !sv_source_saved_params(src) ? fmt->defaults : NULL;
+	char *group = NULL;
+	if (def && def->group_system && !box[SV_BOX_GROUP] && sv_preset_group_system(&group, src)) {
+		rc = EXIT_INPUT;
+		fprintf(stderr, "stackview: out of memory\n");
+		goto out;
+	}
 	if (def && !box[SV_BOX_GROUP])
-		box[SV_BOX_GROUP] = def->group;
+		box[SV_BOX_GROUP] = group ? group : def->group;
 	if (def && !box[SV_BOX_FOLD])
 		box[SV_BOX_FOLD] = def->fold;
 	if (cli_make_params(&p, src, box)) {
@@ -95,8 +102,18 @@ static int tui_on_file(const cli_opts *o)
 	/* Profiles of whole systems start with the process picker, as PerfView's do; it only
 	 * fills IncPats, so a file's saved state or --inc skips it. */
 	bool pick = def && def->pick_process && !o->box[SV_BOX_INC];
-	rc = cli_run_tui(o, src, o->files[0], &p, pick);
+	/* Say what the opening boxes do, and where they came from. */
+	char hello[300] = "";
+	if (group)
+		snprintf(hello, sizeof(hello), "%s: system code grouped by module, your program's own code by function "
+			 "(p edits GroupPats, P picks a preset)",
+			 strncmp(group, "[group system modules]", 22) == 0 ? "[group system modules]" : "[group module entries]");
+	else if (def && def->group)
+		snprintf(hello, sizeof(hello), "PerfView's opening GroupPats%s (p edits, P picks a preset)",
+			 def->fold ? " and FoldPats" : "");
+	rc = cli_run_tui(o, src, o->files[0], &p, pick, hello[0] ? hello : NULL);
 out:
+	free(group);
 	sv_params_dispose(&p);
 	sv_source_free(src);
 	return rc;

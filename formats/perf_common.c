@@ -104,8 +104,37 @@ int sv_perf_thread_stack(sv_sink *sink, sv_idmap *memo, sv_frame_id process, lon
 	return rc;
 }
 
-/* PerfView's defaults for CPU stacks of whole systems (semantics §11.2). */
+/* PerfView's defaults for CPU stacks of whole systems (semantics §11.2), except that the
+ * recorded programs' own modules stay ungrouped, so their functions show by name (PerfView's
+ * "Just My App" idea; issue 14). */
 const sv_format_defaults sv_perf_defaults = {
 	.group = "[group module entries]  {%}!=>module $1",
 	.pick_process = true,
+	.group_system = true,
 };
+
+bool sv_perf_program_file(const char *path, size_t len)
+{
+	static const char *const dirs[] = { "/usr/", "/lib/", "/lib32/", "/lib64/", "/libx32/", "/bin/", "/sbin/",
+					    "/etc/", "/snap/", "/nix/store/", "/gnu/store/" };
+	/* Not a file: [kernel.kallsyms], [vdso], [unknown] (perf script prints them without
+	 * brackets once unwrapped), //anon, memfd: */
+	if (!len || path[0] != '/' || (len >= 2 && path[1] == '/') || (len >= 7 && memcmp(path, "/memfd:", 7) == 0))
+		return false;
+	/* JIT maps name their code's modules themselves */
+	if (len >= 4 && memcmp(path + len - 4, ".map", 4) == 0)
+		return false;
+	/* an executable is a program wherever it lives (/usr/bin/gcc, .../cc1) */
+	const char *base = path + len;
+	while (base > path && base[-1] != '/')
+		base--;
+	if (!memmem(base, (size_t)(path + len - base), ".so", 3))
+		return true;
+	/* a library is the program's own unless it is the system's */
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t l = strlen(dirs[i]);
+		if (len >= l && memcmp(path, dirs[i], l) == 0)
+			return false;
+	}
+	return true;
+}

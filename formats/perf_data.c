@@ -187,6 +187,15 @@ static int note(pdr *r, int kind, const char *fmt, ...)
 static int finish(pdr *r)
 {
 	int rc = 0;
+	/* The profiled programs' own files among those samples were symbolized in. */
+	for (size_t i = 0; !rc && r->syms && i < sv_perf_dso_count(r->syms); i++) {
+		const sv_perf_dso *d = sv_perf_dso_at(r->syms, i);
+		if (d->tried && !d->kernel && !d->jit && sv_perf_program_file(d->path, strlen(d->path)) &&
+		    r->sink->ops->add_user_module)
+			rc = r->sink->ops->add_user_module(r->sink->self, d->module, strlen(d->module));
+	}
+	if (rc)
+		return sv_pdr_oom(r);
 	/* Events: one line per name with its samples. */
 	for (size_t i = 0; !rc && i < r->nattrs; i++) {
 		const attr *a = &r->attrs[i];

@@ -136,6 +136,11 @@ size_t sv_perf_unwinder_run(sv_perf_unwinder *u, const uint64_t *regs, size_t nr
 /* Open file descriptors and memory are bounded: at most this many ELF files are opened. */
 #define SV_PERF_MAX_DSOS 65536u
 
+/* Whether a mapped file belongs to the profiled programs: an executable anywhere (/usr/bin/gcc,
+ * ./mt), or a library outside the system's directories (/usr, /lib, ...). Not: the kernel,
+ * vdso, unknown, anonymous memory, JIT maps (names without an absolute path). */
+bool sv_perf_program_file(const char *path, size_t len);
+
 /* PerfView's opening state for perf recordings (both perf importers). */
 extern const sv_format_defaults sv_perf_defaults;
 

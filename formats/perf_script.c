@@ -45,6 +45,7 @@ typedef struct ps_ctx {
 	bool have_t0;
 	long long t0_s, t0_ns;
 
+	sv_frame_id frames_seen; /* frame ids below this have been seen (user modules noted) */
 	sv_frame_id *fids;   /* this sample's frames, leaf first */
 	size_t nframes, fid_cap;
 	size_t *pend;        /* inlined frames waiting for their real frame: index into fids */
@@ -237,7 +238,16 @@ static int frame_id(ps_ctx *c, sv_frame_id *out, const raw_frame *f, span module
 	c->name[module.n] = '!';
 	memcpy(c->name + module.n + 1, sym.p, sym.n);
 	int rc = c->sink->ops->intern_frame(c->sink->self, out, c->name, len);
-	return rc ? ps_fail(c, rc, "cannot intern frame") : 0;
+	if (rc)
+		return ps_fail(c, rc, "cannot intern frame");
+	/* A frame seen for the first time: is its file the profiled program's own? */
+	if (*out >= c->frames_seen) {
+		c->frames_seen = *out + 1;
+		if (!f->inlined && module.p == basename_of(f->dso).p && sv_perf_program_file(f->dso.p, f->dso.n) &&
+		    c->sink->ops->add_user_module && (rc = c->sink->ops->add_user_module(c->sink->self, module.p, module.n)))
+			return ps_fail(c, rc, "out of memory");
+	}
+	return 0;
 }
 
 /* Name the inlined frames seen since the last real frame, with that real frame's module. */

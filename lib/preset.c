@@ -236,3 +236,26 @@ int sv_preset_split_group(char **name, char **pats, const char *group)
 	}
 	return 0;
 }
+
+int sv_preset_group_system(char **out, const sv_source *src)
+{
+	size_t n = sv_source_user_module_count(src), kept = 0, len = 64;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(sv_source_user_module(src, i)) + 5;
+	char *buf = malloc(len);
+	if (!buf)
+		return SV_ENOMEM;
+	size_t o = (size_t)snprintf(buf, len, "[group system modules] ");
+	for (size_t i = 0; i < n; i++) {
+		const char *m = sv_source_user_module(src, i);
+		if (strpbrk(m, "%*^|{};") || isspace((unsigned char)m[0]))
+			continue;
+		o += (size_t)snprintf(buf + o, len - o, "^%s!->;", m); /* an exclusion: kept by function */
+		kept++;
+	}
+	if (!kept)
+		o = (size_t)snprintf(buf, len, "[group module entries] ");
+	snprintf(buf + o, len - o, "{%%}!=>module $1");
+	*out = buf;
+	return 0;
+}

@@ -44,6 +44,8 @@ struct sv_source {
 	size_t nevents, event_cap;
 	sv_note *inotes;
 	size_t ninotes, inote_cap;
+	char *user_mods[SV_MAX_USER_MODULES];
+	size_t nuser_mods;
 };
 
 int sv_source_new(sv_source **out, const char *format)
@@ -92,6 +94,8 @@ void sv_source_free(sv_source *src)
 	for (size_t i = 0; i < src->ninotes; i++)
 		free(src->inotes[i].text);
 	free(src->inotes);
+	for (size_t i = 0; i < src->nuser_mods; i++)
+		free(src->user_mods[i]);
 	free(src);
 }
 
@@ -348,8 +352,22 @@ static int sink_note(void *self, int kind, const char *text)
 	return sv_source_add_note(self, kind, text);
 }
 
+static int sink_user_module(void *self, const char *name, size_t len)
+{
+	return sv_source_add_user_module(self, name, len);
+}
+
 static const sv_sink_ops source_sink_ops = {
-	sink_frame, sink_stack, sink_sample, sink_scaling, sink_params, sink_notes, sink_event, sink_rename, sink_note,
+	.intern_frame = sink_frame,
+	.intern_stack = sink_stack,
+	.add_sample = sink_sample,
+	.set_scaling = sink_scaling,
+	.set_params = sink_params,
+	.set_notes = sink_notes,
+	.add_event = sink_event,
+	.rename_frames = sink_rename,
+	.add_note = sink_note,
+	.add_user_module = sink_user_module,
 };
 
 sv_sink sv_source_sink(sv_source *src)
@@ -459,6 +477,23 @@ int sv_source_add_event(sv_source *src, const char *name, size_t samples, bool s
 	}
 	return 0;
 }
+
+int sv_source_add_user_module(sv_source *src, const char *name, size_t len)
+{
+	if (!len || src->nuser_mods == SV_MAX_USER_MODULES)
+		return 0;
+	for (size_t i = 0; i < src->nuser_mods; i++)
+		if (strlen(src->user_mods[i]) == len && memcmp(src->user_mods[i], name, len) == 0)
+			return 0;
+	char *copy = strndup(name, len);
+	if (!copy)
+		return SV_ENOMEM;
+	src->user_mods[src->nuser_mods++] = copy;
+	return 0;
+}
+
+size_t sv_source_user_module_count(const sv_source *src) { return src->nuser_mods; }
+const char *sv_source_user_module(const sv_source *src, size_t i) { return src->user_mods[i]; }
 
 size_t sv_source_note_count(const sv_source *src) { return src->ninotes; }
 const sv_note *sv_source_note(const sv_source *src, size_t i) { return &src->inotes[i]; }

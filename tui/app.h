@@ -168,6 +168,7 @@ typedef struct tui_app {
 	/* where the cursor goes once tui_app_react has rebuilt the rows (tui_after) */
 	tui_after after;
 	bool esc_armed; /* Esc at the top asked "Esc again quits" */
+	const char *hello; /* the first status line, shown again when the picker closes (borrowed) */
 	/* navigation history: places before each jump, and those gone back from */
 	tui_nav *nav_back, *nav_fwd;
 	size_t nnav_back, nnav_fwd, nav_back_cap, nav_fwd_cap;

@@ -75,7 +75,7 @@ static int picker_done(tui_app *a, bool all)
 		process_pattern(inc, sizeof(inc), &a->procs[a->shown[a->pick.cursor - 1]]);
 	a->mode = MODE_GRID;
 	if (!inc[0]) {
-		tui_status(a, "all processes");
+		tui_status(a, "all processes%s%s", a->hello ? "; " : "", a->hello ? a->hello : "");
 		return TUI_REDRAW | TUI_REFLATTEN;
 	}
 	return tui_apply_box(a, SV_BOX_INC, inc);

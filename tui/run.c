@@ -216,6 +216,9 @@ int tui_run(sv_source *src, const sv_params *params, const tui_options *o, sv_er
 	a->presets = o->presets;
 	a->store_presets = o->store_presets;
 	a->presets_payload = o->presets_payload;
+	a->hello = o->hello;
+	if (a->hello)
+		tui_status(a, "%s", a->hello);
 	if (o->pick_process)
 		(void)tui_app_start_picker(a);
 	rc = o->script ? run_script(a, o, err) : run_terminal(a, err);

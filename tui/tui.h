@@ -24,6 +24,8 @@ typedef struct tui_options {
 	sv_presets *presets;
 	int (*store_presets)(void *payload, const sv_presets *ps, sv_error *err);
 	void *presets_payload;
+	/* A first status line (what the opening boxes do), borrowed for the run; NULL = none. */
+	const char *hello;
 } tui_options;
 
 /* Give the terminal back if the TUI holds it; safe from a fatal-signal handler, which the

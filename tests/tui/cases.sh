@@ -44,6 +44,31 @@ if command -v tmux >/dev/null 2>&1; then
 	else
 		bad tui.e2e.sigterm "did not start"
 	fi
+	# The first minutes of a perf user (issue 14): a threaded program's recording opens with
+	# the picker, Enter takes the busiest process and its own functions show by name on the
+	# first screen; Enter closes and opens a tree row; / searches afresh each time; c opens
+	# Caller-Callee and Backspace comes back; q quits and gives the terminal back.
+	tm new-session -d -s perf -x 120 -y 30 "$SV $MT; echo EXITED \$?; stty -a | grep -o ' echo '; sleep 20"
+	tp() { tm capture-pane -t perf -p 2>/dev/null; }
+	pwait() { for _ in $(seq 50); do tp | grep -q -- "$1" && return 0; sleep 0.1; done; return 1; }
+	if pwait 'choose the processes'; then ok; else bad tui.perf.picker "$(tp | head -3)"; fi
+	tm send-keys -t perf Enter
+	if pwait 'mt!leaf_math' && tp | grep -q 'group system modules'; then ok; else bad tui.perf.own-code "$(tp | sed -n 2p;tp | sed -n 8,14p)"; fi
+	tm send-keys -t perf Enter
+	if pwait '^+ ROOT' && ! tp | grep -q 'mt!worker'; then ok; else bad tui.perf.enter-collapse "$(tp | sed -n 8,10p)"; fi
+	tm send-keys -t perf Enter
+	if pwait 'mt!worker'; then ok; else bad tui.perf.enter-expand "$(tp | sed -n 8,10p)"; fi
+	tm send-keys -t perf / m i d _ a Enter
+	if pwait "found 'mid_a'"; then ok; else bad tui.perf.find1 "$(tp | tail -1)"; fi
+	tm send-keys -t perf / l e a f Enter
+	if pwait "found 'leaf'"; then ok; else bad tui.perf.find2 "$(tp | tail -1)"; fi
+	tm send-keys -t perf c
+	if pwait '\[5 Caller-Callee\]' && tp | grep -q 'focus: mt!leaf_math'; then ok; else bad tui.perf.cc "$(tp | sed -n 6p)"; fi
+	tm send-keys -t perf BSpace
+	if pwait '\[2 CallTree\]'; then ok; else bad tui.perf.back "$(tp | sed -n 6p)"; fi
+	tm send-keys -t perf q
+	if pwait 'EXITED 0' && pwait '^ echo'; then ok; else bad tui.perf.quit "$(tp | grep . | tail -3 | tr '\n' '|')"; fi
+	tm kill-session -t perf 2>/dev/null
 	# A signal while a file loads (the terminal in non-canonical mode for Esc): the terminal
 	# is restored too. The file is a FIFO that is fed slowly, so the load is still running.
 	fifo="$TMP/slow.perf.txt"

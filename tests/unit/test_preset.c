@@ -6,6 +6,7 @@
 
 #include "stackview/params.h"
 #include "stackview/preset.h"
+#include "stackview/view.h"
 #include "unit.h"
 
 static void test_builtins(void **state)
@@ -96,9 +97,47 @@ static void test_apply_split(void **state)
 	sv_params_dispose(&p);
 }
 
+/* The opening GroupPats of a perf profile: system code grouped, the program's modules kept
+ * (exclusion entries first); names the pattern language cannot spell are left out. */
+static void test_group_system(void **state)
+{
+	(void)state;
+	sv_source *s;
+	assert_int_equal(sv_source_new(&s, "test"), 0);
+	char *g;
+	assert_int_equal(sv_preset_group_system(&g, s), 0);
+	assert_string_equal(g, "[group module entries] {%}!=>module $1");
+	free(g);
+	assert_int_equal(sv_source_add_user_module(s, "mt", 2), 0);
+	assert_int_equal(sv_source_add_user_module(s, "mt", 2), 0); /* once */
+	assert_int_equal(sv_source_add_user_module(s, "libmy.so.1", 10), 0);
+	assert_int_equal(sv_source_add_user_module(s, "odd%name", 8), 0);
+	assert_int_equal(sv_source_user_module_count(s), 3);
+	assert_int_equal(sv_preset_group_system(&g, s), 0);
+	assert_string_equal(g, "[group system modules] ^mt!->;^libmy.so.1!->;{%}!=>module $1");
+	/* and the engine reads it so: mt!main stays, libc.so.6!write is grouped (entry group) */
+	static const char *const p1[] = { "mt!main", "libc.so.6!write" };
+	sv_stack_id st;
+	assert_int_equal(sv_source_intern_path(s, &st, p1, 2), 0);
+	assert_int_equal(sv_source_add_sample(s, st, 1, 1, 1), 0);
+	sv_params p;
+	assert_int_equal(sv_params_init(&p), 0);
+	assert_int_equal(sv_params_set(&p, SV_BOX_GROUP, g), 0);
+	sv_view *v;
+	sv_error err;
+	assert_int_equal(sv_view_new(&v, s, &p, &err), 0);
+	assert_true(sv_view_name_find(v, "mt!main") != SV_NAME_NONE);
+	assert_true(sv_view_name_find(v, "module libc.so.6 <<libc.so.6!write>>") != SV_NAME_NONE);
+	sv_view_free(v);
+	sv_params_dispose(&p);
+	free(g);
+	sv_source_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_builtins), cmocka_unit_test(test_list),
-					    cmocka_unit_test(test_format_parse), cmocka_unit_test(test_apply_split) };
+					    cmocka_unit_test(test_format_parse), cmocka_unit_test(test_apply_split),
+					    cmocka_unit_test(test_group_system) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,6 +36,9 @@ typedef struct sv_import_opts {
 typedef struct sv_format_defaults {
 	const char *group, *fold;
 	bool pick_process;
+	/* GroupPats from sv_preset_group_system instead of `group`: system code grouped, the
+	 * profiled program's own modules kept by function (perf: "Just My App"). */
+	bool group_system;
 } sv_format_defaults;
 
 struct sv_format {

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "stackview/params.h"
+#include "stackview/source.h"
 #include "stackview/status.h"
 
 typedef struct sv_preset {
@@ -48,6 +49,13 @@ SV_API int sv_preset_apply(sv_params *p, const char *name, const char *group, co
 		    const char *fold) SV_MUST_USE;
 /* What "Save As Preset" proposes: the `[...]` comment that starts GroupPats (or ""), and the
  * patterns without it. Both malloc'ed. */
+/* The opening GroupPats for a profile of whole programs: system code grouped by module entry,
+ * the profiled program's own modules (sv_source_user_module) kept by function —
+ * "[group system modules] ^mt!->;{%}!=>module $1". Without known user modules: PerfView's
+ * "[group module entries] {%}!=>module $1". Modules whose names the pattern language cannot
+ * spell (%, *, ^, |, {, }, ;) are left to the grouping. *out is malloc'ed. */
+SV_API int sv_preset_group_system(char **out, const sv_source *src) SV_MUST_USE;
+
 SV_API int sv_preset_split_group(char **name, char **pats, const char *group) SV_MUST_USE;
 
 #endif

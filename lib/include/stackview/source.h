@@ -53,6 +53,8 @@ typedef struct sv_sink_ops {
 	int (*rename_frames)(void *self, const sv_frame_id *ids, const char *const *names, size_t n);
 	/* What the importer found (a line for `info`) or a counted problem it skipped over. */
 	int (*add_note)(void *self, int kind, const char *text);
+	/* A module of the profiled program itself (not the system's), by its frame module name. */
+	int (*add_user_module)(void *self, const char *name, size_t len);
 } sv_sink_ops;
 
 typedef struct sv_sink {
@@ -131,6 +133,14 @@ typedef struct sv_note {
 SV_API size_t sv_source_note_count(const sv_source *src);
 SV_API const sv_note *sv_source_note(const sv_source *src, size_t i);
 SV_API int sv_source_add_note(sv_source *src, int kind, const char *text) SV_MUST_USE;
+
+/* Modules of the profiled programs themselves (perf: executables and libraries outside the
+ * system's directories), as the importer found them; at most SV_MAX_USER_MODULES, repeats
+ * ignored. The TUI's opening GroupPats keeps these by function (sv_preset_group_system). */
+#define SV_MAX_USER_MODULES 64
+SV_API int sv_source_add_user_module(sv_source *src, const char *name, size_t len) SV_MUST_USE;
+SV_API size_t sv_source_user_module_count(const sv_source *src);
+SV_API const char *sv_source_user_module(const sv_source *src, size_t i);
 
 /* Bytes the source holds (arrays, tables and interned text), for memory reports. */
 SV_API size_t sv_source_memory(const sv_source *src);
