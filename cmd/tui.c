@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* stackview view: the terminal UI on a file (the tutorial when none is named), with saving and
  * presets handed in as callbacks. */
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,13 +74,26 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 	return rc;
 }
 
-static int tui_on_file(const cli_opts *o)
+static int tui_on_file(const cli_opts *o, const char *why)
 {
 	sv_source *src = NULL;
 	sv_params p = { 0 };
 	int rc = cli_load(&src, o->files[0], o);
 	if (rc)
 		return rc;
+	/* The data came through standard input (perf script | stackview): keys come from the
+	 * terminal, as less and perf report read them. */
+	if (!o->script && !isatty(STDIN_FILENO)) {
+		int fd = open("/dev/tty", O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0) {
+			fprintf(stderr, "stackview: no terminal to read keys from\n");
+			if (fd >= 0)
+				close(fd);
+			sv_source_free(src);
+			return EXIT_USAGE;
+		}
+		close(fd);
+	}
 	const char *box[SV_BOX_COUNT];
 	memcpy(box, o->box, sizeof(box));
 	/* The format's opening state (PerfView's per kind of profile), unless the file saved one. */
@@ -103,13 +117,15 @@ static int tui_on_file(const cli_opts *o)
 	 * fills IncPats, so a file's saved state or --inc skips it. */
 	bool pick = def && def->pick_process && !o->box[SV_BOX_INC];
 	/* Say what the opening boxes do, and where they came from. */
-	char hello[300] = "";
+	char hello[400] = "";
+	size_t h = why ? (size_t)snprintf(hello, sizeof(hello), "%s; ", why) : 0;
 	if (group)
-		snprintf(hello, sizeof(hello), "%s: system code grouped by module, your program's own code by function "
+		snprintf(hello + h, sizeof(hello) - h,
+			 "%s: system code grouped by module, your program's own code by function "
 			 "(p edits GroupPats, P picks a preset)",
 			 strncmp(group, "[group system modules]", 22) == 0 ? "[group system modules]" : "[group module entries]");
 	else if (def && def->group)
-		snprintf(hello, sizeof(hello), "PerfView's opening GroupPats%s (p edits, P picks a preset)",
+		snprintf(hello + h, sizeof(hello) - h, "PerfView's opening GroupPats%s (p edits, P picks a preset)",
 			 def->fold ? " and FoldPats" : "");
 	rc = cli_run_tui(o, src, o->files[0], &p, pick, hello[0] ? hello : NULL);
 out:
@@ -141,17 +157,32 @@ const char *cli_tutorial_path(char *buf, size_t size)
 	return "examples/tutorial.perfView.xml";
 }
 
-/* `stackview [view] [FILE]`: the tutorial when no file is named; the call tree printed when
- * this is not a terminal (and no key script drives the UI). */
+/* `stackview [view] [FILE]`. Without FILE: standard input when data is piped in (perf script
+ * | stackview), else ./perf.data when there is one (perf report's default), else the tutorial.
+ * The call tree is printed instead when the output is not a terminal (and no key script
+ * drives the UI). */
 int cmd_tui(const cli_opts *o_)
 {
 	cli_opts o = *o_;
 	char buf[PATH_MAX + 64];
+	const char *why = NULL;
+	bool term_out = isatty(STDOUT_FILENO);
 	if (o.nfiles == 0) {
-		o.files[0] = cli_tutorial_path(buf, sizeof(buf));
 		o.nfiles = 1;
+		if (!isatty(STDIN_FILENO) && term_out && !o.script) {
+			o.files[0] = "-";
+			why = "read from standard input";
+		} else if (access("perf.data", R_OK) == 0) {
+			o.files[0] = "perf.data";
+			why = "opened ./perf.data (perf record's default; stackview FILE opens another)";
+			fprintf(stderr, "stackview: %s\n", why);
+		} else {
+			o.files[0] = cli_tutorial_path(buf, sizeof(buf));
+		}
 	}
-	if (!o.script && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)))
+	if (!o.script && !term_out)
 		return cli_view(&o, "calltree");
-	return tui_on_file(&o);
+	if (!o.script && !isatty(STDIN_FILENO) && access("/dev/tty", R_OK) != 0)
+		return cli_view(&o, "calltree"); /* data piped in and no terminal to read keys from */
+	return tui_on_file(&o, why);
 }

@@ -275,7 +275,8 @@ int sv_fmt_folded_export(FILE *f, const sv_source *src, const sv_export_opts *op
 	qsort(lines, nlines, sizeof(*lines), line_cmp);
 	/* stackcollapse-perf.pl weighs by perf's period: for a time-metric perf source that is
 	 * the metric in ms, back in integer ns. */
-	double scale = fg && sv_source_scaling(src) == SV_SCALING_TIME && !strcmp(sv_source_format(src), "perf-script")
+	const char *fmt = sv_source_format(src);
+	double scale = fg && sv_source_scaling(src) == SV_SCALING_TIME && (!strcmp(fmt, "perf-script") || !strcmp(fmt, "perf-data"))
 			       ? 1e6
 			       : 1;
 	for (size_t i = 0; i < nlines; i++) {

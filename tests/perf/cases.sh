@@ -173,3 +173,14 @@ got=$("$SV" view "$PD/recordings/gcc.fp.data" "${NATIVE[@]}" --script "$TMP/pick
 if [ "$got" = "cc1 16942 4900;as 17075 47;gcc 16940 4" ]; then ok; else bad perf.data.tui.picker "$got"; fi
 # Without kernel symbols, kernel frames are kernel.kallsyms!unknown (not perf's map name).
 cn perf.data.kernel.unknown '[.rows[].name|select(test("kallsyms"))]' '["kernel.kallsyms!unknown"]' byname "$PD/recordings/mt.fp.data" --kallsyms /nonexistent "${NATIVE[@]:2}"
+# FlameGraph-style folded output weighs by perf's period in ns from perf.data as from perf
+# script text; with every symbol found the files are identical (issue 14 point 7).
+"$SV" convert "$PD/recordings/sort.fp.data" "$TMP/sortd.folded" --folded-style flamegraph "${NATIVE[@]}" 2>/dev/null
+"$SV" convert "$PD/recordings/sort.fp.txt" "$TMP/sortt.folded" --folded-style flamegraph 2>/dev/null
+if [ -s "$TMP/sortd.folded" ] && cmp -s "$TMP/sortd.folded" "$TMP/sortt.folded"; then ok; else bad perf.data.folded-ns "$(diff "$TMP/sortd.folded" "$TMP/sortt.folded" | head -3)"; fi
+# The profiled programs' own modules: the same from perf.data and perf script text.
+for r in mt.fp gcc.fp sort.fp mt-nofp.dwarf; do
+	a=$("$SV" info "$PD/recordings/$r.data" "${NATIVE[@]}" --json 2>/dev/null | jq -c .program_modules)
+	b=$("$SV" info "$PD/recordings/$r.txt" --json 2>/dev/null | jq -c .program_modules)
+	if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" != "[]" ]; then ok; else bad "perf.programs.$r" "data $a, text $b"; fi
+done

@@ -69,6 +69,26 @@ if command -v tmux >/dev/null 2>&1; then
 	tm send-keys -t perf q
 	if pwait 'EXITED 0' && pwait '^ echo'; then ok; else bad tui.perf.quit "$(tp | grep . | tail -3 | tr '\n' '|')"; fi
 	tm kill-session -t perf 2>/dev/null
+	# perf script | stackview on a terminal opens the TUI, keys read from the terminal.
+	tm new-session -d -s pipe -x 120 -y 30 "cat $MT | $SV; echo EXITED \$?; sleep 20"
+	pp() { tm capture-pane -t pipe -p 2>/dev/null; }
+	for _ in $(seq 50); do pp | grep -q 'choose the processes' && break; sleep 0.1; done
+	tm send-keys -t pipe Escape
+	for _ in $(seq 50); do pp | grep -q 'read from standard input' && break; sleep 0.1; done
+	if pp | grep -q 'read from standard input' && pp | grep -q 'Process mt (10727)'; then ok; else bad tui.pipe "$(pp | grep . | tail -2 | tr '\n' '|')"; fi
+	tm send-keys -t pipe q
+	for _ in $(seq 50); do pp | grep -q 'EXITED 0' && break; sleep 0.1; done
+	if pp | grep -q 'EXITED 0'; then ok; else bad tui.pipe.quit "$(pp | grep . | tail -2 | tr '\n' '|')"; fi
+	tm kill-session -t pipe 2>/dev/null
+	# With no file, ./perf.data is opened when there is one (saying so), as perf report does.
+	mkdir -p "$TMP/pd" && cp "$MT" "$TMP/pd/perf.data"
+	tm new-session -d -s pd -x 120 -y 30 "cd $TMP/pd && $SV; echo EXITED \$?; sleep 20"
+	pd() { tm capture-pane -t pd -p 2>/dev/null; }
+	for _ in $(seq 50); do pd | grep -q 'choose the processes' && break; sleep 0.1; done
+	tm send-keys -t pd Escape
+	for _ in $(seq 50); do pd | grep -q 'opened ./perf.data' && break; sleep 0.1; done
+	if pd | grep -q 'opened ./perf.data'; then ok; else bad tui.perf-data-default "$(pd | grep . | tail -2 | tr '\n' '|')"; fi
+	tm kill-session -t pd 2>/dev/null
 	# A signal while a file loads (the terminal in non-canonical mode for Esc): the terminal
 	# is restored too. The file is a FIFO that is fed slowly, so the load is still running.
 	fifo="$TMP/slow.perf.txt"
