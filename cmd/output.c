@@ -29,6 +29,18 @@ static void json_summary(jw *w, sv_view *v)
 	jw_key(w, "start"); jw_num(w, s.start);
 	jw_key(w, "end"); jw_num(w, s.end);
 	jw_key(w, "scaling"); jw_str(w, s.scaling == SV_SCALING_TIME ? "time" : "data");
+	const sv_source *src = sv_view_source(v);
+	const char *ev = sv_source_event_name(src), *unit = sv_source_unit(src);
+	jw_key(w, "event");
+	if (ev)
+		jw_str(w, ev);
+	else
+		jw_null(w);
+	jw_key(w, "unit");
+	if (unit)
+		jw_str(w, unit);
+	else
+		jw_null(w);
 	jw_end_obj(w);
 }
 
@@ -90,8 +102,16 @@ static int print_grid(FILE *f, sv_view *v, const sv_rows *rows, const cli_opts *
 		n = sv_grid_default_columns(rows->kind, dflt);
 		cols = dflt;
 	}
-	if (o->out == OUT_TEXT)
+	const sv_source *src = sv_view_source(v);
+	const char *ev = sv_source_event_name(src), *unit = sv_source_unit(src);
+	if (o->out == OUT_TEXT) {
 		summary_text(f, v);
+		if (ev) { /* which event the numbers count, and in what */
+			char ns[64];
+			sv_format_number(ns, sizeof(ns), (double)sv_source_sample_count(src), 0);
+			fprintf(f, "Event: %s, %s samples, metric in %s\n\n", ev, ns, unit ? unit : ev);
+		}
+	}
 	if (o->out == OUT_TEXT && rows->kind == SV_ROWS_CALLERCALLEE) {
 		size_t ncallers = 0, ncallees = 0;
 		for (size_t i = 0; i < rows->n; i++) {
@@ -100,7 +120,7 @@ static int print_grid(FILE *f, sv_view *v, const sv_rows *rows, const cli_opts *
 		}
 		fprintf(f, "Callers (%zu), focus, callees (%zu, indented):\n", ncallers, ncallees);
 	}
-	sv_grid_style st = { .tsv = o->out == OUT_TSV, .marks = true };
+	sv_grid_style st = { .tsv = o->out == OUT_TSV, .marks = true, .unit = unit };
 	/* a write error is reported by cli_finish_output with its reason */
 	return sv_grid_print(f, v, rows, cols, n, &st) == SV_ENOMEM ? SV_ENOMEM : 0;
 }

@@ -206,8 +206,13 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 	}
 	char buf[512];
 	if (style->tsv) {
-		for (size_t k = 0; k < ncols; k++)
-			fprintf(f, "%s%s", k ? "\t" : "", columns[cols[k]].title);
+		for (size_t k = 0; k < ncols; k++) {
+			sv_col c = cols[k];
+			bool metric = c == SV_COL_EXC || c == SV_COL_INC || c == SV_COL_INC_AVG || c == SV_COL_FOLD;
+			fprintf(f, "%s%s", k ? "\t" : "", columns[c].title);
+			if (metric && style->unit)
+				fprintf(f, " (%s)", style->unit);
+		}
 		fputc('\n', f);
 		for (size_t i = 0; i < rows->n; i++) {
 			const sv_row *r = &rows->row[i];

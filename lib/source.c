@@ -466,6 +466,19 @@ size_t sv_source_memory(const sv_source *src)
 /* ---- events and renames ---- */
 
 size_t sv_source_event_count(const sv_source *src) { return src->nevents; }
+
+const char *sv_source_event_name(const sv_source *src)
+{
+	for (size_t i = 0; i < src->nevents; i++)
+		if (src->events[i].selected)
+			return src->events[i].name;
+	return NULL;
+}
+
+const char *sv_source_unit(const sv_source *src)
+{
+	return sv_source_scaling(src) == SV_SCALING_TIME ? "ms" : sv_source_event_name(src);
+}
 const sv_event *sv_source_event(const sv_source *src, size_t i) { return &src->events[i]; }
 
 int sv_source_add_event(sv_source *src, const char *name, size_t samples, bool selected)

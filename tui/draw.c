@@ -182,6 +182,14 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 		snprintf(depth, sizeof(depth), " [%zu]", a->nframes);
 		used += tui_screen_text(s, used, 0, depth, 8, TUI_A_TITLE);
 	}
+	const sv_source *src = sv_view_source(f->view);
+	const char *ev = sv_source_event_name(src), *unit = sv_source_unit(src);
+	if (ev || unit) { /* the event and the metric's unit: "[cpu-clock, ms]" */
+		char tag[160];
+		snprintf(tag, sizeof(tag), " [%s%s%s]", ev ? ev : "", ev && unit && strcmp(ev, unit) ? ", " : "",
+			 unit && (!ev || strcmp(ev, unit)) ? unit : "");
+		used += tui_screen_text(s, used, 0, tag, a->w / 3, TUI_A_TITLE);
+	}
 	sv_view_summary_line(line, sizeof(line), f->view);
 	tui_screen_text(s, used + (used ? 2 : 0), 0, line, a->w - used - 2, TUI_A_NORMAL);
 	/* 1-4: boxes */

@@ -175,3 +175,10 @@ c input.nul '[.rows[].name]|sort' '["ROOT","f\ufffdoo","main"]' byname "$TMP/nul
 { seq -f 'f%g' 1 100000 | paste -sd';'; } | sed 's/$/ 1/' > "$TMP/deep.folded"
 got=$("$SV" calltree "$TMP/deep.folded" --json | tr -cd '{}[]' | awk '{o = gsub(/[{]/, ""); c = gsub(/[}]/, ""); a = gsub(/\[/, ""); b = gsub(/\]/, ""); print o, c, a, b}')
 if [ "$got" = "100003 100003 100001 100001" ]; then ok; else bad json.deep "braces: $got"; fi
+# The event and its unit travel with the numbers: JSON summary, TSV titles, a text line.
+cn unit.json '.summary|[.event,.unit]' '["cpu-clock","ms"]' byname "$MT" --top 1
+cn unit.json-none '.summary|[.event,.unit]' '[null,null]' byname "$IN/s-basic.perfView.xml" --top 1
+got=$("$SV" calltree "$MT" --depth 0 --tsv | head -1)
+if [ "$got" = "$(printf 'Name\tInc %%\tInc (ms)\tInc Ct\tExc %%\tExc (ms)\tExc Ct\tFold (ms)\tWhen\tFirst\tLast')" ]; then ok; else bad unit.tsv "$got"; fi
+got=$("$SV" calltree "$MT" --depth 0 | sed -n 3p)
+if [ "$got" = "Event: cpu-clock, 5,805 samples, metric in ms" ]; then ok; else bad unit.text "$got"; fi

@@ -85,6 +85,8 @@ SV_API int sv_text_width(const char *utf8);
 typedef struct sv_grid_style {
 	bool tsv;
 	bool marks; /* "+ " before rows below the top (the CLI's text trees) */
+	/* TSV: the metric's unit after the metric columns' titles ("Inc (ms)"); NULL = none */
+	const char *unit;
 } sv_grid_style;
 SV_API int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, size_t ncols,
 		  const sv_grid_style *style) SV_MUST_USE;

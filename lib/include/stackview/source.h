@@ -96,6 +96,12 @@ SV_API const float *sv_source_sample_counts(const sv_source *src);
 
 SV_API const char *sv_source_format(const sv_source *src);
 SV_API sv_scaling sv_source_scaling(const sv_source *src);
+/* The event the samples are of (perf: "cpu-clock", "cycles"; the selected one of
+ * sv_source_event), or NULL when the input names none. */
+SV_API const char *sv_source_event_name(const sv_source *src);
+/* The metric's unit: "ms" for time-metric sources, else the event's name (a cycles profile
+ * counts cycles), else NULL (unknown). */
+SV_API const char *sv_source_unit(const sv_source *src);
 SV_API void sv_source_set_scaling(sv_source *src, sv_scaling scaling);
 /* Default End (spec §5.3 with D4): max(time + |metric|) for time-metric sources and for
  * sources that asked for it (diff, drill-into copies), else max(time). */
