@@ -182,3 +182,11 @@ got=$("$SV" calltree "$MT" --depth 0 --tsv | head -1)
 if [ "$got" = "$(printf 'Name\tInc %%\tInc (ms)\tInc Ct\tExc %%\tExc (ms)\tExc Ct\tFold (ms)\tWhen\tFirst\tLast')" ]; then ok; else bad unit.tsv "$got"; fi
 got=$("$SV" calltree "$MT" --depth 0 | sed -n 3p)
 if [ "$got" = "Event: cpu-clock, 5,805 samples, metric in ms" ]; then ok; else bad unit.text "$got"; fi
+# The README's short tour runs as printed.
+tour=$(awk '/^## A short tour/{f=1} f&&/^```sh/{g=1;next} g&&/^```/{exit} g' README.md | grep '^\$B ')
+n=0
+while IFS= read -r line; do
+	n=$((n + 1))
+	if B="$SV" bash -c "B=\"$SV\"; ${line}" > /dev/null 2> "$TMP/tour.err"; then ok; else bad "readme.tour.$n" "$line: $(head -1 "$TMP/tour.err")"; fi
+done <<< "$tour"
+[ "$n" -ge 8 ] && ok || bad readme.tour.count "only $n tour lines found"
