@@ -46,64 +46,6 @@ bool sv_perf_jit_split(const char *sym, size_t n, const char **module, size_t *m
 	return false;
 }
 
-/* .NET runtime helper threads, left out of process names unless nothing else is left. */
-static bool dotnet_comm(const char *s)
-{
-	return !strcmp(s, ".NET Finalizer") || !strcmp(s, ".NET Tiered Compilation Worker") || !strcmp(s, ".NET BGC") ||
-	       !strcmp(s, ".NET Server GC");
-}
-
-char *sv_perf_process_name(const char *const *comms, size_t n, long long pid)
-{
-	size_t total = 64;
-	for (size_t k = 0; k < n; k++)
-		total += strlen(comms[k]) + 1;
-	char *buf = malloc(total);
-	if (!buf)
-		return NULL;
-	size_t o = (size_t)snprintf(buf, total, "Process "), kept = 0;
-	for (int pass = 0; pass < 2 && !kept; pass++)
-		for (size_t k = 0; k < n; k++) {
-			if (pass == 0 && dotnet_comm(comms[k]))
-				continue;
-			o += (size_t)snprintf(buf + o, total - o, "%s%s", kept++ ? ";" : "", comms[k]);
-		}
-	snprintf(buf + o, total - o, " (%lld)", pid);
-	return buf;
-}
-
-int sv_perf_process_frame(sv_sink *sink, sv_frame_id *out, long long pid)
-{
-	char buf[64];
-	int n = snprintf(buf, sizeof(buf), "Process (%lld)", pid);
-	return sink->ops->intern_frame(sink->self, out, buf, (size_t)n);
-}
-
-int sv_perf_thread_stack(sv_sink *sink, sv_idmap *memo, sv_frame_id process, long long pid, long long tid,
-			 sv_stack_id *out)
-{
-	uint64_t key = ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid;
-	uint32_t s = sv_idmap_get(memo, key);
-	if (s != SV_IDMAP_NONE) {
-		*out = s;
-		return 0;
-	}
-	char buf[64];
-	int n = snprintf(buf, sizeof(buf), "Thread (%lld)", tid);
-	sv_frame_id tf;
-	sv_stack_id ps, ts;
-	int rc = sink->ops->intern_frame(sink->self, &tf, buf, (size_t)n);
-	if (!rc)
-		rc = sink->ops->intern_stack(sink->self, &ps, SV_STACK_NONE, process);
-	if (!rc)
-		rc = sink->ops->intern_stack(sink->self, &ts, ps, tf);
-	if (!rc && sv_idmap_put(memo, key, ts))
-		rc = SV_ENOMEM;
-	if (!rc)
-		*out = ts;
-	return rc;
-}
-
 /* PerfView's defaults for CPU stacks of whole systems (semantics §11.2), except that the
  * recorded programs' own modules stay ungrouped, so their functions show by name (PerfView's
  * "Just My App" idea; issue 14). */

@@ -224,37 +224,15 @@ static int finish(pdr *r)
 	}
 	if (!rc && r->sink->ops->set_scaling)
 		rc = r->sink->ops->set_scaling(r->sink->self, r->clock_event ? SV_SCALING_TIME : SV_SCALING_DATA);
-	/* Process frames: their comms joined by ';' (semantics §1.5). */
-	size_t nren = 0;
-	sv_frame_id *ids = malloc((r->nprocs + 1) * sizeof(*ids));
-	char **names = calloc(r->nprocs + 1, sizeof(*names));
-	if (!ids || !names)
-		rc = SV_ENOMEM;
-	for (size_t i = 0; !rc && i < r->nprocs; i++) {
-		proc *p = &r->procs[i];
-		if (p->frame == UINT32_MAX)
-			continue;
-		const char **comms = malloc((p->ncomms + 1) * sizeof(*comms));
-		if (!comms) {
-			rc = SV_ENOMEM;
-			break;
-		}
-		for (size_t k = 0; k < p->ncomms; k++)
-			comms[k] = r->comm_names + p->comms[k];
-		names[nren] = sv_perf_process_name(comms, p->ncomms, p->pid);
-		free(comms);
-		if (!names[nren]) {
-			rc = SV_ENOMEM;
-			break;
-		}
-		ids[nren++] = p->frame;
+	/* Process and Thread frames, named as perf names them; a process whose main thread took
+	 * no sample is called as that thread was when the recording ended (after its last exec). */
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const thread *t = &r->threads[i];
+		if (t->pid == t->tid && t->comm != UINT32_MAX)
+			sv_perf_names_main_comm(&r->names, t->pid, r->comm_names + t->comm, strlen(r->comm_names + t->comm));
 	}
-	if (!rc && r->sink->ops->rename_frames)
-		rc = r->sink->ops->rename_frames(r->sink->self, ids, (const char *const *)names, nren);
-	for (size_t i = 0; i < nren; i++)
-		free(names[i]);
-	free(names);
-	free(ids);
+	if (!rc)
+		rc = sv_perf_names_finish(&r->names, r->sink);
 	if (rc)
 		return sv_pdr_oom(r);
 
@@ -321,7 +299,7 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	sv_idmap_init(&r.id_attr);
 	sv_idmap_init(&r.proc_idx);
 	sv_idmap_init(&r.thread_idx);
-	sv_idmap_init(&r.thread_stk);
+	sv_perf_names_init(&r.names);
 	sv_idmap_init(&r.inl_idx);
 	sv_idmap_init(&r.blocked_idx);
 	r.sw_id = r.sw_attr = -1;
@@ -397,7 +375,6 @@ out:
 	for (size_t i = 0; i < r.nprocs; i++) {
 		sv_perf_unwinder_free(r.procs[i].uw);
 		sv_pdr_maps_unref(r.procs[i].m);
-		free(r.procs[i].comms);
 	}
 	free(r.procs);
 	free(r.threads);
@@ -410,7 +387,7 @@ out:
 	sv_idmap_dispose(&r.id_attr);
 	sv_idmap_dispose(&r.proc_idx);
 	sv_idmap_dispose(&r.thread_idx);
-	sv_idmap_dispose(&r.thread_stk);
+	sv_perf_names_dispose(&r.names);
 	sv_idmap_dispose(&r.inl_idx);
 	sv_idmap_dispose(&r.blocked_idx);
 	free(r.blocked);

@@ -79,9 +79,6 @@ typedef struct proc {
 	int32_t pid;
 	maps *m;
 	uint64_t gen;
-	sv_frame_id frame;
-	uint32_t *comms; /* offsets into comm_names, distinct, first-seen order */
-	size_t ncomms, comm_cap;
 	sv_perf_unwinder *uw; /* --call-graph dwarf: created on the first such sample */
 	uint64_t uw_gen;      /* maps generation the unwinder last saw */
 } proc;
@@ -89,7 +86,6 @@ typedef struct proc {
 typedef struct thread {
 	int32_t pid, tid;
 	uint32_t comm;   /* offset into comm_names, UINT32_MAX = none */
-	bool comm_added; /* the current comm is among its process's comms */
 } thread;
 
 typedef struct memo_slot {
@@ -141,7 +137,7 @@ typedef struct pdr {
 	thread *threads;
 	size_t nthreads, thread_cap;
 	sv_idmap thread_idx;
-	sv_idmap thread_stk;
+	sv_perf_names names; /* Process and Thread frames */
 	char *comm_names;
 	size_t comm_len, comm_cap;
 

@@ -20,15 +20,37 @@
  * the last of those. */
 size_t sv_perf_upper(const void *v, size_t n, size_t size, size_t key, uint64_t addr);
 
-/* "Process comm;comm (pid)" from a pid's comms in first-seen order, .NET helper threads left
- * out unless nothing else is left (semantics.md §1.5). NULL when out of memory; free it. */
-char *sv_perf_process_name(const char *const *comms, size_t n, long long pid);
-/* A process's placeholder frame "Process (pid)", renamed once all its comms are known. */
-int sv_perf_process_frame(sv_sink *sink, sv_frame_id *out, long long pid);
-/* The root of a thread's samples, Process -> "Thread (tid)" (semantics §1.3), memoized in
- * memo by (pid, tid). */
-int sv_perf_thread_stack(sv_sink *sink, sv_idmap *memo, sv_frame_id process, long long pid, long long tid,
+/* perf_names.c: the Process and Thread frames (see there). Importers call
+ * sv_perf_names_thread for every sample's thread (its comm as the sample names it),
+ * sv_perf_names_main_comm for a process's main thread's final comm when they know it, and
+ * sv_perf_names_finish once at the end. */
+#define SV_PERF_COMM_MAX 64
+typedef struct sv_perf_nproc {
+	long long pid;
+	sv_frame_id frame;
+	char first[SV_PERF_COMM_MAX], main[SV_PERF_COMM_MAX];
+	bool has_main;
+} sv_perf_nproc;
+typedef struct sv_perf_nthread {
+	long long pid, tid;
+	sv_frame_id frame;
+	sv_stack_id stack; /* Process -> Thread */
+	char comm[SV_PERF_COMM_MAX];
+} sv_perf_nthread;
+typedef struct sv_perf_names {
+	sv_perf_nproc *p;
+	size_t np, pcap;
+	sv_idmap pidx; /* pid -> index */
+	sv_perf_nthread *t;
+	size_t nt, tcap;
+	sv_idmap tidx; /* (pid, tid) -> index */
+} sv_perf_names;
+void sv_perf_names_init(sv_perf_names *n);
+void sv_perf_names_dispose(sv_perf_names *n);
+int sv_perf_names_thread(sv_perf_names *n, sv_sink *sink, long long pid, long long tid, const char *comm, size_t len,
 			 sv_stack_id *out);
+void sv_perf_names_main_comm(sv_perf_names *n, long long pid, const char *comm, size_t len);
+int sv_perf_names_finish(sv_perf_names *n, sv_sink *sink);
 
 /* A JIT perf-map symbol "… [Module] Ns.Type::M(args)" names its module in brackets
  * (semantics.md §1.5 step 3): on success *module and *rest point into `sym`. */

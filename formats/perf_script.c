@@ -14,13 +14,6 @@
 #include "perf_script_int.h"
 #include "sv/idmap.h"
 
-typedef struct proc {
-	long long pid;
-	sv_frame_id frame;
-	char **comms;
-	size_t ncomms, comm_cap;
-} proc;
-
 typedef struct event_count {
 	char *name;
 	size_t samples;
@@ -33,10 +26,7 @@ typedef struct ps_ctx {
 	sv_error *err;
 	long line;
 
-	proc *procs;
-	size_t nprocs, proc_cap;
-	sv_idmap proc_idx;    /* pid -> index */
-	sv_idmap thread_stk;  /* (pid, tid) -> stack id of Process/Thread */
+	sv_perf_names names;  /* Process and Thread frames */
 
 	event_count *events;
 	size_t nevents, event_cap;
@@ -294,48 +284,6 @@ static int push_frame(ps_ctx *c, span line)
 
 /* ---- processes, threads, events ---- */
 
-static int proc_get(ps_ctx *c, proc **out, long long pid, span comm)
-{
-	uint32_t idx = sv_idmap_get(&c->proc_idx, (uint64_t)pid);
-	proc *p;
-	if (idx == SV_IDMAP_NONE) {
-		if (SV_ARRAY_RESERVE(c->procs, c->proc_cap, c->nprocs + 1))
-			return SV_ENOMEM;
-		p = &c->procs[c->nprocs];
-		memset(p, 0, sizeof(*p));
-		p->pid = pid;
-		char buf[128];
-		int n = snprintf(buf, sizeof(buf), "Process %.*s (%lld)", (int)(comm.n < 64 ? comm.n : 64), comm.p, pid);
-		int rc = c->sink->ops->intern_frame(c->sink->self, &p->frame, buf, (size_t)n);
-		if (rc || sv_idmap_put(&c->proc_idx, (uint64_t)pid, (uint32_t)c->nprocs))
-			return rc ? rc : SV_ENOMEM;
-		c->nprocs++;
-	} else {
-		p = &c->procs[idx];
-	}
-	for (size_t i = 0; i < p->ncomms; i++)
-		if (strlen(p->comms[i]) == comm.n && memcmp(p->comms[i], comm.p, comm.n) == 0) {
-			*out = p;
-			return 0;
-		}
-	if (p->ncomms >= 256) { /* a pid that renames itself endlessly: keep the first ones */
-		*out = p;
-		return 0;
-	}
-	if (SV_ARRAY_RESERVE(p->comms, p->comm_cap, p->ncomms + 1))
-		return SV_ENOMEM;
-	if (!(p->comms[p->ncomms] = strndup(comm.p, comm.n)))
-		return SV_ENOMEM;
-	p->ncomms++;
-	*out = p;
-	return 0;
-}
-
-static int thread_stack(ps_ctx *c, sv_stack_id *out, const proc *p, long long tid)
-{
-	return sv_perf_thread_stack(c->sink, &c->thread_stk, p->frame, p->pid, tid, out);
-}
-
 /* Index of the event name, adding it when new. */
 static int event_index(ps_ctx *c, size_t *out, span ev)
 {
@@ -455,11 +403,8 @@ static int emit(ps_ctx *c, const header *h)
 		c->any_period = true;
 		m = c->clock_event ? h->period / 1e6 : h->period;
 	}
-	proc *p;
-	if ((rc = proc_get(c, &p, h->pid, h->comm)))
-		return ps_fail(c, rc, "out of memory");
 	sv_stack_id st;
-	if ((rc = thread_stack(c, &st, p, h->tid)))
+	if ((rc = sv_perf_names_thread(&c->names, c->sink, h->pid, h->tid, h->comm.p, h->comm.n, &st)))
 		return ps_fail(c, rc, "cannot intern thread");
 	if ((rc = resolve_pending(c, (span){ "inlined", 7 })))
 		return rc;
@@ -490,26 +435,8 @@ static int finish(ps_ctx *c)
 	if (!rc && c->sink->ops->set_scaling)
 		rc = c->sink->ops->set_scaling(c->sink->self,
 					       c->clock_event && c->any_period ? SV_SCALING_TIME : SV_SCALING_DATA);
-	/* Process frames: every comm of the pid, .NET helper threads left out (§1.5). */
-	sv_frame_id *ids = malloc((c->nprocs + 1) * sizeof(*ids));
-	char **names = calloc(c->nprocs + 1, sizeof(*names));
-	size_t nren = 0;
-	if (!ids || !names)
-		rc = SV_ENOMEM;
-	for (size_t i = 0; !rc && i < c->nprocs; i++) {
-		proc *p = &c->procs[i];
-		if (!(names[nren] = sv_perf_process_name((const char *const *)p->comms, p->ncomms, p->pid))) {
-			rc = SV_ENOMEM;
-			break;
-		}
-		ids[nren++] = p->frame;
-	}
-	if (!rc && c->sink->ops->rename_frames)
-		rc = c->sink->ops->rename_frames(c->sink->self, ids, (const char *const *)names, nren);
-	for (size_t i = 0; i < nren; i++)
-		free(names[i]);
-	free(names);
-	free(ids);
+	if (!rc)
+		rc = sv_perf_names_finish(&c->names, c->sink);
 	return rc ? ps_fail(c, rc, "out of memory") : 0;
 }
 
@@ -523,14 +450,12 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	c.opts = opts ? opts : &none;
 	c.err = err;
 	c.selected = -1;
-	sv_idmap_init(&c.proc_idx);
-	sv_idmap_init(&c.thread_stk);
+	sv_perf_names_init(&c.names);
 	int rc = 0;
 	sv_lines lr;
 	if ((rc = sv_lines_init(&lr, in))) {
 		ps_fail(&c, rc, "out of memory");
-		sv_idmap_dispose(&c.proc_idx);
-		sv_idmap_dispose(&c.thread_stk);
+		sv_perf_names_dispose(&c.names);
 		return rc;
 	}
 	/* A whole (mapped or read) input is scanned first for the default event; a stream takes
@@ -610,12 +535,6 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	}
 	rc = finish(&c);
 out:
-	for (size_t i = 0; i < c.nprocs; i++) {
-		for (size_t k = 0; k < c.procs[i].ncomms; k++)
-			free(c.procs[i].comms[k]);
-		free(c.procs[i].comms);
-	}
-	free(c.procs);
 	for (size_t i = 0; i < c.nevents; i++)
 		free(c.events[i].name);
 	free(c.events);
@@ -626,8 +545,7 @@ out:
 	free(c.hdr);
 	free(c.name);
 	free(c.default_event);
-	sv_idmap_dispose(&c.proc_idx);
-	sv_idmap_dispose(&c.thread_stk);
+	sv_perf_names_dispose(&c.names);
 	return rc;
 }
 

@@ -110,7 +110,6 @@ static proc *proc_get(pdr *r, int32_t pid)
 	proc *p = &r->procs[r->nprocs];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
-	p->frame = UINT32_MAX;
 	p->gen = ++r->gen;
 	if (!(p->m = maps_new()) || sv_idmap_put(&r->proc_idx, (uint32_t)pid, (uint32_t)r->nprocs)) {
 		sv_pdr_maps_unref(p->m);
@@ -127,14 +126,13 @@ static thread *thread_get(pdr *r, int32_t pid, int32_t tid)
 		thread *t = &r->threads[i];
 		if (pid != -1 && t->pid != pid) { /* tid reused by another process */
 			t->pid = pid;
-			t->comm_added = false;
 		}
 		return t;
 	}
 	if (SV_ARRAY_RESERVE(r->threads, r->thread_cap, r->nthreads + 1))
 		return NULL;
 	thread *t = &r->threads[r->nthreads];
-	*t = (thread){ pid, tid, UINT32_MAX, false };
+	*t = (thread){ pid, tid, UINT32_MAX };
 	if (sv_idmap_put(&r->thread_idx, (uint32_t)tid, (uint32_t)r->nthreads))
 		return NULL;
 	r->nthreads++;
@@ -203,7 +201,6 @@ int sv_pdr_apply(pdr *r, uint32_t type, uint16_t misc, const unsigned char *p, s
 			return sv_pdr_oom(r);
 		/* As perf: exec does not drop the old mappings; the new image's mmaps replace what
 		 * they overlap, and samples taken inside execve still name the old frames. */
-		t->comm_added = false;
 		return 0;
 	}
 	case R_FORK: {
@@ -219,7 +216,6 @@ int sv_pdr_apply(pdr *r, uint32_t type, uint16_t misc, const unsigned char *p, s
 		if (!t)
 			return sv_pdr_oom(r);
 		t->comm = pc;
-		t->comm_added = false;
 		if (pid != ppid) { /* a new process shares its parent's mappings until it changes them */
 			proc *pp = proc_get(r, ppid);
 			proc *np = pp ? proc_get(r, pid) : NULL;
@@ -450,42 +446,26 @@ static void memo_put(pdr *r, const uint64_t *key, size_t n, uint64_t h, sv_stack
 	r->memo_n++;
 }
 
-static int thread_stack(pdr *r, sv_stack_id *out, proc *pr, thread *t)
+/* The Process -> Thread root of a sample's thread, named as the thread is called now. */
+static int thread_stack(pdr *r, sv_stack_id *out, thread *t)
 {
-	int rc;
-	if (pr->frame == UINT32_MAX && (rc = sv_perf_process_frame(r->sink, &pr->frame, pr->pid)))
-		return rc;
-	return sv_perf_thread_stack(r->sink, &r->thread_stk, pr->frame, t->pid, t->tid, out);
+	const char *comm = r->comm_names + t->comm;
+	return sv_perf_names_thread(&r->names, r->sink, t->pid, t->tid, comm, strlen(comm), out);
 }
 
-/* The process's comms as the sample's thread is called now (semantics §1.5). */
-static int note_comm(pdr *r, proc *pr, thread *t)
+/* A thread without a COMM record is called as its process's main thread, else ":tid". */
+static int ensure_comm(pdr *r, thread *t)
 {
-	if (t->comm_added)
+	if (t->comm != UINT32_MAX)
 		return 0;
-	t->comm_added = true;
-	uint32_t c = t->comm;
-	if (c == UINT32_MAX) { /* no COMM for the thread: its process's main thread, else ":tid" */
-		uint32_t li = sv_idmap_get(&r->thread_idx, (uint32_t)t->pid);
-		if (li != SV_IDMAP_NONE && r->threads[li].comm != UINT32_MAX) {
-			c = r->threads[li].comm;
-		} else {
-			char buf[24];
-			int n = snprintf(buf, sizeof(buf), ":%d", t->tid);
-			if (comm_intern(r, buf, (size_t)n, &c))
-				return SV_ENOMEM;
-			t->comm = c;
-		}
+	uint32_t li = sv_idmap_get(&r->thread_idx, (uint32_t)t->pid);
+	if (li != SV_IDMAP_NONE && r->threads[li].comm != UINT32_MAX) {
+		t->comm = r->threads[li].comm;
+		return 0;
 	}
-	for (size_t i = 0; i < pr->ncomms; i++)
-		if (!strcmp(r->comm_names + pr->comms[i], r->comm_names + c))
-			return 0;
-	if (pr->ncomms >= 256)
-		return 0;
-	if (SV_ARRAY_RESERVE(pr->comms, pr->comm_cap, pr->ncomms + 1))
-		return SV_ENOMEM;
-	pr->comms[pr->ncomms++] = c;
-	return 0;
+	char buf[24];
+	int n = snprintf(buf, sizeof(buf), ":%d", t->tid);
+	return comm_intern(r, buf, (size_t)n, &t->comm) ? SV_ENOMEM : 0;
 }
 
 /* The user part of a --call-graph dwarf sample, unwound into pcs. */
@@ -541,11 +521,11 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 	if (!t)
 		return sv_pdr_oom(r);
 	pr = proc_get(r, s.pid);
-	if (note_comm(r, pr, t))
-		return sv_pdr_oom(r);
 	t = thread_get(r, s.pid, s.tid);
+	if (!pr || !t || ensure_comm(r, t))
+		return sv_pdr_oom(r);
 	sv_stack_id st;
-	int rc = thread_stack(r, &st, pr, t);
+	int rc = thread_stack(r, &st, t);
 	if (rc)
 		return sv_pdr_fail(r, rc, off, "cannot intern thread");
 

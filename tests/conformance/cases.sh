@@ -124,14 +124,16 @@ c T21.rows       '[.rows[]|[.name,.base,.test,.delta,.responsibility_pct,.overwe
 
 # T22 — perf script under D3: metric = period (ms for cpu-clock), every sample kept, every
 # header form parses.
+# T22: thread frames carry their comm, processes their main thread's (issue 14; guide
+# "Process and thread names"), where PerfView joins every comm of the pid.
 c T22a.root      '[.tree.inc, .summary.end, .summary.scaling, .summary.count]' '[1.25,6000.25,"time",5]' calltree t22a.data.txt
-c T22a.first     '.tree|at(["Process myapp (100)","Thread (101)","myapp!main"])|[.inc,.exc,([.children[]|[.name,.inc,.first]])]' '[0.75,0.25,[["libfoo.so!mid",0.25,0],["libfoo.so!leaf",0.25,2000]]]' calltree t22a.data.txt
-c T22a.unknown   '.tree|at(["Process myapp (100)","Thread (102)","unknown!unknown","libbar.so!unknown","kernel.kallsyms!native_safe_halt"])|[.inc,.first]' '[0.25,500]' calltree t22a.data.txt
-c T22a.other     '.tree|at(["Process other (200)","Thread (200)","ld-linux-x86-64.so.2!work"])|[.inc,.first]' '[0.25,3000]' calltree t22a.data.txt
-c T22b.default   '[.tree.inc, (.tree|at(["Process a b (10)","Thread (11)","liba.so!f1"])|.inc,.first)]' '[1,1,0]' calltree t22b.data.txt
-c T22b.cycles    '[.tree.inc, ([.tree|at(["Process c (20)","Thread (20)"])|.children[]|.name]|sort)]' '[2,["ld-linux-x86-64.so.2!f3","libb.so!f2"]]' calltree t22b.data.txt --event cycles
-c T22b.swapper   '.tree|at(["Process swapper (0)","Thread (0)","kernel.kallsyms!native_safe_halt"])|.inc' 1 calltree t22b.data.txt --event cpu-clock
-c T22c           '[.tree.inc, (.tree|at(["Process d (30)","Thread (31)"])|.inc), (.tree|at(["Process d (30)","Thread (30)","liba.so!f4"])|.first)]' '[5,4,7]' calltree t22c.data.txt
+c T22a.first     '.tree|at(["Process myapp (100)","Thread (101) myapp","myapp!main"])|[.inc,.exc,([.children[]|[.name,.inc,.first]])]' '[0.75,0.25,[["libfoo.so!mid",0.25,0],["libfoo.so!leaf",0.25,2000]]]' calltree t22a.data.txt
+c T22a.unknown   '.tree|at(["Process myapp (100)","Thread (102) myapp","unknown!unknown","libbar.so!unknown","kernel.kallsyms!native_safe_halt"])|[.inc,.first]' '[0.25,500]' calltree t22a.data.txt
+c T22a.other     '.tree|at(["Process other (200)","Thread (200) other","ld-linux-x86-64.so.2!work"])|[.inc,.first]' '[0.25,3000]' calltree t22a.data.txt
+c T22b.default   '[.tree.inc, (.tree|at(["Process a b (10)","Thread (11) a b","liba.so!f1"])|.inc,.first)]' '[1,1,0]' calltree t22b.data.txt
+c T22b.cycles    '[.tree.inc, ([.tree|at(["Process c (20)","Thread (20) c"])|.children[]|.name]|sort)]' '[2,["ld-linux-x86-64.so.2!f3","libb.so!f2"]]' calltree t22b.data.txt --event cycles
+c T22b.swapper   '.tree|at(["Process swapper (0)","Thread (0) swapper","kernel.kallsyms!native_safe_halt"])|.inc' 1 calltree t22b.data.txt --event cpu-clock
+c T22c           '[.tree.inc, (.tree|at(["Process d (30)","Thread (31) d"])|.inc), (.tree|at(["Process d (30)","Thread (30) d","liba.so!f4"])|.first)]' '[5,4,7]' calltree t22c.data.txt
 
 # T23 — module entries and `%` under D1/D2
 c T23.a          '.tree|at(["module mod <<mod!f>>"])|[.children[]|.name]' '["module ? <<?!?>>"]' calltree t23 -g '{%}!=>module $1'

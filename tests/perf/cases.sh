@@ -140,7 +140,11 @@ for f in "$PD"/variants/*.txt "$PD"/upstream/flamegraph/perf-*.txt "$PD"/upstrea
 done
 # Comms with blanks and digits, and tid-only headers, name their processes right.
 c perf.comms '[.processes[]|.name]|sort' '["42 7","Web Content","mt","rs:main Q:Reg","worker/0:1"]' info "$PWD/$PD/recordings/mt.fp.txt"
-c perf.pluspid '[.processes[]|[.pid,.name]]' '[[10727,"mt;Web Content;worker/0:1;42 7;rs:main Q:Reg"]]' info "$PWD/$PD/variants/mt.F-pluspid.txt"
+c perf.pluspid '[.processes[]|[.pid,.name]]' '[[10727,"mt"]]' info "$PWD/$PD/variants/mt.F-pluspid.txt"
+# perf.data and perf script text with pids give the same Process and Thread frames.
+pt() { "$SV" calltree "$@" --depth 2 --json 2>/dev/null | jq -c '[.tree.children[]|[.name,.inc_count,[.children[]|[.name,.inc_count]]]]'; }
+a=$(pt "$PD/recordings/mt.fp.data" "${NATIVE[@]}"); b=$(pt "$PD/variants/mt.F-pluspid.txt")
+if [ -n "$a" ] && [ "$a" = "$b" ] && printf '%s' "$a" | grep -q '"Thread (10738) Web Content"'; then ok; else bad perf.names.same "data $a; text $b"; fi
 # The same stacks whatever -F set printed them (no-dso and no-comm variants aside; counts,
 # since the srcline variant has no period).
 a=$("$SV" byname "$PD/recordings/mt.fp.txt" --json -g '^Process->P;^Thread->T' | jq -c '[.rows[]|[.name,.exc_count]]|sort')

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/* Process and Thread frames of both perf importers, named as perf names them (issue 14): a
+ * process after its main thread's comm (the one after its last exec, what perf report shows
+ * for the pid), else the first comm seen in it; a thread "Thread (TID) COMM" after its own
+ * latest comm, so `--inc 'Thread% worker'` works. Frames start as placeholders and get their
+ * names once the whole input has been read. perf.data and perf script text of one recording
+ * (with pids) give the same frames. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf_int.h"
+#include "sv/array.h"
+
+void sv_perf_names_init(sv_perf_names *n)
+{
+	memset(n, 0, sizeof(*n));
+	sv_idmap_init(&n->pidx);
+	sv_idmap_init(&n->tidx);
+}
+
+void sv_perf_names_dispose(sv_perf_names *n)
+{
+	free(n->p);
+	free(n->t);
+	sv_idmap_dispose(&n->pidx);
+	sv_idmap_dispose(&n->tidx);
+}
+
+static void set_comm(char dst[SV_PERF_COMM_MAX], const char *comm, size_t len)
+{
+	if (len >= SV_PERF_COMM_MAX)
+		len = SV_PERF_COMM_MAX - 1;
+	memcpy(dst, comm, len);
+	dst[len] = '\0';
+}
+
+static int process(sv_perf_names *n, sv_sink *sink, long long pid, const char *comm, size_t len, uint32_t *out)
+{
+	uint32_t i = sv_idmap_get(&n->pidx, (uint64_t)pid);
+	if (i != SV_IDMAP_NONE) {
+		*out = i;
+		return 0;
+	}
+	if (SV_ARRAY_RESERVE(n->p, n->pcap, n->np + 1) || sv_idmap_put(&n->pidx, (uint64_t)pid, (uint32_t)n->np))
+		return SV_ENOMEM;
+	sv_perf_nproc *p = &n->p[n->np];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	set_comm(p->first, comm, len);
+	char buf[64];
+	int k = snprintf(buf, sizeof(buf), "Process (%lld)", pid); /* named at the end */
+	int rc = sink->ops->intern_frame(sink->self, &p->frame, buf, (size_t)k);
+	if (rc)
+		return rc;
+	*out = (uint32_t)n->np++;
+	return 0;
+}
+
+int sv_perf_names_thread(sv_perf_names *n, sv_sink *sink, long long pid, long long tid, const char *comm, size_t len,
+			 sv_stack_id *out)
+{
+	uint64_t key = ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid;
+	uint32_t i = sv_idmap_get(&n->tidx, key);
+	if (i != SV_IDMAP_NONE) {
+		sv_perf_nthread *t = &n->t[i];
+		if (strlen(t->comm) != (len < SV_PERF_COMM_MAX ? len : SV_PERF_COMM_MAX - 1) || memcmp(t->comm, comm, strlen(t->comm)))
+			set_comm(t->comm, comm, len); /* renamed: the latest name is the thread's */
+		*out = t->stack;
+		return 0;
+	}
+	uint32_t pi;
+	int rc = process(n, sink, pid, comm, len, &pi);
+	if (rc)
+		return rc;
+	if (SV_ARRAY_RESERVE(n->t, n->tcap, n->nt + 1))
+		return SV_ENOMEM;
+	sv_perf_nthread *t = &n->t[n->nt];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->tid = tid;
+	set_comm(t->comm, comm, len);
+	/* a placeholder unique to (pid, tid): two processes may reuse a tid */
+	char buf[64];
+	int k = snprintf(buf, sizeof(buf), "Thread (%lld) of %lld", tid, pid);
+	sv_stack_id ps;
+	if ((rc = sink->ops->intern_frame(sink->self, &t->frame, buf, (size_t)k)) ||
+	    (rc = sink->ops->intern_stack(sink->self, &ps, SV_STACK_NONE, n->p[pi].frame)) ||
+	    (rc = sink->ops->intern_stack(sink->self, &t->stack, ps, t->frame)))
+		return rc;
+	if (sv_idmap_put(&n->tidx, key, (uint32_t)n->nt))
+		return SV_ENOMEM;
+	n->nt++;
+	*out = t->stack;
+	return 0;
+}
+
+void sv_perf_names_main_comm(sv_perf_names *n, long long pid, const char *comm, size_t len)
+{
+	uint32_t i = sv_idmap_get(&n->pidx, (uint64_t)pid);
+	if (i != SV_IDMAP_NONE && len) {
+		set_comm(n->p[i].main, comm, len);
+		n->p[i].has_main = true;
+	}
+}
+
+int sv_perf_names_finish(sv_perf_names *n, sv_sink *sink)
+{
+	if (!sink->ops->rename_frames || !(n->np + n->nt))
+		return 0;
+	size_t total = n->np + n->nt;
+	sv_frame_id *ids = malloc(total * sizeof(*ids));
+	char *text = malloc(total * 96);
+	const char **names = malloc(total * sizeof(*names));
+	int rc = ids && text && names ? 0 : SV_ENOMEM;
+	for (size_t i = 0; !rc && i < n->np; i++) {
+		const sv_perf_nproc *p = &n->p[i];
+		/* the main thread's own latest name when it took samples, else its name as the
+		 * recording knew it, else the first name seen in the process */
+		uint32_t mi = sv_idmap_get(&n->tidx, ((uint64_t)(uint32_t)p->pid << 32) | (uint32_t)p->pid);
+		const char *comm = mi != SV_IDMAP_NONE ? n->t[mi].comm : p->has_main ? p->main : p->first;
+		snprintf(text + i * 96, 96, "Process %s (%lld)", comm, p->pid);
+		ids[i] = p->frame;
+		names[i] = text + i * 96;
+	}
+	for (size_t i = 0; !rc && i < n->nt; i++) {
+		const sv_perf_nthread *t = &n->t[i];
+		size_t k = n->np + i;
+		snprintf(text + k * 96, 96, "Thread (%lld) %s", t->tid, t->comm);
+		ids[k] = t->frame;
+		names[k] = text + k * 96;
+	}
+	if (!rc)
+		rc = sink->ops->rename_frames(sink->self, ids, names, total);
+	free(ids);
+	free(text);
+	free(names);
+	return rc;
+}
