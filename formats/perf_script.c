@@ -219,7 +219,9 @@ static int frame_id(ps_ctx *c, sv_frame_id *out, const raw_frame *f, span module
 		sym = (span){ "unknown", 7 };
 	if (!module.n)
 		module = (span){ "unknown", 7 };
-	size_t len = module.n + 1 + sym.n;
+	static const char mark[] = " (inlined)"; /* as perf script prints inline frames */
+	size_t extra = f->inlined ? sizeof(mark) - 1 : 0;
+	size_t len = module.n + 1 + sym.n + extra;
 	if (len > SV_MAX_NAME_LEN)
 		return ps_fail(c, SV_ELIMIT, "frame name longer than 64 KiB");
 	if (name_reserve(c, len + 1))
@@ -227,6 +229,7 @@ static int frame_id(ps_ctx *c, sv_frame_id *out, const raw_frame *f, span module
 	memcpy(c->name, module.p, module.n);
 	c->name[module.n] = '!';
 	memcpy(c->name + module.n + 1, sym.p, sym.n);
+	memcpy(c->name + module.n + 1 + sym.n, mark, extra);
 	int rc = c->sink->ops->intern_frame(c->sink->self, out, c->name, len);
 	if (rc)
 		return ps_fail(c, rc, "cannot intern frame");

@@ -363,9 +363,11 @@ static int inline_frames(pdr *r, const proc *pr, uint64_t ip, const sv_frame_id 
 		if (SV_ARRAY_RESERVE(r->inl, r->inl_cap, r->ninl + 1) ||
 		    SV_ARRAY_RESERVE(r->inl_fids, r->inl_fids_cap, r->ninl_fids + k))
 			return SV_ENOMEM;
-		for (size_t i = 0; i < k; i++) {
-			int rc = intern_name(r, &r->inl_fids[r->ninl_fids + i], d->module, strlen(d->module), names[i],
-					     strlen(names[i]));
+		for (size_t i = 0; i < k; i++) { /* marked as perf script and perf report mark them */
+			char marked[600];
+			int ml = snprintf(marked, sizeof(marked), "%.580s (inlined)", names[i]);
+			int rc = intern_name(r, &r->inl_fids[r->ninl_fids + i], d->module, strlen(d->module), marked,
+					     (size_t)ml);
 			if (rc)
 				return rc;
 		}

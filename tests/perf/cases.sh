@@ -56,9 +56,8 @@ for ext in txt data; do
 			BEGIN { n = split(ours, L, "\n"); for (k = 1; k <= n; k++) { split(L[k], f, "\t"); pct[f[3]] = f[col] } }
 			{
 				# unresolved addresses, and inline frames the --no-inline text cannot hold
-				# (the native reader has them: "X (inlined)" is our X)
-				if (native && $2 ~ / \(inlined\)$/) sub(/ \(inlined\)$/, "", $2)
-				if ($2 ~ /^(0x)?[0-9a-f]+$/ || $2 ~ / \(inlined\)$/) { skipped = skipped " " $2; next }
+				# (the native reader names them as perf does: "X (inlined)")
+				if ($2 ~ /^(0x)?[0-9a-f]+$/ || (!native && $2 ~ / \(inlined\)$/)) { skipped = skipped " " $2; next }
 				got = ($2 in pct) ? pct[$2] : 0
 				d = got - $1; if (d < 0) d = -d
 				if (d > 0.5) bad = bad sprintf(" %s: %.2f%% vs perf %.2f%%;", $2, got, $1)
@@ -106,9 +105,10 @@ cn perf.data.dwarf.unwound '[.rows[]|select(.name=="mt-nofp!worker" or .name=="l
 e perf.data.nobinary 0 "warning: user symbols: 3 of 4 files found \(not found: /tmp/perfdata/bin/mt\)" -- info "$PD/recordings/mt.fp.data" --kallsyms "$PD/kallsyms.gz"
 # The JIT map names Python functions; zstd-compressed and gzip/zlib-wrapped recordings load.
 # Inline frames of DWARF-unwound stacks, leafward of their real frame with its module, as
-# perf script prints them: inl_poly's inclusive share is perf report's 33.56 %.
-cn perf.data.inline '[.rows[]|select(.name=="mt-nofp!inl_poly")|(.inc * 10000 / 3930.930927 | round)]' '[3356]' byname "$PD/recordings/mt-nofp.dwarf.data" "${NATIVE[@]}"
-cn perf.data.inline.callers '[.tree.name, .tree.children[].name]' '["mt-nofp!inl_poly","mt-nofp!leaf_math"]' callers "$PD/recordings/mt-nofp.dwarf.data" --focus 'mt-nofp!inl_poly' --depth 1 "${NATIVE[@]}"
+# perf script prints and marks them: "inl_poly (inlined)"'s inclusive share is perf report's
+# 33.56 %.
+cn perf.data.inline '[.rows[]|select(.name=="mt-nofp!inl_poly (inlined)")|(.inc * 10000 / 3930.930927 | round)]' '[3356]' byname "$PD/recordings/mt-nofp.dwarf.data" "${NATIVE[@]}"
+cn perf.data.inline.callers '[.tree.name, .tree.children[].name]' '["mt-nofp!inl_poly (inlined)","mt-nofp!leaf_math"]' callers "$PD/recordings/mt-nofp.dwarf.data" --focus 'mt-nofp!inl_poly (inlined)' --depth 1 "${NATIVE[@]}"
 cn perf.data.no-inline '[.rows[]|select(.name|test("inl_poly"))]|length' 0 byname "$PD/recordings/mt-nofp.dwarf.data" --no-inline "${NATIVE[@]}"
 # Off-CPU time from sched:sched_switch (prev_pid/next_pid found through the tracing data's
 # format): each thread's switch-out to its next switch-in. perf script's own decoding of the
