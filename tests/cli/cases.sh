@@ -190,3 +190,6 @@ while IFS= read -r line; do
 	if B="$SV" bash -c "B=\"$SV\"; ${line}" > /dev/null 2> "$TMP/tour.err"; then ok; else bad "readme.tour.$n" "$line: $(head -1 "$TMP/tour.err")"; fi
 done <<< "$tour"
 [ "$n" -ge 8 ] && ok || bad readme.tour.count "only $n tour lines found"
+# Inline frames keep perf script's mark and take their real frame's module.
+printf 'app 10/10 1.000000: 1000000 cpu-clock:\n\t1000 helper (inlined)\n\t1000 work+0x10 (/home/u/app)\n\t2000 main+0x5 (/home/u/app)\n\n' > "$TMP/inl.data.txt"
+cn inline.mark '[.rows[].name|select(test("helper"))]' '["app!helper (inlined)"]' byname "$TMP/inl.data.txt"
