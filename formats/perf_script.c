@@ -111,6 +111,7 @@ static void parse_frame(span line, raw_frame *f)
 		i++;
 	span rest = trim((span){ line.p + i, line.n - i });
 	memset(f, 0, sizeof(*f));
+	f->addr = (span){ line.p, i };
 	if (rest.n && rest.p[rest.n - 1] == ')') {
 		/* The '(' that balances the last ')': "(/memfd:x (deleted))" is one DSO. */
 		const char *open = NULL;
@@ -215,6 +216,17 @@ static int frame_id(ps_ctx *c, sv_frame_id *out, const raw_frame *f, span module
 		sym = trim(jrest);
 	}
 	sym = strip_tier(strip_offset(sym));
+	/* No symbol: the address, so unresolved code stays apart (perf report's [.] 0x… rows);
+	 * GroupPats {%}!0x%->$1!unknown makes one row of a module's again. */
+	char hex[24];
+	if ((!sym.n || (sym.n == 7 && memcmp(sym.p, "unknown", 7) == 0)) && !f->inlined && f->addr.n &&
+	    f->addr.n <= 16 && is_hex_span(f->addr)) {
+		size_t z = 0;
+		while (z + 1 < f->addr.n && f->addr.p[z] == '0')
+			z++;
+		int hl = snprintf(hex, sizeof(hex), "0x%.*s", (int)(f->addr.n - z), f->addr.p + z);
+		sym = (span){ hex, (size_t)hl };
+	}
 	if (!sym.n)
 		sym = (span){ "unknown", 7 };
 	if (!module.n)
@@ -248,7 +260,7 @@ static int resolve_pending(ps_ctx *c, span module)
 {
 	const char *t = c->pend_text;
 	for (size_t k = 0; k < c->npend; k++) {
-		raw_frame f = { { t, strlen(t) }, { NULL, 0 }, true };
+		raw_frame f = { .sym = { t, strlen(t) }, .inlined = true };
 		int rc = frame_id(c, &c->fids[c->pend[k]], &f, module);
 		if (rc)
 			return rc;

@@ -29,6 +29,7 @@ typedef struct header {
 
 typedef struct raw_frame {
 	span sym, dso;
+	span addr; /* the address token (hex, as perf script prints the sample's ip) */
 	bool inlined;
 } raw_frame;
 

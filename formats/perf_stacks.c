@@ -3,6 +3,7 @@
  * shared on FORK), threads and their comms, frames named through perf_sym.c, samples turned
  * into stacks memoized per (thread, address space, callchain), --call-graph dwarf samples
  * unwound through perf_unwind.c. Records arrive here in time order from perf_data.c. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,17 +296,23 @@ static int kernel_frame(pdr *r, sv_frame_id *out, uint64_t ip)
 		*out = r->kfids[i];
 		return 0;
 	}
-	/* No symbol: the module the kernel maps name ("kernel.kallsyms" for the kernel). */
+	/* No symbol: the module the kernel maps name ("kernel.kallsyms" for the kernel) and the
+	 * address, as perf report shows it. */
 	const map *m = maps_find(&r->kmaps, ip);
 	const char *module = m ? m->dso->module : "kernel.kallsyms";
-	return intern_name(r, out, module, strlen(module), "unknown", 7);
+	char hex[24];
+	int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
+	return intern_name(r, out, module, strlen(module), hex, (size_t)hl);
 }
 
 static int user_frame(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip)
 {
 	const map *m = maps_find(pr->m, ip);
-	if (!m)
-		return unknown_frame(r, out);
+	char hex[24];
+	if (!m) { /* outside every mapping: the address alone */
+		int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
+		return intern_name(r, out, "unknown", 7, hex, (size_t)hl);
+	}
 	sv_perf_dso *d = m->dso;
 	if (d->jit) {
 		const char *sym = NULL, *module = NULL;
@@ -328,7 +335,11 @@ static int user_frame(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip)
 		memset(d->fids, 0xff, (d->nsyms + 1) * sizeof(*d->fids));
 	}
 	long i = d->nsyms ? sv_perf_dso_find(d, sv_perf_dso_addr(d, ip - m->start + m->pgoff)) : -1;
-	size_t slot = i < 0 ? d->nsyms : (size_t)i;
+	if (i < 0) { /* no symbol: the address in the file, as perf report's [.] 0x… rows */
+		int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, ip - m->start + m->pgoff);
+		return intern_name(r, out, d->module, strlen(d->module), hex, (size_t)hl);
+	}
+	size_t slot = (size_t)i;
 	if (d->fids[slot] == UINT32_MAX) {
 		const char *sym = i < 0 ? "unknown" : sv_perf_dso_name(d, i);
 		int rc = intern_name(r, &d->fids[slot], d->module, strlen(d->module), sym, strlen(sym));

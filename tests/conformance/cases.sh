@@ -128,7 +128,7 @@ c T21.rows       '[.rows[]|[.name,.base,.test,.delta,.responsibility_pct,.overwe
 # "Process and thread names"), where PerfView joins every comm of the pid.
 c T22a.root      '[.tree.inc, .summary.end, .summary.scaling, .summary.count]' '[1.25,6000.25,"time",5]' calltree t22a.data.txt
 c T22a.first     '.tree|at(["Process myapp (100)","Thread (101) myapp","myapp!main"])|[.inc,.exc,([.children[]|[.name,.inc,.first]])]' '[0.75,0.25,[["libfoo.so!mid",0.25,0],["libfoo.so!leaf",0.25,2000]]]' calltree t22a.data.txt
-c T22a.unknown   '.tree|at(["Process myapp (100)","Thread (102) myapp","unknown!unknown","libbar.so!unknown","kernel.kallsyms!native_safe_halt"])|[.inc,.first]' '[0.25,500]' calltree t22a.data.txt
+c T22a.unknown   '.tree|at(["Process myapp (100)","Thread (102) myapp","unknown!0x0","libbar.so!0x7f0000003000","kernel.kallsyms!native_safe_halt"])|[.inc,.first]' '[0.25,500]' calltree t22a.data.txt
 c T22a.other     '.tree|at(["Process other (200)","Thread (200) other","ld-linux-x86-64.so.2!work"])|[.inc,.first]' '[0.25,3000]' calltree t22a.data.txt
 c T22b.default   '[.tree.inc, (.tree|at(["Process a b (10)","Thread (11) a b","liba.so!f1"])|.inc,.first)]' '[1,1,0]' calltree t22b.data.txt
 c T22b.cycles    '[.tree.inc, ([.tree|at(["Process c (20)","Thread (20) c"])|.children[]|.name]|sort)]' '[2,["ld-linux-x86-64.so.2!f3","libb.so!f2"]]' calltree t22b.data.txt --event cycles

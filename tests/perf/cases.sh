@@ -12,7 +12,7 @@ need_shared perf || return 0
 our_symbols() { # FILE [OPTION...] -> lines "exc_pct<TAB>inc_pct<TAB>symbol"
 	"$SV" byname "$@" --json 2>/dev/null | jq -r '
 		(.summary.metric) as $t
-		| [.rows[] | select(.name != "ROOT" and (.name | test("^(Process|Thread) ") | not))
+		| [.rows[] | select(.name != "ROOT" and (.name | test("^(Process|Thread) |!0x[0-9a-f]+$") | not))
 		   | {s: (.name | sub("^[^!]*!"; "")), e: .exc, i: .inc}]
 		| group_by(.s) | .[] | "\((map(.e) | add) * 100 / $t)\t\((map(.i) | add) * 100 / $t)\t\(.[0].s)"'
 }
@@ -175,8 +175,10 @@ fi
 printf ':dump\n' > "$TMP/picker.keys"
 got=$("$SV" view "$PD/recordings/gcc.fp.data" "${NATIVE[@]}" --script "$TMP/picker.keys" --size 100x12 2>/dev/null | sed -n '6,8p' | awk '{print $3, $4, $5}' | paste -sd';')
 if [ "$got" = "cc1 16942 4900;as 17075 47;gcc 16940 4" ]; then ok; else bad perf.data.tui.picker "$got"; fi
-# Without kernel symbols, kernel frames are kernel.kallsyms!unknown (not perf's map name).
-cn perf.data.kernel.unknown '[.rows[].name|select(test("kallsyms"))]' '["kernel.kallsyms!unknown"]' byname "$PD/recordings/mt.fp.data" --kallsyms /nonexistent "${NATIVE[@]:2}"
+# Without kernel symbols, kernel frames are kernel.kallsyms!0x<address>, as perf report's
+# [k] 0x… rows (not perf's map name); GroupPats {%}!0x%->$1!unknown makes one row of them.
+cn perf.data.kernel.unknown '[.rows[].name|select(test("kallsyms"))|test("^kernel\\.kallsyms!0xffffffff[0-9a-f]{8}$")]|unique' '[true]' byname "$PD/recordings/mt.fp.data" --kallsyms /nonexistent "${NATIVE[@]:2}"
+cn perf.data.kernel.unknown-grouped '[.rows[].name|select(test("kallsyms"))]' '["kernel.kallsyms!unknown"]' byname "$PD/recordings/mt.fp.data" --kallsyms /nonexistent -g '{%}!0x%->$1!unknown' "${NATIVE[@]:2}"
 # FlameGraph-style folded output weighs by perf's period in ns from perf.data as from perf
 # script text; with every symbol found the files are identical (issue 14 point 7).
 "$SV" convert "$PD/recordings/sort.fp.data" "$TMP/sortd.folded" --folded-style flamegraph "${NATIVE[@]}" 2>/dev/null
