@@ -201,8 +201,11 @@ int tui_draw_columns(tui_app *a, sv_col *shown, int *width);
  * when out of memory (draw.c). */
 char *tui_draw_rows_text(tui_app *a, const sv_rows *rows);
 /* Rows of the layout the painter and the mouse share. */
-#define TUI_TABS_ROW 5
-#define TUI_GRID_TOP 6  /* column titles; rows start below */
+/* The window's rows: title, the boxes (four lines; two on a screen under 30 lines, so that an
+ * 80x24 terminal shows 18 grid rows), the tabs, the column titles, the grid, the status. */
+#define TUI_COMPACT_BELOW 30
+#define TUI_TABS_ROW (a->h < TUI_COMPACT_BELOW ? 3 : 5)
+#define TUI_GRID_TOP (TUI_TABS_ROW + 1) /* column titles; rows start below */
 #define TUI_PICK_TOP 4  /* first row of the process picker's list */
 /* The tab whose label is at column x of the tab row, or -1 (draw.c). */
 int tui_draw_tab_at(const tui_app *a, int x);

@@ -117,7 +117,7 @@ int tui_reveal_node(tui_app *a, sv_node_id id)
 
 static size_t tui_page_rows(const tui_app *a)
 {
-	int n = a->h - 9;
+	int n = a->h - TUI_GRID_TOP - 3;
 	return n > 1 ? (size_t)n : 1;
 }
 

@@ -51,8 +51,68 @@ static int pick(const tui_app *a, const int *width, sv_col *out)
 }
 
 
+/* One box: its label, then its text (or the edit line when it is being edited). */
+static void draw_box(tui_app *a, tui_screen *s, sv_box box, const char *label, int x, int y, int maxw)
+{
+	tui_frame *f = tui_app_frame(a);
+	int lw = tui_screen_text(s, x, y, label, maxw, TUI_A_BOLD);
+	bool editing = a->edit_box == (int)box;
+	const char *text = editing ? a->edit : sv_params_get(&f->params, box);
+	if (editing)
+		tui_draw_edit_line(s, x + lw, y, maxw - lw - 1, text, a->edit_cur, TUI_A_UNDERLINE);
+	else
+		tui_screen_text(s, x + lw, y, text, maxw - lw, TUI_A_NORMAL);
+}
+
+/* Two lines on a short screen: GroupPats and Fold% on the first; FoldPats, IncPats, ExcPats,
+ * Start and End on the second, each as wide as its text needs while the line has room, the
+ * one being edited taking what the others leave. */
+static void draw_boxes_compact(tui_app *a, tui_screen *s, int y)
+{
+	tui_frame *f = tui_app_frame(a);
+	int pw = 16; /* "Fold%: " and a few digits */
+	draw_box(a, s, SV_BOX_GROUP, "GroupPats: ", 0, y, a->w - pw - 1);
+	draw_box(a, s, SV_BOX_FOLD_PCT, "Fold%: ", a->w - pw, y, pw);
+	static const struct {
+		sv_box box;
+		const char *label;
+	} line2[] = { { SV_BOX_FOLD, "FoldPats: " }, { SV_BOX_INC, "IncPats: " }, { SV_BOX_EXC, "ExcPats: " },
+		      { SV_BOX_START, "Start: " },   { SV_BOX_END, "End: " } };
+	enum { N = sizeof(line2) / sizeof(line2[0]) };
+	int want[N], total = 0;
+	for (int i = 0; i < N; i++) {
+		bool editing = a->edit_box == (int)line2[i].box;
+		int tw = sv_text_width(editing ? a->edit : sv_params_get(&f->params, line2[i].box));
+		want[i] = (int)strlen(line2[i].label) + (editing ? 24 : tw < 4 ? 4 : tw) + 2;
+		total += want[i];
+	}
+	/* too wide: the widest fields give way, one column at a time, the edited one last */
+	while (total > a->w) {
+		int k = -1;
+		for (int i = 0; i < N; i++)
+			if (want[i] > 12 && a->edit_box != (int)line2[i].box && (k < 0 || want[i] > want[k]))
+				k = i;
+		for (int i = 0; k < 0 && i < N; i++)
+			if (want[i] > 12)
+				k = i;
+		if (k < 0)
+			break;
+		want[k]--;
+		total--;
+	}
+	int x = 0;
+	for (int i = 0; i < N && x < a->w; i++) {
+		draw_box(a, s, line2[i].box, line2[i].label, x, y + 1, want[i] - 1 < a->w - x ? want[i] - 1 : a->w - x);
+		x += want[i];
+	}
+}
+
 static void draw_boxes(tui_app *a, tui_screen *s, int y)
 {
+	if (a->h < TUI_COMPACT_BELOW) {
+		draw_boxes_compact(a, s, y);
+		return;
+	}
 	tui_frame *f = tui_app_frame(a);
 	static const struct {
 		sv_box box;
