@@ -284,8 +284,12 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 		x = 0;
 		for (int i = 0; i < ncol; i++) {
 			int w = width[shown[i]];
-			char t[32];
-			snprintf(t, sizeof(t), "%s%s", sv_column_get(shown[i])->title,
+			char t[80];
+			/* Caller-Callee: the Name title says what the row marks mean */
+			const char *title = shown[i] == SV_COL_NAME && a->tab == TAB_CC
+						    ? "Name (< caller, = focus, > callee)"
+						    : sv_column_get(shown[i])->title;
+			snprintf(t, sizeof(t), "%s%s", title,
 				 (int)shown[i] == a->sort_col[a->tab] ? (a->sort_asc[a->tab] ? "\u25b2" : "\u25bc") : "");
 			int tw = sv_text_width(t);
 			int tx = sv_column_get(shown[i])->left ? x : x + w - tw;
@@ -317,7 +321,11 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 			char name[2048];
 			const char *nm = sv_view_name(f->view, r->name);
 			int indent = (int)r->depth * 2;
-			const char *marker = !tree ? "" : !r->has_children ? "  " : r->expanded ? "- " : "+ ";
+			const char *marker = tree ? (!r->has_children ? "  " : r->expanded ? "- " : "+ ")
+					     : r->role == SV_ROLE_CALLER ? "< "
+					     : r->role == SV_ROLE_FOCUS  ? "= "
+					     : r->role == SV_ROLE_CALLEE ? "> "
+									 : "";
 			snprintf(name, sizeof(name), "%*s%s%s", indent > 1000 ? 1000 : indent, "", marker, nm);
 			if (shift) {
 				size_t skip = 0, len = strlen(name);
