@@ -44,6 +44,16 @@ static int tui_save(void *payload, const sv_source *src, const char *path, sv_er
 	return sv_save(src, path, NULL, NULL, err);
 }
 
+/* The event picker's reload: the same file, the same options, another event; quietly (the
+ * TUI owns the screen: no progress bar, warnings are in the file's notes). */
+static int tui_reload(const void *payload, const char *event, sv_source **out, sv_error *err)
+{
+	const cli_opts *o = payload;
+	sv_import_opts io = { .format = o->format, .event = event, .kallsyms = o->kallsyms, .debug_dirs = o->debug_dirs,
+			      .perf_map_dir = o->perf_map_dir, .no_inline = o->no_inline };
+	return sv_load(out, o->files[0], &io, err);
+}
+
 /* The terminal UI (or its headless run with --script). The TUI starts from the file's saved
  * state or the per-source defaults of spec §11.2; the command line's boxes go on top. */
 int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick,
@@ -56,7 +66,9 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 	}
 	const char *slash = strrchr(title, '/');
 	tui_options to = { slash ? slash + 1 : title, script, o->width, o->height, stdout, tui_save, NULL, pick,
-			   o->presets, cli_presets_store, NULL, hello };
+			   o->presets, cli_presets_store, NULL, hello,
+			   /* a file read from a pipe cannot be read again */
+			   o->nfiles && strcmp(o->files[0], "-") ? tui_reload : NULL, o };
 	sv_error err;
 	sv_error_clear(&err);
 	cli_signals_on_fatal(tui_term_restore);

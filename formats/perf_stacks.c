@@ -466,7 +466,8 @@ static int thread_stack(pdr *r, sv_stack_id *out, thread *t)
 	return sv_perf_names_thread(&r->names, r->sink, t->pid, t->tid, comm, strlen(comm), out);
 }
 
-/* A thread without a COMM record is called as its process's main thread, else ":tid". */
+/* A thread without a COMM record is called as its process's main thread, else ":tid" (the
+ * idle task: "swapper"). */
 static int ensure_comm(pdr *r, thread *t)
 {
 	if (t->comm != UINT32_MAX)
@@ -477,7 +478,8 @@ static int ensure_comm(pdr *r, thread *t)
 		return 0;
 	}
 	char buf[24];
-	int n = snprintf(buf, sizeof(buf), ":%d", t->tid);
+	int n = t->tid == 0 ? snprintf(buf, sizeof(buf), "swapper") /* the idle task, as perf names it */
+			    : snprintf(buf, sizeof(buf), ":%d", t->tid);
 	return comm_intern(r, buf, (size_t)n, &t->comm) ? SV_ENOMEM : 0;
 }
 

@@ -36,6 +36,7 @@ typedef enum tui_mode {
 	MODE_HELP,    /* the help screen */
 	MODE_NOTES,   /* editing the Notes tab */
 	MODE_WHEN,    /* When characters of the cursor row selected */
+	MODE_EVENTS,  /* the event picker */
 	MODE_COUNT
 } tui_mode;
 
@@ -144,6 +145,10 @@ typedef struct tui_app {
 	size_t *shown;      /* indexes of procs matching the filter; 0..nshown-1 */
 	size_t nshown;
 	tui_list pick; /* item 0 = "all processes", i+1 = shown[i] */
+	tui_list events; /* the event picker */
+	/* opening the file again for another event (borrowed from tui_options) */
+	int (*reload)(const void *payload, const char *event, sv_source **out, sv_error *err);
+	const void *reload_payload;
 	unsigned char *picked;
 	char pick_filter[128];
 	tui_list help;
@@ -275,6 +280,10 @@ int tui_columns_key(tui_app *a, int key);
 int tui_columns_mouse(tui_app *a, tui_mouse m, int x, int y);
 void tui_columns_draw(tui_app *a, tui_screen *s);
 int tui_column_at(tui_app *a, int x, int *x0);
+int tui_events_start(tui_app *a);
+int tui_events_key(tui_app *a, int key);
+int tui_events_mouse(tui_app *a, tui_mouse m, int x, int y);
+void tui_events_draw(tui_app *a, tui_screen *s);
 int tui_help_key(tui_app *a, int key);
 void tui_help_draw(tui_app *a, tui_screen *s);
 

@@ -509,6 +509,7 @@ static const tui_mode_ops modes[MODE_COUNT] = {
 	[MODE_PRESETS] = { .key = tui_presets_key, .mouse = tui_presets_mouse, .draw = tui_presets_draw },
 	[MODE_COLUMNS] = { .key = tui_columns_key, .mouse = tui_columns_mouse, .draw = tui_columns_draw },
 	[MODE_HELP] = { .key = tui_help_key, .draw = tui_help_draw },
+	[MODE_EVENTS] = { .key = tui_events_key, .mouse = tui_events_mouse, .draw = tui_events_draw },
 	[MODE_NOTES] = { .key = tui_notes_key },
 	[MODE_WHEN] = { .key = when_mode_key, .mouse = grid_mouse },
 };
@@ -690,6 +691,7 @@ static int grid_command(tui_app *a, tui_command c)
 		tui_status(a, "save as: Enter writes, Esc cancels");
 		return TUI_REDRAW;
 	}
+	case CMD_EVENTS: return tui_events_start(a);
 	case CMD_PRESETS:
 		a->mode = MODE_PRESETS;
 		if (a->presets_list.cursor >= tui_preset_count(a))

@@ -74,6 +74,7 @@
 	X(CMD_FIND_NEXT, "find the next match (wraps)")                                \
 	X(CMD_FIND_PREV, "find the previous match (wraps)")                            \
 	X(CMD_SAVE, "Save View (.perfView.xml.zip: samples, boxes, notes)")                \
+	X(CMD_EVENTS, "Events: open the file for another event it holds (perf: cycles ...)") \
 	X(CMD_PRESETS, "Presets: apply one (Enter), delete one of yours (d)")         \
 	X(CMD_SAVE_PRESET, "Save As Preset: GroupPats, Fold% and FoldPats under a name") \
 	X(CMD_HELP, "this help")                                                       \
@@ -161,6 +162,7 @@
 	X(CMD_FIND_PREV, KEY_F(15), "S-F3")               \
 	X(CMD_SAVE, TUI_CTRL('s'), "C-s")                 \
 	X(CMD_SAVE, 'w', "w")                             \
+	X(CMD_EVENTS, 'v', "v")                           \
 	X(CMD_PRESETS, 'P', "P")                          \
 	X(CMD_SAVE_PRESET, 'S', "S")                      \
 	X(CMD_HELP, '?', "?")                             \

@@ -217,6 +217,8 @@ int tui_run(sv_source *src, const sv_params *params, const tui_options *o, sv_er
 	a->store_presets = o->store_presets;
 	a->presets_payload = o->presets_payload;
 	a->hello = o->hello;
+	a->reload = o->reload;
+	a->reload_payload = o->reload_payload;
 	if (a->hello)
 		tui_status(a, "%s", a->hello);
 	if (o->pick_process)

@@ -26,6 +26,9 @@ typedef struct tui_options {
 	void *presets_payload;
 	/* A first status line (what the opening boxes do), borrowed for the run; NULL = none. */
 	const char *hello;
+	/* Open the file again for another of its events (the event picker); NULL disables it. */
+	int (*reload)(const void *payload, const char *event, sv_source **out, sv_error *err);
+	const void *reload_payload;
 } tui_options;
 
 /* Give the terminal back if the TUI holds it; safe from a fatal-signal handler, which the
