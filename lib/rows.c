@@ -112,6 +112,32 @@ int sv_expansion_expand_subtree(sv_expansion *e, const sv_view *v, sv_node_id n)
 	return expand_subtree(e, v, view_children, n);
 }
 
+int sv_expansion_expand_hot(sv_expansion *e, const sv_view *v, double min_share)
+{
+	double total = fabs(sv_view_node_stats(v, SV_NODE_ROOT)->inc);
+	sv_node_id n = SV_NODE_ROOT;
+	for (int depth = 0; depth < 256; depth++) {
+		int rc = sv_expansion_expand_node(e, v, n);
+		if (rc)
+			return rc;
+		const sv_node_id *kids;
+		uint32_t nk = sv_view_node_children(v, n, &kids);
+		sv_node_id best = UINT32_MAX;
+		double bi = -1;
+		for (uint32_t i = 0; i < nk; i++) {
+			double inc = fabs(sv_view_node_stats(v, kids[i])->inc);
+			if (inc > bi) {
+				bi = inc;
+				best = kids[i];
+			}
+		}
+		if (best == UINT32_MAX || total == 0 || bi < min_share * total)
+			return 0;
+		n = best;
+	}
+	return 0;
+}
+
 int sv_expansion_expand_aggrow(sv_expansion *e, const sv_aggtree *t, uint32_t row)
 {
 	return expand_node(e, t, agg_children, row);

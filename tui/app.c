@@ -331,10 +331,22 @@ static void place_after(tui_app *a)
 	}
 }
 
+/* A new view of a profile that opens along its hot path (tui_options.expand_hot). */
+void tui_expand_hot(tui_app *a)
+{
+	tui_frame *f = tui_app_frame(a);
+	if (a->expand_hot && f->view && sv_expansion_expand_hot(f->pane[TAB_CALLTREE].exp, f->view, 0.1))
+		tui_status(a, "out of memory");
+}
+
 void tui_app_react(tui_app *a, int flags)
 {
-	if (flags & TUI_RECOMPUTE)
+	if (flags & TUI_RECOMPUTE) {
+		bool had = a->staged_set;
 		recompute(a);
+		if (had)
+			tui_expand_hot(a);
+	}
 	if (flags & (TUI_REFLATTEN | TUI_RECOMPUTE)) {
 		tui_reflatten(a);
 		place_after(a);

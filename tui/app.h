@@ -174,6 +174,7 @@ typedef struct tui_app {
 	tui_after after;
 	bool esc_armed; /* Esc at the top asked "Esc again quits" */
 	const char *hello; /* the first status line, shown again when the picker closes (borrowed) */
+	bool expand_hot;   /* each new view's CallTree opens along its hot path */
 	/* navigation history: places before each jump, and those gone back from */
 	tui_nav *nav_back, *nav_fwd;
 	size_t nnav_back, nnav_fwd, nav_back_cap, nav_fwd_cap;
@@ -255,6 +256,9 @@ bool tui_edit_chars(char *t, size_t *len, size_t *cur, int key);
 int tui_edit_key(tui_app *a, int key);
 /* The next (dir 1) or previous (dir -1) row matching the Find text, wrapping. */
 int tui_find_next(tui_app *a, bool include_current, int dir);
+
+/* Open the CallTree along its hot path when the app asks for it (a->expand_hot). */
+void tui_expand_hot(tui_app *a);
 
 /* nav.c: remember where the user is before a jump; go back / forward (reactions); whether
  * there is a place to go back to; free the history. */

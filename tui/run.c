@@ -219,6 +219,11 @@ int tui_run(sv_source *src, const sv_params *params, const tui_options *o, sv_er
 	a->hello = o->hello;
 	a->reload = o->reload;
 	a->reload_payload = o->reload_payload;
+	a->expand_hot = o->expand_hot;
+	if (a->expand_hot) {
+		tui_expand_hot(a);
+		tui_app_react(a, TUI_REFLATTEN);
+	}
 	if (a->hello)
 		tui_status(a, "%s", a->hello);
 	if (o->pick_process)

@@ -29,6 +29,8 @@ typedef struct tui_options {
 	/* Open the file again for another of its events (the event picker); NULL disables it. */
 	int (*reload)(const void *payload, const char *event, sv_source **out, sv_error *err);
 	const void *reload_payload;
+	/* Open each new call tree along its hot path (profiles of whole programs), not only ROOT. */
+	bool expand_hot;
 } tui_options;
 
 /* Give the terminal back if the TUI holds it; safe from a fatal-signal handler, which the

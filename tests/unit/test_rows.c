@@ -153,9 +153,30 @@ static void test_rows_callercallee(void **state)
 	sv_source_free(s);
 }
 
+/* The hot path: ROOT -> Main -> C (90 %), not Helper (5 %) under a 10 % share. */
+static void test_expand_hot(void **state)
+{
+	(void)state;
+	sv_source *s = fixture_s_fold();
+	sv_view *v = fixture_view(s, NULL, 0);
+	sv_expansion *e;
+	assert_int_equal(sv_expansion_new(&e), 0);
+	assert_int_equal(sv_expansion_expand_hot(e, v, 0.1), 0);
+	sv_rows r;
+	assert_int_equal(sv_rows_calltree(&r, v, e, -1), 0);
+	const char *want[] = { "ROOT", "Main", "C", "Helper", "B", "A" };
+	expect_rows(v, &r, want, 6);
+	assert_true(r.row[2].expanded && !r.row[4].expanded);
+	sv_rows_dispose(&r);
+	sv_expansion_free(e);
+	sv_view_free(v);
+	sv_source_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_rows), cmocka_unit_test(test_rows_sort),
-					    cmocka_unit_test(test_rows_aggtree), cmocka_unit_test(test_rows_callercallee) };
+					    cmocka_unit_test(test_rows_aggtree), cmocka_unit_test(test_rows_callercallee),
+					    cmocka_unit_test(test_expand_hot) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -60,6 +60,9 @@ SV_API int sv_expansion_expand_node(sv_expansion *e, const sv_view *v, sv_node_i
 /* Expand a node's whole subtree (the `*` key). */
 SV_API int sv_expansion_expand_subtree(sv_expansion *e, const sv_view *v, sv_node_id n) SV_MUST_USE;
 /* The same two for a Callers / Callees tree's rows. */
+/* Open the hot path: from ROOT down through the heaviest child while it carries at least
+ * min_share of ROOT's inclusive metric (a profile opens on where the time goes). */
+SV_API int sv_expansion_expand_hot(sv_expansion *e, const sv_view *v, double min_share) SV_MUST_USE;
 SV_API int sv_expansion_expand_aggrow(sv_expansion *e, const sv_aggtree *t, uint32_t row) SV_MUST_USE;
 SV_API int sv_expansion_expand_aggsubtree(sv_expansion *e, const sv_aggtree *t, uint32_t row) SV_MUST_USE;
 
