@@ -86,6 +86,11 @@ int tui_screen_text_n(tui_screen *s, int x, int y, const char *utf8, int maxw, i
 			p = before;
 			break;
 		}
+		if (x + used < 0) { /* left of the screen: clipped, as every paint is */
+			used += cw;
+			*bytes = (size_t)(p - utf8);
+			continue;
+		}
 		tui_cell *c = &s->cells[y * s->w + x + used];
 		c->ch = wc;
 		c->attr = (unsigned char)attr;

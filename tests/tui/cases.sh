@@ -151,3 +151,16 @@ e tui.presets.unknown 2 "^stackview: unknown preset 'nope'" -- byname examples/t
 printf 'Name=A$$$$GroupPat=x->y$$$$FoldPercentage=$$$$FoldPat=$$$$Comment=two_x0020_words####Name=B$$$$GroupPat=$$$$FoldPercentage=1$$$$FoldPat=z$$$$Comment=' > "$XDG_CONFIG_HOME/stackview/presets"
 got=$("$SV" presets | grep '^yours' | tr -s ' ')
 if [ "$got" = "$(printf 'yours A x->y\nyours B Fold%% 1 FoldPats z')" ]; then ok; else bad tui.presets.perfview "$got"; fi
+
+# A terminal shrunk to nothing and back (issue 15 point 1): every paint clips to the screen,
+# in every tab, dialog and edit line, with keys in between.
+{
+	for sz in 5x2 13x1 1x3 1x1 2x1 3x3 20x3 40x5 7x9; do
+		printf ':resize %s :dump ' "$sz"
+		printf '1 <Down> 2 <Right> 3 4 5 6 <Down> <Enter> 7 ? <Down> <Esc> P <Down> <Esc> o <Down> <Esc> v <Esc> '
+		printf '/ "Spin" <Enter> n p "x" <Left> <Esc> t <Right> <Esc> 2 :dump '
+	done
+	printf ':resize 100x30 :dump\n'
+} > "$TMP/tiny.keys"
+if out=$("$SV" view examples/tutorial.perfView.xml --script "$TMP/tiny.keys" --size 100x30 2>&1) &&
+	printf '%s\n' "$out" | tail -31 | grep -q '^tutorial.perfView.xml'; then ok; else bad tui.tiny "$(printf '%s\n' "$out" | grep -m3 -E 'ERROR|runtime error|Abort' ; printf '%s' "$out" | tail -2)"; fi
