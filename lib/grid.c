@@ -171,12 +171,35 @@ static int indent_of(const sv_rows *rows, size_t i)
 	return (int)(d > GRID_MAX_INDENT ? GRID_MAX_INDENT : d);
 }
 
+/* A name as a terminal may show it: control characters (ESC sequences, BEL, ...) become
+ * \xHH, as git and perf report quote them; s itself when it has none. */
+static const char *clean(const char *s, char *buf, size_t size)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p && *p >= 0x20 && *p != 0x7f)
+		p++;
+	if (!*p)
+		return s;
+	size_t o = 0;
+	for (p = (const unsigned char *)s; *p && o + 5 < size; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", *p);
+		else
+			buf[o++] = (char)*p;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 static void put_tsv(FILE *f, const char *s, bool number)
 {
 	for (; *s; s++) {
 		if (number && *s == ',')
 			continue; /* TSV is for machines: no thousands separators */
-		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+		if ((unsigned char)*s < 0x20 || *s == 0x7f) /* a tab or newline would break the row */
+			fprintf(f, "\\x%02x", (unsigned char)*s);
+		else
+			fputc(*s, f);
 	}
 }
 
@@ -204,7 +227,7 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 				return SV_ENOMEM;
 			}
 	}
-	char buf[512];
+	char buf[512], namebuf[4096];
 	if (style->tsv) {
 		for (size_t k = 0; k < ncols; k++) {
 			sv_col c = cols[k];
@@ -239,7 +262,9 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 			int w;
 			if (cols[k] == SV_COL_NAME) {
 				int d = indent_of(rows, i);
-				w = 2 * d + (style->marks && d ? 2 : 0) + sv_text_width(sv_view_name(v, rows->row[i].name));
+				char nb[4096];
+				w = 2 * d + (style->marks && d ? 2 : 0) +
+				    sv_text_width(clean(sv_view_name(v, rows->row[i].name), nb, sizeof(nb)));
 			} else if (cols[k] == SV_COL_WHEN) {
 				w = whens ? (int)strlen(whens[i]) : 0;
 			} else {
@@ -261,7 +286,7 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 			} else if (cols[k] == SV_COL_NAME) {
 				ind = indent_of(rows, i - 1);
 				mark = style->marks && ind ? "+ " : "";
-				cell = sv_view_name(v, r->name);
+				cell = clean(sv_view_name(v, r->name), namebuf, sizeof(namebuf));
 			} else {
 				sv_grid_cell(buf, sizeof(buf), cols[k], NULL, r->st, basis, whens ? whens[i - 1] : "");
 			}

@@ -193,3 +193,7 @@ done <<< "$tour"
 # Inline frames keep perf script's mark and take their real frame's module.
 printf 'app 10/10 1.000000: 1000000 cpu-clock:\n\t1000 helper (inlined)\n\t1000 work+0x10 (/home/u/app)\n\t2000 main+0x5 (/home/u/app)\n\n' > "$TMP/inl.data.txt"
 cn inline.mark '[.rows[].name|select(test("helper"))]' '["app!helper (inlined)"]' byname "$TMP/inl.data.txt"
+# Control characters in names never reach the terminal raw (issue 15 point 13).
+printf 'Main;a\033[31mRED;b\tTAB 3\n' > "$TMP/ctl.folded"
+if ! "$SV" byname "$TMP/ctl.folded" | grep -q "$(printf '\033')" && "$SV" byname "$TMP/ctl.folded" | grep -qF 'a\x1b[31mRED' &&
+	"$SV" byname "$TMP/ctl.folded" --tsv | grep -qF 'b\x09TAB'; then ok; else bad out.control-chars "$("$SV" byname "$TMP/ctl.folded" | cat -v | tail -2)"; fi
