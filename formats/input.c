@@ -359,7 +359,21 @@ int sv_input_inflate(sv_input *in, sv_error *err)
 		else if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR)
 			rc = sv_error_set(err, SV_EFORMAT, "corrupt gzip/zlib data at byte offset %zu",
 					  (size_t)(zs.next_in - in->data));
+		/* A gzip file may hold several members (cat a.gz b.gz, pigz --independent): their
+		 * contents follow one another, as gzip -d gives them. */
+		if (!rc && zr == Z_STREAM_END && left >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b) {
+			if (inflateReset(&zs) != Z_OK)
+				rc = sv_error_set(err, SV_ENOMEM, NULL);
+			zr = Z_OK;
+		}
 	}
+	/* Anything but zero padding after the last member is not ours to guess at. */
+	for (size_t i = 0; !rc && i < left; i++)
+		if (zs.next_in[i]) {
+			rc = sv_error_set(err, SV_EFORMAT, "data after the end of the compressed stream at byte offset %zu",
+					  (size_t)(zs.next_in + i - in->data));
+			break;
+		}
 	inflateEnd(&zs);
 	if (!rc && len > limit)
 		rc = sv_error_set(err, SV_ELIMIT, "compressed data inflates past %llu bytes (limit)", limit);

@@ -197,3 +197,12 @@ cn inline.mark '[.rows[].name|select(test("helper"))]' '["app!helper (inlined)"]
 printf 'Main;a\033[31mRED;b\tTAB 3\n' > "$TMP/ctl.folded"
 if ! "$SV" byname "$TMP/ctl.folded" | grep -q "$(printf '\033')" && "$SV" byname "$TMP/ctl.folded" | grep -qF 'a\x1b[31mRED' &&
 	"$SV" byname "$TMP/ctl.folded" --tsv | grep -qF 'b\x09TAB'; then ok; else bad out.control-chars "$("$SV" byname "$TMP/ctl.folded" | cat -v | tail -2)"; fi
+# Every member of a multi-member gzip is read; data after the last is an error, zero padding
+# is not (issue 15 point 16).
+printf 'a;b 1\n' | gzip > "$TMP/m1.gz"; printf 'a;c 2\n' | gzip > "$TMP/m2.gz"
+cat "$TMP/m1.gz" "$TMP/m2.gz" > "$TMP/mm.folded.gz"
+cn gzip.members '[.rows[]|select(.name=="b" or .name=="c")|.exc]|sort' '[1,2]' byname "$TMP/mm.folded.gz"
+{ cat "$TMP/m1.gz"; printf 'junk'; } > "$TMP/junk.folded.gz"
+e gzip.trailing 1 'junk\.folded\.gz: data after the end of the compressed stream at byte offset 26' -- byname "$TMP/junk.folded.gz"
+{ cat "$TMP/m1.gz"; printf '\0\0\0\0'; } > "$TMP/pad.folded.gz"
+cn gzip.padding '[.rows[]|select(.name=="b")|.exc]' '[1]' byname "$TMP/pad.folded.gz"
