@@ -24,7 +24,7 @@ static const char *count_start(const char *line, size_t n, double *value)
 		b--;
 	if (b == e || (b > 0 && line[b - 1] != ' ' && line[b - 1] != '\t'))
 		return NULL;
-	char buf[64];
+	char buf[400]; /* a double's plain digits fit (1e308 has 309) */
 	if (e - b >= sizeof(buf))
 		return NULL;
 	memcpy(buf, line + b, e - b);
@@ -144,6 +144,31 @@ typedef struct line {
 	char *text;
 	double metric;
 } line;
+
+/* A count as a plain decimal that reads back to the same double (folded readers, ours and
+ * FlameGraph's, take no exponents): 1e+63 as its digits, 3e-06 as 0.000003. */
+static void put_plain(FILE *f, double d)
+{
+	if (d == 0)
+		d = 0; /* no "-0" */
+	char buf[400];
+	int prec = d == trunc(d) ? 0 : 15 - (int)floor(log10(fabs(d)));
+	if (prec < 0)
+		prec = 0;
+	for (; prec <= 340; prec++) {
+		snprintf(buf, sizeof(buf), "%.*f", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	if (strchr(buf, '.')) { /* trailing zeros say nothing */
+		size_t n = strlen(buf);
+		while (buf[n - 1] == '0')
+			buf[--n] = '\0';
+		if (buf[n - 1] == '.')
+			buf[n - 1] = '\0';
+	}
+	fputs(buf, f);
+}
 
 static int line_cmp(const void *a, const void *b)
 {
@@ -279,15 +304,30 @@ int sv_fmt_folded_export(FILE *f, const sv_source *src, const sv_export_opts *op
 	double scale = fg && sv_source_scaling(src) == SV_SCALING_TIME && (!strcmp(fmt, "perf-script") || !strcmp(fmt, "perf-data"))
 			       ? 1e6
 			       : 1;
+	/* What folded stacks cannot hold is refused, so that whatever is written reads back:
+	 * negative counts (a diff) and a profile with no stack at all. */
+	size_t written = 0;
 	for (size_t i = 0; i < nlines; i++) {
 		if (i + 1 < nlines && strcmp(lines[i].text, lines[i + 1].text) == 0) {
 			lines[i + 1].metric += lines[i].metric;
 			continue;
 		}
+		double m = scale == 1 ? lines[i].metric : round(lines[i].metric * scale);
+		if (m < 0 || !isfinite(m)) {
+			rc = sv_error_set(err, SV_EUNSUPPORTED,
+					  "folded stacks cannot hold a %s count (a diff?): write .perfView.xml instead",
+					  m < 0 ? "negative" : "non-finite");
+			goto out;
+		}
 		fputs(lines[i].text, f);
 		fputc(' ', f);
-		sv_write_num(f, scale == 1 ? lines[i].metric : round(lines[i].metric * scale));
+		put_plain(f, m);
 		fputc('\n', f);
+		written++;
+	}
+	if (!written) {
+		rc = sv_error_set(err, SV_EUNSUPPORTED, "no sample with a stack to write: folded stacks cannot hold an empty profile");
+		goto out;
 	}
 	rc = sv_write_check(f, err);
 out:

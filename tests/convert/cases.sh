@@ -106,3 +106,12 @@ for f in "$MT" examples/tutorial.perfView.xml; do
 	done
 done
 rm -rf "$IT"
+# Folded output reads back as written (issue 15 point 8): plain decimals, no exponents; what
+# folded cannot hold (negative counts, an empty profile) is refused, not written.
+printf '<StackSource><Samples><Sample Metric="0.000003">a\nb</Sample><Sample Metric="1e63">c</Sample><Sample Metric="0.1">d</Sample></Samples></StackSource>' > "$TMP/num.perfView.xml"
+"$SV" convert "$TMP/num.perfView.xml" "$TMP/num.folded" && "$SV" convert "$TMP/num.folded" "$TMP/num2.folded"
+if cmp -s "$TMP/num.folded" "$TMP/num2.folded" && grep -qx 'b;a 0.000003' "$TMP/num.folded" && ! grep -q 'e[+-]' "$TMP/num.folded"; then ok; else bad folded.plain-numbers "$(cat "$TMP/num.folded" 2>&1 | head -3)"; fi
+printf '<StackSource><Samples><Sample Metric="-2">a</Sample></Samples></StackSource>' > "$TMP/neg.perfView.xml"
+e folded.negative 3 'folded stacks cannot hold a negative count' -- convert "$TMP/neg.perfView.xml" "$TMP/neg.folded"
+e folded.empty 3 'folded stacks cannot hold an empty profile' -- convert examples/base.perfView.xml "$TMP/empty.folded" --exc app
+if [ ! -e "$TMP/neg.folded" ] && [ ! -e "$TMP/empty.folded" ]; then ok; else bad folded.refused-leaves-nothing "a refused export left a file"; fi
