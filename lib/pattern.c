@@ -14,9 +14,18 @@
 /* `%` under decision D1: PerfView's `[.\w\d?]*` plus `-` and `+`. */
 #define PCT_CLASS "[-+.\\w?]*"
 
+/* Bounds on one match: a name is at most 64 KiB, and no sane pattern needs more than this
+ * to decide; a pattern that does (catastrophic backtracking, e.g. saved in an untrusted
+ * file) stops matching and says so (sv_pattern_limit_hit), rather than hanging a view. */
+#define SV_PATTERN_MATCH_LIMIT 200000u
+#define SV_PATTERN_DEPTH_LIMIT 5000u
+
 struct sv_pattern {
 	pcre2_code *code;
 	pcre2_match_data *md;
+	pcre2_match_context *mctx;
+	bool limit_hit;
+	char *text; /* the pattern as written, for messages */
 };
 
 typedef struct strbuf {
@@ -118,7 +127,13 @@ int sv_pattern_new(sv_pattern **out, const char *pat, size_t len, sv_error *err)
 	/* JIT is an optimisation only; a failure (e.g. no executable memory) is not an error. */
 	(void)pcre2_jit_compile(p->code, PCRE2_JIT_COMPLETE);
 	p->md = pcre2_match_data_create_from_pattern(p->code, NULL);
-	if (!p->md) {
+	p->mctx = pcre2_match_context_create(NULL);
+	p->text = strndup(pat, len);
+	if (p->mctx) {
+		pcre2_set_match_limit(p->mctx, SV_PATTERN_MATCH_LIMIT);
+		pcre2_set_depth_limit(p->mctx, SV_PATTERN_DEPTH_LIMIT);
+	}
+	if (!p->md || !p->mctx || !p->text) {
 		sv_pattern_free(p);
 		return sv_error_set(err, SV_ENOMEM, NULL);
 	}
@@ -131,14 +146,25 @@ void sv_pattern_free(sv_pattern *p)
 	if (!p)
 		return;
 	pcre2_match_data_free(p->md);
+	pcre2_match_context_free(p->mctx);
 	pcre2_code_free(p->code);
+	free(p->text);
 	free(p);
 }
 
 static int pattern_exec(sv_pattern *p, const char *text, size_t len)
 {
-	return pcre2_match(p->code, (PCRE2_SPTR)text, len, 0, 0, p->md, NULL);
+	int rc = pcre2_match(p->code, (PCRE2_SPTR)text, len, 0, 0, p->md, p->mctx);
+	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT)
+		p->limit_hit = true; /* counted as no match; the view reports it */
+	return rc;
 }
+
+const char *sv_pattern_limit_hit(const sv_pattern *p)
+{
+	return p && p->limit_hit ? p->text : NULL;
+}
+
 
 bool sv_pattern_match(sv_pattern *p, const char *text, size_t len)
 {
@@ -357,4 +383,20 @@ int sv_grouppats_eval(char **out, sv_grouppats *g, const char *name, size_t len)
 	if (kind == SV_GROUP_PLAIN)
 		*out = cur;
 	return kind;
+}
+
+const char *sv_patlist_limit_hit(const sv_patlist *l)
+{
+	for (size_t i = 0; l && i < l->n; i++)
+		if (l->pats[i]->limit_hit)
+			return l->pats[i]->text;
+	return NULL;
+}
+
+const char *sv_grouppats_limit_hit(const sv_grouppats *g)
+{
+	for (size_t i = 0; g && i < g->n; i++)
+		if (g->e[i].pat->limit_hit)
+			return g->e[i].pat->text;
+	return NULL;
 }

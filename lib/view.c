@@ -611,6 +611,19 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 	for (uint32_t f = 0; f < nf; f++)
 		if ((rc = memo_frame(&b, f)))
 			goto fail_nomem;
+	/* A pattern that gave up on a name makes no view: its matches would be wrong. */
+	{
+		const char *const box[] = { "GroupPats", "FoldPats", "IncPats", "ExcPats" };
+		const char *hit[] = { sv_grouppats_limit_hit(b.group), sv_patlist_limit_hit(b.fold),
+				      sv_patlist_limit_hit(b.inc), sv_patlist_limit_hit(b.exc) };
+		for (int i = 0; i < 4; i++)
+			if (hit[i]) {
+				rc = sv_error_set(err, SV_ELIMIT,
+						  "%s: pattern '%.200s' needs too much backtracking to match (simplify it)",
+						  box[i], hit[i]);
+				goto out;
+			}
+	}
 	uint32_t root;
 	if ((rc = node_child(&b, &root, NONE32, root_name)))
 		goto fail_nomem;

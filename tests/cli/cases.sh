@@ -206,3 +206,8 @@ cn gzip.members '[.rows[]|select(.name=="b" or .name=="c")|.exc]|sort' '[1,2]' b
 e gzip.trailing 1 'junk\.folded\.gz: data after the end of the compressed stream at byte offset 26' -- byname "$TMP/junk.folded.gz"
 { cat "$TMP/m1.gz"; printf '\0\0\0\0'; } > "$TMP/pad.folded.gz"
 cn gzip.padding '[.rows[]|select(.name=="b")|.exc]' '[1]' byname "$TMP/pad.folded.gz"
+# A pattern with catastrophic backtracking stops at PCRE2's match limit and names itself,
+# at once, instead of hanging the view (issue 15 point 5).
+printf 'Main;aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab 1\nMain;x 1\n' > "$TMP/bt.folded"
+e pattern.backtracking 2 "^stackview: GroupPats: pattern '@\(a\+\)\+\\\$' needs too much backtracking" -- byname "$TMP/bt.folded" -g '@(a+)+$->X'
+e pattern.backtracking-inc 2 "^stackview: IncPats: pattern '@\(a\|aa\)\+\\\$' needs too much backtracking" -- byname "$TMP/bt.folded" -i '@(a|aa)+$'

@@ -27,6 +27,10 @@ SV_API int sv_pattern_new(sv_pattern **out, const char *pat, size_t len, sv_erro
 SV_API void sv_pattern_free(sv_pattern *p);
 /* True when the pattern occurs in text. */
 SV_API bool sv_pattern_match(sv_pattern *p, const char *text, size_t len);
+/* A match that needs more backtracking than any sane pattern (catastrophic patterns, e.g.
+ * saved in an untrusted file) stops and counts as no match; these return the pattern's text
+ * once that has happened (the first such entry of a list), else NULL. */
+SV_API const char *sv_pattern_limit_hit(const sv_pattern *p);
 
 /* `;`-separated list: entries trimmed, empty ones dropped, no [comment] stripping. */
 typedef struct sv_patlist sv_patlist;
@@ -37,6 +41,7 @@ SV_API size_t sv_patlist_count(const sv_patlist *l);
 /* Bit i set when entry i matches (entries past 64 are not reported). */
 SV_API unsigned long long sv_patlist_match_bits(sv_patlist *l, const char *text, size_t len);
 SV_API bool sv_patlist_match_any(sv_patlist *l, const char *text, size_t len);
+SV_API const char *sv_patlist_limit_hit(const sv_patlist *l);
 
 /* GroupPats. */
 typedef enum sv_group_kind {
@@ -49,6 +54,7 @@ typedef struct sv_grouppats sv_grouppats;
 SV_API int sv_grouppats_new(sv_grouppats **out, const char *text, sv_error *err) SV_MUST_USE;
 SV_API void sv_grouppats_free(sv_grouppats *g);
 SV_API size_t sv_grouppats_count(const sv_grouppats *g);
+SV_API const char *sv_grouppats_limit_hit(const sv_grouppats *g);
 /* Evaluate the entries for one frame's full name (§3.2). On SV_GROUP_PLAIN/ENTRY, *out is a
  * malloc'ed group name; on SV_GROUP_NONE it is NULL. Returns the kind, or a negative
  * sv_status (SV_ENOMEM). */
