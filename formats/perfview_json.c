@@ -89,6 +89,11 @@ int sv_json_parse_input(struct json_object **out, const sv_input *in, sv_error *
 				goto out;
 		}
 	}
+	if (!root && jerr == json_tokener_success) { /* json-c says nothing went wrong: memory did */
+		rc = sv_error_set(err, SV_ENOMEM, "out of memory while parsing JSON");
+		sv_error_locate(err, in->name, 0, -1);
+		goto out;
+	}
 	if (!root || jerr != json_tokener_success) {
 		size_t off = base + json_tokener_get_parse_end(tok);
 		sv_error_set(err, SV_EFORMAT, "malformed JSON: %s",

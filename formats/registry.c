@@ -98,6 +98,13 @@ int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_er
 	sv_source_set_aggregate(src, opts->aggregate);
 	sv_sink sink = sv_source_sink(src);
 	if ((rc = fmt->import(&sink, &in, opts, err))) {
+		/* Every failure says what it is, even one an importer passed up without words. */
+		if (err && !err->msg[0]) {
+			sv_error_set(err, rc, rc == SV_ELIMIT ? "a limit was exceeded (too many samples, or metrics that add "
+								"up past the largest number)"
+							      : NULL);
+			err->file[0] = '\0';
+		}
 		if (!err || !err->file[0])
 			sv_error_locate(err, path, 0, -1);
 		goto out;

@@ -37,6 +37,7 @@ struct sv_source {
 	bool limit_by_end;
 	double max_time, max_end, min_time;
 	double total_metric, total_count;
+	double abs_metric; /* sum of |metric|: every view sum stays below it */
 
 	sv_params *saved;
 	char *notes;
@@ -223,6 +224,7 @@ static void account(sv_source *src, double time, double metric, double count)
 		src->max_end = end;
 	src->total_metric += metric;
 	src->total_count += count;
+	src->abs_metric += fabs(metric);
 }
 
 /* Aggregating: another sample of a stack already seen adds to its one sample, which keeps
@@ -248,6 +250,10 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 		return SV_EINVAL;
 	if (!isfinite(time) || !isfinite(metric) || !isfinite(count))
 		return SV_EINVAL;
+	/* Metrics that add up past the largest double would make every total infinite and every
+	 * percentage NaN: refused (the importer says where). */
+	if (!isfinite(src->abs_metric + fabs(metric)) || !isfinite(src->total_count + count))
+		return SV_ELIMIT;
 	uint32_t *slot = NULL; /* aggregating: this stack's sample index + 1, 0 = none yet */
 	if (src->aggregate) {
 		if (stack == SV_STACK_NONE) {

@@ -211,3 +211,7 @@ cn gzip.padding '[.rows[]|select(.name=="b")|.exc]' '[1]' byname "$TMP/pad.folde
 printf 'Main;aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab 1\nMain;x 1\n' > "$TMP/bt.folded"
 e pattern.backtracking 2 "^stackview: GroupPats: pattern '@\(a\+\)\+\\\$' needs too much backtracking" -- byname "$TMP/bt.folded" -g '@(a+)+$->X'
 e pattern.backtracking-inc 2 "^stackview: IncPats: pattern '@\(a\|aa\)\+\\\$' needs too much backtracking" -- byname "$TMP/bt.folded" -i '@(a|aa)+$'
+# Metrics that add up past the largest double are refused with words, not printed as
+# Infinity/NaN or reported as "success" (issue 15 point 11).
+printf '{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","name":"p","unit":"none","startValue":0,"endValue":1,"samples":[[0],[0]],"weights":[1e308,1e308]}]}' > "$TMP/of.speedscope.json"
+e overflow.metric 1 'of\.speedscope\.json: a limit was exceeded \(too many samples, or metrics that add up past the largest number\)' -- byname "$TMP/of.speedscope.json"
