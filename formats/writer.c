@@ -2,6 +2,7 @@
 /* Atomic file writing and single-entry zips (see stackview/formats.h). */
 #include <errno.h>
 #include <libgen.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +14,43 @@
 
 #include "stackview/formats.h"
 
-int sv_write_atomic(const char *path, int (*write)(FILE *f, void *payload, sv_error *err), void *payload,
+/* Where the bytes of `path` go: a symlink is followed to its target (the target is replaced,
+ * the link stays a link); a FIFO, device, socket or directory is refused — replacing it with
+ * a regular file would silently break whoever uses it. NULL with err set when refused. */
+static const char *output_target(const char *path, char resolved[PATH_MAX], sv_error *err)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return path; /* a new file */
+	const char *target = path;
+	if (S_ISLNK(st.st_mode)) {
+		if (!realpath(path, resolved)) {
+			sv_error_set(err, SV_EIO, "cannot follow the symbolic link: %s", strerror(errno));
+			sv_error_locate(err, path, 0, -1);
+			return NULL;
+		}
+		target = resolved;
+		if (stat(target, &st) != 0)
+			return target;
+	}
+	if (S_ISREG(st.st_mode))
+		return target;
+	const char *what = S_ISDIR(st.st_mode)	   ? "a directory"
+			   : S_ISFIFO(st.st_mode) ? "a FIFO"
+			   : S_ISSOCK(st.st_mode) ? "a socket"
+						  : "a device";
+	sv_error_set(err, SV_EINVAL, "is %s, not a file: not replaced (write to a file, then copy)", what);
+	sv_error_locate(err, path, 0, -1);
+	return NULL;
+}
+
+int sv_write_atomic(const char *path_, int (*write)(FILE *f, void *payload, sv_error *err), void *payload,
 		    sv_error *err)
 {
+	char resolved[PATH_MAX];
+	const char *path = output_target(path_, resolved, err);
+	if (!path)
+		return err ? err->code : SV_EINVAL;
 	char *dcopy = strdup(path), *bcopy = strdup(path);
 	char *tmp = NULL;
 	int fd = -1, rc = 0;

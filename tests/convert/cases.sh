@@ -115,3 +115,11 @@ printf '<StackSource><Samples><Sample Metric="-2">a</Sample></Samples></StackSou
 e folded.negative 3 'folded stacks cannot hold a negative count' -- convert "$TMP/neg.perfView.xml" "$TMP/neg.folded"
 e folded.empty 3 'folded stacks cannot hold an empty profile' -- convert examples/base.perfView.xml "$TMP/empty.folded" --exc app
 if [ ! -e "$TMP/neg.folded" ] && [ ! -e "$TMP/empty.folded" ]; then ok; else bad folded.refused-leaves-nothing "a refused export left a file"; fi
+# Special files as OUT (issue 15 point 9): a symlink is followed (its target replaced, the
+# link kept), a FIFO is refused at once and left as it was.
+mkdir -p "$TMP/sp" && echo old > "$TMP/sp/real.folded" && ln -sf real.folded "$TMP/sp/link.folded"
+"$SV" convert examples/base.perfView.xml "$TMP/sp/link.folded" 2>/dev/null
+if [ -L "$TMP/sp/link.folded" ] && grep -q 'app!main' "$TMP/sp/real.folded"; then ok; else bad out.symlink "$(ls -la "$TMP/sp" | tail -2)"; fi
+rm -f "$TMP/sp/f.folded" && mkfifo "$TMP/sp/f.folded"
+e out.fifo 3 'f\.folded: is a FIFO, not a file: not replaced' -- convert examples/base.perfView.xml "$TMP/sp/f.folded"
+if [ -p "$TMP/sp/f.folded" ]; then ok; else bad out.fifo-kept "the FIFO was replaced"; fi
