@@ -70,7 +70,10 @@ int sv_write_atomic(const char *path_, int (*write)(FILE *f, void *payload, sv_e
 		goto out;
 	}
 	const char *dir = dirname(dcopy), *base = basename(bcopy);
-	if (asprintf(&tmp, "%s/.%s.tmp.XXXXXX", dir, base) < 0) {
+	/* ".NAME.tmp.XXXXXX" beside the target; a name near the 255-byte limit gets a short
+	 * temporary name instead, or the rename target could not be reached at all. */
+	if ((strlen(base) + 13 > 255 ? asprintf(&tmp, "%s/.stackview.tmp.XXXXXX", dir)
+				     : asprintf(&tmp, "%s/.%s.tmp.XXXXXX", dir, base)) < 0) {
 		tmp = NULL;
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;

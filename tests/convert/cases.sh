@@ -123,3 +123,7 @@ if [ -L "$TMP/sp/link.folded" ] && grep -q 'app!main' "$TMP/sp/real.folded"; the
 rm -f "$TMP/sp/f.folded" && mkfifo "$TMP/sp/f.folded"
 e out.fifo 3 'f\.folded: is a FIFO, not a file: not replaced' -- convert examples/base.perfView.xml "$TMP/sp/f.folded"
 if [ -p "$TMP/sp/f.folded" ]; then ok; else bad out.fifo-kept "the FIFO was replaced"; fi
+# An output name near the 255-byte limit is written (its temporary gets a short name).
+long=$(printf 'n%.0s' $(seq 243))
+if "$SV" convert examples/base.perfView.xml "$TMP/$long.folded" 2>/dev/null && [ -s "$TMP/$long.folded" ] &&
+	[ -z "$(find "$TMP" -maxdepth 1 -name '.*tmp*')" ]; then ok; else bad out.long-name "not written or a temporary left"; fi
