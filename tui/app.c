@@ -191,6 +191,16 @@ const char *tui_row_name(tui_app *a, size_t i)
 }
 
 /* The focus defaults to the ByName row with the largest exclusive cost (not ROOT). */
+void tui_frame_set_focus(tui_frame *f, char *focus)
+{
+	free(f->focus);
+	f->focus = focus;
+	sv_aggtree_free(f->agg);
+	f->agg = NULL;
+	sv_callercallee_free(f->cc);
+	f->cc = NULL;
+}
+
 static void ensure_focus(tui_frame *f)
 {
 	if (f->focus && sv_view_name_find(f->view, f->focus) != UINT32_MAX)

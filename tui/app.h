@@ -249,6 +249,9 @@ sv_rows_kind tui_tab_kind(const tui_app *a);
 /* commands.c: show a call tree node in the CallTree tab (its ancestors expanded, the cursor on
  * it once tui_app_react has rebuilt the rows); returns the reaction. */
 int tui_reveal_node(tui_app *a, sv_node_id id);
+/* app.c: a new focus (owned, may be NULL); the Callers, Callees and Caller-Callee built for
+ * the old one go. */
+void tui_frame_set_focus(tui_frame *f, char *focus);
 
 /* editline.c */
 void tui_edit_start(tui_app *a, tui_edit_kind kind, int box, const char *text);

@@ -349,12 +349,7 @@ static int tui_set_focus(tui_app *a, tui_tab tab)
 	if (!nf)
 		return TUI_REDRAW;
 	tui_nav_push(a);
-	free(f->focus);
-	f->focus = nf;
-	sv_aggtree_free(f->agg);
-	f->agg = NULL;
-	sv_callercallee_free(f->cc);
-	f->cc = NULL;
+	tui_frame_set_focus(f, nf);
 	f->pane[TAB_CALLERS].cursor = f->pane[TAB_CALLEES].cursor = f->pane[TAB_CC].cursor = 0;
 	tui_status(a, "focus: %s (Backspace goes back)", nf);
 	return switch_tab(a, tab);

@@ -60,13 +60,8 @@ static int go(tui_app *a, tui_nav *to)
 	tui_frame *f = tui_app_frame(a);
 	bool same = (!f->focus && !to->focus) || (f->focus && to->focus && !strcmp(f->focus, to->focus));
 	if (!same) {
-		free(f->focus);
-		f->focus = to->focus;
+		tui_frame_set_focus(f, to->focus);
 		to->focus = NULL;
-		sv_aggtree_free(f->agg);
-		f->agg = NULL;
-		sv_callercallee_free(f->cc);
-		f->cc = NULL;
 	}
 	nav_free(to);
 	a->tab = to->tab;
