@@ -46,7 +46,7 @@ int cli_print_view(sv_view *v, const char *what, const cli_opts *o)
 	} else if (strcmp(what, "callers") == 0 || strcmp(what, "callees") == 0) {
 		sv_name_id id = sv_view_name_find(v, o->focus);
 		sv_aggtree *t = NULL;
-		int r = id == UINT32_MAX ? SV_ENOTFOUND
+		int r = id == SV_NAME_NONE ? SV_ENOTFOUND
 					 : sv_aggtree_new(&t, v, strcmp(what, "callers") == 0 ? SV_AGG_CALLERS : SV_AGG_CALLEES, id);
 		if (r == SV_ENOTFOUND) {
 			cli_focus_not_found(v, o->focus);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Helpers shared by the perf importers (perf script text and perf.data): array growth, the
- * .NET JIT `[Module]` token, and PerfView's process frame names (semantics.md §1.5). */
+/* Helpers shared by the perf importers (perf script text and perf.data): the sorted-table
+ * search, the .NET JIT `[Module]` token, which mapped files are the profiled programs', and
+ * the format table's opening state. Process and thread names are perf_names.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
