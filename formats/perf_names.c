@@ -63,10 +63,8 @@ int sv_perf_names_thread(sv_perf_names *n, sv_sink *sink, long long pid, long lo
 	uint64_t key = ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid;
 	uint32_t i = sv_idmap_get(&n->tidx, key);
 	if (i != SV_IDMAP_NONE) {
-		sv_perf_nthread *t = &n->t[i];
-		if (strlen(t->comm) != (len < SV_PERF_COMM_MAX ? len : SV_PERF_COMM_MAX - 1) || memcmp(t->comm, comm, strlen(t->comm)))
-			set_comm(t->comm, comm, len); /* renamed: the latest name is the thread's */
-		*out = t->stack;
+		set_comm(n->t[i].comm, comm, len); /* the latest name is the thread's */
+		*out = n->t[i].stack;
 		return 0;
 	}
 	uint32_t pi;
