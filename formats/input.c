@@ -37,10 +37,18 @@ int sv_input_progress(const sv_input *in, unsigned long long done, sv_error *err
 	return report(in, done, in->partial ? 0 : in->len, err);
 }
 
+/* The bound on what this input may hold in memory. */
+static unsigned long long max_bytes(const sv_input *in)
+{
+	return in->max_bytes && in->max_bytes < SV_MAX_INPUT_BYTES ? in->max_bytes : SV_MAX_INPUT_BYTES;
+}
+
 /* Read fd into in->data (appending to what is there) until EOF, or until `limit` bytes
- * are held; then the input stays partial. */
+ * are held; then the input stays partial. More than max_bytes(in) is an error; in->data
+ * stays owned by `in` on every path (sv_input_dispose frees it once). */
 static int read_fd(sv_input *in, int fd, size_t limit, sv_error *err)
 {
+	unsigned long long max = max_bytes(in);
 	size_t len = in->len, cap = len > (1 << 16) ? len : (1 << 16);
 	unsigned char *buf = realloc(in->data, cap + 1);
 	if (!buf)
@@ -53,13 +61,11 @@ static int read_fd(sv_input *in, int fd, size_t limit, sv_error *err)
 			in->fd = fd;
 			break;
 		}
+		if (len > max)
+			return sv_error_set(err, SV_ELIMIT, "input larger than %llu bytes (limit)", max);
 		if (len == cap) {
-			if (cap >= SV_MAX_INPUT_BYTES) {
-				free(buf);
-				return sv_error_set(err, SV_ELIMIT, "input larger than %llu bytes",
-						    (unsigned long long)SV_MAX_INPUT_BYTES);
-			}
-			size_t ncap = cap * 2;
+			/* Grow up to one byte past the bound, so one byte too many is seen. */
+			size_t ncap = (unsigned long long)cap * 2 > max + 1 ? (size_t)(max + 1) : cap * 2;
 			unsigned char *nb = realloc(buf, ncap + 1);
 			if (!nb)
 				return sv_error_set(err, SV_ENOMEM, "out of memory reading input");
@@ -103,9 +109,16 @@ int sv_input_read(sv_input *out, const char *path, sv_error *err)
 
 int sv_input_read_watched(sv_input *out, const char *path, sv_progress *progress, sv_error *err)
 {
+	return sv_input_read_bounded(out, path, progress, 0, err);
+}
+
+int sv_input_read_bounded(sv_input *out, const char *path, sv_progress *progress,
+			  unsigned long long max, sv_error *err)
+{
 	sv_input in = { 0 };
 	int rc;
 	in.fd = -1;
+	in.max_bytes = max;
 	in.progress = progress;
 	in.name = strdup(path);
 	if (!in.name)
@@ -122,9 +135,12 @@ int sv_input_read_watched(sv_input *out, const char *path, sv_progress *progress
 			bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 			/* Map regular files: no copy, no fresh pages, and the page cache stays
 			 * reclaimable. Pipes, devices and failures fall back to reading. */
-			if (regular && st.st_size > 0 && (unsigned long long)st.st_size <= SV_MAX_INPUT_BYTES)
+			if (regular && st.st_size > 0 && (unsigned long long)st.st_size <= max_bytes(&in))
 				map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-			if (map != MAP_FAILED) {
+			if (regular && (unsigned long long)st.st_size > max_bytes(&in)) {
+				rc = sv_error_set(err, SV_ELIMIT, "input larger than %llu bytes (limit)",
+						  max_bytes(&in));
+			} else if (map != MAP_FAILED) {
 				(void)madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
 				in.data = map;
 				in.len = (size_t)st.st_size;
@@ -224,8 +240,8 @@ int sv_input_unzip(sv_input *in, sv_error *err)
 	}
 	/* Never trust the sizes in the directory: inflate in chunks under a bound. */
 	unsigned long long limit = (unsigned long long)in->len * SV_MAX_ZIP_RATIO + (1ULL << 20);
-	if (limit > SV_MAX_INPUT_BYTES)
-		limit = SV_MAX_INPUT_BYTES;
+	if (limit > max_bytes(in))
+		limit = max_bytes(in);
 	size_t cap = 1 << 16, len = 0;
 	buf = malloc(cap + 1);
 	if (!buf) {
@@ -319,8 +335,8 @@ int sv_input_inflate(sv_input *in, sv_error *err)
 	if (start == SIZE_MAX)
 		return 0;
 	unsigned long long limit = (unsigned long long)in->len * SV_MAX_ZIP_RATIO + (1ULL << 20);
-	if (limit > SV_MAX_INPUT_BYTES)
-		limit = SV_MAX_INPUT_BYTES;
+	if (limit > max_bytes(in))
+		limit = max_bytes(in);
 	z_stream zs;
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit2(&zs, 15 + 32) != Z_OK) /* gzip or zlib, by the header */

@@ -3,7 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "stackview/formats.h"
 #include "unit.h"
@@ -100,6 +103,97 @@ static void test_empty_and_unknown(void **state)
 	assert_int_equal(sv_load(&s, "/nonexistent/file.xml", NULL, &err), SV_EIO);
 }
 
+/* A child writes n bytes of 'x' into a pipe that becomes our standard input. */
+static pid_t feed_stdin(size_t n, int *saved)
+{
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(fds[0]);
+		static char chunk[65536];
+		memset(chunk, 'x', sizeof(chunk));
+		while (n) {
+			size_t k = n < sizeof(chunk) ? n : sizeof(chunk);
+			if (write(fds[1], chunk, k) != (ssize_t)k)
+				_exit(0); /* the reader stopped: fine */
+			n -= k;
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	*saved = dup(STDIN_FILENO);
+	dup2(fds[0], STDIN_FILENO);
+	close(fds[0]);
+	return pid;
+}
+
+static void unfeed_stdin(pid_t pid, int saved)
+{
+	dup2(saved, STDIN_FILENO);
+	close(saved);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* The input bound (SV_MAX_INPUT_BYTES, 8 GiB) tested with a small one: standard input read
+ * in two steps (sniffing, then the rest), a pipe named by path, a regular file and a gzip
+ * that inflates past it are refused with one error and nothing freed twice (issue 15). */
+static void test_input_bound(void **state)
+{
+	(void)state;
+	const unsigned long long max = 3u << 20; /* past the 1 MiB sniff */
+	sv_input in;
+	sv_error err;
+	int saved;
+	pid_t pid = feed_stdin(max + 1, &saved);
+	assert_int_equal(sv_input_read_bounded(&in, "-", NULL, max, &err), 0);
+	assert_true(in.partial);
+	assert_int_equal(sv_input_complete(&in, &err), SV_ELIMIT);
+	assert_non_null(strstr(err.msg, "larger than 3145728 bytes"));
+	sv_input_dispose(&in);
+	unfeed_stdin(pid, saved);
+
+	pid = feed_stdin(max, &saved); /* exactly at the bound: read */
+	assert_int_equal(sv_input_read_bounded(&in, "-", NULL, max, &err), 0);
+	assert_int_equal(sv_input_complete(&in, &err), 0);
+	assert_int_equal(in.len, max);
+	sv_input_dispose(&in);
+	unfeed_stdin(pid, saved);
+
+	pid = feed_stdin(max + 100, &saved); /* a pipe named by path is read whole */
+	char path[64];
+	snprintf(path, sizeof(path), "/dev/fd/%d", STDIN_FILENO);
+	assert_int_equal(sv_input_read_bounded(&in, path, NULL, max, &err), SV_ELIMIT);
+	assert_string_equal(err.file, path);
+	unfeed_stdin(pid, saved);
+
+	char *big = malloc(max + 1);
+	assert_non_null(big);
+	memset(big, 'y', max + 1);
+	big[max] = '\0';
+	const char *p = write_file("big.txt", big);
+	assert_int_equal(sv_input_read_bounded(&in, p, NULL, max - 1, &err), SV_ELIMIT);
+	assert_int_equal(sv_input_read_bounded(&in, p, NULL, max, &err), 0);
+	sv_input_dispose(&in);
+
+	/* gzip of max+1 bytes: inflating stops at the bound. */
+	char gz[600];
+	snprintf(gz, sizeof(gz), "%s/big.gz", tmpdir);
+	gzFile g = gzopen(gz, "wb");
+	assert_non_null(g);
+	assert_int_equal(gzwrite(g, big, (unsigned)max), (int)max);
+	gzputc(g, 'z');
+	gzclose(g);
+	free(big);
+	assert_int_equal(sv_input_read_bounded(&in, gz, NULL, max, &err), 0);
+	assert_true(sv_input_is_compressed(&in));
+	assert_int_equal(sv_input_inflate(&in, &err), SV_ELIMIT);
+	assert_non_null(strstr(err.msg, "inflates past 3145728 bytes"));
+	sv_input_dispose(&in);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -117,6 +211,6 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_advanced_state), cmocka_unit_test(test_errors),
-					    cmocka_unit_test(test_empty_and_unknown) };
+					    cmocka_unit_test(test_empty_and_unknown), cmocka_unit_test(test_input_bound) };
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

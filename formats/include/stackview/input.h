@@ -38,6 +38,7 @@ typedef struct sv_input {
 	bool partial;
 	int fd;
 	sv_progress *progress; /* borrowed; NULL = nobody is watching */
+	unsigned long long max_bytes; /* bound on what it holds unpacked; 0 = SV_MAX_INPUT_BYTES */
 } sv_input;
 
 /* Report that `done` bytes of the input are parsed: 0, or SV_ECANCELED (with err set and
@@ -68,6 +69,10 @@ SV_API int sv_input_complete(sv_input *in, sv_error *err) SV_MUST_USE;
 SV_API int sv_input_read(sv_input *out, const char *path, sv_error *err) SV_MUST_USE;
 /* The same, reporting the bytes read from a pipe or FIFO to `progress` (may be NULL). */
 SV_API int sv_input_read_watched(sv_input *out, const char *path, sv_progress *progress, sv_error *err) SV_MUST_USE;
+/* The same with a tighter bound than SV_MAX_INPUT_BYTES on what the input may hold, read or
+ * unpacked (0 = that default): for embedders with less memory, and for testing the bound. */
+SV_API int sv_input_read_bounded(sv_input *out, const char *path, sv_progress *progress,
+				 unsigned long long max_bytes, sv_error *err) SV_MUST_USE;
 /* Replace a zip input by the entry it carries: its only entry, or for a perfcollect
  * archive (several entries) the first whose name ends in ".data.txt". */
 SV_API int sv_input_unzip(sv_input *in, sv_error *err) SV_MUST_USE;
