@@ -24,7 +24,9 @@ typedef struct stack_rec {
 } stack_rec;
 
 typedef struct pending {
-	long long stack;
+	long long stack; /* file stack id, unless `resolved` */
+	bool resolved;   /* `ready` holds our stack already */
+	uint32_t ready;
 	double time, metric;
 	long line;
 } pending;
@@ -45,6 +47,9 @@ typedef struct xml_ctx {
 	size_t chain_cap;
 	pending *pend;
 	size_t npend, pend_cap;
+	/* A sample's stack could not be resolved yet: every later sample waits for the end too,
+	 * so no chain is walked again and again (each record is resolved once: linear). */
+	bool deferring;
 
 	sv_params params;
 	bool have_params;
@@ -187,6 +192,12 @@ static int resolve_stack(xml_ctx *x, uint32_t *out, long long id, long line)
 
 static int add_sample(xml_ctx *x, uint32_t stack, double time, double metric, long line)
 {
+	if (x->deferring) { /* keep the file's order of samples */
+		if (SV_ARRAY_RESERVE(x->pend, x->pend_cap, x->npend + 1))
+			return fail(x, line, SV_ENOMEM, "out of memory");
+		x->pend[x->npend++] = (pending){ 0, true, stack, time, metric, line };
+		return 0;
+	}
 	int rc = x->sink->ops->add_sample(x->sink->self, stack, time, metric, 1.0);
 	return rc ? fail(x, line, rc, "cannot add sample (%s)", sv_status_str(rc)) : 0;
 }
@@ -334,15 +345,17 @@ static int on_sample(xml_ctx *x)
 	xmlFree(text);
 	if (!has_stack || sid == -1) /* D7: no stack = ROOT exclusive */
 		return add_sample(x, SV_STACK_NONE, time, metric, line);
-	rc = resolve_stack(x, &st, sid, line);
+	rc = x->deferring ? 1 : resolve_stack(x, &st, sid, line);
 	if (rc < 0)
 		return rc;
 	if (rc == 0)
 		return add_sample(x, st, time, metric, line);
-	/* Not resolvable yet (stacks may follow samples): keep it for the end. */
+	/* Not resolvable yet (stacks or frames may follow samples): keep it, and the samples
+	 * after it, for the end. */
+	x->deferring = true;
 	if (SV_ARRAY_RESERVE(x->pend, x->pend_cap, x->npend + 1))
 		return fail(x, line, SV_ENOMEM, "out of memory");
-	x->pend[x->npend++] = (pending){ sid, time, metric, line };
+	x->pend[x->npend++] = (pending){ sid, false, 0, time, metric, line };
 	return 0;
 }
 
@@ -455,9 +468,10 @@ static int on_gui_state(xml_ctx *x, bool legacy)
 
 static int finish(xml_ctx *x)
 {
+	x->deferring = false;
 	for (size_t i = 0; i < x->npend; i++) {
-		uint32_t st;
-		int rc = resolve_stack(x, &st, x->pend[i].stack, x->pend[i].line);
+		uint32_t st = x->pend[i].ready;
+		int rc = x->pend[i].resolved ? 0 : resolve_stack(x, &st, x->pend[i].stack, x->pend[i].line);
 		if (rc < 0)
 			return rc;
 		if (rc == 1)

@@ -215,3 +215,19 @@ e pattern.backtracking-inc 2 "^stackview: IncPats: pattern '@\(a\|aa\)\+\\\$' ne
 # Infinity/NaN or reported as "success" (issue 15 point 11).
 printf '{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","name":"p","unit":"none","startValue":0,"endValue":1,"samples":[[0],[0]],"weights":[1e308,1e308]}]}' > "$TMP/of.speedscope.json"
 e overflow.metric 1 'of\.speedscope\.json: a limit was exceeded \(too many samples, or metrics that add up past the largest number\)' -- byname "$TMP/of.speedscope.json"
+# Stack chains resolve in linear time however the file orders its parts (issue 15 point 4):
+# a 90,000-deep CallerID chain whose frames come after 100,000 samples of its leaf walked the
+# chain once per sample (over a minute); now every record is resolved once. The timeout only
+# guards against a hang; samples keep the file's order.
+awk 'BEGIN { n = 90000; s = 100000; print "<StackSource><Stacks>";
+	for (i = 0; i < n; i++) printf "<Stack ID=\"%d\" CallerID=\"%d\" FrameID=\"%d\"/>\n", i, i - 1, i % 7;
+	print "</Stacks><Samples>";
+	for (i = 0; i < s; i++) printf "<Sample ID=\"%d\" Time=\"%d\" StackID=\"%d\"/>\n", i, i, n - 1;
+	print "</Samples><Frames>"; for (i = 0; i < 7; i++) printf "<Frame ID=\"%d\">f%d</Frame>\n", i, i;
+	print "</Frames></StackSource>" }' > "$TMP/chain.perfView.xml"
+if out=$(timeout 120 "$SV" info "$TMP/chain.perfView.xml" 2>&1) && grep -q '^stacks *90000$' <<< "$out" &&
+	grep -q '^samples *100000$' <<< "$out"; then ok; else bad xml.chain-linear "$out"; fi
+printf '<StackSource><Frames><Frame ID="0">a</Frame></Frames><Samples><Sample Time="1" StackID="5"/><Sample Time="2">b</Sample><Sample Time="3" StackID="5"/></Samples><Stacks><Stack ID="5" CallerID="-1" FrameID="0"/></Stacks></StackSource>' > "$TMP/order.perfView.xml"
+if "$SV" convert "$TMP/order.perfView.xml" "$TMP/order.out.perfView.xml" &&
+	[ "$(grep -o 'Time="[^"]*" StackID="[^"]*"' "$TMP/order.out.perfView.xml" | tr '\n' ' ')" = 'Time="1" StackID="0" Time="2" StackID="1" Time="3" StackID="0" ' ]; then ok
+else bad xml.sample-order "$(grep -o 'Time="[^"]*" StackID="[^"]*"' "$TMP/order.out.perfView.xml" | tr '\n' ' ')"; fi
