@@ -120,7 +120,7 @@ int sv_flame_svg_write(FILE *f, const sv_view *v, const sv_flame *fl, const char
 	for (size_t i = 0; i < fl->n; i++)
 		if (fabs(fl->box[i].inc) > maxdelta && fl->box[i].depth > 0)
 			maxdelta = fabs(fl->box[i].inc);
-	for (size_t i = 0; i < fl->n; i++) {
+	for (size_t i = 0; i < fl->n && !ferror(f); i++) { /* a failed write (or a held signal) stops */
 		const sv_flame_box *b = &fl->box[i];
 		const char *name = sv_view_name(v, b->name);
 		double px = PAD + b->x * (SVG_W - 2 * PAD), pw = b->w * (SVG_W - 2 * PAD);

@@ -307,7 +307,7 @@ int sv_fmt_folded_export(FILE *f, const sv_source *src, const sv_export_opts *op
 	/* What folded stacks cannot hold is refused, so that whatever is written reads back:
 	 * negative counts (a diff) and a profile with no stack at all. */
 	size_t written = 0;
-	for (size_t i = 0; i < nlines; i++) {
+	for (size_t i = 0; i < nlines && !ferror(f); i++) { /* a failed write (or a held signal) stops */
 		if (i + 1 < nlines && strcmp(lines[i].text, lines[i + 1].text) == 0) {
 			lines[i + 1].metric += lines[i].metric;
 			continue;

@@ -232,7 +232,7 @@ int sv_fmt_perfview_json_export(FILE *f, const sv_source *src, const sv_export_o
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
 	const double *tim = sv_source_sample_times(src), *met = sv_source_sample_metrics(src);
 	fputs("{ \"StackSource\": { \"Samples\": [\n", f);
-	for (size_t i = 0; i < ns; i++) {
+	for (size_t i = 0; i < ns && !ferror(f); i++) { /* a failed write (or a held signal) stops */
 		fputs(i ? ",\n  { \"Time\": " : "  { \"Time\": ", f);
 		sv_write_num(f, tim[i]);
 		fputs(", \"Metric\": ", f);

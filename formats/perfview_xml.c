@@ -652,13 +652,13 @@ int sv_fmt_perfview_xml_export(FILE *f, const sv_source *src, const sv_export_op
 	fputs("   <Frame ID=\"0\">ROOT</Frame>\n   <Frame ID=\"1\">BROKEN</Frame>\n"
 	      "   <Frame ID=\"2\">?!?</Frame>\n   <Frame ID=\"3\">OVERHEAD</Frame>\n",
 	      f);
-	for (uint32_t i = 0; i < nf; i++) {
+	for (uint32_t i = 0; i < nf && !ferror(f); i++) {
 		fprintf(f, "   <Frame ID=\"%u\">", i + 4);
 		sv_xml_write_text(f, sv_source_frame_name(src, i));
 		fputs("</Frame>\n", f);
 	}
 	fprintf(f, "  </Frames>\n  <Stacks Count=\"%u\">\n", nst);
-	for (uint32_t s = 0; s < nst; s++) {
+	for (uint32_t s = 0; s < nst && !ferror(f); s++) {
 		sv_stack_id c = sv_source_stack_caller(src, s);
 		fprintf(f, "   <Stack ID=\"%u\" CallerID=\"%lld\" FrameID=\"%u\" />\n", s,
 			c == SV_STACK_NONE ? -1LL : (long long)c, sv_source_stack_frame(src, s) + 4);
@@ -666,7 +666,7 @@ int sv_fmt_perfview_xml_export(FILE *f, const sv_source *src, const sv_export_op
 	fprintf(f, "  </Stacks>\n  <Samples Count=\"%zu\">\n", ns);
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
 	const double *tim = sv_source_sample_times(src), *met = sv_source_sample_metrics(src);
-	for (size_t i = 0; i < ns; i++) {
+	for (size_t i = 0; i < ns && !ferror(f); i++) { /* a failed write (or a held signal) stops */
 		fprintf(f, "   <Sample ID=\"%zu\" Time=\"", i);
 		sv_write_num(f, tim[i]);
 		fputc('"', f);

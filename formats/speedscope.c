@@ -363,7 +363,7 @@ int sv_fmt_speedscope_export(FILE *f, const sv_source *src, const sv_export_opts
 	sv_write_num(f, total);
 	fputs(",\"samples\":[", f);
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
-	for (size_t i = 0; i < ns && !rc; i++) {
+	for (size_t i = 0; i < ns && !rc && !ferror(f); i++) { /* a failed write (or a held signal) stops */
 		size_t depth = 0;
 		for (sv_stack_id x = stk[i]; x != SV_STACK_NONE; x = sv_source_stack_caller(src, x)) {
 			if (SV_ARRAY_RESERVE(path, path_cap, depth + 1)) {
@@ -378,7 +378,7 @@ int sv_fmt_speedscope_export(FILE *f, const sv_source *src, const sv_export_opts
 		fputc(']', f);
 	}
 	fputs("],\"weights\":[", f);
-	for (size_t i = 0; i < ns; i++) {
+	for (size_t i = 0; i < ns && !ferror(f); i++) {
 		if (i)
 			fputc(',', f);
 		sv_write_num(f, met[i]);

@@ -44,6 +44,52 @@ static const char *output_target(const char *path, char resolved[PATH_MAX], sv_e
 	return NULL;
 }
 
+/* The temporary is written through a stream that looks at the held signals before every
+ * buffer it passes on: once one is pending, writes fail (the writers' loops stop on ferror)
+ * and the save ends at once instead of after the whole export. */
+typedef struct guarded {
+	int fd;
+	int error;        /* errno of the first failed write(2): ENOSPC, EDQUOT, EIO, ... */
+	bool interrupted;
+} guarded;
+
+static bool end_signal_pending(void)
+{
+	sigset_t pending;
+	return sigpending(&pending) == 0 &&
+	       (sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1 ||
+		sigismember(&pending, SIGHUP) == 1 || sigismember(&pending, SIGQUIT) == 1);
+}
+
+static ssize_t guarded_write(void *cookie, const char *buf, size_t n)
+{
+	guarded *g = cookie;
+	if (g->interrupted || end_signal_pending()) {
+		g->interrupted = true;
+		errno = EINTR;
+		return -1;
+	}
+	size_t done = 0;
+	while (done < n) {
+		ssize_t k = write(g->fd, buf + done, n - done);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (!g->error)
+				g->error = k < 0 ? errno : EIO;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)k;
+	}
+	return (ssize_t)done;
+}
+
+static int guarded_close(void *cookie)
+{
+	(void)cookie; /* the fd is closed by sv_write_atomic */
+	return 0;
+}
+
 int sv_write_atomic(const char *path_, int (*write)(FILE *f, void *payload, sv_error *err), void *payload,
 		    sv_error *err)
 {
@@ -55,6 +101,7 @@ int sv_write_atomic(const char *path_, int (*write)(FILE *f, void *payload, sv_e
 	char *tmp = NULL;
 	int fd = -1, rc = 0;
 	FILE *f = NULL;
+	guarded g = { -1, 0, false };
 	/* Signals that end the program are held while the temporary exists; one that arrived
 	 * meanwhile cancels the rename and is delivered once the temporary is gone, so an
 	 * interrupted save leaves the old file as it was and nothing behind. */
@@ -97,30 +144,37 @@ int sv_write_atomic(const char *path_, int (*write)(FILE *f, void *payload, sv_e
 		mode = 0666 & ~mask;
 	}
 	(void)fchmod(fd, mode);
-	f = fdopen(fd, "wb");
+	g.fd = fd;
+	f = fopencookie(&g, "wb", (cookie_io_functions_t){ .write = guarded_write, .close = guarded_close });
 	if (!f) {
-		rc = sv_error_set(err, SV_EIO, "%s", strerror(errno));
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;
 	}
-	fd = -1;
-	if ((rc = write(f, payload, err)))
-		goto out;
-	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
-		rc = sv_error_set(err, SV_EIO, "writing failed: %s", strerror(errno ? errno : EIO));
-		goto out;
-	}
-	if (fclose(f) != 0) {
-		f = NULL;
-		rc = sv_error_set(err, SV_EIO, "writing failed: %s", strerror(errno));
-		goto out;
-	}
-	f = NULL;
-	sigset_t pending;
-	if (sigpending(&pending) == 0 && (sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1 ||
-					  sigismember(&pending, SIGHUP) == 1 || sigismember(&pending, SIGQUIT) == 1)) {
+	setvbuf(f, NULL, _IOFBF, 1 << 16);
+	rc = write(f, payload, err);
+	bool flushed = fflush(f) == 0 && !ferror(f);
+	if (g.error) /* the system's reason, over the writer's "writing failed" */
+		rc = sv_error_set(err, SV_EIO, "writing failed: %s", strerror(g.error));
+	else if (!rc && !flushed)
+		rc = sv_error_set(err, SV_EIO, "writing failed");
+	if (g.interrupted || end_signal_pending()) {
 		rc = sv_error_set(err, SV_ECANCELED, "interrupted; the file was left as it was");
 		goto out;
 	}
+	if (rc)
+		goto out;
+	if (fsync(fd) != 0) {
+		rc = sv_error_set(err, SV_EIO, "writing failed: %s", strerror(errno));
+		goto out;
+	}
+	fclose(f);
+	f = NULL;
+	if (close(fd) != 0) {
+		fd = -1;
+		rc = sv_error_set(err, SV_EIO, "writing failed: %s", strerror(errno));
+		goto out;
+	}
+	fd = -1;
 	if (rename(tmp, path) != 0) {
 		rc = sv_error_set(err, SV_EIO, "cannot replace the file: %s", strerror(errno));
 		goto out;

@@ -127,3 +127,24 @@ if [ -p "$TMP/sp/f.folded" ]; then ok; else bad out.fifo-kept "the FIFO was repl
 long=$(printf 'n%.0s' $(seq 243))
 if "$SV" convert examples/base.perfView.xml "$TMP/$long.folded" 2>/dev/null && [ -s "$TMP/$long.folded" ] &&
 	[ -z "$(find "$TMP" -maxdepth 1 -name '.*tmp*')" ]; then ok; else bad out.long-name "not written or a temporary left"; fi
+# An interrupt during a long export ends it at once (issue 15 point 6): the temporary goes,
+# the old file stays, the program dies of the signal (143). The export below would write
+# 8 GB (200,000 samples of a 5,000-deep stack as .perfView.json): held signals used to wait
+# for all of it; the timeout only guards against that.
+mkdir -p "$TMP/int" && echo old > "$TMP/int/out.perfView.json"
+awk 'BEGIN { d = 5000; print "<StackSource><Frames>"; for (i = 0; i < d; i++) printf "<Frame ID=\"%d\">frame_number_%d</Frame>\n", i, i;
+	print "</Frames><Stacks>"; for (i = 0; i < d; i++) printf "<Stack ID=\"%d\" CallerID=\"%d\" FrameID=\"%d\"/>\n", i, i - 1, i;
+	print "</Stacks><Samples>"; for (i = 0; i < 200000; i++) printf "<Sample Time=\"%d\" StackID=\"%d\"/>\n", i, d - 1;
+	print "</Samples></StackSource>" }' > "$TMP/int/deep.perfView.xml"
+timeout -s KILL 120 "$SV" convert "$TMP/int/deep.perfView.xml" "$TMP/int/out.perfView.json" 2> "$TMP/int/err" &
+pid=$!
+for _ in $(seq 600); do [ -n "$(find "$TMP/int" -name '.out*tmp*' -size +1M)" ] && break; sleep 0.1; done
+kill -TERM "$pid" 2>/dev/null
+wait "$pid"
+st=$?
+if [ "$st" = 143 ] && [ "$(cat "$TMP/int/out.perfView.json")" = old ] && [ -z "$(find "$TMP/int" -name '.*tmp*')" ]; then ok
+else bad out.interrupt "exit $st, $(head -c 100 "$TMP/int/out.perfView.json"), $(ls -a "$TMP/int" | tr '\n' ' ')"; fi
+# A write that fails says why (issue 15 point 17): here the file size limit (EFBIG).
+if ! out=$(bash -c 'ulimit -f 64; trap "" XFSZ; exec "$0" convert "$1" "$2"' "$SV" "$MT" "$TMP/int/big.perfView.xml" 2>&1) &&
+	grep -q 'big\.perfView\.xml: writing failed: File too large' <<< "$out" && [ ! -e "$TMP/int/big.perfView.xml" ]; then ok; else bad out.write-reason "$out"; fi
+rm -rf "$TMP/int"
