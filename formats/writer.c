@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Atomic file writing and single-entry zips (see stackview/formats.h). */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -90,6 +92,33 @@ static int guarded_close(void *cookie)
 	return 0;
 }
 
+/* Temporaries are named ".BASE.tmp.PID.XXXXXX" (".stackview.tmp.PID.XXXXXX" for a name near
+ * NAME_MAX). A program killed outright (SIGKILL, a power cut) leaves its temporary behind: the
+ * next save beside it removes ours whose process is gone. */
+static void remove_stale(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	size_t plen = strlen(prefix);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, prefix, plen) != 0)
+			continue;
+		char *end;
+		long pid = strtol(e->d_name + plen, &end, 10);
+		if (pid <= 0 || *end != '.' || strlen(end) != 7 || pid == (long)getpid())
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue; /* alive, or not ours to judge */
+		struct stat st;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_uid == geteuid())
+			(void)unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+}
+
 int sv_write_atomic(const char *path_, int (*write)(FILE *f, void *payload, sv_error *err), void *payload,
 		    sv_error *err)
 {
@@ -117,10 +146,15 @@ int sv_write_atomic(const char *path_, int (*write)(FILE *f, void *payload, sv_e
 		goto out;
 	}
 	const char *dir = dirname(dcopy), *base = basename(bcopy);
-	/* ".NAME.tmp.XXXXXX" beside the target; a name near the 255-byte limit gets a short
+	/* ".NAME.tmp.PID.XXXXXX" beside the target; a name near the 255-byte limit gets a short
 	 * temporary name instead, or the rename target could not be reached at all. */
-	if ((strlen(base) + 13 > 255 ? asprintf(&tmp, "%s/.stackview.tmp.XXXXXX", dir)
-				     : asprintf(&tmp, "%s/.%s.tmp.XXXXXX", dir, base)) < 0) {
+	char prefix[300];
+	if (strlen(base) + 30 > 255)
+		snprintf(prefix, sizeof(prefix), ".stackview.tmp.");
+	else
+		snprintf(prefix, sizeof(prefix), ".%s.tmp.", base);
+	remove_stale(dir, prefix);
+	if (asprintf(&tmp, "%s/%s%ld.XXXXXX", dir, prefix, (long)getpid()) < 0) {
 		tmp = NULL;
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;

@@ -148,3 +148,11 @@ else bad out.interrupt "exit $st, $(head -c 100 "$TMP/int/out.perfView.json"), $
 if ! out=$(bash -c 'ulimit -f 64; trap "" XFSZ; exec "$0" convert "$1" "$2"' "$SV" "$MT" "$TMP/int/big.perfView.xml" 2>&1) &&
 	grep -q 'big\.perfView\.xml: writing failed: File too large' <<< "$out" && [ ! -e "$TMP/int/big.perfView.xml" ]; then ok; else bad out.write-reason "$out"; fi
 rm -rf "$TMP/int"
+# A temporary left by a killed save (SIGKILL) is removed by the next save beside it when its
+# process is gone; a live process's is kept (issue 15 point 17).
+mkdir -p "$TMP/st" && dead=$(sh -c 'echo $$')
+touch "$TMP/st/.out.folded.tmp.$dead.AbCdEf" "$TMP/st/.out.folded.tmp.$$.AbCdEf" "$TMP/st/.other.tmp.$dead.AbCdEf"
+"$SV" convert examples/base.perfView.xml "$TMP/st/out.folded" 2>/dev/null
+if [ ! -e "$TMP/st/.out.folded.tmp.$dead.AbCdEf" ] && [ -e "$TMP/st/.out.folded.tmp.$$.AbCdEf" ] &&
+	[ -e "$TMP/st/.other.tmp.$dead.AbCdEf" ] && [ -s "$TMP/st/out.folded" ]; then ok; else bad out.stale-temporary "$(ls -a "$TMP/st" | tr '\n' ' ')"; fi
+rm -rf "$TMP/st"
