@@ -98,8 +98,16 @@ int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_er
 	sv_source_set_aggregate(src, opts->aggregate);
 	sv_sink sink = sv_source_sink(src);
 	if ((rc = fmt->import(&sink, &in, opts, err))) {
-		/* Every failure says what it is, even one an importer passed up without words. */
-		if (err && !err->msg[0]) {
+		/* Every failure says what it is, even one an importer passed up without words; a
+		 * refused sample says why. */
+		const char *why = sv_source_refusal(src);
+		if (err && err->msg[0] && why && !strstr(err->msg, why)) {
+			size_t n = strlen(err->msg);
+			snprintf(err->msg + n, sizeof(err->msg) - n, ": %s", why);
+		} else if (err && !err->msg[0] && why) {
+			sv_error_set(err, rc, "%s", why);
+			err->file[0] = '\0';
+		} else if (err && !err->msg[0]) {
 			sv_error_set(err, rc, rc == SV_ELIMIT ? "a limit was exceeded (too many samples, or metrics that add "
 								"up past the largest number)"
 							      : NULL);

@@ -36,6 +36,7 @@ struct sv_source {
 	sv_scaling scaling;
 	bool limit_by_end;
 	double max_time, max_end, min_time;
+	char refusal[160]; /* why the last sample was refused, "" when none was */
 	double total_metric, total_count;
 	double abs_metric; /* sum of |metric|: every view sum stays below it */
 
@@ -248,12 +249,24 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 {
 	if (stack != SV_STACK_NONE && stack >= src->nstacks)
 		return SV_EINVAL;
-	if (!isfinite(time) || !isfinite(metric) || !isfinite(count))
+	if (!isfinite(time) || !isfinite(metric) || !isfinite(count)) {
+		snprintf(src->refusal, sizeof(src->refusal), "a sample's %s is not a finite number",
+			 !isfinite(time) ? "time" : !isfinite(metric) ? "metric" : "count");
 		return SV_EINVAL;
+	}
+	/* A time no range could show (the boxes hold 3 decimals of it) is refused rather than
+	 * counted by info and left out of every view. */
+	if (fabs(time) > SV_MAX_TIME_MS) {
+		snprintf(src->refusal, sizeof(src->refusal), "a sample's time (%.6g ms) is beyond +-%.0e ms", time,
+			 SV_MAX_TIME_MS);
+		return SV_ELIMIT;
+	}
 	/* Metrics that add up past the largest double would make every total infinite and every
 	 * percentage NaN: refused (the importer says where). */
-	if (!isfinite(src->abs_metric + fabs(metric)) || !isfinite(src->total_count + count))
+	if (!isfinite(src->abs_metric + fabs(metric)) || !isfinite(src->total_count + count)) {
+		snprintf(src->refusal, sizeof(src->refusal), "metrics add up past the largest number");
 		return SV_ELIMIT;
+	}
 	uint32_t *slot = NULL; /* aggregating: this stack's sample index + 1, 0 = none yet */
 	if (src->aggregate) {
 		if (stack == SV_STACK_NONE) {
@@ -418,6 +431,11 @@ double sv_source_time_limit(const sv_source *src)
 	if (src->limit_by_end || src->scaling == SV_SCALING_TIME)
 		return src->max_end;
 	return src->max_time;
+}
+
+const char *sv_source_refusal(const sv_source *src)
+{
+	return src->refusal[0] ? src->refusal : NULL;
 }
 
 double sv_source_first_time(const sv_source *src)

@@ -64,7 +64,10 @@ static int normalize_times(sv_view *v, sv_error *err)
 	/* Start first: it may carry both numbers ("100 200", "|100|200|"). */
 	bool start_empty = strspn(st, " \t") == strlen(st);
 	if (start_empty) {
-		start = 0;
+		/* PerfView's empty Start is 0; a source with earlier (negative) times starts at its
+		 * first one, rounded down to the boxes' 3 decimals, so every sample is in range. */
+		double first = sv_source_first_time(v->src);
+		start = first < 0 ? floor(first * 1000) / 1000 : 0;
 	} else if (!sv_parse_number(st, &start)) {
 		char tmp[256];
 		snprintf(tmp, sizeof(tmp), "%s", st);

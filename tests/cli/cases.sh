@@ -214,7 +214,7 @@ e pattern.backtracking-inc 2 "^stackview: IncPats: pattern '@\(a\|aa\)\+\\\$' ne
 # Metrics that add up past the largest double are refused with words, not printed as
 # Infinity/NaN or reported as "success" (issue 15 point 11).
 printf '{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","name":"p","unit":"none","startValue":0,"endValue":1,"samples":[[0],[0]],"weights":[1e308,1e308]}]}' > "$TMP/of.speedscope.json"
-e overflow.metric 1 'of\.speedscope\.json: a limit was exceeded \(too many samples, or metrics that add up past the largest number\)' -- byname "$TMP/of.speedscope.json"
+e overflow.metric 1 'of\.speedscope\.json: metrics add up past the largest number' -- byname "$TMP/of.speedscope.json"
 # Stack chains resolve in linear time however the file orders its parts (issue 15 point 4):
 # a 90,000-deep CallerID chain whose frames come after 100,000 samples of its leaf walked the
 # chain once per sample (over a minute); now every record is resolved once. The timeout only
@@ -231,3 +231,11 @@ printf '<StackSource><Frames><Frame ID="0">a</Frame></Frames><Samples><Sample Ti
 if "$SV" convert "$TMP/order.perfView.xml" "$TMP/order.out.perfView.xml" &&
 	[ "$(grep -o 'Time="[^"]*" StackID="[^"]*"' "$TMP/order.out.perfView.xml" | tr '\n' ' ')" = 'Time="1" StackID="0" Time="2" StackID="1" Time="3" StackID="0" ' ]; then ok
 else bad xml.sample-order "$(grep -o 'Time="[^"]*" StackID="[^"]*"' "$TMP/order.out.perfView.xml" | tr '\n' ' ')"; fi
+# A sample is in every view or refused with words (issue 15 point 7): negative times are kept
+# (the empty Start begins at the first sample), a time no range can show is refused.
+printf '<StackSource><Samples><Sample Time="-5.0004">a</Sample><Sample Time="1e14">b</Sample><Sample Time="3">c</Sample></Samples></StackSource>' > "$TMP/negt.perfView.xml"
+cn time.negative-kept '[.rows[]|select(.name=="ROOT")|.inc]' '[3]' byname "$TMP/negt.perfView.xml"
+"$SV" convert "$TMP/negt.perfView.xml" "$TMP/negt.folded" 2>/dev/null
+if [ "$(sort "$TMP/negt.folded" | tr '\n' ' ')" = 'a 1 b 1 c 1 ' ]; then ok; else bad time.negative-exported "$(cat "$TMP/negt.folded")"; fi
+printf '<StackSource><Samples><Sample Time="1e47">a</Sample></Samples></StackSource>' > "$TMP/hugt.perfView.xml"
+e time.huge 1 "hugt\.perfView\.xml:1: cannot add sample \(limit exceeded\): a sample's time \(1e\+47 ms\) is beyond \+-1e\+15 ms" -- info "$TMP/hugt.perfView.xml"

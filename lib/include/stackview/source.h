@@ -27,6 +27,7 @@ typedef uint32_t sv_stack_id;
 #define SV_MAX_NAME_LEN (64u * 1024u)
 #define SV_MAX_STACK_DEPTH 100000u
 #define SV_MAX_SAMPLES 1000000000u
+#define SV_MAX_TIME_MS 1e15 /* |time| of a sample: ~31,700 years */
 
 typedef enum sv_scaling {
 	SV_SCALING_DATA, /* scale-to-data: a sample is an instant */
@@ -70,7 +71,11 @@ SV_API sv_sink sv_source_sink(sv_source *src);
 
 SV_API int sv_source_intern_frame(sv_source *src, sv_frame_id *out, const char *name, size_t len) SV_MUST_USE;
 SV_API int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller, sv_frame_id frame) SV_MUST_USE;
+/* A sample is kept in every view, or refused: SV_EINVAL for a time, metric or count that is
+ * not a finite number, SV_ELIMIT for |time| past SV_MAX_TIME_MS or metrics adding up past the
+ * largest double. sv_source_refusal says which, in words, until the next refusal. */
 SV_API int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double metric, double count) SV_MUST_USE;
+SV_API const char *sv_source_refusal(const sv_source *src);
 /* From now on (before the first sample), samples of one stack add up into one: metric and
  * count summed, the earliest time kept. Memory then scales with distinct stacks — for
  * outputs that hold no time (folded stacks, `convert` streaming them). */
