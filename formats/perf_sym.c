@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "perf_sym_int.h"
+#include "side_file.h"
 
 
 /* ---- growable byte buffer helpers ---- */
@@ -36,6 +37,10 @@ int sv_perf_names_add(char **buf, size_t *len, size_t *cap, const char *s, size_
 	*len += n + 1;
 	return 0;
 }
+
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name);
 
 /* ---- setup ---- */
 
@@ -55,7 +60,7 @@ int sv_perf_syms_new(sv_perf_syms **out, const sv_perf_sym_opts *opts)
 	snprintf(s->debuginfo_path, n, ":.debug%s%s:/usr/lib/debug", *user ? ":" : "", user);
 	s->path_slot = s->debuginfo_path;
 	s->cb.find_elf = dwfl_build_id_find_elf;
-	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	s->cb.find_debuginfo = find_debuginfo;
 	s->cb.debuginfo_path = &s->path_slot;
 	sv_idmap_init(&s->dso_idx);
 	*out = s;
@@ -386,15 +391,86 @@ static int read_loads(sv_perf_dso *d, Dwfl_Module *mod)
 	return 0;
 }
 
+/* libdwfl's debuginfo search opens the files it finds itself: it runs only when none of the
+ * places it looks (the module's directory, its .debug, the debug directories' build-id and
+ * debuglink paths) holds something other than a regular file. */
+static bool debug_candidates_safe(const sv_perf_syms *s, Dwfl_Module *mod, const char *file_name,
+				  const char *debuglink)
+{
+	char buf[4096], dir[4096] = ".";
+	if (file_name) {
+		const char *slash = strrchr(file_name, '/');
+		if (slash)
+			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - file_name), file_name);
+	}
+	const unsigned char *bits = NULL;
+	GElf_Addr vaddr;
+	int nb = dwfl_module_build_id(mod, &bits, &vaddr);
+	char hex[2 * 64 + 1] = "";
+	for (int i = 0; i < nb && i < 64; i++)
+		snprintf(hex + 2 * i, 3, "%02x", bits[i]);
+	const char *list = s ? s->debuginfo_path : ":.debug:/usr/lib/debug";
+	for (const char *p = list, *e; p; p = e ? e + 1 : NULL) {
+		e = strchr(p, ':');
+		int dl = (int)(e ? (size_t)(e - p) : strlen(p));
+		if (dl && p[0] == '/') {
+			if (nb > 1 && snprintf(buf, sizeof(buf), "%.*s/.build-id/%.2s/%s.debug", dl, p, hex, hex + 2) > 0 &&
+			    !sv_side_may_open(buf))
+				return false;
+			if (debuglink && snprintf(buf, sizeof(buf), "%.*s%s/%s", dl, p, dir, debuglink) > 0 &&
+			    !sv_side_may_open(buf))
+				return false;
+		}
+	}
+	if (debuglink) {
+		snprintf(buf, sizeof(buf), "%s/%s", dir, debuglink);
+		if (!sv_side_may_open(buf))
+			return false;
+		snprintf(buf, sizeof(buf), "%s/.debug/%s", dir, debuglink);
+		if (!sv_side_may_open(buf))
+			return false;
+	}
+	return true;
+}
+
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	if (!debug_candidates_safe(userdata ? *userdata : NULL, mod, file_name, debuglink_file))
+		return -1;
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file, debuglink_crc,
+					    debuginfo_file_name);
+}
+
+/* The module's userdata is the symbol tables' owner, for find_debuginfo. */
+static void guard_debuginfo(Dwfl_Module *mod, sv_perf_syms *s)
+{
+	void **slot = NULL;
+	if (dwfl_module_info(mod, &slot, NULL, NULL, NULL, NULL, NULL, NULL) && slot)
+		*slot = s;
+}
+
 /* Report `path` in a fresh Dwfl; keep it when its build id matches the recorded one. */
 static Dwfl_Module *try_file(sv_perf_syms *s, sv_perf_dso *d, const char *path, Dwfl **out)
 {
 	Dwfl *dwfl = dwfl_begin(&s->cb);
 	if (!dwfl)
 		return NULL;
+	/* Opened here, not by libdwfl: a FIFO or device a recording names must not block or
+	 * stream forever (side_file.h). libdwfl keeps the descriptor of a reported module. */
+	int fd = sv_side_open(path, SV_MAX_SIDE_ELF);
+	if (fd < 0) {
+		dwfl_end(dwfl);
+		return NULL;
+	}
 	dwfl_report_begin(dwfl);
-	Dwfl_Module *mod = dwfl_report_elf(dwfl, d->module, path, -1, 0, true);
+	Dwfl_Module *mod = dwfl_report_elf(dwfl, d->module, path, fd, 0, true);
 	dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod)
+		close(fd);
+	else
+		guard_debuginfo(mod, s);
 	if (mod && d->build_id_len) {
 		const unsigned char *bits;
 		GElf_Addr vaddr;

@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "perf_sym_int.h"
+#include "side_file.h"
 
 /* ---- kallsyms ---- */
 
@@ -25,9 +26,14 @@ static int cmp_ksym(const void *x, const void *y)
 /* Read "ADDR TYPE NAME [MODULE]" lines (plain or gzip); keep text symbols. */
 static int read_kallsyms(sv_perf_syms *s, const char *path, uint64_t *text)
 {
-	gzFile f = gzopen(path, "rb");
-	if (!f)
+	int fd = sv_side_open(path, SV_MAX_SIDE_TEXT);
+	gzFile f = fd >= 0 ? gzdopen(fd, "rb") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return SV_ENOTFOUND;
+	}
+	unsigned long long read_bytes = 0; /* a .gz one inflates to at most SV_MAX_SIDE_TEXT */
 	char line[1024];
 	size_t cap = 0, kcap = 0;
 	int rc = 0;
@@ -36,6 +42,8 @@ static int read_kallsyms(sv_perf_syms *s, const char *path, uint64_t *text)
 	*text = 0;
 	bool nonzero = false;
 	while (!rc && gzgets(f, line, sizeof(line))) {
+		if ((read_bytes += strlen(line)) > SV_MAX_SIDE_TEXT)
+			break;
 		char *p = line, *end;
 		uint64_t addr = strtoull(p, &end, 16);
 		if (end == p || *end != ' ')
@@ -229,9 +237,14 @@ static jit_map *jit_get(sv_perf_syms *s, int pid)
 		return NULL;
 	s->njits++;
 	snprintf(path, sizeof(path), "%s/%s", s->opts.perf_map_dir ? s->opts.perf_map_dir : "/tmp", name);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	/* A FIFO, a device or a huge file there is not read (side_file.h). */
+	int fd = sv_side_open(path, SV_MAX_SIDE_TEXT);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return m;
+	}
 	/* "START SIZE name" in hex; later lines win for the same start (re-JIT). */
 	size_t cap = 0, ncap = 0, nlen = 0;
 	char *line = NULL;

@@ -7,8 +7,10 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "perf_int.h"
+#include "side_file.h"
 
 typedef struct reported {
 	const sv_perf_dso *dso;
@@ -138,9 +140,14 @@ static bool known(const sv_perf_unwinder *u, const sv_perf_dso *d, uint64_t bias
 
 static bool report(sv_perf_unwinder *u, const sv_perf_dso *d, uint64_t bias)
 {
-	Dwfl_Module *m = dwfl_report_elf(u->dwfl, d->module, d->elf_path, -1, bias, true);
-	if (!m)
+	int fd = sv_side_open(d->elf_path, SV_MAX_SIDE_ELF); /* never a FIFO or device */
+	if (fd < 0)
 		return false;
+	Dwfl_Module *m = dwfl_report_elf(u->dwfl, d->module, d->elf_path, fd, bias, true);
+	if (!m) {
+		close(fd);
+		return false;
+	}
 	if (SV_ARRAY_RESERVE(u->mods, u->cap, u->nmods + 1))
 		return false;
 	u->mods[u->nmods++] = (reported){ d, bias };

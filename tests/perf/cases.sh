@@ -190,3 +190,13 @@ for r in mt.fp gcc.fp sort.fp mt-nofp.dwarf; do
 	b=$("$SV" info "$PD/recordings/$r.txt" --json 2>/dev/null | jq -c .program_modules)
 	if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" != "[]" ]; then ok; else bad "perf.programs.$r" "data $a, text $b"; fi
 done
+# A perf-PID.map that is a FIFO or a link to /dev/zero or /dev/urandom is not read (issue 15
+# point 10): the load ends (the timeout guards a hang) with the JIT frames unnamed.
+mkdir -p "$TMP/jit"
+for kind in fifo zero urandom; do
+	rm -f "$TMP/jit/perf-16412.map"
+	case $kind in fifo) mkfifo "$TMP/jit/perf-16412.map" ;; *) ln -s "/dev/$kind" "$TMP/jit/perf-16412.map" ;; esac
+	if out=$(timeout 60 "$SV" byname "$PD/recordings/py.fp.data" "${NATIVE[@]:0:4}" --perf-map-dir "$TMP/jit" --json 2>/dev/null) &&
+		[ "$(jq '[.rows[]|select(.name|startswith("perf-16412.map!py::"))]|length' <<< "$out")" = 0 ]; then ok; else bad "perf.data.jit-map-$kind" "load failed or named JIT frames"; fi
+done
+rm -rf "$TMP/jit"
