@@ -24,8 +24,9 @@ void cli_usage(FILE *f)
 	      "FILE may be - (standard input). Formats: .perfView.xml, .perfView.json (+ .zip),\n"
 	      "perf script text (*.data.txt, or piped), perf.data, perfcollect .trace.zip, Windows .etl and\n"
 	      "PerfView's .etl.zip, speedscope JSON, folded stacks.\n"
-	      "\n"
-	      "Filter (PerfView's boxes):\n"
+	      "\n",
+	      f);
+	fputs("Filter (PerfView's boxes):\n"
 	      "  -g, --group PATS      GroupPats: ';'-separated, optional leading [comment], -> and =>\n"
 	      "  -f, --fold PATS       FoldPats\n"
 	      "  -p, --fold-pct N      Fold%\n"
@@ -58,7 +59,8 @@ void cli_usage(FILE *f)
 	      "                        trees by Inc, with their subtrees; byname rows when both Exc\n"
 	      "                        and Inc are under it\n"
 	      "      --columns LIST    e.g. name,inc,inc_pct,exc,when\n"
-	      "      --depth N         calltree/callers/callees: levels below the top\n"
+	      "      --depth N         calltree/callers/callees: levels below the top (text and TSV:\n"
+	      "                        500 unless given, with a note when the tree goes deeper)\n"
 	      "      --focus NAME      the name for callers, callees, callercallee\n"
 	      "  -o, --output FILE     flame / diff: write a flame graph SVG\n"
 	      "      --timing          per-phase times on stderr\n"

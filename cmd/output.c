@@ -155,12 +155,28 @@ int out_byname(FILE *f, sv_view *v, const cli_opts *o)
 }
 
 /* The call tree, or Callers / Callees when t is set. */
+/* Text and TSV trees stop at this depth unless --depth says otherwise: a 100,000-deep stack
+ * would print 100,000 lines of indentation; JSON keeps every level (docs/guide.md "Limits"). */
+#define TEXT_MAX_DEPTH 500
+
 static int out_tree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o)
 {
 	sv_rows rl;
-	int rc = t ? sv_rows_aggtree(&rl, t, NULL, (int)o->depth) : sv_rows_calltree(&rl, v, NULL, (int)o->depth);
+	int depth = (int)o->depth;
+	bool bounded = o->out != OUT_JSON && depth < 0;
+	if (bounded)
+		depth = TEXT_MAX_DEPTH;
+	int rc = t ? sv_rows_aggtree(&rl, t, NULL, depth) : sv_rows_calltree(&rl, v, NULL, depth);
 	if (rc)
 		return rc;
+	if (bounded) {
+		size_t cut = 0;
+		for (size_t i = 0; i < rl.n; i++)
+			cut += rl.row[i].depth >= TEXT_MAX_DEPTH && rl.row[i].has_children;
+		if (cut)
+			fprintf(stderr, "stackview: note: the tree is deeper than %d levels; text shows %d (--depth N for more, --json for all)\n",
+				TEXT_MAX_DEPTH, TEXT_MAX_DEPTH);
+	}
 	sv_rows_min_pct(&rl, sv_grid_basis(v), o->min_pct);
 	if (o->out == OUT_JSON) {
 		jw w = { .f = f };

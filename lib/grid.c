@@ -144,6 +144,12 @@ int sv_text_width(const char *s)
 	int w = 0;
 	size_t len = strlen(s);
 	while (len) {
+		if ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f) { /* ASCII: one column */
+			w++;
+			s++;
+			len--;
+			continue;
+		}
 		wchar_t wc;
 		size_t k = mbrtowc(&wc, s, len, &st);
 		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,13 +123,52 @@ void sv_format_number(char *buf, size_t size, double value, int decimals)
 		snprintf(buf, size, "%s", isnan(value) ? "NaN" : value < 0 ? "-Infinity" : "Infinity");
 		return;
 	}
-	/* .NET rounds an exact tie away from zero (1.25 -> "1.3"); printf rounds it to even. The
-	 * exact decimal expansion tells whether the value is a tie. */
-	char exact[800];
-	snprintf(exact, sizeof(exact), "%.*f", decimals + 330, fabs(value));
-	const char *edot = strchr(exact, '.');
-	bool tie = edot && edot[1 + decimals] == '5' && strspn(edot + 2 + decimals, "0") == strlen(edot + 2 + decimals);
-	snprintf(tmp, sizeof(tmp), "%.*f", decimals, tie ? nextafter(value, value < 0 ? -INFINITY : INFINITY) : value);
+	/* .NET rounds an exact tie away from zero (1.25 -> "1.3"); printf rounds it to even. A
+	 * double m * 2^e (m odd) has exactly -e decimals, the last of them a 5: it is a tie at
+	 * `decimals` exactly when -e == decimals + 1. No long expansion needed. */
+	bool tie = false;
+	if (value != 0 && fabs(value) < 9007199254740992.0) {
+		int x;
+		double f = frexp(fabs(value), &x);
+		uint64_t m = (uint64_t)ldexp(f, 53);
+		int e = x - 53;
+		while (!(m & 1)) {
+			m >>= 1;
+			e++;
+		}
+		tie = -e == decimals + 1;
+	}
+	if (fabs(value) >= 1e17) {
+		/* An integer past 17 digits: its shortest round-trip digits, then zeros (as .NET
+		 * prints it), instead of a slow exact expansion of up to 309 digits. */
+		char sig[40];
+		int prec = 15;
+		for (; prec < 17; prec++) {
+			snprintf(sig, sizeof(sig), "%.*e", prec - 1, value);
+			if (strtod(sig, NULL) == value)
+				break;
+		}
+		snprintf(sig, sizeof(sig), "%.*e", prec - 1, value);
+		char *ep = strchr(sig, 'e');
+		int exp10 = atoi(ep + 1);
+		size_t o = 0;
+		if (value < 0)
+			tmp[o++] = '-';
+		for (const char *c = sig; c < ep && o < sizeof(tmp) - 40; c++)
+			if (isdigit((unsigned char)*c))
+				tmp[o++] = *c;
+		size_t ndig = o - (value < 0);
+		for (size_t i = ndig; i < (size_t)exp10 + 1 && o < sizeof(tmp) - 25; i++)
+			tmp[o++] = '0';
+		if (decimals > 0) {
+			tmp[o++] = '.';
+			for (int i = 0; i < decimals; i++)
+				tmp[o++] = '0';
+		}
+		tmp[o] = '\0';
+	} else {
+		snprintf(tmp, sizeof(tmp), "%.*f", decimals, tie ? nextafter(value, value < 0 ? -INFINITY : INFINITY) : value);
+	}
 	/* "-0.0" reads badly in a grid: print zero without a sign. */
 	bool zero = true;
 	for (const char *c = tmp; *c; c++)

@@ -254,3 +254,14 @@ mkfifo "$TMP/side/dbg/.build-id/2e/c0e111152d52c4d242134302a1d27f49da4d28.debug"
 ln -s /dev/urandom "$TMP/side/dbg/.build-id/fd/5d207e3219251d345fad1f72dfdd507487ac29.debug"
 if out=$(timeout 60 "$SV" info "$TMP/side.perf.data" --kallsyms /nonexistent --debug-dir "$TMP/side/dbg" 2>&1) &&
 	grep -q 'user symbols: .* files found' <<< "$out"; then ok; else bad side.build-id "$(tail -2 <<< "$out")"; fi
+# Text output is bounded (issue 15 point 14): a 100,000-deep stack prints 500 levels in text
+# with a note (JSON keeps them all), and huge numbers print their significant digits then
+# zeros, as .NET does, without a 330-decimal expansion per cell.
+{ seq -f 'f%g' 1 100000 | paste -sd';'; } | sed 's/$/ 1/' > "$TMP/deep14.folded"
+lines=$("$SV" calltree "$TMP/deep14.folded" 2> "$TMP/deep14.err" | wc -l)
+if [ "$lines" -lt 600 ] && grep -q 'note: the tree is deeper than 500 levels' "$TMP/deep14.err" &&
+	[ "$("$SV" calltree "$TMP/deep14.folded" --depth 1000 2>/dev/null | wc -l)" -gt 1000 ]; then ok; else bad text.depth-bound "$lines lines: $(cat "$TMP/deep14.err")"; fi
+printf 'main;a 1%0300d\nmain;b 3\n' 0 > "$TMP/huge14.folded"
+want="a     100.0  1,$(printf '000,%.0s' $(seq 100) | sed 's/,$//').0"
+got=$("$SV" byname "$TMP/huge14.folded" --columns name,exc_pct,exc | grep '^a ')
+if [ "$got" = "$want" ]; then ok; else bad text.huge-number "got '$got'"; fi
