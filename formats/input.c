@@ -163,10 +163,42 @@ int sv_input_read_bounded(sv_input *out, const char *path, sv_progress *progress
 	return 0;
 }
 
+static unsigned rd16(const unsigned char *p) { return p[0] | (unsigned)p[1] << 8; }
+static unsigned long rd32(const unsigned char *p) { return rd16(p) | (unsigned long)rd16(p + 2) << 16; }
+
+/* Where the archive starts, for a zip with bytes before it (a self-extracting archive, a
+ * script with a zip appended): the end record, found in the last 64 KiB + 22 bytes as unzip
+ * finds it, must end exactly at the end of the input with its comment, and its central
+ * directory must fit before it. The bytes before what the directory's offsets count from are
+ * the prefix. -1 when there is no such end record. */
+static long long zip_start(const sv_input *in)
+{
+	if (in->partial || in->len < 22)
+		return -1;
+	size_t lo = in->len > 65557 ? in->len - 65557 : 0;
+	for (size_t i = in->len - 22 + 1; i-- > lo;) {
+		const unsigned char *e = in->data + i;
+		if (memcmp(e, "PK\5\6", 4) != 0 || i + 22 + rd16(e + 20) != in->len)
+			continue;
+		unsigned long cd_size = rd32(e + 12), cd_off = rd32(e + 16);
+		if ((unsigned long long)cd_size + cd_off > i)
+			return -1;
+		size_t start = i - cd_size - cd_off;
+		/* The directory (or, for an empty archive, the end record) is where it says. */
+		if (cd_size ? memcmp(in->data + start + cd_off, "PK\1\2", 4) != 0 : false)
+			return -1;
+		return (long long)start;
+	}
+	return -1;
+}
+
 bool sv_input_is_zip(const sv_input *in)
 {
-	/* A local file header, or the end record of an empty archive. */
-	return in->len >= 4 && (memcmp(in->data, "PK\3\4", 4) == 0 || memcmp(in->data, "PK\5\6", 4) == 0);
+	/* A local file header, or the end record of an empty archive; else an archive with
+	 * bytes before it. */
+	if (in->len >= 4 && (memcmp(in->data, "PK\3\4", 4) == 0 || memcmp(in->data, "PK\5\6", 4) == 0))
+		return true;
+	return zip_start(in) >= 0;
 }
 
 void sv_input_dispose(sv_input *in)
@@ -187,7 +219,10 @@ int sv_input_unzip(sv_input *in, sv_error *err)
 {
 	zip_error_t ze;
 	zip_error_init(&ze);
-	zip_source_t *zs = zip_source_buffer_create(in->data, in->len, 0, &ze);
+	long long start = zip_start(in);
+	if (start < 0)
+		start = 0;
+	zip_source_t *zs = zip_source_buffer_create(in->data + start, in->len - (size_t)start, 0, &ze);
 	zip_t *za = NULL;
 	zip_file_t *zf = NULL;
 	unsigned char *buf = NULL;
@@ -278,6 +313,11 @@ int sv_input_unzip(sv_input *in, sv_error *err)
 		goto out;
 	}
 	buf[len] = '\0';
+	if (len >= 4 && (memcmp(buf, "PK\3\4", 4) == 0 || memcmp(buf, "PK\5\6", 4) == 0)) {
+		rc = sv_error_set(err, SV_EUNSUPPORTED, "the zip's entry '%s' is itself a zip: unzip it first",
+				  ename ? ename : "");
+		goto out;
+	}
 	char *inner = strdup(ename ? ename : "");
 	if (!inner) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);

@@ -265,3 +265,12 @@ printf 'main;a 1%0300d\nmain;b 3\n' 0 > "$TMP/huge14.folded"
 want="a     100.0  1,$(printf '000,%.0s' $(seq 100) | sed 's/,$//').0"
 got=$("$SV" byname "$TMP/huge14.folded" --columns name,exc_pct,exc | grep '^a ')
 if [ "$got" = "$want" ]; then ok; else bad text.huge-number "got '$got'"; fi
+# Zips with bytes before them open (a self-extracting archive: offsets adjusted by zip -A, or
+# a plain cat of a script and a zip); a zip inside a zip says so (issue 15 point 16).
+mkdir -p "$TMP/z16" && cp examples/base.perfView.xml "$TMP/z16/" && (cd "$TMP/z16" && zip -q in.perfView.xml.zip base.perfView.xml &&
+	zip -q out.perfView.xml.zip in.perfView.xml.zip && { printf '#!/bin/sh\nexit 0\n'; cat in.perfView.xml.zip; } > cat.zip &&
+	cp cat.zip adj.zip && zip -qA adj.zip)
+for z in cat adj; do
+	cn "zip.prefixed-$z" '.summary.count' 100 byname "$TMP/z16/$z.zip"
+done
+e zip.in-zip 1 "out\.perfView\.xml\.zip: the zip's entry 'in\.perfView\.xml\.zip' is itself a zip: unzip it first" -- info "$TMP/z16/out.perfView.xml.zip"
