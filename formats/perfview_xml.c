@@ -37,6 +37,7 @@ typedef struct xml_ctx {
 	sv_error *err;
 	xmlTextReaderPtr r;
 	char xml_err[400];
+	char xml_generic[400]; /* the first message of libxml2's generic handler */
 	long xml_err_line;
 
 	sv_idmap frame_ids;          /* file frame id -> our frame id */
@@ -86,6 +87,23 @@ static void on_xml_error(void *arg, xmlErrorPtr e)
 	while (n > 0 && isspace((unsigned char)x->xml_err[n - 1]))
 		x->xml_err[--n] = '\0';
 	x->xml_err_line = e->line;
+}
+
+/* libxml2 reports some errors (encoding conversion, I/O) through its generic handler, which
+ * prints to stderr: while we parse, they are collected like the others. */
+static void on_generic_error(void *arg, const char *fmt, ...) SV_PRINTF(2, 3);
+static void on_generic_error(void *arg, const char *fmt, ...)
+{
+	xml_ctx *x = arg;
+	if (x->xml_generic[0])
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(x->xml_generic, sizeof(x->xml_generic), fmt, ap);
+	va_end(ap);
+	size_t n = strlen(x->xml_generic);
+	while (n > 0 && isspace((unsigned char)x->xml_generic[n - 1]))
+		x->xml_generic[--n] = '\0';
 }
 
 /* ---- number parsing ---- */
@@ -514,6 +532,9 @@ static int xml_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	x.sink = sink;
 	x.in = in;
 	x.err = err;
+	xmlGenericErrorFunc old_generic = NULL;
+	void *old_generic_ctx = NULL;
+	bool generic_set = false;
 	sv_idmap_init(&x.frame_ids);
 	sv_idmap_init(&x.stack_idx);
 	int rc = sv_params_init(&x.params);
@@ -531,6 +552,10 @@ static int xml_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 		goto out;
 	}
 	xmlTextReaderSetStructuredErrorHandler(x.r, on_xml_error, &x);
+	old_generic = xmlGenericError;
+	old_generic_ctx = xmlGenericErrorContext;
+	xmlSetGenericErrorFunc(&x, on_generic_error);
+	generic_set = true;
 	int state = 0; /* 0 before StackSource, 1 inside, 2 after */
 	int ss_depth = -1;
 	bool saw_samples_elem = false;
@@ -583,8 +608,11 @@ static int xml_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 			goto out;
 	}
 	if (ret < 0 || x.xml_err[0]) {
-		rc = fail(&x, x.xml_err_line ? x.xml_err_line : cur_line(&x), SV_EFORMAT, "malformed XML: %s",
-			  x.xml_err[0] ? x.xml_err : "parse error");
+		/* An encoding error's own words beat the parser's "parse error" that follows it. */
+		const char *why = x.xml_generic[0] && (!x.xml_err[0] || strstr(x.xml_err, "encoder error")) ? x.xml_generic
+				  : x.xml_err[0]				       ? x.xml_err
+										       : "parse error";
+		rc = fail(&x, x.xml_err_line ? x.xml_err_line : cur_line(&x), SV_EFORMAT, "malformed XML: %s", why);
 		goto out;
 	}
 	if (state == 0) {
@@ -596,6 +624,8 @@ static int xml_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 out:
 	if (x.r)
 		xmlFreeTextReader(x.r);
+	if (generic_set)
+		xmlSetGenericErrorFunc(old_generic_ctx, old_generic);
 	sv_idmap_dispose(&x.frame_ids);
 	sv_idmap_dispose(&x.stack_idx);
 	free(x.recs);

@@ -274,3 +274,8 @@ for z in cat adj; do
 	cn "zip.prefixed-$z" '.summary.count' 100 byname "$TMP/z16/$z.zip"
 done
 e zip.in-zip 1 "out\.perfView\.xml\.zip: the zip's entry 'in\.perfView\.xml\.zip' is itself a zip: unzip it first" -- info "$TMP/z16/out.perfView.xml.zip"
+# libxml2's own messages stay out of stderr: an encoding error is the one error line (issue 15
+# point 17).
+printf '<?xml version="1.0" encoding="Shift_JIS"?><StackSource><Samples><Sample Metric="1">a\201\040\377\377</Sample></Samples></StackSource>' > "$TMP/enc.perfView.xml"
+e xml.encoding-one-line 1 '^stackview: .*enc\.perfView\.xml:1: malformed XML: input conversion failed due to input error' -- info "$TMP/enc.perfView.xml"
+if [ "$("$SV" info "$TMP/enc.perfView.xml" 2>&1 | wc -l)" = 1 ]; then ok; else bad xml.encoding-lines "$("$SV" info "$TMP/enc.perfView.xml" 2>&1)"; fi
