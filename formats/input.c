@@ -501,6 +501,11 @@ int sv_lines_next(sv_lines *lr, const char **line, size_t *len, sv_error *err)
 			return rc;
 		const char *nl = memchr(lr->p, '\n', (size_t)(lr->end - lr->p));
 		const char *le = nl ? nl : lr->end;
+		if ((size_t)(le - lr->p) > SV_MAX_LINE) { /* the same bound as for a pipe */
+			sv_error_set(err, SV_ELIMIT, "line longer than %u bytes", SV_MAX_LINE);
+			sv_error_locate(err, lr->in->name, lr->line + 1, -1);
+			return SV_ELIMIT;
+		}
 		*line = lr->p;
 		*len = (size_t)(le - lr->p);
 		lr->p = nl ? nl + 1 : lr->end;

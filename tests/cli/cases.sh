@@ -279,3 +279,7 @@ e zip.in-zip 1 "out\.perfView\.xml\.zip: the zip's entry 'in\.perfView\.xml\.zip
 printf '<?xml version="1.0" encoding="Shift_JIS"?><StackSource><Samples><Sample Metric="1">a\201\040\377\377</Sample></Samples></StackSource>' > "$TMP/enc.perfView.xml"
 e xml.encoding-one-line 1 '^stackview: .*enc\.perfView\.xml:1: malformed XML: input conversion failed due to input error' -- info "$TMP/enc.perfView.xml"
 if [ "$("$SV" info "$TMP/enc.perfView.xml" 2>&1 | wc -l)" = 1 ]; then ok; else bad xml.encoding-lines "$("$SV" info "$TMP/enc.perfView.xml" 2>&1)"; fi
+# The 16 MiB line limit holds for files as it does for pipes (issue 15 point 17).
+{ echo 'a;b 1'; head -c 17000000 /dev/zero | tr '\0' 'x'; echo ' 1'; } > "$TMP/longline.folded"
+e line.limit-file 1 'longline\.folded:2: line longer than 16777216 bytes' -- byname "$TMP/longline.folded"
+if out=$("$SV" byname - < "$TMP/longline.folded" 2>&1); then bad line.limit-pipe "accepted"; elif grep -q ':2: line longer than 16777216 bytes' <<< "$out"; then ok; else bad line.limit-pipe "$out"; fi
