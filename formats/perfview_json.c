@@ -140,6 +140,13 @@ static int json_import(sv_sink *sink, const sv_input *in, const sv_import_opts *
 		rc = SV_EFORMAT;
 		goto out;
 	}
+	json_object *policy;
+	if (json_object_object_get_ex(ss, "ScalingPolicy", &policy) && json_object_is_type(policy, json_type_string)) {
+		if (!strcmp(json_object_get_string(policy), "TimeMetric"))
+			sink->ops->set_scaling(sink->self, SV_SCALING_TIME);
+		else if (!strcmp(json_object_get_string(policy), "ScaleToData"))
+			sink->ops->set_scaling(sink->self, SV_SCALING_DATA);
+	}
 	size_t n = json_object_array_length(samples);
 	for (size_t i = 0; i < n; i++) {
 		json_object *s = json_object_array_get_idx(samples, i);
@@ -234,9 +241,9 @@ int sv_fmt_perfview_json_export(FILE *f, const sv_source *src, const sv_export_o
 	fputs("{ \"StackSource\": { \"Samples\": [\n", f);
 	for (size_t i = 0; i < ns && !ferror(f); i++) { /* a failed write (or a held signal) stops */
 		fputs(i ? ",\n  { \"Time\": " : "  { \"Time\": ", f);
-		sv_write_num(f, tim[i]);
+		sv_json_write_number(f, tim[i]);
 		fputs(", \"Metric\": ", f);
-		sv_write_num(f, met[i]);
+		sv_json_write_number(f, met[i]);
 		fputs(", \"Stack\": [", f);
 		int k = 0;
 		for (sv_stack_id s = stk[i]; s != SV_STACK_NONE; s = sv_source_stack_caller(src, s)) {
@@ -246,6 +253,8 @@ int sv_fmt_perfview_json_export(FILE *f, const sv_source *src, const sv_export_o
 		}
 		fputs("] }", f);
 	}
-	fputs("\n] } }\n", f);
+	/* PerfView's JSON has no scaling policy; ours keeps a time-metric source's beside the
+	 * samples (readers that do not know it skip it). */
+	fputs(sv_source_scaling(src) == SV_SCALING_TIME ? "\n], \"ScalingPolicy\": \"TimeMetric\" } }\n" : "\n] } }\n", f);
 	return sv_write_check(f, err);
 }

@@ -360,7 +360,7 @@ int sv_fmt_speedscope_export(FILE *f, const sv_source *src, const sv_export_opts
 	fprintf(f, "]},\"profiles\":[{\"type\":\"sampled\",\"name\":");
 	sv_json_write_string(f, sv_source_format(src));
 	fprintf(f, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":", ms ? "milliseconds" : "none");
-	sv_write_num(f, total);
+	sv_json_write_number(f, total);
 	fputs(",\"samples\":[", f);
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
 	for (size_t i = 0; i < ns && !rc && !ferror(f); i++) { /* a failed write (or a held signal) stops */
@@ -381,7 +381,7 @@ int sv_fmt_speedscope_export(FILE *f, const sv_source *src, const sv_export_opts
 	for (size_t i = 0; i < ns && !ferror(f); i++) {
 		if (i)
 			fputc(',', f);
-		sv_write_num(f, met[i]);
+		sv_json_write_number(f, met[i]);
 	}
 	fputs("]}]}\n", f);
 	free(index);

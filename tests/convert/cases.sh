@@ -156,3 +156,6 @@ touch "$TMP/st/.out.folded.tmp.$dead.AbCdEf" "$TMP/st/.out.folded.tmp.$$.AbCdEf"
 if [ ! -e "$TMP/st/.out.folded.tmp.$dead.AbCdEf" ] && [ -e "$TMP/st/.out.folded.tmp.$$.AbCdEf" ] &&
 	[ -e "$TMP/st/.other.tmp.$dead.AbCdEf" ] && [ -s "$TMP/st/out.folded" ]; then ok; else bad out.stale-temporary "$(ls -a "$TMP/st" | tr '\n' ' ')"; fi
 rm -rf "$TMP/st"
+# .perfView.json keeps a time-metric source's scaling (issue 15 point 17).
+"$SV" convert "$MT" "$TMP/tm.perfView.json" 2>/dev/null
+if "$SV" info "$TMP/tm.perfView.json" | grep -q '^scaling *time-metric$' && jq -e '.StackSource.ScalingPolicy == "TimeMetric"' "$TMP/tm.perfView.json" > /dev/null; then ok; else bad json.scaling "$("$SV" info "$TMP/tm.perfView.json" 2>&1 | grep scaling)"; fi
