@@ -17,9 +17,4 @@ void sv_write_num(FILE *f, double d);
 void sv_xml_write_text(FILE *f, const char *str);
 int sv_write_check(FILE *f, sv_error *err);
 
-struct json_object;
-/* Parse a whole input as one JSON document (json-c, nesting at most 64 deep, nothing but
- * blanks after it); errors name the line. *out is the caller's (json_object_put). */
-int sv_json_parse_input(struct json_object **out, const sv_input *in, sv_error *err);
-
 #endif

@@ -4,7 +4,8 @@
  * profiles (open/close events; each interval during which a stack is open becomes a sample
  * of that length). Every profile whose unit is the active profile's is imported; with more
  * than one, each profile's samples sit under a root frame `Profile <name>`. Time units make
- * a time-metric source in ms; "bytes" and "none" a scale-to-data one. Parsed with json-c.
+ * a time-metric source in ms; "bytes" and "none" a scale-to-data one. Walked in place
+ * (json_stream.h), each element parsed with json-c.
  * Writing: one sampled profile. */
 #include <json-c/json.h>
 #include <math.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "export_int.h"
+#include "json_stream.h"
 #include "stackview/formats.h"
 #include "sv/array.h"
 
@@ -69,11 +71,17 @@ static double unit_ms(const char *u)
 	return -1;
 }
 
-static const char *profile_unit(json_object *p)
-{
-	json_object *u = member(p, "unit", json_type_string);
-	return u ? json_object_get_string(u) : "none";
-}
+/* What the first walk over a profile keeps: its small members, and where its big arrays are
+ * (walked again, in place, when the profile is imported). */
+typedef struct ss_profile {
+	bool is_object;
+	char unit[32], type[16], name[480];
+	bool has_start;
+	double start;
+	size_t samples, weights, events; /* offsets of the arrays, 0 = absent */
+	size_t nsamples, nweights;
+	int depth; /* of the arrays' values */
+} ss_profile;
 
 static int frame_of(ss_ctx *c, sv_frame_id *out, json_object *idx, size_t pi, const char *where, size_t k)
 {
@@ -87,190 +95,355 @@ static int frame_of(ss_ctx *c, sv_frame_id *out, json_object *idx, size_t pi, co
 	return 0;
 }
 
-static int sampled(ss_ctx *c, json_object *p, size_t pi, sv_stack_id base, double scale)
+/* A cursor at an array recorded by the first walk, entered. */
+static int at_array(ss_ctx *c, sv_jcur *j, size_t pos, int depth)
 {
-	json_object *samples = member(p, "samples", json_type_array);
-	json_object *weights = member(p, "weights", json_type_array);
-	if (!samples)
+	sv_jc_init(j, c->in);
+	j->pos = pos;
+	j->depth = depth;
+	return sv_jc_enter(j, '[', c->err);
+}
+
+static int sampled(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, double scale)
+{
+	if (!p->samples)
 		return ss_fail(c, "profile %zu: a sampled profile without a \"samples\" array", pi);
-	size_t n = json_object_array_length(samples);
-	if (weights && json_object_array_length(weights) != n)
-		return ss_fail(c, "profile %zu: %zu samples but %zu weights", pi, n, json_object_array_length(weights));
-	double start = 0, t;
-	if (number(json_object_object_get(p, "startValue"), &t))
-		start = t;
+	size_t n = p->nsamples;
+	if (p->weights && p->nweights != n)
+		return ss_fail(c, "profile %zu: %zu samples but %zu weights", pi, n, p->nweights);
+	double start = p->has_start ? p->start : 0;
 	double at = start;
 	const sv_sink_ops *ops = c->sink->ops;
+	sv_jcur js, jw;
+	int rc;
+	if ((rc = at_array(c, &js, p->samples, p->depth)) || (p->weights && (rc = at_array(c, &jw, p->weights, p->depth))))
+		return rc;
 	for (size_t i = 0; i < n; i++) {
-		json_object *st = json_object_array_get_idx(samples, i);
-		if (!json_object_is_type(st, json_type_array))
-			return ss_fail(c, "profile %zu, sample %zu: not an array of frame indices", pi, i);
-		double w = 1;
-		if (weights && !number(json_object_array_get_idx(weights, i), &w))
-			return ss_fail(c, "profile %zu, weight %zu: not a number", pi, i);
-		size_t d = json_object_array_length(st);
-		if (d > SV_MAX_STACK_DEPTH)
-			return ss_fail(c, "profile %zu, sample %zu: stack deeper than %u frames", pi, i, SV_MAX_STACK_DEPTH);
-		sv_stack_id s = base;
-		for (size_t k = 0; k < d; k++) {
-			sv_frame_id f;
-			int rc = frame_of(c, &f, json_object_array_get_idx(st, k), pi, "sample", i);
-			if (rc || (rc = ops->intern_stack(c->sink->self, &s, s, f)))
-				return rc;
+		json_object *st = NULL, *wo = NULL;
+		if ((rc = sv_jc_elem(&js, c->err)) != 1 || (p->weights && (rc = sv_jc_elem(&jw, c->err)) != 1))
+			return rc < 0 ? rc : ss_fail(c, "profile %zu: arrays shorter than counted", pi);
+		if ((i & 4095) == 0 && (rc = sv_input_progress(c->in, js.pos, c->err)))
+			return rc;
+		if ((rc = sv_jc_value(&js, &st, c->err)) || (p->weights && (rc = sv_jc_value(&jw, &wo, c->err)))) {
+			json_object_put(st);
+			return rc;
 		}
+		double w = 1;
+		if (!json_object_is_type(st, json_type_array))
+			rc = ss_fail(c, "profile %zu, sample %zu: not an array of frame indices", pi, i);
+		else if (p->weights && !number(wo, &w))
+			rc = ss_fail(c, "profile %zu, weight %zu: not a number", pi, i);
+		size_t d = rc ? 0 : json_object_array_length(st);
+		if (d > SV_MAX_STACK_DEPTH)
+			rc = ss_fail(c, "profile %zu, sample %zu: stack deeper than %u frames", pi, i, SV_MAX_STACK_DEPTH);
+		sv_stack_id s = base;
+		for (size_t k = 0; !rc && k < d; k++) {
+			sv_frame_id f;
+			rc = frame_of(c, &f, json_object_array_get_idx(st, k), pi, "sample", i);
+			if (!rc)
+				rc = ops->intern_stack(c->sink->self, &s, s, f);
+		}
+		json_object_put(st);
+		json_object_put(wo);
+		if (rc)
+			return rc;
 		/* Samples follow each other: a time-unit sample starts where the previous ended. */
 		double time = scale > 0 ? (at - start) * scale : 0;
-		int rc = ops->add_sample(c->sink->self, s, time, scale > 0 ? w * scale : w, 1);
-		if (rc)
+		if ((rc = ops->add_sample(c->sink->self, s, time, scale > 0 ? w * scale : w, 1)))
 			return rc;
 		at += w;
 	}
 	return 0;
 }
 
-static int evented(ss_ctx *c, json_object *p, size_t pi, sv_stack_id base, double scale)
+static int evented(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, double scale)
 {
-	json_object *events = member(p, "events", json_type_array);
-	if (!events)
+	if (!p->events)
 		return ss_fail(c, "profile %zu: an evented profile without an \"events\" array", pi);
-	double start = 0, t;
-	if (number(json_object_object_get(p, "startValue"), &t))
-		start = t;
-	size_t n = json_object_array_length(events);
+	double start = p->has_start ? p->start : 0;
 	double last = start;
 	c->depth = 0;
 	const sv_sink_ops *ops = c->sink->ops;
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(events, i);
-		json_object *type = e ? member(e, "type", json_type_string) : NULL;
-		double at;
-		if (!type || !number(json_object_object_get(e, "at"), &at))
-			return ss_fail(c, "profile %zu, event %zu: needs \"type\" and a numeric \"at\"", pi, i);
-		if (at < last)
-			return ss_fail(c, "profile %zu, event %zu: \"at\" goes back in time", pi, i);
-		json_object *fr = json_object_object_get(e, "frame");
-		sv_frame_id f;
-		int rc = fr ? frame_of(c, &f, fr, pi, "event", i) : ss_fail(c, "profile %zu, event %zu: no frame", pi, i);
-		if (rc)
+	sv_jcur je;
+	int rc = at_array(c, &je, p->events, p->depth), more;
+	if (rc)
+		return rc;
+	for (size_t i = 0; (more = sv_jc_elem(&je, c->err)) == 1; i++) {
+		if ((i & 4095) == 0 && (rc = sv_input_progress(c->in, je.pos, c->err)))
 			return rc;
+		json_object *e = NULL;
+		if ((rc = sv_jc_value(&je, &e, c->err)))
+			return rc;
+		rc = 0;
+		json_object *type = json_object_is_type(e, json_type_object) ? member(e, "type", json_type_string) : NULL;
+		json_object *fr = type ? json_object_object_get(e, "frame") : NULL;
+		double at;
+		sv_frame_id f;
+		if (!type || !number(json_object_object_get(e, "at"), &at))
+			rc = ss_fail(c, "profile %zu, event %zu: needs \"type\" and a numeric \"at\"", pi, i);
+		else if (at < last)
+			rc = ss_fail(c, "profile %zu, event %zu: \"at\" goes back in time", pi, i);
+		else
+			rc = fr ? frame_of(c, &f, fr, pi, "event", i) : ss_fail(c, "profile %zu, event %zu: no frame", pi, i);
 		/* The interval since the last event belongs to the stack open during it. */
-		if (at > last && c->depth) {
+		if (!rc && at > last && c->depth) {
 			double time = scale > 0 ? (last - start) * scale : 0;
 			double m = scale > 0 ? (at - last) * scale : at - last;
-			if ((rc = ops->add_sample(c->sink->self, c->path[c->depth - 1], time, m, 1)))
-				return rc;
+			rc = ops->add_sample(c->sink->self, c->path[c->depth - 1], time, m, 1);
 		}
-		last = at;
-		const char *ty = json_object_get_string(type);
-		int64_t fi = json_object_get_int64(fr);
-		if (strcmp(ty, "O") == 0) {
-			if (c->depth == SV_MAX_STACK_DEPTH)
-				return ss_fail(c, "profile %zu, event %zu: stack deeper than %u frames", pi, i, SV_MAX_STACK_DEPTH);
-			if (SV_ARRAY_RESERVE(c->path, c->path_cap, c->depth + 1) ||
-			    SV_ARRAY_RESERVE(c->open, c->open_cap, c->depth + 1))
-				return SV_ENOMEM;
-			sv_stack_id caller = c->depth ? c->path[c->depth - 1] : base;
-			if ((rc = ops->intern_stack(c->sink->self, &c->path[c->depth], caller, f)))
-				return rc;
-			c->open[c->depth++] = (uint32_t)fi;
-		} else if (strcmp(ty, "C") == 0) {
-			if (!c->depth || c->open[c->depth - 1] != (uint32_t)fi)
-				return ss_fail(c, "profile %zu, event %zu: closes frame %lld, which is not the innermost open frame",
-					       pi, i, (long long)fi);
-			c->depth--;
-		} else {
-			return ss_fail(c, "profile %zu, event %zu: unknown type \"%s\"", pi, i, ty);
+		if (!rc) {
+			last = at;
+			const char *ty = json_object_get_string(type);
+			int64_t fi = json_object_get_int64(fr);
+			if (strcmp(ty, "O") == 0) {
+				if (c->depth == SV_MAX_STACK_DEPTH)
+					rc = ss_fail(c, "profile %zu, event %zu: stack deeper than %u frames", pi, i, SV_MAX_STACK_DEPTH);
+				else if (SV_ARRAY_RESERVE(c->path, c->path_cap, c->depth + 1) ||
+					 SV_ARRAY_RESERVE(c->open, c->open_cap, c->depth + 1))
+					rc = SV_ENOMEM;
+				else if (!(rc = ops->intern_stack(c->sink->self, &c->path[c->depth],
+								  c->depth ? c->path[c->depth - 1] : base, f)))
+					c->open[c->depth++] = (uint32_t)fi;
+			} else if (strcmp(ty, "C") == 0) {
+				if (!c->depth || c->open[c->depth - 1] != (uint32_t)fi)
+					rc = ss_fail(c, "profile %zu, event %zu: closes frame %lld, which is not the innermost open frame",
+						     pi, i, (long long)fi);
+				else
+					c->depth--;
+			} else {
+				rc = ss_fail(c, "profile %zu, event %zu: unknown type \"%s\"", pi, i, ty);
+			}
 		}
+		json_object_put(e);
+		if (rc)
+			return rc;
 	}
+	if (more < 0)
+		return more;
 	if (c->depth)
 		return ss_fail(c, "profile %zu: %zu frames still open at the end", pi, c->depth);
 	return 0;
 }
 
+/* Skip an array's elements one by one, counting them. */
+static int count_array(sv_jcur *j, size_t *n, sv_error *err)
+{
+	int rc = sv_jc_enter(j, '[', err), more;
+	if (rc)
+		return rc;
+	*n = 0;
+	while ((more = sv_jc_elem(j, err)) == 1) {
+		if ((rc = sv_jc_skip(j, err)))
+			return rc;
+		++*n;
+	}
+	return more;
+}
+
+/* The first walk over one profile: small members parsed, big arrays located and counted. */
+static int scan_profile(ss_ctx *c, sv_jcur *j, ss_profile *p)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->unit, sizeof(p->unit), "none");
+	if (sv_jc_peek(j) != '{')
+		return sv_jc_skip(j, c->err);
+	p->is_object = true;
+	int rc = sv_jc_enter(j, '{', c->err), more;
+	if (rc)
+		return rc;
+	char key[32];
+	while ((more = sv_jc_key(j, key, sizeof(key), c->err)) == 1) {
+		int ch = sv_jc_peek(j);
+		if ((!strcmp(key, "samples") || !strcmp(key, "weights") || !strcmp(key, "events")) && ch == '[') {
+			p->depth = j->depth;
+			if (key[0] == 's') {
+				p->samples = j->pos;
+				rc = count_array(j, &p->nsamples, c->err);
+			} else if (key[0] == 'w') {
+				p->weights = j->pos;
+				rc = count_array(j, &p->nweights, c->err);
+			} else {
+				p->events = j->pos;
+				rc = sv_jc_skip(j, c->err);
+			}
+		} else if (!strcmp(key, "unit") || !strcmp(key, "type") || !strcmp(key, "name") || !strcmp(key, "startValue")) {
+			json_object *v = NULL;
+			if (!(rc = sv_jc_value(j, &v, c->err))) {
+				bool str = json_object_is_type(v, json_type_string);
+				if (!strcmp(key, "unit") && str)
+					snprintf(p->unit, sizeof(p->unit), "%s", json_object_get_string(v));
+				else if (!strcmp(key, "type") && str)
+					snprintf(p->type, sizeof(p->type), "%s", json_object_get_string(v));
+				else if (!strcmp(key, "name") && str)
+					snprintf(p->name, sizeof(p->name), "%s", json_object_get_string(v));
+				else if (!strcmp(key, "startValue"))
+					p->has_start = number(v, &p->start);
+			}
+			json_object_put(v);
+		} else {
+			rc = sv_jc_skip(j, c->err);
+		}
+		if (rc)
+			return rc;
+	}
+	return more < 0 ? more : 0;
+}
+
+/* The shared frame table, one frame object at a time. 1 when there is no "frames" array. */
+static int read_frames(ss_ctx *c, sv_jcur *j)
+{
+	int rc = sv_jc_enter(j, '{', c->err), more;
+	if (rc)
+		return rc;
+	char key[32];
+	bool found = false;
+	while ((more = sv_jc_key(j, key, sizeof(key), c->err)) == 1) {
+		if (strcmp(key, "frames") != 0 || found || sv_jc_peek(j) != '[') {
+			if ((rc = sv_jc_skip(j, c->err)))
+				return rc;
+			continue;
+		}
+		found = true;
+		sv_jcur count = *j;
+		if ((rc = count_array(&count, &c->nframes, c->err)))
+			return rc;
+		c->frames = malloc((c->nframes ? c->nframes : 1) * sizeof(*c->frames));
+		if (!c->frames)
+			return sv_error_set(c->err, SV_ENOMEM, NULL);
+		if ((rc = sv_jc_enter(j, '[', c->err)))
+			return rc;
+		for (size_t i = 0; (more = sv_jc_elem(j, c->err)) == 1; i++) {
+			json_object *f = NULL;
+			if ((rc = sv_jc_value(j, &f, c->err)))
+				return rc;
+			json_object *name = json_object_is_type(f, json_type_object) ? member(f, "name", json_type_string) : NULL;
+			if (!name) {
+				rc = ss_fail(c, "shared.frames[%zu] has no \"name\" string", i);
+			} else {
+				const char *s = json_object_get_string(name);
+				size_t len = (size_t)json_object_get_string_len(name);
+				if (len > SV_MAX_NAME_LEN)
+					rc = ss_fail(c, "shared.frames[%zu]: frame name too long", i);
+				else
+					rc = c->sink->ops->intern_frame(c->sink->self, &c->frames[i], len ? s : "(anonymous)",
+									len ? len : 11);
+			}
+			json_object_put(f);
+			if (rc)
+				return rc;
+		}
+		if (more < 0)
+			return more;
+	}
+	if (more < 0)
+		return more;
+	return found ? 0 : 1;
+}
+
+/* The document is walked in place: the top level once (frames read, profiles scanned and
+ * their arrays located), then each imported profile's arrays again, an element at a time. */
 static int ss_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
 {
 	(void)opts;
 	ss_ctx c = { .sink = sink, .in = in, .err = err };
-	json_object *root = NULL;
-	int rc = sv_json_parse_input(&root, in, err);
-	if (rc)
-		return rc;
-	json_object *shared = json_object_is_type(root, json_type_object) ? member(root, "shared", json_type_object) : NULL;
-	json_object *frames = shared ? member(shared, "frames", json_type_array) : NULL;
-	json_object *profiles = json_object_is_type(root, json_type_object) ? member(root, "profiles", json_type_array) : NULL;
-	if (!frames || !profiles) {
+	ss_profile *prof = NULL;
+	size_t np = 0, pcap = 0;
+	bool have_frames = false, have_profiles = false;
+	long long active_index = -1;
+	sv_jcur j;
+	sv_jc_init(&j, in);
+	char key[32];
+	int rc = 0, more = 0;
+	if (sv_jc_peek(&j) != '{') {
+		json_object *v = NULL;
+		if (sv_jc_peek(&j) >= 0 && sv_jc_peek(&j) != '[' && (rc = sv_jc_value(&j, &v, err)))
+			goto out;
+		json_object_put(v);
 		rc = ss_fail(&c, "not a speedscope file: no \"shared.frames\" and \"profiles\" arrays");
 		goto out;
 	}
-	c.nframes = json_object_array_length(frames);
-	c.frames = malloc((c.nframes ? c.nframes : 1) * sizeof(*c.frames));
-	if (!c.frames) {
-		rc = sv_error_set(err, SV_ENOMEM, NULL);
+	if ((rc = sv_jc_enter(&j, '{', err)))
+		goto out;
+	/* Frames are needed before samples: when "profiles" comes first, it is scanned now and
+	 * imported after the frames anyway (the scan keeps only offsets). */
+	while ((more = sv_jc_key(&j, key, sizeof(key), err)) == 1) {
+		int ch = sv_jc_peek(&j);
+		if (!strcmp(key, "shared") && ch == '{' && !have_frames) {
+			rc = read_frames(&c, &j);
+			if (rc == 1) {
+				rc = 0;
+			} else if (!rc) {
+				have_frames = true;
+			}
+		} else if (!strcmp(key, "profiles") && ch == '[' && !have_profiles) {
+			have_profiles = true;
+			if ((rc = sv_jc_enter(&j, '[', err)))
+				goto out;
+			while (!rc && (more = sv_jc_elem(&j, err)) == 1) {
+				if (SV_ARRAY_RESERVE(prof, pcap, np + 1)) {
+					rc = sv_error_set(err, SV_ENOMEM, NULL);
+					goto out;
+				}
+				rc = scan_profile(&c, &j, &prof[np++]);
+			}
+			if (more < 0)
+				rc = more;
+		} else if (!strcmp(key, "activeProfileIndex") && ch != '{' && ch != '[') {
+			json_object *v = NULL;
+			if (!(rc = sv_jc_value(&j, &v, err)) && json_object_is_type(v, json_type_int))
+				active_index = json_object_get_int64(v);
+			json_object_put(v);
+		} else {
+			rc = sv_jc_skip(&j, err);
+		}
+		if (rc)
+			goto out;
+	}
+	if (more < 0 || (rc = sv_jc_end(&j, err))) {
+		rc = more < 0 ? more : rc;
 		goto out;
 	}
-	for (size_t i = 0; i < c.nframes; i++) {
-		json_object *f = json_object_array_get_idx(frames, i);
-		json_object *name = f ? member(f, "name", json_type_string) : NULL;
-		if (!name) {
-			rc = ss_fail(&c, "shared.frames[%zu] has no \"name\" string", i);
-			goto out;
-		}
-		const char *s = json_object_get_string(name);
-		size_t len = (size_t)json_object_get_string_len(name);
-		if (len > SV_MAX_NAME_LEN) {
-			rc = ss_fail(&c, "shared.frames[%zu]: frame name too long", i);
-			goto out;
-		}
-		if ((rc = sink->ops->intern_frame(sink->self, &c.frames[i], len ? s : "(anonymous)", len ? len : 11)))
-			goto out;
+	if (!have_frames || !have_profiles) {
+		rc = ss_fail(&c, "not a speedscope file: no \"shared.frames\" and \"profiles\" arrays");
+		goto out;
 	}
-	size_t np = json_object_array_length(profiles);
-	size_t active = 0;
-	json_object *ai = json_object_object_get(root, "activeProfileIndex");
-	if (ai && json_object_is_type(ai, json_type_int) && json_object_get_int64(ai) >= 0 &&
-	    (uint64_t)json_object_get_int64(ai) < np)
-		active = (size_t)json_object_get_int64(ai);
+	size_t active = active_index >= 0 && (unsigned long long)active_index < np ? (size_t)active_index : 0;
 	if (np == 0) {
 		rc = ss_fail(&c, "no profiles");
 		goto out;
 	}
-	json_object *ap = json_object_array_get_idx(profiles, active);
-	if (!json_object_is_type(ap, json_type_object)) {
+	if (!prof[active].is_object) {
 		rc = ss_fail(&c, "profile %zu is not an object", active);
 		goto out;
 	}
-	const char *unit = profile_unit(ap);
+	const char *unit = prof[active].unit;
 	double scale = unit_ms(unit);
 	if (scale < 0) {
 		rc = ss_fail(&c, "profile %zu: unknown unit \"%s\"", active, unit);
 		goto out;
 	}
 	size_t used = 0, skipped = 0;
-	for (size_t i = 0; i < np; i++) {
-		json_object *p = json_object_array_get_idx(profiles, i);
-		if (json_object_is_type(p, json_type_object) && strcmp(profile_unit(p), unit) == 0)
+	for (size_t i = 0; i < np; i++)
+		if (prof[i].is_object && strcmp(prof[i].unit, unit) == 0)
 			used++;
-	}
 	for (size_t i = 0; i < np && !rc; i++) {
-		json_object *p = json_object_array_get_idx(profiles, i);
-		if (!json_object_is_type(p, json_type_object) || strcmp(profile_unit(p), unit) != 0) {
+		const ss_profile *p = &prof[i];
+		if (!p->is_object || strcmp(p->unit, unit) != 0) {
 			skipped++;
 			continue;
 		}
-		json_object *type = member(p, "type", json_type_string);
 		sv_stack_id base = SV_STACK_NONE;
 		if (used > 1) { /* several profiles: each under its own root frame */
-			json_object *pn = member(p, "name", json_type_string);
 			char name[512];
-			snprintf(name, sizeof(name), "Profile %s", pn ? json_object_get_string(pn) : "");
+			snprintf(name, sizeof(name), "Profile %s", p->name);
 			sv_frame_id f;
 			if ((rc = sink->ops->intern_frame(sink->self, &f, name, strlen(name))) ||
 			    (rc = sink->ops->intern_stack(sink->self, &base, SV_STACK_NONE, f)))
 				break;
 		}
-		if (type && strcmp(json_object_get_string(type), "sampled") == 0)
+		if (strcmp(p->type, "sampled") == 0)
 			rc = sampled(&c, p, i, base, scale);
-		else if (type && strcmp(json_object_get_string(type), "evented") == 0)
+		else if (strcmp(p->type, "evented") == 0)
 			rc = evented(&c, p, i, base, scale);
 		else
 			rc = ss_fail(&c, "profile %zu: type is neither \"sampled\" nor \"evented\"", i);
@@ -286,10 +459,10 @@ static int ss_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	if (rc == SV_ENOMEM)
 		sv_error_set(err, SV_ENOMEM, NULL);
 out:
+	free(prof);
 	free(c.frames);
 	free(c.path);
 	free(c.open);
-	json_object_put(root);
 	return rc;
 }
 

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/* Walking JSON in place (see json_stream.h). */
+#include "json_stream.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "stackview/status.h"
+
+void sv_jc_init(sv_jcur *c, const sv_input *in)
+{
+	c->in = in;
+	c->pos = 0;
+	c->depth = 0;
+	c->first = true;
+}
+
+long sv_jc_line(const sv_input *in, size_t off)
+{
+	long line = 1;
+	const unsigned char *p = in->data, *e = in->data + (off < in->len ? off : in->len);
+	while ((p = memchr(p, '\n', (size_t)(e - p)))) {
+		line++;
+		p++;
+	}
+	return line;
+}
+
+int sv_jc_fail(const sv_jcur *c, sv_error *err, const char *what)
+{
+	sv_error_set(err, SV_EFORMAT, "malformed JSON: %s", what);
+	sv_error_locate(err, c->in->name, sv_jc_line(c->in, c->pos), -1);
+	return SV_EFORMAT;
+}
+
+int sv_jc_peek(sv_jcur *c)
+{
+	const unsigned char *d = c->in->data;
+	while (c->pos < c->in->len && (d[c->pos] == ' ' || d[c->pos] == '\t' || d[c->pos] == '\n' || d[c->pos] == '\r'))
+		c->pos++;
+	return c->pos < c->in->len ? d[c->pos] : -1;
+}
+
+int sv_jc_enter(sv_jcur *c, char open, sv_error *err)
+{
+	if (sv_jc_peek(c) != (unsigned char)open)
+		return sv_jc_fail(c, err, open == '{' ? "expected an object" : "expected an array");
+	if (c->depth >= SV_JSON_MAX_DEPTH)
+		return sv_jc_fail(c, err, "nesting too deep");
+	c->pos++;
+	c->depth++;
+	c->first = true;
+	return 0;
+}
+
+/* Past a ',' between members/elements, or at the closing bracket: 1 more, 0 closed. */
+static int next_item(sv_jcur *c, char close, sv_error *err)
+{
+	int ch = sv_jc_peek(c);
+	if (ch == (unsigned char)close) {
+		c->pos++;
+		c->depth--;
+		c->first = false;
+		return 0;
+	}
+	if (!c->first) {
+		if (ch != ',')
+			return sv_jc_fail(c, err, ch < 0 ? "unexpected end of input" : close == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
+		c->pos++;
+		ch = sv_jc_peek(c);
+		if (ch == (unsigned char)close) { /* a trailing comma, which json-c accepts too */
+			c->pos++;
+			c->depth--;
+			return 0;
+		}
+	}
+	if (ch < 0)
+		return sv_jc_fail(c, err, "unexpected end of input");
+	c->first = false;
+	return 1;
+}
+
+int sv_jc_key(sv_jcur *c, char *key, size_t size, sv_error *err)
+{
+	int rc = next_item(c, '}', err);
+	if (rc <= 0)
+		return rc;
+	if (sv_jc_peek(c) != '"')
+		return sv_jc_fail(c, err, "expected a member name");
+	json_object *k = NULL;
+	if ((rc = sv_jc_value(c, &k, err)))
+		return rc;
+	snprintf(key, size, "%s", json_object_get_string(k));
+	json_object_put(k);
+	if (sv_jc_peek(c) != ':')
+		return sv_jc_fail(c, err, "expected ':'");
+	c->pos++;
+	if (sv_jc_peek(c) < 0)
+		return sv_jc_fail(c, err, "unexpected end of input");
+	return 1;
+}
+
+int sv_jc_elem(sv_jcur *c, sv_error *err)
+{
+	return next_item(c, ']', err);
+}
+
+int sv_jc_skip(sv_jcur *c, sv_error *err)
+{
+	const unsigned char *d = c->in->data;
+	size_t n = c->in->len;
+	int depth = 0;
+	int ch = sv_jc_peek(c);
+	if (ch < 0)
+		return sv_jc_fail(c, err, "unexpected end of input");
+	do {
+		ch = sv_jc_peek(c);
+		if (ch < 0)
+			return sv_jc_fail(c, err, "unexpected end of input");
+		if (ch == '{' || ch == '[') {
+			if (c->depth + depth >= SV_JSON_MAX_DEPTH)
+				return sv_jc_fail(c, err, "nesting too deep");
+			depth++;
+			c->pos++;
+		} else if (ch == '}' || ch == ']') {
+			if (!depth)
+				return sv_jc_fail(c, err, "unexpected closing bracket");
+			depth--;
+			c->pos++;
+		} else if (ch == '"') {
+			size_t i = c->pos + 1;
+			while (i < n && d[i] != '"') {
+				if (d[i] == '\\')
+					i++;
+				i++; /* json-c takes control characters in strings: so do we */
+			}
+			if (i >= n || d[i] != '"') {
+				c->pos = i < n ? i : n;
+				return sv_jc_fail(c, err, "unterminated string");
+			}
+			c->pos = i + 1;
+		} else if (ch == ',' || ch == ':') {
+			if (!depth)
+				return sv_jc_fail(c, err, "expected a value");
+			c->pos++;
+		} else {
+			/* number or literal: its characters */
+			size_t i = c->pos;
+			while (i < n && (d[i] == '-' || d[i] == '+' || d[i] == '.' || (d[i] >= '0' && d[i] <= '9') ||
+					 (d[i] >= 'a' && d[i] <= 'z') || (d[i] >= 'A' && d[i] <= 'Z')))
+				i++;
+			if (i == c->pos)
+				return sv_jc_fail(c, err, "unexpected character");
+			c->pos = i;
+		}
+	} while (depth);
+	return 0;
+}
+
+int sv_jc_value(sv_jcur *c, json_object **out, sv_error *err)
+{
+	*out = NULL;
+	if (sv_jc_peek(c) < 0)
+		return sv_jc_fail(c, err, "unexpected end of input");
+	size_t left = c->in->len - c->pos;
+	if (left > INT32_MAX)
+		left = INT32_MAX;
+	json_tokener *tok = json_tokener_new_ex(SV_JSON_MAX_DEPTH - c->depth > 1 ? SV_JSON_MAX_DEPTH - c->depth : 1);
+	if (!tok)
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	/* json-c needs to see past a number to know it ended: at the very end of the input the
+	 * tokenizer is told so by a second, empty call. */
+	json_object *v = json_tokener_parse_ex(tok, (const char *)c->in->data + c->pos, (int)left);
+	enum json_tokener_error jerr = json_tokener_get_error(tok);
+	size_t used = json_tokener_get_parse_end(tok);
+	if (!v && jerr == json_tokener_continue && c->pos + left == c->in->len) {
+		v = json_tokener_parse_ex(tok, "", 1);
+		if (!v) { /* the input ended inside the value */
+			json_tokener_free(tok);
+			c->pos = c->in->len;
+			return sv_jc_fail(c, err, "unexpected end of input");
+		}
+		jerr = json_tokener_get_error(tok);
+	}
+	json_tokener_free(tok);
+	if (!v && jerr == json_tokener_success)
+		return sv_error_set(err, SV_ENOMEM, "out of memory while parsing JSON");
+	if (!v || jerr != json_tokener_success) {
+		c->pos += used < left ? used : left;
+		return sv_jc_fail(c, err, jerr == json_tokener_continue ? "unexpected end of input" : json_tokener_error_desc(jerr));
+	}
+	c->pos += used;
+	*out = v;
+	return 0;
+}
+
+int sv_jc_end(sv_jcur *c, sv_error *err)
+{
+	return sv_jc_peek(c) < 0 ? 0 : sv_jc_fail(c, err, "unexpected text after the document");
+}

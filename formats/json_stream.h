@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* Walking a JSON document in place (an input held in memory) so that memory follows what the
+ * importer keeps, not the text: the structure around the big arrays is walked here, and each
+ * array element (one sample, one frame, one event) is parsed on its own with json-c's
+ * tokenizer and freed after use. A whole-document DOM took ~23x the file's size.
+ *
+ * Ownership: a cursor borrows its input; values from sv_jc_value belong to the caller
+ * (json_object_put). Errors are set located at the input's line. */
+#ifndef SV_JSON_STREAM_H
+#define SV_JSON_STREAM_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stackview/input.h"
+
+#define SV_JSON_MAX_DEPTH 64
+
+typedef struct sv_jcur {
+	const sv_input *in;
+	size_t pos;   /* offset of the next byte in in->data */
+	int depth;    /* containers open around pos */
+	bool first;   /* no member or element read yet in the innermost container */
+} sv_jcur;
+
+/* A cursor at the start of the input. */
+void sv_jc_init(sv_jcur *c, const sv_input *in);
+/* The next byte after white space, or -1 at the end. */
+int sv_jc_peek(sv_jcur *c);
+/* Enter an object ('{') or array ('['): 0, or SV_EFORMAT when something else is there. */
+int sv_jc_enter(sv_jcur *c, char open, sv_error *err);
+/* Next member of the object entered: 1 with its key (cut to size, NUL-terminated) and the
+ * cursor at its value; 0 at the closing '}' (consumed); or an error. */
+int sv_jc_key(sv_jcur *c, char *key, size_t size, sv_error *err);
+/* Next element of the array entered: 1 with the cursor at it; 0 at the closing ']' (consumed). */
+int sv_jc_elem(sv_jcur *c, sv_error *err);
+/* Skip one value without building it (strings, numbers, literals, nested containers). */
+int sv_jc_skip(sv_jcur *c, sv_error *err);
+/* Parse one value into a json_object (the caller puts it). */
+int sv_jc_value(sv_jcur *c, json_object **out, sv_error *err);
+/* Only white space may follow the document. */
+int sv_jc_end(sv_jcur *c, sv_error *err);
+/* A located error: "malformed JSON: WHAT" at the cursor's line. */
+int sv_jc_fail(const sv_jcur *c, sv_error *err, const char *what);
+/* The line of byte offset off (1-based). */
+long sv_jc_line(const sv_input *in, size_t off);
+
+#endif
