@@ -182,3 +182,9 @@ for f in j12.perfView.json j12.speedscope.json; do
 	if out=$(ulimit -v "$lim"; "$SV" info "$TMP/$f" 2>&1) && grep -q '^samples *200000$' <<< "$out"; then ok; else bad "json.streams.$f" "$out"; fi
 done
 rm -f "$TMP"/j12.*
+# Totals near the largest double still export as valid JSON (issue 15 point 17: an Infinity
+# total was written as invalid JSON; past the largest double the source refuses the input).
+printf '{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"a"},{"name":"b"}]},"profiles":[{"type":"sampled","name":"p","unit":"none","startValue":0,"endValue":1,"samples":[[0],[1]],"weights":[1e308,7e307]}]}' > "$TMP/max.speedscope.json"
+if "$SV" convert "$TMP/max.speedscope.json" "$TMP/max2.speedscope.json" && "$SV" convert "$TMP/max.speedscope.json" "$TMP/max2.perfView.json" &&
+	jq -e '.profiles[0].endValue > 1.6e308' "$TMP/max2.speedscope.json" > /dev/null && jq -e '.StackSource.Samples | length == 2' "$TMP/max2.perfView.json" > /dev/null; then ok
+else bad json.max-total "$(head -c 300 "$TMP/max2.speedscope.json" 2>&1)"; fi
