@@ -37,7 +37,7 @@ BASE_CFLAGS := -std=c17 -D_GNU_SOURCE -fPIC -fvisibility=hidden $(WARN) -Ilib/in
 
 ifneq ($(FUZZ),)
 VARIANT := fuzz
-OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -DSV_ARENA_DEBUG
+OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -DSV_ARENA_DEBUG
 LDSAN := -fsanitize=address,undefined
 else ifneq ($(SAN),)
 VARIANT := san

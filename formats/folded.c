@@ -432,7 +432,8 @@ int sv_fmt_folded_export(FILE *f, const sv_source *src, const sv_export_opts *op
 					items[nitems++] = (fw_item){ ch, false };
 			}
 			w->nitems = nitems - w->items;
-			qsort_r(items + w->items, w->nitems, sizeof(*items), item_cmp, &c);
+			if (w->nitems > 1) /* items is NULL while nothing was gathered */
+				qsort_r(items + w->items, w->nitems, sizeof(*items), item_cmp, &c);
 			w->at = 0;
 			fresh = false;
 		}
