@@ -423,11 +423,11 @@ static bool debug_candidates_safe(const sv_perf_syms *s, Dwfl_Module *mod, const
 		}
 	}
 	if (debuglink) {
-		snprintf(buf, sizeof(buf), "%s/%s", dir, debuglink);
-		if (!sv_side_may_open(buf))
+		int n = snprintf(buf, sizeof(buf), "%s/%s", dir, debuglink);
+		if (n < 0 || (size_t)n >= sizeof(buf) || !sv_side_may_open(buf))
 			return false;
-		snprintf(buf, sizeof(buf), "%s/.debug/%s", dir, debuglink);
-		if (!sv_side_may_open(buf))
+		n = snprintf(buf, sizeof(buf), "%s/.debug/%s", dir, debuglink);
+		if (n < 0 || (size_t)n >= sizeof(buf) || !sv_side_may_open(buf))
 			return false;
 	}
 	return true;
