@@ -39,6 +39,10 @@ static const char *count_start(const char *line, size_t n, double *value)
 	return line + b;
 }
 
+/* Lines are read as flamegraph.pl reads them: "STACK COUNT" where exactly one blank separates
+ * the count (a frame may end in, or be, a space); '#' comment lines and blank lines are
+ * skipped; a line that does not read is skipped and counted, with one warning, unless no
+ * line reads at all (then the first bad one is the error). */
 static int folded_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
 {
 	(void)opts;
@@ -48,6 +52,8 @@ static int folded_import(sv_sink *sink, const sv_input *in, const sv_import_opts
 		return sv_error_set(err, rc, NULL);
 	if (sink->ops->set_scaling)
 		sink->ops->set_scaling(sink->self, SV_SCALING_DATA);
+	size_t good = 0, skipped = 0;
+	long first_bad = 0;
 	for (;;) {
 		const char *line;
 		size_t n;
@@ -63,19 +69,18 @@ static int folded_import(sv_sink *sink, const sv_input *in, const sv_import_opts
 		size_t k = 0;
 		while (k < n && isspace((unsigned char)line[k]))
 			k++;
-		if (k == n)
+		if (k == n || line[k] == '#')
 			continue;
 		double count;
 		const char *cs = count_start(line, n, &count);
 		if (!cs) {
-			rc = sv_error_set(err, SV_EFORMAT, "expected 'frame;frame;... COUNT'");
-			sv_error_locate(err, in->name, lr.line, -1);
-			break;
+			if (!skipped++)
+				first_bad = lr.line;
+			continue;
 		}
-		/* Frames: the text before the count, split on ';' (empty parts are skipped). */
-		const char *p = line, *end = cs;
-		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
-			end--;
+		/* Frames: the text before the count's one separating blank, split on ';' (empty
+		 * parts are skipped). */
+		const char *p = line, *end = cs - 1;
 		sv_stack_id st = SV_STACK_NONE;
 		size_t depth = 0;
 		while (p < end && !rc) {
@@ -97,12 +102,22 @@ static int folded_import(sv_sink *sink, const sv_input *in, const sv_import_opts
 			sv_error_locate(err, in->name, lr.line, -1);
 			break;
 		}
+		good++;
 	}
 	sv_lines_dispose(&lr);
+	if (!rc && skipped && !good) {
+		rc = sv_error_set(err, SV_EFORMAT, "expected 'frame;frame;... COUNT'");
+		sv_error_locate(err, in->name, first_bad, -1);
+	} else if (!rc && skipped && sink->ops->add_note) {
+		char msg[160];
+		snprintf(msg, sizeof(msg), "%zu line%s skipped: not 'frame;frame;... COUNT' (the first is line %ld)", skipped,
+			 skipped == 1 ? "" : "s", first_bad);
+		rc = sink->ops->add_note(sink->self, SV_NOTE_WARNING, msg);
+	}
 	return rc;
 }
 
-/* The first line that is not blank is "frame;frame... COUNT" (a ';' makes it folded at
+/* The first line that is not blank or a '#' comment is "frame;frame... COUNT" (a ';' makes it folded at
  * once, so a bad later line gets a line-numbered error), or the first lines (up to 8) all
  * read as single-frame "frame COUNT" lines. */
 static bool folded_probe(const unsigned char *d, size_t n)
@@ -118,7 +133,7 @@ static bool folded_probe(const unsigned char *d, size_t n)
 		size_t len = (size_t)(le - p);
 		if (len && p[len - 1] == '\r')
 			len--;
-		if (len) {
+		if (len && p[0] != '#') {
 			double c;
 			if (isspace((unsigned char)p[0]) || !count_start(p, len, &c))
 				return false;

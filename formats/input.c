@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <iconv.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -362,6 +363,46 @@ static size_t deflate_start(const sv_input *in)
 	if (in->len >= 10 && zlib_header(in->data + 4))
 		return 4;
 	return SIZE_MAX;
+}
+
+bool sv_input_is_utf16(const sv_input *in)
+{
+	return in->len >= 2 && ((in->data[0] == 0xFF && in->data[1] == 0xFE) || (in->data[0] == 0xFE && in->data[1] == 0xFF));
+}
+
+int sv_input_from_utf16(sv_input *in, sv_error *err)
+{
+	/* UTF-8 needs at most 3 bytes for each 2-byte UTF-16 unit. */
+	size_t cap = in->len / 2 * 3 + 4;
+	char *out = malloc(cap + 1);
+	if (!out)
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	iconv_t cd = iconv_open("UTF-8", "UTF-16"); /* the BOM says which byte order */
+	if (cd == (iconv_t)-1) {
+		free(out);
+		return sv_error_set(err, SV_EUNSUPPORTED, "cannot convert UTF-16: %s", strerror(errno));
+	}
+	char *ip = (char *)in->data, *op = out;
+	size_t il = in->len, ol = cap;
+	size_t r = iconv(cd, &ip, &il, &op, &ol);
+	iconv_close(cd);
+	if (r == (size_t)-1) {
+		long long at = (long long)(ip - (char *)in->data);
+		free(out);
+		sv_error_set(err, SV_EFORMAT, "not valid UTF-16 (it starts with a UTF-16 byte order mark)");
+		sv_error_locate(err, in->name, 0, at);
+		return SV_EFORMAT;
+	}
+	size_t len = (size_t)(op - out);
+	out[len] = '\0';
+	if (in->mapped)
+		munmap(in->data, in->len);
+	else
+		free(in->data);
+	in->data = (unsigned char *)out;
+	in->len = len;
+	in->mapped = false;
+	return 0;
 }
 
 bool sv_input_is_compressed(const sv_input *in)

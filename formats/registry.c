@@ -73,6 +73,8 @@ int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_er
 	    ((in.len >= 2 && in.data[0] == 0x1f && in.data[1] == 0x8b) || !sv_format_detect(&in)) &&
 	    ((rc = sv_input_complete(&in, err)) || (rc = sv_input_inflate(&in, err))))
 		goto out;
+	if (sv_input_is_utf16(&in) && ((rc = sv_input_complete(&in, err)) || (rc = sv_input_from_utf16(&in, err))))
+		goto out;
 	if (format) {
 		fmt = sv_format_find(format);
 		if (!fmt || !fmt->import) {

@@ -131,7 +131,13 @@ c folded.tree '[.tree.inc, (.tree|at(["main","foo"])|.inc,.exc), (.tree|at(["mai
 c folded.info '[.format,.samples,.frames]' '["folded",5,4]' info "$TMP/x.folded"
 c folded.stdin '.tree.inc' 21.5 calltree - < "$TMP/x.folded"
 printf 'main;foo 12\ngarbage line\n' > "$TMP/bad.folded"
-e folded.bad 1 "bad.folded:2: expected 'frame;frame;... COUNT'" -- byname "$TMP/bad.folded"
+# A line that does not read is skipped with one warning, as flamegraph.pl and speedscope skip
+# it (issue 18 point 8); '#' comments and blank lines are skipped silently; exactly one blank
+# separates the count, so a frame may be a single space.
+e folded.bad 0 "bad.folded: warning: 1 line skipped: not 'frame;frame;... COUNT' \(the first is line 2\)" -- byname "$TMP/bad.folded"
+printf '# made by hand\n\nmain;foo 3\nmain; ;bar 2\nnot a line\nnor this\n' > "$TMP/tol.folded"
+cn folded.tolerant '[.summary.metric, ([.rows[].name]|sort)]' '[5,[" ","ROOT","bar","foo","main"]]' byname "$TMP/tol.folded"
+e folded.tolerant-warning 0 "tol.folded: warning: 2 lines skipped: not 'frame;frame;... COUNT' \(the first is line 5\)" -- info "$TMP/tol.folded"
 printf 'main;foo 1.2.3\n' > "$TMP/bad2.folded"
 e folded.badcount 1 "bad2.folded:1: expected" -- byname "$TMP/bad2.folded"
 
@@ -283,3 +289,14 @@ if [ "$("$SV" info "$TMP/enc.perfView.xml" 2>&1 | wc -l)" = 1 ]; then ok; else b
 { echo 'a;b 1'; head -c 17000000 /dev/zero | tr '\0' 'x'; echo ' 1'; } > "$TMP/longline.folded"
 e line.limit-file 1 'longline\.folded:2: line longer than 16777216 bytes' -- byname "$TMP/longline.folded"
 if out=$("$SV" byname - < "$TMP/longline.folded" 2>&1); then bad line.limit-pipe "accepted"; elif grep -q ':2: line longer than 16777216 bytes' <<< "$out"; then ok; else bad line.limit-pipe "$out"; fi
+# Text with a UTF-16 byte order mark (PowerShell's '>' writes it) is read as UTF-8, from a
+# file or a pipe, little or big endian, for every text format (issue 18 point 8).
+printf '# c\r\nmain;foo 3\r\nmain;b\303\244r 2\r\n' | iconv -f UTF-8 -t UTF-16 > "$TMP/u16.folded"
+{ printf '\376\377'; printf 'main;foo 3\n' | iconv -f UTF-8 -t UTF-16BE; } > "$TMP/u16be.folded"
+cn utf16.folded '[.rows[]|select(.exc>0)|.name]|sort' '["bär","foo"]' byname "$TMP/u16.folded"
+cn utf16.pipe '.summary.metric' 5 byname - < "$TMP/u16.folded"
+cn utf16.be '.summary.metric' 3 byname "$TMP/u16be.folded"
+head -40 "$MT" | iconv -f UTF-8 -t UTF-16 > "$TMP/u16.data.txt"
+if [ "$("$SV" info "$TMP/u16.data.txt" --json 2>/dev/null | jq -r .format)" = perf-script ]; then ok; else bad utf16.perf-script "$("$SV" info "$TMP/u16.data.txt" 2>&1 | head -2)"; fi
+{ printf '\377\376m\000a\000'; printf '\000\330'; } > "$TMP/bad16.folded"
+e utf16.invalid 1 'bad16\.folded: byte 6: not valid UTF-16 \(it starts with a UTF-16 byte order mark\)' -- byname "$TMP/bad16.folded"

@@ -80,6 +80,10 @@ SV_API bool sv_input_is_zip(const sv_input *in);
 /* gzip, zlib and Qt qCompress inputs are inflated in place (bounded like zip entries). */
 SV_API bool sv_input_is_compressed(const sv_input *in);
 SV_API int sv_input_inflate(sv_input *in, sv_error *err) SV_MUST_USE;
+/* A text with a UTF-16 byte order mark (what Windows tools often write) is converted to
+ * UTF-8 in place, so every text reader sees UTF-8. */
+SV_API bool sv_input_is_utf16(const sv_input *in);
+SV_API int sv_input_from_utf16(sv_input *in, sv_error *err) SV_MUST_USE;
 SV_API void sv_input_dispose(sv_input *in);
 
 #endif
