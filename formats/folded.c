@@ -40,8 +40,8 @@ static const char *count_start(const char *line, size_t n, double *value)
 }
 
 /* Lines are read as flamegraph.pl reads them: "STACK COUNT" where exactly one blank separates
- * the count (a frame may end in, or be, a space); '#' comment lines and blank lines are
- * skipped; a line that does not read is skipped and counted, with one warning, unless no
+ * the count (a frame may end in, or be, a space); blank lines and '#' comment lines (those
+ * that do not read as a stack: "#x;y 5" is one, as in flamegraph.pl) are skipped; a line that does not read is skipped and counted, with one warning, unless no
  * line reads at all (then the first bad one is the error). */
 static int folded_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
 {
@@ -69,11 +69,13 @@ static int folded_import(sv_sink *sink, const sv_input *in, const sv_import_opts
 		size_t k = 0;
 		while (k < n && isspace((unsigned char)line[k]))
 			k++;
-		if (k == n || line[k] == '#')
+		if (k == n)
 			continue;
 		double count;
 		const char *cs = count_start(line, n, &count);
 		if (!cs) {
+			if (line[k] == '#')
+				continue; /* a comment; "#frame;x 5" reads as a stack, as in flamegraph.pl */
 			if (!skipped++)
 				first_bad = lr.line;
 			continue;
@@ -133,8 +135,8 @@ static bool folded_probe(const unsigned char *d, size_t n)
 		size_t len = (size_t)(le - p);
 		if (len && p[len - 1] == '\r')
 			len--;
-		if (len && p[0] != '#') {
-			double c;
+		double c;
+		if (len && (p[0] != '#' || count_start(p, len, &c))) {
 			if (isspace((unsigned char)p[0]) || !count_start(p, len, &c))
 				return false;
 			semi = semi || memchr(p, ';', len);

@@ -300,3 +300,7 @@ head -40 "$MT" | iconv -f UTF-8 -t UTF-16 > "$TMP/u16.data.txt"
 if [ "$("$SV" info "$TMP/u16.data.txt" --json 2>/dev/null | jq -r .format)" = perf-script ]; then ok; else bad utf16.perf-script "$("$SV" info "$TMP/u16.data.txt" 2>&1 | head -2)"; fi
 { printf '\377\376m\000a\000'; printf '\000\330'; } > "$TMP/bad16.folded"
 e utf16.invalid 1 'bad16\.folded: byte 6: not valid UTF-16 \(it starts with a UTF-16 byte order mark\)' -- byname "$TMP/bad16.folded"
+# A '#' line that reads as a stack is one (flamegraph.pl reads it), so a frame named '#x'
+# written at the root reads back (found by the folded fuzz target's round trip).
+printf '#x;y 5\n# a comment\nmain 1\n' > "$TMP/hash.folded"
+cn folded.hash-frame '.summary.metric' 6 byname "$TMP/hash.folded"
