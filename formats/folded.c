@@ -353,6 +353,10 @@ int sv_fmt_folded_export(FILE *f, const sv_source *src, const sv_export_opts *op
 		for (int root = 0; root < 2; root++) {
 			char name[SV_MAX_NAME_LEN + 16];
 			uint32_t *slot = &fname[2 * (size_t)fr + (size_t)root];
+			if (root && !fg) { /* a plain name does not depend on the position */
+				*slot = slot[-1];
+				continue;
+			}
 			if (fg) {
 				if (!flamegraph_name(name, sizeof(name), sv_source_frame_name(src, fr), root)) {
 					*slot = FW_SKIP;

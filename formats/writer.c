@@ -55,12 +55,18 @@ typedef struct guarded {
 	bool interrupted;
 } guarded;
 
+/* The signals that end the program, held while a temporary exists. */
+static const int end_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
 static bool end_signal_pending(void)
 {
 	sigset_t pending;
-	return sigpending(&pending) == 0 &&
-	       (sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1 ||
-		sigismember(&pending, SIGHUP) == 1 || sigismember(&pending, SIGQUIT) == 1);
+	if (sigpending(&pending) != 0)
+		return false;
+	for (size_t i = 0; i < sizeof(end_signals) / sizeof(end_signals[0]); i++)
+		if (sigismember(&pending, end_signals[i]) == 1)
+			return true;
+	return false;
 }
 
 static ssize_t guarded_write(void *cookie, const char *buf, size_t n)
@@ -136,10 +142,8 @@ int sv_write_atomic(const char *path_, int (*write)(FILE *f, void *payload, sv_e
 	 * interrupted save leaves the old file as it was and nothing behind. */
 	sigset_t hold, old;
 	sigemptyset(&hold);
-	sigaddset(&hold, SIGINT);
-	sigaddset(&hold, SIGTERM);
-	sigaddset(&hold, SIGHUP);
-	sigaddset(&hold, SIGQUIT);
+	for (size_t i = 0; i < sizeof(end_signals) / sizeof(end_signals[0]); i++)
+		sigaddset(&hold, end_signals[i]);
 	sigprocmask(SIG_BLOCK, &hold, &old);
 	if (!dcopy || !bcopy) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);

@@ -142,13 +142,11 @@ void sv_format_number(char *buf, size_t size, double value, int decimals)
 		/* An integer past 17 digits: its shortest round-trip digits, then zeros (as .NET
 		 * prints it), instead of a slow exact expansion of up to 309 digits. */
 		char sig[40];
-		int prec = 15;
-		for (; prec < 17; prec++) {
+		for (int prec = 15; prec <= 17; prec++) { /* 17 digits always round-trip */
 			snprintf(sig, sizeof(sig), "%.*e", prec - 1, value);
 			if (strtod(sig, NULL) == value)
 				break;
 		}
-		snprintf(sig, sizeof(sig), "%.*e", prec - 1, value);
 		char *ep = strchr(sig, 'e');
 		int exp10 = atoi(ep + 1);
 		size_t o = 0;
