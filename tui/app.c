@@ -86,6 +86,15 @@ static int history_push(tui_frame *f)
 	return 0;
 }
 
+/* The views derived from the focus name (Callers/Callees tree, Caller-Callee) go. */
+static void drop_focus_views(tui_frame *f)
+{
+	sv_aggtree_free(f->agg);
+	f->agg = NULL;
+	sv_callercallee_free(f->cc);
+	f->cc = NULL;
+}
+
 /* Make `v` the frame's view with `params` (taken over): everything derived from the old
  * view goes, and the panes start afresh because node ids change with the view. */
 static int frame_install(tui_frame *f, sv_view *v, sv_params *params)
@@ -94,10 +103,7 @@ static int frame_install(tui_frame *f, sv_view *v, sv_params *params)
 	f->view = v;
 	sv_params_dispose(&f->params);
 	f->params = *params;
-	sv_aggtree_free(f->agg);
-	f->agg = NULL;
-	sv_callercallee_free(f->cc);
-	f->cc = NULL;
+	drop_focus_views(f);
 	sv_flame_free(f->flame);
 	f->flame = NULL;
 	f->flame_top = SV_NODE_ROOT;
@@ -195,10 +201,7 @@ void tui_frame_set_focus(tui_frame *f, char *focus)
 {
 	free(f->focus);
 	f->focus = focus;
-	sv_aggtree_free(f->agg);
-	f->agg = NULL;
-	sv_callercallee_free(f->cc);
-	f->cc = NULL;
+	drop_focus_views(f);
 }
 
 static void ensure_focus(tui_frame *f)
