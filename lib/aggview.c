@@ -16,6 +16,7 @@ struct sv_aggtree {
 	uint32_t *children;
 	double scale;
 	const sv_view *v;
+	sv_agg_kind kind;
 };
 
 static void stats_init(sv_stats *s)
@@ -131,6 +132,7 @@ int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id fo
 		goto out;
 	}
 	t->v = v;
+	t->kind = kind;
 	t->scale = scale;
 	/* Bottom-up: attributed inclusive = own exclusive + attributed of children that are not
 	 * the focus (a nested focus keeps its own samples). */
@@ -229,6 +231,7 @@ void sv_aggtree_free(sv_aggtree *t)
 uint32_t sv_aggtree_count(const sv_aggtree *t) { return t->n; }
 const sv_aggrow *sv_aggtree_row(const sv_aggtree *t, uint32_t row) { return &t->rows[row]; }
 double sv_aggtree_scale(const sv_aggtree *t) { return t->scale; }
+sv_agg_kind sv_aggtree_kind(const sv_aggtree *t) { return t->kind; }
 
 uint32_t sv_aggtree_children(const sv_aggtree *t, uint32_t row, const uint32_t **out)
 {

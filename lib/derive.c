@@ -6,77 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sv/copier.h"
 #include "sv/idmap.h"
-
-/* Copies stacks from one source into another, memoized per source stack. */
-typedef struct stack_copier {
-	const sv_source *from;
-	sv_source *to;
-	uint32_t *frame_map; /* UINT32_MAX = not copied yet */
-	uint32_t *stack_map;
-	uint32_t *chain;
-} stack_copier;
-
-static int copier_init(stack_copier *c, const sv_source *from, sv_source *to)
-{
-	uint32_t nf = sv_source_frame_count(from), ns = sv_source_stack_count(from);
-	c->from = from;
-	c->to = to;
-	c->frame_map = malloc(((size_t)nf + 1) * sizeof(uint32_t));
-	c->stack_map = malloc(((size_t)ns + 1) * sizeof(uint32_t));
-	c->chain = malloc(((size_t)ns + 1) * sizeof(uint32_t));
-	if (!c->frame_map || !c->stack_map || !c->chain)
-		return SV_ENOMEM;
-	memset(c->frame_map, 0xff, ((size_t)nf + 1) * sizeof(uint32_t));
-	memset(c->stack_map, 0xff, ((size_t)ns + 1) * sizeof(uint32_t));
-	return 0;
-}
-
-static void copier_dispose(stack_copier *c)
-{
-	free(c->frame_map);
-	free(c->stack_map);
-	free(c->chain);
-}
-
-static int copy_frame(stack_copier *c, sv_frame_id *out, sv_frame_id f)
-{
-	if (c->frame_map[f] == UINT32_MAX) {
-		const char *name = sv_source_frame_name(c->from, f);
-		int rc = sv_source_intern_frame(c->to, &c->frame_map[f], name, strlen(name));
-		if (rc)
-			return rc;
-	}
-	*out = c->frame_map[f];
-	return 0;
-}
-
-static int copy_stack(stack_copier *c, sv_stack_id *out, sv_stack_id s)
-{
-	if (s == SV_STACK_NONE) {
-		*out = SV_STACK_NONE;
-		return 0;
-	}
-	size_t n = 0;
-	sv_stack_id x = s;
-	while (x != SV_STACK_NONE && c->stack_map[x] == UINT32_MAX) {
-		c->chain[n++] = x;
-		x = sv_source_stack_caller(c->from, x);
-	}
-	sv_stack_id to = x == SV_STACK_NONE ? SV_STACK_NONE : c->stack_map[x];
-	while (n) {
-		sv_stack_id y = c->chain[--n];
-		sv_frame_id f;
-		int rc = copy_frame(c, &f, sv_source_stack_frame(c->from, y));
-		if (!rc)
-			rc = sv_source_intern_stack(c->to, &to, to, f);
-		if (rc)
-			return rc;
-		c->stack_map[y] = to;
-	}
-	*out = to;
-	return 0;
-}
 
 int sv_drill_into(sv_source **out, sv_params *out_params, const sv_view *v, sv_drill_what what, uint32_t id,
 		  bool inclusive)
@@ -85,7 +16,7 @@ int sv_drill_into(sv_source **out, sv_params *out_params, const sv_view *v, sv_d
 	uint32_t nn = sv_view_node_count(v);
 	uint8_t *sel = calloc((size_t)nn + 1, 1);
 	sv_source *dst = NULL;
-	stack_copier c = { 0 };
+	sv_copier c = { 0 };
 	int rc = SV_ENOMEM;
 	if (!sel)
 		goto out;
@@ -96,7 +27,7 @@ int sv_drill_into(sv_source **out, sv_params *out_params, const sv_view *v, sv_d
 		uint32_t p = sv_view_node_parent(v, i);
 		sel[i] = self || (inclusive && p != UINT32_MAX && sel[p]);
 	}
-	if ((rc = sv_source_new(&dst, sv_source_format(src))) || (rc = copier_init(&c, src, dst)))
+	if ((rc = sv_source_new(&dst, sv_source_format(src))) || (rc = sv_copier_init(&c, src, dst)))
 		goto out;
 	sv_source_set_scaling(dst, sv_source_scaling(src));
 	sv_source_set_limit_from_end(dst, true);
@@ -108,7 +39,7 @@ int sv_drill_into(sv_source **out, sv_params *out_params, const sv_view *v, sv_d
 		if (!sv_view_sample(v, i, &n, &t, &m) || !sel[n])
 			continue;
 		sv_stack_id s;
-		if ((rc = copy_stack(&c, &s, stk[i])) ||
+		if ((rc = sv_copier_stack(&c, &s, stk[i])) ||
 		    (rc = sv_source_add_sample(dst, s, sv_source_sample_times(src)[i], sv_source_sample_metrics(src)[i],
 					       sv_source_sample_counts(src)[i])))
 			goto out;
@@ -123,7 +54,7 @@ int sv_drill_into(sv_source **out, sv_params *out_params, const sv_view *v, sv_d
 	dst = NULL;
 out:
 	free(sel);
-	copier_dispose(&c);
+	sv_copier_dispose(&c);
 	sv_source_free(dst);
 	return rc;
 }
@@ -171,8 +102,8 @@ out:
 static int diff_add(sv_source *dst, const sv_view *v, double sign)
 {
 	const sv_source *src = sv_view_source(v);
-	stack_copier c = { 0 };
-	int rc = copier_init(&c, src, dst);
+	sv_copier c = { 0 };
+	int rc = sv_copier_init(&c, src, dst);
 	size_t ns = sv_source_sample_count(src);
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
 	for (size_t i = 0; !rc && i < ns; i++) {
@@ -181,11 +112,11 @@ static int diff_add(sv_source *dst, const sv_view *v, double sign)
 		if (!sv_view_sample(v, i, &n, &t, &m))
 			continue;
 		sv_stack_id s;
-		rc = copy_stack(&c, &s, stk[i]);
+		rc = sv_copier_stack(&c, &s, stk[i]);
 		if (!rc)
 			rc = sv_source_add_sample(dst, s, t, sign * m, sign * sv_source_sample_counts(src)[i]);
 	}
-	copier_dispose(&c);
+	sv_copier_dispose(&c);
 	return rc;
 }
 

@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <wchar.h>
 
+#include "stackview/compare.h"
 #include "stackview/params.h"
 
 /* Spec §6.2. Exc is shown with one decimal like Inc (the spec's table says n0): a row whose
@@ -27,14 +28,20 @@ static const sv_column columns[SV_COL_COUNT] = {
 	[SV_COL_WHEN] = { .key = "when", .title = "When", .decimals = -1, .left = true, .sortable = false, .drop = 5, .shown = true },
 	[SV_COL_FIRST] = { .key = "first", .title = "First", .decimals = 3, .left = false, .sortable = true, .drop = 7, .shown = true },
 	[SV_COL_LAST] = { .key = "last", .title = "Last", .decimals = 3, .left = false, .sortable = true, .drop = 8, .shown = true },
+	[SV_COL_BASE] = { .key = "base", .title = "Base", .decimals = 1, .left = false, .sortable = true, .drop = 4, .compare = true },
+	[SV_COL_TEST] = { .key = "test", .title = "Test", .decimals = 1, .left = false, .sortable = true, .drop = 4, .compare = true },
+	[SV_COL_CI] = { .key = "ci", .title = "\u00b1 95%", .decimals = 1, .left = false, .sortable = true, .drop = 3, .compare = true },
+	[SV_COL_P] = { .key = "p", .title = "p", .decimals = 3, .left = false, .sortable = true, .drop = 4, .compare = true },
+	[SV_COL_SIG] = { .key = "sig", .title = "Sig", .decimals = -1, .left = true, .sortable = true, .drop = 2, .compare = true },
 };
 
 /* Every column in each kind's order; Inc Avg and Fold Ct are shown on request only (--columns,
  * the Columns dialog). */
 static const sv_col byname_order[] = { SV_COL_NAME, SV_COL_EXC_PCT, SV_COL_EXC, SV_COL_EXC_CT, SV_COL_INC_PCT,
-				       SV_COL_INC, SV_COL_INC_AVG, SV_COL_INC_CT, SV_COL_FOLD, SV_COL_FOLD_CT,
+				       SV_COL_INC, SV_COL_BASE, SV_COL_TEST, SV_COL_CI, SV_COL_P, SV_COL_SIG, SV_COL_INC_AVG, SV_COL_INC_CT, SV_COL_FOLD, SV_COL_FOLD_CT,
 				       SV_COL_WHEN, SV_COL_FIRST, SV_COL_LAST };
-static const sv_col tree_order[] = { SV_COL_NAME, SV_COL_INC_PCT, SV_COL_INC, SV_COL_INC_AVG, SV_COL_INC_CT,
+static const sv_col tree_order[] = { SV_COL_NAME, SV_COL_INC_PCT, SV_COL_INC, SV_COL_BASE, SV_COL_TEST, SV_COL_CI,
+				     SV_COL_P, SV_COL_SIG, SV_COL_INC_AVG, SV_COL_INC_CT,
 				     SV_COL_EXC_PCT, SV_COL_EXC, SV_COL_EXC_CT, SV_COL_FOLD, SV_COL_FOLD_CT,
 				     SV_COL_WHEN, SV_COL_FIRST, SV_COL_LAST };
 
@@ -51,18 +58,22 @@ sv_col sv_column_find(const char *key)
 	return SV_COL_COUNT;
 }
 
-size_t sv_grid_all_columns(sv_rows_kind kind, sv_col out[SV_COL_COUNT])
-{
-	memcpy(out, kind == SV_ROWS_BYNAME ? byname_order : tree_order, SV_COL_COUNT * sizeof(*out));
-	return SV_COL_COUNT;
-}
-
-size_t sv_grid_default_columns(sv_rows_kind kind, sv_col out[SV_COL_COUNT])
+size_t sv_grid_all_columns(sv_rows_kind kind, bool compare, sv_col out[SV_COL_COUNT])
 {
 	const sv_col *o = kind == SV_ROWS_BYNAME ? byname_order : tree_order;
 	size_t n = 0;
 	for (size_t i = 0; i < SV_COL_COUNT; i++)
-		if (columns[o[i]].shown)
+		if (compare || !columns[o[i]].compare)
+			out[n++] = o[i];
+	return n;
+}
+
+size_t sv_grid_default_columns(sv_rows_kind kind, bool compare, sv_col out[SV_COL_COUNT])
+{
+	const sv_col *o = kind == SV_ROWS_BYNAME ? byname_order : tree_order;
+	size_t n = 0;
+	for (size_t i = 0; i < SV_COL_COUNT; i++)
+		if (columns[o[i]].shown || (compare && columns[o[i]].compare))
 			out[n++] = o[i];
 	return n;
 }
@@ -135,6 +146,41 @@ void sv_grid_cell(char *buf, size_t size, sv_col c, const char *name, const sv_s
 		sv_format_number(buf, size, sv_column_value(c, st, basis), columns[c].decimals);
 	else if (size)
 		buf[0] = '\0';
+}
+
+double sv_row_value(sv_col c, const sv_row *r, double basis)
+{
+	if (!columns[c < SV_COL_COUNT ? c : SV_COL_NAME].compare)
+		return sv_column_value(c, r->st, basis);
+	const sv_cmpstat *s = r->cmp;
+	if (!s)
+		return 0;
+	double x = c == SV_COL_BASE ? s->base
+		   : c == SV_COL_TEST ? s->test
+		   : c == SV_COL_CI ? (s->hi - s->lo) / 2
+		   : c == SV_COL_P ? s->p
+				  : s->sig;
+	return isnan(x) ? 0 : x;
+}
+
+void sv_grid_row_cell(char *buf, size_t size, sv_col c, const sv_row *r, double basis, const char *when)
+{
+	if (c >= SV_COL_COUNT || !columns[c].compare) {
+		sv_grid_cell(buf, size, c, NULL, r->st, basis, when);
+		return;
+	}
+	const sv_cmpstat *s = r->cmp;
+	if (size)
+		buf[0] = '\0';
+	if (!s)
+		return;
+	if (c == SV_COL_SIG) {
+		snprintf(buf, size, "%s", s->sig > 0 ? "grew" : s->sig < 0 ? "shrank" : "");
+		return;
+	}
+	double x = c == SV_COL_BASE ? s->base : c == SV_COL_TEST ? s->test : c == SV_COL_CI ? (s->hi - s->lo) / 2 : s->p;
+	if (!isnan(x))
+		sv_format_number(buf, size, x, columns[c].decimals);
 }
 
 int sv_text_width(const char *s)
@@ -237,7 +283,8 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 	if (style->tsv) {
 		for (size_t k = 0; k < ncols; k++) {
 			sv_col c = cols[k];
-			bool metric = c == SV_COL_EXC || c == SV_COL_INC || c == SV_COL_INC_AVG || c == SV_COL_FOLD;
+			bool metric = c == SV_COL_EXC || c == SV_COL_INC || c == SV_COL_INC_AVG || c == SV_COL_FOLD ||
+				      c == SV_COL_BASE || c == SV_COL_TEST || c == SV_COL_CI;
 			fprintf(f, "%s%s", k ? "\t" : "", columns[c].title);
 			if (metric && style->unit)
 				fprintf(f, " (%s)", style->unit);
@@ -252,7 +299,7 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 					put_tsv(f, sv_view_name(v, r->name), false);
 					continue;
 				}
-				sv_grid_cell(buf, sizeof(buf), cols[k], NULL, r->st, basis, whens ? whens[i] : "");
+				sv_grid_row_cell(buf, sizeof(buf), cols[k], r, basis, whens ? whens[i] : "");
 				put_tsv(f, buf, true);
 			}
 			fputc('\n', f);
@@ -274,8 +321,8 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 			} else if (cols[k] == SV_COL_WHEN) {
 				w = whens ? (int)strlen(whens[i]) : 0;
 			} else {
-				sv_grid_cell(buf, sizeof(buf), cols[k], NULL, rows->row[i].st, basis, NULL);
-				w = (int)strlen(buf);
+				sv_grid_row_cell(buf, sizeof(buf), cols[k], &rows->row[i], basis, NULL);
+				w = sv_text_width(buf);
 			}
 			if (w > width[k])
 				width[k] = w;
@@ -294,7 +341,7 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 				mark = style->marks && ind ? "+ " : "";
 				cell = clean(sv_view_name(v, r->name), namebuf, sizeof(namebuf));
 			} else {
-				sv_grid_cell(buf, sizeof(buf), cols[k], NULL, r->st, basis, whens ? whens[i - 1] : "");
+				sv_grid_row_cell(buf, sizeof(buf), cols[k], r, basis, whens ? whens[i - 1] : "");
 			}
 			int pad = width[k] - (2 * ind + (int)strlen(mark) + sv_text_width(cell));
 			if (pad < 0)
@@ -333,7 +380,7 @@ static int cmp_block(const sort_ctx *c, const block *a, const block *b)
 		r = strcasecmp(sv_view_name(c->v, a->head->name), sv_view_name(c->v, b->head->name));
 	} else {
 		/* any positive basis orders percentages as their values */
-		double x = sv_column_value(c->col, a->head->st, 1), y = sv_column_value(c->col, b->head->st, 1);
+		double x = sv_row_value(c->col, a->head, 1), y = sv_row_value(c->col, b->head, 1);
 		r = x < y ? -1 : x > y ? 1 : 0;
 	}
 	r *= c->dir;

@@ -385,6 +385,27 @@ int sv_grouppats_eval(char **out, sv_grouppats *g, const char *name, size_t len)
 	return kind;
 }
 
+int sv_pattern_replace(char **out, sv_pattern *p, const char *text, size_t len, const char *repl)
+{
+	*out = NULL;
+	int nm = pattern_exec(p, text, len);
+	if (nm < 0)
+		return 0;
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(p->md);
+	size_t a = ov[0], z = ov[1];
+	strbuf b = { 0 };
+	sb_add(&b, text, a);
+	if (expand(&b, repl, p, text, nm))
+		b.err = SV_ENOMEM;
+	sb_add(&b, text + z, len - z);
+	if (b.err) {
+		free(b.p);
+		return SV_ENOMEM;
+	}
+	*out = b.p;
+	return 1;
+}
+
 const char *sv_patlist_limit_hit(const sv_patlist *l)
 {
 	for (size_t i = 0; l && i < l->n; i++)

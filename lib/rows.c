@@ -153,6 +153,7 @@ void sv_rows_dispose(sv_rows *r)
 	if (!r)
 		return;
 	free(r->row);
+	free(r->cmpbuf);
 	memset(r, 0, sizeof(*r));
 }
 

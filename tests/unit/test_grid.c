@@ -20,15 +20,24 @@ static void test_columns(void **state)
 	/* ByName leads with exclusive columns, trees with inclusive ones; Inc Avg and Fold Ct only
 	 * on request */
 	sv_col c[SV_COL_COUNT];
-	size_t n = sv_grid_default_columns(SV_ROWS_BYNAME, c);
-	assert_int_equal(n, SV_COL_COUNT - 2);
+	size_t n = sv_grid_default_columns(SV_ROWS_BYNAME, false, c);
+	assert_int_equal(n, SV_COL_COUNT - 2 - 5);
 	assert_int_equal(c[0], SV_COL_NAME);
 	assert_int_equal(c[1], SV_COL_EXC_PCT);
-	n = sv_grid_default_columns(SV_ROWS_CALLTREE, c);
+	n = sv_grid_default_columns(SV_ROWS_CALLTREE, false, c);
 	assert_int_equal(c[1], SV_COL_INC_PCT);
 	for (size_t i = 0; i < n; i++)
 		assert_true(c[i] != SV_COL_INC_AVG && c[i] != SV_COL_FOLD_CT);
-	assert_int_equal(sv_grid_all_columns(SV_ROWS_AGGTREE, c), SV_COL_COUNT);
+	assert_int_equal(sv_grid_all_columns(SV_ROWS_AGGTREE, true, c), SV_COL_COUNT);
+	assert_int_equal(sv_grid_all_columns(SV_ROWS_AGGTREE, false, c), SV_COL_COUNT - 5);
+	/* a comparison's columns follow Inc */
+	n = sv_grid_default_columns(SV_ROWS_CALLTREE, true, c);
+	assert_int_equal(n, SV_COL_COUNT - 2);
+	assert_int_equal(c[2], SV_COL_INC);
+	assert_int_equal(c[3], SV_COL_BASE);
+	assert_int_equal(c[7], SV_COL_SIG);
+	for (size_t i = 0; i < sv_grid_all_columns(SV_ROWS_BYNAME, false, c); i++)
+		assert_false(sv_column_get(c[i])->compare);
 }
 
 static void test_parse(void **state)

@@ -33,6 +33,7 @@ SV_API const sv_aggrow *sv_aggtree_row(const sv_aggtree *t, uint32_t row);
 SV_API uint32_t sv_aggtree_children(const sv_aggtree *t, uint32_t row, const uint32_t **out);
 /* Histogram scale to encode the rows' When strings with sv_when_encode. */
 SV_API double sv_aggtree_scale(const sv_aggtree *t);
+SV_API sv_agg_kind sv_aggtree_kind(const sv_aggtree *t);
 
 typedef struct sv_callercallee {
 	sv_aggrow focus;

@@ -33,6 +33,14 @@ typedef enum sv_col {
 	SV_COL_WHEN,
 	SV_COL_FIRST,
 	SV_COL_LAST,
+	/* A comparison of several runs (stackview/compare.h): a row's base and test means of
+	 * Inc, the half width of the 95 % interval of their difference, its p value and whether
+	 * the change is significant ("grew" / "shrank"). Empty on rows without one. */
+	SV_COL_BASE,
+	SV_COL_TEST,
+	SV_COL_CI,
+	SV_COL_P,
+	SV_COL_SIG,
 	SV_COL_COUNT
 } sv_col;
 
@@ -46,6 +54,7 @@ typedef struct sv_column {
 	 * (Name never goes); the others keep their order. */
 	int drop;
 	bool shown; /* in the default columns (Inc Avg and Fold Ct are not) */
+	bool compare; /* a comparison's column: shown by default when rows carry one */
 } sv_column;
 
 /* The column's description; c < SV_COL_COUNT. */
@@ -55,9 +64,11 @@ SV_API sv_col sv_column_find(const char *key);
 
 /* The columns a view shows by default, in order: ByName leads with Exc, the tree views
  * (CallTree, Callers, Callees, Caller-Callee) with Inc (spec §6.2). Returns the count. */
-SV_API size_t sv_grid_default_columns(sv_rows_kind kind, sv_col out[SV_COL_COUNT]);
-/* Every column, in the same kind's order (what a Columns dialog offers). */
-SV_API size_t sv_grid_all_columns(sv_rows_kind kind, sv_col out[SV_COL_COUNT]);
+/* With `compare` (a comparison of several runs), Base, Test, 95 % CI, p and Sig follow Inc. */
+SV_API size_t sv_grid_default_columns(sv_rows_kind kind, bool compare, sv_col out[SV_COL_COUNT]);
+/* Every column, in the same kind's order (what a Columns dialog offers); the comparison's
+ * only with `compare`. */
+SV_API size_t sv_grid_all_columns(sv_rows_kind kind, bool compare, sv_col out[SV_COL_COUNT]);
 /* A comma-separated list of column keys ("name,inc,when"). SV_EINVAL naming the unknown
  * key and listing the valid ones. */
 SV_API int sv_grid_parse_columns(const char *list, sv_col out[SV_COL_COUNT], size_t *n, sv_error *err) SV_MUST_USE;
@@ -71,6 +82,11 @@ SV_API double sv_column_value(sv_col c, const sv_stats *st, double basis);
  * or `when` for the When column. */
 SV_API void sv_grid_cell(char *buf, size_t size, sv_col c, const char *name, const sv_stats *st, double basis,
 		  const char *when);
+/* The same for a row, the comparison's columns included (their cells are empty when the row
+ * has no comparison or the number cannot be computed). sv_row_value is the number a grid
+ * sorts by (Sig: +1, -1, 0; a number that cannot be computed: 0). */
+SV_API void sv_grid_row_cell(char *buf, size_t size, sv_col c, const sv_row *r, double basis, const char *when);
+SV_API double sv_row_value(sv_col c, const sv_row *r, double basis);
 
 /* Display width of UTF-8 text in terminal columns (wcwidth; an invalid byte or a control
  * character counts 1). */

@@ -31,6 +31,10 @@ SV_API bool sv_pattern_match(sv_pattern *p, const char *text, size_t len);
  * saved in an untrusted file) stops and counts as no match; these return the pattern's text
  * once that has happened (the first such entry of a list), else NULL. */
 SV_API const char *sv_pattern_limit_hit(const sv_pattern *p);
+/* Replace the part of text that the pattern matches first with repl ($1..$9 and $& expanded
+ * as in GroupPats): 1 with *out the malloc'ed result, 0 when it does not match (*out NULL),
+ * or SV_ENOMEM. */
+SV_API int sv_pattern_replace(char **out, sv_pattern *p, const char *text, size_t len, const char *repl) SV_MUST_USE;
 
 /* `;`-separated list: entries trimmed, empty ones dropped, no [comment] stripping. */
 typedef struct sv_patlist sv_patlist;

@@ -35,6 +35,8 @@ typedef struct sv_row {
 	const sv_stats *st;
 	bool has_children, expanded;
 	sv_row_role role;
+	/* A comparison of several runs (stackview/compare.h) per row, or NULL. */
+	const struct sv_cmpstat *cmp;
 } sv_row;
 
 typedef struct sv_rows {
@@ -43,6 +45,7 @@ typedef struct sv_rows {
 	sv_rows_kind kind;
 	const sv_aggtree *agg;       /* the tree of SV_ROWS_AGGTREE rows */
 	const sv_callercallee *cc;   /* the Caller-Callee of SV_ROWS_CALLERCALLEE rows */
+	struct sv_cmpstat *cmpbuf;   /* what the rows' cmp point into (sv_compare_rows) */
 } sv_rows;
 
 SV_API void sv_rows_dispose(sv_rows *r);
