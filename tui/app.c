@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "stackview/commands.h"
+#include "stackview/compare.h"
 #include "stackview/derive.h"
 #include "stackview/flame.h"
 #include "stackview/pattern.h"
@@ -22,8 +23,10 @@
 /* The grid's default columns (lib/) shown, the others hidden; every tab in its view's order. */
 void tui_default_columns(tui_app *a)
 {
+	/* a diff of several runs a side shows its comparison's columns; one run a side, on request */
+	bool several = a->compare && (sv_compare_runs(a->compare, false) > 1 || sv_compare_runs(a->compare, true) > 1);
 	for (int c = 0; c < SV_COL_COUNT; c++)
-		a->col_hidden[c] = !sv_column_get((sv_col)c)->shown;
+		a->col_hidden[c] = !sv_column_get((sv_col)c)->shown && !(several && sv_column_get((sv_col)c)->compare);
 	for (int t = 0; t < TAB_COUNT; t++)
 		a->sort_col[t] = -1;
 }
@@ -232,6 +235,21 @@ static int sort_rows(tui_app *a)
 	return sv_rows_sort(&f->rows, 0, f->rows.n, f->view, k, a->sort_asc[a->tab]);
 }
 
+bool tui_has_compare(const tui_app *a)
+{
+	return a->compare && a->nframes == 1;
+}
+
+int tui_compare_rows(tui_app *a, sv_rows *rows)
+{
+	if (!tui_has_compare(a) || !rows->n)
+		return 0;
+	tui_frame *f = tui_app_frame(a);
+	sv_error err = { 0 };
+	int rc = sv_compare_set_params(a->compare, sv_view_params(f->view), &err);
+	return rc ? rc : sv_compare_rows(a->compare, f->view, rows);
+}
+
 void tui_reflatten(tui_app *a)
 {
 	tui_frame *f = tui_app_frame(a);
@@ -283,6 +301,8 @@ void tui_reflatten(tui_app *a)
 	default:
 		break;
 	}
+	if (!rc)
+		rc = tui_compare_rows(a, &f->rows);
 	if (!rc && a->sort_col[a->tab] >= 0 && f->rows.n)
 		rc = sort_rows(a);
 	if (rc)

@@ -146,6 +146,7 @@ typedef struct tui_app {
 	size_t nshown;
 	tui_list pick; /* item 0 = "all processes", i+1 = shown[i] */
 	tui_list events; /* the event picker */
+	struct sv_compare *compare; /* the first frame's runs (tui_options.compare), borrowed */
 	/* opening the file again for another event (borrowed from tui_options) */
 	int (*reload)(const void *payload, const char *event, sv_source **out, sv_error *err);
 	const void *reload_payload;
@@ -202,6 +203,10 @@ int tui_app_mouse(tui_app *a, tui_mouse m, int x, int y);
 /* The grid's layout for the current width: columns shown left to right and their widths
  * (draw.c; the mouse uses it to map a click to a column). Returns how many are shown. */
 int tui_draw_columns(tui_app *a, sv_col *shown, int *width);
+/* A diff of several runs is shown (the first frame, its comparison's columns), and the
+ * comparison attached to rows of that frame's view. */
+bool tui_has_compare(const tui_app *a);
+int tui_compare_rows(tui_app *a, sv_rows *rows);
 /* Rows as text, the way Copy puts them on the clipboard: the grid's shown columns padded
  * to the widest cell, names indented by depth (relative to the first row). malloc'd; NULL
  * when out of memory (draw.c). */

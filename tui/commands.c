@@ -257,6 +257,8 @@ static int tui_copy_rows(tui_app *a, bool subtree)
 		rc = a->tab == TAB_CALLTREE ? sv_rows_calltree_at(&sub, f->view, r->id, NULL, -1)
 					    : sv_rows_aggtree_at(&sub, f->agg, r->id, NULL, -1);
 		own = !rc;
+		if (!rc)
+			rc = tui_compare_rows(a, &sub);
 		if (!rc && a->sort_col[a->tab] >= 0)
 			rc = sv_rows_sort(&sub, 0, sub.n, f->view, (sv_col)a->sort_col[a->tab], a->sort_asc[a->tab]);
 	} else if (subtree) { /* ByName and Caller-Callee: the whole grid */

@@ -49,17 +49,19 @@ int tui_set_sort(tui_app *a, int col)
 
 static void tui_columns_place(tui_app *a)
 {
-	tui_list_place(&a->cols, SV_COL_COUNT, TUI_PICK_TOP, a->h - TUI_PICK_TOP);
+	sv_col all[SV_COL_COUNT];
+	tui_list_place(&a->cols, sv_grid_all_columns(tui_tab_kind(a), tui_has_compare(a), all), TUI_PICK_TOP,
+		       a->h - TUI_PICK_TOP);
 }
 
 int tui_columns_key(tui_app *a, int key)
 {
 	sv_col all[SV_COL_COUNT];
-	sv_grid_all_columns(a->tab == TAB_BYNAME ? SV_ROWS_BYNAME : SV_ROWS_CALLTREE, all);
+	size_t na = sv_grid_all_columns(a->tab == TAB_BYNAME ? SV_ROWS_BYNAME : SV_ROWS_CALLTREE, tui_has_compare(a), all);
 	tui_columns_place(a);
 	if (tui_list_key(&a->cols, key, true))
 		return TUI_REDRAW;
-	sv_col c = all[a->cols.cursor < SV_COL_COUNT ? a->cols.cursor : 0];
+	sv_col c = all[a->cols.cursor < na ? a->cols.cursor : 0];
 	switch (key) {
 	case ' ':
 		if (c != SV_COL_NAME)
@@ -122,7 +124,7 @@ int tui_column_at(tui_app *a, int x, int *x0)
 static void column_line(tui_app *a, tui_screen *s, size_t i, int y, int attr)
 {
 	sv_col all[SV_COL_COUNT];
-	sv_grid_all_columns(tui_tab_kind(a), all);
+	sv_grid_all_columns(tui_tab_kind(a), tui_has_compare(a), all);
 	sv_col c = all[i];
 	char wd[32], line[256];
 	if (c == SV_COL_NAME)
@@ -134,8 +136,10 @@ static void column_line(tui_app *a, tui_screen *s, size_t i, int y, int attr)
 	const char *sort = (int)c == a->sort_col[a->tab]	 ? (a->sort_asc[a->tab] ? "ascending" : "descending")
 			   : !sv_column_get(c)->sortable ? "-"
 							 : "";
-	snprintf(line, sizeof(line), "  %s  %-9s %-11s %s", c == SV_COL_NAME || !a->col_hidden[c] ? "[x]" : "[ ]",
-		 sv_column_get(c)->title, wd, sort);
+	const char *title = sv_column_get(c)->title;
+	int pad = 9 - sv_text_width(title); /* titles may be wider in bytes than on screen ("± 95%") */
+	snprintf(line, sizeof(line), "  %s  %s%*s %-11s %s", c == SV_COL_NAME || !a->col_hidden[c] ? "[x]" : "[ ]", title,
+		 pad > 0 ? pad : 0, "", wd, sort);
 	tui_screen_text(s, 0, y, line, a->w, attr);
 }
 

@@ -24,7 +24,7 @@ sv_rows_kind tui_tab_kind(const tui_app *a)
 static int pick(const tui_app *a, const int *width, sv_col *out)
 {
 	sv_col all[SV_COL_COUNT], vis[SV_COL_COUNT];
-	size_t na = sv_grid_all_columns(tui_tab_kind(a), all);
+	size_t na = sv_grid_all_columns(tui_tab_kind(a), tui_has_compare(a), all);
 	int nv = 0;
 	for (size_t i = 1; i < na; i++) /* all[0] is Name */
 		if (!a->col_hidden[all[i]])
@@ -190,7 +190,7 @@ int tui_draw_columns(tui_app *a, sv_col *shown, int *width)
 			char buf[64];
 			if (c == SV_COL_WHEN || a->col_hidden[c]) /* hidden ones never show */
 				continue;
-			sv_grid_cell(buf, sizeof(buf), (sv_col)c, NULL, f->rows.row[i].st, basis, NULL);
+			sv_grid_row_cell(buf, sizeof(buf), (sv_col)c, &f->rows.row[i], basis, NULL);
 			int bw = sv_text_width(buf);
 			if (bw > width[c])
 				width[c] = bw;
@@ -343,7 +343,7 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 			for (int k = 1; k < ncol; k++) {
 				char buf[64];
 				int w = width[shown[k]];
-				sv_grid_cell(buf, sizeof(buf), shown[k], NULL, r->st, basis, when);
+				sv_grid_row_cell(buf, sizeof(buf), shown[k], r, basis, when);
 				int bw = sv_text_width(buf);
 				int cattr = attr;
 				if (sv_column_get(shown[k])->decimals >= 0 && buf[0] == '-')

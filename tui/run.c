@@ -220,6 +220,11 @@ int tui_run(sv_source *src, const sv_params *params, const tui_options *o, sv_er
 	a->reload = o->reload;
 	a->reload_payload = o->reload_payload;
 	a->expand_hot = o->expand_hot;
+	a->compare = o->compare;
+	if (a->compare) {
+		tui_default_columns(a);
+		tui_app_react(a, TUI_REFLATTEN);
+	}
 	if (a->expand_hot) {
 		tui_expand_hot(a);
 		tui_app_react(a, TUI_REFLATTEN);

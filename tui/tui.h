@@ -31,6 +31,9 @@ typedef struct tui_options {
 	const void *reload_payload;
 	/* Open each new call tree along its hot path (profiles of whole programs), not only ROOT. */
 	bool expand_hot;
+	/* A diff of several runs: the first view's rows get its Base, Test, 95 % CI, p and Sig
+	 * columns (the comparison follows the boxes). Borrowed for the run; NULL = none. */
+	struct sv_compare *compare;
 } tui_options;
 
 /* Give the terminal back if the TUI holds it; safe from a fatal-signal handler, which the
