@@ -18,12 +18,23 @@
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_OUTPUT = 3 };
 
+/* Files on one command line (diff and check take several runs a side). */
+#define CLI_MAX_FILES 256
+
 typedef enum cli_out { OUT_TEXT, OUT_JSON, OUT_TSV } cli_out;
 
 typedef struct cli_opts {
 	const char *cmd;
-	const char *files[2];
+	const char *files[CLI_MAX_FILES];
 	int nfiles;
+	int split; /* diff, overweight, check: the files before `--` are the base runs; -1 = no `--` */
+	const char *match;  /* diff, overweight: --match 'OLD=>NEW;...' */
+	bool no_auto_match; /* --no-auto-match */
+	bool welch;         /* --welch: Welch's t instead of the pooled variance */
+	const char *junit;  /* check: --junit FILE */
+	const char *name;   /* explain: --name NAME */
+	struct sv_compare *compare; /* diff: the runs compared, for the rows' Base/Test/CI columns */
+	bool compare_cols;  /* several runs on a side: those columns are shown by default */
 	/* Boxes given on the command line; NULL = not given (keep the file's saved state). */
 	const char *box[SV_BOX_COUNT];
 	const char *select_box[SV_BOX_COUNT]; /* diff: --select-* */
@@ -79,7 +90,8 @@ void cli_progress_end(cli_progress *cp, bool ok);
 
 /* The subcommands (main.c): one row each, read by the parser, the checks before loading
  * (file count, --focus, -o) and the dispatch. */
-enum { CLI_NEEDS_FOCUS = 1, CLI_NEEDS_OUTPUT = 2, CLI_WANTS_PRESETS = 4 };
+enum { CLI_NEEDS_FOCUS = 1, CLI_NEEDS_OUTPUT = 2, CLI_WANTS_PRESETS = 4, CLI_SPLITS = 8 /* BASE... -- TEST... */,
+       CLI_NEEDS_NAME = 16 };
 typedef struct cli_command {
 	const char *name;
 	int (*run)(const cli_opts *o);
@@ -97,8 +109,8 @@ size_t cli_command_names(const char **out, size_t max);
  * containing it, heaviest first, else those a few edits away), borrowed from v. */
 bool cli_suggest_command(const char *word, const char *const *names, size_t n, char *buf, size_t size);
 size_t cli_suggest_names(sv_view *v, const char *focus, const char **out, size_t max);
-/* The --focus error line with those suggestions (view.c). */
-void cli_focus_not_found(sv_view *v, const char *focus);
+/* The error line for a --focus / --name that matched no name, with those suggestions (view.c). */
+void cli_name_not_found(sv_view *v, const char *option, const char *name);
 
 /* Shared by the subcommands (load.c). */
 double cli_now_ms(void);
@@ -120,6 +132,25 @@ int cli_flame_to(const sv_view *v, const char *path, const char *title);
 int cmd_info(const cli_opts *o);
 int cmd_diff(const cli_opts *o);
 int cmd_overweight(const cli_opts *o);
+/* The runs of a diff, overweight or check (diff.c): files[first ..], the base runs up to
+ * `--` (one when there is none; none for check), each filtered with `box` (and, with
+ * `saved`, the file's saved boxes first; Fold% cleared) and compared (names lined up, the
+ * automatic matches said on stderr). Returns an exit code; dispose in any case. */
+typedef struct cli_runs {
+	size_t n, nbase;
+	sv_source **src;
+	sv_view **v;
+	sv_params *p;
+	struct sv_compare *cmp; /* NULL without base runs */
+} cli_runs;
+int cli_runs_load(cli_runs *r, const cli_opts *o, int first, const char *const box[SV_BOX_COUNT], bool saved);
+void cli_runs_dispose(cli_runs *r);
+/* A comparison's fields of a JSON row (output.c). */
+struct sv_cmpstat;
+struct jw;
+void cli_json_cmpstat(struct jw *w, const struct sv_cmpstat *s);
+int cmd_check(const cli_opts *o);   /* check.c */
+int cmd_explain(const cli_opts *o); /* explain.c */
 int cmd_convert(const cli_opts *o);
 int cmd_tui(const cli_opts *o);
 int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick,

@@ -1,43 +1,108 @@
 /* SPDX-License-Identifier: MIT */
-/* stackview diff and overweight: two files, one view each, compared (spec §9, §10). */
+/* stackview diff and overweight: base runs against test runs, one or several a side (spec §9,
+ * §10; docs/guide.md "Diff and Overweight"). The runs live in a comparison (lib/compare.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "stackview/compare.h"
 #include "stackview/derive.h"
 
-/* Load both inputs, filter each with the --select-* boxes (Fold% cleared). */
-static int two_views(sv_source *src[2], sv_view *v[2], sv_params p[2], const cli_opts *o,
-		     const char *const box[SV_BOX_COUNT])
+void cli_runs_dispose(cli_runs *r)
 {
+	sv_compare_free(r->cmp);
+	for (size_t i = 0; i < r->n; i++) {
+		if (r->v)
+			sv_view_free(r->v[i]);
+		if (r->src)
+			sv_source_free(r->src[i]);
+		if (r->p)
+			sv_params_dispose(&r->p[i]);
+	}
+	free(r->src);
+	free(r->v);
+	free(r->p);
+	memset(r, 0, sizeof(*r));
+}
+
+int cli_runs_load(cli_runs *r, const cli_opts *o, int first, const char *const box[SV_BOX_COUNT], bool saved)
+{
+	memset(r, 0, sizeof(*r));
+	r->n = (size_t)(o->nfiles - first);
+	r->nbase = o->split < 0 ? (first ? 0 : 1) : (size_t)(o->split - first);
+	r->src = calloc(r->n, sizeof(*r->src));
+	r->v = calloc(r->n, sizeof(*r->v));
+	r->p = calloc(r->n, sizeof(*r->p));
+	if (!r->src || !r->v || !r->p) {
+		fprintf(stderr, "stackview: out of memory\n");
+		return EXIT_INPUT;
+	}
 	double t0 = cli_now_ms();
-	for (int i = 0; i < 2; i++) {
-		int rc = cli_load(&src[i], o->files[i], o);
+	for (size_t i = 0; i < r->n; i++) {
+		int rc = cli_load(&r->src[i], o->files[first + (int)i], o);
 		if (rc)
 			return rc;
 	}
 	cli_timing(o, "load", cli_now_ms() - t0);
-	for (int i = 0; i < 2; i++) {
-		if (cli_make_params(&p[i], src[i], box) || sv_params_set(&p[i], SV_BOX_FOLD_PCT, ""))
+	for (size_t i = 0; i < r->n; i++) {
+		if (cli_make_params(&r->p[i], saved ? r->src[i] : NULL, box) || sv_params_set(&r->p[i], SV_BOX_FOLD_PCT, "")) {
+			fprintf(stderr, "stackview: out of memory\n");
 			return EXIT_INPUT;
-		int rc = cli_build_view(&v[i], src[i], &p[i]);
+		}
+		int rc = cli_build_view(&r->v[i], r->src[i], &r->p[i]);
 		if (rc)
 			return rc;
+	}
+	if (!r->nbase) /* check without base runs: nothing to compare */
+		return 0;
+	sv_compare_opts co = { .match = o->match, .auto_match = !o->no_auto_match, .welch = o->welch };
+	sv_error err;
+	sv_error_clear(&err);
+	int rc = sv_compare_new(&r->cmp, r->v, r->nbase, r->n - r->nbase, &co, &err);
+	if (rc) {
+		cli_report(&err);
+		return rc == SV_EINVAL ? EXIT_USAGE : EXIT_INPUT;
+	}
+	/* say what automatic matching did, and how to turn it off */
+	for (size_t i = 0; i < sv_compare_alias_count(r->cmp); i++) {
+		const char *t, *b;
+		sv_compare_alias(r->cmp, i, &t, &b);
+		fprintf(stderr, "stackview: note: test's %s is taken as base's %s (names that differ by a version or hash; --no-auto-match keeps them apart)\n",
+			t, b);
 	}
 	return 0;
 }
 
+/* Attach the runs to a view's parameters; a bad box was reported when the view was built. */
+static int runs_follow(cli_runs *r, const sv_params *p)
+{
+	sv_error err;
+	sv_error_clear(&err);
+	if (sv_compare_set_params(r->cmp, p, &err)) {
+		cli_report(&err);
+		return EXIT_INPUT;
+	}
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
 int cmd_diff(const cli_opts *o)
 {
-	sv_source *src[2] = { 0 }, *d = NULL;
-	sv_view *v[2] = { 0 }, *dv = NULL;
-	sv_params p[2] = { 0 }, dp = { 0 };
-	int rc = two_views(src, v, p, o, o->select_box);
+	cli_runs r;
+	sv_source *d = NULL;
+	sv_view *dv = NULL;
+	sv_params dp = { 0 };
+	int rc = cli_runs_load(&r, o, 0, o->select_box, true);
 	if (rc)
 		goto out;
-	/* files[0] is BASE, files[1] is TEST. */
-	if (sv_diff(&d, v[1], v[0]) || sv_params_init(&dp)) {
+	if (sv_compare_diff_source(&d, r.cmp) || sv_params_init(&dp)) {
+		fprintf(stderr, "stackview: out of memory\n");
 		rc = EXIT_INPUT;
 		goto out;
 	}
@@ -54,48 +119,92 @@ int cmd_diff(const cli_opts *o)
 			rc = EXIT_INPUT;
 			goto out;
 		}
+	size_t nb = r.nbase, nt = r.n - r.nbase;
+	cli_opts oc = *o;
+	oc.compare = r.cmp;
+	oc.compare_cols = nb > 1 || nt > 1;
 	if (o->output) {
 		if ((rc = cli_build_view(&dv, d, &dp)))
 			goto out;
-		rc = cli_flame_to(dv, o->output, "Differential Flame Graph (red grew, blue shrank)");
+		rc = cli_flame_to(dv, o->output, nb + nt > 2 ? "Differential Flame Graph of the means (red grew, blue shrank)"
+							     : "Differential Flame Graph (red grew, blue shrank)");
 		goto out;
 	}
 	if ((o->script || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))) && o->out == OUT_TEXT && !o->view) {
 		/* On a terminal, diff opens the diff view (negative values shown in red). */
 		char title[600];
-		const char *b = strrchr(o->files[0], '/'), *t = strrchr(o->files[1], '/');
-		snprintf(title, sizeof(title), "diff %s - %s", t ? t + 1 : o->files[1], b ? b + 1 : o->files[0]);
-		rc = cli_run_tui(o, d, title, &dp, false, NULL);
+		if (nb == 1 && nt == 1)
+			snprintf(title, sizeof(title), "diff %s - %s", base_name(o->files[1]), base_name(o->files[0]));
+		else
+			snprintf(title, sizeof(title), "diff %zu test run%s (%s...) - %zu base run%s (%s...)", nt, nt > 1 ? "s" : "",
+				 base_name(o->files[nb]), nb, nb > 1 ? "s" : "", base_name(o->files[0]));
+		rc = cli_run_tui(&oc, d, title, &dp, false, NULL);
 		goto out;
 	}
-	if ((rc = cli_build_view(&dv, d, &dp)))
+	if ((rc = cli_build_view(&dv, d, &dp)) || (rc = runs_follow(&r, &dp)))
 		goto out;
-	rc = cli_print_view(dv, o->view ? o->view : "calltree", o);
+	rc = cli_print_view(dv, o->view ? o->view : "calltree", &oc);
 out:
 	sv_view_free(dv);
 	sv_source_free(d);
 	sv_params_dispose(&dp);
-	for (int i = 0; i < 2; i++) {
-		sv_view_free(v[i]);
-		sv_source_free(src[i]);
-		sv_params_dispose(&p[i]);
-	}
+	cli_runs_dispose(&r);
 	return rc;
+}
+
+/* A row's significance as the text and TSV columns show it. */
+static const char *sig_text(const sv_cmpstat *s)
+{
+	return !s ? "" : s->sig > 0 ? "grew" : s->sig < 0 ? "shrank" : "";
 }
 
 int cmd_overweight(const cli_opts *o)
 {
-	sv_source *src[2] = { 0 };
+	cli_runs r;
+	sv_source *mean[2] = { 0 };
 	sv_view *v[2] = { 0 };
-	sv_params p[2] = { 0 };
+	sv_params p = { 0 };
 	sv_overweight ow = { 0 };
-	int rc = two_views(src, v, p, o, o->box);
+	sv_rows rows = { 0 };
+	/* every sample enters; the boxes name and filter the means */
+	const char *none[SV_BOX_COUNT] = { 0 };
+	int rc = cli_runs_load(&r, o, 0, none, false);
 	if (rc)
 		goto out;
-	if (sv_overweight_compute(&ow, v[1], v[0])) {
+	if (cli_make_params(&p, r.src[r.nbase], o->box)) {
 		rc = EXIT_INPUT;
 		goto out;
 	}
+	for (int side = 0; side < 2; side++) {
+		if (sv_compare_mean_source(&mean[side], r.cmp, side == 1)) {
+			fprintf(stderr, "stackview: out of memory\n");
+			rc = EXIT_INPUT;
+			goto out;
+		}
+		if ((rc = cli_build_view(&v[side], mean[side], &p)))
+			goto out;
+	}
+	if ((rc = runs_follow(&r, &p)))
+		goto out;
+	if (sv_overweight_compute(&ow, v[1], v[0]) || sv_rows_byname(&rows, v[1], 0) ||
+	    sv_compare_rows(r.cmp, v[1], &rows)) {
+		fprintf(stderr, "stackview: out of memory\n");
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	bool several = r.nbase > 1 || r.n - r.nbase > 1;
+	/* each overweight row's comparison, found by name */
+	const sv_cmpstat **cs = calloc(ow.nrows + 1, sizeof(*cs));
+	if (!cs) {
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	for (size_t i = 0; i < ow.nrows; i++)
+		for (size_t k = 0; k < rows.n; k++)
+			if (!strcmp(sv_view_name(v[1], rows.row[k].name), ow.rows[i].name)) {
+				cs[i] = rows.row[k].cmp;
+				break;
+			}
 	if (o->out == OUT_JSON) {
 		jw w = { .f = stdout };
 		jw_begin_obj(&w);
@@ -103,52 +212,71 @@ int cmd_overweight(const cli_opts *o)
 		jw_key(&w, "test"); jw_num(&w, ow.test);
 		jw_key(&w, "delta"); jw_num(&w, ow.delta);
 		jw_key(&w, "delta_pct"); jw_num(&w, ow.delta_pct);
+		jw_key(&w, "runs");
+		jw_begin_obj(&w);
+		jw_key(&w, "base"); jw_int(&w, (long long)r.nbase);
+		jw_key(&w, "test"); jw_int(&w, (long long)(r.n - r.nbase));
+		jw_end_obj(&w);
 		jw_key(&w, "rows");
 		jw_begin_arr(&w);
 		for (size_t i = 0; i < ow.nrows; i++) {
-			const sv_overweight_row *r = &ow.rows[i];
+			const sv_overweight_row *x = &ow.rows[i];
 			jw_begin_obj(&w);
-			jw_key(&w, "name"); jw_str(&w, r->name);
-			jw_key(&w, "base"); jw_num(&w, r->base);
-			jw_key(&w, "test"); jw_num(&w, r->test);
-			jw_key(&w, "delta"); jw_num(&w, r->delta);
-			jw_key(&w, "responsibility_pct"); jw_num(&w, r->responsibility_pct);
-			jw_key(&w, "overweight_pct"); jw_num(&w, r->overweight_pct);
-			jw_key(&w, "interest"); jw_int(&w, r->interest);
+			jw_key(&w, "name"); jw_str(&w, x->name);
+			jw_key(&w, "base"); jw_num(&w, x->base);
+			jw_key(&w, "test"); jw_num(&w, x->test);
+			jw_key(&w, "delta"); jw_num(&w, x->delta);
+			jw_key(&w, "responsibility_pct"); jw_num(&w, x->responsibility_pct);
+			jw_key(&w, "overweight_pct"); jw_num(&w, x->overweight_pct);
+			jw_key(&w, "interest"); jw_int(&w, x->interest);
+			if (cs[i])
+				cli_json_cmpstat(&w, cs[i]);
 			jw_end_obj(&w);
 		}
 		jw_end_arr(&w);
 		jw_end_obj(&w);
 		putchar('\n');
 	} else if (o->out == OUT_TSV) {
-		printf("Name\tBase\tTest\tDelta\tResponsibility %%\tOverweight %%\tInterest Level\n");
+		printf("Name\tBase\tTest\tDelta\tResponsibility %%\tOverweight %%\tInterest Level%s\n",
+		       several ? "\t\u00b1 95%\tSig" : "");
 		for (size_t i = 0; i < ow.nrows; i++) {
-			const sv_overweight_row *r = &ow.rows[i];
-			printf("%s\t%.1f\t%.1f\t%.1f\t%.2f\t%.2f\t%d\n", r->name, r->base, r->test, r->delta,
-			       r->responsibility_pct, r->overweight_pct, r->interest);
+			const sv_overweight_row *x = &ow.rows[i];
+			printf("%s\t%.1f\t%.1f\t%.1f\t%.2f\t%.2f\t%d", x->name, x->base, x->test, x->delta,
+			       x->responsibility_pct, x->overweight_pct, x->interest);
+			if (several)
+				printf("\t%.1f\t%s", cs[i] ? (cs[i]->hi - cs[i]->lo) / 2 : 0, sig_text(cs[i]));
+			putchar('\n');
 		}
 	} else {
+		if (several)
+			printf("Means of %zu base and %zu test runs\n", r.nbase, r.n - r.nbase);
 		printf("Base (old) Time  %.1f\nTest (new) Time  %.1f\nDelta            %.1f\nDelta %%          %.1f\n\n",
 		       ow.base, ow.test, ow.delta, ow.delta_pct);
 		int nw = 4;
 		for (size_t i = 0; i < ow.nrows; i++)
 			if ((int)strlen(ow.rows[i].name) > nw)
 				nw = (int)strlen(ow.rows[i].name);
-		printf("%-*s  %12s  %12s  %12s  %16s  %12s  %8s\n", nw, "Name", "Base", "Test", "Delta",
-		       "Responsibility %", "Overweight %", "Interest");
+		printf("%-*s  %12s  %12s  %12s  %16s  %12s  %8s%s\n", nw, "Name", "Base", "Test", "Delta", "Responsibility %",
+		       "Overweight %", "Interest", several ? "        \u00b1 95%  Sig" : "");
 		for (size_t i = 0; i < ow.nrows; i++) {
-			const sv_overweight_row *r = &ow.rows[i];
-			printf("%-*s  %12.1f  %12.1f  %12.1f  %16.2f  %12.2f  %8d\n", nw, r->name, r->base, r->test, r->delta,
-			       r->responsibility_pct, r->overweight_pct, r->interest);
+			const sv_overweight_row *x = &ow.rows[i];
+			printf("%-*s  %12.1f  %12.1f  %12.1f  %16.2f  %12.2f  %8d", nw, x->name, x->base, x->test, x->delta,
+			       x->responsibility_pct, x->overweight_pct, x->interest);
+			if (several)
+				printf("  %12.1f  %s", cs[i] ? (cs[i]->hi - cs[i]->lo) / 2 : 0, sig_text(cs[i]));
+			putchar('\n');
 		}
 	}
+	free(cs);
 	rc = cli_finish_output(stdout);
 out:
+	sv_rows_dispose(&rows);
 	sv_overweight_dispose(&ow);
 	for (int i = 0; i < 2; i++) {
 		sv_view_free(v[i]);
-		sv_source_free(src[i]);
-		sv_params_dispose(&p[i]);
+		sv_source_free(mean[i]);
 	}
+	sv_params_dispose(&p);
+	cli_runs_dispose(&r);
 	return rc;
 }

@@ -28,8 +28,13 @@ static const cli_command commands[] = {
 	{ .name = "callees", .run = run_view, .min_files = 1, .max_files = 1, .needs = CLI_NEEDS_FOCUS, .files = "FILE" },
 	{ .name = "callercallee", .run = run_view, .min_files = 1, .max_files = 1, .needs = CLI_NEEDS_FOCUS, .files = "FILE" },
 	{ .name = "flame", .run = run_view, .min_files = 1, .max_files = 1, .needs = CLI_NEEDS_OUTPUT, .files = "FILE" },
-	{ .name = "diff", .run = cmd_diff, .min_files = 2, .max_files = 2, .needs = CLI_WANTS_PRESETS, .files = "BASE and TEST files" },
-	{ .name = "overweight", .run = cmd_overweight, .min_files = 2, .max_files = 2, .files = "BASE and TEST files" },
+	{ .name = "diff", .run = cmd_diff, .min_files = 2, .max_files = CLI_MAX_FILES, .needs = CLI_WANTS_PRESETS | CLI_SPLITS,
+	  .files = "BASE and TEST files (BASE... -- TEST... for several runs a side)" },
+	{ .name = "overweight", .run = cmd_overweight, .min_files = 2, .max_files = CLI_MAX_FILES, .needs = CLI_SPLITS,
+	  .files = "BASE and TEST files (BASE... -- TEST... for several runs a side)" },
+	{ .name = "check", .run = cmd_check, .min_files = 2, .max_files = CLI_MAX_FILES, .needs = CLI_SPLITS,
+	  .files = "a BUDGET file and PROFILE files (BUDGET BASE... -- PROFILE... for growth rules)" },
+	{ .name = "explain", .run = cmd_explain, .min_files = 1, .max_files = 1, .needs = CLI_NEEDS_NAME, .files = "FILE" },
 	{ .name = "convert", .run = cmd_convert, .min_files = 2, .max_files = 2, .files = "IN and OUT files" },
 	{ .name = "presets", .run = run_presets, .min_files = 0, .max_files = 0, .needs = CLI_WANTS_PRESETS, .files = "" },
 };
@@ -65,6 +70,20 @@ static int check(const cli_command *c, const cli_opts *o)
 			fprintf(stderr, "stackview: %s needs one FILE (see stackview --help)\n", c->name);
 		else
 			fprintf(stderr, "stackview: %s needs %s\n", c->name, c->files);
+		return EXIT_USAGE;
+	}
+	if (c->needs & CLI_SPLITS) {
+		/* diff and overweight: BASE TEST, or BASE... -- TEST...; check: BUDGET PROFILE...,
+		 * or BUDGET BASE... -- PROFILE... */
+		int first = !strcmp(c->name, "check");
+		bool ok = o->split < 0 ? first || o->nfiles == 2 : o->split > first && o->nfiles > o->split;
+		if (!ok) {
+			fprintf(stderr, "stackview: %s needs %s\n", c->name, c->files);
+			return EXIT_USAGE;
+		}
+	}
+	if ((c->needs & CLI_NEEDS_NAME) && !o->name) {
+		fprintf(stderr, "stackview: %s needs --name NAME\n", c->name);
 		return EXIT_USAGE;
 	}
 	if ((c->needs & CLI_NEEDS_FOCUS) && !o->focus) {

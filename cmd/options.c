@@ -79,6 +79,7 @@ void cli_usage(FILE *f)
 enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
 	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_FORMAT, O_VERSION,
+	O_MATCH, O_NO_AUTO_MATCH, O_WELCH, O_JUNIT, O_NAME,
 	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT,
 };
 
@@ -120,6 +121,11 @@ static const struct option longopts[] = {
 	{ "grouped", no_argument, NULL, O_GROUPED },
 	{ "folded-style", required_argument, NULL, O_FOLDED_STYLE },
 	{ "size", required_argument, NULL, O_SIZE },
+	{ "match", required_argument, NULL, O_MATCH },
+	{ "no-auto-match", no_argument, NULL, O_NO_AUTO_MATCH },
+	{ "welch", no_argument, NULL, O_WELCH },
+	{ "junit", required_argument, NULL, O_JUNIT },
+	{ "name", required_argument, NULL, O_NAME },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, O_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -138,6 +144,23 @@ static bool add_debug_dir(cli_opts *o, const char *dir)
 	snprintf(o->debug_buf + used, sizeof(o->debug_buf) - used, "%s%s", used ? ":" : "", dir);
 	o->debug_dirs = o->debug_buf;
 	return true;
+}
+
+/* Whether arg is an option whose value is the next argument ("-g", "--group", "--gro"), so
+ * that a `--` after it is that value, not the separator of base and test files. */
+static bool takes_value(const char *arg)
+{
+	if (arg[0] != '-')
+		return false;
+	if (arg[1] && arg[1] != '-' && !arg[2])
+		return strchr("gfpixo", arg[1]) != NULL;
+	if (arg[1] != '-' || !arg[2] || strchr(arg, '='))
+		return false;
+	size_t n = strlen(arg + 2);
+	for (const struct option *l = longopts; l->name; l++)
+		if (!strncmp(l->name, arg + 2, n))
+			return l->has_arg == required_argument;
+	return false;
 }
 
 static bool parse_long(const char *s, long *out)
@@ -174,6 +197,15 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 		cmd = cli_command_default();
 	}
 	o->cmd = cmd->name;
+	o->split = -1;
+	/* `--` between base and test files (diff BASE... -- TEST...): kept as a file marker, as
+	 * getopt would drop it. */
+	static char split_marker[] = "\x1f--";
+	for (int i = first; i < argc; i++)
+		if (!strcmp(argv[i], "--") && !takes_value(argv[i - 1])) {
+			argv[i] = split_marker;
+			break;
+		}
 	optind = first;
 	opterr = 0;
 	int c;
@@ -254,6 +286,11 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 		case 'o': o->output = optarg; break;
 		case O_SCRIPT: o->script = optarg; break;
 		case O_GROUPED: o->grouped = true; break;
+		case O_MATCH: o->match = optarg; break;
+		case O_NO_AUTO_MATCH: o->no_auto_match = true; break;
+		case O_WELCH: o->welch = true; break;
+		case O_JUNIT: o->junit = optarg; break;
+		case O_NAME: o->name = optarg; break;
 		case O_FOLDED_STYLE:
 			if (strcmp(optarg, "flamegraph") && strcmp(optarg, "plain")) {
 				fprintf(stderr, "stackview: --folded-style must be 'plain' or 'flamegraph'\n");
@@ -279,7 +316,16 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 		}
 	}
 	for (int i = optind; i < argc; i++) {
-		if (o->nfiles == 2) {
+		if (argv[i] == split_marker) {
+			if (!(cmd->needs & CLI_SPLITS) || o->split >= 0) {
+				fprintf(stderr, "stackview: unexpected argument '--'%s\n",
+					o->split >= 0 ? "" : " (it separates base and test files: diff, overweight, check)");
+				return EXIT_USAGE;
+			}
+			o->split = o->nfiles;
+			continue;
+		}
+		if (o->nfiles == ((cmd->needs & CLI_SPLITS) ? CLI_MAX_FILES : 2)) {
 			fprintf(stderr, "stackview: unexpected argument '%s'\n", argv[i]);
 			return EXIT_USAGE;
 		}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "stackview/compare.h"
 #include "stackview/grid.h"
 #include "stackview/rows.h"
 
@@ -59,6 +60,8 @@ static void json_row_fields(jw *w, sv_view *v, const sv_rows *rows, size_t i, do
 		when[0] = '\0';
 	jw_key(w, "when");
 	jw_str(w, when);
+	if (r->cmp)
+		cli_json_cmpstat(w, r->cmp);
 }
 
 /* A flattened tree as nested JSON objects, without recursion (trees are up to 100,000
@@ -84,6 +87,95 @@ static void json_tree(jw *w, sv_view *v, const sv_rows *rows, double basis)
 	}
 }
 
+void cli_json_cmpstat(jw *w, const sv_cmpstat *s)
+{
+	jw_key(w, "base"); jw_num(w, s->base);
+	jw_key(w, "test"); jw_num(w, s->test);
+	jw_key(w, "base_sd"); jw_num(w, s->base_sd);
+	jw_key(w, "test_sd"); jw_num(w, s->test_sd);
+	jw_key(w, "ci_low");
+	if (isnan(s->lo))
+		jw_null(w);
+	else
+		jw_num(w, s->lo);
+	jw_key(w, "ci_high");
+	if (isnan(s->hi))
+		jw_null(w);
+	else
+		jw_num(w, s->hi);
+	jw_key(w, "p");
+	if (isnan(s->p))
+		jw_null(w);
+	else
+		jw_num(w, s->p);
+	jw_key(w, "significant"); jw_int(w, s->sig);
+}
+
+/* How many heaviest names found on one side only the report shows, and the share of the total
+ * under which one is sampling, not a rename. */
+#define UNMATCHED_SHOWN 10
+#define CLI_UNMATCHED_SHARE 0.01
+
+/* A comparison's runs, automatic matches and what did not line up (JSON). */
+static void json_compare(jw *w, const cli_opts *o)
+{
+	sv_compare *c = o->compare;
+	if (!c)
+		return;
+	jw_key(w, "runs");
+	jw_begin_obj(w);
+	jw_key(w, "base"); jw_int(w, (long long)sv_compare_runs(c, false));
+	jw_key(w, "test"); jw_int(w, (long long)sv_compare_runs(c, true));
+	jw_end_obj(w);
+	jw_key(w, "aligned");
+	jw_begin_arr(w);
+	for (size_t i = 0; i < sv_compare_alias_count(c); i++) {
+		const char *t, *b;
+		sv_compare_alias(c, i, &t, &b);
+		jw_begin_obj(w);
+		jw_key(w, "test"); jw_str(w, t);
+		jw_key(w, "base"); jw_str(w, b);
+		jw_end_obj(w);
+	}
+	jw_end_arr(w);
+	sv_unmatched *u = NULL;
+	size_t n = 0;
+	jw_key(w, "unmatched");
+	jw_begin_arr(w);
+	if (sv_compare_unmatched(c, CLI_UNMATCHED_SHARE, &u, &n) == 0)
+		for (size_t i = 0; i < n; i++) {
+			jw_begin_obj(w);
+			jw_key(w, "name"); jw_str(w, u[i].name);
+			jw_key(w, "side"); jw_str(w, u[i].test ? "test" : "base");
+			jw_key(w, "inc"); jw_num(w, u[i].inc);
+			jw_end_obj(w);
+		}
+	jw_end_arr(w);
+	free(u);
+}
+
+/* The same report as text, after the grid: nothing when everything lined up. */
+static void text_unmatched(FILE *f, const cli_opts *o)
+{
+	sv_unmatched *u = NULL;
+	size_t n = 0;
+	if (!o->compare || sv_compare_unmatched(o->compare, CLI_UNMATCHED_SHARE, &u, &n) || !n) {
+		free(u);
+		return;
+	}
+	fprintf(f, "\nUnmatched: %zu name%s on one side only (modules, processes, threads; 1 %% of the total or more), the heaviest first;\n"
+		   "--match 'OLD=>NEW' lines renamed ones up:\n",
+		n, n > 1 ? "s" : "");
+	for (size_t i = 0; i < n && i < UNMATCHED_SHOWN; i++) {
+		char num[64];
+		sv_format_number(num, sizeof(num), u[i].inc, 1);
+		fprintf(f, "  %-4s  %12s  %s\n", u[i].test ? "test" : "base", num, u[i].name);
+	}
+	if (n > UNMATCHED_SHOWN)
+		fprintf(f, "  ... %zu more (--json lists them all)\n", n - UNMATCHED_SHOWN);
+	free(u);
+}
+
 static void summary_text(FILE *f, sv_view *v)
 {
 	char line[512];
@@ -99,7 +191,7 @@ static int print_grid(FILE *f, sv_view *v, const sv_rows *rows, const cli_opts *
 	const sv_col *cols = o->cols;
 	size_t n = o->ncols;
 	if (!n) {
-		n = sv_grid_default_columns(rows->kind, dflt);
+		n = sv_grid_default_columns(rows->kind, o->compare_cols, dflt);
 		cols = dflt;
 	}
 	const sv_source *src = sv_view_source(v);
@@ -122,7 +214,11 @@ static int print_grid(FILE *f, sv_view *v, const sv_rows *rows, const cli_opts *
 	}
 	sv_grid_style st = { .tsv = o->out == OUT_TSV, .marks = true, .unit = unit };
 	/* a write error is reported by cli_finish_output with its reason */
-	return sv_grid_print(f, v, rows, cols, n, &st) == SV_ENOMEM ? SV_ENOMEM : 0;
+	if (sv_grid_print(f, v, rows, cols, n, &st) == SV_ENOMEM)
+		return SV_ENOMEM;
+	if (o->out == OUT_TEXT)
+		text_unmatched(f, o);
+	return 0;
 }
 
 int out_byname(FILE *f, sv_view *v, const cli_opts *o)
@@ -130,6 +226,10 @@ int out_byname(FILE *f, sv_view *v, const cli_opts *o)
 	sv_rows rl = { .kind = SV_ROWS_BYNAME }; /* --top 0: no rows */
 	if (o->top != 0 && sv_rows_byname(&rl, v, o->top > 0 ? (size_t)o->top : 0))
 		return SV_ENOMEM;
+	if (o->compare && sv_compare_rows(o->compare, v, &rl)) {
+		sv_rows_dispose(&rl);
+		return SV_ENOMEM;
+	}
 	sv_rows_min_pct(&rl, sv_grid_basis(v), o->min_pct);
 	int rc = 0;
 	if (o->out == OUT_JSON) {
@@ -137,6 +237,7 @@ int out_byname(FILE *f, sv_view *v, const cli_opts *o)
 		jw w = { .f = f };
 		jw_begin_obj(&w);
 		json_summary(&w, v);
+		json_compare(&w, o);
 		jw_key(&w, "rows");
 		jw_begin_arr(&w);
 		for (size_t r = 0; r < rl.n; r++) {
@@ -177,11 +278,16 @@ static int out_tree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o)
 			fprintf(stderr, "stackview: note: the tree is deeper than %d levels; text shows %d (--depth N for more, --json for all)\n",
 				TEXT_MAX_DEPTH, TEXT_MAX_DEPTH);
 	}
+	if (o->compare && sv_compare_rows(o->compare, v, &rl)) {
+		sv_rows_dispose(&rl);
+		return SV_ENOMEM;
+	}
 	sv_rows_min_pct(&rl, sv_grid_basis(v), o->min_pct);
 	if (o->out == OUT_JSON) {
 		jw w = { .f = f };
 		jw_begin_obj(&w);
 		json_summary(&w, v);
+		json_compare(&w, o);
 		if (t) {
 			jw_key(&w, "focus");
 			jw_str(&w, sv_view_name(v, sv_aggtree_row(t, 0)->name));
@@ -212,6 +318,10 @@ int out_callercallee(FILE *f, sv_view *v, const sv_callercallee *cc, const cli_o
 	sv_rows rl;
 	if (sv_rows_callercallee(&rl, cc))
 		return SV_ENOMEM;
+	if (o->compare && sv_compare_rows(o->compare, v, &rl)) {
+		sv_rows_dispose(&rl);
+		return SV_ENOMEM;
+	}
 	sv_rows_min_pct(&rl, sv_grid_basis(v), o->min_pct);
 	if (o->out != OUT_JSON) {
 		int rc = print_grid(f, v, &rl, o);
@@ -222,6 +332,7 @@ int out_callercallee(FILE *f, sv_view *v, const sv_callercallee *cc, const cli_o
 	jw w = { .f = f };
 	jw_begin_obj(&w);
 	json_summary(&w, v);
+	json_compare(&w, o);
 	jw_key(&w, "focus");
 	jw_begin_obj(&w);
 	for (size_t i = 0; i < rl.n; i++)

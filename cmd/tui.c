@@ -71,7 +71,9 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 	tui_options to = { slash ? slash + 1 : title, script, o->width, o->height, stdout, tui_save, NULL, pick,
 			   o->presets, cli_presets_store, NULL, hello,
 			   /* a file read from a pipe cannot be read again */
-			   o->nfiles && strcmp(o->files[0], "-") ? tui_reload : NULL, o, .expand_hot = pick };
+			   /* nor can a diff's runs, one by one */
+			   o->nfiles && strcmp(o->files[0], "-") && !o->compare ? tui_reload : NULL, o, .expand_hot = pick,
+			   .compare = o->compare };
 	sv_error err;
 	sv_error_clear(&err);
 	cli_signals_on_fatal(tui_term_restore);

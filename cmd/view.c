@@ -15,11 +15,11 @@ typedef struct flame_job {
 
 /* Print the view chosen by `what` (byname, calltree, callers, callees, callercallee). */
 /* One line: the focus matched no name; the closest names, when there are some. */
-void cli_focus_not_found(sv_view *v, const char *focus)
+void cli_name_not_found(sv_view *v, const char *option, const char *focus)
 {
 	const char *near[3];
 	size_t n = cli_suggest_names(v, focus, near, 3);
-	fprintf(stderr, "stackview: --focus '%s': no such name in the view", focus);
+	fprintf(stderr, "stackview: %s '%s': no such name in the view", option, focus);
 	for (size_t i = 0; i < n; i++)
 		fprintf(stderr, "%s'%s'", i ? ", " : "; did you mean ", near[i]);
 	fputs(n ? "?\n" : "\n", stderr);
@@ -49,7 +49,7 @@ int cli_print_view(sv_view *v, const char *what, const cli_opts *o)
 		int r = id == SV_NAME_NONE ? SV_ENOTFOUND
 					 : sv_aggtree_new(&t, v, strcmp(what, "callers") == 0 ? SV_AGG_CALLERS : SV_AGG_CALLEES, id);
 		if (r == SV_ENOTFOUND) {
-			cli_focus_not_found(v, o->focus);
+			cli_name_not_found(v, "--focus", o->focus);
 			return EXIT_USAGE;
 		}
 		if (r) {
