@@ -178,3 +178,14 @@ e compare.explain-no-name 2 "^stackview: explain needs --name NAME" -- explain "
 printf ':dump 1 :dump' > "$TMP/cmp.keys"
 got=$("$SV" diff "${BASE[@]}" -- "${TEST[@]}" --script "$TMP/cmp.keys" --size 150x14 2>/dev/null | sed 's/ *$//')
 expect_file compare.tui tests/compare/tui.expected "$got"
+
+# ---- budget files: bounds, and the guide's example reads ----
+head -c 1048577 /dev/zero | tr '\0' '#' > "$TMP/huge"
+e compare.check-huge 2 "^stackview: $TMP/huge: longer than a budget file can be \(1 MiB\)" -- check "$TMP/huge" "${TEST[0]}"
+printf 'inc ROOT >= 1\n\0\n' > "$TMP/nul"
+e compare.check-nul 2 "^stackview: $TMP/nul:2: a NUL byte" -- check "$TMP/nul" "${TEST[0]}"
+awk '/^# budget.txt: the request path of myapp/{f=1} f&&/^```/{exit} f' docs/guide.md > "$TMP/guide-budget"
+printf 'myapp;myapp!main;myapp!parse 10\nmyapp;myapp!main;myapp!serialize;json_write 20\nmyapp;libc!malloc 3\n' > "$TMP/p.folded"
+"$SV" check "$TMP/guide-budget" "$TMP/p.folded" -- "$TMP/p.folded" > "$TMP/guide-budget.out" 2>&1
+st=$?
+[ "$st" = 1 ] && [ "$(grep -c '^ *[0-9]' "$TMP/guide-budget.out")" = 5 ] && ok || bad compare.guide-budget "exit $st: $(cat "$TMP/guide-budget.out")"

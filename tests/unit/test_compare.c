@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fixtures.h"
+#include "stackview/budget.h"
 #include "stackview/compare.h"
 #include "stackview/derive.h"
 
@@ -270,10 +271,66 @@ static void test_matching(void **state)
 	sv_source_free(r[1]);
 }
 
+static void test_budget_parse(void **state)
+{
+	(void)state;
+	const char *text = "# a budget\n\nIncPats: Process% app\n"
+			   "inc Process app (42)  <=  12.5%  # a name with blanks, a trailing comment\n"
+			   "exc ~mall{o}c > 3\t\n"
+			   "GroupPats: {%}!->m $1 # kept: a box's text is whole\n"
+			   "growth m app >= -2%\n";
+	sv_budget *b;
+	sv_error err = { 0 };
+	assert_int_equal(sv_budget_parse(&b, text, strlen(text), &err), 0);
+	assert_int_equal(sv_budget_count(b), 3);
+	const sv_rule *r = sv_budget_rule(b, 0);
+	assert_int_equal(r->line, 4);
+	assert_int_equal(r->kind, SV_RULE_INC);
+	assert_string_equal(r->name, "Process app (42)");
+	assert_false(r->pattern);
+	assert_int_equal(r->op, SV_OP_LE);
+	assert_true(r->limit == 12.5 && r->pct);
+	assert_string_equal(sv_params_get(r->params, SV_BOX_INC), "Process% app");
+	assert_false(r->group_set);
+	r = sv_budget_rule(b, 1);
+	assert_true(r->pattern && r->kind == SV_RULE_EXC && r->op == SV_OP_GT && r->limit == 3 && !r->pct);
+	assert_string_equal(r->name, "mall{o}c");
+	r = sv_budget_rule(b, 2);
+	assert_true(r->kind == SV_RULE_GROWTH && r->limit == -2 && r->group_set);
+	assert_string_equal(sv_params_get(r->params, SV_BOX_GROUP), "{%}!->m $1 # kept: a box's text is whole");
+	assert_string_equal(sv_rule_op_text(r->op), ">=");
+	sv_budget_free(b);
+	/* errors name the line */
+	static const struct {
+		const char *text;
+		long line;
+		const char *msg;
+	} bad[] = {
+		{ "inc a <= 1\nfoo bar < 1\n", 2, "expected a box" },
+		{ "inc a <= many\n", 1, "the limit is a number" },
+		{ "inc a == 1\n", 1, "the operator" },
+		{ "inc <= 1\n", 1, "names no row" },
+		{ "inc ~ <= 1\n", 1, "names no row" },
+		{ "exc ~{x <= 1\n", 1, "invalid pattern" },
+		{ "inc 1%\n", 1, "a rule is" },
+		{ "# only\nIncPats: x\n", 0, "no rules" },
+		{ "inc a <= 1\n\0\n", 2, "NUL" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sv_error_clear(&err);
+		size_t len = strlen(bad[i].text) + (strstr(bad[i].msg, "NUL") ? 2 : 0);
+		if (sv_budget_parse(&b, bad[i].text, len, &err) != SV_EINVAL)
+			fail_msg("case %zu parsed", i);
+		assert_null(b);
+		if (!strstr(err.msg, bad[i].msg) || (bad[i].line && err.line != bad[i].line))
+			fail_msg("case %zu: line %ld: %s", i, err.line, err.msg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_t_quantile), cmocka_unit_test(test_intervals),
 					    cmocka_unit_test(test_rows), cmocka_unit_test(test_one_run_is_diff),
-					    cmocka_unit_test(test_matching) };
+					    cmocka_unit_test(test_matching), cmocka_unit_test(test_budget_parse) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
