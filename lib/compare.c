@@ -221,9 +221,7 @@ static bool all_digits_dots(const char *a, const char *z)
  * "-3f2a" (hex with a digit, 4 or more). Returns true when it shortened *n. */
 static bool strip_suffix(const char *s, size_t *n)
 {
-	size_t e = *n, i = e;
-	while (i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '.'))
-		i--;
+	size_t e = *n;
 	/* the last separator-led part */
 	size_t k = e;
 	while (k > 0 && s[k - 1] != '-' && s[k - 1] != '_' && s[k - 1] != '.')
@@ -255,7 +253,6 @@ static bool strip_suffix(const char *s, size_t *n)
 			return true;
 		}
 	}
-	(void)i;
 	return false;
 }
 

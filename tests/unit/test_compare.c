@@ -100,7 +100,7 @@ static sv_source *run(const char *app, const char *lib, double w, double i)
 
 static sv_compare *compare(sv_source **s, size_t nb, size_t nt, const char *match, bool auto_match, int expect)
 {
-	sv_view *v[8];
+	sv_view *v[8] = { 0 };
 	for (size_t i = 0; i < nb + nt; i++)
 		v[i] = fixture_view(s[i], NULL, 0);
 	sv_compare_opts o = { .match = match, .auto_match = auto_match };
