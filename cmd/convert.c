@@ -12,7 +12,7 @@ int cmd_convert(const cli_opts *o)
 	const sv_format *of = o->format ? NULL : sv_format_for_output(o->files[1], &zipped);
 	if (!o->format && !of) {
 		fprintf(stderr, "stackview: %s: cannot tell the output format from the name (use .perfView.xml, "
-				".perfView.json, their .zip forms, .folded, .speedscope.json or .svg)\n",
+				".perfView.json, their .zip forms, .folded, .speedscope.json, .pb.gz or .svg)\n",
 			o->files[1]);
 		return EXIT_USAGE;
 	}

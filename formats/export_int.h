@@ -9,6 +9,7 @@ int sv_fmt_perfview_xml_export(FILE *f, const sv_source *src, const sv_export_op
 int sv_fmt_perfview_json_export(FILE *f, const sv_source *src, const sv_export_opts *opts, sv_error *err);
 int sv_fmt_folded_export(FILE *f, const sv_source *src, const sv_export_opts *opts, sv_error *err);
 int sv_fmt_speedscope_export(FILE *f, const sv_source *src, const sv_export_opts *opts, sv_error *err);
+int sv_fmt_pprof_export(FILE *f, const sv_source *src, const sv_export_opts *opts, sv_error *err);
 int sv_fmt_svg_export(FILE *f, const sv_source *src, const sv_export_opts *opts, sv_error *err);
 
 /* escape.c: a number with the fewest digits that read back to the same double; text for XML

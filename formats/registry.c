@@ -11,6 +11,7 @@ static const sv_format *const registry[] = {
 	&sv_fmt_perfview_json,
 	&sv_fmt_etl,
 	&sv_fmt_perf_data,
+	&sv_fmt_pprof,
 	&sv_fmt_perf_script,
 	&sv_fmt_folded,
 	&sv_fmt_svg,

@@ -346,7 +346,7 @@ int sv_save(const sv_source *src, const char *path, const char *format, const sv
 		zipped = true;
 	if (!fmt || !fmt->export) {
 		sv_error_set(err, SV_EUNSUPPORTED,
-			     fmt ? "format %s cannot be written" : "cannot tell the output format from the name (use .perfView.xml, .perfView.json, their .zip forms, .folded, .speedscope.json or .svg)",
+			     fmt ? "format %s cannot be written" : "cannot tell the output format from the name (use .perfView.xml, .perfView.json, their .zip forms, .folded, .speedscope.json, .pb.gz or .svg)",
 			     fmt ? fmt->name : "");
 		sv_error_locate(err, path, 0, -1);
 		return SV_EUNSUPPORTED;

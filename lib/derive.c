@@ -146,6 +146,14 @@ int sv_view_export_source(sv_source **out, const sv_view *v, bool grouped)
 	sv_source_set_scaling(dst, sv_view_scaling(v));
 	if ((rc = sv_source_set_notes(dst, sv_source_notes(src))))
 		goto fail;
+	/* What the metric is (a writer such as pprof's names it) goes with the samples. */
+	for (size_t i = 0; i < sv_source_event_count(src); i++) {
+		const sv_event *e = sv_source_event(src, i);
+		if ((rc = sv_source_add_event(dst, e->name, e->samples, e->selected)))
+			goto fail;
+	}
+	if (sv_source_unit(src) && sv_source_scaling(src) == sv_view_scaling(v))
+		sv_source_set_unit(dst, sv_source_unit(src));
 	if (!grouped) {
 		if ((rc = diff_add(dst, v, 1.0)) || (rc = sv_source_set_params(dst, sv_view_params(v))))
 			goto fail;

@@ -42,6 +42,7 @@ struct sv_source {
 
 	sv_params *saved;
 	char *notes;
+	char unit[32]; /* the metric's unit when the input named one ("" = derive it) */
 	sv_event *events;
 	size_t nevents, event_cap;
 	sv_note *inotes;
@@ -361,6 +362,12 @@ static int sink_event(void *self, const char *name, size_t samples, bool selecte
 	return sv_source_add_event(self, name, samples, selected);
 }
 
+static int sink_unit(void *self, const char *unit)
+{
+	sv_source_set_unit(self, unit);
+	return 0;
+}
+
 static int sink_rename(void *self, const sv_frame_id *ids, const char *const *names, size_t n)
 {
 	return sv_source_rename_frames(self, ids, names, n);
@@ -384,6 +391,7 @@ static const sv_sink_ops source_sink_ops = {
 	.set_params = sink_params,
 	.set_notes = sink_notes,
 	.add_event = sink_event,
+	.set_unit = sink_unit,
 	.rename_frames = sink_rename,
 	.add_note = sink_note,
 	.add_user_module = sink_user_module,
@@ -499,8 +507,15 @@ const char *sv_source_event_name(const sv_source *src)
 	return NULL;
 }
 
+void sv_source_set_unit(sv_source *src, const char *unit)
+{
+	snprintf(src->unit, sizeof(src->unit), "%s", unit ? unit : "");
+}
+
 const char *sv_source_unit(const sv_source *src)
 {
+	if (src->unit[0])
+		return src->unit;
 	return sv_source_scaling(src) == SV_SCALING_TIME ? "ms" : sv_source_event_name(src);
 }
 const sv_event *sv_source_event(const sv_source *src, size_t i) { return &src->events[i]; }

@@ -59,7 +59,7 @@ static inline void fuzz_views(const sv_source *src)
  * same total of stack samples. */
 static inline void fuzz_writers(const sv_source *src)
 {
-	static const char *const names[] = { "folded", "perfview-xml", "perfview-json", "speedscope" };
+	static const char *const names[] = { "folded", "perfview-xml", "perfview-json", "speedscope", "pprof" };
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
 		for (int style = 0; style < (k == 0 ? 2 : 1); style++) {
 			const sv_format *fmt = sv_format_find(names[k]);

@@ -60,6 +60,7 @@ extern SV_API const sv_format sv_fmt_folded;
 extern SV_API const sv_format sv_fmt_etl;
 extern SV_API const sv_format sv_fmt_svg;
 extern SV_API const sv_format sv_fmt_speedscope;
+extern SV_API const sv_format sv_fmt_pprof;
 
 /* The registry, NULL-terminated. */
 SV_API const sv_format *const *sv_formats(void);

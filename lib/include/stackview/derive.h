@@ -35,8 +35,8 @@ SV_API int sv_diff(sv_source **out, const sv_view *test, const sv_view *base) SV
 /* The samples that survive a view (time range, IncPats, ExcPats; time-metric samples
  * prorated) as a new source: with their original stacks, or with `grouped` the stacks as
  * the view shows them (group names, folded frames gone, Fold% applied), so that importing
- * the result with empty boxes reproduces the view's ByName. Scaling policy, notes and (when
- * not grouped) the view's parameters go along. */
+ * the result with empty boxes reproduces the view's ByName. Scaling policy, notes, the
+ * events, the metric's unit and (when not grouped) the view's parameters go along. */
 SV_API int sv_view_export_source(sv_source **out, const sv_view *v, bool grouped) SV_MUST_USE;
 
 /* The GroupPats a diff window starts with when its inputs have process frames (§9.1). */

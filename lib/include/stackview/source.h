@@ -49,6 +49,8 @@ typedef struct sv_sink_ops {
 	int (*set_notes)(void *self, const char *notes);
 	/* An event kind the input holds, with its sample count (perf: every event name). */
 	int (*add_event)(void *self, const char *name, size_t samples, bool selected);
+	/* The metric's unit when the input says it ("ms", "bytes", "count"); copied. */
+	int (*set_unit)(void *self, const char *unit);
 	/* Give frames their final names once the whole input has been read (perf process
 	 * frames are named after every comm their pid had). */
 	int (*rename_frames)(void *self, const sv_frame_id *ids, const char *const *names, size_t n);
@@ -104,9 +106,12 @@ SV_API sv_scaling sv_source_scaling(const sv_source *src);
 /* The event the samples are of (perf: "cpu-clock", "cycles"; the selected one of
  * sv_source_event), or NULL when the input names none. */
 SV_API const char *sv_source_event_name(const sv_source *src);
-/* The metric's unit: "ms" for time-metric sources, else the event's name (a cycles profile
- * counts cycles), else NULL (unknown). */
+/* The metric's unit: the one the input named (sv_source_set_unit: a pprof profile's "bytes"
+ * or, for its times, "ms"), else "ms" for time-metric sources, else the event's name (a
+ * cycles profile counts cycles), else NULL (unknown). */
 SV_API const char *sv_source_unit(const sv_source *src);
+/* Name the metric's unit (at most 31 bytes kept; NULL or "" = derive it as above). */
+SV_API void sv_source_set_unit(sv_source *src, const char *unit);
 SV_API void sv_source_set_scaling(sv_source *src, sv_scaling scaling);
 /* Default End (spec §5.3 with D4): max(time + |metric|) for time-metric sources and for
  * sources that asked for it (diff, drill-into copies), else max(time). */

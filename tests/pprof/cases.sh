@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: MIT
+# pprof: ByName of profiles recorded from a Go program (tests/data/pprof, record.sh) equals
+# `go tool pprof -top` of every sample type (the oracles in top/, recorded with the profiles);
+# labels, inlined frames, --event, info; export to .pb.gz read back by us and, when go is
+# installed (make deps installs it), by go tool pprof; bad input.
+PD=$PWD/tests/data/pprof
+PT=$TMP/pprof
+mkdir -p "$PT"
+
+# pprof's -top as "name flat cum" lines (units and " (inline)" dropped), sorted.
+pprof_top() {
+	sed -n '/^ *flat  flat%/,$p' "$1" | tail -n +2 |
+		awk '{ f=$1; c=$4; gsub(/[^0-9-]/, "", f); gsub(/[^0-9-]/, "", c);
+		       n=$0; sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, "", n); sub(/ \(inline\)$/, "", n);
+		       print n "\t" f "\t" c }' | LC_ALL=C sort
+}
+# Our ByName the same way: module dropped, label frames left out, times in ns.
+our_top() {
+	local scale=$1
+	shift
+	"$SV" byname "$@" --json | jq -r --argjson s "$scale" '.rows[] | select(.name != "ROOT" and (.name | startswith("Label ") | not))
+		| [(.name | sub("^[^!]*!"; "")), (.exc * $s | round), (.inc * $s | round)] | @tsv' | LC_ALL=C sort
+}
+
+for spec in cpu.cpu:1e6 cpu.samples:1 heap.alloc_objects:1 heap.alloc_space:1 heap.inuse_objects:1 heap.inuse_space:1; do
+	id=${spec%%:*}
+	prof=${id%%.*}
+	ev=${id#*.}
+	want=$(pprof_top "$PD/top/$id.txt")
+	got=$(our_top "${spec#*:}" "$PD/$prof.pb.gz" --event "$ev")
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else bad "pprof.top.$id" "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -5)"; fi
+done
+
+# The default event is the last sample type (pprof's default): cpu, inuse_space.
+c pprof.default.cpu '.summary.event' '"cpu"' byname "$PD/cpu.pb.gz"
+c pprof.default.heap '.summary.event' '"inuse_space"' byname "$PD/heap.pb.gz"
+c pprof.unit '[.summary.unit, .summary.scaling]' '["ms","data"]' byname "$PD/cpu.pb.gz"
+c pprof.unit.bytes '.summary.unit' '"bytes"' byname "$PD/heap.pb.gz"
+# Inc Ct counts pprof's samples: the "samples" value beside cpu.
+want=$(sed -n 's/.*Total samples = \([0-9]*\)ns.*/\1/p' "$PD/top/cpu.cpu.txt")
+c pprof.count '[.summary.count, (.summary.metric*1e6|round)]' "[$(sed -n 's/^Showing nodes accounting for \([0-9]*\), .*/\1/p' "$PD/top/cpu.samples.txt"),$want]" byname "$PD/cpu.pb.gz"
+# The label's root frame holds what -tagfocus=worker=sorter shows.
+want=$(sed -n 's/^Showing nodes accounting for \([0-9]*\)ns.*/\1/p' "$PD/top/cpu.label.txt")
+c pprof.label '(row("Label worker=sorter").inc*1e6|round)' "$want" byname "$PD/cpu.pb.gz"
+# An inlined function is a frame below the one it was inlined into (sort.Ints into sortLoop).
+c pprof.inline '[.tree | .. | objects | select(.name? == "prog!main.sortLoop") | .children[]?.name] | index("prog!sort.Ints") != null' 'true' calltree "$PD/cpu.pb.gz"
+out=$("$SV" info "$PD/heap.pb.gz")
+if grep -q 'pprof sample types: alloc_objects/count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes (shown)' <<<"$out" &&
+	grep -q 'keeps no time per sample' <<<"$out" && grep -q 'numeric labels' <<<"$out"; then ok; else bad pprof.info "$out"; fi
+e pprof.event.unknown 2 "heap.pb.gz: no samples of event 'nope'; the file has: alloc_objects, alloc_space, inuse_objects, inuse_space" -- byname "$PD/heap.pb.gz" --event nope
+# Plain (not gzipped) protocol buffers are read too, found by their content.
+gzip -dc "$PD/cpu.pb.gz" > "$PT/cpu.raw"
+c pprof.plain '.format' '"pprof"' info "$PT/cpu.raw"
+
+# ---- export ----
+"$SV" convert "$PD/cpu.pb.gz" "$PT/rt.pb.gz"
+a=$(our_top 1e6 "$PD/cpu.pb.gz")
+b=$(our_top 1e6 "$PT/rt.pb.gz")
+if [ "$a" = "$b" ]; then ok; else bad pprof.roundtrip "$(diff <(printf '%s\n' "$a") <(printf '%s\n' "$b") | head -5)"; fi
+c pprof.roundtrip.label '(row("Label worker=sorter").inc*1e6|round)' "$want" byname "$PT/rt.pb.gz"
+"$SV" convert "$IN/s-rec.perfView.xml" "$PT/s.pb.gz"
+a=$("$SV" byname "$IN/s-rec.perfView.xml" --json | jq -c '[.rows[] | [.name, .exc, .inc]] | sort')
+b=$("$SV" byname "$PT/s.pb.gz" --json | jq -c '[.rows[] | [.name, .exc, .inc]] | sort')
+if [ "$a" = "$b" ]; then ok; else bad pprof.export.xml "$a vs $b"; fi
+# A filtered view: only what survives IncPats goes out.
+"$SV" convert "$PD/cpu.pb.gz" "$PT/sort.pb.gz" --inc 'sortLoop'
+c pprof.export.filtered '(.summary.metric*1e6|round)' "$("$SV" byname "$PD/cpu.pb.gz" --json | jq "$JQDEFS"' (row("prog!main.sortLoop").inc*1e6|round)')" byname "$PT/sort.pb.gz"
+if command -v go >/dev/null 2>&1; then
+	export GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath"
+	for f in cpu heap; do
+		"$SV" convert "$PD/$f.pb.gz" "$PT/$f.rt.pb.gz"
+		unit=-unit=ns
+		[ $f = heap ] && unit=-unit=B
+		want=$(pprof_top "$PD/top/$f.$([ $f = cpu ] && echo cpu || echo inuse_space).txt")
+		go tool pprof -top -nodecount=100000 -nodefraction=0 -edgefraction=0 $unit "$PT/$f.rt.pb.gz" > "$PT/$f.rt.txt" 2>"$PT/$f.rt.err"
+		got=$(pprof_top "$PT/$f.rt.txt")
+		if [ -n "$got" ] && [ "$got" = "$want" ]; then ok; else bad "pprof.go.roundtrip.$f" "$(head -3 "$PT/$f.rt.err"; diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -5)"; fi
+	done
+	# Labels go back as labels.
+	go tool pprof -top -nodecount=100000 -nodefraction=0 -edgefraction=0 -unit=ns -tagfocus=worker=sorter "$PT/cpu.rt.pb.gz" > "$PT/tag.txt" 2>/dev/null
+	if [ "$(sed -n 's/^Showing nodes accounting for \([0-9]*\)ns.*/\1/p' "$PT/tag.txt")" = "$want" ] ||
+		[ "$(sed -n 's/^Showing nodes accounting for \([0-9]*\)ns.*/\1/p' "$PT/tag.txt")" = "$(sed -n 's/^Showing nodes accounting for \([0-9]*\)ns.*/\1/p' "$PD/top/cpu.label.txt")" ]; then ok; else bad pprof.go.labels "$(head -8 "$PT/tag.txt")"; fi
+	# Any input: a perf recording's ByName, as go tool pprof totals it.
+	"$SV" convert "$MT" "$PT/mt.pb.gz"
+	got=$(go tool pprof -top -nodecount=1 -unit=ns "$PT/mt.pb.gz" 2>/dev/null | sed -n 's/^Showing nodes accounting for [0-9]*ns, [0-9.]*% of \([0-9]*\)ns total/\1/p')
+	want=$("$SV" info "$MT" --json | jq '.metric*1e6|round')
+	if [ "$got" = "$want" ]; then ok; else bad pprof.go.perf "$got vs $want"; fi
+else
+	printf '     note: go not found (make deps installs golang-go): the go tool pprof checks were skipped\n'
+fi
+
+# ---- bad input ----
+head -c 3000 "$PT/cpu.raw" > "$PT/trunc.pb"
+e pprof.bad.truncated 1 'trunc.pb: not a pprof profile: the protocol buffer does not decode' -- byname "$PT/trunc.pb" --format pprof
+# sample_type {type 1 unit 2}; strings "", "cpu", "ns"; one sample at location 7, value 5.
+printf '\x0a\x04\x08\x01\x10\x02\x12\x06\x0a\x01\x07\x12\x01\x05\x32\x00\x32\x03cpu\x32\x02ns' > "$PT/noloc.pb"
+e pprof.bad.location 1 'noloc.pb: sample 1: location 7 is not in the location table' -- byname "$PT/noloc.pb"
+# the same sample type naming string 9 of a 3-string table
+printf '\x0a\x04\x08\x09\x10\x02\x32\x00\x32\x03cpu\x32\x02ns' > "$PT/nostr.pb"
+e pprof.bad.string 1 'nostr.pb: sample type 1: string 9 is not in the string table \(3 strings\)' -- byname "$PT/nostr.pb"
+# two values for one sample type
+printf '\x0a\x04\x08\x01\x10\x02\x12\x04\x12\x02\x05\x06\x32\x00\x32\x03cpu\x32\x02ns' > "$PT/vals.pb"
+e pprof.bad.values 1 'vals.pb: sample 1 has 2 values for 1 sample types' -- byname "$PT/vals.pb"
