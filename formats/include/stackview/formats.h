@@ -61,6 +61,7 @@ extern SV_API const sv_format sv_fmt_etl;
 extern SV_API const sv_format sv_fmt_svg;
 extern SV_API const sv_format sv_fmt_speedscope;
 extern SV_API const sv_format sv_fmt_pprof;
+extern SV_API const sv_format sv_fmt_chrome;
 
 /* The registry, NULL-terminated. */
 SV_API const sv_format *const *sv_formats(void);

@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: MIT
+# Chrome / V8 CPU profiles: a .cpuprofile from `node --cpu-prof` and a Trace Event file with
+# Profile/ProfileChunk events (tests/data/chrome, record.sh). ByName equals what the files say
+# by themselves, computed by tests/chrome/oracle.jq as DevTools weighs samples: Exc Ct and Inc
+# Ct from the samples, Exc as each sample lasting until the next. Then naming, threads, time
+# order, and bad input.
+CD=$PWD/tests/data/chrome
+CT=$TMP/chrome
+mkdir -p "$CT"
+ORACLE=$PWD/tests/chrome/oracle.jq
+
+ours() {
+	"$SV" byname "$1" --json | jq -r '.rows[] | select(.name != "ROOT" and (.name | test("^(Process |Thread \\(|Profile )") | not))
+		| [.name, .exc_count, .inc_count, (.exc * 1000 | round)] | @tsv' | LC_ALL=C sort
+}
+# Per-name sums over several profiles (the oracle's lines, one profile after another).
+sum_by_name() { awk -F'\t' '{ e[$1] += $2; i[$1] += $3; s[$1] += $4 } END { for (k in e) printf "%s\t%d\t%d\t%d\n", k, e[k], i[k], s[k] }' | LC_ALL=C sort; }
+
+gzip -dc "$CD/prog.cpuprofile.gz" > "$CT/prog.cpuprofile"
+want=$(jq -r -f "$ORACLE" "$CT/prog.cpuprofile" | LC_ALL=C sort)
+got=$(ours "$CT/prog.cpuprofile")
+if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else bad chrome.cpuprofile.byname "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -6)"; fi
+c chrome.cpuprofile.summary '[.format, .scaling, .samples]' "[\"chrome\",\"time\",$(jq '.samples | length' "$CT/prog.cpuprofile")]" info "$CT/prog.cpuprofile"
+# The total is the profile's span from its first sample to its end, in ms.
+c chrome.cpuprofile.total '(.summary.metric * 1000 | round)' "$(jq '(.endTime - .startTime - .timeDeltas[0])' "$CT/prog.cpuprofile")" byname "$CT/prog.cpuprofile"
+# Names: recursion counted once, two arrow functions on one line kept apart, (root) is no frame.
+c chrome.names '[.rows[].name | select(test("^prog.js!(fib|\\(anonymous\\)):"))] | sort' \
+	'["prog.js!(anonymous):12:32","prog.js!(anonymous):12:53","prog.js!(anonymous):19:48","prog.js!(anonymous):1:1","prog.js!fib:6:13"]' byname "$CT/prog.cpuprofile"
+c chrome.root '[.rows[].name | select(. == "(root)")] | length' 0 byname "$CT/prog.cpuprofile"
+
+# ---- Trace Event JSON: each profile under its process and thread ----
+gzip -dc "$CD/prog.trace.json.gz" > "$CT/prog.trace.json"
+want=$(jq -c '[.traceEvents[] | select(.name == "Profile" or .name == "ProfileChunk")] | group_by([.pid, .id])[]
+	| { startTime: (map(select(.name == "Profile"))[0].args.data.startTime),
+	    nodes: [.[] | select(.name == "ProfileChunk") | .args.data.cpuProfile.nodes // [] | .[]],
+	    samples: [.[] | select(.name == "ProfileChunk") | .args.data.cpuProfile.samples // [] | .[]],
+	    timeDeltas: [.[] | select(.name == "ProfileChunk") | .args.data.timeDeltas // [] | .[]],
+	    endTime: ([.[] | select(.name == "ProfileChunk") | .args.data.endTime // empty] | last) }
+	| select(.samples | length > 0)
+	| (reduce .timeDeltas[] as $d ({t: .startTime, a: []}; .t += $d | .a += [.t]) | .a) as $t
+	| .endTime //= ($t[-1] + ($t[-1] - $t[0]) / (($t | length) - 1))' "$CT/prog.trace.json" | jq -r -f "$ORACLE" | sum_by_name)
+got=$(ours "$CT/prog.trace.json")
+if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else bad chrome.trace.byname "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -6)"; fi
+pid=$(jq '[.traceEvents[] | select(.name == "Profile")][0].pid' "$CT/prog.trace.json")
+c chrome.trace.threads '[.tree.children[] | .name, (.children[] | .name, ([.children[].name] | sort))]' \
+	"[\"Process node ($pid)\",\"Thread ($pid) JavaScriptMainThread\",[\"Profile 0x1\",\"Profile 0x2\"]]" calltree "$CT/prog.trace.json" --depth 3
+c chrome.trace.gz '.samples' "$(jq '[.traceEvents[] | select(.name == "ProfileChunk") | .args.data.cpuProfile.samples // [] | length] | add' "$CT/prog.trace.json")" info "$CD/prog.trace.json.gz"
+# A bare array of events (Chrome's JSON Array Format) reads the same.
+jq '.traceEvents' "$CT/prog.trace.json" > "$CT/array.json"
+c chrome.trace.array '.samples' "$(jq '[.traceEvents[] | select(.name == "ProfileChunk") | .args.data.cpuProfile.samples // [] | length] | add' "$CT/prog.trace.json")" info "$CT/array.json"
+
+# ---- time order: samples out of order are sorted before they are weighed ----
+cat > "$CT/order.cpuprofile" <<'JSON'
+{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3]},
+ {"id":2,"callFrame":{"functionName":"a","url":"file:///x/app.js","lineNumber":0,"columnNumber":9}},
+ {"id":3,"callFrame":{"functionName":"","url":"file:///x/app.js","lineNumber":4,"columnNumber":0}}],
+ "startTime":1000,"endTime":1600,"samples":[2,3,2],"timeDeltas":[100,300,-200]}
+JSON
+# times 1100 (a), 1400 (anon), 1200 (a): sorted a@1100 100, a@1200 200, anon@1400 200
+c chrome.order '[.rows[] | select(.name != "ROOT") | [.name, (.exc * 1000 | round)]]' '[["app.js!a:1:10",300],["app.js!(anonymous):5:1",200]]' byname "$CT/order.cpuprofile"
+
+# ---- bad input ----
+printf '{"nodes":[{"id":1,"callFrame":{"functionName":"a"},"children":[2]},{"id":2,"callFrame":{"functionName":"b"},"children":[1]}],"samples":[1],"timeDeltas":[1],"startTime":0,"endTime":5}' > "$CT/cycle.cpuprofile"
+e chrome.bad.cycle 1 'cycle.cpuprofile: the profile.s nodes form a cycle' -- byname "$CT/cycle.cpuprofile"
+printf '{"nodes":[{"id":1,"callFrame":{"functionName":"a"}}],"samples":[1,7],"timeDeltas":[1,1],"startTime":0,"endTime":5}' > "$CT/nonode.cpuprofile"
+e chrome.bad.node 1 'nonode.cpuprofile: sample 2 is of node 7, which is not in the profile' -- byname "$CT/nonode.cpuprofile"
+printf '{"nodes":[{"id":1,"callFrame":{"functionName":"a"}}],"samples":[1,1],"timeDeltas":[1],"startTime":0}' > "$CT/deltas.cpuprofile"
+e chrome.bad.deltas 1 'deltas.cpuprofile: 2 samples but 1 time deltas' -- byname "$CT/deltas.cpuprofile"
+printf '{"nodes":[{"callFrame":{"functionName":"a"}}],\n"samples":[1]}' > "$CT/noid.cpuprofile"
+e chrome.bad.noid 1 'noid.cpuprofile:1: a profile node without an integer "id"' -- byname "$CT/noid.cpuprofile"
+printf '{"traceEvents":[{"ph":"X","ts":1,"pid":1,"tid":1,"name":"x"}]}' > "$CT/none.json"
+e chrome.bad.nosamples 1 'none.json: no CPU profile samples in the trace' -- byname "$CT/none.json"
+head -c 3000 "$CT/prog.cpuprofile" > "$CT/trunc.cpuprofile"
+e chrome.bad.truncated 1 'trunc.cpuprofile:1: malformed JSON' -- byname "$CT/trunc.cpuprofile"
+# The guide's GroupPats for dropping positions.
+c chrome.group '[.rows[].name | select(startswith("prog.js!"))] | sort' '["prog.js!(anonymous)","prog.js!fib","prog.js!jsonWork","prog.js!main","prog.js!squares"]' byname "$CT/prog.cpuprofile" --group '{*}:*:*->$1'
