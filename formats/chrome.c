@@ -103,6 +103,10 @@ static int frame_of(cp_ctx *c, json_object *cf, sv_frame_id *out, bool *root)
 	const char *fn = string_or(cf, "functionName", "");
 	const char *url = string_or(cf, "url", "");
 	int64_t line = int_or(cf, "lineNumber", -1), col = int_or(cf, "columnNumber", -1);
+	if (line > INT32_MAX) /* no source has that many lines: not a position */
+		line = -1;
+	if (col > INT32_MAX)
+		col = -1;
 	*root = strcmp(fn, "(root)") == 0 && !url[0];
 	size_t ul = strcspn(url, "?#");
 	const char *file = url;
