@@ -60,7 +60,8 @@ typedef struct cli_opts {
 	bool timing;
 	int progress;        /* --progress 1, --no-progress 0, default -1 (when stderr is a terminal) */
 	bool grouped;        /* convert --grouped */
-	bool folded_flamegraph; /* --folded-style flamegraph */
+	bool folded_flamegraph; /* --folded-style flamegraph[-…] */
+	unsigned collapse;      /* its stackcollapse-perf.pl options (SV_COLLAPSE_*) */
 	const char *preset; /* --preset NAME, resolved once the user's presets are read */
 	sv_presets *presets; /* the user's presets (main owns them) */
 	char preset_buf[512];

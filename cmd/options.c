@@ -19,7 +19,7 @@ void cli_usage(FILE *f)
 	      "       stackview overweight BASE TEST | BASE... -- TEST... [FILTER...] [--json|--tsv]\n"
 	      "       stackview check BUDGET [BASE... --] PROFILE... [--junit FILE] [--json]\n"
 	      "       stackview explain FILE --name NAME [FILTER...]\n"
-	      "       stackview convert IN OUT [FILTER...] [--grouped] [--folded-style plain|flamegraph]\n"
+	      "       stackview convert IN OUT [FILTER...] [--grouped] [--folded-style plain|flamegraph[-OPT,...]]\n"
 	      "       stackview flame FILE [FILTER...] -o OUT.svg\n"
 	      "       stackview diff BASE TEST [FILTER...] -o OUT.svg   (differential flame graph)\n"
 	      "       stackview presets                    list the built-in presets and yours\n"
@@ -79,8 +79,10 @@ void cli_usage(FILE *f)
 	      "                        its screens (see docs/guide.md)\n"
 	      "      --size WxH        screen size for --script (default 100x30)\n"
 	      "      --grouped         convert: write the names as the filtered view shows them\n"
-	      "      --folded-style S  convert to .folded: plain, or flamegraph (comm root, no\n"
-	      "                        module, _[k] kernel and _[j] JIT frames)\n"
+	      "      --folded-style S  convert to .folded: plain, or flamegraph (what\n"
+	      "                        stackcollapse-perf.pl --all writes: comm root, no module, _[k]\n"
+	      "                        kernel, _[j] JIT frames), or flamegraph-OPT[,OPT...] for its\n"
+	      "                        other options: default, kernel, jit, all, pid, tid, addrs\n"
 	      "  -h, --help            this text\n"
 	      "      --version         the version\n"
 	      "Exit status: 0 ok, 1 unreadable input (check: a rule failed), 2 bad usage, pattern or\n"
@@ -183,6 +185,47 @@ static bool parse_long(const char *s, long *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+/* --folded-style: plain, flamegraph (stackcollapse-perf.pl --all), or flamegraph- and the
+ * script's options joined by ','. */
+static int parse_folded_style(cli_opts *o, const char *s)
+{
+	static const struct {
+		const char *name;
+		unsigned flags;
+	} opts[] = { { "default", 0 },
+		     { "kernel", SV_COLLAPSE_KERNEL },
+		     { "jit", SV_COLLAPSE_JIT },
+		     { "all", SV_COLLAPSE_KERNEL | SV_COLLAPSE_JIT },
+		     { "pid", SV_COLLAPSE_PID },
+		     { "tid", SV_COLLAPSE_TID },
+		     { "addrs", SV_COLLAPSE_ADDRS } };
+	o->folded_flamegraph = false;
+	o->collapse = 0;
+	if (strcmp(s, "plain") == 0)
+		return 0;
+	if (strcmp(s, "flamegraph") == 0) {
+		o->folded_flamegraph = true;
+		o->collapse = SV_COLLAPSE_KERNEL | SV_COLLAPSE_JIT;
+		return 0;
+	}
+	if (strncmp(s, "flamegraph-", 11) != 0 || !s[11])
+		return -1;
+	for (const char *p = s + 11; *p;) {
+		size_t n = strcspn(p, ",");
+		size_t k = 0;
+		while (k < sizeof(opts) / sizeof(opts[0]) && !(strlen(opts[k].name) == n && strncmp(opts[k].name, p, n) == 0))
+			k++;
+		if (k == sizeof(opts) / sizeof(opts[0]))
+			return -1;
+		o->collapse |= opts[k].flags;
+		p += n;
+		if (*p == ',' && !*++p)
+			return -1;
+	}
+	o->folded_flamegraph = true;
+	return 0;
 }
 
 int cli_parse(cli_opts *o, int argc, char **argv)
@@ -304,11 +347,12 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 		case O_JUNIT: o->junit = optarg; break;
 		case O_NAME: o->name = optarg; break;
 		case O_FOLDED_STYLE:
-			if (strcmp(optarg, "flamegraph") && strcmp(optarg, "plain")) {
-				fprintf(stderr, "stackview: --folded-style must be 'plain' or 'flamegraph'\n");
+			if (parse_folded_style(o, optarg)) {
+				fprintf(stderr, "stackview: --folded-style must be 'plain', 'flamegraph' (= flamegraph-all) or "
+						"'flamegraph-' and options of stackcollapse-perf.pl joined by ',': default, "
+						"kernel, jit, all, pid, tid, addrs (flamegraph-pid,all)\n");
 				return EXIT_USAGE;
 			}
-			o->folded_flamegraph = strcmp(optarg, "flamegraph") == 0;
 			break;
 		case O_SIZE:
 			if (sscanf(optarg, "%dx%d", &o->width, &o->height) != 2 || o->width < 20 || o->height < 10 ||

@@ -51,6 +51,28 @@ const sv_format *sv_format_detect(const sv_input *in)
 	return NULL;
 }
 
+int sv_input_open(sv_input *in, const char *path, bool format_named, sv_progress *progress, sv_error *err)
+{
+	int rc = sv_input_read_watched(in, path, progress, err);
+	if (rc)
+		return rc;
+	if (in->len == 0) {
+		rc = sv_error_set(err, SV_EFORMAT, "empty file");
+		sv_error_locate(err, path, 0, -1);
+	} else if (sv_input_is_zip(in) && ((rc = sv_input_complete(in, err)) || (rc = sv_input_unzip(in, err)))) {
+		/* rc set */
+	} else if (!format_named && sv_input_is_compressed(in) &&
+		   ((in->len >= 2 && in->data[0] == 0x1f && in->data[1] == 0x8b) || !sv_format_detect(in)) &&
+		   ((rc = sv_input_complete(in, err)) || (rc = sv_input_inflate(in, err)))) {
+		/* gzip by its magic; a zlib stream only when no format claims the bytes as they are */
+	} else if (sv_input_is_utf16(in) && ((rc = sv_input_complete(in, err)) || (rc = sv_input_from_utf16(in, err)))) {
+		/* rc set */
+	}
+	if (rc)
+		sv_input_dispose(in);
+	return rc;
+}
+
 int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_error *err)
 {
 	static const sv_import_opts none = { 0 };
@@ -60,23 +82,9 @@ int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_er
 	sv_input in = { 0 };
 	sv_source *src = NULL;
 	const sv_format *fmt = NULL;
-	int rc = sv_input_read_watched(&in, path, opts->progress, err);
+	int rc = sv_input_open(&in, path, format != NULL, opts->progress, err);
 	if (rc)
 		return rc;
-	if (in.len == 0) {
-		rc = sv_error_set(err, SV_EFORMAT, "empty file");
-		sv_error_locate(err, path, 0, -1);
-		goto out;
-	}
-	if (sv_input_is_zip(&in) && ((rc = sv_input_complete(&in, err)) || (rc = sv_input_unzip(&in, err))))
-		goto out;
-	/* gzip by its magic; a zlib stream only when no format claims the bytes as they are. */
-	if (!format && sv_input_is_compressed(&in) &&
-	    ((in.len >= 2 && in.data[0] == 0x1f && in.data[1] == 0x8b) || !sv_format_detect(&in)) &&
-	    ((rc = sv_input_complete(&in, err)) || (rc = sv_input_inflate(&in, err))))
-		goto out;
-	if (sv_input_is_utf16(&in) && ((rc = sv_input_complete(&in, err)) || (rc = sv_input_from_utf16(&in, err))))
-		goto out;
 	if (format) {
 		fmt = sv_format_find(format);
 		if (!fmt || !fmt->import) {

@@ -1,9 +1,60 @@
 /* SPDX-License-Identifier: MIT */
-/* Fuzz target: the perf_script importer, then the views on what it imported. */
+/* Fuzz target: the perf_script importer, then the views on what it imported; and the same
+ * text through stackcollapse-perf.pl's rules (every option, chosen by the input's first byte),
+ * whose output must be sorted lines each ending in " COUNT". */
 #include "fuzz_common.h"
+
+static void fuzz_collapse(const uint8_t *data, size_t size)
+{
+	sv_input in;
+	memset(&in, 0, sizeof(in));
+	in.fd = -1;
+	in.name = (char *)(uintptr_t) "fuzz";
+	in.data = malloc(size + 1);
+	if (!in.data)
+		return;
+	memcpy(in.data, data, size);
+	in.len = size;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (m) {
+		sv_error err;
+		sv_error_clear(&err);
+		unsigned flags = size ? data[0] & 31u : 0;
+		int rc = sv_collapse_perf_script(m, &in, flags, NULL, &err);
+		fclose(m);
+		/* every line "STACK COUNT", in byte order, none twice */
+		const char *prev = NULL;
+		size_t prev_len = 0;
+		for (const char *p = buf; rc == 0 && p && p < buf + len;) {
+			const char *nl = memchr(p, '\n', (size_t)(buf + len - p));
+			if (!nl)
+				abort();
+			const char *sp = nl;
+			while (sp > p && sp[-1] != ' ')
+				sp--;
+			if (sp == p || sp == nl)
+				abort();
+			size_t kl = (size_t)(sp - 1 - p);
+			if (prev) {
+				size_t n = kl < prev_len ? kl : prev_len;
+				int d = memcmp(prev, p, n);
+				if (d > 0 || (d == 0 && prev_len >= kl))
+					abort();
+			}
+			prev = p;
+			prev_len = kl;
+			p = nl + 1;
+		}
+	}
+	free(buf);
+	free(in.data);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_import(&sv_fmt_perf_script, data, size);
+	fuzz_collapse(data, size);
 	return 0;
 }

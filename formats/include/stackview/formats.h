@@ -69,6 +69,12 @@ SV_API const sv_format *sv_format_find(const char *name);
 /* Content first, then name; NULL when nothing claims the input. */
 SV_API const sv_format *sv_format_detect(const sv_input *in);
 
+/* Read an input and unwrap it as sv_load does (a zip's entry, gzip/zlib, UTF-16 text):
+ * `format_named` = the user named the format (then a zlib stream is not guessed at). On
+ * failure nothing is left to dispose. */
+SV_API int sv_input_open(sv_input *in, const char *path, bool format_named, sv_progress *progress,
+			 sv_error *err) SV_MUST_USE;
+
 /* Read, unzip if needed, detect (or use opts->format) and import into a new source. opts
  * may be NULL. Errors carry the file name and a line or byte offset. */
 SV_API int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_error *err) SV_MUST_USE;

@@ -46,6 +46,28 @@ struct sv_view;
 SV_API int sv_flame_svg_write(FILE *f, const struct sv_view *v, const struct sv_flame *fl, const char *title,
 		       const char *subtitle, sv_error *err) SV_MUST_USE;
 
+/* FlameGraph's stackcollapse-perf.pl, rule for rule, on perf script text (formats/
+ * collapse_perf.c): folded lines "comm;root;...;leaf COUNT" sorted by byte order, written to
+ * `out`. Flags are the script's options; none is its default. */
+enum {
+	SV_COLLAPSE_KERNEL = 1, /* --kernel: _[k] on kernel frames */
+	SV_COLLAPSE_JIT = 2,    /* --jit: _[j] on /tmp/perf-PID.map frames */
+	SV_COLLAPSE_PID = 4,    /* --pid: comm-PID roots */
+	SV_COLLAPSE_TID = 8,    /* --tid: comm-PID/TID roots */
+	SV_COLLAPSE_ADDRS = 16, /* --addrs: [module <address>] for unknown symbols */
+};
+typedef struct sv_collapse_report {
+	char event[128];           /* the event kept (the first one seen) */
+	size_t samples, stacks;    /* samples collapsed; distinct lines written */
+	size_t filtered;           /* samples of other events, left out */
+	size_t unrecognized;       /* lines that read as neither a sample header nor a frame */
+	long first_unrecognized;
+	bool unfinished;           /* a last sample no blank line ended: left out, as the script does */
+} sv_collapse_report;
+struct sv_input;
+SV_API int sv_collapse_perf_script(FILE *out, const struct sv_input *in, unsigned flags, sv_collapse_report *rep,
+				   sv_error *err) SV_MUST_USE;
+
 /* A JSON string literal for UTF-8 text: quotes and escapes, invalid UTF-8 as \ufffd. Shared
  * by the JSON writers here and the command line's JSON output. */
 SV_API void sv_json_write_string(FILE *f, const char *s);
