@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: MIT
+# Small text readers: WindowsPerf's sampling listing and --json (tests/data/wperf, written in
+# the layout wperf 2.4-3.x prints and its JSON schema describes) and DTrace ustack()
+# aggregations. ByName equals the listed counts; events; bad input.
+RD=$PWD/tests/data
+RT=$TMP/readers
+mkdir -p "$RT"
+
+# ---- WindowsPerf ----
+for f in sample.txt sample.json; do
+	c "wperf.$f.ld_spec" '[.rows[] | select(.name != "ROOT") | [.name, .exc, .exc_count]]' \
+		'[["app.exe!parse_line",300,300],["app.exe!std::vector<int>::push_back",100,100],["VCRUNTIME140.dll!memcpy",50,50],["ntdll.dll!HeapAlloc",30,30],["unknown",20,20]]' \
+		byname "$RD/wperf/$f"
+	c "wperf.$f.event" '[.summary.event, (.rows[] | select(.name == "app.exe!compare_keys") | .exc)]' '["br_mis_pred",30]' byname "$RD/wperf/$f" --event br_mis_pred
+	c "wperf.$f.info" '[.format, [.events[] | .name]]' '["wperf",["ld_spec","br_mis_pred"]]' info "$RD/wperf/$f"
+	e "wperf.$f.unknown-event" 2 "no samples of event 'x'; the file has: ld_spec, br_mis_pred" -- byname "$RD/wperf/$f" --event x
+done
+out=$("$SV" info "$RD/wperf/sample.json")
+if grep -q 'every 100000 events' <<<"$out" && grep -q '580 of 600 samples are listed' <<<"$out"; then ok; else bad wperf.notes "$out"; fi
+printf '=== sample source: ld_spec, top 50 hot functions ===\n 60.00%%  x  f:app.exe\n' > "$RT/bad.txt"
+e wperf.bad.count 1 "bad.txt:2: expected 'PERCENT% COUNT FUNCTION:MODULE'" -- byname "$RT/bad.txt"
+printf '{"sampling": {"samples_generated": 1, "events": [{"type": "x", "samples": [{"count": "many", "symbol": "f"}]}]}}' > "$RT/bad.json"
+e wperf.bad.json 1 'bad.json: sampling.events\[0\].samples\[0\] has no "count"' -- byname "$RT/bad.json"
+
+# ---- DTrace ----
+c dtrace.byname '[.rows[] | select(.name != "ROOT") | [.name, .exc, .inc]] | sort' \
+	'[["0xfeedbeef",5,5],["Xorg!Dispatch",0,55],["Xorg!WaitForSomething",0,12],["Xorg!_start",0,55],["Xorg!fbBlt",0,38],["Xorg!main",0,55],["libc.so.1!__pollsys",12,12],["libc.so.1!memcpy",38,38],["libc.so.1!poll",0,12]]' \
+	byname "$RD/dtrace/ustack.dtrace"
+c dtrace.root '[.tree.children[].name]' '["Xorg!_start"]' calltree "$RD/dtrace/ustack.dtrace"
+c dtrace.keys '[.tree.children[] | [.name, .inc, .children[0].name]]' '[["Xorg",20,"Xorg!main"],["bash",3,"bash!main"]]' calltree "$RD/dtrace/execname.dtrace"
+c dtrace.format '.format' '"dtrace"' info "$RD/dtrace/ustack.dtrace"
+head -n 9 "$RD/dtrace/ustack.dtrace" > "$RT/cut.dtrace"
+printf '              libc.so.1`memcpy+0x58\n              Xorg`fbBlt+0x1e0\n' >> "$RT/cut.dtrace"
+# the record that never ended started at line 5
+e dtrace.bad.cut 1 'cut.dtrace:5: a stack without the count that ends it' -- byname "$RT/cut.dtrace" --format dtrace
+printf 'CPU     ID                    FUNCTION:NAME\n  1  75402                        :tick-30s\n' > "$RT/empty.dtrace"
+e dtrace.bad.empty 1 'empty.dtrace: no stacks' -- byname "$RT/empty.dtrace" --format dtrace
