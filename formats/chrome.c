@@ -54,6 +54,8 @@ typedef struct cp_ctx {
 	sv_sink *sink;
 	const sv_input *in;
 	sv_error *err;
+	bool tolerant;          /* a trace: its ring buffer may have lost chunks */
+	size_t orphans, lost;   /* nodes whose parent is missing; samples of missing nodes */
 	char *name;
 	size_t name_cap;
 } cp_ctx;
@@ -167,6 +169,10 @@ static int resolve(cp_ctx *c, cp_prof *p)
 	for (size_t k = 0; k < p->nchild; k++) {
 		uint32_t kid = sv_idmap_get(&p->index, (uint64_t)p->child[k]);
 		uint32_t par = sv_idmap_get(&p->index, (uint64_t)p->child_parent[k]);
+		if ((kid == SV_IDMAP_NONE || par == SV_IDMAP_NONE) && c->tolerant) {
+			c->orphans++; /* put under the root */
+			continue;
+		}
 		if (kid == SV_IDMAP_NONE || par == SV_IDMAP_NONE)
 			return cp_fail(c, -1, "node %lld is linked to node %lld, which is not in the profile",
 				       (long long)(kid == SV_IDMAP_NONE ? p->child_parent[k] : p->child[k]),
@@ -251,8 +257,9 @@ static int emit(cp_ctx *c, cp_prof *p, double t0)
 	int rc = 0;
 	for (size_t i = 0; i < p->ns; i++) {
 		uint32_t ni = sv_idmap_get(&p->index, p->snode[i]);
-		if (ni == SV_IDMAP_NONE)
+		if (ni == SV_IDMAP_NONE && !c->tolerant)
 			return cp_fail(c, -1, "sample %zu is of node %u, which is not in the profile", i + 1, p->snode[i]);
+		c->lost += ni == SV_IDMAP_NONE;
 		p->snode[i] = ni;
 	}
 	bool sorted = true;
@@ -271,6 +278,8 @@ static int emit(cp_ctx *c, cp_prof *p, double t0)
 		size_t i = ord ? ord[k].i : k;
 		double t = p->stime[i];
 		double next = k + 1 < p->ns ? p->stime[ord ? ord[k + 1].i : k + 1] : p->has_end && p->end > t ? p->end : t;
+		if (p->snode[i] == SV_IDMAP_NONE)
+			continue; /* its node was in a chunk the trace lost (counted) */
 		rc = ops->add_sample(c->sink->self, p->nodes[p->snode[i]].stack, (t - t0) / 1000, (next - t) / 1000, 1);
 	}
 	free(ord);
@@ -595,6 +604,7 @@ static int trace(cp_ctx *c, sv_jcur *j, bool object)
 	int rc = 0, more;
 	char key[32];
 	bool found = !object;
+	c->tolerant = true;
 	if (object) {
 		while ((more = sv_jc_key(j, key, sizeof(key), c->err)) == 1) {
 			if (strcmp(key, "traceEvents") || found || sv_jc_peek(j) != '[') {
@@ -633,6 +643,12 @@ static int trace(cp_ctx *c, sv_jcur *j, bool object)
 	if ((object && (rc = more) < 0) || (rc = sv_jc_end(j, c->err)))
 		goto out;
 	rc = trace_emit(c, &t);
+	if (!rc && (c->orphans || c->lost) && c->sink->ops->add_note) {
+		char msg[300];
+		snprintf(msg, sizeof(msg), "the trace lost part of its profiles: %zu nodes whose caller is missing are under "
+					   "their thread, %zu samples of missing nodes are left out", c->orphans, c->lost);
+		rc = c->sink->ops->add_note(c->sink->self, SV_NOTE_WARNING, msg);
+	}
 out:
 	for (size_t i = 0; i < t.np; i++)
 		prof_dispose(&t.prof[i]);
