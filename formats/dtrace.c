@@ -128,7 +128,7 @@ static int dt_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 			n--;
 		if (!n)
 			continue;
-		if (!records && !c.nkeys && !c.nframes && n >= 4 && memcmp(line, "CPU", 3) == 0 && strstr(line, "FUNCTION:NAME")) {
+		if (!records && !c.nkeys && !c.nframes && n >= 4 && memcmp(line, "CPU", 3) == 0 && memmem(line, n, "FUNCTION:NAME", 13)) {
 			header = true; /* "CPU ID FUNCTION:NAME", then the probe line */
 			continue;
 		}
@@ -141,7 +141,10 @@ static int dt_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 			record_line = lr.line;
 		if (all_digits(line, n)) {
 			if (c.nframes) {
-				if ((rc = emit(&c, strtod(line, NULL)))) {
+				double count = 0; /* the line is not NUL-terminated: no strtod */
+				for (size_t i = 0; i < n; i++)
+					count = count * 10 + (line[i] - '0');
+				if ((rc = emit(&c, count))) {
 					sv_error_set(err, rc, "%s", rc == SV_ELIMIT ? "stack too deep" : sv_status_str(rc));
 					sv_error_locate(err, in->name, lr.line, -1);
 					break;
