@@ -399,7 +399,8 @@ int sv_collapse_perf_script(FILE *out, const sv_input *in, unsigned flags, sv_co
 	sv_lines_dispose(&lr);
 	r.unfinished = have_pname && c.nparts > 0;
 	if (!rc) {
-		qsort(c.e, c.n, sizeof(*c.e), entry_cmp);
+		if (c.n > 1)
+			qsort(c.e, c.n, sizeof(*c.e), entry_cmp);
 		for (size_t i = 0; i < c.n; i++) {
 			fwrite(c.e[i].key, 1, c.e[i].len, out);
 			if (c.e[i].overflow)

@@ -15,6 +15,7 @@ static const sv_format *const registry[] = {
 	&sv_fmt_pprof,
 	&sv_fmt_wperf,
 	&sv_fmt_dtrace,
+	&sv_fmt_mac_sample,
 	&sv_fmt_perf_script,
 	&sv_fmt_folded,
 	&sv_fmt_svg,

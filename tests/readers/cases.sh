@@ -35,3 +35,17 @@ printf '              libc.so.1`memcpy+0x58\n              Xorg`fbBlt+0x1e0\n' >
 e dtrace.bad.cut 1 'cut.dtrace:5: a stack without the count that ends it' -- byname "$RT/cut.dtrace" --format dtrace
 printf 'CPU     ID                    FUNCTION:NAME\n  1  75402                        :tick-30s\n' > "$RT/empty.dtrace"
 e dtrace.bad.empty 1 'empty.dtrace: no stacks' -- byname "$RT/empty.dtrace" --format dtrace
+
+# ---- macOS sample ----
+# sample's own "Sort by top of stack" section is the oracle for Exc (it lists those >= 5).
+MS=$RD/mac/app.sample.txt
+want=$(sed -n '/^Sort by top of stack/,/^$/p' "$MS" | sed -n 's/^ *\(.*[^ ]\)  (in \(.*\)) *\([0-9][0-9]*\)$/\2!\1\t\3/p' | LC_ALL=C sort)
+got=$("$SV" byname "$MS" --json | jq -r '.rows[] | select(.exc >= 5) | [.name, .exc] | @tsv' | LC_ALL=C sort)
+if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else bad macsample.top "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got"))"; fi
+c macsample.tree '[.tree.children[0].name, ([.tree.children[0].children[] | [.name, .inc]])]' \
+	'["Process demo (4242)",[["Thread_81234 DispatchQueue_1: com.apple.main-thread (serial)",2500],["Thread_81240",700]]]' calltree "$MS"
+c macsample.format '[.format, .metric]' '["mac-sample",3200]' info "$MS"
+printf 'Analysis of sampling demo (pid 1) every 1 millisecond\nProcess: demo [1]\n\nCall graph:\n\nTotal number in stack\n' > "$RT/empty.sample.txt"
+e macsample.bad.empty 1 'empty.sample.txt: the call graph has no samples' -- byname "$RT/empty.sample.txt"
+printf 'Analysis of sampling demo (pid 1) every 1 millisecond\nProcess: demo [1]\n' > "$RT/nograph.sample.txt"
+e macsample.bad.nograph 1 'nograph.sample.txt: no "Call graph:" section' -- byname "$RT/nograph.sample.txt" --format mac-sample
