@@ -116,6 +116,22 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 		if (sink->ops->add_event)
 			rc = sink->ops->add_event(sink->self, c.kinds[i].name, sample ? c.nsamples : c.kinds[i].count, sample);
 	}
+	/* --event: the CPU samples are the stack source stackview opens from a trace today. */
+	for (size_t i = 0; !rc && opts && opts->event && i <= c.nkinds; i++) {
+		if (i == c.nkinds) {
+			char msg[1024];
+			size_t o = (size_t)snprintf(msg, sizeof(msg), "no event '%s' in the trace; it has:", opts->event);
+			for (size_t k = 0; k < c.nkinds && o < sizeof(msg); k++)
+				o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s %s", k ? "," : "", c.kinds[k].name);
+			rc = sv_error_set(err, SV_EINVAL, "%s", msg);
+		} else if (strcmp(c.kinds[i].name, opts->event) == 0) {
+			if (c.kinds[i].key != (1ULL << 63 | 0x0F00 | 46))
+				rc = sv_error_set(err, SV_EINVAL, "'%s' (%zu events) is not a stack source stackview opens yet; "
+								 "it opens the CPU samples (Windows Kernel/PerfInfo/Sample)",
+						  opts->event, c.kinds[i].count);
+			break;
+		}
+	}
 	if (!rc)
 		rc = note(&c, SV_NOTE_INFO,
 			  "Windows %u.%u build %u, %u CPUs, %u-bit pointers, clock %.0f Hz; %zu buffers (%zu compressed), "

@@ -132,6 +132,13 @@ int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_er
 			sv_error_locate(err, path, 0, -1);
 		goto out;
 	}
+	/* --event on an input that names no events is a mistake to say, not to ignore. */
+	if (opts->event && sv_source_event_count(src) == 0) {
+		rc = sv_error_set(err, SV_EINVAL, "no event '%s': this %s input names no events (--event is for perf, pprof, "
+						   "WindowsPerf and ETL inputs)", opts->event, fmt->name);
+		sv_error_locate(err, path, 0, -1);
+		goto out;
+	}
 	*out = src;
 	src = NULL;
 out:

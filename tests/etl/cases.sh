@@ -79,3 +79,8 @@ for n in 0 1 71 72 200 511 512 513 700 1060; do
 	st=$?
 	if { [ $st = 0 ] || [ $st = 1 ]; } && [ "$(grep -c '' "$TMP/t.err")" -le 1 ]; then ok; else bad "etl.trunc.$n" "exit $st: $(cat "$TMP/t.err")"; fi
 done
+# --event: the CPU samples open by name; an event kind the trace has but stackview cannot open
+# yet, or one it does not have, exits 2 with one line (issue 20 point 1).
+c etl.event.sample '.summary.count' 6320 byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/PerfInfo/Sample'
+e etl.event.unopened 2 "'Windows Kernel/Image/Load' \(35 events\) is not a stack source stackview opens yet" -- byname "$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/Image/Load'
+e etl.event.unknown 2 "no event 'nosuch' in the trace; it has: Windows Kernel/EventTrace/Header" -- byname "$ED/net.4.5.2.x64.etl.zip" --event nosuch

@@ -49,3 +49,14 @@ printf 'Analysis of sampling demo (pid 1) every 1 millisecond\nProcess: demo [1]
 e macsample.bad.empty 1 'empty.sample.txt: the call graph has no samples' -- byname "$RT/empty.sample.txt"
 printf 'Analysis of sampling demo (pid 1) every 1 millisecond\nProcess: demo [1]\n' > "$RT/nograph.sample.txt"
 e macsample.bad.nograph 1 'nograph.sample.txt: no "Call graph:" section' -- byname "$RT/nograph.sample.txt" --format mac-sample
+
+# ---- --event names nothing: exit 2 on every format (issue 20) ----
+"$SV" convert examples/tutorial.perfView.xml "$RT/t.folded"
+"$SV" convert examples/tutorial.perfView.xml "$RT/t.speedscope.json"
+"$SV" convert examples/tutorial.perfView.xml "$RT/t.perfView.json"
+for f in examples/tutorial.perfView.xml "$RT/t.folded" "$RT/t.speedscope.json" "$RT/t.perfView.json" "$MT" tests/data/mt.fp.data.gz \
+	"$RD/pprof/cpu.pb.gz" "$RD/chrome/prog.cpuprofile.gz" "$RD/wperf/sample.txt" "$RD/dtrace/ustack.dtrace" "$MS"; do
+	out=$("$SV" byname "$f" --event zzNoSuchEvent --debug-dir tests/data/debug 2>&1 >/dev/null)
+	st=$?
+	if [ $st = 2 ] && grep -q "zzNoSuchEvent" <<<"$out" && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ]; then ok; else bad "event.unknown.$(basename "$f")" "exit $st: $out"; fi
+done
