@@ -118,6 +118,8 @@ int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id fo
 		return SV_ENOTFOUND;
 	double scale;
 	int rc = sv_view_when_scale(&scale, v);
+	if (!rc)
+		rc = sv_view_when_exc(v);
 	if (rc)
 		return rc;
 	uint32_t nn = sv_view_node_count(v);
@@ -295,6 +297,8 @@ int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_nam
 {
 	double scale;
 	int rc = sv_view_when_scale(&scale, v);
+	if (!rc)
+		rc = sv_view_when_exc(v);
 	if (rc)
 		return rc;
 	sv_name_id focus = sv_view_name_find(v, focus_name);

@@ -89,20 +89,13 @@ static void hist_add(double *h, const sv_view *v, double t, double m, double D)
 	}
 }
 
-int sv_view_when_scale(double *out, sv_view *v)
+/* Exclusive histograms: one pass over the samples into their nodes' buckets. */
+static int exc_hists(const sv_view *v, double **out)
 {
-	if (v->inc_hist) {
-		*out = v->scale;
-		return 0;
-	}
 	size_t nn = v->nnodes;
-	double *exc = calloc(nn * SV_WHEN_LEN, sizeof(double));
-	double *inc = malloc(nn * SV_WHEN_LEN * sizeof(double));
-	if (!exc || !inc) {
-		free(exc);
-		free(inc);
+	double *h = calloc(nn * SV_WHEN_LEN, sizeof(double));
+	if (!h)
 		return SV_ENOMEM;
-	}
 	double start, D;
 	sv_view_when_bounds(v, &start, &D);
 	if (D > 0) {
@@ -111,10 +104,29 @@ int sv_view_when_scale(double *out, sv_view *v)
 			sv_node_id n;
 			double t, m;
 			if (sv_view_sample(v, i, &n, &t, &m))
-				hist_add(exc + (size_t)n * SV_WHEN_LEN, v, t, m, D);
+				hist_add(h + (size_t)n * SV_WHEN_LEN, v, t, m, D);
 		}
 	}
-	memcpy(inc, exc, nn * SV_WHEN_LEN * sizeof(double));
+	*out = h;
+	return 0;
+}
+
+/* Inclusive histograms are the exclusive ones summed up the tree in place (children before
+ * parents); the exclusive ones are kept only when something asks for them
+ * (sv_view_when_exc), so a call tree's or ByName's When touches one table, not two. */
+int sv_view_when_scale(double *out, sv_view *v)
+{
+	if (v->inc_hist) {
+		*out = v->scale;
+		return 0;
+	}
+	size_t nn = v->nnodes;
+	double *inc;
+	int rc = exc_hists(v, &inc);
+	if (rc)
+		return rc;
+	double start, D;
+	sv_view_when_bounds(v, &start, &D);
 	for (size_t i = nn; i-- > 1;) {
 		if (!v->alive[i])
 			continue;
@@ -130,11 +142,15 @@ int sv_view_when_scale(double *out, sv_view *v)
 				scale = fabs(inc[k]);
 		scale /= 2;
 	}
-	v->exc_hist = exc;
 	v->inc_hist = inc;
 	v->scale = scale;
 	*out = scale;
 	return 0;
+}
+
+int sv_view_when_exc(sv_view *v)
+{
+	return v->exc_hist ? 0 : exc_hists(v, &v->exc_hist);
 }
 
 const double *sv_view_node_inc_hist(const sv_view *v, sv_node_id n) { return v->inc_hist + (size_t)n * SV_WHEN_LEN; }
