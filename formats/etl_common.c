@@ -125,9 +125,52 @@ const char *sv_etl_hook_event_name(int group, int op)
 		{ 0x0F, 74, "CollectionEnd" }, { 0x14, 2, "Unload" }, { 0x14, 3, "DCStart" }, { 0x14, 4, "DCStop" },
 		{ 0x18, 32, "Stack" }, { 0x18, 35, "KeyDelete" }, { 0x18, 36, "KeyRundown" }, { 0x18, 37, "KeyKernel" },
 		{ 0x18, 38, "KeyUser" },
+		/* the kernel's other classes, as TraceEvent's KernelTraceEventParser names them */
+		{ 0x01, 10, "Read" }, { 0x01, 11, "Write" }, { 0x01, 12, "ReadInit" }, { 0x01, 13, "WriteInit" },
+		{ 0x01, 14, "FlushBuffers" }, { 0x01, 15, "FlushInit" },
+		{ 0x02, 10, "TransitionFault" }, { 0x02, 11, "DemandZeroFault" }, { 0x02, 12, "CopyOnWrite" },
+		{ 0x02, 13, "GuardPageFault" }, { 0x02, 14, "HardPageFault" }, { 0x02, 15, "AccessViolation" },
+		{ 0x02, 32, "HardFault" }, { 0x02, 98, "VirtualAlloc" }, { 0x02, 99, "VirtualFree" },
+		{ 0x03, 32, "PerfCtr" }, { 0x03, 33, "PerfCtrRundown" },
+		{ 0x04, 0, "Name" }, { 0x04, 32, "FileCreate" }, { 0x04, 35, "FileDelete" }, { 0x04, 36, "FileRundown" },
+		{ 0x04, 64, "Create" }, { 0x04, 65, "Cleanup" }, { 0x04, 66, "Close" }, { 0x04, 67, "Read" },
+		{ 0x04, 68, "Write" }, { 0x04, 69, "SetInfo" }, { 0x04, 70, "Delete" }, { 0x04, 71, "Rename" },
+		{ 0x04, 72, "DirEnum" }, { 0x04, 73, "Flush" }, { 0x04, 74, "QueryInfo" }, { 0x04, 75, "FSControl" },
+		{ 0x04, 76, "OperationEnd" }, { 0x04, 77, "DirNotify" },
+		{ 0x06, 10, "Send" }, { 0x06, 11, "Recv" }, { 0x06, 12, "Connect" }, { 0x06, 13, "Disconnect" },
+		{ 0x06, 14, "Retransmit" }, { 0x06, 15, "Accept" }, { 0x06, 16, "Reconnect" }, { 0x06, 17, "Fail" },
+		{ 0x06, 18, "TCPCopy" }, { 0x06, 26, "SendIPV6" }, { 0x06, 27, "RecvIPV6" }, { 0x06, 28, "ConnectIPV6" },
+		{ 0x06, 29, "DisconnectIPV6" }, { 0x06, 30, "RetransmitIPV6" }, { 0x06, 31, "AcceptIPV6" },
+		{ 0x06, 32, "ReconnectIPV6" }, { 0x06, 34, "TCPCopyIPV6" },
+		{ 0x08, 10, "Send" }, { 0x08, 11, "Recv" }, { 0x08, 17, "Fail" }, { 0x08, 26, "SendIPV6" },
+		{ 0x08, 27, "RecvIPV6" },
+		{ 0x0B, 10, "CPU" }, { 0x0B, 11, "PhyDisk" }, { 0x0B, 12, "LogDisk" }, { 0x0B, 13, "NIC" },
+		{ 0x0B, 14, "Video" }, { 0x0B, 15, "Services" }, { 0x0B, 16, "Power" }, { 0x0B, 17, "Network" },
+		{ 0x0B, 21, "IRQ" }, { 0x0B, 22, "PnP" }, { 0x0B, 23, "IDEChannel" },
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (names[i].g == group && names[i].op == op)
+			return names[i].name;
+	return NULL;
+}
+
+/* Events of providers found by GUID (not kernel hooks) that TraceEvent names: provider name,
+ * opcode -> event name. An opcode-0 event of these is named by its provider alone. */
+const char *sv_etl_trace_event_name(const char *provider, int op)
+{
+	static const struct {
+		const char *provider;
+		int op;
+		const char *name;
+	} names[] = {
+		{ "Windows Kernel/SysConfig", 32, "BuildInfo" }, { "Windows Kernel/SysConfig", 33, "SystemPaths" },
+		{ "Windows Kernel/SysConfig", 34, "UnknownVolume" }, { "Windows Kernel/SysConfig", 35, "VolumeMapping" },
+		{ "KernelTraceControl/ImageID", 32, "None" }, { "KernelTraceControl/ImageID", 36, "DbgID_RSDS" },
+		{ "KernelTraceControl/ImageID", 37, "DbgID_ILRSDS" }, { "KernelTraceControl/ImageID", 64, "FileVersion" },
+		{ "KernelTraceControl/MetaData", 32, "EventInfo" }, { "KernelTraceControl/MetaData", 33, "EventMapInfo" },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].op == op && strcmp(names[i].provider, provider) == 0)
 			return names[i].name;
 	return NULL;
 }

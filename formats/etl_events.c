@@ -216,7 +216,13 @@ static int count_kind(etl_ctx *c, const etl_rec *r)
 			snprintf(eb, sizeof(eb), "Opcode(%d)", r->type), e = eb;
 		if (r->group == 0x03 && r->type == 10) /* Image Load is logged under the Process group */
 			g = "Image", e = "Load";
-		snprintf(name, sizeof(name), "Windows Kernel/%s/%s", g, e);
+		if (r->group == 0x00 && r->type == 0) /* the header: an opcode-0 (Info) event */
+			snprintf(name, sizeof(name), "Windows Kernel/%s", g);
+		else if ((r->group == 0x0B && r->type == 25) || (r->group == 0x14 && r->type == 33))
+			/* decoded by TraceEvent's MSNT_SystemTrace templates, and named after them */
+			snprintf(name, sizeof(name), "MSNT_SystemTrace/%s/%s", g, r->group == 0x0B ? "Platform" : "KernelBase");
+		else
+			snprintf(name, sizeof(name), "Windows Kernel/%s/%s", g, e);
 	} else {
 		char gb[40];
 		const char *g = r->guid >= 0 ? sv_etl_guids[r->guid].name : NULL;
@@ -226,7 +232,13 @@ static int count_kind(etl_ctx *c, const etl_rec *r)
 				 rd16(b + 6), b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 			g = gb;
 		}
-		snprintf(name, sizeof(name), "%s/%s(%d)", g, r->kind == REC_EVENT ? "Event" : "Opcode", r->id);
+		const char *e = r->kind == REC_EVENT ? NULL : sv_etl_trace_event_name(g, r->id);
+		if (e)
+			snprintf(name, sizeof(name), "%s/%s", g, e);
+		else if (r->kind != REC_EVENT && r->id == 0 && sv_etl_trace_event_name(g, 32))
+			snprintf(name, sizeof(name), "%s", g); /* a known provider's opcode-0 (Info) event */
+		else
+			snprintf(name, sizeof(name), "%s/%s(%d)", g, r->kind == REC_EVENT ? "Event" : "Opcode", r->id);
 	}
 	if (SV_ARRAY_RESERVE(c->kinds, c->kindcap, c->nkinds + 1))
 		return SV_ENOMEM;

@@ -83,4 +83,15 @@ done
 # yet, or one it does not have, exits 2 with one line (issue 20 point 1).
 c etl.event.sample '.summary.count' 6320 byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/PerfInfo/Sample'
 e etl.event.unopened 2 "'Windows Kernel/Image/Load' \(35 events\) is not a stack source stackview opens yet" -- byname "$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/Image/Load'
-e etl.event.unknown 2 "no event 'nosuch' in the trace; it has: Windows Kernel/EventTrace/Header" -- byname "$ED/net.4.5.2.x64.etl.zip" --event nosuch
+e etl.event.unknown 2 "no event 'nosuch' in the trace; it has: Windows Kernel/EventTrace, " -- byname "$ED/net.4.5.2.x64.etl.zip" --event nosuch
+# Event kinds of the kernel and of KernelTraceControl's ImageID are named and counted as
+# TraceEvent's baselines name and count them (the COUNT lines): every such baseline line is in
+# info (info lists more: the StackWalk, FileIO name and thread rundown events TraceEvent keeps
+# to itself).
+for a in x64 x86; do
+	ours=$("$SV" info "$ED/net.4.5.2.$a.etl.zip" --json 2>/dev/null | jq -r '.events[] | "\(.name):\(.samples)"' | LC_ALL=C sort)
+	missing=$(sed -n 's/^COUNT //p' "$ED/net.4.5.2.$a.baseline.txt" | grep -E '^(Windows Kernel/|KernelTraceControl/ImageID|MSNT_SystemTrace/)' |
+		LC_ALL=C sort | LC_ALL=C comm -23 - <(printf '%s\n' "$ours"))
+	n=$(sed -n 's/^COUNT //p' "$ED/net.4.5.2.$a.baseline.txt" | grep -cE '^(Windows Kernel/|KernelTraceControl/ImageID|MSNT_SystemTrace/)')
+	if [ -z "$missing" ] && [ "$n" -ge 50 ]; then ok; else bad "etl.kinds.$a" "$(printf '%s\n' "$missing" | head -5)"; fi
+done
