@@ -175,6 +175,48 @@ const char *sv_etl_trace_event_name(const char *provider, int op)
 	return NULL;
 }
 
+/* Manifest events of the CLR's providers by event id, named Task/Opcode as TraceEvent's
+ * ClrTraceEventParser names them (checked against the COUNT lines of the baselines). */
+const char *sv_etl_manifest_event_name(const char *provider, int id)
+{
+	static const struct {
+		int rundown; /* 0 Microsoft-Windows-DotNETRuntime, 1 …Rundown */
+		int id;
+		const char *name;
+	} names[] = {
+		{ 0, 1, "GC/Start" }, { 0, 2, "GC/Stop" }, { 0, 3, "GC/RestartEEStop" }, { 0, 4, "GC/HeapStats" },
+		{ 0, 5, "GC/CreateSegment" }, { 0, 6, "GC/FreeSegment" }, { 0, 7, "GC/RestartEEStart" },
+		{ 0, 8, "GC/SuspendEEStop" }, { 0, 9, "GC/SuspendEEStart" }, { 0, 10, "GC/AllocationTick" },
+		{ 0, 11, "GC/CreateConcurrentThread" }, { 0, 12, "GC/TerminateConcurrentThread" },
+		{ 0, 13, "GC/FinalizersStop" }, { 0, 14, "GC/FinalizersStart" }, { 0, 15, "Type/BulkType" },
+		{ 0, 21, "GC/BulkSurvivingObjectRanges" }, { 0, 22, "GC/BulkMovedObjectRanges" },
+		{ 0, 23, "GC/GenerationRange" }, { 0, 25, "GC/MarkStackRoots" }, { 0, 26, "GC/MarkFinalizeQueueRoots" },
+		{ 0, 27, "GC/MarkHandles" }, { 0, 28, "GC/MarkCards" }, { 0, 29, "GC/FinalizeObject" },
+		{ 0, 33, "GC/PinObjectAtGCTime" }, { 0, 35, "GC/Triggered" }, { 0, 50, "ThreadPoolWorkerThread/Start" },
+		{ 0, 51, "ThreadPoolWorkerThread/Stop" }, { 0, 80, "Exception/Start" }, { 0, 81, "Contention/Start" },
+		{ 0, 82, "ClrStack/Walk" }, { 0, 91, "Contention/Stop" },
+		{ 0, 85, "AppDomainResourceManagement/ThreadCreated" }, { 0, 143, "Method/LoadVerbose" },
+		{ 0, 144, "Method/UnloadVerbose" }, { 0, 145, "Method/JittingStarted" }, { 0, 151, "Loader/DomainModuleLoad" },
+		{ 0, 152, "Loader/ModuleLoad" }, { 0, 153, "Loader/ModuleUnload" }, { 0, 154, "Loader/AssemblyLoad" },
+		{ 0, 155, "Loader/AssemblyUnload" }, { 0, 156, "Loader/AppDomainLoad" }, { 0, 157, "Loader/AppDomainUnload" },
+		{ 0, 187, "Runtime/Start" }, { 0, 190, "Method/ILToNativeMap" },
+		{ 0, 200, "GarbageCollection/IncreaseMemoryPressure" }, { 0, 202, "GC/MarkWithType" },
+		{ 0, 204, "GC/PerHeapHistory" }, { 0, 205, "GC/GlobalHeapHistory" }, { 0, 208, "GC/LOHCompact" },
+		{ 0, 209, "GC/FitBucketInfo" },
+		{ 1, 10, "GC/SettingsRundown" }, { 1, 144, "Method/DCStopVerbose" }, { 1, 146, "Method/DCStopComplete" },
+		{ 1, 148, "Method/DCStopInit" }, { 1, 150, "Method/ILToNativeMapDCStop" },
+		{ 1, 152, "Loader/DomainModuleDCStop" }, { 1, 154, "Loader/ModuleDCStop" },
+		{ 1, 156, "Loader/AssemblyDCStop" }, { 1, 158, "Loader/AppDomainDCStop" }, { 1, 187, "Runtime/Start" },
+	};
+	int rundown = strcmp(provider, "Microsoft-Windows-DotNETRuntimeRundown") == 0 ? 1
+		      : strcmp(provider, "Microsoft-Windows-DotNETRuntime") == 0	    ? 0
+											    : -1;
+	for (size_t i = 0; rundown >= 0 && i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].rundown == rundown && names[i].id == id)
+			return names[i].name;
+	return NULL;
+}
+
 void sv_etl_warn(etl_ctx *c, int w, const char *fmt, ...)
 {
 	if (c->warns[w].count++ == 0) {

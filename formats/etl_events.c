@@ -232,7 +232,7 @@ static int count_kind(etl_ctx *c, const etl_rec *r)
 				 rd16(b + 6), b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 			g = gb;
 		}
-		const char *e = r->kind == REC_EVENT ? NULL : sv_etl_trace_event_name(g, r->id);
+		const char *e = r->kind == REC_EVENT ? sv_etl_manifest_event_name(g, r->id) : sv_etl_trace_event_name(g, r->id);
 		if (e)
 			snprintf(name, sizeof(name), "%s/%s", g, e);
 		else if (r->kind != REC_EVENT && r->id == 0 && sv_etl_trace_event_name(g, 32))

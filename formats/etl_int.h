@@ -249,6 +249,7 @@ int sv_etl_guid_index(const unsigned char *g);
 /* The name of a kernel event this importer reads, or NULL. */
 const char *sv_etl_hook_event_name(int group, int op);
 const char *sv_etl_trace_event_name(const char *provider, int op);
+const char *sv_etl_manifest_event_name(const char *provider, int id);
 /* Count a warning of class w (W_*); the first message of each class is kept for the notes. */
 void sv_etl_warn(etl_ctx *c, int w, const char *fmt, ...) SV_PRINTF(3, 4);
 /* Set c->err to `code` with the message, located at byte `off` of the .etl; returns code. */
