@@ -31,6 +31,11 @@ static void ctx_dispose(etl_ctx *c)
 	free(c->as_next);
 	sv_idmap_dispose(&c->as_index);
 	free(c->samples);
+	for (size_t i = 0; i < c->nleaves; i++)
+		free(c->leaves[i]);
+	free(c->leaves);
+	sv_idmap_dispose(&c->leaf_index);
+	sv_idmap_dispose(&c->clr_last);
 	sv_idmap_dispose(&c->by_ts);
 	sv_idmap_dispose(&c->pend);
 	sv_idmap_dispose(&c->kwait);
@@ -80,9 +85,14 @@ static int note(etl_ctx *c, int kind, const char *fmt, ...)
 
 static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
 {
-	(void)opts;
 	etl_ctx c;
 	memset(&c, 0, sizeof(c));
+	/* --event: the CPU samples unless another event kind is named */
+	c.want = opts && opts->event && strcmp(opts->event, "Windows Kernel/PerfInfo/Sample") ? opts->event : NULL;
+	c.want_kind = -1;
+	c.want_cpu = !c.want;
+	sv_idmap_init(&c.leaf_index);
+	sv_idmap_init(&c.clr_last);
 	c.sink = sink;
 	c.in = in;
 	c.err = err;
@@ -105,40 +115,42 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	size_t nbufs = c.nbufs;
 	if (!rc)
 		rc = sv_etl_read_events(&c);
-	if (!rc && sink->ops->set_scaling)
-		rc = sink->ops->set_scaling(sink->self, SV_SCALING_TIME);
+	if (!rc && sink->ops->set_scaling) /* events other than CPU samples are instants */
+		rc = sink->ops->set_scaling(sink->self, c.want_cpu ? SV_SCALING_TIME : SV_SCALING_DATA);
+	if (!rc && !c.want_cpu && sink->ops->set_unit)
+		rc = sink->ops->set_unit(sink->self, strstr(c.want, "GC/AllocationTick") ? "bytes" : "events");
 	if (!rc)
 		rc = sv_etl_emit_samples(&c, &with_stack, &jit_leaf, &broken);
 	if (rc == SV_ENOMEM)
 		sv_error_set(err, SV_ENOMEM, NULL);
 	for (size_t i = 0; !rc && i < c.nkinds; i++) {
 		bool sample = c.kinds[i].key == (1ULL << 63 | 0x0F00 | 46);
+		bool shown = c.want_cpu ? sample : (long)i == c.want_kind;
 		if (sink->ops->add_event)
-			rc = sink->ops->add_event(sink->self, c.kinds[i].name, sample ? c.nsamples : c.kinds[i].count, sample);
+			rc = sink->ops->add_event(sink->self, c.kinds[i].name, sample && c.want_cpu ? c.nsamples : c.kinds[i].count,
+						  shown);
 	}
-	/* --event: the CPU samples are the stack source stackview opens from a trace today. */
-	for (size_t i = 0; !rc && opts && opts->event && i <= c.nkinds; i++) {
-		if (i == c.nkinds) {
-			char msg[1024];
-			size_t o = (size_t)snprintf(msg, sizeof(msg), "no event '%s' in the trace; it has:", opts->event);
-			for (size_t k = 0; k < c.nkinds && o < sizeof(msg); k++)
-				o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s %s", k ? "," : "", c.kinds[k].name);
-			rc = sv_error_set(err, SV_EINVAL, "%s", msg);
-		} else if (strcmp(c.kinds[i].name, opts->event) == 0) {
-			if (c.kinds[i].key != (1ULL << 63 | 0x0F00 | 46))
-				rc = sv_error_set(err, SV_EINVAL, "'%s' (%zu events) is not a stack source stackview opens yet; "
-								 "it opens the CPU samples (Windows Kernel/PerfInfo/Sample)",
-						  opts->event, c.kinds[i].count);
-			break;
-		}
+	/* --event names an event kind of the trace (any kind is a stack source). */
+	if (!rc && opts && opts->event && !c.want_cpu && c.want_kind < 0) {
+		char msg[1024];
+		size_t o = (size_t)snprintf(msg, sizeof(msg), "no event '%s' in the trace; it has:", opts->event);
+		for (size_t k = 0; k < c.nkinds && o < sizeof(msg); k++)
+			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s %s", k ? "," : "", c.kinds[k].name);
+		rc = sv_error_set(err, SV_EINVAL, "%s", msg);
 	}
+	if (!rc && !c.want_cpu)
+		rc = note(&c, SV_NOTE_INFO, "%s: %zu events as samples (%zu with the CLR's stack), %s", c.want, c.events_kept,
+			  c.clr_stacks,
+			  strstr(c.want, "GC/AllocationTick") ? "each the bytes allocated since the previous tick (AllocationAmount64) "
+								 "under its type (PerfView's GC Heap Alloc view)"
+							      : "each counting 1, with its stack where the trace has one");
 	if (!rc)
 		rc = note(&c, SV_NOTE_INFO,
 			  "Windows %u.%u build %u, %u CPUs, %u-bit pointers, clock %.0f Hz; %zu buffers (%zu compressed), "
 			  "%zu events in %zu bytes",
 			  c.os_major, c.os_minor, c.build, c.ncpus, c.ptr * 8, c.freq, nbufs, c.ncompressed, c.records,
 			  c.event_bytes);
-	if (!rc)
+	if (!rc && c.want_cpu)
 		rc = note(&c, SV_NOTE_INFO,
 			  "CPU samples: %zu in the trace, %zu idle dropped, %zu kept (%zu with a stack, %zu under BROKEN), interval %.4g ms",
 			  c.raw_samples, c.idle_samples, c.nsamples, with_stack, broken,

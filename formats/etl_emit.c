@@ -252,6 +252,71 @@ typedef struct ethr {
 	bool made;
 } ethr;
 
+/* The process and thread frames of a thread, made when its first sample comes. */
+static int thread_frames(emit *e, ethr *t, uint32_t pid, uint64_t ts, double ms)
+{
+	etl_ctx *c = e->c;
+	const sv_sink_ops *ops = c->sink->ops;
+	void *self = c->sink->self;
+	int rc;
+	const eproc *pr = pid != UINT32_MAX ? find_proc(c, pid, ts) : NULL;
+	char name[1200];
+	const char *img = pr && pr->image ? pr->image : "";
+	const char *dot = strrchr(img, '.');
+	int il = dot && dot != img ? (int)(dot - img) : (int)strlen(img);
+	/* Args: the command line without the program (quoted or up to the first blank). */
+	const char *args = pr && pr->cmdline ? pr->cmdline : "";
+	if (*args == '"') {
+		const char *q = strchr(args + 1, '"');
+		args = q ? q + 1 : args + strlen(args);
+	} else {
+		while (*args && *args != ' ')
+			args++;
+	}
+	while (*args == ' ')
+		args++;
+	bool is32 = pr ? pr->wow64 || c->ptr == 4 : c->ptr == 4;
+	if (pid == UINT32_MAX)
+		snprintf(name, sizeof(name), "Process%d ? Args:", is32 ? 32 : 64);
+	else
+		snprintf(name, sizeof(name), "Process%d %.*s (%" PRIu32 ") Args:%s%.900s", is32 ? 32 : 64, il ? il : 1,
+			 il ? img : "?", pid, args[0] ? " " : "", args);
+	sv_frame_id pf, tf;
+	sv_stack_id ps;
+	if ((rc = intern_name(e, &pf, name)))
+		return rc;
+	double cpu = (double)t->samples * ms;
+	if (c->want_cpu)
+		snprintf(name, sizeof(name), "Thread (%" PRIu32 ") CPU=%.0fms", t->tid, cpu);
+	else /* events: the thread's CPU time is not in them */
+		snprintf(name, sizeof(name), "Thread (%" PRIu32 ")", t->tid);
+	if ((rc = intern_name(e, &tf, name)) || (rc = ops->intern_stack(self, &ps, SV_STACK_NONE, pf)) ||
+	    (rc = ops->intern_stack(self, &t->stack, ps, tf)))
+		return rc;
+	t->made = true;
+	return 0;
+}
+
+/* An event's leaf frames (";"-separated text) below cur. */
+static int leaf_frames(emit *e, sv_stack_id *cur, uint32_t leaf)
+{
+	if (!leaf)
+		return 0;
+	const char *p = e->c->leaves[leaf - 1];
+	while (*p) {
+		const char *semi = strchr(p, ';');
+		size_t n = semi ? (size_t)(semi - p) : strlen(p);
+		sv_frame_id f;
+		int rc = e->c->sink->ops->intern_frame(e->c->sink->self, &f, p, n);
+		if (!rc)
+			rc = e->c->sink->ops->intern_stack(e->c->sink->self, cur, *cur, f);
+		if (rc)
+			return rc;
+		p += n + (semi ? 1 : 0);
+	}
+	return 0;
+}
+
 int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t *broken_count)
 {
 	emit e = { .c = c };
@@ -315,6 +380,17 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 		uint32_t pid = spid[i];
 		uint32_t kid = s->kid, uid = s->uid;
 		bool any = kid < AS_EMPTY || uid < AS_EMPTY;
+		if (!any && !c->want_cpu) { /* an event without a stack: under its thread */
+			if (!t->made && (rc = thread_frames(&e, t, pid, s->ts, ms)))
+				goto out;
+			sv_stack_id cur = t->stack;
+			if ((rc = leaf_frames(&e, &cur, s->leaf)))
+				goto out;
+			double t_ms = s->ts >= c->hdr_ts ? (double)(s->ts - c->hdr_ts) * 1000.0 / c->freq : 0.0;
+			if ((rc = ops->add_sample(self, cur, t_ms, s->metric, 1.0)))
+				goto out;
+			continue;
+		}
 		if (!any) { /* no stack: the IP alone, under BROKEN */
 			unsigned char ipb[8];
 			for (int b = 0; b < 8; b++)
@@ -336,39 +412,8 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 		uint32_t st = sv_idmap_get(&memo, mkey);
 		/* The process record is needed only to name a new thread or a new stack. */
 		const eproc *pr = (!t->made || st == SV_IDMAP_NONE) && pid != UINT32_MAX ? find_proc(c, pid, s->ts) : NULL;
-		if (!t->made) {
-			char name[1200];
-			const char *img = pr && pr->image ? pr->image : "";
-			const char *dot = strrchr(img, '.');
-			int il = dot && dot != img ? (int)(dot - img) : (int)strlen(img);
-			/* Args: the command line without the program (quoted or up to the first blank). */
-			const char *args = pr && pr->cmdline ? pr->cmdline : "";
-			if (*args == '"') {
-				const char *q = strchr(args + 1, '"');
-				args = q ? q + 1 : args + strlen(args);
-			} else {
-				while (*args && *args != ' ')
-					args++;
-			}
-			while (*args == ' ')
-				args++;
-			bool is32 = pr ? pr->wow64 || c->ptr == 4 : c->ptr == 4;
-			if (pid == UINT32_MAX)
-				snprintf(name, sizeof(name), "Process%d ? Args:", is32 ? 32 : 64);
-			else
-				snprintf(name, sizeof(name), "Process%d %.*s (%" PRIu32 ") Args:%s%.900s", is32 ? 32 : 64, il,
-					 il ? img : "?", pid, args[0] ? " " : "", args);
-			sv_frame_id pf, tf;
-			sv_stack_id ps;
-			if ((rc = intern_name(&e, &pf, name)))
-				goto out;
-			double cpu = (double)t->samples * ms;
-			snprintf(name, sizeof(name), "Thread (%" PRIu32 ") CPU=%.0fms", t->tid, cpu);
-			if ((rc = intern_name(&e, &tf, name)) || (rc = ops->intern_stack(self, &ps, SV_STACK_NONE, pf)) ||
-			    (rc = ops->intern_stack(self, &t->stack, ps, tf)))
-				goto out;
-			t->made = true;
-		}
+		if (!t->made && (rc = thread_frames(&e, t, pid, s->ts, ms)))
+			goto out;
 		/* innermost first: kernel half then user half */
 		size_t kn = kid < AS_NOSTACK ? c->as_len[kid] : 0, un = uid < AS_EMPTY ? c->as_len[uid] : 0;
 		const uint64_t *ka = kn ? c->addrs + c->as_start[kid] : NULL, *ua = un ? c->addrs + c->as_start[uid] : NULL;
@@ -400,10 +445,14 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 				goto out;
 		}
 		*broken_count += memo_st[st].broken;
-		if (!sv_etl_is_kernel(c, s->ip) && find_method(&e, pid, s->ip, s->ts) && !find_image(&e, pid, s->ip, s->ts))
+		if (c->want_cpu && !sv_etl_is_kernel(c, s->ip) && find_method(&e, pid, s->ip, s->ts) &&
+		    !find_image(&e, pid, s->ip, s->ts))
 			(*jit_leaf)++;
 		double t_ms = s->ts >= c->hdr_ts ? (double)(s->ts - c->hdr_ts) * 1000.0 / c->freq : 0.0;
-		if ((rc = ops->add_sample(self, memo_st[st].stack, t_ms, ms, 1.0)))
+		sv_stack_id leafed = memo_st[st].stack;
+		if (!c->want_cpu && (rc = leaf_frames(&e, &leafed, s->leaf)))
+			goto out;
+		if ((rc = ops->add_sample(self, leafed, t_ms, c->want_cpu ? ms : s->metric, 1.0)))
 			goto out;
 	}
 out:

@@ -192,7 +192,7 @@ static int on_volume(etl_ctx *c, const etl_rec *r)
 	return 0;
 }
 
-static int count_kind(etl_ctx *c, const etl_rec *r)
+static int count_kind(etl_ctx *c, const etl_rec *r, uint32_t *kind)
 {
 	uint64_t key;
 	if (r->kind == REC_HOOK)
@@ -204,6 +204,7 @@ static int count_kind(etl_ctx *c, const etl_rec *r)
 	uint32_t k = sv_idmap_get(&c->kind_index, key);
 	if (k != SV_IDMAP_NONE) {
 		c->kinds[k].count++;
+		*kind = k;
 		return 0;
 	}
 	char name[160];
@@ -246,19 +247,127 @@ static int count_kind(etl_ctx *c, const etl_rec *r)
 	if (!dup)
 		return SV_ENOMEM;
 	c->kinds[c->nkinds] = (ekind){ key, dup, 1 };
+	if (c->want && c->want_kind < 0 && strcmp(dup, c->want) == 0)
+		c->want_kind = (long)c->nkinds;
+	*kind = (uint32_t)c->nkinds;
 	return sv_idmap_put(&c->kind_index, key, (uint32_t)c->nkinds++);
+}
+
+/* A leaf frame text, interned: its index + 1. */
+static int leaf_id(etl_ctx *c, const char *text, uint32_t *out)
+{
+	size_t n = strlen(text);
+	uint64_t h = sv_hash_bytes(text, n);
+	for (;; h++) {
+		uint32_t i = sv_idmap_get(&c->leaf_index, h);
+		if (i == SV_IDMAP_NONE)
+			break;
+		if (strcmp(c->leaves[i - 1], text) == 0) {
+			*out = i;
+			return 0;
+		}
+	}
+	char *dup = strdup(text);
+	if (!dup || SV_ARRAY_PUSH(c->leaves, c->nleaves, c->leafcap, dup)) {
+		free(dup);
+		return SV_ENOMEM;
+	}
+	*out = (uint32_t)c->nleaves;
+	return sv_idmap_put(&c->leaf_index, h, *out);
+}
+
+/* The CLR's GC/AllocationTick (PerfView's "GC Heap Alloc" view): the bytes allocated since the
+ * previous tick, under the allocated type (and LargeObject for the large object heap).
+ * Payload by version: u32 AllocationAmount, u32 AllocationKind; v1 + u16 ClrInstanceID; v2 +
+ * u64 AllocationAmount64, pointer TypeID, UTF-16 TypeName, u32 HeapIndex; v3 + pointer
+ * Address; v4 + u64 ObjectSize. */
+static int decode_alloc_tick(etl_ctx *c, const etl_rec *r, esample *s)
+{
+	const unsigned char *p = r->payload;
+	size_t n = r->plen;
+	if (n < 8)
+		return 0;
+	uint32_t amount = rd32(p), kind = rd32(p + 4);
+	s->metric = amount;
+	char leaf[700] = "Type ?";
+	size_t at = 10 + 8 + r->ptr;
+	if (r->version >= 2 && n >= at) {
+		uint64_t a64 = (uint64_t)rd32(p + 10) | (uint64_t)rd32(p + 14) << 32;
+		s->metric = (double)a64;
+		size_t used = 0;
+		char *type = sv_etl_dup_utf16(p + at, n - at, &used);
+		if (!type)
+			return SV_ENOMEM;
+		snprintf(leaf, sizeof(leaf), "%s%.600s", kind == 1 ? "LargeObject;Type " : "Type ", type[0] ? type : "?");
+		free(type);
+	} else if (kind == 1) {
+		snprintf(leaf, sizeof(leaf), "LargeObject;Type ?");
+	}
+	return leaf_id(c, leaf, &s->leaf);
+}
+
+/* An event of the wanted kind becomes a sample; StackWalk events match it by time and thread
+ * as they match CPU samples. */
+static int on_wanted(etl_ctx *c, const etl_rec *r)
+{
+	if (c->nsamples >= SV_MAX_SAMPLES)
+		return sv_etl_fail(c, SV_ELIMIT, c->bufs[r->buf].off, "more than %u events", SV_MAX_SAMPLES);
+	if (SV_ARRAY_RESERVE(c->samples, c->samplecap, c->nsamples + 1))
+		return SV_ENOMEM;
+	esample *s = &c->samples[c->nsamples];
+	memset(s, 0, sizeof(*s));
+	s->ts = r->ts;
+	s->tid = r->tid;
+	s->spid = r->pid != UINT32_MAX ? r->pid + 1 : 0;
+	s->kid = s->uid = AS_NONE;
+	s->metric = 1;
+	int rc = 0;
+	if (r->kind == REC_EVENT && r->guid == G_CLR && r->id == 10)
+		rc = decode_alloc_tick(c, r, s);
+	if (rc)
+		return rc;
+	s->next_ts = sv_etl_list_get(&c->by_ts, r->ts);
+	c->nsamples++;
+	c->events_kept++;
+	if (r->kind == REC_EVENT && (r->guid == G_CLR || r->guid == G_CLR_RUNDOWN) &&
+	    (rc = sv_idmap_put(&c->clr_last, r->tid, (uint32_t)c->nsamples)))
+		return rc;
+	return sv_idmap_put(&c->by_ts, r->ts, (uint32_t)c->nsamples);
+}
+
+/* ClrStack/Walk follows the CLR event it belongs to on the same thread: u16 ClrInstanceID,
+ * u8, u8, u32 FrameCount, then the frames' addresses (leaf first). */
+static int on_clr_stack(etl_ctx *c, const etl_rec *r)
+{
+	uint32_t i = sv_idmap_get(&c->clr_last, r->tid);
+	if (i == SV_IDMAP_NONE || i == 0 || r->plen < 8)
+		return 0;
+	esample *s = &c->samples[i - 1];
+	if (sv_idmap_put(&c->clr_last, r->tid, 0))
+		return SV_ENOMEM;
+	uint32_t n = rd32(r->payload + 4);
+	if (s->uid != AS_NONE || n == 0 || n > (r->plen - 8) / r->ptr || n > SV_MAX_STACK_DEPTH)
+		return 0;
+	s->kid = AS_EMPTY;
+	c->clr_stacks++;
+	return sv_etl_intern_addrs(c, &s->uid, r->payload + 8, n, r->ptr);
 }
 
 int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 {
-	int rc = count_kind(c, r);
+	uint32_t kind = 0;
+	int rc = count_kind(c, r, &kind);
 	if (rc)
+		return rc;
+	if (!c->want_cpu && (long)kind == c->want_kind && (rc = on_wanted(c, r)))
+		return rc;
+	if (!c->want_cpu && r->kind == REC_EVENT && r->guid == G_CLR && r->id == 82 && (rc = on_clr_stack(c, r)))
 		return rc;
 	if (r->kind == REC_HOOK) {
 		switch (r->group) {
 		case 0x0F:
 			if (r->type == 46)
-				return sv_etl_on_sample(c, r);
+				return c->want_cpu ? sv_etl_on_sample(c, r) : 0;
 			if ((r->type == 72 || r->type == 73) && r->plen >= 8 && rd32(r->payload) == 0 && rd32(r->payload + 4))
 				c->interval = rd32(r->payload + 4);
 			return 0;

@@ -110,6 +110,8 @@ typedef struct esample {
 	uint8_t state;
 	uint8_t flags;      /* DPC/ISR bits of the sample */
 	uint16_t cpu;
+	double metric;      /* an event other than a CPU sample: its metric (bytes, or 1) */
+	uint32_t leaf;      /* ... and its leaf frames: index + 1 into etl_ctx.leaves, 0 = none */
 } esample;
 enum { IN_PEND = 1, IN_KW = 2, IN_UW = 4 };
 
@@ -232,6 +234,17 @@ typedef struct etl_ctx {
 	ekind *kinds;
 	size_t nkinds, kindcap;
 	sv_idmap kind_index;
+
+	/* --event: the event kind that is the stack source (NULL: the CPU samples) */
+	const char *want;
+	long want_kind;       /* its index in kinds once seen, else -1 */
+	bool want_cpu;        /* the CPU samples are the stack source */
+	char **leaves;        /* leaf frame texts of events ("Type System.String") */
+	size_t nleaves, leafcap;
+	sv_idmap leaf_index;  /* hash -> index + 1 (probed) */
+	size_t events_kept;   /* events of the wanted kind kept as samples */
+	sv_idmap clr_last;    /* tid -> the thread's last wanted CLR event (sample index + 1) */
+	size_t clr_stacks;    /* ClrStackWalk events given to them */
 
 	warn warns[W_COUNT];
 	uint32_t first_pid;

@@ -82,7 +82,21 @@ done
 # --event: the CPU samples open by name; an event kind the trace has but stackview cannot open
 # yet, or one it does not have, exits 2 with one line (issue 20 point 1).
 c etl.event.sample '.summary.count' 6320 byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/PerfInfo/Sample'
-e etl.event.unopened 2 "'Windows Kernel/Image/Load' \(35 events\) is not a stack source stackview opens yet" -- byname "$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/Image/Load'
+# Any event kind is a stack source (issue 20): image loads with their kernel stacks, one each.
+c etl.event.imageload '[.summary.count, .summary.unit, (.rows[0].name)]' '[35,"events","ntoskrnl!?"]' byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/Image/Load'
+# GC/AllocationTick is PerfView's GC Heap Alloc view: bytes under the type, with the CLR's stack.
+c etl.alloc.count '[.summary.count, .summary.unit]' '[12,"bytes"]' byname "$PWD/$ED/gcevents.etl.zip" --event 'Microsoft-Windows-DotNETRuntime/GC/AllocationTick'
+"$SV" convert "$ED/gcevents.etl.zip" "$TMP/gc.perfView.json" --event 'Microsoft-Windows-DotNETRuntime/GC/AllocationTick' 2>/dev/null
+# The baseline prints the first five ticks: their types (cut at 20 characters there) and sizes.
+want=$(grep 'GC/AllocationTick PID' "$ED/gcevents.baseline.txt" | sed 's/.*AllocationAmount64=\([0-9,]*\); .*TypeName=\([^;]*\);.*/\1 \2/; s/,//g; s/\.\.\.$//')
+got=$(jq -r '.StackSource.Samples[:5][] | "\(.Metric) \(.Stack[0] | sub("^Type "; ""))"' "$TMP/gc.perfView.json")
+ok_all=1
+while read -r amount type; do
+	grep -q "^$amount $(printf '%s' "$type" | sed 's/[][\.*^$]/\\&/g')" <<<"$got" || ok_all=0
+done <<<"$want"
+if [ "$ok_all" = 1 ] && [ "$(printf '%s\n' "$want" | wc -l)" = 5 ]; then ok; else bad etl.alloc.baseline "want $want; got $got"; fi
+cn etl.alloc.stacks '[.summary.count, ([.. | objects | select(.name? == "Test.x64!Test.Program.Main(class System.String[])")] | length > 0)]' '[10382,true]' calltree "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Microsoft-Windows-DotNETRuntime/GC/AllocationTick' --depth 12
+if "$SV" info "$ED/net.4.5.2.x64.etl.zip" --event 'Microsoft-Windows-DotNETRuntime/GC/AllocationTick' 2>&1 | grep -q '10382 events as samples (10382 with the CLR.s stack)'; then ok; else bad etl.alloc.clrstacks; fi
 e etl.event.unknown 2 "no event 'nosuch' in the trace; it has: Windows Kernel/EventTrace, " -- byname "$ED/net.4.5.2.x64.etl.zip" --event nosuch
 # Event kinds of the kernel and of KernelTraceControl's ImageID are named and counted as
 # TraceEvent's baselines name and count them (the COUNT lines): every such baseline line is in
