@@ -36,6 +36,10 @@ static void ctx_dispose(etl_ctx *c)
 	free(c->leaves);
 	sv_idmap_dispose(&c->leaf_index);
 	sv_idmap_dispose(&c->clr_last);
+	for (size_t i = 0; i < c->nfnames; i++)
+		free(c->fnames[i]);
+	free(c->fnames);
+	sv_idmap_dispose(&c->fname_index);
 	sv_idmap_dispose(&c->by_ts);
 	sv_idmap_dispose(&c->pend);
 	sv_idmap_dispose(&c->kwait);
@@ -93,6 +97,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	c.want_cpu = !c.want;
 	sv_idmap_init(&c.leaf_index);
 	sv_idmap_init(&c.clr_last);
+	sv_idmap_init(&c.fname_index);
 	c.sink = sink;
 	c.in = in;
 	c.err = err;
@@ -118,7 +123,10 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	if (!rc && sink->ops->set_scaling) /* events other than CPU samples are instants */
 		rc = sink->ops->set_scaling(sink->self, c.want_cpu ? SV_SCALING_TIME : SV_SCALING_DATA);
 	if (!rc && !c.want_cpu && sink->ops->set_unit)
-		rc = sink->ops->set_unit(sink->self, strstr(c.want, "GC/AllocationTick") ? "bytes" : "events");
+		rc = sink->ops->set_unit(sink->self, strstr(c.want, "GC/AllocationTick") || !strcmp(c.want, "Windows Kernel/DiskIO/Read") ||
+								     !strcmp(c.want, "Windows Kernel/DiskIO/Write")
+							     ? "bytes"
+							     : "events");
 	if (!rc)
 		rc = sv_etl_emit_samples(&c, &with_stack, &jit_leaf, &broken);
 	if (rc == SV_ENOMEM)

@@ -153,6 +153,23 @@ static void append_module(const etl_ctx *c, char *out, size_t cap, size_t *len, 
 		*len = *len + (size_t)n < cap ? *len + (size_t)n : cap - 1;
 }
 
+/* A path with its NT device prefix as a drive letter ("\Device\HarddiskVolume2\x" -> "C:\x"). */
+static void append_path(const etl_ctx *c, char *out, size_t cap, size_t *len, const char *path)
+{
+	const char *rest = path, *dos = "";
+	for (size_t i = 0; i < c->nvols; i++) {
+		size_t l = strlen(c->vols[i].nt);
+		if (strncasecmp(path, c->vols[i].nt, l) == 0) {
+			dos = c->vols[i].dos;
+			rest = path + l;
+			break;
+		}
+	}
+	int n = snprintf(out + *len, cap - *len, "%s%s", dos, rest);
+	if (n > 0)
+		*len = *len + (size_t)n < cap ? *len + (size_t)n : cap - 1;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *b = path;
@@ -297,12 +314,25 @@ static int thread_frames(emit *e, ethr *t, uint32_t pid, uint64_t ts, double ms)
 	return 0;
 }
 
-/* An event's leaf frames (";"-separated text) below cur. */
-static int leaf_frames(emit *e, sv_stack_id *cur, uint32_t leaf)
+/* An event's leaf frames (";"-separated text, or the file it read) below cur. */
+static int leaf_frames(emit *e, sv_stack_id *cur, uint32_t leaf, uint64_t file)
 {
+	etl_ctx *c = e->c;
+	if (!leaf && file) {
+		uint32_t i = sv_idmap_get(&c->fname_index, file);
+		char name[1100] = "File ";
+		size_t len = 5;
+		if (i == SV_IDMAP_NONE)
+			snprintf(name + len, sizeof(name) - len, "?");
+		else
+			append_path(c, name, sizeof(name), &len, c->fnames[i - 1]);
+		sv_frame_id f;
+		int rc = c->sink->ops->intern_frame(c->sink->self, &f, name, strlen(name));
+		return rc ? rc : c->sink->ops->intern_stack(c->sink->self, cur, *cur, f);
+	}
 	if (!leaf)
 		return 0;
-	const char *p = e->c->leaves[leaf - 1];
+	const char *p = c->leaves[leaf - 1];
 	while (*p) {
 		const char *semi = strchr(p, ';');
 		size_t n = semi ? (size_t)(semi - p) : strlen(p);
@@ -384,7 +414,7 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 			if (!t->made && (rc = thread_frames(&e, t, pid, s->ts, ms)))
 				goto out;
 			sv_stack_id cur = t->stack;
-			if ((rc = leaf_frames(&e, &cur, s->leaf)))
+			if ((rc = leaf_frames(&e, &cur, s->leaf, s->file)))
 				goto out;
 			double t_ms = s->ts >= c->hdr_ts ? (double)(s->ts - c->hdr_ts) * 1000.0 / c->freq : 0.0;
 			if ((rc = ops->add_sample(self, cur, t_ms, s->metric, 1.0)))
@@ -450,7 +480,7 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 			(*jit_leaf)++;
 		double t_ms = s->ts >= c->hdr_ts ? (double)(s->ts - c->hdr_ts) * 1000.0 / c->freq : 0.0;
 		sv_stack_id leafed = memo_st[st].stack;
-		if (!c->want_cpu && (rc = leaf_frames(&e, &leafed, s->leaf)))
+		if (!c->want_cpu && (rc = leaf_frames(&e, &leafed, s->leaf, s->file)))
 			goto out;
 		if ((rc = ops->add_sample(self, leafed, t_ms, c->want_cpu ? ms : s->metric, 1.0)))
 			goto out;

@@ -322,8 +322,24 @@ static int on_wanted(etl_ctx *c, const etl_rec *r)
 	s->kid = s->uid = AS_NONE;
 	s->metric = 1;
 	int rc = 0;
-	if (r->kind == REC_EVENT && r->guid == G_CLR && r->id == 10)
+	unsigned P = r->kind == REC_HOOK ? c->ptr : r->ptr; /* kernel events: the trace's pointer size */
+	const unsigned char *p = r->payload;
+	if (r->kind == REC_EVENT && r->guid == G_CLR && r->id == 10) {
 		rc = decode_alloc_tick(c, r, s);
+	} else if (r->kind == REC_HOOK && r->group == 0x01 && (r->type == 10 || r->type == 11) && r->plen >= 24 + P) {
+		/* DiskIO Read/Write: u32 DiskNumber, IrpFlags, TransferSize, Reserved; u64 ByteOffset;
+		 * ptr FileObject, Irp; u64 HighResResponseTime; v3: u32 IssuingThreadId (whose the
+		 * I/O is: the record's own thread is whoever completed it) */
+		s->metric = rd32(p + 8);
+		s->file = rdptr(p + 24, P);
+		if (r->version >= 3 && r->plen >= 24 + 2 * (size_t)P + 12) {
+			s->tid = rd32(p + 24 + 2 * P + 8);
+			s->spid = 0;
+		}
+	} else if (r->kind == REC_HOOK && r->group == 0x02 && r->type == 32 && r->plen >= 16 + 2 * (size_t)P) {
+		/* Memory HardFault: u64 InitialTime, ReadOffset; ptr VirtualAddress, FileObject; ... */
+		s->file = rdptr(p + 16 + P, P);
+	}
 	if (rc)
 		return rc;
 	s->next_ts = sv_etl_list_get(&c->by_ts, r->ts);
@@ -333,6 +349,30 @@ static int on_wanted(etl_ctx *c, const etl_rec *r)
 	    (rc = sv_idmap_put(&c->clr_last, r->tid, (uint32_t)c->nsamples)))
 		return rc;
 	return sv_idmap_put(&c->by_ts, r->ts, (uint32_t)c->nsamples);
+}
+
+/* FileIO Name / FileCreate / FileDelete / FileRundown: ptr FileObject, UTF-16 FileName. */
+static int on_file_name(etl_ctx *c, const etl_rec *r)
+{
+	unsigned P = c->ptr;
+	if (r->plen <= P)
+		return 0;
+	uint64_t obj = rdptr(r->payload, P);
+	size_t used;
+	char *name = sv_etl_dup_utf16(r->payload + P, r->plen - P, &used);
+	if (!name)
+		return SV_ENOMEM;
+	uint32_t i = sv_idmap_get(&c->fname_index, obj);
+	if (i != SV_IDMAP_NONE) {
+		free(c->fnames[i - 1]);
+		c->fnames[i - 1] = name;
+		return 0;
+	}
+	if (SV_ARRAY_PUSH(c->fnames, c->nfnames, c->fnamecap, name)) {
+		free(name);
+		return SV_ENOMEM;
+	}
+	return sv_idmap_put(&c->fname_index, obj, (uint32_t)c->nfnames);
 }
 
 /* ClrStack/Walk follows the CLR event it belongs to on the same thread: u16 ClrInstanceID,
@@ -362,6 +402,9 @@ int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 	if (!c->want_cpu && (long)kind == c->want_kind && (rc = on_wanted(c, r)))
 		return rc;
 	if (!c->want_cpu && r->kind == REC_EVENT && r->guid == G_CLR && r->id == 82 && (rc = on_clr_stack(c, r)))
+		return rc;
+	if (!c->want_cpu && r->kind == REC_HOOK && r->group == 0x04 &&
+	    (r->type == 0 || r->type == 32 || r->type == 35 || r->type == 36) && (rc = on_file_name(c, r)))
 		return rc;
 	if (r->kind == REC_HOOK) {
 		switch (r->group) {

@@ -112,6 +112,7 @@ typedef struct esample {
 	uint16_t cpu;
 	double metric;      /* an event other than a CPU sample: its metric (bytes, or 1) */
 	uint32_t leaf;      /* ... and its leaf frames: index + 1 into etl_ctx.leaves, 0 = none */
+	uint64_t file;      /* ... or the file object it read (a "File PATH" leaf), 0 = none */
 } esample;
 enum { IN_PEND = 1, IN_KW = 2, IN_UW = 4 };
 
@@ -244,6 +245,9 @@ typedef struct etl_ctx {
 	sv_idmap leaf_index;  /* hash -> index + 1 (probed) */
 	size_t events_kept;   /* events of the wanted kind kept as samples */
 	sv_idmap clr_last;    /* tid -> the thread's last wanted CLR event (sample index + 1) */
+	char **fnames;        /* FileIO names of file objects (the last one each object had) */
+	size_t nfnames, fnamecap;
+	sv_idmap fname_index; /* file object -> index + 1 */
 	size_t clr_stacks;    /* ClrStackWalk events given to them */
 
 	warn warns[W_COUNT];

@@ -120,3 +120,18 @@ for f in net.4.5.2.x64 net.4.5.2.x86 gcevents gcrundownevents; do
 		LC_ALL=C sort | LC_ALL=C comm -23 - <(printf '%s\n' "$ours"))
 	if [ -z "$missing" ]; then ok; else bad "etl.clr-kinds.$f" "$(printf '%s\n' "$missing" | head -5)"; fi
 done
+# Disk I/O: bytes, the issuing thread's process, the file as the leaf (drive letters from the
+# trace's volume map) — the first three reads as the baseline prints them.
+"$SV" convert "$ED/net.4.5.2.x64.etl.zip" "$TMP/dio.perfView.json" --event 'Windows Kernel/DiskIO/Read' 2>/dev/null
+want=$(grep -m3 'DiskIO/Read PID' "$ED/net.4.5.2.x64.baseline.txt" | sed 's/.*PID=\([0-9]*\);.*TransferSize=\([0-9,]*\);.*FileName=\([^;]*\);.*/\2 File \3 (\1)/; s/,//; s/\.\.\.//')
+got=$(jq -r '.StackSource.Samples[:3][] | "\(.Metric) \(.Stack[0]) \(.Stack[-1] | capture("(?<p>\\([0-9]+\\))").p)"' "$TMP/dio.perfView.json")
+n=0
+while read -r size file rest; do
+	line=$(sed -n "$((n + 1))p" <<<"$got")
+	n=$((n + 1))
+	pidpart=${rest##* }
+	case "$line" in "$size $file"*" $pidpart") ;; *) n=99 ;; esac
+done <<<"$want"
+if [ $n = 3 ]; then ok; else bad etl.diskio.baseline "want $want; got $got"; fi
+cn etl.diskio.summary '[.summary.count, .summary.unit]' '[1208,"bytes"]' byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/DiskIO/Read'
+cn etl.hardfault '[.summary.count, (.rows[0].name | startswith("File C:\\"))]' '[153,true]' byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/Memory/HardFault'
