@@ -386,11 +386,12 @@ static int on_clr_stack(etl_ctx *c, const etl_rec *r)
 	if (sv_idmap_put(&c->clr_last, r->tid, 0))
 		return SV_ENOMEM;
 	uint32_t n = rd32(r->payload + 4);
-	if (s->uid != AS_NONE || n == 0 || n > (r->plen - 8) / r->ptr || n > SV_MAX_STACK_DEPTH)
+	unsigned P = r->ptr == 4 ? 4 : 8;
+	if (s->uid != AS_NONE || n == 0 || n > (r->plen - 8) / P || n > SV_MAX_STACK_DEPTH)
 		return 0;
 	s->kid = AS_EMPTY;
 	c->clr_stacks++;
-	return sv_etl_intern_addrs(c, &s->uid, r->payload + 8, n, r->ptr);
+	return sv_etl_intern_addrs(c, &s->uid, r->payload + 8, n, P);
 }
 
 int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
