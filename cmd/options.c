@@ -27,7 +27,8 @@ void cli_usage(FILE *f)
 	      "FILE may be - (standard input). Formats: .perfView.xml, .perfView.json (+ .zip),\n"
 	      "perf script text (*.data.txt, or piped), perf.data, perfcollect .trace.zip, Windows .etl and\n"
 	      "PerfView's .etl.zip, speedscope JSON, pprof (.pb.gz), V8 .cpuprofile and Chrome traces,\n"
-	      "WindowsPerf sampling, DTrace stack aggregations, macOS sample output, folded stacks.\n"
+	      "Firefox Profiler / samply profiles, WindowsPerf sampling, DTrace stack aggregations,\n"
+	      "macOS sample output, folded stacks.\n"
 	      "\n",
 	      f);
 	fputs("Filter (PerfView's boxes):\n"
@@ -44,7 +45,8 @@ void cli_usage(FILE *f)
 	      "                        'group classes', 'fold threads', 'no grouping'\n"
 	      "      --scaling time|data   override the source's scaling policy\n"
 	      "      --format NAME     input format (perfview-xml, perfview-json, perf-script, perf-data, etl,\n"
-	      "                        speedscope, pprof, chrome, wperf, dtrace, mac-sample, folded);\n"
+	      "                        speedscope, pprof, chrome, firefox, wperf, dtrace, mac-sample,\n"
+	      "                        folded);\n"
 	      "                        default: detected\n"
 	      "      --event NAME      perf, pprof, wperf: the event (sample type) to load (stackview info\n"
 	      "                        lists them)\n"

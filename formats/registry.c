@@ -9,6 +9,7 @@ static const sv_format *const registry[] = {
 	&sv_fmt_perfview_xml,
 	&sv_fmt_speedscope,
 	&sv_fmt_chrome,
+	&sv_fmt_gecko,
 	&sv_fmt_perfview_json,
 	&sv_fmt_etl,
 	&sv_fmt_perf_data,

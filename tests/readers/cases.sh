@@ -50,12 +50,32 @@ e macsample.bad.empty 1 'empty.sample.txt: the call graph has no samples' -- byn
 printf 'Analysis of sampling demo (pid 1) every 1 millisecond\nProcess: demo [1]\n' > "$RT/nograph.sample.txt"
 e macsample.bad.nograph 1 'nograph.sample.txt: no "Call graph:" section' -- byname "$RT/nograph.sample.txt" --format mac-sample
 
+# ---- Firefox profiler: processed (samply) and raw Gecko (hand-written in the documented shapes) ----
+FX=$RD/firefox
+c firefox.processed '[.rows[] | [.name, .exc, .inc]] | sort' \
+	'[["Process app (100)",0,9],["ROOT",0,9],["Thread (100) app",1,5],["Thread (101) worker",0,4],["app!compute",3,3],["app!helper",2,2],["app!main",1,8],["app!work",1,4],["libc.so.6!memcpy",1,1]]' \
+	byname "$FX/processed.json"
+c firefox.gecko '[.rows[] | [.name, .exc, .inc]] | sort' \
+	'[["(root)",0.5,2],["0x7f00deadbeef",1,1],["Process Web Content (300)",0,0.5],["Process default (200)",0,2],["ROOT",0,2.5],["Thread (200) GeckoMain",0,2],["Thread (300) GeckoMain",0,0.5],["content::Run",0.5,0.5],["js::RunScript (script.js:12)",0.5,1.5]]' \
+	byname "$FX/gecko.json"
+c firefox.info '[.format, .scaling, .samples]' '["firefox","time",8]' info "$FX/processed.json"
+gzip -c "$FX/processed.json" > "$RT/p.json.gz"
+c firefox.gzip '.format' '"firefox"' info "$RT/p.json.gz"
+# bytes weights make a scale-to-data profile in bytes
+sed 's/"weight":\[2,1,1\],"weightType":"samples"/"weight":[200,100,100],"weightType":"bytes"/; s/"weight":null,"weightType":"samples"/"weight":[1,1,1,1,1],"weightType":"bytes"/' "$FX/processed.json" > "$RT/bytes.json"
+c firefox.bytes '[.summary.unit, .summary.scaling, .summary.metric]' '["bytes","data",405]' byname "$RT/bytes.json"
+sed 's/"prefix":\[null,0,1,1\]/"prefix":[null,2,1,1]/' "$FX/processed.json" > "$RT/prefix.json"
+e firefox.bad.prefix 1 'prefix.json: thread 0: stack 1 has a frame or prefix out of range' -- byname "$RT/prefix.json"
+sed 's/"frame":\[0,1,2,3\],//' "$FX/processed.json" > "$RT/nocol.json"
+e firefox.bad.column 1 'nocol.json: thread 0: tables without their columns' -- byname "$RT/nocol.json" --format firefox
+
 # ---- --event names nothing: exit 2 on every format (issue 20) ----
 "$SV" convert examples/tutorial.perfView.xml "$RT/t.folded"
 "$SV" convert examples/tutorial.perfView.xml "$RT/t.speedscope.json"
 "$SV" convert examples/tutorial.perfView.xml "$RT/t.perfView.json"
 for f in examples/tutorial.perfView.xml "$RT/t.folded" "$RT/t.speedscope.json" "$RT/t.perfView.json" "$MT" tests/data/mt.fp.data.gz \
-	"$RD/pprof/cpu.pb.gz" "$RD/chrome/prog.cpuprofile.gz" "$RD/wperf/sample.txt" "$RD/dtrace/ustack.dtrace" "$MS"; do
+	"$RD/pprof/cpu.pb.gz" "$RD/chrome/prog.cpuprofile.gz" "$RD/wperf/sample.txt" "$RD/dtrace/ustack.dtrace" "$MS" \
+	"$RD/firefox/processed.json"; do
 	out=$("$SV" byname "$f" --event zzNoSuchEvent --debug-dir tests/data/debug 2>&1 >/dev/null)
 	st=$?
 	if [ $st = 2 ] && grep -q "zzNoSuchEvent" <<<"$out" && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ]; then ok; else bad "event.unknown.$(basename "$f")" "exit $st: $out"; fi

@@ -62,6 +62,7 @@ extern SV_API const sv_format sv_fmt_svg;
 extern SV_API const sv_format sv_fmt_speedscope;
 extern SV_API const sv_format sv_fmt_pprof;
 extern SV_API const sv_format sv_fmt_chrome;
+extern SV_API const sv_format sv_fmt_gecko;
 extern SV_API const sv_format sv_fmt_wperf;
 extern SV_API const sv_format sv_fmt_dtrace;
 extern SV_API const sv_format sv_fmt_mac_sample;
