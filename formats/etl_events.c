@@ -326,6 +326,16 @@ static int on_wanted(etl_ctx *c, const etl_rec *r)
 	const unsigned char *p = r->payload;
 	if (r->kind == REC_EVENT && r->guid == G_CLR && r->id == 10) {
 		rc = decode_alloc_tick(c, r, s);
+	} else if (r->kind == REC_EVENT && r->guid == G_CLR && r->id == 80 && r->plen >= 2) {
+		/* Exception/Start: UTF-16 ExceptionType, UTF-16 ExceptionMessage, ... */
+		size_t used = 0;
+		char *type = sv_etl_dup_utf16(p, r->plen, &used);
+		if (!type)
+			return SV_ENOMEM;
+		char leaf[700];
+		snprintf(leaf, sizeof(leaf), "Exception %.600s", type[0] ? type : "?");
+		free(type);
+		rc = leaf_id(c, leaf, &s->leaf);
 	} else if (r->kind == REC_HOOK && r->group == 0x01 && (r->type == 10 || r->type == 11) && r->plen >= 24 + P) {
 		/* DiskIO Read/Write: u32 DiskNumber, IrpFlags, TransferSize, Reserved; u64 ByteOffset;
 		 * ptr FileObject, Irp; u64 HighResResponseTime; v3: u32 IssuingThreadId (whose the

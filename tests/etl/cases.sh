@@ -135,3 +135,6 @@ done <<<"$want"
 if [ $n = 3 ]; then ok; else bad etl.diskio.baseline "want $want; got $got"; fi
 cn etl.diskio.summary '[.summary.count, .summary.unit]' '[1208,"bytes"]' byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/DiskIO/Read'
 cn etl.hardfault '[.summary.count, (.rows[0].name | startswith("File C:\\"))]' '[153,true]' byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/Memory/HardFault'
+# CLR exceptions: the exception's type as the leaf, under the CLR's stack (the baseline's type
+# is cut at 20 characters).
+cn etl.exception '[.summary.count, (.rows[0].name | startswith("Exception System.IO.FileNotFou"))]' '[1,true]' byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Microsoft-Windows-DotNETRuntime/Exception/Start'
