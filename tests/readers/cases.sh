@@ -80,3 +80,8 @@ for f in examples/tutorial.perfView.xml "$RT/t.folded" "$RT/t.speedscope.json" "
 	st=$?
 	if [ $st = 2 ] && grep -q "zzNoSuchEvent" <<<"$out" && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ]; then ok; else bad "event.unknown.$(basename "$f")" "exit $st: $out"; fi
 done
+
+# The terminal UI's event picker (v) switches a pprof profile's sample type.
+printf 'v <Up> <Up> <Enter> :dump' > "$RT/ev.keys"
+got=$("$SV" view "$RD/pprof/heap.pb.gz" --script "$RT/ev.keys" --size 110x14 2>&1 | head -1)
+if grep -q '^event alloc_space \[2\] \[alloc_space, bytes\]' <<<"$got"; then ok; else bad tui.pprof.event "$got"; fi
