@@ -29,6 +29,12 @@ static void json_summary(jw *w, sv_view *v)
 	jw_key(w, "time_bucket"); jw_num(w, s.time_bucket);
 	jw_key(w, "start"); jw_num(w, s.start);
 	jw_key(w, "end"); jw_num(w, s.end);
+	sv_netpeak np;
+	if (sv_view_net_peak(v, &np) == 0) { /* PerfView's memory views: net and peak of the range */
+		jw_key(w, "net"); jw_num(w, np.net);
+		jw_key(w, "peak"); jw_num(w, np.peak);
+		jw_key(w, "peak_time"); jw_num(w, np.peak_time);
+	}
 	jw_key(w, "scaling"); jw_str(w, s.scaling == SV_SCALING_TIME ? "time" : "data");
 	const sv_source *src = sv_view_source(v);
 	const char *ev = sv_source_event_name(src), *unit = sv_source_unit(src);

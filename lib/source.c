@@ -42,6 +42,7 @@ struct sv_source {
 
 	sv_params *saved;
 	char *notes;
+	bool negative; /* some sample's metric is below 0 */
 	char unit[32]; /* the metric's unit when the input named one ("" = derive it) */
 	sv_event *events;
 	size_t nevents, event_cap;
@@ -225,6 +226,7 @@ static void account(sv_source *src, double time, double metric, double count)
 	if (end > src->max_end)
 		src->max_end = end;
 	src->total_metric += metric;
+	src->negative |= metric < 0;
 	src->total_count += count;
 	src->abs_metric += fabs(metric);
 }
@@ -430,6 +432,7 @@ sv_scaling sv_source_scaling(const sv_source *src) { return src->scaling; }
 void sv_source_set_scaling(sv_source *src, sv_scaling scaling) { src->scaling = scaling; }
 void sv_source_set_limit_from_end(sv_source *src, bool by_end) { src->limit_by_end = by_end; }
 double sv_source_total_metric(const sv_source *src) { return src->total_metric; }
+bool sv_source_has_negative(const sv_source *src) { return src->negative; }
 double sv_source_total_count(const sv_source *src) { return src->total_count; }
 
 double sv_source_time_limit(const sv_source *src)

@@ -765,6 +765,89 @@ void sv_view_summary(sv_summary *out, const sv_view *v)
 	out->scaling = v->scaling;
 }
 
+typedef struct np_pair {
+	double t, m;
+	size_t i;
+} np_pair;
+
+static int np_cmp(const void *x, const void *y)
+{
+	const np_pair *a = x, *b = y;
+	return a->t < b->t ? -1 : a->t > b->t ? 1 : (a->i > b->i) - (a->i < b->i);
+}
+
+static int net_peak(const sv_view *v, sv_netpeak *out)
+{
+	memset(out, 0, sizeof(*out));
+	size_t ns = sv_source_sample_count(v->src), kept = 0;
+	bool sorted = true, any = false;
+	double last = 0, latest = 0;
+	for (size_t i = 0; i < ns; i++) {
+		sv_node_id n;
+		double t, m;
+		if (!sv_view_sample(v, i, &n, &t, &m))
+			continue;
+		out->net += m;
+		out->signed_metric |= m < 0;
+		sorted = sorted && (!any || t >= last);
+		last = t;
+		latest = !any || t > latest ? t : latest;
+		any = true;
+		kept++;
+	}
+	if (!out->signed_metric) { /* running sums only grow */
+		out->peak = out->net;
+		out->peak_time = any ? latest : 0;
+		return 0;
+	}
+	np_pair *p = sorted ? NULL : malloc(kept * sizeof(*p));
+	if (!sorted && !p)
+		return SV_ENOMEM;
+	double run = 0;
+	size_t k = 0;
+	out->peak = 0;
+	out->peak_time = v->lo + SLACK;
+	for (size_t i = 0; i < ns; i++) {
+		sv_node_id n;
+		double t, m;
+		if (!sv_view_sample(v, i, &n, &t, &m))
+			continue;
+		if (p) {
+			p[k++] = (np_pair){ t, m, i };
+			continue;
+		}
+		run += m;
+		if (run > out->peak) {
+			out->peak = run;
+			out->peak_time = t;
+		}
+	}
+	if (p) {
+		qsort(p, k, sizeof(*p), np_cmp);
+		for (size_t j = 0; j < k; j++) {
+			run += p[j].m;
+			if (run > out->peak) {
+				out->peak = run;
+				out->peak_time = p[j].t;
+			}
+		}
+		free(p);
+	}
+	return 0;
+}
+
+int sv_view_net_peak(sv_view *v, sv_netpeak *out)
+{
+	if (!v->np_known) {
+		int rc = net_peak(v, &v->np);
+		if (rc)
+			return rc;
+		v->np_known = true;
+	}
+	*out = v->np;
+	return 0;
+}
+
 void sv_view_summary_line(char *buf, size_t size, const sv_view *v)
 {
 	sv_summary s;

@@ -45,6 +45,8 @@ struct sv_view {
 	double scale;
 
 	double ms_filter, ms_tree; /* phase timings of sv_view_new */
+	sv_netpeak np;             /* sv_view_net_peak, once computed */
+	bool np_known;
 };
 
 /* Keep/prorate one sample against the time range (§5.3); false = dropped. */

@@ -251,6 +251,16 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 		used += tui_screen_text(s, used, 0, tag, a->w / 3, TUI_A_TITLE);
 	}
 	sv_view_summary_line(line, sizeof(line), f->view);
+	sv_netpeak np;
+	if (sv_source_has_negative(src) && sv_view_net_peak(f->view, &np) == 0 && np.signed_metric) {
+		/* frees subtract: net and peak */
+		char n[64], pk[64], at[64];
+		sv_format_number(n, sizeof(n), np.net, 1);
+		sv_format_number(pk, sizeof(pk), np.peak, 1);
+		sv_format_number(at, sizeof(at), np.peak_time, 3);
+		size_t l = strlen(line);
+		snprintf(line + l, sizeof(line) - l, "  Net: %s  Peak: %s at %s", n, pk, at);
+	}
 	tui_screen_text(s, used + (used ? 2 : 0), 0, line, a->w - used - 2, TUI_A_NORMAL);
 	/* 1-4: boxes */
 	draw_boxes(a, s, 1);

@@ -85,3 +85,14 @@ done
 printf 'v <Up> <Up> <Enter> :dump' > "$RT/ev.keys"
 got=$("$SV" view "$RD/pprof/heap.pb.gz" --script "$RT/ev.keys" --size 110x14 2>&1 | head -1)
 if grep -q '^event alloc_space \[2\] \[alloc_space, bytes\]' <<<"$got"; then ok; else bad tui.pprof.event "$got"; fi
+
+# ---- net and peak of a range (PerfView's memory views; issue 20 point 3) ----
+# allocations +100 @1, +50 @2, -120 @3 (a free), +30 @4: net 60, peak 150 at 2; from 2.5 on:
+# net -90, peak 0 at the range's start
+printf '<StackSource><Samples><Sample Time="1" Metric="100">alloc\nmain</Sample><Sample Time="2" Metric="50">alloc\nmain</Sample><Sample Time="3" Metric="-120">free\nmain</Sample><Sample Time="4" Metric="30">alloc\nmain</Sample></Samples></StackSource>' > "$RT/mem.perfView.xml"
+c netpeak.all '[.summary.net, .summary.peak, .summary.peak_time]' '[60,150,2]' byname "$RT/mem.perfView.xml"
+c netpeak.range '[.summary.net, .summary.peak, .summary.peak_time]' '[-90,0,2.5]' byname "$RT/mem.perfView.xml" --start 2.5
+c netpeak.unsigned '[.summary.net == .summary.metric, .summary.peak == .summary.metric]' '[true,true]' byname "$RD/pprof/heap.pb.gz"
+printf ':dump' > "$RT/np.keys"
+got=$("$SV" view "$RT/mem.perfView.xml" --script "$RT/np.keys" --size 200x12 2>&1 | head -1)
+if grep -q 'Net: 60.0  Peak: 150.0 at 2.000' <<<"$got"; then ok; else bad tui.netpeak "$got"; fi

@@ -118,6 +118,8 @@ SV_API void sv_source_set_scaling(sv_source *src, sv_scaling scaling);
 SV_API double sv_source_time_limit(const sv_source *src);
 SV_API void sv_source_set_limit_from_end(sv_source *src, bool by_end);
 SV_API double sv_source_total_metric(const sv_source *src);
+/* Whether some sample's metric is negative (frees, a diff). */
+SV_API bool sv_source_has_negative(const sv_source *src);
 SV_API double sv_source_total_count(const sv_source *src);
 SV_API double sv_source_first_time(const sv_source *src);
 SV_API double sv_source_last_time(const sv_source *src);

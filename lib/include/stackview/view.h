@@ -52,6 +52,16 @@ SV_API const sv_source *sv_view_source(const sv_view *v);
 SV_API const sv_params *sv_view_params(const sv_view *v);
 SV_API sv_scaling sv_view_scaling(const sv_view *v);
 SV_API void sv_view_summary(sv_summary *out, const sv_view *v);
+/* Net and peak of the samples the view keeps (its time range, IncPats, ExcPats): the sum of
+ * their metrics, and the highest running sum in time order (from 0, before the first sample)
+ * with the time it was reached — what PerfView's memory views show for a time range, where
+ * allocations add and frees subtract. `signed_metric` says whether any metric was negative
+ * (without one the peak is the net, reached at the last sample). */
+typedef struct sv_netpeak {
+	double net, peak, peak_time;
+	bool signed_metric;
+} sv_netpeak;
+SV_API int sv_view_net_peak(sv_view *v, sv_netpeak *out) SV_MUST_USE; /* computed once per view */
 /* The summary line of spec §6.6 ("Totals Metric: ..."). */
 SV_API void sv_view_summary_line(char *buf, size_t size, const sv_view *v);
 
