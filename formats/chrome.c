@@ -71,31 +71,15 @@ static int cp_fail(cp_ctx *c, long long at, const char *fmt, ...)
 	return SV_EFORMAT;
 }
 
-static json_object *member(json_object *o, const char *key, json_type type)
-{
-	json_object *v = NULL;
-	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
-		return NULL;
-	return v;
-}
-
-static bool number(json_object *o, double *out)
-{
-	if (!o || !(json_object_is_type(o, json_type_int) || json_object_is_type(o, json_type_double)))
-		return false;
-	*out = json_object_get_double(o);
-	return isfinite(*out);
-}
-
 static const char *string_or(json_object *o, const char *key, const char *dflt)
 {
-	json_object *v = member(o, key, json_type_string);
+	json_object *v = sv_json_member(o, key, json_type_string);
 	return v ? json_object_get_string(v) : dflt;
 }
 
 static int64_t int_or(json_object *o, const char *key, int64_t dflt)
 {
-	json_object *v = member(o, key, json_type_int);
+	json_object *v = sv_json_member(o, key, json_type_int);
 	return v ? json_object_get_int64(v) : dflt;
 }
 
@@ -130,8 +114,8 @@ static int frame_of(cp_ctx *c, json_object *cf, sv_frame_id *out, bool *root)
 /* One node object: its id, frame, children (recorded by id) or parent id. */
 static int add_node(cp_ctx *c, cp_prof *p, json_object *o, long long at)
 {
-	json_object *id = member(o, "id", json_type_int);
-	json_object *cf = member(o, "callFrame", json_type_object);
+	json_object *id = sv_json_member(o, "id", json_type_int);
+	json_object *cf = sv_json_member(o, "callFrame", json_type_object);
 	if (!id || !cf)
 		return cp_fail(c, at, "a profile node without an integer \"id\" and a \"callFrame\" object");
 	if (p->nnodes >= UINT32_MAX - 1)
@@ -145,8 +129,8 @@ static int add_node(cp_ctx *c, cp_prof *p, json_object *o, long long at)
 	uint32_t self = (uint32_t)p->nnodes;
 	if (SV_ARRAY_PUSH(p->nodes, p->nnodes, p->nodes_cap, n) || sv_idmap_put(&p->index, (uint64_t)n.id, self))
 		return SV_ENOMEM;
-	json_object *kids = member(o, "children", json_type_array);
-	json_object *parent = member(o, "parent", json_type_int);
+	json_object *kids = sv_json_member(o, "children", json_type_array);
+	json_object *parent = sv_json_member(o, "parent", json_type_int);
 	size_t nk = kids ? json_object_array_length(kids) : 0;
 	for (size_t k = 0; k < nk + (parent ? 1 : 0); k++) {
 		json_object *e = k < nk ? json_object_array_get_idx(kids, k) : parent;
@@ -231,7 +215,7 @@ static int add_sample_node(cp_ctx *c, cp_prof *p, json_object *id, long long at)
 static int add_delta(cp_ctx *c, cp_prof *p, size_t *nd, json_object *d, long long at)
 {
 	double v;
-	if (!number(d, &v))
+	if (!sv_json_number(d, &v))
 		return cp_fail(c, at, "a time delta that is not a number");
 	if (SV_ARRAY_RESERVE(p->stime, p->stime_cap, *nd + 1))
 		return SV_ENOMEM;
@@ -325,7 +309,7 @@ static int cpuprofile(cp_ctx *c, sv_jcur *j)
 		} else if ((!strcmp(key, "startTime") || !strcmp(key, "endTime")) && ch != '{' && ch != '[') {
 			json_object *o = NULL;
 			long long at = (long long)j->pos;
-			if (!(rc = sv_jc_value(j, &o, c->err)) && !number(o, &v))
+			if (!(rc = sv_jc_value(j, &o, c->err)) && !sv_json_number(o, &v))
 				rc = cp_fail(c, at, "\"%s\" is not a number", key);
 			json_object_put(o);
 			if (!rc && key[0] == 's')
@@ -471,7 +455,7 @@ static int profile_of(cp_trace *t, int64_t pid, const char *id, cp_prof **out)
 /* The nodes, samples and deltas of a chunk (or of a whole CpuProfile event). */
 static int chunk(cp_ctx *c, cp_prof *p, json_object *cpu, json_object *deltas, long long at)
 {
-	json_object *nodes = member(cpu, "nodes", json_type_array), *samples = member(cpu, "samples", json_type_array);
+	json_object *nodes = sv_json_member(cpu, "nodes", json_type_array), *samples = sv_json_member(cpu, "samples", json_type_array);
 	size_t nn = nodes ? json_object_array_length(nodes) : 0, ns = samples ? json_object_array_length(samples) : 0;
 	size_t nd = deltas ? json_object_array_length(deltas) : 0;
 	if (ns != nd)
@@ -493,8 +477,8 @@ static int trace_event(cp_ctx *c, cp_trace *t, json_object *e, long long at, siz
 {
 	const char *ph = string_or(e, "ph", ""), *name = string_or(e, "name", "");
 	int64_t pid = int_or(e, "pid", 0), tid = int_or(e, "tid", 0);
-	json_object *args = member(e, "args", json_type_object);
-	json_object *data = member(args, "data", json_type_object);
+	json_object *args = sv_json_member(e, "args", json_type_object);
+	json_object *data = sv_json_member(args, "data", json_type_object);
 	if (!strcmp(ph, "M") && (!strcmp(name, "process_name") || !strcmp(name, "thread_name"))) {
 		const char *n = string_or(args, "name", NULL);
 		return n ? set_name(t, pid, name[0] == 'p' ? -1 : tid, n) : 0;
@@ -517,27 +501,27 @@ static int trace_event(cp_ctx *c, cp_trace *t, json_object *e, long long at, siz
 	if (!strcmp(name, "ProfileChunk")) {
 		if (p->tid < 0)
 			p->tid = tid; /* until its Profile event says which thread it samples */
-		json_object *cpu = member(data, "cpuProfile", json_type_object);
-		if (number(member(data, "endTime", json_type_int), &v) || number(member(data, "endTime", json_type_double), &v)) {
+		json_object *cpu = sv_json_member(data, "cpuProfile", json_type_object);
+		if (sv_json_number(sv_json_member(data, "endTime", json_type_int), &v) || sv_json_number(sv_json_member(data, "endTime", json_type_double), &v)) {
 			p->end = v;
 			p->has_end = true;
 		}
-		return cpu ? chunk(c, p, cpu, member(data, "timeDeltas", json_type_array), at) : 0;
+		return cpu ? chunk(c, p, cpu, sv_json_member(data, "timeDeltas", json_type_array), at) : 0;
 	}
 	p->tid = tid;
 	json_object *st = NULL;
-	if (data && json_object_object_get_ex(data, "startTime", &st) && number(st, &v))
+	if (data && json_object_object_get_ex(data, "startTime", &st) && sv_json_number(st, &v))
 		p->start = p->last = v;
 	else
 		p->start = p->last = (double)int_or(e, "ts", 0);
 	if (!strcmp(name, "CpuProfile")) {
-		json_object *cpu = member(data, "cpuProfile", json_type_object);
-		json_object *deltas = member(cpu, "timeDeltas", json_type_array);
+		json_object *cpu = sv_json_member(data, "cpuProfile", json_type_object);
+		json_object *deltas = sv_json_member(cpu, "timeDeltas", json_type_array);
 		if (!deltas)
-			deltas = member(data, "timeDeltas", json_type_array);
-		if (cpu && number(member(cpu, "startTime", json_type_int), &v))
+			deltas = sv_json_member(data, "timeDeltas", json_type_array);
+		if (cpu && sv_json_number(sv_json_member(cpu, "startTime", json_type_int), &v))
 			p->start = p->last = v;
-		if (cpu && number(member(cpu, "endTime", json_type_int), &v)) {
+		if (cpu && sv_json_number(sv_json_member(cpu, "endTime", json_type_int), &v)) {
 			p->end = v;
 			p->has_end = true;
 		}
@@ -689,11 +673,6 @@ static int cp_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	return rc;
 }
 
-static bool find(const char *w, size_t n, const char *s)
-{
-	return memmem(w, n, s, strlen(s)) != NULL;
-}
-
 /* A JSON object with "nodes" and a "callFrame" in its first 4 KiB (a CPU profile), or a
  * trace: an object naming "traceEvents", or an array whose first element has "ph". */
 static bool cp_probe(const unsigned char *d, size_t n)
@@ -709,9 +688,9 @@ static bool cp_probe(const unsigned char *d, size_t n)
 		size_t k = 1;
 		while (k < window && (w[k] == ' ' || w[k] == '\t' || w[k] == '\r' || w[k] == '\n'))
 			k++;
-		return k < window && w[k] == '{' && find(w, window, "\"ph\"") && find(w, window, "\"ts\"");
+		return k < window && w[k] == '{' && memmem(w, window, "\"ph\"", 4) && memmem(w, window, "\"ts\"", 4);
 	}
-	return find(w, window, "\"traceEvents\"") || (find(w, window, "\"nodes\"") && find(w, window, "\"callFrame\""));
+	return memmem(w, window, "\"traceEvents\"", 13) || (memmem(w, window, "\"nodes\"", 7) && memmem(w, window, "\"callFrame\"", 11));
 }
 
 static const char *const cp_patterns[] = { ".cpuprofile", NULL };

@@ -2,7 +2,7 @@
 /* FlameGraph's stackcollapse-perf.pl on perf script text, rule for rule (see save.h): the
  * script's three Perl regular expressions run as PCRE2 (Perl's semantics: lazy comms with
  * blanks and digits, the last " (module)" of a frame line), its tidying of names (parameter
- * lists, '<>' and quotes, Java's L prefix), its annotations (_[k], _[j], _[i] for the parts of
+ * lists, quotes, Java's L prefix), its annotations (_[k], _[j], _[i] for the parts of
  * an `a->b` inline chain), [module] for unknown symbols (with <address> for --addrs), the
  * comm root (with -PID or -PID/TID), the first event only, and the output sorted by byte
  * order with equal stacks added up. Lines are read with "\n" or "\r\n" endings (the script
@@ -44,9 +44,8 @@ typedef struct cl_ctx {
 	sv_idmap index; /* hash (probed) -> entry */
 	char *buf;      /* scratch: names and the stack being built */
 	size_t buf_cap;
-	char **parts;   /* the stack's names, leaf first as read */
-	size_t *plen;
-	size_t nparts, parts_cap, plen_cap;
+	size_t *plen;   /* the stack's names, leaf first as read: lengths, offsets in names */
+	size_t nparts, plen_cap;
 	char *names;    /* the names' text */
 	size_t names_len, names_cap;
 	size_t *noff;
@@ -91,15 +90,6 @@ static bool re_group(cl_re *r, int i, const char *s, const char **gs, size_t *gn
 static bool truthy(const char *s, size_t n)
 {
 	return s && n && !(n == 1 && s[0] == '0');
-}
-
-static bool contains(const char *s, size_t n, const char *what)
-{
-	size_t w = strlen(what);
-	for (size_t i = 0; i + w <= n; i++)
-		if (memcmp(s + i, what, w) == 0)
-			return true;
-	return false;
 }
 
 /* Append a name (the current one in the names text) and return its offset. */
@@ -157,14 +147,13 @@ static int remember(cl_ctx *c, const char *key, size_t len, const char *count, s
 }
 
 /* One frame line's names, as the script makes them, pushed leaf first in `->` order. */
-static int frame_line(cl_ctx *c, const char *line, size_t n, unsigned flags, bool java)
+static int frame_line(cl_ctx *c, const char *line, unsigned flags, bool java)
 {
 	const char *pc, *raw, *mod;
 	size_t pcn, rawn, modn;
 	re_group(&c->frame, 1, line, &pc, &pcn);
 	re_group(&c->frame, 2, line, &raw, &rawn);
 	re_group(&c->frame, 3, line, &mod, &modn);
-	(void)n;
 	/* s/\+0x[\da-f]+$// */
 	size_t k = rawn;
 	while (k > 0 && ((raw[k - 1] >= '0' && raw[k - 1] <= '9') || (raw[k - 1] >= 'a' && raw[k - 1] <= 'f')))
@@ -192,7 +181,7 @@ static int frame_line(cl_ctx *c, const char *line, size_t n, unsigned flags, boo
 	while (nsplit && lens[nsplit - 1] == 0)
 		nsplit--;
 	bool kernel_mod = modn && (mod[0] == '[' || (modn >= 7 && memcmp(mod + modn - 7, "vmlinux", 7) == 0)) &&
-			  !contains(mod, modn, "unknown");
+			  !memmem(mod, modn, "unknown", 7);
 	bool jit_mod = false;
 	for (size_t i = 0; i + 10 <= modn && !jit_mod; i++) {
 		if (memcmp(mod + i, "/tmp/perf-", 10) != 0)
@@ -258,12 +247,12 @@ static int frame_line(cl_ctx *c, const char *line, size_t n, unsigned flags, boo
 		}
 		/* annotations */
 		if (s > 0) {
-			if (!contains(f, fl, "_[i]"))
+			if (!memmem(f, fl, "_[i]", 4))
 				memcpy(f + fl, "_[i]", 4), fl += 4;
 		} else if ((flags & SV_COLLAPSE_KERNEL) && kernel_mod) {
 			memcpy(f + fl, "_[k]", 4), fl += 4;
 		} else if ((flags & SV_COLLAPSE_JIT) && jit_mod) {
-			if (!contains(f, fl, "_[j]"))
+			if (!memmem(f, fl, "_[j]", 4))
 				memcpy(f + fl, "_[j]", 4), fl += 4;
 		}
 		int rc = name_push(c, f, fl);
@@ -389,7 +378,7 @@ int sv_collapse_perf_script(FILE *out, const sv_input *in, unsigned flags, sv_co
 		} else if (re_match(&c.frame, line, n)) {
 			if (!have_pname || !truthy(pname, strlen(pname)))
 				continue;
-			if ((rc = frame_line(&c, line, n, flags, java)))
+			if ((rc = frame_line(&c, line, flags, java)))
 				break;
 		} else {
 			if (!r.unrecognized++)
@@ -428,6 +417,5 @@ out_nolines:
 	free(c.names);
 	free(c.noff);
 	free(c.plen);
-	free(c.parts);
 	return rc;
 }

@@ -32,8 +32,6 @@ typedef struct gk_ctx {
 	int unit;        /* 0 time (ms), 1 bytes; the first weighted thread decides */
 	bool have_unit;
 	size_t threads, samples, skipped_threads;
-	double t0;
-	bool have_t0;
 } gk_ctx;
 
 static int gk_fail(gk_ctx *c, const char *fmt, ...) SV_PRINTF(2, 3);
@@ -55,17 +53,12 @@ static json_object *member(json_object *o, const char *key)
 
 static json_object *array_member(json_object *o, const char *key)
 {
-	json_object *v = member(o, key);
-	return v && json_object_is_type(v, json_type_array) ? v : NULL;
+	return sv_json_member(o, key, json_type_array);
 }
 
 static bool num_at(json_object *arr, size_t i, double *out)
 {
-	json_object *v = arr ? json_object_array_get_idx(arr, i) : NULL;
-	if (!v || !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
-		return false;
-	*out = json_object_get_double(v);
-	return isfinite(*out);
+	return arr && sv_json_number(json_object_array_get_idx(arr, i), out);
 }
 
 static long idx_at(json_object *arr, size_t i)
@@ -259,10 +252,6 @@ static int thread(gk_ctx *c, json_object *th, size_t ti, const char *process_hin
 			rc = gk_fail(c, "thread %zu: sample %zu names stack %ld of %zu", ti, i, s, nst);
 			break;
 		}
-		if (!c->have_t0 || t < c->t0) {
-			c->t0 = t;
-			c->have_t0 = true;
-		}
 		double metric = bytes ? w : tracing ? w : w * c->interval;
 		rc = ops->add_sample(c->sink->self, s < 0 ? base : st[s], t, metric, 1);
 		c->samples++;
@@ -396,11 +385,6 @@ static int gk_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	return rc;
 }
 
-static bool find(const char *w, size_t n, const char *s)
-{
-	return memmem(w, n, s, strlen(s)) != NULL;
-}
-
 /* A JSON object with "meta" and "threads", and a stack table, in its first 64 KiB (libs and
  * meta come first in both formats). */
 static bool gk_probe(const unsigned char *d, size_t n)
@@ -412,7 +396,7 @@ static bool gk_probe(const unsigned char *d, size_t n)
 		return false;
 	size_t w = n - i < 65536 ? n - i : 65536;
 	const char *s = (const char *)d + i;
-	return find(s, w, "\"meta\"") && find(s, w, "\"threads\"") && find(s, w, "\"stackTable\"");
+	return memmem(s, w, "\"meta\"", 6) && memmem(s, w, "\"threads\"", 9) && memmem(s, w, "\"stackTable\"", 12);
 }
 
 const sv_format sv_fmt_gecko = {

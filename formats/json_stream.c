@@ -3,6 +3,7 @@
 #include "json_stream.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "stackview/status.h"
@@ -197,4 +198,21 @@ int sv_jc_value(sv_jcur *c, json_object **out, sv_error *err)
 int sv_jc_end(sv_jcur *c, sv_error *err)
 {
 	return sv_jc_peek(c) < 0 ? 0 : sv_jc_fail(c, err, "unexpected text after the document");
+}
+
+json_object *sv_json_member(json_object *o, const char *key, json_type type)
+{
+	json_object *v = NULL;
+	if (!o || !json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, type))
+		return NULL;
+	return v;
+}
+
+bool sv_json_number(json_object *o, double *out)
+{
+	if (!o || !(json_object_is_type(o, json_type_int) || json_object_is_type(o, json_type_double)))
+		return false;
+	*out = json_object_get_double(o);
+	return isfinite(*out);
 }

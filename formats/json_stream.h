@@ -46,4 +46,9 @@ int sv_jc_fail(const sv_jcur *c, sv_error *err, const char *what);
 /* The line of byte offset off (1-based). */
 long sv_jc_line(const sv_input *in, size_t off);
 
+/* Of a parsed element: member `key` of object o when it has JSON type `type`, else NULL (o may
+ * be NULL or not an object); a finite number (int or double) into *out. */
+json_object *sv_json_member(json_object *o, const char *key, json_type type);
+bool sv_json_number(json_object *o, double *out);
+
 #endif

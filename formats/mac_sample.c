@@ -37,15 +37,6 @@ typedef struct ms_ctx {
 	size_t samples;
 } ms_ctx;
 
-static const char *find_in(const char *s, size_t n, const char *what)
-{
-	size_t w = strlen(what);
-	for (size_t i = 0; i + w <= n; i++)
-		if (memcmp(s + i, what, w) == 0)
-			return s + i;
-	return NULL;
-}
-
 /* Close the innermost open node: its own samples are its count less its children's. */
 static int close_node(ms_ctx *c)
 {
@@ -61,7 +52,7 @@ static int close_node(ms_ctx *c)
  * runs of blanks made one. */
 static size_t frame_name(char *out, size_t size, const char *s, size_t n)
 {
-	const char *in = find_in(s, n, " (in ");
+	const char *in = memmem(s, n, " (in ", 5);
 	if (in) {
 		const char *m = in + 5, *close = memchr(m, ')', (size_t)(s + n - m));
 		size_t fl = (size_t)(in - s);
@@ -95,7 +86,7 @@ static int ms_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	const sv_sink_ops *ops = sink->ops;
 	if (ops->set_scaling)
 		ops->set_scaling(sink->self, SV_SCALING_DATA);
-	bool graph = false, done = false;
+	bool graph = false;
 	char interval[128] = "", buf[8192];
 	for (;;) {
 		const char *line;
@@ -106,7 +97,7 @@ static int ms_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 			break;
 		}
 		if (!graph) {
-			const char *every = find_in(line, n, " every ");
+			const char *every = memmem(line, n, " every ", 7);
 			if (!interval[0] && n > 21 && memcmp(line, "Analysis of sampling ", 21) == 0 && every)
 				snprintf(interval, sizeof(interval), "%.*s", (int)(line + n - every - 7), every + 7);
 			if (n > 8 && memcmp(line, "Process:", 8) == 0 && c.root == SV_STACK_NONE) {
@@ -136,10 +127,8 @@ static int ms_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		double count = 0;
 		while (i < n && isdigit((unsigned char)line[i]))
 			count = count * 10 + (line[i++] - '0');
-		if (i == col || i >= n || line[i] != ' ') {
-			done = true;
-			break;
-		}
+		if (i == col || i >= n || line[i] != ' ')
+			break; /* the call graph ends */
 		while (i < n && line[i] == ' ')
 			i++;
 		while (c.nopen && c.open[c.nopen - 1].col >= col && !rc)
@@ -164,7 +153,6 @@ static int ms_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 			break;
 		}
 	}
-	(void)done;
 	while (!rc && c.nopen)
 		rc = close_node(&c);
 	sv_lines_dispose(&lr);
@@ -192,8 +180,8 @@ static int ms_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 static bool ms_probe(const unsigned char *d, size_t n)
 {
 	size_t w = n < 8192 ? n : 8192;
-	const char *a = find_in((const char *)d, w, "Analysis of sampling ");
-	return a && (a == (const char *)d || a[-1] == '\n') && find_in(a, w - (size_t)(a - (const char *)d), "Call graph:");
+	const char *a = memmem(d, w, "Analysis of sampling ", 21);
+	return a && (a == (const char *)d || a[-1] == '\n') && memmem(a, w - (size_t)(a - (const char *)d), "Call graph:", 11);
 }
 
 const sv_format sv_fmt_mac_sample = {

@@ -41,22 +41,6 @@ static int ss_fail(ss_ctx *c, const char *fmt, ...)
 	return SV_EFORMAT;
 }
 
-static json_object *member(json_object *o, const char *key, json_type type)
-{
-	json_object *v = NULL;
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
-		return NULL;
-	return v;
-}
-
-static bool number(json_object *o, double *out)
-{
-	if (!o || !(json_object_is_type(o, json_type_int) || json_object_is_type(o, json_type_double)))
-		return false;
-	*out = json_object_get_double(o);
-	return isfinite(*out);
-}
-
 /* ms per unit, or 0 for units that are not time. -1: unknown. */
 static double unit_ms(const char *u)
 {
@@ -131,7 +115,7 @@ static int sampled(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, 
 		double w = 1;
 		if (!json_object_is_type(st, json_type_array))
 			rc = ss_fail(c, "profile %zu, sample %zu: not an array of frame indices", pi, i);
-		else if (p->weights && !number(wo, &w))
+		else if (p->weights && !sv_json_number(wo, &w))
 			rc = ss_fail(c, "profile %zu, weight %zu: not a number", pi, i);
 		size_t d = rc ? 0 : json_object_array_length(st);
 		if (d > SV_MAX_STACK_DEPTH)
@@ -175,11 +159,11 @@ static int evented(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, 
 		if ((rc = sv_jc_value(&je, &e, c->err)))
 			return rc;
 		rc = 0;
-		json_object *type = json_object_is_type(e, json_type_object) ? member(e, "type", json_type_string) : NULL;
+		json_object *type = json_object_is_type(e, json_type_object) ? sv_json_member(e, "type", json_type_string) : NULL;
 		json_object *fr = type ? json_object_object_get(e, "frame") : NULL;
 		double at;
 		sv_frame_id f;
-		if (!type || !number(json_object_object_get(e, "at"), &at))
+		if (!type || !sv_json_number(json_object_object_get(e, "at"), &at))
 			rc = ss_fail(c, "profile %zu, event %zu: needs \"type\" and a numeric \"at\"", pi, i);
 		else if (at < last)
 			rc = ss_fail(c, "profile %zu, event %zu: \"at\" goes back in time", pi, i);
@@ -277,7 +261,7 @@ static int scan_profile(ss_ctx *c, sv_jcur *j, ss_profile *p)
 				else if (!strcmp(key, "name") && str)
 					snprintf(p->name, sizeof(p->name), "%s", json_object_get_string(v));
 				else if (!strcmp(key, "startValue"))
-					p->has_start = number(v, &p->start);
+					p->has_start = sv_json_number(v, &p->start);
 			}
 			json_object_put(v);
 		} else {
@@ -316,7 +300,7 @@ static int read_frames(ss_ctx *c, sv_jcur *j)
 			json_object *f = NULL;
 			if ((rc = sv_jc_value(j, &f, c->err)))
 				return rc;
-			json_object *name = json_object_is_type(f, json_type_object) ? member(f, "name", json_type_string) : NULL;
+			json_object *name = json_object_is_type(f, json_type_object) ? sv_json_member(f, "name", json_type_string) : NULL;
 			if (!name) {
 				rc = ss_fail(c, "shared.frames[%zu] has no \"name\" string", i);
 			} else {

@@ -135,15 +135,6 @@ static int finish(wp_ctx *c, long long generated)
 
 /* ---- text ---- */
 
-static const char *find_in(const char *s, size_t n, const char *what)
-{
-	size_t w = strlen(what);
-	for (size_t i = 0; i + w <= n; i++)
-		if (memcmp(s + i, what, w) == 0)
-			return s + i;
-	return NULL;
-}
-
 static int wp_text(wp_ctx *c)
 {
 	sv_lines lr;
@@ -159,7 +150,7 @@ static int wp_text(wp_ctx *c)
 			rc = got;
 			break;
 		}
-		const char *src = find_in(line, n, "sample source: ");
+		const char *src = memmem(line, n, "sample source: ", 15);
 		if (src) {
 			const char *name = src + 15, *end = line + n;
 			const char *comma = memchr(name, ',', (size_t)(end - name));
@@ -217,14 +208,6 @@ static int wp_text(wp_ctx *c)
 
 /* ---- JSON ---- */
 
-static json_object *member(json_object *o, const char *key, json_type type)
-{
-	json_object *v = NULL;
-	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
-		return NULL;
-	return v;
-}
-
 static int wp_json(wp_ctx *c)
 {
 	sv_jcur j;
@@ -233,14 +216,14 @@ static int wp_json(wp_ctx *c)
 	int rc = sv_jc_value(&j, &doc, c->err);
 	if (!rc)
 		rc = sv_jc_end(&j, c->err);
-	json_object *sampling = rc ? NULL : member(doc, "sampling", json_type_object);
-	json_object *events = member(sampling, "events", json_type_array);
+	json_object *sampling = rc ? NULL : sv_json_member(doc, "sampling", json_type_object);
+	json_object *events = sv_json_member(sampling, "events", json_type_array);
 	if (!rc && !events)
 		rc = wp_fail(c, 0, "not a wperf sampling document: no \"sampling\".\"events\" array");
 	size_t ne = events ? json_object_array_length(events) : 0;
 	for (size_t k = 0; k < ne && !rc; k++) {
 		json_object *e = json_object_array_get_idx(events, k);
-		json_object *type = member(e, "type", json_type_string), *samples = member(e, "samples", json_type_array);
+		json_object *type = sv_json_member(e, "type", json_type_string), *samples = sv_json_member(e, "samples", json_type_array);
 		if (!type || !samples) {
 			rc = wp_fail(c, 0, "sampling.events[%zu] has no \"type\" string and \"samples\" array", k);
 			break;
@@ -248,12 +231,12 @@ static int wp_json(wp_ctx *c)
 		if ((rc = new_event(c, json_object_get_string(type), (size_t)json_object_get_string_len(type))))
 			break;
 		wp_event *ev = &c->ev[c->nev - 1];
-		json_object *iv = member(e, "interval", json_type_int);
+		json_object *iv = sv_json_member(e, "interval", json_type_int);
 		ev->interval = iv ? json_object_get_int64(iv) : 0;
 		size_t ns = json_object_array_length(samples);
 		for (size_t i = 0; i < ns && !rc; i++) {
 			json_object *s = json_object_array_get_idx(samples, i);
-			json_object *count = member(s, "count", json_type_int), *sym = member(s, "symbol", json_type_string);
+			json_object *count = sv_json_member(s, "count", json_type_int), *sym = sv_json_member(s, "symbol", json_type_string);
 			if (!count || !sym || json_object_get_int64(count) < 0) {
 				rc = wp_fail(c, 0, "sampling.events[%zu].samples[%zu] has no \"count\" (a count of samples) and "
 						   "\"symbol\"", k, i);
@@ -266,7 +249,7 @@ static int wp_json(wp_ctx *c)
 				rc = add_row(c, json_object_get_string(sym), (size_t)json_object_get_string_len(sym), n);
 		}
 	}
-	json_object *gen = member(sampling, "samples_generated", json_type_int);
+	json_object *gen = sv_json_member(sampling, "samples_generated", json_type_int);
 	long long generated = gen ? json_object_get_int64(gen) : 0;
 	json_object_put(doc);
 	return rc ? rc : finish(c, generated);
@@ -296,8 +279,8 @@ static bool wp_probe(const unsigned char *d, size_t n)
 	while (i < w && isspace(d[i]))
 		i++;
 	if (i < w && d[i] == '{')
-		return find_in(s, w, "\"sampling\"") && find_in(s, w, "\"samples_generated\"");
-	return find_in(s, w, "sample source: ") && find_in(s, w, " hot functions");
+		return memmem(s, w, "\"sampling\"", 10) && memmem(s, w, "\"samples_generated\"", 19);
+	return memmem(s, w, "sample source: ", 15) && memmem(s, w, " hot functions", 14);
 }
 
 const sv_format sv_fmt_wperf = {

@@ -101,17 +101,25 @@ static inline void fuzz_writers(const sv_source *src)
 }
 
 /* Import `data` as `fmt` with import options (content, not name, decides nothing here). */
+/* The bytes as an input held in memory (the caller frees in->data); false when out of memory. */
+static inline bool fuzz_input(sv_input *in, const uint8_t *data, size_t size)
+{
+	memset(in, 0, sizeof(*in));
+	in->fd = -1;
+	in->name = (char *)(uintptr_t) "fuzz";
+	in->data = malloc(size + 1);
+	if (!in->data)
+		return false;
+	memcpy(in->data, data, size);
+	in->len = size;
+	return true;
+}
+
 static inline void fuzz_import_opts(const sv_format *fmt, const uint8_t *data, size_t size, const sv_import_opts *opts)
 {
 	sv_input in;
-	memset(&in, 0, sizeof(in));
-	in.fd = -1;
-	in.name = (char *)(uintptr_t) "fuzz";
-	in.data = malloc(size + 1);
-	if (!in.data)
+	if (!fuzz_input(&in, data, size))
 		return;
-	memcpy(in.data, data, size);
-	in.len = size;
 	sv_source *src = NULL;
 	sv_error err;
 	sv_error_clear(&err);

@@ -7,14 +7,8 @@
 static void fuzz_collapse(const uint8_t *data, size_t size)
 {
 	sv_input in;
-	memset(&in, 0, sizeof(in));
-	in.fd = -1;
-	in.name = (char *)(uintptr_t) "fuzz";
-	in.data = malloc(size + 1);
-	if (!in.data)
+	if (!fuzz_input(&in, data, size))
 		return;
-	memcpy(in.data, data, size);
-	in.len = size;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
