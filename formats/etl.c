@@ -94,7 +94,6 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	/* --event: the CPU samples unless another event kind is named */
 	c.want = opts && opts->event && strcmp(opts->event, "Windows Kernel/PerfInfo/Sample") ? opts->event : NULL;
 	c.want_kind = -1;
-	c.want_cpu = !c.want;
 	sv_idmap_init(&c.leaf_index);
 	sv_idmap_init(&c.clr_last);
 	sv_idmap_init(&c.fname_index);
@@ -121,8 +120,8 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	if (!rc)
 		rc = sv_etl_read_events(&c);
 	if (!rc && sink->ops->set_scaling) /* events other than CPU samples are instants */
-		rc = sink->ops->set_scaling(sink->self, c.want_cpu ? SV_SCALING_TIME : SV_SCALING_DATA);
-	if (!rc && !c.want_cpu && sink->ops->set_unit)
+		rc = sink->ops->set_scaling(sink->self, !c.want ? SV_SCALING_TIME : SV_SCALING_DATA);
+	if (!rc && c.want && sink->ops->set_unit)
 		rc = sink->ops->set_unit(sink->self, strstr(c.want, "GC/AllocationTick") || !strcmp(c.want, "Windows Kernel/DiskIO/Read") ||
 								     !strcmp(c.want, "Windows Kernel/DiskIO/Write")
 							     ? "bytes"
@@ -133,20 +132,20 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 		sv_error_set(err, SV_ENOMEM, NULL);
 	for (size_t i = 0; !rc && i < c.nkinds; i++) {
 		bool sample = c.kinds[i].key == (1ULL << 63 | 0x0F00 | 46);
-		bool shown = c.want_cpu ? sample : (long)i == c.want_kind;
+		bool shown = !c.want ? sample : (long)i == c.want_kind;
 		if (sink->ops->add_event)
-			rc = sink->ops->add_event(sink->self, c.kinds[i].name, sample && c.want_cpu ? c.nsamples : c.kinds[i].count,
+			rc = sink->ops->add_event(sink->self, c.kinds[i].name, sample && !c.want ? c.nsamples : c.kinds[i].count,
 						  shown);
 	}
 	/* --event names an event kind of the trace (any kind is a stack source). */
-	if (!rc && opts && opts->event && !c.want_cpu && c.want_kind < 0) {
+	if (!rc && opts && opts->event && c.want && c.want_kind < 0) {
 		char msg[1024];
 		size_t o = (size_t)snprintf(msg, sizeof(msg), "no event '%s' in the trace; it has:", opts->event);
 		for (size_t k = 0; k < c.nkinds && o < sizeof(msg); k++)
 			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s %s", k ? "," : "", c.kinds[k].name);
 		rc = sv_error_set(err, SV_EINVAL, "%s", msg);
 	}
-	if (!rc && !c.want_cpu)
+	if (!rc && c.want)
 		rc = note(&c, SV_NOTE_INFO, "%s: %zu events as samples (%zu with the CLR's stack), %s", c.want, c.events_kept,
 			  c.clr_stacks,
 			  strstr(c.want, "GC/AllocationTick") ? "each the bytes allocated since the previous tick (AllocationAmount64) "
@@ -158,7 +157,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 			  "%zu events in %zu bytes",
 			  c.os_major, c.os_minor, c.build, c.ncpus, c.ptr * 8, c.freq, nbufs, c.ncompressed, c.records,
 			  c.event_bytes);
-	if (!rc && c.want_cpu)
+	if (!rc && !c.want)
 		rc = note(&c, SV_NOTE_INFO,
 			  "CPU samples: %zu in the trace, %zu idle dropped, %zu kept (%zu with a stack, %zu under BROKEN), interval %.4g ms",
 			  c.raw_samples, c.idle_samples, c.nsamples, with_stack, broken,

@@ -303,7 +303,7 @@ static int thread_frames(emit *e, ethr *t, uint32_t pid, uint64_t ts, double ms)
 	if ((rc = intern_name(e, &pf, name)))
 		return rc;
 	double cpu = (double)t->samples * ms;
-	if (c->want_cpu)
+	if (!c->want)
 		snprintf(name, sizeof(name), "Thread (%" PRIu32 ") CPU=%.0fms", t->tid, cpu);
 	else /* events: the thread's CPU time is not in them */
 		snprintf(name, sizeof(name), "Thread (%" PRIu32 ")", t->tid);
@@ -410,7 +410,7 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 		uint32_t pid = spid[i];
 		uint32_t kid = s->kid, uid = s->uid;
 		bool any = kid < AS_EMPTY || uid < AS_EMPTY;
-		if (!any && !c->want_cpu) { /* an event without a stack: under its thread */
+		if (!any && c->want) { /* an event without a stack: under its thread */
 			if (!t->made && (rc = thread_frames(&e, t, pid, s->ts, ms)))
 				goto out;
 			sv_stack_id cur = t->stack;
@@ -475,14 +475,14 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 				goto out;
 		}
 		*broken_count += memo_st[st].broken;
-		if (c->want_cpu && !sv_etl_is_kernel(c, s->ip) && find_method(&e, pid, s->ip, s->ts) &&
+		if (!c->want && !sv_etl_is_kernel(c, s->ip) && find_method(&e, pid, s->ip, s->ts) &&
 		    !find_image(&e, pid, s->ip, s->ts))
 			(*jit_leaf)++;
 		double t_ms = s->ts >= c->hdr_ts ? (double)(s->ts - c->hdr_ts) * 1000.0 / c->freq : 0.0;
 		sv_stack_id leafed = memo_st[st].stack;
-		if (!c->want_cpu && (rc = leaf_frames(&e, &leafed, s->leaf, s->file)))
+		if (c->want && (rc = leaf_frames(&e, &leafed, s->leaf, s->file)))
 			goto out;
-		if ((rc = ops->add_sample(self, leafed, t_ms, c->want_cpu ? ms : s->metric, 1.0)))
+		if ((rc = ops->add_sample(self, leafed, t_ms, !c->want ? ms : s->metric, 1.0)))
 			goto out;
 	}
 out:

@@ -410,18 +410,18 @@ int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 	int rc = count_kind(c, r, &kind);
 	if (rc)
 		return rc;
-	if (!c->want_cpu && (long)kind == c->want_kind && (rc = on_wanted(c, r)))
+	if (c->want && (long)kind == c->want_kind && (rc = on_wanted(c, r)))
 		return rc;
-	if (!c->want_cpu && r->kind == REC_EVENT && r->guid == G_CLR && r->id == 82 && (rc = on_clr_stack(c, r)))
+	if (c->want && r->kind == REC_EVENT && r->guid == G_CLR && r->id == 82 && (rc = on_clr_stack(c, r)))
 		return rc;
-	if (!c->want_cpu && r->kind == REC_HOOK && r->group == 0x04 &&
+	if (c->want && r->kind == REC_HOOK && r->group == 0x04 &&
 	    (r->type == 0 || r->type == 32 || r->type == 35 || r->type == 36) && (rc = on_file_name(c, r)))
 		return rc;
 	if (r->kind == REC_HOOK) {
 		switch (r->group) {
 		case 0x0F:
 			if (r->type == 46)
-				return c->want_cpu ? sv_etl_on_sample(c, r) : 0;
+				return !c->want ? sv_etl_on_sample(c, r) : 0;
 			if ((r->type == 72 || r->type == 73) && r->plen >= 8 && rd32(r->payload) == 0 && rd32(r->payload + 4))
 				c->interval = rd32(r->payload + 4);
 			return 0;

@@ -239,7 +239,6 @@ typedef struct etl_ctx {
 	/* --event: the event kind that is the stack source (NULL: the CPU samples) */
 	const char *want;
 	long want_kind;       /* its index in kinds once seen, else -1 */
-	bool want_cpu;        /* the CPU samples are the stack source */
 	char **leaves;        /* leaf frame texts of events ("Type System.String") */
 	size_t nleaves, leafcap;
 	sv_idmap leaf_index;  /* hash -> index + 1 (probed) */
