@@ -122,10 +122,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	if (!rc && sink->ops->set_scaling) /* events other than CPU samples are instants */
 		rc = sink->ops->set_scaling(sink->self, !c.want ? SV_SCALING_TIME : SV_SCALING_DATA);
 	if (!rc && c.want && sink->ops->set_unit)
-		rc = sink->ops->set_unit(sink->self, strstr(c.want, "GC/AllocationTick") || !strcmp(c.want, "Windows Kernel/DiskIO/Read") ||
-								     !strcmp(c.want, "Windows Kernel/DiskIO/Write")
-							     ? "bytes"
-							     : "events");
+		rc = sink->ops->set_unit(sink->self, c.want_bytes ? "bytes" : "events");
 	if (!rc)
 		rc = sv_etl_emit_samples(&c, &with_stack, &jit_leaf, &broken);
 	if (rc == SV_ENOMEM)
@@ -148,9 +145,8 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	if (!rc && c.want)
 		rc = note(&c, SV_NOTE_INFO, "%s: %zu events as samples (%zu with the CLR's stack), %s", c.want, c.events_kept,
 			  c.clr_stacks,
-			  strstr(c.want, "GC/AllocationTick") ? "each the bytes allocated since the previous tick (AllocationAmount64) "
-								 "under its type (PerfView's GC Heap Alloc view)"
-							      : "each counting 1, with its stack where the trace has one");
+			  c.want_bytes ? "each weighing its bytes (docs/etl-events.md), with its stack where the trace has one"
+				       : "each counting 1, with its stack where the trace has one");
 	if (!rc)
 		rc = note(&c, SV_NOTE_INFO,
 			  "Windows %u.%u build %u, %u CPUs, %u-bit pointers, clock %.0f Hz; %zu buffers (%zu compressed), "

@@ -325,6 +325,7 @@ static int on_wanted(etl_ctx *c, const etl_rec *r)
 	unsigned P = r->kind == REC_HOOK ? c->ptr : r->ptr; /* kernel events: the trace's pointer size */
 	const unsigned char *p = r->payload;
 	if (r->kind == REC_EVENT && r->guid == G_CLR && r->id == 10) {
+		c->want_bytes = true;
 		rc = decode_alloc_tick(c, r, s);
 	} else if (r->kind == REC_EVENT && r->guid == G_CLR && r->id == 80 && r->plen >= 2) {
 		/* Exception/Start: UTF-16 ExceptionType, UTF-16 ExceptionMessage, ... */
@@ -340,6 +341,7 @@ static int on_wanted(etl_ctx *c, const etl_rec *r)
 		/* DiskIO Read/Write: u32 DiskNumber, IrpFlags, TransferSize, Reserved; u64 ByteOffset;
 		 * ptr FileObject, Irp; u64 HighResResponseTime; v3: u32 IssuingThreadId (whose the
 		 * I/O is: the record's own thread is whoever completed it) */
+		c->want_bytes = true;
 		s->metric = rd32(p + 8);
 		s->file = rdptr(p + 24, P);
 		if (r->version >= 3 && r->plen >= 24 + 2 * (size_t)P + 12) {

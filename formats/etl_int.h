@@ -239,6 +239,7 @@ typedef struct etl_ctx {
 	/* --event: the event kind that is the stack source (NULL: the CPU samples) */
 	const char *want;
 	long want_kind;       /* its index in kinds once seen, else -1 */
+	bool want_bytes;      /* its decoder weighs events in bytes (else 1 each) */
 	char **leaves;        /* leaf frame texts of events ("Type System.String") */
 	size_t nleaves, leafcap;
 	sv_idmap leaf_index;  /* hash -> index + 1 (probed) */
