@@ -119,30 +119,30 @@ static int choose_event(pdr *r)
 		}
 	}
 	const char *want = r->opts->event;
-	/* off-cpu and thread-time come from sched:sched_switch with its data and format */
-	for (size_t i = 0; i < r->nattrs && r->sw_attr < 0; i++)
-		if (tracepoint(&r->attrs[i]) && r->attrs[i].samples && (r->attrs[i].sample_type & ST_RAW) &&
-		    r->sw_prev >= 0 && (!strcmp(r->attrs[i].name, "sched:sched_switch") || (long)r->attrs[i].config == r->sw_id))
-			r->sw_attr = (long)i;
-	if (want && (!strcmp(want, "off-cpu") || !strcmp(want, "thread-time"))) {
-		if (r->sw_attr < 0)
+	/* The sched tracepoints thread time reads, by name or by the id their format gave. */
+	static const char *const tp_names[TP_KINDS] = { "sched:sched_switch", "sched:sched_wakeup",
+							"sched:sched_wakeup_new", "sched:sched_waking" };
+	for (int k = 0; k < TP_KINDS; k++)
+		for (size_t i = 0; i < r->nattrs && r->tp_attr[k] < 0; i++)
+			if (tracepoint(&r->attrs[i]) && r->attrs[i].samples && (r->attrs[i].sample_type & ST_RAW) &&
+			    r->tp[k].id >= 0 && (!strcmp(r->attrs[i].name, tp_names[k]) || (long)r->attrs[i].config == r->tp[k].id))
+				r->tp_attr[k] = (long)i;
+	if (want && sv_tt_view_parse(want, &r->tt_view)) {
+		if (r->tp_attr[TP_SWITCH] < 0)
 			return sv_error_set(r->err, SV_EINVAL,
 					    "event '%s' needs sched:sched_switch samples with their tracepoint format "
-					    "(perf record -e sched:sched_switch -g ...)", want);
-		r->offcpu = true;
-		r->thread_time = !strcmp(want, "thread-time");
+					    "(perf record -e sched:sched_switch -e sched:sched_wakeup -a -g ...)", want);
+		r->tt_on = true;
+		r->clock_event = true; /* intervals in ms */
+		/* the CPU samples of a clock event slice the running time */
 		want = NULL;
-		if (!r->thread_time) {
-			r->clock_event = true; /* intervals in ms */
-			return 0;
-		}
-		/* thread-time: the CPU samples of a clock event, and the blocked intervals */
 		for (size_t i = 0; i < r->nattrs && !want; i++)
 			if (r->attrs[i].samples && r->attrs[i].type == 1 && r->attrs[i].config <= 1)
 				want = r->attrs[i].name;
-		if (!want)
-			return sv_error_set(r->err, SV_EINVAL,
-					    "event 'thread-time' needs cpu-clock or task-clock samples beside sched:sched_switch");
+		for (size_t i = 0; want && i < r->nattrs; i++)
+			r->attrs[i].selected = !strcmp(r->attrs[i].name, want) && r->attrs[i].samples;
+		r->tt_clock = want != NULL;
+		return 0;
 	}
 	if (!want) {
 		for (int pass = 0; pass < 2 && !want; pass++)
@@ -157,7 +157,7 @@ static int choose_event(pdr *r)
 			r->clock_event = r->attrs[i].type == 1 && r->attrs[i].config <= 1;
 			hits++;
 		}
-	if (r->opts->event && !hits && !r->offcpu) {
+	if (r->opts->event && !hits) {
 		char msg[400];
 		size_t o = (size_t)snprintf(msg, sizeof(msg), "no samples of event '%s'; the file has:", r->opts->event);
 		size_t listed = 0;
@@ -211,16 +211,16 @@ static int finish(pdr *r)
 			if (!strcmp(r->attrs[k].name, a->name))
 				total += r->attrs[k].samples;
 		if (r->sink->ops->add_event)
-			rc = r->sink->ops->add_event(r->sink->self, a->name, total, a->selected);
+			rc = r->sink->ops->add_event(r->sink->self, a->name, total, a->selected && !r->tt_on);
 	}
-	/* What sched_switch makes possible: blocked intervals, and those with the CPU samples. */
-	if (!rc && r->sw_attr >= 0 && r->sink->ops->add_event) {
-		/* samples: what was loaded when chosen, else the switches they would come from */
-		size_t sw = r->attrs[r->sw_attr].samples;
-		rc = r->sink->ops->add_event(r->sink->self, "off-cpu", r->offcpu && !r->thread_time ? r->kept : sw,
-					     r->offcpu && !r->thread_time);
-		if (!rc)
-			rc = r->sink->ops->add_event(r->sink->self, "thread-time", r->thread_time ? r->kept : sw, r->thread_time);
+	/* What sched_switch makes possible: the thread-time views, each with the switches it
+	 * comes from (what was loaded when chosen). */
+	for (int v = 0; !rc && r->tp_attr[TP_SWITCH] >= 0 && r->sink->ops->add_event && v <= SV_TT_READY_TIME; v++) {
+		bool on = r->tt_on && (int)r->tt_view == v;
+		if (v == SV_TT_READIED_BY && r->tp_attr[TP_WAKEUP] < 0 && r->tp_attr[TP_WAKING] < 0)
+			continue; /* no wake-ups, no wakers */
+		rc = r->sink->ops->add_event(r->sink->self, sv_tt_view_name((sv_tt_view)v),
+					     on ? r->kept : r->attrs[r->tp_attr[TP_SWITCH]].samples, on);
 	}
 	if (!rc && r->sink->ops->set_scaling)
 		rc = r->sink->ops->set_scaling(r->sink->self, r->clock_event ? SV_SCALING_TIME : SV_SCALING_DATA);
@@ -279,6 +279,11 @@ static int finish(pdr *r)
 		rc = note(r, SV_NOTE_WARNING, "%zu samples with an event id no attribute lists were skipped", r->unknown_id);
 	if (!rc && r->truncated)
 		rc = note(r, SV_NOTE_WARNING, "%s", r->trunc_msg);
+	if (!rc && r->tt) {
+		const attr *sw = &r->attrs[r->tp_attr[TP_SWITCH]];
+		size_t sampled = r->tt_sampled ? r->tt_sampled : (sw->flags & ATTR_FREQ) || sw->period > 1 ? sw->samples : 0;
+		rc = sv_tt_report(r->tt, r->sink, sampled, r->lost);
+	}
 	return rc ? sv_pdr_oom(r) : 0;
 }
 
@@ -301,10 +306,8 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	sv_idmap_init(&r.thread_idx);
 	sv_perf_names_init(&r.names);
 	sv_idmap_init(&r.inl_idx);
-	sv_idmap_init(&r.blocked_idx);
-	r.sw_id = r.sw_attr = -1;
-	r.sw_prev = r.sw_next = -1;
-	r.blocked_fid = r.cpu_fid = UINT32_MAX;
+	for (int k = 0; k < TP_KINDS; k++)
+		r.tp[k].id = r.tp_attr[k] = -1;
 	rec *tmp = NULL;
 	sv_perf_sym_opts so = { r.opts->kallsyms, r.opts->debug_dirs, r.opts->perf_map_dir };
 	int rc = sv_perf_syms_new(&r.syms, &so);
@@ -389,8 +392,7 @@ out:
 	sv_idmap_dispose(&r.thread_idx);
 	sv_perf_names_dispose(&r.names);
 	sv_idmap_dispose(&r.inl_idx);
-	sv_idmap_dispose(&r.blocked_idx);
-	free(r.blocked);
+	sv_tt_free(r.tt);
 	free(r.inl);
 	free(r.inl_fids);
 	return rc;

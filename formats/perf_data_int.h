@@ -15,6 +15,7 @@
 
 #include "perf_int.h"
 #include "sv/idmap.h"
+#include "thread_time.h"
 
 /* sample_type bits */
 enum {
@@ -49,6 +50,14 @@ enum {
 #define LOC_DECOMP (1ull << 63)
 #define MEMO_MAX_WORDS (64u << 20) /* 512 MiB of remembered callchains at most */
 #define UNWIND_MAX 127              /* user frames per DWARF sample (perf's default max stack) */
+
+/* The sched tracepoints thread time reads, and the fields it reads of each (offset, size). */
+enum { TP_SWITCH, TP_WAKEUP, TP_WAKEUP_NEW, TP_WAKING, TP_KINDS };
+enum { TPF_PREV_PID, TPF_PREV_STATE, TPF_NEXT_PID, TPF_PID = 0, TPF_MAX = 3 };
+typedef struct tp_format {
+	long id;
+	int off[TPF_MAX], size[TPF_MAX];
+} tp_format;
 
 typedef struct attr {
 	uint32_t type;
@@ -151,20 +160,15 @@ typedef struct pdr {
 	size_t fid_cap;
 	sv_frame_id unknown_fid;
 	bool have_unknown;
-	/* off-CPU time from sched:sched_switch: its tracepoint id and the offsets of prev_pid
-	 * and next_pid in its data (from the tracing data's format text; -1 = unknown), its
-	 * attr, and per thread where and since when it is switched out */
-	long sw_id, sw_attr;
-	int sw_prev, sw_next;
-	bool offcpu, thread_time; /* --event off-cpu / thread-time */
-	sv_idmap blocked_idx;     /* tid -> index + 1 into blocked */
-	struct blocked {
-		sv_stack_id st;
-		uint64_t t;
-		bool on;
-	} *blocked;
-	size_t nblocked, blocked_cap;
-	sv_frame_id blocked_fid, cpu_fid; /* UINT32_MAX until interned */
+	/* thread time from the sched tracepoints (thread_time.h): each one's id and field
+	 * offsets from the tracing data's format text (id -1: not in the file), their attrs
+	 * (-1: not recorded), the computer while a thread-time view is loaded */
+	tp_format tp[TP_KINDS];
+	long tp_attr[TP_KINDS];
+	sv_tt *tt;
+	sv_tt_view tt_view;
+	bool tt_on, tt_clock;       /* a thread-time view is loaded; with CPU samples of a clock event */
+	size_t tt_sampled;          /* switches recorded with a period other than 1 */
 	/* inline frames of DWARF-unwound user frames, per (DSO, address): inl_idx gives
 	 * index + 1 into inl (start and count in inl_fids) */
 	sv_idmap inl_idx;
@@ -208,6 +212,7 @@ static inline size_t popcount64(uint64_t v)
 typedef struct sample {
 	uint64_t ip, time, period;
 	int32_t pid, tid;
+	uint32_t cpu; /* UINT32_MAX: not recorded */
 	const unsigned char *chain; /* nr u64 entries */
 	uint64_t nchain;
 	bool has_chain;

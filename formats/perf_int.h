@@ -35,6 +35,8 @@ typedef struct sv_perf_nthread {
 	long long pid, tid;
 	sv_frame_id frame;
 	sv_stack_id stack; /* Process -> Thread */
+	sv_frame_id waker; /* READIED_BY frame, when has_waker */
+	bool has_waker;
 	char comm[SV_PERF_COMM_MAX];
 } sv_perf_nthread;
 typedef struct sv_perf_names {
@@ -49,6 +51,9 @@ void sv_perf_names_init(sv_perf_names *n);
 void sv_perf_names_dispose(sv_perf_names *n);
 int sv_perf_names_thread(sv_perf_names *n, sv_sink *sink, long long pid, long long tid, const char *comm, size_t len,
 			 sv_stack_id *out);
+/* The frame heading a waker's frames in a thread-time view, for a thread
+ * sv_perf_names_thread has seen: "READIED_BY Process X (pid) Thread (tid) comm" once named. */
+int sv_perf_names_waker(sv_perf_names *n, sv_sink *sink, long long pid, long long tid, sv_frame_id *out);
 void sv_perf_names_main_comm(sv_perf_names *n, long long pid, const char *comm, size_t len);
 int sv_perf_names_finish(sv_perf_names *n, sv_sink *sink);
 

@@ -93,6 +93,24 @@ int sv_perf_names_thread(sv_perf_names *n, sv_sink *sink, long long pid, long lo
 	return 0;
 }
 
+int sv_perf_names_waker(sv_perf_names *n, sv_sink *sink, long long pid, long long tid, sv_frame_id *out)
+{
+	uint32_t i = sv_idmap_get(&n->tidx, ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid);
+	if (i == SV_IDMAP_NONE)
+		return SV_EINVAL;
+	sv_perf_nthread *t = &n->t[i];
+	if (!t->has_waker) {
+		char buf[80];
+		int k = snprintf(buf, sizeof(buf), "READIED_BY (%lld) of %lld", tid, pid); /* named at the end */
+		int rc = sink->ops->intern_frame(sink->self, &t->waker, buf, (size_t)k);
+		if (rc)
+			return rc;
+		t->has_waker = true;
+	}
+	*out = t->waker;
+	return 0;
+}
+
 void sv_perf_names_main_comm(sv_perf_names *n, long long pid, const char *comm, size_t len)
 {
 	uint32_t i = sv_idmap_get(&n->pidx, (uint64_t)pid);
@@ -102,34 +120,49 @@ void sv_perf_names_main_comm(sv_perf_names *n, long long pid, const char *comm, 
 	}
 }
 
+/* A process is called after its main thread's own latest name when it took samples, else its
+ * name as the recording knew it, else the first name seen in it. */
+static const char *process_comm(const sv_perf_names *n, const sv_perf_nproc *p)
+{
+	uint32_t mi = sv_idmap_get(&n->tidx, ((uint64_t)(uint32_t)p->pid << 32) | (uint32_t)p->pid);
+	return mi != SV_IDMAP_NONE ? n->t[mi].comm : p->has_main ? p->main : p->first;
+}
+
 int sv_perf_names_finish(sv_perf_names *n, sv_sink *sink)
 {
 	if (!sink->ops->rename_frames || !(n->np + n->nt))
 		return 0;
-	size_t total = n->np + n->nt;
+	size_t total = n->np + 2 * n->nt;
 	sv_frame_id *ids = malloc(total * sizeof(*ids));
-	char *text = malloc(total * 96);
+	char *text = malloc(total * 224);
 	const char **names = malloc(total * sizeof(*names));
 	int rc = ids && text && names ? 0 : SV_ENOMEM;
-	for (size_t i = 0; !rc && i < n->np; i++) {
+	size_t k = 0;
+	for (size_t i = 0; !rc && i < n->np; i++, k++) {
 		const sv_perf_nproc *p = &n->p[i];
-		/* the main thread's own latest name when it took samples, else its name as the
-		 * recording knew it, else the first name seen in the process */
-		uint32_t mi = sv_idmap_get(&n->tidx, ((uint64_t)(uint32_t)p->pid << 32) | (uint32_t)p->pid);
-		const char *comm = mi != SV_IDMAP_NONE ? n->t[mi].comm : p->has_main ? p->main : p->first;
-		snprintf(text + i * 96, 96, "Process %s (%lld)", comm, p->pid);
-		ids[i] = p->frame;
-		names[i] = text + i * 96;
+		snprintf(text + k * 224, 224, "Process %s (%lld)", process_comm(n, p), p->pid);
+		ids[k] = p->frame;
+		names[k] = text + k * 224;
+	}
+	for (size_t i = 0; !rc && i < n->nt; i++, k++) {
+		const sv_perf_nthread *t = &n->t[i];
+		snprintf(text + k * 224, 224, "Thread (%lld) %s", t->tid, t->comm);
+		ids[k] = t->frame;
+		names[k] = text + k * 224;
 	}
 	for (size_t i = 0; !rc && i < n->nt; i++) {
 		const sv_perf_nthread *t = &n->t[i];
-		size_t k = n->np + i;
-		snprintf(text + k * 96, 96, "Thread (%lld) %s", t->tid, t->comm);
-		ids[k] = t->frame;
-		names[k] = text + k * 96;
+		if (!t->has_waker)
+			continue;
+		uint32_t pi = sv_idmap_get(&n->pidx, (uint64_t)t->pid);
+		snprintf(text + k * 224, 224, "READIED_BY Process %s (%lld) Thread (%lld) %s",
+			 pi != SV_IDMAP_NONE ? process_comm(n, &n->p[pi]) : "?", t->pid, t->tid, t->comm);
+		ids[k] = t->waker;
+		names[k] = text + k * 224;
+		k++;
 	}
 	if (!rc)
-		rc = sink->ops->rename_frames(sink->self, ids, names, total);
+		rc = sink->ops->rename_frames(sink->self, ids, names, k);
 	free(ids);
 	free(text);
 	free(names);

@@ -145,21 +145,24 @@ static int feat_build_ids(pdr *r, const unsigned char *p, size_t n)
 	return 0;
 }
 
-/* The tracing data holds each tracepoint's format as text: find sched_switch's id and where
- * prev_pid and next_pid sit in its data ("\tfield:pid_t prev_pid;\toffset:24;\tsize:4;"). */
-static void tracing_formats(pdr *r, const unsigned char *p, size_t n)
+/* The tracing data holds each tracepoint's format as text ("name: sched_switch\nID: 372\n
+ * format:\n\tfield:pid_t prev_pid;\toffset:24;\tsize:4;..."): find a tracepoint's id and where
+ * the named fields sit in its data. */
+static void tracing_format(const unsigned char *p, size_t n, const char *event, const char *const *fields,
+			   tp_format *out)
 {
-	static const char tag[] = "name: sched_switch\nID: ";
-	const unsigned char *at = memmem(p, n, tag, sizeof(tag) - 1);
+	char tag[64];
+	int tl = snprintf(tag, sizeof(tag), "name: %s\nID: ", event);
+	const unsigned char *at = memmem(p, n, tag, (size_t)tl);
 	if (!at)
 		return;
-	size_t o = (size_t)(at - p) + sizeof(tag) - 1;
+	size_t o = (size_t)(at - p) + (size_t)tl;
 	long id = 0;
 	while (o < n && p[o] >= '0' && p[o] <= '9' && id < 1000000)
 		id = id * 10 + (p[o++] - '0');
 	const unsigned char *end = memmem(p + o, n - o, "print fmt:", 10);
 	size_t lim = end ? (size_t)(end - p) : n;
-	int prev = -1, next = -1;
+	tp_format f = { id, { -1, -1, -1 }, { 0, 0, 0 } };
 	while (o < lim) {
 		const unsigned char *nl = memchr(p + o, '\n', lim - o);
 		size_t le = nl ? (size_t)(nl - p) : lim;
@@ -167,22 +170,31 @@ static void tracing_formats(pdr *r, const unsigned char *p, size_t n)
 		size_t len = le - o < sizeof(line) - 1 ? le - o : sizeof(line) - 1;
 		memcpy(line, p + o, len);
 		line[len] = '\0';
-		const char *f = strstr(line, "field:"), *semi = f ? strchr(f, ';') : NULL, *off = strstr(line, "offset:"),
+		const char *fl = strstr(line, "field:"), *semi = fl ? strchr(fl, ';') : NULL, *off = strstr(line, "offset:"),
 			   *size = strstr(line, "size:");
-		if (f && semi && off && size && atoi(size + 5) == 4) {
-			int v = atoi(off + 7);
-			if (semi - f >= 9 && !memcmp(semi - 9, " prev_pid", 9))
-				prev = v;
-			else if (semi - f >= 9 && !memcmp(semi - 9, " next_pid", 9))
-				next = v;
+		int sz = size ? atoi(size + 5) : 0, v = off ? atoi(off + 7) : -1;
+		for (int k = 0; fl && semi && v >= 0 && v < 4096 && (sz == 4 || sz == 8) && k < TPF_MAX && fields[k]; k++) {
+			size_t kl = strlen(fields[k]);
+			if ((size_t)(semi - fl) > kl && semi[-(long)kl - 1] == ' ' && !memcmp(semi - kl, fields[k], kl)) {
+				f.off[k] = v;
+				f.size[k] = sz;
+			}
 		}
 		o = le + 1;
 	}
-	if (prev >= 0 && next >= 0 && prev < 4096 && next < 4096) {
-		r->sw_id = id;
-		r->sw_prev = prev;
-		r->sw_next = next;
-	}
+	for (int k = 0; k < TPF_MAX && fields[k]; k++)
+		if (f.off[k] < 0)
+			return;
+	*out = f;
+}
+
+static void tracing_formats(pdr *r, const unsigned char *p, size_t n)
+{
+	static const char *const sw[] = { "prev_pid", "prev_state", "next_pid" }, *const wk[] = { "pid", NULL, NULL };
+	tracing_format(p, n, "sched_switch", sw, &r->tp[TP_SWITCH]);
+	tracing_format(p, n, "sched_wakeup", wk, &r->tp[TP_WAKEUP]);
+	tracing_format(p, n, "sched_wakeup_new", wk, &r->tp[TP_WAKEUP_NEW]);
+	tracing_format(p, n, "sched_waking", wk, &r->tp[TP_WAKING]);
 }
 
 int sv_pdr_feature(pdr *r, unsigned id, const unsigned char *p, size_t n)
@@ -470,6 +482,7 @@ bool sv_pdr_parse_sample(const attr *a, const unsigned char *p, size_t n, sample
 	size_t o = 0;
 	memset(s, 0, sizeof(*s));
 	s->pid = s->tid = -1;
+	s->cpu = UINT32_MAX;
 #define NEED(k)                                       \
 	do {                                          \
 		if ((k) > n - o) {                    \
@@ -497,9 +510,14 @@ bool sv_pdr_parse_sample(const attr *a, const unsigned char *p, size_t n, sample
 		s->time = rd64(p + o);
 		o += 8;
 	}
-	size_t skip = 8 * popcount64(st & (ST_ADDR | ST_ID | ST_STREAM_ID | ST_CPU));
+	size_t skip = 8 * popcount64(st & (ST_ADDR | ST_ID | ST_STREAM_ID));
 	NEED(skip);
 	o += skip;
+	if (st & ST_CPU) {
+		NEED(8);
+		s->cpu = rd32(p + o);
+		o += 8;
+	}
 	s->period = (a->flags & ATTR_FREQ) ? 1 : a->period;
 	if (st & ST_PERIOD) {
 		NEED(8);

@@ -19,6 +19,7 @@ typedef struct span {
 typedef struct header {
 	span comm;
 	long long pid, tid;
+	long cpu; /* -1: not printed */
 	bool has_time, has_period;
 	long long time_s, time_ns; /* seconds and nanoseconds, kept apart so ms differences are exact */
 	double period;

@@ -122,8 +122,11 @@ bool sv_ps_parse_header(span line, header *h)
 		size_t j = i + 1;
 		header x;
 		memset(&x, 0, sizeof(x));
-		if (j < n && is_cpu(tok[j]))
+		x.cpu = -1;
+		if (j < n && is_cpu(tok[j])) {
+			x.cpu = tok[j].n - 2 <= 6 ? atol(tok[j].p + 1) : -1;
 			j++;
+		}
 		if (j < n && is_time(tok[j], &x.time_s, &x.time_ns)) {
 			x.has_time = true;
 			j++;

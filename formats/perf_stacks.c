@@ -631,73 +631,135 @@ static double rel_ms(const pdr *r, uint64_t t)
 	return t >= r->t0 ? (double)(t - r->t0) / 1e6 : -(double)(r->t0 - t) / 1e6;
 }
 
-/* A pseudo frame (CPU_TIME, BLOCKED_TIME) below a stack. */
-static int leaf(pdr *r, sv_stack_id *st, sv_frame_id *fid, const char *name)
+/* ---- thread time (thread_time.h) ---- */
+
+/* A thread's Process -> Thread root, for a thread known only by its tid. */
+static int tt_thread_root(void *payload, uint32_t tid, sv_stack_id *out)
 {
-	if (*fid == UINT32_MAX) {
-		int rc = r->sink->ops->intern_frame(r->sink->self, fid, name, strlen(name));
-		if (rc)
-			return rc;
-	}
-	return r->sink->ops->intern_stack(r->sink->self, st, *st, *fid);
+	pdr *r = payload;
+	thread *t = thread_get(r, -1, (int32_t)tid);
+	if (!t)
+		return SV_ENOMEM;
+	if (t->pid == -1)
+		t->pid = t->tid; /* never named by a record: a kernel thread or the idle task */
+	if (ensure_comm(r, t))
+		return SV_ENOMEM;
+	return thread_stack(r, out, t);
 }
 
-static int32_t raw_pid(const sample *s, int at)
+static int tt_waker_frame(void *payload, uint32_t tid, sv_frame_id *out)
 {
-	if (at < 0 || !s->raw || (size_t)at + 4 > s->raw_size)
+	pdr *r = payload;
+	sv_stack_id root;
+	int rc = tt_thread_root(r, tid, &root);
+	if (rc)
+		return rc;
+	uint32_t i = sv_idmap_get(&r->thread_idx, tid);
+	return sv_perf_names_waker(&r->names, r->sink, r->threads[i].pid, tid, out);
+}
+
+static int tt_start(pdr *r, uint64_t time)
+{
+	if (!r->have_t0) {
+		r->have_t0 = true;
+		r->t0 = time;
+	}
+	if (r->tt)
+		return 0;
+	sv_tt_hooks hooks = { tt_thread_root, tt_waker_frame, r };
+	return sv_tt_new(&r->tt, r->sink, &hooks, r->tt_view, r->t0);
+}
+
+static int64_t raw_int(const sample *s, const tp_format *f, int k, bool *ok)
+{
+	int at = f->off[k], sz = f->size[k];
+	if (at < 0 || !s->raw || (size_t)at + (size_t)sz > s->raw_size) {
+		*ok = false;
 		return -1;
+	}
+	if (sz == 8) {
+		int64_t v;
+		memcpy(&v, s->raw + at, 8);
+		return v;
+	}
 	int32_t v;
 	memcpy(&v, s->raw + at, 4);
 	return v;
 }
 
-/* sched:sched_switch while off-CPU time is wanted: the thread switched out blocks from now,
- * at this sample's stack; the thread switched in was blocked since its own switch-out — one
- * sample of that length (ms) at that stack. */
+/* prev_state as the kernel reports it (sched_switch's print fmt): 0 running, or the bits
+ * S D T t X Z P I (0x01 .. 0x80); preemption sets the bit above them (R+). */
+static sv_tt_out switch_state(int64_t state, const char **reason)
+{
+	static const char *const names[] = { "S (sleeping)", "D (disk)", "T (stopped)", "t (traced)", "X (dead)",
+					     "Z (zombie)", "P (parked)", "I (idle)" };
+	*reason = NULL;
+	if (!(state & 0xff))
+		return SV_TT_OUT_RUNNABLE;
+	if (state & 0x30)
+		return SV_TT_OUT_DEAD;
+	for (int b = 0; b < 8; b++)
+		if (state & (1 << b)) {
+			*reason = names[b];
+			break;
+		}
+	return SV_TT_OUT_WAIT;
+}
+
+/* sched:sched_switch: the thread switched out leaves at this sample's stack. */
 static int switch_sample(pdr *r, sample *s, uint16_t misc, size_t off)
 {
-	int32_t prev = raw_pid(s, r->sw_prev), next = raw_pid(s, r->sw_next);
-	if (prev < 0 || next < 0) {
+	const tp_format *f = &r->tp[TP_SWITCH];
+	bool ok = true;
+	int64_t prev = raw_int(s, f, TPF_PREV_PID, &ok), state = raw_int(s, f, TPF_PREV_STATE, &ok),
+		next = raw_int(s, f, TPF_NEXT_PID, &ok);
+	if (!ok || prev < 0 || next < 0 || prev > UINT32_MAX || next > UINT32_MAX) {
 		sv_pdr_bad_sample(r, off, "sched_switch data too short for its format");
 		return 0;
 	}
-	if (prev > 0) { /* not the idle task */
-		sv_stack_id st;
-		int rc = sample_stack(r, s, misc, off, &st);
-		if (rc)
-			return rc;
-		uint32_t k = sv_idmap_get(&r->blocked_idx, (uint64_t)(uint32_t)prev);
-		if (k == SV_IDMAP_NONE) {
-			if (SV_ARRAY_RESERVE(r->blocked, r->blocked_cap, r->nblocked + 1))
-				return sv_pdr_oom(r);
-			k = (uint32_t)++r->nblocked;
-			if (sv_idmap_put(&r->blocked_idx, (uint64_t)(uint32_t)prev, k))
-				return sv_pdr_oom(r);
-		}
-		r->blocked[k - 1].st = st;
-		r->blocked[k - 1].t = s->time;
-		r->blocked[k - 1].on = true;
+	if (s->period > 1)
+		r->tt_sampled++;
+	/* the stack is prev's own, except on an exiting thread's last switch, which perf records
+	 * with pid and tid -1 (the task is already released): it has no interval to carry */
+	sv_stack_id st = SV_STACK_NONE;
+	int rc = prev > 0 && s->tid == prev ? sample_stack(r, s, misc, off, &st) : 0;
+	if (rc)
+		return rc;
+	const char *reason;
+	sv_tt_out how = switch_state(state, &reason);
+	if ((rc = tt_start(r, s->time)) ||
+	    (rc = sv_tt_switch(r->tt, s->time, s->cpu, (uint32_t)prev, how, reason, st, (uint32_t)next, SV_STACK_NONE)))
+		return sv_pdr_fail(r, rc, off, "cannot add sample");
+	r->kept++;
+	return 0;
+}
+
+/* sched:sched_wakeup (_new, sched_waking): the sample's thread makes `pid` runnable. */
+static int wakeup_sample(pdr *r, sample *s, uint16_t misc, size_t off, int k)
+{
+	bool ok = true;
+	int64_t tid = raw_int(s, &r->tp[k], TPF_PID, &ok);
+	if (!ok || tid < 0 || tid > UINT32_MAX) {
+		sv_pdr_bad_sample(r, off, "sched_wakeup data too short for its format");
+		return 0;
 	}
-	uint32_t k = next > 0 ? sv_idmap_get(&r->blocked_idx, (uint64_t)(uint32_t)next) : SV_IDMAP_NONE;
-	if (k == SV_IDMAP_NONE || !r->blocked[k - 1].on)
-		return 0; /* its switch-out was before the recording */
-	r->blocked[k - 1].on = false;
-	sv_stack_id st = r->blocked[k - 1].st;
-	uint64_t t0 = r->blocked[k - 1].t;
-	int rc = r->thread_time ? leaf(r, &st, &r->blocked_fid, "BLOCKED_TIME") : 0;
-	if (!rc) {
-		r->kept++;
-		rc = r->sink->ops->add_sample(r->sink->self, st, rel_ms(r, t0),
-					      s->time >= t0 ? (double)(s->time - t0) / 1e6 : 0, 1.0);
-	}
-	return rc ? sv_pdr_fail(r, rc, off, "cannot add sample") : 0;
+	sv_stack_id st = SV_STACK_NONE;
+	int rc = 0;
+	if (s->tid > 0 && r->tt_view == SV_TT_READIED_BY && (rc = sample_stack(r, s, misc, off, &st)))
+		return rc;
+	if ((rc = tt_start(r, s->time)) || (rc = sv_tt_wakeup(r->tt, s->time, (uint32_t)tid, s->tid > 0 ? (uint32_t)s->tid : 0, st)))
+		return sv_pdr_fail(r, rc, off, "cannot add sample");
+	return 0;
 }
 
 int sv_pdr_sample(pdr *r, const unsigned char *p, size_t n, uint16_t misc, size_t off)
 {
 	long ai = sv_pdr_sample_attr(r, p, n);
-	bool sw = r->offcpu && ai >= 0 && ai == r->sw_attr;
-	if (ai < 0 || (!r->attrs[ai].selected && !sw)) {
+	int tp = -1;
+	for (int k = 0; r->tt_on && ai >= 0 && k < TP_KINDS && tp < 0; k++)
+		if (ai == r->tp_attr[k])
+			tp = k;
+	if (ai < 0 || (!r->attrs[ai].selected && tp < 0)) {
 		r->samples_other++;
 		return 0;
 	}
@@ -708,17 +770,23 @@ int sv_pdr_sample(pdr *r, const unsigned char *p, size_t n, uint16_t misc, size_
 		return 0;
 	}
 	s.attr = (size_t)ai;
-	if (sw)
+	if (tp == TP_SWITCH)
 		return switch_sample(r, &s, misc, off);
+	if (tp >= 0)
+		return wakeup_sample(r, &s, misc, off, tp);
 	sv_stack_id st;
 	int rc = sample_stack(r, &s, misc, off, &st);
 	if (rc)
 		return rc;
-	if (r->thread_time && (rc = leaf(r, &st, &r->cpu_fid, "CPU_TIME")))
-		return sv_pdr_fail(r, rc, off, "cannot intern stack");
+	if (r->tt_on) { /* a CPU sample slices its thread's running time */
+		if (s.tid <= 0)
+			return 0; /* the idle task */
+		if ((rc = tt_start(r, s.time)) || (rc = sv_tt_sample(r->tt, s.time, s.cpu, (uint32_t)s.tid, st)))
+			return sv_pdr_fail(r, rc, off, "cannot add sample");
+		return 0;
+	}
 	double m = r->clock_event ? (double)s.period / 1e6 : (double)s.period;
 	r->kept++;
 	rc = r->sink->ops->add_sample(r->sink->self, st, rel_ms(r, s.time), m, 1.0);
 	return rc ? sv_pdr_fail(r, rc, off, "cannot add sample") : 0;
 }
-

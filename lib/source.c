@@ -385,6 +385,21 @@ static int sink_user_module(void *self, const char *name, size_t len)
 	return sv_source_add_user_module(self, name, len);
 }
 
+static int sink_stack_step(void *self, sv_stack_id stack, sv_frame_id *frame, sv_stack_id *caller)
+{
+	const sv_source *src = self;
+	if (stack >= src->nstacks)
+		return SV_EINVAL;
+	*frame = sv_source_stack_frame(src, stack);
+	*caller = sv_source_stack_caller(src, stack);
+	return 0;
+}
+
+static const char *sink_frame_name(void *self, sv_frame_id frame)
+{
+	return sv_source_frame_name(self, frame);
+}
+
 static const sv_sink_ops source_sink_ops = {
 	.intern_frame = sink_frame,
 	.intern_stack = sink_stack,
@@ -397,6 +412,8 @@ static const sv_sink_ops source_sink_ops = {
 	.rename_frames = sink_rename,
 	.add_note = sink_note,
 	.add_user_module = sink_user_module,
+	.stack_step = sink_stack_step,
+	.frame_name = sink_frame_name,
 };
 
 sv_sink sv_source_sink(sv_source *src)

@@ -94,6 +94,24 @@ e() {
 	fi
 }
 
+# Thread time: tt_sums ARGS... prints "TID CPU READIED BLOCKED" per thread (ms, 3 decimals) of
+# `stackview calltree ARGS --json`; within_life ID SUMS SCRIPT-TEXT checks that no thread's
+# total exceeds its life in the recording (tests/threadtime/life.pl).
+tt_sums() {
+	"$SV" calltree "$@" --json 2>/dev/null | jq -r '
+		def leaf($n): [.. | objects | select(.name == $n) | .exc] | add // 0;
+		.tree.children[].children[] | [(.name | capture("Thread \\((?<t>[0-9]+)\\)").t),
+			leaf("CPU_TIME"), leaf("READIED_TIME"), leaf("BLOCKED_TIME")] | @tsv' |
+		awk -F '\t' '{ printf "%s\t%.3f\t%.3f\t%.3f\n", $1, $2, $3, $4 }' | LC_ALL=C sort
+}
+within_life() {
+	local why
+	why=$(perl tests/threadtime/life.pl "$3" | LC_ALL=C sort | join -t "$(printf '\t')" - "$2" | awk -F '\t' '
+		{ n++; if ($3 + $4 + $5 > $2 + 0.002) { print "thread " $1 ": " $3 + $4 + $5 " ms in a life of " $2 " ms"; bad = 1 } }
+		END { if (!n) print "no thread"; exit bad || !n }')
+	if [ $? = 0 ]; then ok; else bad "$1" "$why"; fi
+}
+
 # need_shared GROUP: the extended groups read the large shared data beside the checkout.
 need_shared() {
 	if [ ! -d "$SHARED/$1" ]; then

@@ -9,9 +9,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const sv_import_opts opts = { .kallsyms = "/nonexistent/kallsyms", .perf_map_dir = "/nonexistent" };
 	static const sv_import_opts tt = { .kallsyms = "/nonexistent/kallsyms", .perf_map_dir = "/nonexistent",
-					   .event = "thread-time" };
+					   .event = "thread-time-readied" };
 	fuzz_import_opts(&sv_fmt_perf_data, data, size, &opts);
-	/* Recordings that carry sched_switch's format: the off-CPU / thread-time path too. */
+	/* Recordings that carry sched_switch's format: thread time with the wakers' frames too. */
 	if (memmem(data, size, "sched_switch", 12))
 		fuzz_import_opts(&sv_fmt_perf_data, data, size, &tt);
 	return 0;

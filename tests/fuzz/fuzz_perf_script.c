@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Fuzz target: the perf_script importer, then the views on what it imported; and the same
- * text through stackcollapse-perf.pl's rules (every option, chosen by the input's first byte),
+/* Fuzz target: the perf_script importer, then the views on what it imported (and, for text
+ * with sched_switch records, its thread time with the wakers' frames); and the same text
+ * through stackcollapse-perf.pl's rules (every option, chosen by the input's first byte),
  * whose output must be sorted lines each ending in " COUNT". */
 #include "fuzz_common.h"
 
@@ -48,7 +49,10 @@ static void fuzz_collapse(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const sv_import_opts tt = { .event = "thread-time-readied" };
 	fuzz_import(&sv_fmt_perf_script, data, size);
+	if (memmem(data, size, "sched_switch", 12))
+		fuzz_import_opts(&sv_fmt_perf_script, data, size, &tt);
 	fuzz_collapse(data, size);
 	return 0;
 }

@@ -58,6 +58,10 @@ typedef struct sv_sink_ops {
 	int (*add_note)(void *self, int kind, const char *text);
 	/* A module of the profiled program itself (not the system's), by its frame module name. */
 	int (*add_user_module)(void *self, const char *name, size_t len);
+	/* Read back what was interned (derived stacks, e.g. a waker's frames under a wait): a
+	 * stack's leaf frame and caller, and a frame's name (borrowed until the next intern). */
+	int (*stack_step)(void *self, sv_stack_id stack, sv_frame_id *frame, sv_stack_id *caller);
+	const char *(*frame_name)(void *self, sv_frame_id frame);
 } sv_sink_ops;
 
 typedef struct sv_sink {

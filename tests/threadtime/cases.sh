@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: MIT
+# Thread time (issue 16) on a recording of tests/data/threadtime/tt.c (mutex contention, sleeps,
+# disk writes, CPU hogs; record.sh made it): per thread, CPU_TIME, READIED_TIME and BLOCKED_TIME
+# equal `perf sched timehist` summed as timehist.pl says (within 0.1 ms or 0.1 %), never exceed
+# the thread's life in the trace, and perf.data and its perf script text agree to the
+# microsecond; the views, wait reasons, READIED_BY frames, warnings and errors.
+TD=$PWD/tests/data/threadtime
+TT=$TMP/threadtime
+mkdir -p "$TT"
+gzip -dc "$TD/tt.perf.data.gz" > "$TT/tt.data"
+gzip -dc "$TD/tt.perf.txt.gz" > "$TT/tt.perf.txt"
+gzip -dc "$TD/tt.timehist.txt.gz" > "$TT/timehist.txt"
+PIN=(--kallsyms /nonexistent --debug-dir "$TD/debug")
+
+perl tests/threadtime/timehist.pl "$TT/timehist.txt" "$TT/tt.perf.txt" | LC_ALL=C sort > "$TT/oracle.tsv"
+tt_sums "$TT/tt.data" --event thread-time "${PIN[@]}" > "$TT/data.tsv"
+tt_sums "$TT/tt.perf.txt" --event thread-time "${PIN[@]}" > "$TT/text.tsv"
+
+# Every thread timehist shows: the three sums within 0.1 ms or 0.1 %; threads timehist does
+# not show (no switch-out seen) have no CPU_TIME.
+why=$(join -t "$(printf '\t')" -a 2 "$TT/oracle.tsv" "$TT/data.tsv" | awk -F '\t' '
+	function off(a, b) { d = a - b; if (d < 0) d = -d; return d > 0.1 && d > 0.001 * (a > b ? a : b) }
+	NF == 4 { if ($2 > 0) { print "thread " $1 " has CPU_TIME but no timehist line"; bad = 1 } next }
+	{ n++
+	  if (off($2, $5) || off($3, $6) || off($4, $7)) { print "thread " $1 ": timehist " $2 "/" $3 "/" $4 ", ours " $5 "/" $6 "/" $7; bad = 1 } }
+	END { if (n < 20) print "only " n " threads compared"; exit bad || n < 20 }')
+if [ $? = 0 ]; then ok; else bad threadtime.timehist "$why"; fi
+within_life threadtime.life "$TT/data.tsv" "$TT/tt.perf.txt"
+if [ -s "$TT/data.tsv" ] && cmp -s "$TT/data.tsv" "$TT/text.tsv"; then ok; else bad threadtime.text-equals-data "$(diff "$TT/data.tsv" "$TT/text.tsv" | head -n 6)"; fi
+# every thread of the program is there with its own kind of time
+cn threadtime.threads '[.tree.children[] | select(.name | startswith("Process tt ")) | .children[].name | sub("^Thread \\([0-9]+\\) "; "")] | sort' \
+	'["hog-a","hog-b","io","locker-a","locker-b","locker-c","sleeper","tt"]' calltree "$TT/tt.data" --event thread-time "${PIN[@]}"
+cn threadtime.io-waits-on-disk '[.rows[] | select(.name | startswith("Wait ")) | .name] | sort' \
+	'["Wait D (disk)"]' byname "$TT/tt.data" --event thread-time --inc 'Thread (%) io' "${PIN[@]}"
+cn threadtime.hogs-preempted '[.rows[] | select(.name == "Preempted" or .name == "BLOCKED_TIME") | .name]' \
+	'["Preempted"]' byname "$TT/tt.data" --event thread-time --inc 'Thread (%) hog-a' "${PIN[@]}"
+cn threadtime.sleeper-sleeps '[.rows[] | select(.name | test("^tt!|nanosleep")) | .name] | sort' '["libc.so.6!clock_nanosleep@GLIBC_2.2.5","tt!sleeper"]' \
+	byname "$TT/tt.data" --event thread-time --inc 'Thread (%) sleeper;BLOCKED_TIME' "${PIN[@]}"
+# the event list, and the chosen view's name in the summary
+cn threadtime.events '[.events[] | select(.name | test("time|cpu")) | [.name, .selected]]' \
+	'[["cpu-clock",false],["thread-time",true],["thread-time-readied",false],["off-cpu",false],["ready-time",false]]' \
+	info "$TT/tt.data" --event thread-time "${PIN[@]}"
+cn threadtime.summary-event '.summary.event' '"thread-time"' byname "$TT/tt.data" --event thread-time --top 1 "${PIN[@]}"
+# off-cpu has no CPU time, ready-time only READIED_TIME
+cn threadtime.off-cpu '[.rows[] | select(.name | test("_TIME$")) | .name] | sort' '["BLOCKED_TIME","READIED_TIME"]' \
+	byname "$TT/tt.data" --event off-cpu "${PIN[@]}"
+cn threadtime.ready-time '[.rows[] | select(.name | test("_TIME$")) | .name]' '["READIED_TIME"]' \
+	byname "$TT/tt.perf.txt" --event ready-time "${PIN[@]}"
+# Thread Time (with ReadyThread): the lockers' futex waits end in who unlocked the mutex
+cn threadtime.readied-by '[.rows[] | select(.name | test("^READIED_BY Process tt \\([0-9]+\\) Thread \\([0-9]+\\) locker-[abc]$")) | .name | sub(".* "; "")] | unique' \
+	'["locker-a","locker-b","locker-c"]' byname "$TT/tt.data" --event thread-time-readied --inc 'Thread (%) locker-a;BLOCKED_TIME' "${PIN[@]}"
+cn threadtime.readied-by-frames '[.rows[] | select(.name == "tt!hold_lock (READIED_BY)") | .name]' '["tt!hold_lock (READIED_BY)"]' \
+	byname "$TT/tt.perf.txt" --event thread-time-readied --inc 'Thread (%) locker-b;BLOCKED_TIME' "${PIN[@]}"
+# the readied view moves nothing: the same totals per thread
+a=$("$SV" calltree "$TT/tt.data" --event thread-time-readied --depth 2 --tsv "${PIN[@]}" 2>/dev/null | cut -f1,3 | md5sum)
+b=$("$SV" calltree "$TT/tt.data" --event thread-time --depth 2 --tsv "${PIN[@]}" 2>/dev/null | cut -f1,3 | md5sum)
+if [ "$a" = "$b" ]; then ok; else bad threadtime.readied-same-totals; fi
+
+# What info says, and the warnings that incomplete data gives.
+cn threadtime.info '[.found[] | select(test("^thread time \\(")) | sub(";.*"; "")]' \
+	'["thread time (thread-time): 841 switches, 427 wake-ups, 3795 CPU samples, 22 threads"]' info "$TT/tt.data" --event thread-time "${PIN[@]}"
+sed 's/^\(.*\[00[01]\] *[0-9.]*: *\)1\( *sched:sched_switch:\)/\15\2/' "$TT/tt.perf.txt" > "$TT/sampled.perf.txt"
+cn threadtime.sampled-warning '[.warnings[] | select(test("period other than 1"))] | length' 1 info "$TT/sampled.perf.txt" --event thread-time
+# every other switch lost: pairs cannot be made, and they are counted, not guessed
+awk '/sched:sched_switch:/ { n++; if (n % 2) { skip = 1; next } } skip && /^\t/ { next } { skip = 0; print }' "$TT/tt.perf.txt" > "$TT/lost.perf.txt"
+cn threadtime.lost-warning '[.warnings[] | select(test("intervals dropped because a switch-in or switch-out was missing"))] | length' 1 info "$TT/lost.perf.txt" --event thread-time
+e threadtime.no-switches 2 "thread-time.*needs sched:sched_switch" -- info "$MT" --event thread-time
+e threadtime.no-switches-data 2 "thread-time.*needs sched:sched_switch" -- info tests/data/mt.fp.data.gz --event thread-time --kallsyms /nonexistent

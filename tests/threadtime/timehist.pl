@@ -1,0 +1,56 @@
+#!/usr/bin/perl
+# SPDX-License-Identifier: MIT
+# The oracle of tests/threadtime: `perf sched timehist --state` (perf 6.1) summed per thread as
+# stackview's thread time counts it: "TID<TAB>CPU<TAB>READIED<TAB>BLOCKED" in ms.
+#   CPU_TIME     = run time
+#   READIED_TIME = sch delay, and the whole wait time after a switch-out in state R/R+
+#                  (perf 6.1 leaves sch delay 0 there; the thread was runnable all along)
+#   BLOCKED_TIME = wait time - sch delay after a switch-out in any other state
+# perf records an exiting thread's last switch with tid -1 and timehist files that line under
+# "-1": its run time goes back to the switch's prev_pid (found in the perf script text by CPU
+# and time), and the wait before it is taken from the same records timehist reads (the thread's
+# previous switch-out and the first sched_wakeup after it).
+# usage: timehist.pl TIMEHIST.txt PERF-SCRIPT.txt
+use strict;
+use warnings;
+my ($th, $script) = @ARGV;
+my (%dying, %wakeups);
+open(my $s, '<', $script) or die "$script: $!";
+while (<$s>) {
+	next unless /\[(\d+)\]\s+([0-9.]+):.*sched:sched_(switch|wakeup): (.*)/;
+	my ($cpu, $t, $ev, $p) = ($1 + 0, $2, $3, $4);
+	if ($ev eq 'switch' && $p =~ /prev_pid=(\d+) .*prev_state=[XZ]/) {
+		my $prev = $1;
+		(my $us = $t) =~ s/^(\d+\.\d{6})\d*$/$1/; # timehist prints microseconds
+		$dying{"$cpu $us"} = [ $prev, $t ];
+	} elsif ($ev eq 'wakeup' && $p =~ /pid=(\d+)/) {
+		push @{ $wakeups{$1} }, $t;
+	}
+}
+my (%run, %rdy, %blk, %last_t, %last_s);
+open(my $h, '<', $th) or die "$th: $!";
+while (<$h>) {
+	next unless /^\s*([0-9.]+)\s+\[(\d+)\]\s+.*?\[(-?\d+)(?:\/-?\d+)?\]\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+(\S+)/;
+	my ($t, $cpu, $tid, $wait, $delay, $run, $state) = ($1, $2 + 0, $3, $4, $5, $6, $7);
+	if ($tid == -1) {
+		my $d = $dying{"$cpu $t"} // next;
+		$tid = $d->[0];
+		my $in = $d->[1] - $run / 1000;
+		$wait = defined $last_t{$tid} ? ($in - $last_t{$tid}) * 1000 : 0;
+		$delay = 0;
+		if (defined $last_t{$tid} && $last_s{$tid} !~ /^R/) {
+			my ($w) = grep { $_ >= $last_t{$tid} && $_ <= $in + 2e-6 } @{ $wakeups{$tid} // [] };
+			$delay = ($in - $w) * 1000 if defined $w;
+		}
+	}
+	next if $tid == 0;
+	$run{$tid} += $run;
+	if (defined $last_s{$tid} && $last_s{$tid} =~ /^R/) {
+		$rdy{$tid} += $wait;
+	} else {
+		$rdy{$tid} += $delay;
+		$blk{$tid} += $wait - $delay if $wait > 0;
+	}
+	($last_t{$tid}, $last_s{$tid}) = ($t, $state);
+}
+printf "%d\t%.3f\t%.3f\t%.3f\n", $_, $run{$_}, $rdy{$_} // 0, $blk{$_} // 0 for sort { $a <=> $b } keys %run;
