@@ -55,11 +55,16 @@ static void json_summary(jw *w, sv_view *v)
 static void json_row_fields(jw *w, sv_view *v, const sv_rows *rows, size_t i, double basis)
 {
 	const sv_row *r = &rows->row[i];
+	bool intervals = sv_source_intervals(sv_view_source(v));
 	jw_key(w, "name");
 	jw_str(w, sv_view_name(v, r->name));
 	for (size_t k = 0; k < sizeof(json_cols) / sizeof(json_cols[0]); k++) {
 		jw_key(w, sv_column_get(json_cols[k])->key);
 		jw_num(w, sv_column_value(json_cols[k], r->st, basis));
+		if (json_cols[k] == SV_COL_INC_CT && intervals) { /* thread time: the longest interval */
+			jw_key(w, "max");
+			jw_num(w, sv_column_value(SV_COL_MAX, r->st, basis));
+		}
 	}
 	char when[SV_WHEN_LEN + 1];
 	if (sv_rows_when(when, v, rows, i))
@@ -197,7 +202,7 @@ static int print_grid(FILE *f, sv_view *v, const sv_rows *rows, const cli_opts *
 	const sv_col *cols = o->cols;
 	size_t n = o->ncols;
 	if (!n) {
-		n = sv_grid_default_columns(rows->kind, o->compare_cols, dflt);
+		n = sv_grid_source_columns(sv_view_source(v), rows->kind, o->compare_cols, dflt);
 		cols = dflt;
 	}
 	const sv_source *src = sv_view_source(v);

@@ -89,6 +89,10 @@ int sv_tt_new(sv_tt **out, sv_sink *sink, const sv_tt_hooks *hooks, sv_tt_view v
 	sv_idmap_init(&tt->th_idx);
 	sv_idmap_init(&tt->suffixed);
 	tt->cpu_fid = tt->ready_fid = tt->blocked_fid = tt->preempt_fid = UINT32_MAX;
+	if (sink->ops->set_intervals && sink->ops->set_intervals(sink->self)) {
+		sv_tt_free(tt);
+		return SV_ENOMEM;
+	}
 	*out = tt;
 	return 0;
 }

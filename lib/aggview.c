@@ -23,6 +23,7 @@ static void stats_init(sv_stats *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->first = INFINITY;
+	s->max = -INFINITY;
 	s->last = -INFINITY;
 }
 
@@ -52,7 +53,7 @@ static int tree_row(sv_aggtree *t, sv_idmap *idx, uint32_t *out, uint32_t parent
 /* Attributed part of a node: what stays with it once nested instances of the focus below
  * it are taken away (innermost-instance rule, D5). */
 typedef struct attr {
-	double inc, inc_ct, first, last;
+	double inc, inc_ct, first, last, max;
 } attr;
 
 static void add_attr(sv_aggrow *r, const attr *a, const double *hist, const sv_stats *excpart)
@@ -69,6 +70,8 @@ static void add_attr(sv_aggrow *r, const attr *a, const double *hist, const sv_s
 		r->st.first = a->first;
 	if (a->last > r->st.last)
 		r->st.last = a->last;
+	if (a->max > r->st.max)
+		r->st.max = a->max;
 	sv_hist_add(r->hist, hist, 1);
 }
 
@@ -145,6 +148,7 @@ int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id fo
 		at[i].inc = s->exc;
 		at[i].inc_ct = s->exc_ct;
 		sv_view_node_exc_span(v, i, &at[i].first, &at[i].last);
+		at[i].max = sv_view_node_exc_max(v, i);
 		memcpy(ah + (size_t)i * SV_WHEN_LEN, sv_view_node_exc_hist(v, i), SV_WHEN_LEN * sizeof(double));
 	}
 	for (uint32_t i = nn; i-- > 1;) {
@@ -157,6 +161,8 @@ int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id fo
 			at[p].first = at[i].first;
 		if (at[i].last > at[p].last)
 			at[p].last = at[i].last;
+		if (at[i].max > at[p].max)
+			at[p].max = at[i].max;
 		sv_hist_add(ah + (size_t)p * SV_WHEN_LEN, ah + (size_t)i * SV_WHEN_LEN, 1);
 	}
 	uint32_t root;
@@ -285,6 +291,8 @@ static void cc_add(sv_aggrow *r, const wsum *S, const sv_stats *excnode, double 
 		r->st.first = span->first;
 	if (span->last > r->st.last)
 		r->st.last = span->last;
+	if (span->max > r->st.max)
+		r->st.max = span->max;
 	sv_hist_add(r->hist, S->hist, 1);
 }
 

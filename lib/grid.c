@@ -28,6 +28,7 @@ static const sv_column columns[SV_COL_COUNT] = {
 	[SV_COL_WHEN] = { .key = "when", .title = "When", .decimals = -1, .left = true, .sortable = false, .drop = 5, .shown = true },
 	[SV_COL_FIRST] = { .key = "first", .title = "First", .decimals = 3, .left = false, .sortable = true, .drop = 7, .shown = true },
 	[SV_COL_LAST] = { .key = "last", .title = "Last", .decimals = 3, .left = false, .sortable = true, .drop = 8, .shown = true },
+	[SV_COL_MAX] = { .key = "max", .title = "Max", .decimals = 3, .left = false, .sortable = true, .drop = 9, .shown = false },
 	[SV_COL_BASE] = { .key = "base", .title = "Base", .decimals = 1, .left = false, .sortable = true, .drop = 4, .compare = true },
 	[SV_COL_TEST] = { .key = "test", .title = "Test", .decimals = 1, .left = false, .sortable = true, .drop = 4, .compare = true },
 	[SV_COL_CI] = { .key = "ci", .title = "\u00b1 95%", .decimals = 1, .left = false, .sortable = true, .drop = 3, .compare = true },
@@ -38,10 +39,10 @@ static const sv_column columns[SV_COL_COUNT] = {
 /* Every column in each kind's order; Inc Avg and Fold Ct are shown on request only (--columns,
  * the Columns dialog). */
 static const sv_col byname_order[] = { SV_COL_NAME, SV_COL_EXC_PCT, SV_COL_EXC, SV_COL_EXC_CT, SV_COL_INC_PCT,
-				       SV_COL_INC, SV_COL_BASE, SV_COL_TEST, SV_COL_CI, SV_COL_P, SV_COL_SIG, SV_COL_INC_AVG, SV_COL_INC_CT, SV_COL_FOLD, SV_COL_FOLD_CT,
+				       SV_COL_INC, SV_COL_BASE, SV_COL_TEST, SV_COL_CI, SV_COL_P, SV_COL_SIG, SV_COL_INC_AVG, SV_COL_INC_CT, SV_COL_MAX, SV_COL_FOLD, SV_COL_FOLD_CT,
 				       SV_COL_WHEN, SV_COL_FIRST, SV_COL_LAST };
 static const sv_col tree_order[] = { SV_COL_NAME, SV_COL_INC_PCT, SV_COL_INC, SV_COL_BASE, SV_COL_TEST, SV_COL_CI,
-				     SV_COL_P, SV_COL_SIG, SV_COL_INC_AVG, SV_COL_INC_CT,
+				     SV_COL_P, SV_COL_SIG, SV_COL_INC_AVG, SV_COL_INC_CT, SV_COL_MAX,
 				     SV_COL_EXC_PCT, SV_COL_EXC, SV_COL_EXC_CT, SV_COL_FOLD, SV_COL_FOLD_CT,
 				     SV_COL_WHEN, SV_COL_FIRST, SV_COL_LAST };
 
@@ -76,6 +77,21 @@ size_t sv_grid_default_columns(sv_rows_kind kind, bool compare, sv_col out[SV_CO
 		if (columns[o[i]].shown || (compare && columns[o[i]].compare))
 			out[n++] = o[i];
 	return n;
+}
+
+size_t sv_grid_source_columns(const sv_source *src, sv_rows_kind kind, bool compare, sv_col out[SV_COL_COUNT])
+{
+	size_t n = sv_grid_default_columns(kind, compare, out);
+	if (!src || !sv_source_intervals(src))
+		return n;
+	for (size_t i = 0; i < n; i++)
+		if (out[i] == SV_COL_INC_CT) {
+			memmove(out + i + 2, out + i + 1, (n - i - 1) * sizeof(*out));
+			out[i + 1] = SV_COL_MAX;
+			return n + 1;
+		}
+	out[n] = SV_COL_MAX;
+	return n + 1;
 }
 
 int sv_grid_parse_columns(const char *list, sv_col out[SV_COL_COUNT], size_t *n, sv_error *err)
@@ -131,6 +147,7 @@ double sv_column_value(sv_col c, const sv_stats *st, double basis)
 	case SV_COL_FOLD_CT: return st->fold_ct;
 	case SV_COL_FIRST: return isfinite(st->first) ? st->first : 0;
 	case SV_COL_LAST: return isfinite(st->last) ? st->last : 0;
+	case SV_COL_MAX: return isfinite(st->max) ? st->max : 0;
 	default: return 0;
 	}
 }

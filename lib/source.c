@@ -44,6 +44,7 @@ struct sv_source {
 	char *notes;
 	bool negative; /* some sample's metric is below 0 */
 	char unit[32]; /* the metric's unit when the input named one ("" = derive it) */
+	bool intervals; /* each sample is one interval of a thread's time (thread time) */
 	sv_event *events;
 	size_t nevents, event_cap;
 	sv_note *inotes;
@@ -370,6 +371,12 @@ static int sink_unit(void *self, const char *unit)
 	return 0;
 }
 
+static int sink_intervals(void *self)
+{
+	sv_source_set_intervals(self, true);
+	return 0;
+}
+
 static int sink_rename(void *self, const sv_frame_id *ids, const char *const *names, size_t n)
 {
 	return sv_source_rename_frames(self, ids, names, n);
@@ -413,6 +420,7 @@ static const sv_sink_ops source_sink_ops = {
 	.add_note = sink_note,
 	.add_user_module = sink_user_module,
 	.stack_step = sink_stack_step,
+	.set_intervals = sink_intervals,
 	.frame_name = sink_frame_name,
 };
 
@@ -526,6 +534,9 @@ const char *sv_source_event_name(const sv_source *src)
 			return src->events[i].name;
 	return NULL;
 }
+
+void sv_source_set_intervals(sv_source *src, bool on) { src->intervals = on; }
+bool sv_source_intervals(const sv_source *src) { return src->intervals; }
 
 void sv_source_set_unit(sv_source *src, const char *unit)
 {

@@ -226,6 +226,7 @@ static int node_child(build *b, uint32_t *out, uint32_t parent, uint32_t name)
 	n->name = name;
 	n->st.first = n->xfirst = INFINITY;
 	n->st.last = n->xlast = -INFINITY;
+	n->st.max = n->xmax = -INFINITY;
 	int rc = sv_idmap_put(&b->child_index, key, id);
 	if (rc)
 		return rc;
@@ -343,6 +344,8 @@ static void add_samples(build *b)
 			n->xfirst = t;
 		if (end > n->xlast)
 			n->xlast = end;
+		if (m > n->xmax)
+			n->xmax = m;
 	}
 }
 
@@ -355,6 +358,7 @@ static void accumulate(sv_view *v)
 		n->st.inc_ct = n->st.exc_ct;
 		n->st.first = n->xfirst;
 		n->st.last = n->xlast;
+		n->st.max = n->xmax;
 	}
 	for (uint32_t i = v->nnodes; i-- > 1;) {
 		vnode *n = &v->nodes[i];
@@ -366,6 +370,8 @@ static void accumulate(sv_view *v)
 			p->st.first = n->st.first;
 		if (n->st.last > p->st.last)
 			p->st.last = n->st.last;
+		if (n->st.max > p->st.max)
+			p->st.max = n->st.max;
 	}
 }
 
@@ -420,6 +426,7 @@ static void stats_zero(sv_stats *s)
 	memset(s, 0, sizeof(*s));
 	s->first = INFINITY;
 	s->last = -INFINITY;
+	s->max = -INFINITY;
 }
 
 static int byname_cmp(const void *a, const void *b, void *payload)
@@ -486,6 +493,8 @@ static int compute_byname(sv_view *v)
 				bs->first = cn->st.first;
 			if (cn->st.last > bs->last)
 				bs->last = cn->st.last;
+			if (cn->st.max > bs->max)
+				bs->max = cn->st.max;
 			onpath[cn->name]++;
 			stack[sp] = c;
 			iter[sp] = 0;
@@ -559,6 +568,8 @@ static int fold_percent(sv_view *v)
 				pn->xfirst = n->st.first;
 			if (n->st.last > pn->xlast)
 				pn->xlast = n->st.last;
+			if (n->st.max > pn->xmax)
+				pn->xmax = n->st.max;
 			v->remap[i] = p;
 			v->alive[i] = 0;
 		} else {
@@ -710,6 +721,11 @@ void sv_view_node_exc_span(const sv_view *v, sv_node_id n, double *first, double
 {
 	*first = v->nodes[n].xfirst;
 	*last = v->nodes[n].xlast;
+}
+
+double sv_view_node_exc_max(const sv_view *v, sv_node_id n)
+{
+	return v->nodes[n].xmax;
 }
 
 uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id **out)

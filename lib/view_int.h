@@ -11,7 +11,7 @@ typedef struct vnode {
 	uint32_t child_start, child_count;
 	uint64_t nsamp; /* inclusive number of samples */
 	sv_stats st;
-	double xfirst, xlast; /* over the node's own (exclusive) samples */
+	double xfirst, xlast, xmax; /* over the node's own (exclusive) samples */
 } vnode;
 
 struct sv_view {

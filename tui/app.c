@@ -27,6 +27,10 @@ void tui_default_columns(tui_app *a)
 	bool several = a->compare && (sv_compare_runs(a->compare, false) > 1 || sv_compare_runs(a->compare, true) > 1);
 	for (int c = 0; c < SV_COL_COUNT; c++)
 		a->col_hidden[c] = !sv_column_get((sv_col)c)->shown && !(several && sv_column_get((sv_col)c)->compare);
+	/* thread time: the longest interval under a row beside the counts (lib's default) */
+	const sv_source *src = a->nframes ? a->frames[a->nframes - 1].src : NULL;
+	if (src && sv_source_intervals(src))
+		a->col_hidden[SV_COL_MAX] = false;
 	for (int t = 0; t < TAB_COUNT; t++)
 		a->sort_col[t] = -1;
 }
@@ -161,7 +165,6 @@ int tui_app_new(tui_app **out, sv_source *src, const sv_params *params, const ch
 	}
 	a->nframes = 1;
 	a->edit_box = -1;
-	tui_default_columns(a);
 	a->tab = TAB_CALLTREE;
 	a->w = 100;
 	a->h = 30;
@@ -170,6 +173,7 @@ int tui_app_new(tui_app **out, sv_source *src, const sv_params *params, const ch
 		tui_app_free(a);
 		return rc;
 	}
+	tui_default_columns(a);
 	tui_app_react(a, TUI_REFLATTEN);
 	*out = a;
 	return 0;

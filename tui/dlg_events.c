@@ -52,6 +52,8 @@ static int open_event(tui_app *a)
 	char title[300];
 	snprintf(title, sizeof(title), "event %.200s", e->name);
 	tui_nav_push(a);
+	if (sv_source_intervals(ns)) /* thread time: the longest interval beside the counts */
+		a->col_hidden[SV_COL_MAX] = false;
 	return tui_push_frame(a, ns, &tui_app_frame(a)->params, title);
 }
 

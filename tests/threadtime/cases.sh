@@ -66,3 +66,10 @@ awk '/sched:sched_switch:/ { n++; if (n % 2) { skip = 1; next } } skip && /^\t/ 
 cn threadtime.lost-warning '[.warnings[] | select(test("intervals dropped because a switch-in or switch-out was missing"))] | length' 1 info "$TT/lost.perf.txt" --event thread-time
 e threadtime.no-switches 2 "thread-time.*needs sched:sched_switch" -- info "$MT" --event thread-time
 e threadtime.no-switches-data 2 "thread-time.*needs sched:sched_switch" -- info tests/data/mt.fp.data.gz --event thread-time --kallsyms /nonexistent
+
+# Max: the longest single interval under a row, shown by default on thread time only.
+cn threadtime.max '[.rows[] | select(.name == "BLOCKED_TIME" or .name == "CPU_TIME") | [.name, (.max > 0 and .max <= .inc and .max >= .inc / .inc_count)]]' \
+	'[["BLOCKED_TIME",true],["CPU_TIME",true]]' byname "$TT/tt.data" --event thread-time "${PIN[@]}"
+if "$SV" calltree "$TT/tt.data" --event thread-time --depth 1 "${PIN[@]}" 2>/dev/null | grep -q '^Name .* Inc Ct  *Max '; then ok; else bad threadtime.max-title; fi
+if "$SV" calltree "$TT/tt.data" --depth 1 "${PIN[@]}" 2>/dev/null | grep -q '^Name .* Max '; then bad threadtime.max-cpu-clock "Max shown for cpu-clock samples"; else ok; fi
+cn threadtime.max-json-cpu-clock '.rows[0] | has("max")' false byname "$TT/tt.data" "${PIN[@]}"

@@ -17,11 +17,11 @@ static void test_columns(void **state)
 	assert_string_equal(sv_column_get(SV_COL_EXC_CT)->title, "Exc Ct");
 	assert_false(sv_column_get(SV_COL_WHEN)->sortable);
 	assert_true(sv_column_get(SV_COL_NAME)->left && sv_column_get(SV_COL_NAME)->drop == 0);
-	/* ByName leads with exclusive columns, trees with inclusive ones; Inc Avg and Fold Ct only
-	 * on request */
+	/* ByName leads with exclusive columns, trees with inclusive ones; Inc Avg, Fold Ct and Max
+	 * only on request */
 	sv_col c[SV_COL_COUNT];
 	size_t n = sv_grid_default_columns(SV_ROWS_BYNAME, false, c);
-	assert_int_equal(n, SV_COL_COUNT - 2 - 5);
+	assert_int_equal(n, SV_COL_COUNT - 3 - 5);
 	assert_int_equal(c[0], SV_COL_NAME);
 	assert_int_equal(c[1], SV_COL_EXC_PCT);
 	n = sv_grid_default_columns(SV_ROWS_CALLTREE, false, c);
@@ -32,12 +32,22 @@ static void test_columns(void **state)
 	assert_int_equal(sv_grid_all_columns(SV_ROWS_AGGTREE, false, c), SV_COL_COUNT - 5);
 	/* a comparison's columns follow Inc */
 	n = sv_grid_default_columns(SV_ROWS_CALLTREE, true, c);
-	assert_int_equal(n, SV_COL_COUNT - 2);
+	assert_int_equal(n, SV_COL_COUNT - 3);
 	assert_int_equal(c[2], SV_COL_INC);
 	assert_int_equal(c[3], SV_COL_BASE);
 	assert_int_equal(c[7], SV_COL_SIG);
 	for (size_t i = 0; i < sv_grid_all_columns(SV_ROWS_BYNAME, false, c); i++)
 		assert_false(sv_column_get(c[i])->compare);
+	/* a source of intervals (thread time) shows Max after Inc Ct */
+	sv_source *src;
+	assert_int_equal(sv_source_new(&src, "test"), 0);
+	size_t plain = sv_grid_source_columns(src, SV_ROWS_CALLTREE, false, c);
+	sv_source_set_intervals(src, true);
+	n = sv_grid_source_columns(src, SV_ROWS_CALLTREE, false, c);
+	assert_int_equal(n, plain + 1);
+	assert_int_equal(c[3], SV_COL_INC_CT);
+	assert_int_equal(c[4], SV_COL_MAX);
+	sv_source_free(src);
 }
 
 static void test_parse(void **state)

@@ -2,6 +2,7 @@
 /* The view through the library API: time boxes, their errors, the summary line (derived
  * sources, rows and the grid have their own tests). */
 #include "fixtures.h"
+#include "stackview/aggview.h"
 
 static void test_time_boxes(void **state)
 {
@@ -36,8 +37,41 @@ static void test_summary_line(void **state)
 	sv_source_free(s);
 }
 
+/* Max: the largest single sample under a node (call tree), under every node of a name
+ * (ByName), attributed to callers and callees, and kept by a node that folds its children. */
+static void test_max(void **state)
+{
+	(void)state;
+	sv_source *s = fixture_s_fold();
+	sv_view *v = fixture_view(s, NULL, 0);
+	assert_true(sv_view_node_stats(v, SV_NODE_ROOT)->max == 85);
+	sv_name_id x = sv_view_name_find(v, "X"), c = sv_view_name_find(v, "C");
+	assert_true(sv_view_byname_stats(v, sv_view_byname_find(v, x))->max == 9);
+	assert_true(sv_view_byname_stats(v, sv_view_byname_find(v, c))->max == 85);
+	sv_aggtree *t;
+	assert_int_equal(sv_aggtree_new(&t, v, SV_AGG_CALLERS, x), 0);
+	bool a = false, b = false;
+	for (uint32_t i = 0; i < sv_aggtree_count(t); i++) {
+		const sv_aggrow *r = sv_aggtree_row(t, i);
+		a |= r->name == sv_view_name_find(v, "A") && r->st.max == 1;
+		b |= r->name == sv_view_name_find(v, "B") && r->st.max == 9;
+	}
+	assert_true(a && b);
+	sv_aggtree_free(t);
+	sv_view_free(v);
+	/* Fold% 10: Helper (5) and A (1) fold into their callers, which keep their largest sample */
+	const char *box[SV_BOX_COUNT] = { 0 };
+	box[SV_BOX_FOLD_PCT] = "10";
+	v = fixture_view(s, box, 0);
+	assert_true(sv_view_byname_stats(v, sv_view_byname_find(v, sv_view_name_find(v, "Main")))->max == 85);
+	assert_true(sv_view_node_stats(v, SV_NODE_ROOT)->max == 85);
+	sv_view_free(v);
+	sv_source_free(s);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_time_boxes), cmocka_unit_test(test_summary_line) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_time_boxes), cmocka_unit_test(test_summary_line),
+					    cmocka_unit_test(test_max) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

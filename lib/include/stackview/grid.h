@@ -33,6 +33,7 @@ typedef enum sv_col {
 	SV_COL_WHEN,
 	SV_COL_FIRST,
 	SV_COL_LAST,
+	SV_COL_MAX, /* the longest single sample (interval) under the row */
 	/* A comparison of several runs (stackview/compare.h): a row's base and test means of
 	 * Inc, the half width of the 95 % interval of their difference, its p value and whether
 	 * the change is significant ("grew" / "shrank"). Empty on rows without one. */
@@ -66,6 +67,9 @@ SV_API sv_col sv_column_find(const char *key);
  * (CallTree, Callers, Callees, Caller-Callee) with Inc (spec §6.2). Returns the count. */
 /* With `compare` (a comparison of several runs), Base, Test, 95 % CI, p and Sig follow Inc. */
 SV_API size_t sv_grid_default_columns(sv_rows_kind kind, bool compare, sv_col out[SV_COL_COUNT]);
+/* The columns a view of this source shows by default: the kind's defaults, with Max after
+ * Inc Ct when the samples are intervals (thread time). */
+SV_API size_t sv_grid_source_columns(const sv_source *src, sv_rows_kind kind, bool compare, sv_col out[SV_COL_COUNT]);
 /* Every column, in the same kind's order (what a Columns dialog offers); the comparison's
  * only with `compare`. */
 SV_API size_t sv_grid_all_columns(sv_rows_kind kind, bool compare, sv_col out[SV_COL_COUNT]);

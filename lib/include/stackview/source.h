@@ -62,6 +62,8 @@ typedef struct sv_sink_ops {
 	 * stack's leaf frame and caller, and a frame's name (borrowed until the next intern). */
 	int (*stack_step)(void *self, sv_stack_id stack, sv_frame_id *frame, sv_stack_id *caller);
 	const char *(*frame_name)(void *self, sv_frame_id frame);
+	/* Each sample is one interval of a thread's time (thread time): its metric the length. */
+	int (*set_intervals)(void *self);
 } sv_sink_ops;
 
 typedef struct sv_sink {
@@ -114,6 +116,10 @@ SV_API const char *sv_source_event_name(const sv_source *src);
  * or, for its times, "ms"), else "ms" for time-metric sources, else the event's name (a
  * cycles profile counts cycles), else NULL (unknown). */
 SV_API const char *sv_source_unit(const sv_source *src);
+/* Whether each sample is one interval of a thread's time (thread time: CPU_TIME, READIED_TIME,
+ * BLOCKED_TIME), which makes the longest one (the Max column) worth showing. */
+SV_API bool sv_source_intervals(const sv_source *src);
+SV_API void sv_source_set_intervals(sv_source *src, bool on);
 /* Name the metric's unit (at most 31 bytes kept; NULL or "" = derive it as above). */
 SV_API void sv_source_set_unit(sv_source *src, const char *unit);
 SV_API void sv_source_set_scaling(sv_source *src, sv_scaling scaling);

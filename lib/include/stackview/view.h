@@ -34,6 +34,8 @@ typedef struct sv_view sv_view;
 typedef struct sv_stats {
 	double inc, inc_ct, exc, exc_ct, fold, fold_ct;
 	double first, last;
+	double max; /* the largest single sample's metric (thread time: the longest interval);
+		     * -INFINITY when there is none */
 } sv_stats;
 
 typedef struct sv_summary {
@@ -78,6 +80,8 @@ SV_API const sv_stats *sv_view_node_stats(const sv_view *v, sv_node_id n);
 /* First time and last end time over the node's own (exclusive) samples, including those
  * Fold% moved onto it; +inf/-inf when it has none. */
 SV_API void sv_view_node_exc_span(const sv_view *v, sv_node_id n, double *first, double *last);
+/* The largest metric among the node's own samples (-INFINITY: none). */
+SV_API double sv_view_node_exc_max(const sv_view *v, sv_node_id n);
 /* Children of n; returns the count and points *out at the borrowed id array. */
 SV_API uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id **out);
 
