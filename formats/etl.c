@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "etl_int.h"
+#include "thread_time.h"
 #include "stackview/formats.h"
 #include "sv/idmap.h"
 
@@ -31,6 +32,7 @@ static void ctx_dispose(etl_ctx *c)
 	free(c->as_next);
 	sv_idmap_dispose(&c->as_index);
 	free(c->samples);
+	free(c->cpu_cur);
 	for (size_t i = 0; i < c->nleaves; i++)
 		free(c->leaves[i]);
 	free(c->leaves);
@@ -91,8 +93,12 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 {
 	etl_ctx c;
 	memset(&c, 0, sizeof(c));
-	/* --event: the CPU samples unless another event kind is named */
-	c.want = opts && opts->event && strcmp(opts->event, "Windows Kernel/PerfInfo/Sample") ? opts->event : NULL;
+	/* --event: the CPU samples unless another event kind is named; the thread-time views
+	 * read CSwitch and ReadyThread beside the CPU samples */
+	sv_tt_view ttv;
+	c.tt_on = opts && sv_tt_view_parse(opts->event, &ttv);
+	c.tt_view = c.tt_on ? (int)ttv : 0;
+	c.want = opts && opts->event && !c.tt_on && strcmp(opts->event, "Windows Kernel/PerfInfo/Sample") ? opts->event : NULL;
 	c.want_kind = -1;
 	sv_idmap_init(&c.leaf_index);
 	sv_idmap_init(&c.clr_last);
@@ -119,6 +125,11 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	size_t nbufs = c.nbufs;
 	if (!rc)
 		rc = sv_etl_read_events(&c);
+	if (!rc && c.tt_on && !c.cswitches)
+		rc = sv_error_set(err, SV_EINVAL,
+				  "event '%s' needs CSwitch events with stacks (xperf -on PROC_THREAD+LOADER+PROFILE+CSWITCH+DISPATCHER "
+				  "-stackwalk Profile+CSwitch+ReadyThread, or PerfView /ThreadTime)", opts->event);
+	c.cpu_kept = c.nsamples - c.cswitches - c.readies;
 	if (!rc && sink->ops->set_scaling) /* events other than CPU samples are instants */
 		rc = sink->ops->set_scaling(sink->self, !c.want ? SV_SCALING_TIME : SV_SCALING_DATA);
 	if (!rc && c.want && sink->ops->set_unit)
@@ -127,13 +138,22 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 		rc = sv_etl_emit_samples(&c, &with_stack, &jit_leaf, &broken);
 	if (rc == SV_ENOMEM)
 		sv_error_set(err, SV_ENOMEM, NULL);
+	size_t cswitch = 0;
+	bool ready = false;
 	for (size_t i = 0; !rc && i < c.nkinds; i++) {
 		bool sample = c.kinds[i].key == (1ULL << 63 | 0x0F00 | 46);
-		bool shown = !c.want ? sample : (long)i == c.want_kind;
+		bool shown = !c.want && !c.tt_on ? sample : (long)i == c.want_kind;
+		if (c.kinds[i].key == (1ULL << 63 | 0x0500 | 36))
+			cswitch = c.kinds[i].count;
+		ready |= c.kinds[i].key == (1ULL << 63 | 0x0500 | 50);
 		if (sink->ops->add_event)
-			rc = sink->ops->add_event(sink->self, c.kinds[i].name, sample && !c.want ? c.nsamples : c.kinds[i].count,
+			rc = sink->ops->add_event(sink->self, c.kinds[i].name, sample && !c.want ? c.cpu_kept : c.kinds[i].count,
 						  shown);
 	}
+	/* what CSwitch events make possible: the thread-time views (PerfView's Thread Time) */
+	for (int v = 0; !rc && cswitch && sink->ops->add_event && v <= SV_TT_READY_TIME; v++)
+		if (v != SV_TT_READIED_BY || ready)
+			rc = sink->ops->add_event(sink->self, sv_tt_view_name((sv_tt_view)v), cswitch, c.tt_on && c.tt_view == v);
 	/* --event names an event kind of the trace (any kind is a stack source). */
 	if (!rc && opts && opts->event && c.want && c.want_kind < 0) {
 		char msg[1024];
@@ -156,7 +176,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	if (!rc && !c.want)
 		rc = note(&c, SV_NOTE_INFO,
 			  "CPU samples: %zu in the trace, %zu idle dropped, %zu kept (%zu with a stack, %zu under BROKEN), interval %.4g ms",
-			  c.raw_samples, c.idle_samples, c.nsamples, with_stack, broken,
+			  c.raw_samples, c.idle_samples, c.cpu_kept, with_stack, broken,
 			  c.interval ? (double)c.interval / 1e4 : 1.0);
 	if (!rc)
 		rc = note(&c, SV_NOTE_INFO,

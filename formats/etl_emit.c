@@ -9,10 +9,18 @@
 #include <strings.h>
 
 #include "etl_int.h"
+#include "thread_time.h"
 #include "sv/array.h"
 #include "sv/idmap.h"
 
 /* ---- the second pass: names and stacks ---- */
+
+typedef struct ethr {
+	uint32_t pid, tid;
+	size_t samples;
+	sv_stack_id stack; /* Process -> Thread */
+	bool made;
+} ethr;
 
 typedef struct emit {
 	etl_ctx *c;
@@ -21,6 +29,12 @@ typedef struct emit {
 	pid_index *meth_pids;
 	size_t nmeth_pids;
 	sv_frame_id broken;
+	ethr *thr;           /* threads by (pid, tid) */
+	size_t nthr, thrcap;
+	sv_idmap thr_index;
+	double ms;           /* the sampling interval */
+	uint64_t now;        /* thread time: the record being fed (its threads are named as of then) */
+	sv_idmap wakers;     /* thread time: tid -> READIED_BY frame + 1 */
 } emit;
 
 static int image_cmp(const void *a, const void *b)
@@ -262,13 +276,6 @@ static bool thread_pid(const etl_ctx *c, uint32_t tid, uint64_t ts, uint32_t *pi
 	return true;
 }
 
-typedef struct ethr {
-	uint32_t pid, tid;
-	size_t samples;
-	sv_stack_id stack; /* Process -> Thread */
-	bool made;
-} ethr;
-
 /* The process and thread frames of a thread, made when its first sample comes. */
 static int thread_frames(emit *e, ethr *t, uint32_t pid, uint64_t ts, double ms)
 {
@@ -347,23 +354,130 @@ static int leaf_frames(emit *e, sv_stack_id *cur, uint32_t leaf, uint64_t file)
 	return 0;
 }
 
+/* The thread entry of (pid, tid), made when first asked for; *out its index. */
+static int thread_entry(emit *e, uint32_t pid, uint32_t tid, uint32_t *out)
+{
+	uint64_t key = (uint64_t)pid << 32 | tid;
+	uint32_t t = sv_idmap_get(&e->thr_index, key);
+	if (t == SV_IDMAP_NONE) {
+		if (SV_ARRAY_RESERVE(e->thr, e->thrcap, e->nthr + 1))
+			return SV_ENOMEM;
+		e->thr[e->nthr] = (ethr){ pid, tid, 0, SV_STACK_NONE, false };
+		t = (uint32_t)e->nthr++;
+		if (sv_idmap_put(&e->thr_index, key, t))
+			return SV_ENOMEM;
+	}
+	*out = t;
+	return 0;
+}
+
+/* The process a sample's thread belongs to: its thread events, else the stack's process. */
+static uint32_t sample_pid(const etl_ctx *c, uint32_t tid, uint64_t ts, uint32_t spid)
+{
+	uint32_t pid = 0;
+	if (!thread_pid(c, tid, ts, &pid))
+		pid = spid ? spid - 1 : tid == 0 ? 0 : UINT32_MAX;
+	return pid;
+}
+
+/* ---- thread time (thread_time.h) ---- */
+
+static int tt_thread_root(void *payload, uint32_t tid, sv_stack_id *out)
+{
+	emit *e = payload;
+	uint32_t t;
+	int rc = thread_entry(e, sample_pid(e->c, tid, e->now, 0), tid, &t);
+	if (!rc && !e->thr[t].made)
+		rc = thread_frames(e, &e->thr[t], e->thr[t].pid, e->now, e->ms);
+	if (!rc)
+		*out = e->thr[t].stack;
+	return rc;
+}
+
+/* "READIED_BY Process NAME (pid) Thread (tid)": the waker as PerfView heads its frames. */
+static int tt_waker_frame(void *payload, uint32_t tid, sv_frame_id *out)
+{
+	emit *e = payload;
+	uint32_t v = sv_idmap_get(&e->wakers, tid);
+	if (v != SV_IDMAP_NONE) {
+		*out = v - 1;
+		return 0;
+	}
+	uint32_t pid = sample_pid(e->c, tid, e->now, 0);
+	const eproc *pr = pid != UINT32_MAX ? find_proc(e->c, pid, e->now) : NULL;
+	const char *img = pr && pr->image && pr->image[0] ? pr->image : "?";
+	const char *dot = strrchr(img, '.');
+	int il = dot && dot != img ? (int)(dot - img) : (int)strlen(img);
+	char name[400];
+	if (pid == UINT32_MAX)
+		snprintf(name, sizeof(name), "READIED_BY Process ? Thread (%" PRIu32 ")", tid);
+	else
+		snprintf(name, sizeof(name), "READIED_BY Process %.*s (%" PRIu32 ") Thread (%" PRIu32 ")", il > 300 ? 300 : il, img,
+			 pid, tid);
+	int rc = intern_name(e, out, name);
+	return rc ? rc : sv_idmap_put(&e->wakers, tid, *out + 1);
+}
+
+/* KTHREAD_STATE of the thread switched out: Ready, Standby and DeferredReady are still
+ * runnable (preempted), Terminated ends it, anything else waits for its wait reason. */
+static sv_tt_out switch_out(const esample *s, const char **reason)
+{
+	*reason = NULL;
+	switch (s->ostate) {
+	case 1: case 3: case 7: return SV_TT_OUT_RUNNABLE;
+	case 4: return SV_TT_OUT_DEAD;
+	default: *reason = sv_etl_wait_reason(s->reason); return SV_TT_OUT_WAIT;
+	}
+}
+
+const char *sv_etl_wait_reason(unsigned reason)
+{
+	/* TraceEvent's ThreadWaitReason (KWAIT_REASON) */
+	static const char *const names[] = {
+		"Executive", "FreePage", "PageIn", "PoolAllocation", "DelayExecution", "Suspended", "UserRequest",
+		"WrExecutive", "WrFreePage", "WrPageIn", "WrPoolAllocation", "WrDelayExecution", "WrSuspended",
+		"WrUserRequest", "WrEventPair", "WrQueue", "WrLpcReceive", "WrLpcReply", "WrVirtualMemory", "WrPageOut",
+		"WrRendezvous", "WrKeyedEvent", "WrTerminated", "WrProcessInSwap", "WrCpuRateControl", "WrCalloutStack",
+		"WrKernel", "WrResource", "WrPushLock", "WrMutex", "WrQuantumEnd", "WrDispatchInt", "WrPreempted",
+		"WrYieldExecution", "WrFastMutex", "WrGuardedMutex", "WrRundown",
+	};
+	return reason < sizeof(names) / sizeof(names[0]) ? names[reason] : "(unknown reason)";
+}
+
+/* One record into the computer, at its time in ns from the trace's start. */
+static int tt_feed(etl_ctx *c, sv_tt *tt, const esample *s, sv_stack_id st)
+{
+	uint64_t ticks = s->ts >= c->hdr_ts ? s->ts - c->hdr_ts : 0;
+	uint64_t ns = (uint64_t)((double)ticks * 1e9 / c->freq);
+	if (s->ekind == ES_CSWITCH) {
+		const char *reason;
+		sv_tt_out how = switch_out(s, &reason);
+		/* the stack is the new thread's: where it had been waiting (PerfView) */
+		return sv_tt_switch(tt, ns, s->cpu, s->other, how, reason, SV_STACK_NONE, s->tid, st);
+	}
+	if (s->ekind == ES_READY)
+		return sv_tt_wakeup(tt, ns, s->other, s->tid, st);
+	return s->tid ? sv_tt_sample(tt, ns, s->cpu, s->tid, st) : 0;
+}
+
 int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t *broken_count)
 {
 	emit e = { .c = c };
 	int rc = 0;
-	sv_idmap thr_index, pair_index, memo;
-	sv_idmap_init(&thr_index);
+	sv_idmap pair_index, memo;
+	sv_idmap_init(&e.thr_index);
+	sv_idmap_init(&e.wakers);
 	sv_idmap_init(&pair_index);
 	sv_idmap_init(&memo);
-	ethr *thr = NULL;
-	size_t nthr = 0, thrcap = 0, npairs = 0, nmemo = 0, memocap = 0;
+	size_t npairs = 0, nmemo = 0, memocap = 0;
 	struct {
 		sv_stack_id stack;
 		bool broken;
 	} *memo_st = NULL; /* memoized stacks: (thread, kernel/user pair) -> stack */
 	uint32_t *spid = NULL; /* per sample: pid */
 	uint32_t *sthr = NULL; /* per sample: thread index */
-	double ms = c->interval ? (double)c->interval / 1e4 : 1.0;
+	sv_tt *tt = NULL;
+	e.ms = c->interval ? (double)c->interval / 1e4 : 1.0;
 
 	if (c->nimages)
 		qsort(c->images, c->nimages, sizeof(*c->images), image_cmp);
@@ -378,25 +492,13 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 		rc = SV_ENOMEM;
 		goto out;
 	}
-	/* Threads and their sample counts first: thread frames say how much CPU they used. */
+	/* Threads and their CPU sample counts first: thread frames say how much CPU they used. */
 	for (size_t i = 0; i < c->nsamples; i++) {
 		const esample *s = &c->samples[i];
-		uint32_t pid = 0;
-		if (!thread_pid(c, s->tid, s->ts, &pid))
-			pid = s->spid ? s->spid - 1 : s->tid == 0 ? 0 : UINT32_MAX;
-		spid[i] = pid;
-		uint64_t key = (uint64_t)pid << 32 | s->tid;
-		uint32_t t = sv_idmap_get(&thr_index, key);
-		if (t == SV_IDMAP_NONE) {
-			if ((rc = SV_ARRAY_RESERVE(thr, thrcap, nthr + 1)))
-				goto out;
-			thr[nthr] = (ethr){ pid, s->tid, 0, SV_STACK_NONE, false };
-			t = (uint32_t)nthr++;
-			if ((rc = sv_idmap_put(&thr_index, key, t)))
-				goto out;
-		}
-		thr[t].samples++;
-		sthr[i] = t;
+		spid[i] = sample_pid(c, s->tid, s->ts, s->spid);
+		if ((rc = thread_entry(&e, spid[i], s->tid, &sthr[i])))
+			goto out;
+		e.thr[sthr[i]].samples += s->ekind == ES_SAMPLE;
 	}
 	if (c->nsamples && (rc = intern_name(&e, &e.broken, "BROKEN")))
 		goto out;
@@ -404,14 +506,25 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 		c->first_pid = spid[0];
 	const sv_sink_ops *ops = c->sink->ops;
 	void *self = c->sink->self;
+	if (c->tt_on) {
+		sv_tt_hooks hooks = { tt_thread_root, tt_waker_frame, &e };
+		if ((rc = sv_tt_new(&tt, c->sink, &hooks, (sv_tt_view)c->tt_view, 0)))
+			goto out;
+	}
 	for (size_t i = 0; i < c->nsamples; i++) {
 		const esample *s = &c->samples[i];
-		ethr *t = &thr[sthr[i]];
+		ethr *t = &e.thr[sthr[i]];
 		uint32_t pid = spid[i];
 		uint32_t kid = s->kid, uid = s->uid;
 		bool any = kid < AS_EMPTY || uid < AS_EMPTY;
-		if (!any && c->want) { /* an event without a stack: under its thread */
-			if (!t->made && (rc = thread_frames(&e, t, pid, s->ts, ms)))
+		e.now = s->ts;
+		if (!any && (c->want || s->ekind != ES_SAMPLE)) { /* an event without a stack: under its thread */
+			if (tt) { /* a switch or wake-up without a stack: the thread's own root */
+				if ((rc = tt_feed(c, tt, s, SV_STACK_NONE)))
+					goto out;
+				continue;
+			}
+			if (!t->made && (rc = thread_frames(&e, t, pid, s->ts, e.ms)))
 				goto out;
 			sv_stack_id cur = t->stack;
 			if ((rc = leaf_frames(&e, &cur, s->leaf, s->file)))
@@ -428,7 +541,7 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 			if ((rc = sv_etl_intern_addrs(c, &uid, ipb, 1, 8)))
 				goto out;
 			kid = AS_NOSTACK;
-		} else {
+		} else if (s->ekind == ES_SAMPLE) {
 			(*with_stack)++;
 		}
 		uint64_t pkey = (uint64_t)kid << 32 | uid;
@@ -442,7 +555,7 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 		uint32_t st = sv_idmap_get(&memo, mkey);
 		/* The process record is needed only to name a new thread or a new stack. */
 		const eproc *pr = (!t->made || st == SV_IDMAP_NONE) && pid != UINT32_MAX ? find_proc(c, pid, s->ts) : NULL;
-		if (!t->made && (rc = thread_frames(&e, t, pid, s->ts, ms)))
+		if (!t->made && (rc = thread_frames(&e, t, pid, s->ts, e.ms)))
 			goto out;
 		/* innermost first: kernel half then user half */
 		size_t kn = kid < AS_NOSTACK ? c->as_len[kid] : 0, un = uid < AS_EMPTY ? c->as_len[uid] : 0;
@@ -474,23 +587,33 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 			if ((rc = sv_idmap_put(&memo, mkey, st)))
 				goto out;
 		}
-		*broken_count += memo_st[st].broken;
-		if (!c->want && !sv_etl_is_kernel(c, s->ip) && find_method(&e, pid, s->ip, s->ts) &&
+		if (s->ekind == ES_SAMPLE)
+			*broken_count += memo_st[st].broken;
+		if (!c->want && s->ekind == ES_SAMPLE && !sv_etl_is_kernel(c, s->ip) && find_method(&e, pid, s->ip, s->ts) &&
 		    !find_image(&e, pid, s->ip, s->ts))
 			(*jit_leaf)++;
+		if (tt) {
+			if ((rc = tt_feed(c, tt, s, memo_st[st].stack)))
+				goto out;
+			continue;
+		}
 		double t_ms = s->ts >= c->hdr_ts ? (double)(s->ts - c->hdr_ts) * 1000.0 / c->freq : 0.0;
 		sv_stack_id leafed = memo_st[st].stack;
 		if (c->want && (rc = leaf_frames(&e, &leafed, s->leaf, s->file)))
 			goto out;
-		if ((rc = ops->add_sample(self, leafed, t_ms, !c->want ? ms : s->metric, 1.0)))
+		if ((rc = ops->add_sample(self, leafed, t_ms, !c->want ? e.ms : s->metric, 1.0)))
 			goto out;
 	}
+	if (tt)
+		rc = sv_tt_report(tt, c->sink, 0, c->events_lost);
 out:
+	sv_tt_free(tt);
 	free(memo_st);
-	sv_idmap_dispose(&thr_index);
+	sv_idmap_dispose(&e.thr_index);
+	sv_idmap_dispose(&e.wakers);
 	sv_idmap_dispose(&pair_index);
 	sv_idmap_dispose(&memo);
-	free(thr);
+	free(e.thr);
 	free(spid);
 	free(sthr);
 	free(e.img_pids);

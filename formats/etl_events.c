@@ -436,6 +436,8 @@ int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 				return on_process(c, r);
 			return 0;
 		case 0x05:
+			if (c->tt_on && (r->type == 36 || r->type == 50))
+				return sv_etl_on_switch(c, r);
 			return r->type >= 1 && r->type <= 4 ? on_thread(c, r) : 0;
 		case 0x14:
 			return r->type >= 2 && r->type <= 4 ? on_image(c, r) : 0;

@@ -113,7 +113,12 @@ typedef struct esample {
 	double metric;      /* an event other than a CPU sample: its metric (bytes, or 1) */
 	uint32_t leaf;      /* ... and its leaf frames: index + 1 into etl_ctx.leaves, 0 = none */
 	uint64_t file;      /* ... or the file object it read (a "File PATH" leaf), 0 = none */
+	/* thread time: what the record is (ES_*); a CSwitch's old thread, wait reason and state
+	 * (its new thread is tid), a ReadyThread's awakened thread (the readier is tid) */
+	uint8_t ekind, reason, ostate;
+	uint32_t other;
 } esample;
+enum { ES_SAMPLE, ES_CSWITCH, ES_READY };
 enum { IN_PEND = 1, IN_KW = 2, IN_UW = 4 };
 
 typedef struct eproc {
@@ -250,6 +255,14 @@ typedef struct etl_ctx {
 	sv_idmap fname_index; /* file object -> index + 1 */
 	size_t clr_stacks;    /* ClrStackWalk events given to them */
 
+	/* thread time (thread_time.h): CSwitch and ReadyThread records kept as samples */
+	bool tt_on;
+	int tt_view;          /* sv_tt_view */
+	uint32_t *cpu_cur;    /* per CPU, the thread its last CSwitch switched in */
+	size_t ncpu_cur;
+	size_t cswitches, readies, cpu_kept;
+	uint32_t events_lost; /* the logfile header's EventsLost */
+
 	warn warns[W_COUNT];
 	uint32_t first_pid;
 } etl_ctx;
@@ -298,12 +311,18 @@ int sv_etl_intern_addrs(etl_ctx *c, uint32_t *out, const unsigned char *p, size_
 uint32_t sv_etl_list_get(const sv_idmap *m, uint64_t key);
 /* A PerfInfo Sample event; a StackWalk Stack event (or a stack-key reference). */
 int sv_etl_on_sample(etl_ctx *c, const etl_rec *r);
+/* Thread time: a CSwitch (0x05/36) or ReadyThread (0x05/50) record as a sample its stack can
+ * find (CSwitch: the new thread's; ReadyThread: the readier's, the thread its CPU runs). */
+int sv_etl_on_switch(etl_ctx *c, const etl_rec *r);
 int sv_etl_on_stackwalk(etl_ctx *c, const etl_rec *r);
 
 /* ---- etl_emit.c ---- */
 
 /* Name frames and push every kept sample's stack into the sink (second pass); counts the
- * samples with a stack, those whose leaf is JIT code and those under BROKEN. */
+ * samples with a stack, those whose leaf is JIT code and those under BROKEN. With thread
+ * time, the samples, switches and wake-ups go through the thread-time computer instead. */
 int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t *broken_count);
+/* The wait reason TraceEvent names a CSwitch's OldThreadWaitReason by ("WrQueue"). */
+const char *sv_etl_wait_reason(unsigned reason);
 
 #endif

@@ -124,6 +124,52 @@ int sv_etl_on_sample(etl_ctx *c, const etl_rec *r)
 	return sv_idmap_put(&c->by_ts, r->ts, (uint32_t)c->nsamples);
 }
 
+int sv_etl_on_switch(etl_ctx *c, const etl_rec *r)
+{
+	bool cs = r->type == 36;
+	const unsigned char *p = r->payload;
+	if (r->plen < (cs ? 16u : 4u)) {
+		sv_etl_warn(c, W_PAYLOAD, "short %s event at byte %zu of the buffer at byte offset %zu", cs ? "CSwitch" : "ReadyThread",
+			    r->pos + BUF_HDR, c->bufs[r->buf].off);
+		return 0;
+	}
+	if (c->nsamples >= SV_MAX_SAMPLES)
+		return sv_etl_fail(c, SV_ELIMIT, c->bufs[r->buf].off, "more than %u samples", SV_MAX_SAMPLES);
+	if (r->cpu < 4096 && r->cpu >= c->ncpu_cur) {
+		size_t n = c->ncpu_cur;
+		if (SV_ARRAY_RESERVE(c->cpu_cur, c->ncpu_cur, (size_t)r->cpu + 1))
+			return SV_ENOMEM;
+		memset(c->cpu_cur + n, 0, (c->ncpu_cur - n) * sizeof(*c->cpu_cur));
+	}
+	uint32_t *cur = r->cpu < c->ncpu_cur ? &c->cpu_cur[r->cpu] : NULL;
+	if (SV_ARRAY_RESERVE(c->samples, c->samplecap, c->nsamples + 1))
+		return SV_ENOMEM;
+	esample *s = &c->samples[c->nsamples];
+	memset(s, 0, sizeof(*s));
+	s->ts = r->ts;
+	s->cpu = (uint16_t)r->cpu;
+	s->kid = s->uid = AS_NONE;
+	if (cs) { /* NewThreadId, OldThreadId, priorities, C-state, spare, OldThreadWaitReason,
+		   * OldThreadWaitMode, OldThreadState, ... (etl.md §11) */
+		s->ekind = ES_CSWITCH;
+		s->tid = rd32(p);
+		s->other = rd32(p + 4);
+		s->reason = p[12];
+		s->ostate = p[14];
+		if (cur)
+			*cur = s->tid;
+		c->cswitches++;
+	} else { /* ThreadId (the awakened), AdjustReason, AdjustIncrement, Flags */
+		s->ekind = ES_READY;
+		s->tid = cur ? *cur : 0;
+		s->other = rd32(p);
+		c->readies++;
+	}
+	s->next_ts = sv_etl_list_get(&c->by_ts, r->ts);
+	c->nsamples++;
+	return sv_idmap_put(&c->by_ts, r->ts, (uint32_t)c->nsamples);
+}
+
 int sv_etl_on_stackwalk(etl_ctx *c, const etl_rec *r)
 {
 	unsigned P = c->ptr;

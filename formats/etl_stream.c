@@ -44,6 +44,7 @@ int sv_etl_read_header(etl_ctx *c)
 	c->os_minor = p[5];
 	c->build = rd32(p + 8);
 	c->ncpus = rd32(p + 0x0C);
+	c->events_lost = rd32(p + 0x30);
 	if (c->os_major < 6 || (c->os_major == 6 && c->os_minor < 1))
 		return sv_etl_fail(c, SV_EUNSUPPORTED, BUF_HDR + 36,
 			    "ETL files from Windows %u.%u are not supported (Windows 7 / 6.1 or later)", c->os_major,

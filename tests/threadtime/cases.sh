@@ -73,3 +73,33 @@ cn threadtime.max '[.rows[] | select(.name == "BLOCKED_TIME" or .name == "CPU_TI
 if "$SV" calltree "$TT/tt.data" --event thread-time --depth 1 "${PIN[@]}" 2>/dev/null | grep -q '^Name .* Inc Ct  *Max '; then ok; else bad threadtime.max-title; fi
 if "$SV" calltree "$TT/tt.data" --depth 1 "${PIN[@]}" 2>/dev/null | grep -q '^Name .* Max '; then bad threadtime.max-cpu-clock "Max shown for cpu-clock samples"; else ok; fi
 cn threadtime.max-json-cpu-clock '.rows[0] | has("max")' false byname "$TT/tt.data" "${PIN[@]}"
+
+# ETL: a trace written by gen_etl.py from a schedule whose every interval is known (see
+# there): per thread CPU, READIED and BLOCKED to the microsecond, the stacks of the waits,
+# who readied them, and the lost-events warning.
+python3 tests/threadtime/gen_etl.py "$TT/gen.etl"
+python3 tests/threadtime/gen_etl.py "$TT/lost.etl" lost
+tt_sums "$TT/gen.etl" --event thread-time > "$TT/etl.tsv"
+want=$(printf '101\t5.000\t1.000\t2.000\n102\t7.000\t2.500\t3.000\n103\t9.000\t2.000\t0.500\n104\t1.000\t1.000\t0.000')
+if [ "$(cat "$TT/etl.tsv")" = "$want" ]; then ok; else bad threadtime.etl.intervals "$(diff <(printf '%s\n' "$want") "$TT/etl.tsv")"; fi
+# where each wait was (the CSwitch stack of the thread coming back) and why
+cn threadtime.etl.blocked '[.tree.children[0].children[] | [.name, ([.. | objects | select(.name == "BLOCKED_TIME")] | length)]] | sort' \
+	'[["Thread (101) CPU=3ms",1],["Thread (102) CPU=0ms",1],["Thread (103) CPU=1ms",1],["Thread (104) CPU=0ms",0]]' \
+	calltree "$TT/gen.etl" --event thread-time
+cn threadtime.etl.where '[.rows[] | select(.name | test("^(lock|sleep|queue)!|^Wait ")) | [.name, .inc]] | sort' \
+	'[["Wait DelayExecution",3],["Wait WrQueue",0.5],["Wait WrUserRequest",2],["lock!?",4],["queue!?",8],["sleep!?",4]]' \
+	byname "$TT/gen.etl" --event thread-time
+cn threadtime.etl.preempted '[.rows[] | select(.name == "Preempted") | [.inc, .inc_count]]' '[[3,2]]' byname "$TT/gen.etl" --event thread-time
+# 101's lock wait was ended by 102 in unlock.dll; 103's by a DPC (no thread: no READIED_BY)
+cn threadtime.etl.readied-by '[.. | objects | select(.name // "" | test("READIED")) | .name] | unique' \
+	'["READIED_BY Process app (100) Thread (102)","READIED_TIME","app!? (READIED_BY)","ntdll!? (READIED_BY)","unlock!? (READIED_BY)"]' \
+	calltree "$TT/gen.etl" --event thread-time-readied --inc 'Thread (101)'
+cn threadtime.etl.readied-by-dpc '[.. | objects | select(.name // "" | test("READIED_BY"))] | length' 0 \
+	calltree "$TT/gen.etl" --event thread-time-readied --inc 'Thread (103)'
+cn threadtime.etl.events '[.events[] | select(.name | test("time|off-cpu|CSwitch|Ready")) | [.name, .samples]]' \
+	'[["Windows Kernel/Thread/CSwitch",13],["Windows Kernel/Thread/ReadyThread",4],["thread-time",13],["thread-time-readied",13],["off-cpu",13],["ready-time",13]]' \
+	info "$TT/gen.etl"
+cn threadtime.etl.lost '[.warnings[] | select(test("lost 3 events"))] | length' 1 info "$TT/lost.etl" --event thread-time
+python3 tests/threadtime/gen_etl.py "$TT/cpu-only.etl" cpu-only
+e threadtime.etl.no-cswitch 2 "event 'thread-time' needs CSwitch events" -- info "$TT/cpu-only.etl" --event thread-time
+cn threadtime.etl.cpu-only '[.samples, ([.events[] | select(.name | test("time|off-cpu"))] | length)]' '[4,0]' info "$TT/cpu-only.etl"

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Writes an ETL file of a known schedule, for the thread-time tests (no public trace has
+# context switches): the Windows kernel's own record layouts (spec/etl.md §3-§5, §11) — a
+# logfile header, one buffer per CPU, Process/Thread/Image rundown, PerfInfo samples, CSwitch
+# and ReadyThread with PERFINFO headers, and StackWalk events whose EventTimeStamp and
+# StackThread tie each stack to its event (a CSwitch's stack is the new thread's: where it
+# had been waiting). cases.sh states what every thread did and checks stackview says so.
+#
+# The schedule (ms; process 100 app.exe, threads 101..104; 0 is the idle thread):
+#   CPU 0: 101 in at 1; samples at 2, 3 (work); 102 readied by 101 at 3.5; 101 out at 4
+#          waiting (WrUserRequest) -> 102 in (had waited in wait.dll); 101 readied by 102 at 6
+#          (from unlock.dll); 102 preempted (Ready, WrPreempted) at 7 -> 101 in (had waited in
+#          lock.dll); sample of 101 at 8; 101 terminates at 9 -> 102 in; 102 waits
+#          (DelayExecution) at 12 -> idle; 102 in at 15 (no ReadyThread); 102 waits
+#          (Executive) at 16 -> idle, to the end.
+#   CPU 1: 103 in at 1.5; sample at 2.5; out waiting (WrQueue) at 5 -> idle; readied at 5.5
+#          by a DPC (no thread); in at 6.5 (queue.dll); 104 readied by 103 at 9; 103
+#          preempted (Standby) at 10 -> 104 in; 104 waits (UserRequest) at 11 -> 103 in;
+#          103 terminates at 13 -> idle.
+#   The trace ends at 20 ms; the header says 3 events were lost when LOST=1 is set.
+# usage: gen_etl.py OUT.etl [lost | cpu-only]   (cpu-only: the same without CSwitch and ReadyThread)
+import struct
+import sys
+
+FREQ = 10_000_000          # QPC ticks per second: 1 tick = 100 ns
+T0 = 1_000_000_000         # the header's timestamp
+BUF = 8 * 1024
+
+
+def ts(ms):
+    return T0 + round(ms * FREQ / 1000)
+
+
+def pad8(b):
+    return b + b"\0" * (-len(b) % 8)
+
+
+def system64(group, op, tid, pid, t, payload, version=2):
+    """SYSTEM_HEADER (64-bit): version, type 0x02, flags 0xC0, size, opcode, group, tid, pid, ts, times."""
+    size = 32 + len(payload)
+    return pad8(struct.pack("<HBBHBBIIQII", version, 0x02, 0xC0, size, op, group, tid, pid, t, 0, 0) + payload)
+
+
+def perfinfo64(group, op, t, payload, version=2):
+    """PERFINFO_TRACE_HEADER (64-bit): version, type 0x11, flags 0xC0, size, opcode, group, ts."""
+    size = 16 + len(payload)
+    return pad8(struct.pack("<HBBHBBQ", version, 0x11, 0xC0, size, op, group, t) + payload)
+
+
+def utf16z(s):
+    return s.encode("utf-16-le") + b"\0\0"
+
+
+IMAGES = {"ntdll.dll": 0x7FF800000000, "app.exe": 0x140000000, "work.dll": 0x180000000, "wait.dll": 0x181000000,
+          "lock.dll": 0x182000000, "unlock.dll": 0x183000000, "queue.dll": 0x184000000, "sleep.dll": 0x185000000}
+
+
+def frames(*mods):
+    """A user stack leaf first: one address in each module, then app.exe and ntdll.dll."""
+    return [IMAGES[m + ".dll"] + 0x100 for m in mods] + [IMAGES["app.exe"] + 0x200, IMAGES["ntdll.dll"] + 0x300]
+
+
+def stackwalk(t, tid, addrs):
+    payload = struct.pack("<QII", t, 100, tid) + b"".join(struct.pack("<Q", a) for a in addrs)
+    return system64(0x18, 32, tid, 100, t, payload)
+
+
+def sample(t, tid, addrs):
+    payload = struct.pack("<QIHH", addrs[0], tid, 1, 0)
+    return [perfinfo64(0x0F, 46, t, payload), stackwalk(t, tid, addrs)]
+
+
+# KTHREAD_STATE and KWAIT_REASON values
+READY, STANDBY, TERMINATED, WAITING = 1, 3, 4, 5
+EXECUTIVE, DELAY, USERREQ, WRUSERREQ, WRQUEUE, WRPREEMPTED = 0, 4, 6, 13, 15, 32
+
+
+def cswitch(t, new, old, state=WAITING, reason=EXECUTIVE, addrs=None):
+    payload = struct.pack("<IIbbBbBbBBII", new, old, 8, 8, 0, 0, reason, 1, state, 0, 0, 0)
+    recs = [perfinfo64(0x05, 36, t, payload, version=4)]
+    if addrs and new:
+        recs.append(stackwalk(t, new, addrs))
+    return recs
+
+
+def ready(t, awakened, readier=None, addrs=None):
+    recs = [perfinfo64(0x05, 50, t, struct.pack("<IBbBB", awakened, 0, 0, 0, 0))]
+    if addrs:
+        recs.append(stackwalk(t, readier, addrs))
+    return recs
+
+
+def header(ncpus, lost):
+    p = bytearray(0x118)
+    struct.pack_into("<I", p, 0, BUF)
+    p[4], p[5] = 10, 0                    # Windows 10.0
+    struct.pack_into("<I", p, 8, 19041)   # build
+    struct.pack_into("<I", p, 0x0C, ncpus)
+    struct.pack_into("<Q", p, 0x10, ts(20))
+    struct.pack_into("<I", p, 0x2C, 8)    # pointer size
+    struct.pack_into("<I", p, 0x30, lost) # EventsLost
+    struct.pack_into("<I", p, 0x34, 3000) # MHz
+    struct.pack_into("<Q", p, 0x100, FREQ)
+    struct.pack_into("<I", p, 0x110, 1)   # clock: QPC
+    return system64(0x00, 0x00, 0, 0, T0, bytes(p))
+
+
+def rundown():
+    recs = []
+    # Process DCStart v3: key, pid, ppid, session, exit status, directory table, no SID, name, cmdline
+    proc = struct.pack("<QIIIiQI", 0xFFFF800000001000, 100, 4, 1, 0, 0, 0) + b"app.exe\0" + utf16z("app.exe --run")
+    recs.append(system64(0x03, 3, 0, 100, ts(0.1), proc, version=3))
+    for tid in (101, 102, 103, 104):
+        recs.append(system64(0x05, 3, tid, 100, ts(0.1), struct.pack("<II", 100, tid) + b"\0" * 40, version=3))
+    for name, base in IMAGES.items():
+        img = struct.pack("<QQIIIIQIIII", base, 0x100000, 100, 0, 0, 0, base, 0, 0, 0, 0) + utf16z(name)
+        recs.append(system64(0x14, 3, 0, 100, ts(0.1), img, version=2))
+    # PerfInfo CollectionStart: source 0 (the timer), interval 10000 x 100 ns = 1 ms
+    recs.append(perfinfo64(0x0F, 72, ts(0.2), struct.pack("<IIII", 0, 10000, 0, 0)))
+    return recs
+
+
+def cpu0():
+    r = []
+    r += cswitch(ts(1), 101, 0, addrs=frames("work"))
+    r += sample(ts(2), 101, frames("work"))
+    r += sample(ts(3), 101, frames("work"))
+    r += ready(ts(3.5), 102, 101, frames("unlock"))
+    r += cswitch(ts(4), 102, 101, WAITING, WRUSERREQ, frames("wait"))
+    r += ready(ts(6), 101, 102, frames("unlock"))
+    r += cswitch(ts(7), 101, 102, READY, WRPREEMPTED, frames("lock"))
+    r += sample(ts(8), 101, frames("work"))
+    r += cswitch(ts(9), 102, 101, TERMINATED, EXECUTIVE, frames("wait"))
+    r += cswitch(ts(12), 0, 102, WAITING, DELAY)
+    r += cswitch(ts(15), 102, 0, addrs=frames("sleep"))
+    r += cswitch(ts(16), 0, 102, WAITING, EXECUTIVE)
+    return r
+
+
+def cpu1():
+    r = []
+    r += cswitch(ts(1.5), 103, 0, addrs=frames("work"))
+    r += sample(ts(2.5), 103, frames("work"))
+    r += cswitch(ts(5), 0, 103, WAITING, WRQUEUE)
+    r += ready(ts(5.5), 103)
+    r += cswitch(ts(6.5), 103, 0, addrs=frames("queue"))
+    r += ready(ts(9), 104, 103, frames("unlock"))
+    r += cswitch(ts(10), 104, 103, STANDBY, WRPREEMPTED, frames("wait"))
+    r += cswitch(ts(11), 103, 104, WAITING, USERREQ, frames("queue"))
+    r += cswitch(ts(13), 0, 103, TERMINATED, EXECUTIVE)
+    return r
+
+
+def buffer(cpu, seq, records):
+    body = b"".join(records)
+    assert 0x48 + len(body) <= BUF
+    h = bytearray(0x48)
+    struct.pack_into("<I", h, 0, BUF)
+    struct.pack_into("<Q", h, 0x18, seq)
+    h[0x28] = cpu
+    struct.pack_into("<I", h, 0x30, 0x48 + len(body))
+    return bytes(h) + body + b"\xff" * (BUF - 0x48 - len(body))
+
+
+def main():
+    mode = sys.argv[2] if len(sys.argv) > 2 else ""
+    lost = 3 if mode == "lost" else 0
+    # cpu-only: no CSwitch or ReadyThread (PERFINFO headers of group 0x05)
+    keep = (lambda r: r[2] != 0x11 or r[7] != 0x05) if mode == "cpu-only" else (lambda r: True)
+    out = buffer(0, 1, [header(2, lost)] + rundown() + [r for r in cpu0() if keep(r)]) + \
+        buffer(1, 1, [r for r in cpu1() if keep(r)])
+    with open(sys.argv[1], "wb") as f:
+        f.write(out)
+
+
+main()
