@@ -448,7 +448,12 @@ const char *sv_etl_wait_reason(unsigned reason)
 static int tt_feed(etl_ctx *c, sv_tt *tt, const esample *s, sv_stack_id st)
 {
 	uint64_t ticks = s->ts >= c->hdr_ts ? s->ts - c->hdr_ts : 0;
-	uint64_t ns = (uint64_t)((double)ticks * 1e9 / c->freq);
+	double dns = (double)ticks * 1e9 / c->freq;
+	if (!(dns < 9.2e18)) { /* past 292 years: a corrupt timestamp (or clock), not an interval */
+		sv_etl_warn(c, W_PAYLOAD, "a thread-time event %.3g s after the trace's start ignored", dns / 1e9);
+		return 0;
+	}
+	uint64_t ns = (uint64_t)dns;
 	if (s->ekind == ES_CSWITCH) {
 		const char *reason;
 		sv_tt_out how = switch_out(s, &reason);

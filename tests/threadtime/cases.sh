@@ -103,3 +103,7 @@ cn threadtime.etl.lost '[.warnings[] | select(test("lost 3 events"))] | length' 
 python3 tests/threadtime/gen_etl.py "$TT/cpu-only.etl" cpu-only
 e threadtime.etl.no-cswitch 2 "event 'thread-time' needs CSwitch events" -- info "$TT/cpu-only.etl" --event thread-time
 cn threadtime.etl.cpu-only '[.samples, ([.events[] | select(.name | test("time|off-cpu"))] | length)]' '[4,0]' info "$TT/cpu-only.etl"
+
+# The terminal UI: the event picker offers the thread-time views; Max shows on them.
+got=$("$SV" view "$TD/tt.perf.txt.gz" --script tests/threadtime/tui.keys --size 130x18 2>&1 | grep -v 'warning: thread time')
+expect_file threadtime.tui tests/threadtime/tui.expected "$got"
