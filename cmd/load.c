@@ -28,12 +28,21 @@ int cli_load_as(sv_source **out, const char *path, const cli_opts *o, bool aggre
 	cli_progress cp;
 	cli_progress_begin(&cp, path, o->progress);
 	sv_import_opts io = { .format = o->format, .event = o->event, .kallsyms = o->kallsyms, .debug_dirs = o->debug_dirs,
-			      .perf_map_dir = o->perf_map_dir, .progress = cli_progress_watch(&cp), .aggregate = aggregate, .no_inline = o->no_inline };
+			      .perf_map_dir = o->perf_map_dir, .progress = cli_progress_watch(&cp), .aggregate = aggregate, .no_inline = o->no_inline, .by_cpu = o->by_cpu };
 	int rc = sv_load(out, path, &io, &err);
 	cli_progress_end(&cp, rc == 0);
 	if (rc) {
 		cli_report(&err);
 		return rc == SV_EINVAL ? EXIT_USAGE : EXIT_INPUT;
+	}
+	/* --by-cpu is never silently ignored: only perf and ETL inputs record CPUs */
+	const char *fmt = sv_source_format(*out);
+	if (o->by_cpu && strcmp(fmt, "perf-data") && strcmp(fmt, "perf-script") && strcmp(fmt, "etl")) {
+		fprintf(stderr, "stackview: %s: --by-cpu needs an input that records each sample's CPU (perf.data, perf script "
+				"text, ETL); this is %s\n", path, fmt);
+		sv_source_free(*out);
+		*out = NULL;
+		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < sv_source_note_count(*out); i++)
 		if (sv_source_note(*out, i)->kind == SV_NOTE_WARNING)

@@ -57,14 +57,17 @@ void cli_usage(FILE *f)
 	      "                        DIR/.build-id/ (repeatable; then ~/.debug, /usr/lib/debug)\n"
 	      "      --perf-map-dir DIR  perf.data: where the JIT maps perf-PID.map are (default /tmp)\n"
 	      "      --no-inline       perf.data: no inline frames in DWARF-unwound stacks\n"
+	      "      --by-cpu          perf, ETL: every stack under a 'CPU n' root frame (WPA's Cpu\n"
+	      "                        column; thread time: a wait under the CPU it ended on)\n"
 	      "      --select-group|--select-fold|--select-inc|--select-exc|--select-start|--select-end\n"
 	      "                        diff: filter the inputs before diffing\n"
 	      "Match (diff, overweight, check):\n"
 	      "      --match 'OLD=>NEW'  rename frames on both sides first (';'-separated; OLD a pattern,\n"
 	      "                        the part it matches replaced by NEW, $1 its first {group})\n"
 	      "      --no-auto-match   keep names that differ only by a version or hash suffix apart\n"
-	      "      --welch           Welch's t (each side its own variance) for the 95 % interval\n"
-	      "Output:\n"
+	      "      --welch           Welch's t (each side its own variance) for the 95 % interval\n",
+	      f);
+	fputs("Output:\n"
 	      "      --json            one JSON document (schema in the man page)\n"
 	      "      --tsv             tab-separated rows\n"
 	      "      --top N           first N rows (byname)\n"
@@ -98,7 +101,7 @@ enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
 	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_FORMAT, O_VERSION,
 	O_MATCH, O_NO_AUTO_MATCH, O_WELCH, O_JUNIT, O_NAME,
-	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT,
+	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_BY_CPU, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT,
 };
 
 static const struct option longopts[] = {
@@ -114,6 +117,7 @@ static const struct option longopts[] = {
 	{ "event", required_argument, NULL, O_EVENT },
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 	{ "no-inline", no_argument, NULL, O_NO_INLINE },
+	{ "by-cpu", no_argument, NULL, O_BY_CPU },
 	{ "debug-dir", required_argument, NULL, O_DEBUG_DIR },
 	{ "perf-map-dir", required_argument, NULL, O_PERF_MAP_DIR },
 	{ "select-group", required_argument, NULL, O_SEL_GROUP },
@@ -297,6 +301,7 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 		case O_EVENT: o->event = optarg; break;
 		case O_KALLSYMS: o->kallsyms = optarg; break;
 		case O_NO_INLINE: o->no_inline = true; break;
+		case O_BY_CPU: o->by_cpu = true; break;
 		case O_PERF_MAP_DIR: o->perf_map_dir = optarg; break;
 		case O_DEBUG_DIR:
 			if (!add_debug_dir(o, optarg)) {

@@ -98,6 +98,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	sv_tt_view ttv;
 	c.tt_on = opts && sv_tt_view_parse(opts->event, &ttv);
 	c.tt_view = c.tt_on ? (int)ttv : 0;
+	c.by_cpu = opts && opts->by_cpu;
 	c.want = opts && opts->event && !c.tt_on && strcmp(opts->event, "Windows Kernel/PerfInfo/Sample") ? opts->event : NULL;
 	c.want_kind = -1;
 	sv_idmap_init(&c.leaf_index);

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "etl_int.h"
+#include "cpu_root.h"
 #include "thread_time.h"
 #include "sv/array.h"
 #include "sv/idmap.h"
@@ -482,6 +483,8 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 	uint32_t *spid = NULL; /* per sample: pid */
 	uint32_t *sthr = NULL; /* per sample: thread index */
 	sv_tt *tt = NULL;
+	sv_cpu_root roots;
+	sv_cpu_root_init(&roots);
 	e.ms = c->interval ? (double)c->interval / 1e4 : 1.0;
 
 	if (c->nimages)
@@ -513,7 +516,7 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 	void *self = c->sink->self;
 	if (c->tt_on) {
 		sv_tt_hooks hooks = { tt_thread_root, tt_waker_frame, &e };
-		if ((rc = sv_tt_new(&tt, c->sink, &hooks, (sv_tt_view)c->tt_view, 0)))
+		if ((rc = sv_tt_new(&tt, c->sink, &hooks, (sv_tt_view)c->tt_view, 0, c->by_cpu)))
 			goto out;
 	}
 	for (size_t i = 0; i < c->nsamples; i++) {
@@ -533,6 +536,8 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 				goto out;
 			sv_stack_id cur = t->stack;
 			if ((rc = leaf_frames(&e, &cur, s->leaf, s->file)))
+				goto out;
+			if (c->by_cpu && (rc = sv_cpu_root_apply(&roots, c->sink, s->cpu, cur, &cur)))
 				goto out;
 			double t_ms = s->ts >= c->hdr_ts ? (double)(s->ts - c->hdr_ts) * 1000.0 / c->freq : 0.0;
 			if ((rc = ops->add_sample(self, cur, t_ms, s->metric, 1.0)))
@@ -606,6 +611,8 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 		sv_stack_id leafed = memo_st[st].stack;
 		if (c->want && (rc = leaf_frames(&e, &leafed, s->leaf, s->file)))
 			goto out;
+		if (c->by_cpu && (rc = sv_cpu_root_apply(&roots, c->sink, s->cpu, leafed, &leafed)))
+			goto out;
 		if ((rc = ops->add_sample(self, leafed, t_ms, !c->want ? e.ms : s->metric, 1.0)))
 			goto out;
 	}
@@ -613,6 +620,7 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 		rc = sv_tt_report(tt, c->sink, 0, c->events_lost);
 out:
 	sv_tt_free(tt);
+	sv_cpu_root_dispose(&roots);
 	free(memo_st);
 	sv_idmap_dispose(&e.thr_index);
 	sv_idmap_dispose(&e.wakers);

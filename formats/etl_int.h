@@ -258,6 +258,7 @@ typedef struct etl_ctx {
 	/* thread time (thread_time.h): CSwitch and ReadyThread records kept as samples */
 	bool tt_on;
 	int tt_view;          /* sv_tt_view */
+	bool by_cpu;          /* --by-cpu: every stack under its CPU */
 	uint32_t *cpu_cur;    /* per CPU, the thread its last CSwitch switched in */
 	size_t ncpu_cur;
 	size_t cswitches, readies, cpu_kept;

@@ -308,6 +308,7 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	sv_idmap_init(&r.inl_idx);
 	for (int k = 0; k < TP_KINDS; k++)
 		r.tp[k].id = r.tp_attr[k] = -1;
+	sv_cpu_root_init(&r.cpu_roots);
 	rec *tmp = NULL;
 	sv_perf_sym_opts so = { r.opts->kallsyms, r.opts->debug_dirs, r.opts->perf_map_dir };
 	int rc = sv_perf_syms_new(&r.syms, &so);
@@ -393,6 +394,7 @@ out:
 	sv_perf_names_dispose(&r.names);
 	sv_idmap_dispose(&r.inl_idx);
 	sv_tt_free(r.tt);
+	sv_cpu_root_dispose(&r.cpu_roots);
 	free(r.inl);
 	free(r.inl_fids);
 	return rc;

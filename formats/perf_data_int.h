@@ -15,6 +15,7 @@
 
 #include "perf_int.h"
 #include "sv/idmap.h"
+#include "cpu_root.h"
 #include "thread_time.h"
 
 /* sample_type bits */
@@ -169,6 +170,7 @@ typedef struct pdr {
 	sv_tt_view tt_view;
 	bool tt_on, tt_clock;       /* a thread-time view is loaded; with CPU samples of a clock event */
 	size_t tt_sampled;          /* switches recorded with a period other than 1 */
+	sv_cpu_root cpu_roots;      /* --by-cpu */
 	/* inline frames of DWARF-unwound user frames, per (DSO, address): inl_idx gives
 	 * index + 1 into inl (start and count in inl_fids) */
 	sv_idmap inl_idx;

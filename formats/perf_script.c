@@ -13,6 +13,7 @@
 
 #include "perf_script_int.h"
 #include "sv/idmap.h"
+#include "cpu_root.h"
 #include "thread_time.h"
 
 typedef struct event_count {
@@ -62,6 +63,7 @@ typedef struct ps_ctx {
 		bool from_header;
 	} *tids;
 	size_t ntids, tid_cap;
+	sv_cpu_root cpu_roots; /* --by-cpu */
 } ps_ctx;
 
 static int ps_fail(ps_ctx *c, int code, const char *what)
@@ -527,7 +529,7 @@ static int tt_event(ps_ctx *c, const header *h, const char *event)
 		return ps_fail(c, rc, "out of memory");
 	if (!c->tt) {
 		sv_tt_hooks hooks = { tt_thread_root, tt_waker_frame, c };
-		if ((rc = sv_tt_new(&c->tt, c->sink, &hooks, c->tt_view, t)))
+		if ((rc = sv_tt_new(&c->tt, c->sink, &hooks, c->tt_view, t, c->opts->by_cpu)))
 			return ps_fail(c, rc, "out of memory");
 		c->have_t0 = true;
 		c->t0_s = h->time_s;
@@ -614,6 +616,9 @@ static int emit(ps_ctx *c, const header *h)
 	sv_stack_id st;
 	if ((rc = sample_stack(c, h, &st)))
 		return rc;
+	if (c->opts->by_cpu &&
+	    (rc = sv_cpu_root_apply(&c->cpu_roots, c->sink, h->cpu >= 0 ? (uint32_t)h->cpu : SV_CPU_UNKNOWN, st, &st)))
+		return ps_fail(c, rc, "cannot intern stack");
 	rc = c->sink->ops->add_sample(c->sink->self, st, t, m, 1.0);
 	return rc ? ps_fail(c, rc, "cannot add sample") : 0;
 }
@@ -706,6 +711,7 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	if (!c.opts->event && !in->partial)
 		c.default_event = default_event((const char *)in->data, (const char *)in->data + in->len);
 	sv_idmap_init(&c.tid_idx);
+	sv_cpu_root_init(&c.cpu_roots);
 	c.tt_on = sv_tt_view_parse(c.opts->event, &c.tt_view);
 	if (c.tt_on && !in->partial && (rc = tt_prescan(&c, (const char *)in->data, (const char *)in->data + in->len)))
 		goto out;
@@ -795,6 +801,7 @@ out:
 	sv_tt_free(c.tt);
 	free(c.tids);
 	sv_idmap_dispose(&c.tid_idx);
+	sv_cpu_root_dispose(&c.cpu_roots);
 	sv_perf_names_dispose(&c.names);
 	return rc;
 }

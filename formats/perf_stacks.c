@@ -667,7 +667,7 @@ static int tt_start(pdr *r, uint64_t time)
 	if (r->tt)
 		return 0;
 	sv_tt_hooks hooks = { tt_thread_root, tt_waker_frame, r };
-	return sv_tt_new(&r->tt, r->sink, &hooks, r->tt_view, r->t0);
+	return sv_tt_new(&r->tt, r->sink, &hooks, r->tt_view, r->t0, r->opts->by_cpu);
 }
 
 static int64_t raw_int(const sample *s, const tp_format *f, int k, bool *ok)
@@ -786,6 +786,8 @@ int sv_pdr_sample(pdr *r, const unsigned char *p, size_t n, uint16_t misc, size_
 		return 0;
 	}
 	double m = r->clock_event ? (double)s.period / 1e6 : (double)s.period;
+	if (r->opts->by_cpu && (rc = sv_cpu_root_apply(&r->cpu_roots, r->sink, s.cpu, st, &st)))
+		return sv_pdr_fail(r, rc, off, "cannot intern stack");
 	r->kept++;
 	rc = r->sink->ops->add_sample(r->sink->self, st, rel_ms(r, s.time), m, 1.0);
 	return rc ? sv_pdr_fail(r, rc, off, "cannot add sample") : 0;

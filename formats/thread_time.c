@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_root.h"
 #include "sv/array.h"
 #include "sv/idmap.h"
 
@@ -50,6 +51,8 @@ struct sv_tt {
 	sv_frame_id cpu_fid, ready_fid, blocked_fid, preempt_fid;
 	uint32_t *on_cpu;      /* per CPU, the thread last seen running there (0: none) */
 	size_t ncpus;
+	bool by_cpu;
+	sv_cpu_root roots;
 	sv_tt_stats stats;
 };
 
@@ -77,7 +80,7 @@ static int frame(sv_tt *tt, sv_frame_id *fid, const char *name)
 	return tt->sink->ops->intern_frame(tt->sink->self, fid, name, strlen(name));
 }
 
-int sv_tt_new(sv_tt **out, sv_sink *sink, const sv_tt_hooks *hooks, sv_tt_view view, uint64_t t0)
+int sv_tt_new(sv_tt **out, sv_sink *sink, const sv_tt_hooks *hooks, sv_tt_view view, uint64_t t0, bool by_cpu)
 {
 	sv_tt *tt = calloc(1, sizeof(*tt));
 	if (!tt)
@@ -88,6 +91,8 @@ int sv_tt_new(sv_tt **out, sv_sink *sink, const sv_tt_hooks *hooks, sv_tt_view v
 	tt->t0 = t0;
 	sv_idmap_init(&tt->th_idx);
 	sv_idmap_init(&tt->suffixed);
+	sv_cpu_root_init(&tt->roots);
+	tt->by_cpu = by_cpu;
 	tt->cpu_fid = tt->ready_fid = tt->blocked_fid = tt->preempt_fid = UINT32_MAX;
 	if (sink->ops->set_intervals && sink->ops->set_intervals(sink->self)) {
 		sv_tt_free(tt);
@@ -108,6 +113,7 @@ void sv_tt_free(sv_tt *tt)
 	free(tt->walk);
 	free(tt->name);
 	free(tt->on_cpu);
+	sv_cpu_root_dispose(&tt->roots);
 	sv_idmap_dispose(&tt->th_idx);
 	sv_idmap_dispose(&tt->suffixed);
 	free(tt);
@@ -219,8 +225,8 @@ static int readied_by(sv_tt *tt, const tthread *t, sv_stack_id *st)
 
 enum kind { K_CPU, K_READIED, K_PREEMPTED, K_BLOCKED };
 
-/* One interval [start, end) of thread t at stack st (its leaf frames added here). */
-static int emit(sv_tt *tt, tthread *t, uint64_t start, uint64_t end, sv_stack_id st, enum kind k)
+/* One interval [start, end) of thread t at stack st (its leaf frames added here), on cpu. */
+static int emit(sv_tt *tt, tthread *t, uint64_t start, uint64_t end, sv_stack_id st, enum kind k, uint32_t cpu)
 {
 	if (start < t->done || end < start) {
 		tt->stats.disordered++;
@@ -247,6 +253,8 @@ static int emit(sv_tt *tt, tthread *t, uint64_t start, uint64_t end, sv_stack_id
 		rc = readied_by(tt, t, &st);
 	if (!rc && !(rc = frame(tt, leaf, leaf_name)))
 		rc = push(tt, &st, *leaf);
+	if (!rc && tt->by_cpu)
+		rc = sv_cpu_root_apply(&tt->roots, tt->sink, cpu, st, &st);
 	if (rc)
 		return rc;
 	tt->stats.intervals++;
@@ -300,7 +308,7 @@ int sv_tt_switch(sv_tt *tt, uint64_t t, uint32_t cpu, uint32_t prev, sv_tt_out h
 		if ((rc = thread_of(tt, prev, &p)))
 			return rc;
 		if (p->state == T_RUNNING) {
-			if ((rc = emit(tt, p, p->since, t, p->cur_stack, K_CPU)))
+			if ((rc = emit(tt, p, p->since, t, p->cur_stack, K_CPU, p->cpu)))
 				return rc;
 		} else if (p->state == T_OUT) {
 			tt->stats.unpaired++; /* its switch-in is missing: the time since is unknown */
@@ -326,17 +334,17 @@ int sv_tt_switch(sv_tt *tt, uint64_t t, uint32_t cpu, uint32_t prev, sv_tt_out h
 		return rc;
 	if (n->state == T_OUT) {
 		if (n->how == SV_TT_OUT_RUNNABLE) {
-			rc = emit(tt, n, n->since, t, at, K_PREEMPTED);
+			rc = emit(tt, n, n->since, t, at, K_PREEMPTED, cpu);
 		} else if (n->woken) {
-			if (!(rc = emit(tt, n, n->since, n->woken_t, at, K_BLOCKED)))
-				rc = emit(tt, n, n->woken_t, t, at, K_READIED);
+			if (!(rc = emit(tt, n, n->since, n->woken_t, at, K_BLOCKED, cpu)))
+				rc = emit(tt, n, n->woken_t, t, at, K_READIED, cpu);
 		} else {
-			rc = emit(tt, n, n->since, t, at, K_BLOCKED);
+			rc = emit(tt, n, n->since, t, at, K_BLOCKED, cpu);
 		}
 	} else if (n->state == T_RUNNING) {
 		tt->stats.unpaired++;/* its switch-out is missing */
 	} else if (n->woken) {
-		rc = emit(tt, n, n->woken_t, t, at, K_READIED); /* new (or first seen): ready since its wake-up */
+		rc = emit(tt, n, n->woken_t, t, at, K_READIED, cpu); /* new (or first seen): ready since its wake-up */
 	}
 	if (rc)
 		return rc;
@@ -376,7 +384,7 @@ int sv_tt_sample(sv_tt *tt, uint64_t t, uint32_t cpu, uint32_t tid, sv_stack_id 
 		return rc;
 	tt->stats.cpu_samples++;
 	if (th->state == T_RUNNING) {
-		if ((rc = emit(tt, th, th->since, t, th->cur_stack, K_CPU)))
+		if ((rc = emit(tt, th, th->since, t, th->cur_stack, K_CPU, th->cpu)))
 			return rc;
 	} else if (th->state == T_OUT) {
 		tt->stats.unpaired++; /* running, so its switch-in was lost */

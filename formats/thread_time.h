@@ -63,8 +63,10 @@ typedef struct sv_tt_stats {
 
 typedef struct sv_tt sv_tt;
 
-/* A computer emitting `view` into sink, times relative to t0 (ns). SV_ENOMEM. */
-int sv_tt_new(sv_tt **out, sv_sink *sink, const sv_tt_hooks *hooks, sv_tt_view view, uint64_t t0);
+/* A computer emitting `view` into sink, times relative to t0 (ns); with by_cpu every interval
+ * under a "CPU n" root (cpu_root.h): CPU_TIME the CPU it ran on, a wait or ready interval
+ * the CPU it ended on (where the thread came back in, as WPA's CSwitch rows). SV_ENOMEM. */
+int sv_tt_new(sv_tt **out, sv_sink *sink, const sv_tt_hooks *hooks, sv_tt_view view, uint64_t t0, bool by_cpu);
 void sv_tt_free(sv_tt *tt);
 
 /* CPU numbers: SV_TT_NO_CPU where the input has none (the checks below are then skipped). */

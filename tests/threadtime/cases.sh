@@ -107,3 +107,20 @@ cn threadtime.etl.cpu-only '[.samples, ([.events[] | select(.name | test("time|o
 # The terminal UI: the event picker offers the thread-time views; Max shows on them.
 got=$("$SV" view "$TD/tt.perf.txt.gz" --script tests/threadtime/tui.keys --size 130x18 2>&1 | grep -v 'warning: thread time')
 expect_file threadtime.tui tests/threadtime/tui.expected "$got"
+
+# --by-cpu (WPA's Cpu column): per CPU, CPU_TIME equals timehist's run time on that CPU and
+# READIED + BLOCKED its wait time (a wait belongs to the CPU the thread came back on);
+# the generated trace's CPUs exactly; inputs without CPUs refuse it.
+perl tests/threadtime/timehist.pl --by-cpu "$TT/timehist.txt" "$TT/tt.perf.txt" > "$TT/oracle-cpu.tsv"
+"$SV" calltree "$TT/tt.data" --event thread-time --by-cpu --json "${PIN[@]}" 2>/dev/null | jq -r '
+	def leaves($n): [.. | objects | select(.name as $x | $n | index($x)) | .exc] | add // 0;
+	.tree.children[] | [(.name | sub("^CPU "; "")), leaves(["CPU_TIME"]), leaves(["READIED_TIME", "BLOCKED_TIME"])] | @tsv' |
+	sort -n > "$TT/ours-cpu.tsv"
+why=$(paste "$TT/oracle-cpu.tsv" "$TT/ours-cpu.tsv" | awk -F '\t' '
+	function off(a, b) { d = a - b; if (d < 0) d = -d; return d > 0.1 && d > 0.001 * (a > b ? a : b) }
+	{ n++; if ($1 != $4 || off($2, $5) || off($3, $6)) { print "CPU " $1 ": timehist " $2 "/" $3 ", ours " $4 ": " $5 "/" $6; bad = 1 } }
+	END { if (n != 2) print n " CPUs"; exit bad || n != 2 }')
+if [ $? = 0 ]; then ok; else bad threadtime.by-cpu "$why"; fi
+cn threadtime.by-cpu-etl '[.tree.children[] | [.name, .inc]]' '[["CPU 0",20.5],["CPU 1",13.5]]' calltree "$TT/gen.etl" --event thread-time --by-cpu
+cn threadtime.by-cpu-samples '[.tree.children[] | [.name, .inc_count]]' '[["CPU 0",1900],["CPU 1",1897]]' calltree "$TT/tt.perf.txt" --by-cpu
+e threadtime.by-cpu-xml 2 "--by-cpu needs an input that records each sample's CPU" -- byname examples/tutorial.perfView.xml --by-cpu

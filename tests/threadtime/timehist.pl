@@ -10,9 +10,12 @@
 # "-1": its run time goes back to the switch's prev_pid (found in the perf script text by CPU
 # and time), and the wait before it is taken from the same records timehist reads (the thread's
 # previous switch-out and the first sched_wakeup after it).
-# usage: timehist.pl TIMEHIST.txt PERF-SCRIPT.txt
+# With --by-cpu: "CPU<TAB>CPU_TIME<TAB>READIED+BLOCKED" per CPU instead (a line's run and wait
+# belong to its CPU: where the thread ran after the wait).
+# usage: timehist.pl [--by-cpu] TIMEHIST.txt PERF-SCRIPT.txt
 use strict;
 use warnings;
+my $by_cpu = @ARGV && $ARGV[0] eq '--by-cpu' ? shift @ARGV : undef;
 my ($th, $script) = @ARGV;
 my (%dying, %wakeups);
 open(my $s, '<', $script) or die "$script: $!";
@@ -27,7 +30,7 @@ while (<$s>) {
 		push @{ $wakeups{$1} }, $t;
 	}
 }
-my (%run, %rdy, %blk, %last_t, %last_s);
+my (%run, %rdy, %blk, %last_t, %last_s, %crun, %cwait);
 open(my $h, '<', $th) or die "$th: $!";
 while (<$h>) {
 	next unless /^\s*([0-9.]+)\s+\[(\d+)\]\s+.*?\[(-?\d+)(?:\/-?\d+)?\]\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+(\S+)/;
@@ -45,6 +48,8 @@ while (<$h>) {
 	}
 	next if $tid == 0;
 	$run{$tid} += $run;
+	$crun{$cpu} += $run;
+	$cwait{$cpu} += defined $last_t{$tid} ? $wait : $delay; # a new thread: ready since its wake-up
 	if (defined $last_s{$tid} && $last_s{$tid} =~ /^R/) {
 		$rdy{$tid} += $wait;
 	} else {
@@ -53,4 +58,8 @@ while (<$h>) {
 	}
 	($last_t{$tid}, $last_s{$tid}) = ($t, $state);
 }
-printf "%d\t%.3f\t%.3f\t%.3f\n", $_, $run{$_}, $rdy{$_} // 0, $blk{$_} // 0 for sort { $a <=> $b } keys %run;
+if ($by_cpu) {
+	printf "%d\t%.3f\t%.3f\n", $_, $crun{$_}, $cwait{$_} // 0 for sort { $a <=> $b } keys %crun;
+} else {
+	printf "%d\t%.3f\t%.3f\t%.3f\n", $_, $run{$_}, $rdy{$_} // 0, $blk{$_} // 0 for sort { $a <=> $b } keys %run;
+}

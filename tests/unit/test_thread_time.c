@@ -16,6 +16,7 @@ typedef struct world {
 	sv_sink sink;
 	sv_tt *tt;
 	sv_frame_id thread_frames[8];
+	bool by_cpu;
 } world;
 
 /* Threads 1..7 are "Thread (N)" directly under the root; 0 is never asked for. */
@@ -37,13 +38,19 @@ static int waker(void *payload, uint32_t tid, sv_frame_id *out)
 	return sv_source_intern_frame(w->src, out, name, strlen(name));
 }
 
-static void open_world(world *w, sv_tt_view view)
+static void open_world_cpu(world *w, sv_tt_view view, bool by_cpu)
 {
 	memset(w, 0, sizeof(*w));
+	w->by_cpu = by_cpu;
 	assert_int_equal(sv_source_new(&w->src, "test"), 0);
 	w->sink = sv_source_sink(w->src);
 	sv_tt_hooks hooks = { root, waker, w };
-	assert_int_equal(sv_tt_new(&w->tt, &w->sink, &hooks, view, 0), 0);
+	assert_int_equal(sv_tt_new(&w->tt, &w->sink, &hooks, view, 0, w->by_cpu), 0);
+}
+
+static void open_world(world *w, sv_tt_view view)
+{
+	open_world_cpu(w, view, false);
 }
 
 static void close_world(world *w)
@@ -171,6 +178,15 @@ static void test_cpus(void **state)
 				      "2 1 Thread (3);x;CPU_TIME\n"
 				      "5 3 Thread (3);z;CPU_TIME\n");
 	assert_int_equal(st.unpaired, 3); /* 1's slice, 2 moved off CPU 0 by 3, 3's move */
+	close_world(&w);
+	/* by CPU: a slice under the CPU it ran on, a wait under the CPU it ended on */
+	open_world_cpu(&w, SV_TT_THREAD_TIME, true);
+	tt = w.tt;
+	assert_int_equal(sv_tt_switch(tt, 1 * MS, 0, 0, SV_TT_OUT_WAIT, NULL, SV_STACK_NONE, 1, SV_STACK_NONE), 0);
+	assert_int_equal(sv_tt_switch(tt, 2 * MS, 0, 1, SV_TT_OUT_WAIT, "S (sleeping)", stack(&w, 1, "w"), 0, SV_STACK_NONE), 0);
+	assert_int_equal(sv_tt_switch(tt, 4 * MS, 1, 0, SV_TT_OUT_WAIT, NULL, SV_STACK_NONE, 1, SV_STACK_NONE), 0);
+	assert_string_equal(dump(&w), "1 1 CPU 0;Thread (1);CPU_TIME\n"
+				      "2 2 CPU 1;Thread (1);w;Wait S (sleeping);BLOCKED_TIME\n");
 	close_world(&w);
 }
 
