@@ -76,19 +76,6 @@ static void ctx_dispose(etl_ctx *c)
 	sv_idmap_dispose(&c->kind_index);
 }
 
-static int note(etl_ctx *c, int kind, const char *fmt, ...) SV_PRINTF(3, 4);
-static int note(etl_ctx *c, int kind, const char *fmt, ...)
-{
-	if (!c->sink->ops->add_note)
-		return 0;
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return c->sink->ops->add_note(c->sink->self, kind, msg);
-}
-
 static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
 {
 	etl_ctx c;
@@ -164,29 +151,29 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 		rc = sv_error_set(err, SV_EINVAL, "%s", msg);
 	}
 	if (!rc && c.want)
-		rc = note(&c, SV_NOTE_INFO, "%s: %zu events as samples (%zu with the CLR's stack), %s", c.want, c.events_kept,
+		rc = sv_sink_note(c.sink, SV_NOTE_INFO, "%s: %zu events as samples (%zu with the CLR's stack), %s", c.want, c.events_kept,
 			  c.clr_stacks,
 			  c.want_bytes ? "each weighing its bytes (docs/etl-events.md), with its stack where the trace has one"
 				       : "each counting 1, with its stack where the trace has one");
 	if (!rc)
-		rc = note(&c, SV_NOTE_INFO,
+		rc = sv_sink_note(c.sink, SV_NOTE_INFO,
 			  "Windows %u.%u build %u, %u CPUs, %u-bit pointers, clock %.0f Hz; %zu buffers (%zu compressed), "
 			  "%zu events in %zu bytes",
 			  c.os_major, c.os_minor, c.build, c.ncpus, c.ptr * 8, c.freq, nbufs, c.ncompressed, c.records,
 			  c.event_bytes);
 	if (!rc && !c.want)
-		rc = note(&c, SV_NOTE_INFO,
+		rc = sv_sink_note(c.sink, SV_NOTE_INFO,
 			  "CPU samples: %zu in the trace, %zu idle dropped, %zu kept (%zu with a stack, %zu under BROKEN), interval %.4g ms",
 			  c.raw_samples, c.idle_samples, c.cpu_kept, with_stack, broken,
 			  c.interval ? (double)c.interval / 1e4 : 1.0);
 	if (!rc)
-		rc = note(&c, SV_NOTE_INFO,
+		rc = sv_sink_note(c.sink, SV_NOTE_INFO,
 			  "stacks: %zu StackWalk events, %zu stack-key references, %zu key definitions; %zu processes, %zu images, "
 			  "%zu CLR methods (%zu samples in JIT code named)",
 			  c.stacks32, c.keyrefs, c.keydefs, c.nprocs, c.nimages, c.nmethods, jit_leaf);
 	if (!rc && c.nsamples) {
 		const esample *f = &c.samples[0];
-		rc = note(&c, SV_NOTE_INFO, "first kept sample: %.3f ms, pid %" PRId64 ", tid %" PRIu32 ", CPU %u, IP 0x%" PRIx64,
+		rc = sv_sink_note(c.sink, SV_NOTE_INFO, "first kept sample: %.3f ms, pid %" PRId64 ", tid %" PRIu32 ", CPU %u, IP 0x%" PRIx64,
 			  f->ts >= c.hdr_ts ? (double)(f->ts - c.hdr_ts) * 1000.0 / c.freq : 0.0, c.first_pid == UINT32_MAX ? (int64_t)-1 : (int64_t)c.first_pid,
 			  f->tid, f->cpu, f->ip);
 	}
@@ -194,8 +181,8 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	for (int w = 0; !rc && w < W_COUNT; w++)
 		if (c.warns[w].count)
 			rc = c.warns[w].count == 1
-				     ? note(&c, SV_NOTE_WARNING, "%s%s%s%s", in_entry, entry, sep, c.warns[w].first)
-				     : note(&c, SV_NOTE_WARNING, "%s%s%s%s (and %zu more like it)", in_entry, entry, sep,
+				     ? sv_sink_note(c.sink, SV_NOTE_WARNING, "%s%s%s%s", in_entry, entry, sep, c.warns[w].first)
+				     : sv_sink_note(c.sink, SV_NOTE_WARNING, "%s%s%s%s (and %zu more like it)", in_entry, entry, sep,
 					    c.warns[w].first, c.warns[w].count - 1);
 	ctx_dispose(&c);
 	return rc;

@@ -171,19 +171,6 @@ static int choose_event(pdr *r)
 	return 0;
 }
 
-static int note(pdr *r, int kind, const char *fmt, ...) SV_PRINTF(3, 4);
-static int note(pdr *r, int kind, const char *fmt, ...)
-{
-	if (!r->sink->ops->add_note)
-		return 0;
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return r->sink->ops->add_note(r->sink->self, kind, msg);
-}
-
 static int finish(pdr *r)
 {
 	int rc = 0;
@@ -237,19 +224,19 @@ static int finish(pdr *r)
 		return sv_pdr_oom(r);
 
 	/* What was found, for `info`. */
-	rc = note(r, SV_NOTE_INFO, "perf.data (%s mode)%s%s%s%s%s%s%s%s", r->pipe ? "pipe" : "file",
+	rc = sv_sink_note(r->sink, SV_NOTE_INFO, "perf.data (%s mode)%s%s%s%s%s%s%s%s", r->pipe ? "pipe" : "file",
 		  r->version ? ", perf " : "", r->version ? r->version : "", r->hostname ? ", host " : "",
 		  r->hostname ? r->hostname : "", r->osrelease ? ", kernel " : "", r->osrelease ? r->osrelease : "",
 		  r->arch ? " " : "", r->arch ? r->arch : "");
 	if (!rc && r->cmdline)
-		rc = note(r, SV_NOTE_INFO, "command: %s", r->cmdline);
+		rc = sv_sink_note(r->sink, SV_NOTE_INFO, "command: %s", r->cmdline);
 	if (!rc)
-		rc = note(r, SV_NOTE_INFO,
+		rc = sv_sink_note(r->sink, SV_NOTE_INFO,
 			  "records: %zu (%zu samples, %zu mmap, %zu mmap2, %zu comm, %zu fork, %zu exit)%s", r->records,
 			  r->counts[R_SAMPLE], r->counts[R_MMAP], r->counts[R_MMAP2], r->counts[R_COMM], r->counts[R_FORK],
 			  r->counts[R_EXIT], r->dlen ? "; zstd-compressed" : "");
 	if (!rc && r->kallsyms_note[0])
-		rc = note(r, r->kallsyms_note[0] == 'n' ? SV_NOTE_WARNING : SV_NOTE_INFO, "%s", r->kallsyms_note);
+		rc = sv_sink_note(r->sink, r->kallsyms_note[0] == 'n' ? SV_NOTE_WARNING : SV_NOTE_INFO, "%s", r->kallsyms_note);
 	/* User-space files: how many had symbols. */
 	size_t used = 0, found = 0, shown = 0;
 	char missing[400] = "";
@@ -266,19 +253,19 @@ static int finish(pdr *r)
 		}
 	}
 	if (!rc && used)
-		rc = note(r, found == used ? SV_NOTE_INFO : SV_NOTE_WARNING, "user symbols: %zu of %zu files found%s%s%s", found,
+		rc = sv_sink_note(r->sink, found == used ? SV_NOTE_INFO : SV_NOTE_WARNING, "user symbols: %zu of %zu files found%s%s%s", found,
 			  used, found < used ? " (not found: " : "", missing, found < used ? (used - found > shown ? ", …)" : ")") : "");
 	if (!rc && (r->lost || r->lost_samples))
-		rc = note(r, SV_NOTE_WARNING, "perf lost %zu events and %zu samples while recording", r->lost, r->lost_samples);
+		rc = sv_sink_note(r->sink, SV_NOTE_WARNING, "perf lost %zu events and %zu samples while recording", r->lost, r->lost_samples);
 	if (!rc && r->bad_samples)
-		rc = note(r, SV_NOTE_WARNING, "%zu malformed samples skipped; first: %s", r->bad_samples, r->first_bad);
+		rc = sv_sink_note(r->sink, SV_NOTE_WARNING, "%zu malformed samples skipped; first: %s", r->bad_samples, r->first_bad);
 	if (!rc && r->skipped)
-		rc = note(r, SV_NOTE_WARNING, "%zu records of unknown type skipped by their size (first: %s)", r->skipped,
+		rc = sv_sink_note(r->sink, SV_NOTE_WARNING, "%zu records of unknown type skipped by their size (first: %s)", r->skipped,
 			  r->first_skipped);
 	if (!rc && r->unknown_id)
-		rc = note(r, SV_NOTE_WARNING, "%zu samples with an event id no attribute lists were skipped", r->unknown_id);
+		rc = sv_sink_note(r->sink, SV_NOTE_WARNING, "%zu samples with an event id no attribute lists were skipped", r->unknown_id);
 	if (!rc && r->truncated)
-		rc = note(r, SV_NOTE_WARNING, "%s", r->trunc_msg);
+		rc = sv_sink_note(r->sink, SV_NOTE_WARNING, "%s", r->trunc_msg);
 	if (!rc && r->tt) {
 		const attr *sw = &r->attrs[r->tp_attr[TP_SWITCH]];
 		size_t sampled = r->tt_sampled ? r->tt_sampled : (sw->flags & ATTR_FREQ) || sw->period > 1 ? sw->samples : 0;

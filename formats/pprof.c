@@ -217,19 +217,6 @@ static int label_cmp(const void *x, const void *y, void *arg)
 	return d ? d : strcmp(t[a->str], t[b->str]);
 }
 
-static int note(pp_ctx *c, int kind, const char *fmt, ...) SV_PRINTF(3, 4);
-static int note(pp_ctx *c, int kind, const char *fmt, ...)
-{
-	if (!c->sink->ops->add_note)
-		return 0;
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return c->sink->ops->add_note(c->sink->self, kind, msg);
-}
-
 static void human_ns(char *out, size_t n, double ns)
 {
 	if (ns >= 1e9)
@@ -251,12 +238,12 @@ static int describe(pp_ctx *c, const char *const *type, const char *const *unit,
 	for (size_t i = 0; i < p->n_sample_type && o < sizeof(msg); i++)
 		o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s %s/%s%s", i ? "," : "", type[i], unit[i],
 				      i == sel ? " (shown)" : "");
-	int rc = note(c, SV_NOTE_INFO, "%s", msg);
+	int rc = sv_sink_note(c->sink, SV_NOTE_INFO, "%s", msg);
 	if (!rc && p->period_type && p->period) {
 		const char *pt = "", *pu = "";
 		if (!(rc = str_at(c, p->period_type->type, &pt, "period type", 0)) &&
 		    !(rc = str_at(c, p->period_type->unit, &pu, "period type", 0)))
-			rc = note(c, SV_NOTE_INFO, "sampling period: %lld %s of %s", (long long)p->period, pu, pt);
+			rc = sv_sink_note(c->sink, SV_NOTE_INFO, "sampling period: %lld %s of %s", (long long)p->period, pu, pt);
 	}
 	if (!rc && (p->time_nanos || p->duration_nanos)) {
 		char when[64] = "", dur[32] = "";
@@ -268,23 +255,23 @@ static int describe(pp_ctx *c, const char *const *type, const char *const *unit,
 		}
 		if (p->duration_nanos)
 			human_ns(dur, sizeof(dur), (double)p->duration_nanos);
-		rc = note(c, SV_NOTE_INFO, "recorded%s%s%s", when, dur[0] ? " for " : "", dur);
+		rc = sv_sink_note(c->sink, SV_NOTE_INFO, "recorded%s%s%s", when, dur[0] ? " for " : "", dur);
 	}
 	if (!rc)
-		rc = note(c, SV_NOTE_INFO, "pprof keeps no time per sample: every sample is at time 0, so When and "
+		rc = sv_sink_note(c->sink, SV_NOTE_INFO, "pprof keeps no time per sample: every sample is at time 0, so When and "
 					   "time ranges have nothing to select");
 	for (size_t i = 0; !rc && i < p->n_comment; i++) {
 		const char *s;
 		if (!(rc = str_at(c, p->comment[i], &s, "comment", i + 1)))
-			rc = note(c, SV_NOTE_INFO, "comment: %s", s);
+			rc = sv_sink_note(c->sink, SV_NOTE_INFO, "comment: %s", s);
 	}
 	if (!rc && numeric_labels)
-		rc = note(c, SV_NOTE_INFO, "%zu numeric labels (such as '%s') are not shown as frames", numeric_labels,
+		rc = sv_sink_note(c->sink, SV_NOTE_INFO, "%zu numeric labels (such as '%s') are not shown as frames", numeric_labels,
 			  numeric_key);
 	if (!rc && (p->drop_frames || p->keep_frames)) {
 		const char *d = "", *k = "";
 		if (!(rc = str_at(c, p->drop_frames, &d, "drop_frames", 0)) && !(rc = str_at(c, p->keep_frames, &k, "keep_frames", 0)))
-			rc = note(c, SV_NOTE_WARNING, "the profile's drop_frames '%s' / keep_frames '%s' are not applied", d, k);
+			rc = sv_sink_note(c->sink, SV_NOTE_WARNING, "the profile's drop_frames '%s' / keep_frames '%s' are not applied", d, k);
 	}
 	return rc;
 }

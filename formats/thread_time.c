@@ -4,7 +4,6 @@
  * for preemption and for incomplete input — docs/guide.md "Thread time"). */
 #include "thread_time.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +43,7 @@ struct sv_tt {
 	wait_reason *reasons;
 	size_t nreasons, reason_cap;
 	sv_idmap suffixed;     /* frame -> its "(READIED_BY)" twin */
+	sv_idmap readied;      /* (wait's stack, waker's stack) -> the two joined */
 	sv_frame_id *walk;     /* a waker's frames, leaf first */
 	size_t walk_cap;
 	char *name;
@@ -91,6 +91,7 @@ int sv_tt_new(sv_tt **out, sv_sink *sink, const sv_tt_hooks *hooks, sv_tt_view v
 	tt->t0 = t0;
 	sv_idmap_init(&tt->th_idx);
 	sv_idmap_init(&tt->suffixed);
+	sv_idmap_init(&tt->readied);
 	sv_cpu_root_init(&tt->roots);
 	tt->by_cpu = by_cpu;
 	tt->cpu_fid = tt->ready_fid = tt->blocked_fid = tt->preempt_fid = UINT32_MAX;
@@ -116,6 +117,7 @@ void sv_tt_free(sv_tt *tt)
 	sv_cpu_root_dispose(&tt->roots);
 	sv_idmap_dispose(&tt->th_idx);
 	sv_idmap_dispose(&tt->suffixed);
+	sv_idmap_dispose(&tt->readied);
 	free(tt);
 }
 
@@ -178,7 +180,24 @@ static int base_stack(sv_tt *tt, const tthread *t, sv_stack_id given, sv_stack_i
 /* The waker's frames under a wait: "READIED_BY Process X (pid) Thread (tid)", then the
  * waker's own frames root first, each "NAME (READIED_BY)" so that they never merge with the
  * waker's real frames (PerfView's Thread Time (with ReadyThread) view). */
+static int readied_by_walk(sv_tt *tt, const tthread *t, sv_stack_id *st);
+
+/* Memoized per (wait's stack, waker's stack): the walk is paid once per distinct pair. */
 static int readied_by(sv_tt *tt, const tthread *t, sv_stack_id *st)
+{
+	uint64_t key = (uint64_t)*st << 32 | t->waker_stack;
+	uint32_t v = t->waker_stack != SV_STACK_NONE ? sv_idmap_get(&tt->readied, key) : SV_IDMAP_NONE;
+	if (v != SV_IDMAP_NONE) {
+		*st = v;
+		return 0;
+	}
+	int rc = readied_by_walk(tt, t, st);
+	if (!rc && t->waker_stack != SV_STACK_NONE && *st != SV_IDMAP_NONE && sv_idmap_put(&tt->readied, key, *st))
+		return SV_ENOMEM;
+	return rc;
+}
+
+static int readied_by_walk(sv_tt *tt, const tthread *t, sv_stack_id *st)
 {
 	const sv_sink_ops *ops = tt->sink->ops;
 	if (!ops->stack_step || !ops->frame_name)
@@ -407,46 +426,33 @@ int sv_tt_finish(sv_tt *tt, sv_tt_stats *out)
 	return 0;
 }
 
-static int tt_note(sv_sink *sink, int kind, const char *fmt, ...) SV_PRINTF(3, 4);
-static int tt_note(sv_sink *sink, int kind, const char *fmt, ...)
-{
-	if (!sink->ops->add_note)
-		return 0;
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return sink->ops->add_note(sink->self, kind, msg);
-}
-
 int sv_tt_report(sv_tt *tt, sv_sink *sink, size_t sampled, size_t lost)
 {
 	sv_tt_stats st;
 	int rc = sv_tt_finish(tt, &st);
 	if (!rc)
-		rc = tt_note(sink, SV_NOTE_INFO,
+		rc = sv_sink_note(sink, SV_NOTE_INFO,
 			     "thread time (%s): %zu switches, %zu wake-ups, %zu CPU samples, %zu threads; "
 			     "CPU_TIME %.3f ms, READIED_TIME %.3f ms, BLOCKED_TIME %.3f ms in %zu intervals",
 			     sv_tt_view_name(tt->view), st.switches, st.wakeups, st.cpu_samples, st.threads, st.cpu_ms,
 			     st.readied_ms, st.blocked_ms, st.intervals);
 	if (!rc && st.open_at_end)
-		rc = tt_note(sink, SV_NOTE_INFO, "thread time: %zu intervals still open when the trace ended are not counted",
+		rc = sv_sink_note(sink, SV_NOTE_INFO, "thread time: %zu intervals still open when the trace ended are not counted",
 			     st.open_at_end);
 	if (!rc && sampled)
-		rc = tt_note(sink, SV_NOTE_WARNING,
+		rc = sv_sink_note(sink, SV_NOTE_WARNING,
 			     "thread time: %zu context switches were recorded with a period other than 1 (sampled, "
 			     "e.g. with -F or -c): intervals between the kept ones are missing", sampled);
 	if (!rc && lost)
-		rc = tt_note(sink, SV_NOTE_WARNING,
+		rc = sv_sink_note(sink, SV_NOTE_WARNING,
 			     "thread time: the recorder lost %zu events: intervals around them are missing", lost);
 	if (!rc && (st.unpaired || st.disordered))
-		rc = tt_note(sink, SV_NOTE_WARNING,
+		rc = sv_sink_note(sink, SV_NOTE_WARNING,
 			     "thread time: %zu intervals dropped because a switch-in or switch-out was missing and %zu "
 			     "because events were out of order (record every switch of every CPU: -a)",
 			     st.unpaired, st.disordered);
 	if (!rc && st.switches && !st.wakeups)
-		rc = tt_note(sink, SV_NOTE_INFO,
+		rc = sv_sink_note(sink, SV_NOTE_INFO,
 			     "thread time: no wake-ups recorded, so a wait's READIED_TIME (waiting for a CPU) counts as "
 			     "BLOCKED_TIME; record sched:sched_wakeup too");
 	return rc;

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -423,6 +424,18 @@ static const sv_sink_ops source_sink_ops = {
 	.set_intervals = sink_intervals,
 	.frame_name = sink_frame_name,
 };
+
+int sv_sink_note(const sv_sink *sink, int kind, const char *fmt, ...)
+{
+	if (!sink->ops->add_note)
+		return 0;
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return sink->ops->add_note(sink->self, kind, msg);
+}
 
 sv_sink sv_source_sink(sv_source *src)
 {

@@ -71,6 +71,9 @@ typedef struct sv_sink {
 	void *self;
 } sv_sink;
 
+/* A formatted note through the sink's add_note (0 when the sink takes none). */
+SV_API int sv_sink_note(const sv_sink *sink, int kind, const char *fmt, ...) SV_PRINTF(3, 4);
+
 /* A new empty source; `format` names the importer (copied). */
 SV_API int sv_source_new(sv_source **out, const char *format) SV_MUST_USE;
 SV_API void sv_source_free(sv_source *src);
