@@ -33,6 +33,8 @@ typedef struct cli_opts {
 	bool welch;         /* --welch: Welch's t instead of the pooled variance */
 	const char *junit;  /* check: --junit FILE */
 	const char *name;   /* explain: --name NAME */
+	const char *lookup[CLI_MAX_FILES]; /* symbols: --lookup ADDR[,ADDR...], each as given */
+	int nlookup;
 	struct sv_compare *compare; /* diff: the runs compared, for the rows' Base/Test/CI columns */
 	bool compare_cols;  /* several runs on a side: those columns are shown by default */
 	/* Boxes given on the command line; NULL = not given (keep the file's saved state). */
@@ -153,6 +155,7 @@ struct jw;
 void cli_json_cmpstat(struct jw *w, const struct sv_cmpstat *s);
 int cmd_check(const cli_opts *o);   /* check.c */
 int cmd_explain(const cli_opts *o); /* explain.c */
+int cmd_symbols(const cli_opts *o); /* symbols.c */
 int cmd_convert(const cli_opts *o);
 int cmd_tui(const cli_opts *o);
 int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick,

@@ -36,6 +36,7 @@ static const cli_command commands[] = {
 	  .files = "a BUDGET file and PROFILE files (BUDGET BASE... -- PROFILE... for growth rules)" },
 	{ .name = "explain", .run = cmd_explain, .min_files = 1, .max_files = 1, .needs = CLI_NEEDS_NAME, .files = "FILE" },
 	{ .name = "convert", .run = cmd_convert, .min_files = 2, .max_files = 2, .files = "IN and OUT files" },
+	{ .name = "symbols", .run = cmd_symbols, .min_files = 1, .max_files = 1, .files = "a PDB file" },
 	{ .name = "presets", .run = run_presets, .min_files = 0, .max_files = 0, .needs = CLI_WANTS_PRESETS, .files = "" },
 };
 

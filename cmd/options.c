@@ -23,6 +23,7 @@ void cli_usage(FILE *f)
 	      "       stackview flame FILE [FILTER...] -o OUT.svg\n"
 	      "       stackview diff BASE TEST [FILTER...] -o OUT.svg   (differential flame graph)\n"
 	      "       stackview presets                    list the built-in presets and yours\n"
+	      "       stackview symbols FILE [--lookup ADDR[,ADDR...]] [--json]   a PDB's functions\n"
 	      "\n"
 	      "FILE may be - (standard input). Formats: .perfView.xml, .perfView.json (+ .zip),\n"
 	      "perf script text (*.data.txt, or piped), perf.data, perfcollect .trace.zip, Windows .etl and\n"
@@ -101,7 +102,7 @@ enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
 	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_FORMAT, O_VERSION,
 	O_MATCH, O_NO_AUTO_MATCH, O_WELCH, O_JUNIT, O_NAME,
-	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_BY_CPU, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT,
+	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_BY_CPU, O_LOOKUP, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT,
 };
 
 static const struct option longopts[] = {
@@ -118,6 +119,7 @@ static const struct option longopts[] = {
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 	{ "no-inline", no_argument, NULL, O_NO_INLINE },
 	{ "by-cpu", no_argument, NULL, O_BY_CPU },
+	{ "lookup", required_argument, NULL, O_LOOKUP },
 	{ "debug-dir", required_argument, NULL, O_DEBUG_DIR },
 	{ "perf-map-dir", required_argument, NULL, O_PERF_MAP_DIR },
 	{ "select-group", required_argument, NULL, O_SEL_GROUP },
@@ -302,6 +304,13 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 		case O_KALLSYMS: o->kallsyms = optarg; break;
 		case O_NO_INLINE: o->no_inline = true; break;
 		case O_BY_CPU: o->by_cpu = true; break;
+		case O_LOOKUP:
+			if (o->nlookup >= CLI_MAX_FILES) {
+				fprintf(stderr, "stackview: more than %d --lookup options\n", CLI_MAX_FILES);
+				return EXIT_USAGE;
+			}
+			o->lookup[o->nlookup++] = optarg;
+			break;
 		case O_PERF_MAP_DIR: o->perf_map_dir = optarg; break;
 		case O_DEBUG_DIR:
 			if (!add_debug_dir(o, optarg)) {

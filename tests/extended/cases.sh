@@ -14,3 +14,15 @@ for f in "$SHARED/perf/recordings/sort.fp.data" "$SHARED/etl/net.4.5.2.x64.etl.z
 		if [ -s "$IT/s.folded" ] && cmp -s "$IT/s.folded" "$IT/f.folded"; then ok; else bad "convert.stream.$(basename "$f").$style" "$(cmp "$IT/s.folded" "$IT/f.folded" 2>&1)"; fi
 	done
 done
+
+# PDBs (issue 17): the shared fixtures against their Breakpad .sym files, and the first
+# functions another PDB reader (getsentry/symbolic) lists for crash.pdb, with their sizes.
+if [ -d "$SHARED/pdb" ]; then
+	for f in crash.pdb:crash.sym CrashWithException.pdb:CrashWithException.pdb.sym; do
+		pdb=${f%%:*}
+		"$SV" symbols "$SHARED/pdb/$pdb" > "$IT/$pdb.txt" 2>&1
+		if out=$(perl tests/pdb/sym_compare.pl "$IT/$pdb.txt" "$SHARED/pdb/${f#*:}"); then ok; else bad "pdb.shared.$pdb" "$(printf '%s' "$out" | tail -3)"; fi
+	done
+	sed -n 's/^> 0x\([0-9a-f]*\): \(.*\) (0x\([0-9a-f]*\))$/FUNC \1 \3 0 \2/p' "$SHARED/pdb/test_objects__pdb_functions.snap" > "$IT/snap.sym"
+	if out=$(perl tests/pdb/sym_compare.pl "$IT/crash.pdb.txt" "$IT/snap.sym") && [ "$out" = "funcs 10/10 publics 0/0" ]; then ok; else bad pdb.shared.symbolic "$out"; fi
+fi

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* Symbol files (issue 17): the functions a Windows PDB gives stackview, as relative virtual
+ * addresses (RVAs) in the image, sizes and names, and the PDB's identity (GUID and age, what
+ * an image's debug directory and ETL's DbgID_RSDS name). `stackview symbols FILE` prints them;
+ * the ETL importer will look addresses up in them.
+ *
+ * A PDB's functions are its modules' procedures (S_GPROC32/S_LPROC32 and their _ID forms:
+ * undecorated names, exact extents) and, where no procedure covers an address, its public
+ * symbols (S_PUB32), C names undecorated for x86 (`_f`, `_f@8`, `@f@8` -> `f`), C++ names
+ * kept decorated. Section offsets become RVAs through the PDB's section headers (and OMAP,
+ * for images rewritten after linking).
+ *
+ * Ownership: sv_symtab_open returns a table the caller frees with sv_symtab_free; symbols and
+ * names are borrowed from it. */
+#ifndef STACKVIEW_SYMBOLS_H
+#define STACKVIEW_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stackview/status.h"
+
+typedef struct sv_symbol {
+	uint32_t rva, size; /* size 0: a public symbol, up to the next symbol */
+	const char *name;
+	bool is_public;
+} sv_symbol;
+
+typedef struct sv_symtab sv_symtab;
+
+/* Read a PDB (MSF 7.00) from memory; `name` names it in errors (byte offsets included).
+ * SV_EFORMAT for a damaged or foreign file, SV_EUNSUPPORTED for old (MSF 2.00) PDBs,
+ * SV_ENOMEM. */
+SV_API int sv_symtab_read_pdb(sv_symtab **out, const unsigned char *data, size_t len, const char *name,
+			      sv_error *err) SV_MUST_USE;
+/* Read a symbol file by path (plain or gzip). */
+SV_API int sv_symtab_open(sv_symtab **out, const char *path, sv_error *err) SV_MUST_USE;
+SV_API void sv_symtab_free(sv_symtab *t);
+
+/* The functions sorted by RVA. */
+SV_API size_t sv_symtab_count(const sv_symtab *t);
+SV_API const sv_symbol *sv_symtab_at(const sv_symtab *t, size_t i);
+/* The function containing rva (a public, or a procedure of size 0: up to the next symbol),
+ * or NULL. */
+SV_API const sv_symbol *sv_symtab_lookup(const sv_symtab *t, uint32_t rva);
+/* The PDB's GUID (16 bytes as stored) and age, its machine (0x14C x86, 0x8664 x64, 0xAA64
+ * ARM64; 0 when unknown) and what it held: procedures, publics, publics covered by one. */
+SV_API void sv_symtab_identity(const sv_symtab *t, unsigned char guid[16], uint32_t *age, uint16_t *machine);
+SV_API void sv_symtab_counts(const sv_symtab *t, size_t *procs, size_t *publics, size_t *covered);
+/* The symbol-store key of the identity: GUID as 32 hex digits (Data1-3 as numbers) and the
+ * age in hex, e.g. "3249D99D0C4049318610F4E4FB0B69361" (buf: at least 41 bytes). */
+SV_API void sv_symtab_key(const sv_symtab *t, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: MIT
+# PDB symbols (issue 17): `stackview symbols` on the PDBs of tests/data/pdb (getsentry/symbolic's
+# fixtures, MIT) gives every FUNC of their Breakpad .sym files (same RVA and size, same name up
+# to the parameter list) and every PUBLIC; the identity equals the .sym's MODULE line; lookups;
+# damaged PDBs give one-line errors.
+PDBD=$PWD/tests/data/pdb
+PT=$TMP/pdb
+mkdir -p "$PT"
+for f in crash.pdb:crash.sym CrashWithException.pdb:CrashWithException.pdb.sym; do
+	pdb=${f%%:*}
+	sym=${f#*:}
+	gzip -dc "$PDBD/$sym.gz" > "$PT/$sym"
+	if ! "$SV" symbols "$PDBD/$pdb.gz" > "$PT/$pdb.txt" 2> "$PT/err"; then
+		bad "pdb.$pdb.symbols" "$(head -1 "$PT/err")"
+		continue
+	fi
+	if out=$(perl tests/pdb/sym_compare.pl "$PT/$pdb.txt" "$PT/$sym"); then ok; else bad "pdb.$pdb.breakpad" "$(printf '%s' "$out" | tail -4)"; fi
+	# the symbol-store key: the .sym's MODULE line (GUID and age)
+	want=$(sed -n 's/^MODULE [^ ]* [^ ]* \([0-9A-F]*\) .*/\1/p' "$PT/$sym")
+	got=$(sed -n '1s/.* PDB \([0-9A-F]*\) .*/\1/p' "$PT/$pdb.txt")
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else bad "pdb.$pdb.key" "got '$got', want '$want'"; fi
+done
+# every line RVA SIZE NAME in RVA order, one per address
+if perl -ne 'next if $. == 1; my $a = hex((split)[0]); exit 1 if defined $p && $a <= $p; $p = $a' "$PT/crash.pdb.txt"; then ok; else bad pdb.sorted; fi
+# lookups: inside a procedure, past its end, a public, before everything; JSON
+got=$("$SV" symbols "$PDBD/crash.pdb.gz" --lookup 0x1005,1fff,0x10 --lookup 3727)
+want=$(printf '1005 1000+5 google_breakpad::CrashGenerationClient::RequestDump\n1fff 1ef0+10f google_breakpad::ExceptionHandler::HandlePureVirtualCall\n10 -\n3727 3726+1 __CxxFrameHandler3')
+if [ "$got" = "$want" ]; then ok; else bad pdb.lookup "got: $got"; fi
+cn pdb.lookup.json '[.machine, .age, (.lookups[] | [.address, .rva, .size, .name, .public])]' \
+	'["x86",1,["1123","1120",84,"std::basic_string<wchar_t,std::char_traits<wchar_t>,std::allocator<wchar_t> >::~basic_string<wchar_t,std::char_traits<wchar_t>,std::allocator<wchar_t> >",false]]' \
+	symbols "$PDBD/crash.pdb.gz" --lookup 1123
+cn pdb.json.x64 '[.machine, .procedures, .publics, (.functions | length)]' '["x64",77,258,238]' symbols "$PDBD/CrashWithException.pdb.gz"
+e pdb.lookup.bad 2 "--lookup: 'zz' is not an address" -- symbols "$PDBD/crash.pdb.gz" --lookup zz
+# damage: the header, the directory, a stream's blocks, a truncated file, an old PDB
+gzip -dc "$PDBD/crash.pdb.gz" > "$PT/good.pdb"
+patch_pdb() { # OUT OFFSET HEXBYTES
+	cp "$PT/good.pdb" "$1"
+	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+patch_pdb "$PT/magic.pdb" 0 'Xicrosoft'
+patch_pdb "$PT/blocksize.pdb" 32 '\x01\x10\x00\x00'
+patch_pdb "$PT/dirmap.pdb" 52 '\xff\xff\x00\x00'
+patch_pdb "$PT/dirsize.pdb" 44 '\xff\xff\xff\x7f'
+head -c 500000 "$PT/good.pdb" > "$PT/truncated.pdb"
+printf 'Microsoft C/C++ program database 2.00\r\n\x1aJG\0\0' > "$PT/old.pdb"
+e pdb.bad.magic 1 "magic.pdb: byte 0: not a PDB file" -- symbols "$PT/magic.pdb"
+e pdb.bad.blocksize 1 "blocksize.pdb: byte 32: corrupt PDB: block size" -- symbols "$PT/blocksize.pdb"
+e pdb.bad.dirmap 1 "dirmap.pdb: byte 52: corrupt PDB: the directory's block map is outside the file" -- symbols "$PT/dirmap.pdb"
+e pdb.bad.dirsize 1 "dirsize.pdb: byte 44: corrupt PDB: stream directory size" -- symbols "$PT/dirsize.pdb"
+e pdb.bad.truncated 1 "truncated.pdb: byte 40: truncated PDB" -- symbols "$PT/truncated.pdb"
+e pdb.bad.old 1 "old.pdb: byte 0: PDB 2.00" -- symbols "$PT/old.pdb"
+e pdb.bad.missing 1 "nosuch.pdb" -- symbols "$PT/nosuch.pdb"
+# A PDB written by gen_pdb.py (known contents): procedures, a MASM procedure's x86 name, a
+# public inside a procedure left out, stdcall and C++ publics, and OMAP moving a section.
+python3 tests/pdb/gen_pdb.py "$PT/gen.pdb"
+python3 tests/pdb/gen_pdb.py "$PT/omap.pdb" omap
+want=$(printf '# %s: PDB 131211101514171618191A1B1C1D1E1F3 (x86), 3 procedures, 3 publics (1 inside them)\n1010 20 ns::Widget::draw\n1040 8 helper\n1100 0 lonely\n3000 10 asm_entry\n3080 0 ?orphan@@YAXXZ' "$PT/gen.pdb")
+got=$("$SV" symbols "$PT/gen.pdb" 2>&1)
+if [ "$got" = "$want" ]; then ok; else bad pdb.gen "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got"))"; fi
+got=$("$SV" symbols "$PT/omap.pdb" 2>&1 | tail -n 2)
+if [ "$got" = "$(printf '4000 10 asm_entry\n4080 0 ?orphan@@YAXXZ')" ]; then ok; else bad pdb.omap "got: $got"; fi
