@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What every subcommand shares: loading a file (with progress), the parameters from the command
  * line and the file's saved state, building the view, timing lines, errors on stderr. */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -28,7 +29,8 @@ int cli_load_as(sv_source **out, const char *path, const cli_opts *o, bool aggre
 	cli_progress cp;
 	cli_progress_begin(&cp, path, o->progress);
 	sv_import_opts io = { .format = o->format, .event = o->event, .kallsyms = o->kallsyms, .debug_dirs = o->debug_dirs,
-			      .perf_map_dir = o->perf_map_dir, .progress = cli_progress_watch(&cp), .aggregate = aggregate, .no_inline = o->no_inline, .by_cpu = o->by_cpu };
+			      .perf_map_dir = o->perf_map_dir, .progress = cli_progress_watch(&cp), .aggregate = aggregate, .no_inline = o->no_inline, .by_cpu = o->by_cpu,
+			      .symbol_path = o->symbol_path ? o->symbol_path : getenv("_NT_SYMBOL_PATH") };
 	int rc = sv_load(out, path, &io, &err);
 	cli_progress_end(&cp, rc == 0);
 	if (rc) {

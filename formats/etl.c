@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "etl_int.h"
+#include "stackview/symbols.h"
 #include "thread_time.h"
 #include "stackview/formats.h"
 #include "sv/idmap.h"
@@ -33,6 +34,15 @@ static void ctx_dispose(etl_ctx *c)
 	sv_idmap_dispose(&c->as_index);
 	free(c->samples);
 	free(c->cpu_cur);
+	for (size_t i = 0; i < c->nrsds; i++)
+		free(c->rsds[i].name);
+	free(c->rsds);
+	sv_idmap_dispose(&c->rsds_by_key);
+	for (size_t i = 0; i < c->nsymfiles; i++) {
+		free(c->symfiles[i].name);
+		sv_symtab_free(c->symfiles[i].t);
+	}
+	free(c->symfiles);
 	for (size_t i = 0; i < c->nleaves; i++)
 		free(c->leaves[i]);
 	free(c->leaves);
@@ -86,6 +96,8 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	c.tt_on = opts && sv_tt_view_parse(opts->event, &ttv);
 	c.tt_view = c.tt_on ? (int)ttv : 0;
 	c.by_cpu = opts && opts->by_cpu;
+	c.symbol_path = opts && opts->symbol_path && *opts->symbol_path ? opts->symbol_path : NULL;
+	sv_idmap_init(&c.rsds_by_key);
 	c.want = opts && opts->event && !c.tt_on && strcmp(opts->event, "Windows Kernel/PerfInfo/Sample") ? opts->event : NULL;
 	c.want_kind = -1;
 	sv_idmap_init(&c.leaf_index);
@@ -177,6 +189,8 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 			  f->ts >= c.hdr_ts ? (double)(f->ts - c.hdr_ts) * 1000.0 / c.freq : 0.0, c.first_pid == UINT32_MAX ? (int64_t)-1 : (int64_t)c.first_pid,
 			  f->tid, f->cpu, f->ip);
 	}
+	if (!rc)
+		rc = sv_etl_symbols_notes(&c);
 	const char *in_entry = in->inner ? "in " : "", *entry = in->inner ? in->inner : "", *sep = in->inner ? ": " : "";
 	for (int w = 0; !rc && w < W_COUNT; w++)
 		if (c.warns[w].count)

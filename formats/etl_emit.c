@@ -10,6 +10,7 @@
 
 #include "etl_int.h"
 #include "cpu_root.h"
+#include "stackview/symbols.h"
 #include "thread_time.h"
 #include "sv/array.h"
 #include "sv/idmap.h"
@@ -212,7 +213,9 @@ static int address_frame(emit *e, sv_frame_id *out, uint32_t pid, uint64_t addr,
 		m = find_method(e, pid, addr, ts);
 	if (im) {
 		append_module(c, buf, sizeof(buf), &len, im->path);
-		snprintf(buf + len, sizeof(buf) - len, "!?");
+		const sv_symtab *t = sv_etl_symtab(c, im->pid, im->base);
+		const sv_symbol *s = t && addr - im->base <= UINT32_MAX ? sv_symtab_lookup(t, (uint32_t)(addr - im->base)) : NULL;
+		snprintf(buf + len, sizeof(buf) - len, "!%s", s ? s->name : "?");
 	} else if (m) {
 		const emodule *mod = sv_etl_find_module(c, pid, m->module);
 		const char *path = mod ? mod->path : NULL;

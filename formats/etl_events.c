@@ -449,5 +449,7 @@ int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 		return on_clr(c, r);
 	if (r->kind == REC_CLASSIC && r->guid == G_SYSCONFIGEX && r->id == 35)
 		return on_volume(c, r);
+	if (r->kind == REC_CLASSIC && r->guid == G_IMAGEID && r->id == 36)
+		return sv_etl_on_rsds(c, r);
 	return 0;
 }

@@ -58,7 +58,7 @@ typedef struct guid_name {
 
 extern const guid_name sv_etl_guids[]; /* the providers this importer knows */
 extern const size_t sv_etl_nguids;
-enum { G_SYSCONFIGEX = 15, G_CLR = 18, G_CLR_RUNDOWN = 19 };
+enum { G_SYSCONFIGEX = 15, G_IMAGEID = 16, G_CLR = 18, G_CLR_RUNDOWN = 19 };
 
 /* ---- what the first pass collects ---- */
 
@@ -163,6 +163,24 @@ typedef struct evolume {
 	char *nt, *dos; /* "\Device\HarddiskVolume2" -> "C:" */
 } evolume;
 
+/* KernelTraceControl ImageID/DbgID_RSDS: an image's PDB identity. */
+typedef struct ersds {
+	uint32_t pid;
+	uint64_t base;
+	unsigned char guid[16];
+	uint32_t age;
+	char *name;        /* the PDB's file name */
+	uint32_t file;     /* index + 1 into etl_ctx.symfiles once looked for */
+} ersds;
+
+/* A PDB identity looked for on the symbol path: the table, or why there is none. */
+typedef struct esymfile {
+	char key[48];
+	char *name;
+	struct sv_symtab *t;
+	char why[600];
+} esymfile;
+
 typedef struct ekind {
 	uint64_t key;
 	char *name;
@@ -255,6 +273,14 @@ typedef struct etl_ctx {
 	sv_idmap fname_index; /* file object -> index + 1 */
 	size_t clr_stacks;    /* ClrStackWalk events given to them */
 
+	/* symbols (etl_symbols.c): the images' PDB identities, the PDBs looked for */
+	const char *symbol_path; /* NULL: frames stay module!? */
+	ersds *rsds;
+	size_t nrsds, rsdscap;
+	sv_idmap rsds_by_key; /* (base, pid) hash -> index + 1 */
+	esymfile *symfiles;
+	size_t nsymfiles, symfilecap;
+
 	/* thread time (thread_time.h): CSwitch and ReadyThread records kept as samples */
 	bool tt_on;
 	int tt_view;          /* sv_tt_view */
@@ -316,6 +342,15 @@ int sv_etl_on_sample(etl_ctx *c, const etl_rec *r);
  * find (CSwitch: the new thread's; ReadyThread: the readier's, the thread its CPU runs). */
 int sv_etl_on_switch(etl_ctx *c, const etl_rec *r);
 int sv_etl_on_stackwalk(etl_ctx *c, const etl_rec *r);
+
+/* ---- etl_symbols.c ---- */
+
+/* An ImageID/DbgID_RSDS event: the PDB identity of the image at (pid, base). */
+int sv_etl_on_rsds(etl_ctx *c, const etl_rec *r);
+/* The PDB of the image at (pid, base) on the symbol path (looked for once), or NULL. */
+const struct sv_symtab *sv_etl_symtab(etl_ctx *c, uint32_t pid, uint64_t base);
+/* info lines: each PDB found and where, each one not and why. */
+int sv_etl_symbols_notes(etl_ctx *c);
 
 /* ---- etl_emit.c ---- */
 

@@ -59,3 +59,28 @@ got=$("$SV" symbols "$PT/gen.pdb" 2>&1)
 if [ "$got" = "$want" ]; then ok; else bad pdb.gen "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got"))"; fi
 got=$("$SV" symbols "$PT/omap.pdb" 2>&1 | tail -n 2)
 if [ "$got" = "$(printf '4000 10 asm_entry\n4080 0 ?orphan@@YAXXZ')" ]; then ok; else bad pdb.omap "got: $got"; fi
+
+# ETL frames named from PDBs: a generated trace (tests/threadtime/gen_etl.py symbols) whose
+# crash.exe was built with crash.pdb (its DbgID_RSDS identity) and whose other.exe claims a
+# crash.pdb of another GUID; the PDB in a symbol store (srv*CACHE*URL, read offline) and, for
+# the wrong identity, in a plain directory.
+python3 tests/threadtime/gen_etl.py "$PT/sym.etl" symbols
+KEY=3249D99D0C4049318610F4E4FB0B69361
+mkdir -p "$PT/store/crash.pdb/$KEY" "$PT/flat"
+cp "$PT/good.pdb" "$PT/store/crash.pdb/$KEY/crash.pdb"
+cp "$PT/good.pdb" "$PT/flat/crash.pdb"
+SP="srv*$PT/store*https://msdl.microsoft.com/download/symbols;$PT/flat"
+cn pdb.etl.names '[.rows[] | select(.name | test("^(crash|other)!")) | [.name, .exc]] | sort' \
+	'[["crash!__CxxFrameHandler3",1],["crash!google_breakpad::CrashGenerationClient::RequestDump",1],["crash!google_breakpad::ExceptionHandler::HandleException",0],["other!?",1]]' \
+	byname "$PT/sym.etl" --symbol-path "$SP"
+cn pdb.etl.env '[.rows[] | select(.name | test("^crash!")) | .name] | length' 3 byname "$PT/sym.etl" --symbol-path "$SP"
+got=$(_NT_SYMBOL_PATH="cache*$PT/store" "$SV" byname "$PT/sym.etl" --json 2>/dev/null | jq -c '[.rows[] | select(.name | test("^crash!")) | .name] | length')
+if [ "$got" = 3 ]; then ok; else bad pdb.etl.nt-symbol-path "got $got"; fi
+cn pdb.etl.found '[.found[] | select(startswith("symbols:"))]' \
+	"[\"symbols: crash.pdb $KEY from $PT/store/crash.pdb/$KEY/crash.pdb\",\"symbols: crash.pdb 000000000000000000000000000000001: $PT/flat/crash.pdb is $KEY, not the image's 000000000000000000000000000000001\"]" \
+	info "$PT/sym.etl" --symbol-path "$SP"
+cn pdb.etl.warning '[.warnings[] | select(startswith("symbols:"))]' '["symbols: 1 of 2 PDBs the frames need were found on the symbol path (not: crash.pdb)"]' \
+	info "$PT/sym.etl" --symbol-path "$SP"
+# no symbol path: module!? as before, and not a word about symbols
+cn pdb.etl.none '[([.rows[] | select(.name | test("^crash!"))] | map(.name)), ([.. | strings | select(startswith("symbols:"))] | length)]' \
+	'[["crash!?"],0]' byname "$PT/sym.etl"

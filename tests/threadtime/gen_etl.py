@@ -19,7 +19,12 @@
 #          preempted (Standby) at 10 -> 104 in; 104 waits (UserRequest) at 11 -> 103 in;
 #          103 terminates at 13 -> idle.
 #   The trace ends at 20 ms; the header says 3 events were lost when LOST=1 is set.
-# usage: gen_etl.py OUT.etl [lost | cpu-only]   (cpu-only: the same without CSwitch and ReadyThread)
+# With "symbols": also process 200 crash.exe (thread 201) with KernelTraceControl's
+# DbgID_RSDS identities: crash.exe at 0x400000 built with crash.pdb (tests/data/pdb's GUID
+# and age), other.exe at 0x500000 claiming a crash.pdb of another GUID; CPU samples of 201 at
+# 14, 15 and 16 ms at crash.exe RVAs 0x1005 < 0x1c50 < ntdll, 0x3727 (a public), and in
+# other.exe at 0x1005.
+# usage: gen_etl.py OUT.etl [lost | cpu-only | symbols]
 import struct
 import sys
 
@@ -106,6 +111,46 @@ def header(ncpus, lost):
     return system64(0x00, 0x00, 0, 0, T0, bytes(p))
 
 
+IMAGEID = bytes([0xd7, 0x75, 0xe6, 0xb3, 0x54, 0x25, 0x18, 0x4f, 0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde])
+CRASH_GUID = struct.pack("<IHH", 0x3249D99D, 0x0C40, 0x4931) + bytes([0x86, 0x10, 0xF4, 0xE4, 0xFB, 0x0B, 0x69, 0x36])
+
+
+def classic64(guid, op, tid, pid, t, payload, version=2):
+    """A classic (MOF) event with a full 64-bit header: size, type 0x14, flags, opcode, level,
+    version, tid, pid, ts, provider GUID, times."""
+    size = 48 + len(payload)
+    return pad8(struct.pack("<HBBBBHIIQ", size, 0x14, 0xC0, op, 0, version, tid, pid, t) + guid + b"\0" * 8 + payload)
+
+
+def rsds(pid, base, guid, age, name):
+    return classic64(IMAGEID, 36, 0, pid, ts(0.1), struct.pack("<QI", base, pid) + guid + struct.pack("<I", age) +
+                     name + b"\0")
+
+
+def symbols_rundown():
+    recs = []
+    proc = struct.pack("<QIIIiQI", 0xFFFF800000002000, 200, 4, 1, 0, 0, 0) + b"crash.exe\0" + utf16z("crash.exe")
+    recs.append(system64(0x03, 3, 0, 200, ts(0.1), proc, version=3))
+    recs.append(system64(0x05, 3, 201, 200, ts(0.1), struct.pack("<II", 200, 201) + b"\0" * 40, version=3))
+    for name, base, guid in ((b"crash.exe", 0x400000, CRASH_GUID), (b"other.exe", 0x500000, bytes(16))):
+        recs.append(rsds(200, base, guid, 1, b"C:\\build\\crash.pdb"))
+        img = struct.pack("<QQIIIIQIIII", base, 0x10000, 200, 0, 0, 0, base, 0, 0, 0, 0) + utf16z(name.decode())
+        recs.append(system64(0x14, 3, 0, 200, ts(0.1), img, version=2))
+    img = struct.pack("<QQIIIIQIIII", IMAGES["ntdll.dll"], 0x100000, 200, 0, 0, 0, 0, 0, 0, 0, 0) + utf16z("ntdll.dll")
+    recs.append(system64(0x14, 3, 0, 200, ts(0.1), img, version=2))
+    return recs
+
+
+def symbols_samples():
+    nt = IMAGES["ntdll.dll"] + 0x300
+    r = []
+    r += sample(ts(14), 201, [0x401005, 0x401c50, nt])
+    r += sample(ts(15), 201, [0x403727, 0x401c50, nt])
+    r += sample(ts(16), 201, [0x501005, nt])
+    return [x.replace(struct.pack("<QII", ts(t), 100, 201), struct.pack("<QII", ts(t), 200, 201)) for x, t in
+            zip(r, (14, 14, 15, 15, 16, 16))]
+
+
 def rundown():
     recs = []
     # Process DCStart v3: key, pid, ppid, session, exit status, directory table, no SID, name, cmdline
@@ -168,8 +213,10 @@ def main():
     lost = 3 if mode == "lost" else 0
     # cpu-only: no CSwitch or ReadyThread (PERFINFO headers of group 0x05)
     keep = (lambda r: r[2] != 0x11 or r[7] != 0x05) if mode == "cpu-only" else (lambda r: True)
-    out = buffer(0, 1, [header(2, lost)] + rundown() + [r for r in cpu0() if keep(r)]) + \
-        buffer(1, 1, [r for r in cpu1() if keep(r)])
+    syms = mode == "symbols"
+    out = buffer(0, 1, [header(2, lost)] + rundown() + (symbols_rundown() if syms else []) +
+                 [r for r in cpu0() if keep(r)]) + \
+        buffer(1, 1, [r for r in cpu1() if keep(r)] + (symbols_samples() if syms else []))
     with open(sys.argv[1], "wb") as f:
         f.write(out)
 

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/* ETL importer: native frames named from PDBs (issue 17). KernelTraceControl's
+ * ImageID/DbgID_RSDS events give each image's PDB identity (GUID, age, PDB name); the symbol
+ * path (`--symbol-path`, else _NT_SYMBOL_PATH, in PerfView's and WinDbg's syntax) says where
+ * PDBs are: symbol stores (`srv*CACHE*URL`, `cache*DIR`: DIR/name.pdb/GUIDAGE/name.pdb) and
+ * plain directories (the store layout, then DIR/name.pdb). A PDB is used only when its
+ * identity is the image's: a wrong PDB gives wrong names. Each identity is looked for once. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "etl_int.h"
+#include "stackview/symbols.h"
+#include "sv/array.h"
+
+/* ImageID/DbgID_RSDS: ptr ImageBase, u32 ProcessId, GUID GuidSig, u32 Age, char PdbFileName[]. */
+int sv_etl_on_rsds(etl_ctx *c, const etl_rec *r)
+{
+	unsigned P = c->ptr;
+	const unsigned char *p = r->payload;
+	if (r->plen < P + 24 + 1)
+		return 0;
+	ersds e = { .pid = rd32(p + P), .base = rdptr(p, P), .age = rd32(p + P + 20) };
+	memcpy(e.guid, p + P + 4, 16);
+	const char *nm = (const char *)p + P + 24;
+	size_t nl = strnlen(nm, r->plen - P - 24);
+	/* the PDB's file name: what follows the last path separator */
+	for (size_t i = nl; i-- > 0;)
+		if (nm[i] == '\\' || nm[i] == '/') {
+			nl -= i + 1;
+			nm += i + 1;
+			break;
+		}
+	if (!nl || nl > 255)
+		return 0;
+	if (!(e.name = strndup(nm, nl)))
+		return SV_ENOMEM;
+	if (SV_ARRAY_PUSH(c->rsds, c->nrsds, c->rsdscap, e)) {
+		free(e.name);
+		return SV_ENOMEM;
+	}
+	return sv_idmap_put(&c->rsds_by_key, sv_hash_mix64(e.base) ^ e.pid, (uint32_t)c->nrsds);
+}
+
+/* The identity as a symbol store names it: GUID Data1-3 as numbers, Data4 bytes, age (hex). */
+static void store_key(const ersds *e, char *buf, size_t size)
+{
+	const unsigned char *g = e->guid;
+	snprintf(buf, size, "%08" PRIX32 "%04X%04X%02X%02X%02X%02X%02X%02X%02X%02X%" PRIX32, rd32(g), rd16(g + 4), rd16(g + 6),
+		 g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15], e->age);
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Try one candidate: 1 found and matching, 0 absent, -1 present but not this image's (or
+ * unreadable); *why says which for the notes. */
+static int try_pdb(esymfile *f, const ersds *e, const char *path)
+{
+	if (!is_file(path))
+		return 0;
+	sv_symtab *t;
+	sv_error err;
+	sv_error_clear(&err);
+	if (sv_symtab_open(&t, path, &err)) {
+		snprintf(f->why, sizeof(f->why), "%s: %s", path, err.msg);
+		return -1;
+	}
+	unsigned char guid[16];
+	uint32_t age;
+	uint16_t machine;
+	sv_symtab_identity(t, guid, &age, &machine);
+	if (memcmp(guid, e->guid, 16) || age != e->age) {
+		char key[48];
+		sv_symtab_key(t, key, sizeof(key));
+		snprintf(f->why, sizeof(f->why), "%s is %s, not the image's %s", path, key, f->key);
+		sv_symtab_free(t);
+		return -1;
+	}
+	f->t = t;
+	snprintf(f->why, sizeof(f->why), "%s", path);
+	return 1;
+}
+
+/* Search the symbol path for an identity. */
+static void search(const etl_ctx *c, esymfile *f, const ersds *e)
+{
+	snprintf(f->why, sizeof(f->why), "not found");
+	char path[4096];
+	for (const char *p = c->symbol_path; p && *p;) {
+		const char *semi = strchr(p, ';');
+		size_t n = semi ? (size_t)(semi - p) : strlen(p);
+		char el[2048];
+		if (n >= sizeof(el))
+			n = sizeof(el) - 1;
+		memcpy(el, p, n);
+		el[n] = '\0';
+		p = semi ? semi + 1 : p + n;
+		/* srv*CACHE*URL, srv*URL, symsrv*symsrv.dll*CACHE*URL, cache*DIR: the cache (a store);
+		 * a plain directory: the store layout, then the PDB by name */
+		const char *dir = el;
+		bool store_only = false;
+		if (!strncasecmp(el, "srv*", 4) || !strncasecmp(el, "symsrv*", 7) || !strncasecmp(el, "cache*", 6)) {
+			char *parts[4] = { 0 };
+			int np = 0;
+			for (char *q = el, *save = NULL, *tok; np < 4 && (tok = strtok_r(q, "*", &save)); q = NULL)
+				parts[np++] = tok;
+			if (!strncasecmp(el, "cache", 5))
+				dir = np > 1 ? parts[1] : NULL;
+			else if (!strncasecmp(el, "symsrv", 6))
+				dir = np > 3 ? parts[2] : NULL;
+			else /* srv*CACHE*URL; srv*URL has no cache here: offline, nothing to read */
+				dir = np > 2 || (np == 2 && !strstr(parts[1], "://")) ? parts[1] : NULL;
+			store_only = true;
+		}
+		if (!dir || !*dir)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/%s/%s", dir, e->name, f->key, e->name);
+		if (try_pdb(f, e, path) > 0)
+			return;
+		if (store_only)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->name);
+		if (try_pdb(f, e, path) > 0)
+			return;
+	}
+}
+
+const sv_symtab *sv_etl_symtab(etl_ctx *c, uint32_t pid, uint64_t base)
+{
+	if (!c->symbol_path)
+		return NULL;
+	uint32_t ri = sv_idmap_get(&c->rsds_by_key, sv_hash_mix64(base) ^ pid);
+	if (ri == SV_IDMAP_NONE || !ri)
+		return NULL;
+	ersds *e = &c->rsds[ri - 1];
+	if (e->pid != pid || e->base != base) /* another image's key */
+		return NULL;
+	if (e->file) /* looked for already */
+		return c->symfiles[e->file - 1].t;
+	/* the same PDB for another image (a DLL in many processes): one search, one table */
+	char key[48];
+	store_key(e, key, sizeof(key));
+	uint32_t fi = 0;
+	for (size_t i = 0; i < c->nsymfiles && !fi; i++)
+		if (!strcmp(c->symfiles[i].key, key) && !strcasecmp(c->symfiles[i].name, e->name))
+			fi = (uint32_t)i + 1;
+	if (!fi) {
+		esymfile f = { 0 };
+		snprintf(f.key, sizeof(f.key), "%s", key);
+		if (!(f.name = strdup(e->name)))
+			return NULL;
+		search(c, &f, e);
+		if (SV_ARRAY_PUSH(c->symfiles, c->nsymfiles, c->symfilecap, f)) {
+			free(f.name);
+			sv_symtab_free(f.t);
+			return NULL;
+		}
+		fi = (uint32_t)c->nsymfiles;
+	}
+	e->file = fi;
+	return c->symfiles[fi - 1].t;
+}
+
+int sv_etl_symbols_notes(etl_ctx *c)
+{
+	if (!c->symbol_path)
+		return 0;
+	size_t found = 0;
+	char missing[600] = "";
+	size_t ml = 0, nmissing = 0;
+	int rc = 0;
+	for (size_t i = 0; i < c->nsymfiles; i++) {
+		const esymfile *f = &c->symfiles[i];
+		char line[700];
+		if (f->t) {
+			found++;
+			snprintf(line, sizeof(line), "symbols: %s %s from %s", f->name, f->key, f->why);
+			rc = sv_sink_note(c->sink, SV_NOTE_INFO, "%s", line);
+		} else {
+			nmissing++;
+			snprintf(line, sizeof(line), "symbols: %s %s: %s", f->name, f->key, f->why);
+			rc = sv_sink_note(c->sink, SV_NOTE_INFO, "%s", line);
+			if (ml < sizeof(missing) - 1)
+				ml += (size_t)snprintf(missing + ml, sizeof(missing) - ml, "%s%s", nmissing > 1 ? ", " : "", f->name);
+		}
+		if (rc)
+			return rc;
+	}
+	char line[800];
+	snprintf(line, sizeof(line), "symbols: %zu of %zu PDBs the frames need were found on the symbol path%s%s%s", found,
+		 c->nsymfiles, nmissing ? " (not: " : "", missing, nmissing ? ")" : "");
+	return sv_sink_note(c->sink, found < c->nsymfiles ? SV_NOTE_WARNING : SV_NOTE_INFO, "%s", line);
+}
