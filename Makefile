@@ -21,7 +21,7 @@ CC ?= cc
 # Each layer is compiled with its own libraries' flags only, so the compiler keeps the layers
 # apart (design.md "Layers"): lib/ sees pcre2, formats/ the format libraries, tui/ ncursesw.
 LIB_PKGS := libpcre2-8
-FMT_PKGS := libxml-2.0 json-c libzip zlib libdw libzstd libprotobuf-c
+FMT_PKGS := libxml-2.0 json-c libzip zlib libdw libzstd libprotobuf-c libcurl libmspack
 PKGS := $(LIB_PKGS) $(FMT_PKGS)
 LIB_PKG_CFLAGS := $(shell pkg-config --cflags $(LIB_PKGS) 2>/dev/null)
 FMT_PKG_CFLAGS := $(shell pkg-config --cflags $(FMT_PKGS) 2>/dev/null)
@@ -56,7 +56,7 @@ B := build/$(VARIANT)
 LIB_SRCS := lib/status.c lib/arena.c lib/array.c lib/boxtext.c lib/idmap.c lib/strtab.c lib/params.c lib/source.c \
 	lib/pattern.c lib/view.c lib/when.c lib/aggview.c lib/commands.c lib/derive.c lib/copier.c lib/compare.c lib/budget.c lib/rows.c lib/grid.c lib/utf8.c lib/flame.c lib/preset.c
 FMT_SRCS := formats/input.c formats/side_file.c formats/registry.c formats/perfview_xml.c formats/perfview_json.c formats/json_stream.c \
-	formats/perf_script.c formats/perf_script_lex.c formats/perf_common.c formats/perf_names.c formats/perf_data.c formats/perf_records.c formats/perf_stacks.c formats/perf_sym.c formats/perf_sym_maps.c formats/perf_unwind.c formats/folded.c formats/thread_time.c formats/cpu_root.c formats/pdb.c formats/etl.c formats/etl_common.c formats/etl_stream.c formats/etl_events.c formats/etl_stacks.c formats/etl_emit.c formats/etl_symbols.c formats/xpress.c formats/speedscope.c formats/pprof.c formats/pprof_write.c formats/chrome.c formats/gecko.c formats/collapse_perf.c formats/wperf.c formats/dtrace.c formats/mac_sample.c formats/writer.c formats/escape.c formats/flame_svg.c
+	formats/perf_script.c formats/perf_script_lex.c formats/perf_common.c formats/perf_names.c formats/perf_data.c formats/perf_records.c formats/perf_stacks.c formats/perf_sym.c formats/perf_sym_maps.c formats/perf_unwind.c formats/folded.c formats/thread_time.c formats/cpu_root.c formats/pdb.c formats/etl.c formats/etl_common.c formats/etl_stream.c formats/etl_events.c formats/etl_stacks.c formats/etl_emit.c formats/etl_symbols.c formats/symsrv.c formats/xpress.c formats/speedscope.c formats/pprof.c formats/pprof_write.c formats/chrome.c formats/gecko.c formats/collapse_perf.c formats/wperf.c formats/dtrace.c formats/mac_sample.c formats/writer.c formats/escape.c formats/flame_svg.c
 TUI_SRCS := tui/screen.c tui/keymap.c tui/app.c tui/commands.c tui/list.c tui/nav.c tui/editline.c tui/dlg_presets.c tui/dlg_picker.c \
 	tui/dlg_columns.c tui/dlg_events.c tui/dlg_help.c tui/tab_flame.c tui/tab_notes.c tui/draw.c tui/run.c tui/term.c
 CMD_SRCS := cmd/main.c cmd/load.c cmd/view.c cmd/info.c cmd/diff.c cmd/convert.c cmd/tui.c cmd/options.c \
@@ -154,7 +154,7 @@ bench: $(BIN) $(B)/tests/bench/gen $(B)/tests/bench/engine $(B)/tests/bench/tui-
 # Every library and tool the build, the tests and the demo need, on Debian 12.
 DEB_PKGS := build-essential pkg-config libpcre2-dev libxml2-dev libjson-c-dev zlib1g-dev libzip-dev \
 	libncurses-dev libdw-dev libelf-dev libzstd-dev libiberty-dev libc6-dbg libcmocka-dev jq zip unzip tmux libxml2-utils time \
-	chromium clang libclang-rt-14-dev libprotobuf-c-dev protobuf-c-compiler golang-go python3
+	chromium clang libclang-rt-14-dev libprotobuf-c-dev protobuf-c-compiler golang-go python3 libcurl4-openssl-dev libmspack-dev gcab
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \

@@ -48,6 +48,7 @@ typedef struct cli_opts {
 	bool no_inline;           /* --no-inline */
 	bool by_cpu;              /* --by-cpu */
 	const char *symbol_path;  /* --symbol-path, else $_NT_SYMBOL_PATH */
+	bool offline;             /* --offline */
 	const char *perf_map_dir; /* --perf-map-dir */
 	const char *debug_dirs;   /* --debug-dir (each), then $PERF_BUILDID_DIR or ~/.debug, ':'-joined */
 	char debug_buf[4096];

@@ -30,7 +30,7 @@ int cli_load_as(sv_source **out, const char *path, const cli_opts *o, bool aggre
 	cli_progress_begin(&cp, path, o->progress);
 	sv_import_opts io = { .format = o->format, .event = o->event, .kallsyms = o->kallsyms, .debug_dirs = o->debug_dirs,
 			      .perf_map_dir = o->perf_map_dir, .progress = cli_progress_watch(&cp), .aggregate = aggregate, .no_inline = o->no_inline, .by_cpu = o->by_cpu,
-			      .symbol_path = o->symbol_path ? o->symbol_path : getenv("_NT_SYMBOL_PATH") };
+			      .symbol_path = o->symbol_path ? o->symbol_path : getenv("_NT_SYMBOL_PATH"), .offline = o->offline };
 	int rc = sv_load(out, path, &io, &err);
 	cli_progress_end(&cp, rc == 0);
 	if (rc) {

@@ -43,6 +43,9 @@ static void ctx_dispose(etl_ctx *c)
 		sv_symtab_free(c->symfiles[i].t);
 	}
 	free(c->symfiles);
+	for (size_t i = 0; i < c->nfailed; i++)
+		free(c->failed[i]);
+	free(c->failed);
 	for (size_t i = 0; i < c->nleaves; i++)
 		free(c->leaves[i]);
 	free(c->leaves);
@@ -97,6 +100,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	c.tt_view = c.tt_on ? (int)ttv : 0;
 	c.by_cpu = opts && opts->by_cpu;
 	c.symbol_path = opts && opts->symbol_path && *opts->symbol_path ? opts->symbol_path : NULL;
+	c.offline = opts && opts->offline;
 	sv_idmap_init(&c.rsds_by_key);
 	c.want = opts && opts->event && !c.tt_on && strcmp(opts->event, "Windows Kernel/PerfInfo/Sample") ? opts->event : NULL;
 	c.want_kind = -1;

@@ -280,6 +280,9 @@ typedef struct etl_ctx {
 	sv_idmap rsds_by_key; /* (base, pid) hash -> index + 1 */
 	esymfile *symfiles;
 	size_t nsymfiles, symfilecap;
+	bool offline;         /* never download */
+	char **failed;        /* servers that could not be reached this run */
+	size_t nfailed, failedcap, downloads;
 
 	/* thread time (thread_time.h): CSwitch and ReadyThread records kept as samples */
 	bool tt_on;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "etl_int.h"
+#include "symsrv.h"
 #include "stackview/symbols.h"
 #include "sv/array.h"
 
@@ -88,8 +89,17 @@ static int try_pdb(esymfile *f, const ersds *e, const char *path)
 	return 1;
 }
 
-/* Search the symbol path for an identity. */
-static void search(const etl_ctx *c, esymfile *f, const ersds *e)
+/* Whether a server failed (could not be reached) earlier in this run: not asked again. */
+static bool server_failed(const etl_ctx *c, const char *url)
+{
+	for (size_t i = 0; i < c->nfailed; i++)
+		if (!strcmp(c->failed[i], url))
+			return true;
+	return false;
+}
+
+/* Search the symbol path for an identity: each element's local copy, then the servers. */
+static void search(etl_ctx *c, esymfile *f, const ersds *e)
 {
 	snprintf(f->why, sizeof(f->why), "not found");
 	char path[4096];
@@ -104,7 +114,7 @@ static void search(const etl_ctx *c, esymfile *f, const ersds *e)
 		p = semi ? semi + 1 : p + n;
 		/* srv*CACHE*URL, srv*URL, symsrv*symsrv.dll*CACHE*URL, cache*DIR: the cache (a store);
 		 * a plain directory: the store layout, then the PDB by name */
-		const char *dir = el;
+		const char *dir = el, *url = NULL;
 		bool store_only = false;
 		if (!strncasecmp(el, "srv*", 4) || !strncasecmp(el, "symsrv*", 7) || !strncasecmp(el, "cache*", 6)) {
 			char *parts[4] = { 0 };
@@ -114,9 +124,13 @@ static void search(const etl_ctx *c, esymfile *f, const ersds *e)
 			if (!strncasecmp(el, "cache", 5))
 				dir = np > 1 ? parts[1] : NULL;
 			else if (!strncasecmp(el, "symsrv", 6))
-				dir = np > 3 ? parts[2] : NULL;
-			else /* srv*CACHE*URL; srv*URL has no cache here: offline, nothing to read */
-				dir = np > 2 || (np == 2 && !strstr(parts[1], "://")) ? parts[1] : NULL;
+				dir = np > 3 ? parts[2] : NULL, url = np > 3 ? parts[3] : NULL;
+			else if (np > 2) /* srv*CACHE*URL */
+				dir = parts[1], url = parts[2];
+			else if (np == 2 && strstr(parts[1], "://")) /* srv*URL: no cache to keep it in */
+				dir = NULL;
+			else
+				dir = np == 2 ? parts[1] : NULL;
 			store_only = true;
 		}
 		if (!dir || !*dir)
@@ -124,6 +138,21 @@ static void search(const etl_ctx *c, esymfile *f, const ersds *e)
 		snprintf(path, sizeof(path), "%s/%s/%s/%s", dir, e->name, f->key, e->name);
 		if (try_pdb(f, e, path) > 0)
 			return;
+		if (url && (!strncasecmp(url, "http://", 7) || !strncasecmp(url, "https://", 8)) && !c->offline &&
+		    !server_failed(c, url)) {
+			char why[600];
+			int rc = sv_symsrv_fetch(url, dir, e->name, f->key, path, sizeof(path), why, sizeof(why));
+			if (rc == 0 && try_pdb(f, e, path) > 0) {
+				snprintf(f->why, sizeof(f->why), "%.340s (downloaded from %.240s)", path, url);
+				c->downloads++;
+				return;
+			}
+			if (rc != 0)
+				snprintf(f->why, sizeof(f->why), "%s", why);
+			char *u = rc < 0 ? strdup(url) : NULL;
+			if (u && SV_ARRAY_PUSH(c->failed, c->nfailed, c->failedcap, u))
+				free(u);
+		}
 		if (store_only)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->name);

@@ -84,3 +84,35 @@ cn pdb.etl.warning '[.warnings[] | select(startswith("symbols:"))]' '["symbols: 
 # no symbol path: module!? as before, and not a word about symbols
 cn pdb.etl.none '[([.rows[] | select(.name | test("^crash!"))] | map(.name)), ([.. | strings | select(startswith("symbols:"))] | length)]' \
 	'[["crash!?"],0]' byname "$PT/sym.etl"
+
+# A symbol server on loopback (tests/pdb/symserver.py, which stops by itself): the PDB is
+# downloaded into an empty cache (the server has only the CAB-compressed crash.pd_, made by
+# gcab, expanded with libmspack), written whole, used; an identity the server lacks is a 404;
+# --offline asks nothing; a server that cannot be reached is asked once per run.
+mkdir -p "$PT/srv/crash.pdb/$KEY"
+if command -v gcab > /dev/null; then
+	(cd "$PT" && cp good.pdb crash.pdb && gcab -c -z "srv/crash.pdb/$KEY/crash.pd_" crash.pdb > /dev/null && rm crash.pdb)
+else
+	cp "$PT/good.pdb" "$PT/srv/crash.pdb/$KEY/crash.pdb"
+fi
+: > "$PT/srv.log"
+python3 tests/pdb/symserver.py "$PT/srv" "$PT/srv.log" 60 > "$PT/port" &
+SRV=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$PT/port" ] && break; sleep 0.2; done
+URL="http://127.0.0.1:$(head -n 1 "$PT/port")"
+cn pdb.server.names '[.rows[] | select(.name | test("^crash!")) | .name] | sort' \
+	'["crash!__CxxFrameHandler3","crash!google_breakpad::CrashGenerationClient::RequestDump","crash!google_breakpad::ExceptionHandler::HandleException"]' \
+	byname "$PT/sym.etl" --symbol-path "srv*$PT/cache*$URL"
+if cmp -s "$PT/cache/crash.pdb/$KEY/crash.pdb" "$PT/good.pdb" && [ -z "$(find "$PT/cache" -name '*.tmp.*' -o -name '*.cab.*')" ]; then ok; else bad pdb.server.cached "the cache does not hold the PDB whole"; fi
+cn pdb.server.notes '[.found[] | select(startswith("symbols:")) | sub("127.0.0.1:[0-9]+"; "127.0.0.1:PORT")]' \
+	"[\"symbols: crash.pdb $KEY from $PT/cache2/crash.pdb/$KEY/crash.pdb (downloaded from http://127.0.0.1:PORT)\",\"symbols: crash.pdb 000000000000000000000000000000001: not on http://127.0.0.1:PORT (HTTP 404 for crash.pdb and its .pd_)\"]" \
+	info "$PT/sym.etl" --symbol-path "srv*$PT/cache2*$URL"
+n=$(grep -c "GET /crash.pdb/$KEY/" "$PT/srv.log")
+cn pdb.server.cache-first '[.rows[] | select(.name | test("^crash!"))] | length' 3 byname "$PT/sym.etl" --symbol-path "srv*$PT/cache*$URL"
+if [ "$(grep -c "GET /crash.pdb/$KEY/" "$PT/srv.log")" = "$n" ]; then ok; else bad pdb.server.cache-first-asked "the server was asked again"; fi
+cn pdb.server.offline '[.rows[] | select(.name | test("^crash!")) | .name]' '["crash!?"]' byname "$PT/sym.etl" --symbol-path "srv*$PT/cache3*$URL" --offline
+if [ ! -e "$PT/cache3" ]; then ok; else bad pdb.server.offline-wrote "--offline made $PT/cache3"; fi
+kill "$SRV" 2> /dev/null
+wait "$SRV" 2> /dev/null
+cn pdb.server.down '[.found[] | select(startswith("symbols:")) | test("127.0.0.1:1")]' '[true,false]' \
+	info "$PT/sym.etl" --symbol-path "srv*$PT/cache4*http://127.0.0.1:1/"

@@ -30,6 +30,7 @@ typedef struct sv_import_opts {
 	bool no_inline;           /* perf.data: no inline frames in DWARF-unwound stacks */
 	bool by_cpu;              /* perf, ETL: every stack under a "CPU n" root frame (WPA's Cpu) */
 	const char *symbol_path;  /* ETL: where PDBs are (_NT_SYMBOL_PATH syntax); NULL = none */
+	bool offline;             /* ETL: never download from the symbol path's servers */
 } sv_import_opts;
 
 /* What PerfView opens a file of this kind with (semantics §11.2), when the file carries no
