@@ -21,7 +21,7 @@ CC ?= cc
 # Each layer is compiled with its own libraries' flags only, so the compiler keeps the layers
 # apart (design.md "Layers"): lib/ sees pcre2, formats/ the format libraries, tui/ ncursesw.
 LIB_PKGS := libpcre2-8
-FMT_PKGS := libxml-2.0 json-c libzip zlib libdw libzstd libprotobuf-c libcurl libmspack
+FMT_PKGS := libxml-2.0 json-c libzip zlib libdw libzstd libprotobuf-c libcurl libmspack libdebuginfod
 PKGS := $(LIB_PKGS) $(FMT_PKGS)
 LIB_PKG_CFLAGS := $(shell pkg-config --cflags $(LIB_PKGS) 2>/dev/null)
 FMT_PKG_CFLAGS := $(shell pkg-config --cflags $(FMT_PKGS) 2>/dev/null)
@@ -154,7 +154,7 @@ bench: $(BIN) $(B)/tests/bench/gen $(B)/tests/bench/engine $(B)/tests/bench/tui-
 # Every library and tool the build, the tests and the demo need, on Debian 12.
 DEB_PKGS := build-essential pkg-config libpcre2-dev libxml2-dev libjson-c-dev zlib1g-dev libzip-dev \
 	libncurses-dev libdw-dev libelf-dev libzstd-dev libiberty-dev libc6-dbg libcmocka-dev jq zip unzip tmux libxml2-utils time \
-	chromium clang libclang-rt-14-dev libprotobuf-c-dev protobuf-c-compiler golang-go python3 libcurl4-openssl-dev libmspack-dev gcab
+	chromium clang libclang-rt-14-dev libprotobuf-c-dev protobuf-c-compiler golang-go python3 libcurl4-openssl-dev libmspack-dev gcab libdebuginfod-dev debuginfod
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \

@@ -49,6 +49,7 @@ typedef struct cli_opts {
 	bool by_cpu;              /* --by-cpu */
 	const char *symbol_path;  /* --symbol-path, else $_NT_SYMBOL_PATH */
 	bool offline;             /* --offline */
+	const char *symfs;        /* --symfs */
 	const char *perf_map_dir; /* --perf-map-dir */
 	const char *debug_dirs;   /* --debug-dir (each), then $PERF_BUILDID_DIR or ~/.debug, ':'-joined */
 	char debug_buf[4096];
@@ -158,6 +159,8 @@ void cli_json_cmpstat(struct jw *w, const struct sv_cmpstat *s);
 int cmd_check(const cli_opts *o);   /* check.c */
 int cmd_explain(const cli_opts *o); /* explain.c */
 int cmd_symbols(const cli_opts *o); /* symbols.c */
+/* What the options ask of an import (load.c); the caller adds progress and aggregation. */
+sv_import_opts cli_import_opts(const cli_opts *o);
 int cmd_convert(const cli_opts *o);
 int cmd_tui(const cli_opts *o);
 int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick,

@@ -21,6 +21,16 @@ void cli_report(const sv_error *err)
 	fprintf(stderr, "stackview: %s\n", buf);
 }
 
+sv_import_opts cli_import_opts(const cli_opts *o)
+{
+	/* symbols: the options, else the variables PerfView and perf read */
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	return (sv_import_opts){ .format = o->format, .event = o->event, .kallsyms = o->kallsyms, .debug_dirs = o->debug_dirs,
+				 .perf_map_dir = o->perf_map_dir, .no_inline = o->no_inline, .by_cpu = o->by_cpu,
+				 .symfs = o->symfs, .debuginfod = urls && *urls,
+				 .symbol_path = o->symbol_path ? o->symbol_path : getenv("_NT_SYMBOL_PATH"), .offline = o->offline };
+}
+
 /* Load a file (with progress and cancelling); `aggregate`: one sample per stack. */
 int cli_load_as(sv_source **out, const char *path, const cli_opts *o, bool aggregate)
 {
@@ -28,9 +38,9 @@ int cli_load_as(sv_source **out, const char *path, const cli_opts *o, bool aggre
 	sv_error_clear(&err);
 	cli_progress cp;
 	cli_progress_begin(&cp, path, o->progress);
-	sv_import_opts io = { .format = o->format, .event = o->event, .kallsyms = o->kallsyms, .debug_dirs = o->debug_dirs,
-			      .perf_map_dir = o->perf_map_dir, .progress = cli_progress_watch(&cp), .aggregate = aggregate, .no_inline = o->no_inline, .by_cpu = o->by_cpu,
-			      .symbol_path = o->symbol_path ? o->symbol_path : getenv("_NT_SYMBOL_PATH"), .offline = o->offline };
+	sv_import_opts io = cli_import_opts(o);
+	io.progress = cli_progress_watch(&cp);
+	io.aggregate = aggregate;
 	int rc = sv_load(out, path, &io, &err);
 	cli_progress_end(&cp, rc == 0);
 	if (rc) {

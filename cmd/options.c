@@ -58,6 +58,9 @@ void cli_usage(FILE *f)
 	      "                        DIR/.build-id/ (repeatable; then ~/.debug, /usr/lib/debug)\n"
 	      "      --perf-map-dir DIR  perf.data: where the JIT maps perf-PID.map are (default /tmp)\n"
 	      "      --no-inline       perf.data: no inline frames in DWARF-unwound stacks\n"
+	      "      --symfs DIR       perf.data: the recording's files under DIR (as perf's --symfs)\n"
+	      "      --debuginfod URL  perf.data: files by build id from this debuginfod server (default:\n"
+	      "                        the servers in DEBUGINFOD_URLS; none when it is unset)\n"
 	      "      --symbol-path P   ETL: where PDBs are, as _NT_SYMBOL_PATH (default: that variable):\n"
 	      "                        DIR;cache*DIR;srv*CACHE*URL (a PDB not in CACHE is downloaded)\n"
 	      "      --offline         ETL: never download from symbol servers\n"
@@ -105,7 +108,7 @@ enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
 	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_FORMAT, O_VERSION,
 	O_MATCH, O_NO_AUTO_MATCH, O_WELCH, O_JUNIT, O_NAME,
-	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_BY_CPU, O_LOOKUP, O_SYMBOL_PATH, O_OFFLINE, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT,
+	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_BY_CPU, O_LOOKUP, O_SYMBOL_PATH, O_OFFLINE, O_SYMFS, O_DEBUGINFOD, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT,
 };
 
 static const struct option longopts[] = {
@@ -125,6 +128,8 @@ static const struct option longopts[] = {
 	{ "lookup", required_argument, NULL, O_LOOKUP },
 	{ "symbol-path", required_argument, NULL, O_SYMBOL_PATH },
 	{ "offline", no_argument, NULL, O_OFFLINE },
+	{ "symfs", required_argument, NULL, O_SYMFS },
+	{ "debuginfod", required_argument, NULL, O_DEBUGINFOD },
 	{ "debug-dir", required_argument, NULL, O_DEBUG_DIR },
 	{ "perf-map-dir", required_argument, NULL, O_PERF_MAP_DIR },
 	{ "select-group", required_argument, NULL, O_SEL_GROUP },
@@ -311,6 +316,13 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 		case O_BY_CPU: o->by_cpu = true; break;
 		case O_SYMBOL_PATH: o->symbol_path = optarg; break;
 		case O_OFFLINE: o->offline = true; break;
+		case O_SYMFS: o->symfs = optarg; break;
+		case O_DEBUGINFOD: /* libdebuginfod reads its servers from the environment */
+			if (setenv("DEBUGINFOD_URLS", optarg, 1)) {
+				fprintf(stderr, "stackview: --debuginfod: cannot set DEBUGINFOD_URLS\n");
+				return EXIT_USAGE;
+			}
+			break;
 		case O_LOOKUP:
 			if (o->nlookup >= CLI_MAX_FILES) {
 				fprintf(stderr, "stackview: more than %d --lookup options\n", CLI_MAX_FILES);

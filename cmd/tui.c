@@ -49,9 +49,8 @@ static int tui_save(void *payload, const sv_source *src, const char *path, sv_er
 static int tui_reload(const void *payload, const char *event, sv_source **out, sv_error *err)
 {
 	const cli_opts *o = payload;
-	sv_import_opts io = { .format = o->format, .event = event, .kallsyms = o->kallsyms, .debug_dirs = o->debug_dirs,
-			      .perf_map_dir = o->perf_map_dir, .no_inline = o->no_inline, .by_cpu = o->by_cpu,
-			      .symbol_path = o->symbol_path ? o->symbol_path : getenv("_NT_SYMBOL_PATH"), .offline = o->offline };
+	sv_import_opts io = cli_import_opts(o);
+	io.event = event;
 	int rc = sv_load(out, o->files[0], &io, err);
 	if (!rc && o->scaling) /* as cli_load applies it to the first event */
 		sv_source_set_scaling(*out, strcmp(o->scaling, "time") == 0 ? SV_SCALING_TIME : SV_SCALING_DATA);

@@ -255,6 +255,11 @@ static int finish(pdr *r)
 	if (!rc && used)
 		rc = sv_sink_note(r->sink, found == used ? SV_NOTE_INFO : SV_NOTE_WARNING, "user symbols: %zu of %zu files found%s%s%s", found,
 			  used, found < used ? " (not found: " : "", missing, found < used ? (used - found > shown ? ", …)" : ")") : "");
+	size_t dasked, dfound;
+	sv_perf_syms_debuginfod(r->syms, &dasked, &dfound);
+	if (!rc && dasked)
+		rc = sv_sink_note(r->sink, dfound < dasked ? SV_NOTE_WARNING : SV_NOTE_INFO,
+				  "debuginfod: %zu of %zu files asked for by build id found", dfound, dasked);
 	if (!rc && (r->lost || r->lost_samples))
 		rc = sv_sink_note(r->sink, SV_NOTE_WARNING, "perf lost %zu events and %zu samples while recording", r->lost, r->lost_samples);
 	if (!rc && r->bad_samples)
@@ -297,7 +302,8 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		r.tp[k].id = r.tp_attr[k] = -1;
 	sv_cpu_root_init(&r.cpu_roots);
 	rec *tmp = NULL;
-	sv_perf_sym_opts so = { r.opts->kallsyms, r.opts->debug_dirs, r.opts->perf_map_dir };
+	sv_perf_sym_opts so = { r.opts->kallsyms, r.opts->debug_dirs, r.opts->perf_map_dir, r.opts->symfs,
+				r.opts->debuginfod };
 	int rc = sv_perf_syms_new(&r.syms, &so);
 	if (rc) {
 		sv_pdr_oom(&r);

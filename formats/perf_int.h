@@ -102,9 +102,13 @@ typedef struct sv_perf_sym_opts {
 	const char *kallsyms;     /* file (plain or gzip); NULL = decide from the build id */
 	const char *debug_dirs;   /* ':'-separated, searched before ~/.debug and /usr/lib/debug */
 	const char *perf_map_dir; /* where perf-PID.map files are; NULL = /tmp */
+	const char *symfs;        /* the recording's files under this root (perf's --symfs) */
+	bool debuginfod;          /* ask debuginfod (DEBUGINFOD_URLS) for files by build id */
 } sv_perf_sym_opts;
 
 int sv_perf_syms_new(sv_perf_syms **out, const sv_perf_sym_opts *opts);
+/* How many files were asked of debuginfod, and found there. */
+void sv_perf_syms_debuginfod(const sv_perf_syms *s, size_t *asked, size_t *found);
 void sv_perf_syms_free(sv_perf_syms *s);
 
 /* The DSO for a path (and build id when known), created on first use. NULL = out of memory. */

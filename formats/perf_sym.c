@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/debuginfod.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -83,12 +84,20 @@ static void dso_free(sv_perf_dso *d)
 	free(d);
 }
 
+void sv_perf_syms_debuginfod(const sv_perf_syms *s, size_t *asked, size_t *found)
+{
+	*asked = s->dbgd_asked;
+	*found = s->dbgd_found;
+}
+
 void sv_perf_syms_free(sv_perf_syms *s)
 {
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->ndsos; i++)
 		dso_free(s->dsos[i]);
+	if (s->dbgd)
+		debuginfod_end(s->dbgd);
 	free(s->dsos);
 	free(s->dso_next);
 	sv_idmap_dispose(&s->dso_idx);
@@ -520,6 +529,28 @@ static int own_vdso(void)
 	return fd;
 }
 
+/* debuginfod (its servers from DEBUGINFOD_URLS, its cache from DEBUGINFOD_CACHE_PATH): the
+ * debug file by build id, else the executable; the file it caches is opened as any other. */
+static Dwfl_Module *from_debuginfod(sv_perf_syms *s, sv_perf_dso *d, Dwfl **dwfl)
+{
+	if (!s->dbgd && !(s->dbgd = debuginfod_begin()))
+		return NULL;
+	s->dbgd_asked++;
+	Dwfl_Module *mod = NULL;
+	for (int which = 0; which < 2 && !mod; which++) {
+		char *path = NULL;
+		int fd = which == 0 ? debuginfod_find_debuginfo(s->dbgd, d->build_id, d->build_id_len, &path)
+				    : debuginfod_find_executable(s->dbgd, d->build_id, d->build_id_len, &path);
+		if (fd >= 0)
+			close(fd); /* reopened through the side-file guard */
+		if (fd >= 0 && path && (mod = try_file(s, d, path, dwfl)))
+			d->elf_path = strdup(path);
+		free(path);
+	}
+	s->dbgd_found += mod != NULL;
+	return mod;
+}
+
 void sv_perf_dso_load(sv_perf_syms *s, sv_perf_dso *d)
 {
 	if (d->tried)
@@ -544,12 +575,16 @@ void sv_perf_dso_load(sv_perf_syms *s, sv_perf_dso *d)
 	if (d->jit || d->kernel || d->path[0] == '[' || starts(d->path, strlen(d->path), "/proc/") ||
 	    starts(d->path, strlen(d->path), "/sys/") || starts(d->path, strlen(d->path), "/dev/"))
 		return;
-	/* The recorded file when it is still there (and matches), else perf's build-id cache or
-	 * a debug file found by build id in the debug directories. */
+	/* The recorded file when it is still there (and matches) — under --symfs when given, as
+	 * perf looks — else perf's build-id cache or a debug file found by build id in the debug
+	 * directories, else debuginfod. */
 	char buf[4096];
 	Dwfl *dwfl = NULL;
-	Dwfl_Module *mod = d->path[0] == '/' && regular_file(d->path) ? try_file(s, d, d->path, &dwfl) : NULL;
-	if (mod)
+	Dwfl_Module *mod = NULL;
+	if (s->opts.symfs && d->path[0] == '/' && snprintf(buf, sizeof(buf), "%s%s", s->opts.symfs, d->path) < (int)sizeof(buf) &&
+	    regular_file(buf) && (mod = try_file(s, d, buf, &dwfl)))
+		d->elf_path = strdup(buf);
+	if (!mod && !s->opts.symfs && d->path[0] == '/' && regular_file(d->path) && (mod = try_file(s, d, d->path, &dwfl)))
 		d->elf_path = strdup(d->path);
 	if (!mod && d->build_id_len) {
 		const char *dirs = s->opts.debug_dirs ? s->opts.debug_dirs : "";
@@ -568,6 +603,8 @@ void sv_perf_dso_load(sv_perf_syms *s, sv_perf_dso *d)
 					d->elf_path = strdup(buf);
 			}
 	}
+	if (!mod && d->build_id_len && s->opts.debuginfod)
+		mod = from_debuginfod(s, d, &dwfl);
 	if (!mod)
 		return;
 	read_tables(d, mod);

@@ -35,6 +35,8 @@ typedef struct jit_map {
 
 struct sv_perf_syms {
 	sv_perf_sym_opts opts;
+	struct debuginfod_client *dbgd; /* made when first needed */
+	size_t dbgd_found, dbgd_asked;
 	char *debuginfo_path; /* for libdwfl's standard find_debuginfo */
 	char *path_slot;
 	Dwfl_Callbacks cb;

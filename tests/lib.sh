@@ -16,7 +16,7 @@ TMP=$(mktemp -d)
 # Presets are read from and written to $XDG_CONFIG_HOME and symbols are never looked up in the
 # tester's own caches: nothing in a test depends on the home directory of the host.
 export XDG_CONFIG_HOME="$TMP/config" HOME="$TMP/home"
-unset _NT_SYMBOL_PATH # symbols come only from the paths a test names
+unset _NT_SYMBOL_PATH DEBUGINFOD_URLS # symbols come only from the paths and servers a test names
 mkdir -p "$XDG_CONFIG_HOME" "$HOME"
 trap 'rm -rf "$TMP"' EXIT
 MT=$TMP/mt.fp.txt

@@ -219,3 +219,36 @@ for f in "$FG"/perf-*.txt; do
 		if cmp -s "$TMP/fg.folded" "$FG/results/$b-collapsed-$m.txt"; then ok; else bad "flamegraph.$b.$m" "$(diff "$TMP/fg.folded" "$FG/results/$b-collapsed-$m.txt" | head -4 | cut -c1-200)"; fi
 	done
 done
+
+# Files from elsewhere (issue 17): --symfs (the recorded /tmp/perfdata/bin/mt under a root, as
+# perf's --symfs) and a real debuginfod server on loopback serving the debug directory, with
+# an empty cache and no --debug-dir: the same ByName as with --debug-dir.
+ref=$("$SV" byname "$PD/recordings/mt.fp.data" --kallsyms "$PD/kallsyms.gz" --debug-dir "$PD/debug" --json 2>/dev/null | jq -c '[.rows[] | [.name, .exc]]')
+mkdir -p "$TMP/symfs/tmp/perfdata/bin"
+cp "$PD/debug/.build-id/fd/5d207e3219251d345fad1f72dfdd507487ac29.debug" "$TMP/symfs/tmp/perfdata/bin/mt"
+# (under --symfs every file is looked for there only, as perf does: compare mt's own rows)
+mtrows='[.rows[] | select(.name | startswith("mt!")) | [.name, .exc]]'
+refmt=$("$SV" byname "$PD/recordings/mt.fp.data" --kallsyms "$PD/kallsyms.gz" --debug-dir "$PD/debug" --json 2>/dev/null | jq -c "$mtrows")
+got=$("$SV" byname "$PD/recordings/mt.fp.data" --kallsyms "$PD/kallsyms.gz" --symfs "$TMP/symfs" --json 2>/dev/null | jq -c "$mtrows")
+if [ "$refmt" != "[]" ] && [ "$got" = "$refmt" ]; then ok; else bad perf.data.symfs "mt's rows differ from --debug-dir's: $got"; fi
+if command -v debuginfod > /dev/null; then
+	DPORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	timeout 120 debuginfod -d "$TMP/debuginfod.sqlite" -p "$DPORT" -F "$PWD/$PD/debug" > "$TMP/debuginfod.log" 2>&1 &
+	DGD=$!
+	for _ in $(seq 1 100); do # until it has indexed the directory (at most 20 s)
+		[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$DPORT/buildid/fd5d207e3219251d345fad1f72dfdd507487ac29/debuginfo")" = 200 ] && break
+		sleep 0.2
+	done
+	got=$(DEBUGINFOD_URLS="http://127.0.0.1:$DPORT" DEBUGINFOD_CACHE_PATH="$TMP/dcache" "$SV" byname "$PD/recordings/mt.fp.data" --kallsyms "$PD/kallsyms.gz" --json 2>/dev/null | jq -c '[.rows[] | [.name, .exc]]')
+	if [ -n "$ref" ] && [ "$got" = "$ref" ]; then ok; else bad perf.data.debuginfod "ByName differs from --debug-dir's"; fi
+	got=$(DEBUGINFOD_CACHE_PATH="$TMP/dcache2" "$SV" info "$PD/recordings/mt.fp.data" --kallsyms "$PD/kallsyms.gz" --debuginfod "http://127.0.0.1:$DPORT" --json 2>/dev/null | jq -c '[.found[] | select(startswith("debuginfod"))]')
+	if [ "$got" = '["debuginfod: 1 of 1 files asked for by build id found"]' ]; then ok; else bad perf.data.debuginfod.option "got $got"; fi
+	if [ -s "$TMP/dcache/fd5d207e3219251d345fad1f72dfdd507487ac29/debuginfo" ]; then ok; else bad perf.data.debuginfod.cache "nothing in the cache"; fi
+	kill "$DGD" 2> /dev/null
+	wait "$DGD" 2> /dev/null
+else
+	bad perf.data.debuginfod "debuginfod is not installed (make deps)"
+fi
+# without the variable or --debuginfod, nothing is asked
+got=$("$SV" info "$PD/recordings/mt.fp.data" --kallsyms "$PD/kallsyms.gz" --json 2>/dev/null | jq -c '[.. | strings | select(startswith("debuginfod"))] | length')
+if [ "$got" = 0 ]; then ok; else bad perf.data.debuginfod.off "got $got"; fi

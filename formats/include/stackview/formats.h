@@ -25,6 +25,8 @@ typedef struct sv_import_opts {
 	const char *kallsyms;     /* perf.data: kernel symbols file (plain or gzip); NULL = decide */
 	const char *debug_dirs;   /* perf.data: ':'-separated directories searched by build id */
 	const char *perf_map_dir; /* perf.data: where perf-PID.map files are; NULL = /tmp */
+	const char *symfs;        /* perf.data: the recording's files under this root (perf's --symfs) */
+	bool debuginfod;          /* perf.data: ask debuginfod (DEBUGINFOD_URLS) by build id */
 	sv_progress *progress;    /* borrowed; NULL = no progress reports */
 	bool aggregate;           /* one sample per stack (sv_source_set_aggregate) */
 	bool no_inline;           /* perf.data: no inline frames in DWARF-unwound stacks */
