@@ -194,8 +194,8 @@ static bool to_rva(const pdb *p, uint16_t seg, uint32_t off, uint32_t *rva)
 static void undecorate(const pdb *p, const sv_symtab *t, const char **s, size_t *n)
 {
 	(void)p;
-	if (t->machine != 0x14C || !*n || (*s)[0] == '?')
-		return;
+	if (t->machine != 0x14C || *n < 2 || (*s)[0] == '?')
+		return; /* (a lone "_" or "@" is a name of its own) */
 	if ((*s)[0] == '_' || (*s)[0] == '@') {
 		bool fast = (*s)[0] == '@';
 		(*s)++;
@@ -206,7 +206,7 @@ static void undecorate(const pdb *p, const sv_symtab *t, const char **s, size_t 
 			bool digits = k < *n;
 			for (size_t i = k; i < *n; i++)
 				digits &= (*s)[i] >= '0' && (*s)[i] <= '9';
-			if (digits || fast)
+			if ((digits || fast) && k > 1)
 				*n = k - 1;
 		}
 	}
