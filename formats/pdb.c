@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "msvc_demangle.h"
 #include "stackview/input.h"
 #include "stackview/symbols.h"
 #include "sv/array.h"
@@ -190,7 +191,7 @@ static bool to_rva(const pdb *p, uint16_t seg, uint32_t off, uint32_t *rva)
 }
 
 /* x86 C names lose their decoration (cdecl `_f`, stdcall `_f@8`, fastcall `@f@8`); C++
- * names (`?f@@...`) stay as they are. */
+ * names (`?f@@...`) are demangled by the caller, or stay as they are. */
 static void undecorate(const pdb *p, const sv_symtab *t, const char **s, size_t *n)
 {
 	(void)p;
@@ -241,7 +242,13 @@ static int walk_records(pdb *p, sv_symtab *t, const unsigned char *b, size_t len
 			t->publics++;
 			if (!nl || !to_rva(p, seg, off, &rva))
 				continue;
-			undecorate(p, t, &nm, &nl);
+			char dm[1024];
+			if (nm[0] == '?' && sv_msvc_demangle_name(nm, nl, dm, sizeof(dm))) { /* C++: its qualified name */
+				nm = dm;
+				nl = strlen(dm);
+			} else {
+				undecorate(p, t, &nm, &nl);
+			}
 			if (add_symbol(t, rva, 0, nm, nl, true))
 				return SV_ENOMEM;
 		} else if (!publics && (kind == S_GPROC32 || kind == S_LPROC32 || kind == S_GPROC32_ID || kind == S_LPROC32_ID ||

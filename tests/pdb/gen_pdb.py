@@ -10,7 +10,7 @@
 #   procedures: 1:0x10 size 0x20 "ns::Widget::draw", 1:0x40 size 0x8 "helper",
 #               2:0x0 size 0x10 "_asm_entry" (MASM: x86 name, shown "asm_entry")
 #   publics: 1:0x18 "?draw@Widget@ns@@QAEXXZ" (inside draw), 1:0x100 "_lonely@8" (stdcall),
-#            2:0x80 "?orphan@@YAXXZ"
+#            2:0x80 "?orphan@@YAXXZ" (shown "orphan")
 # usage: gen_pdb.py OUT.pdb [omap]
 import struct
 import sys

@@ -7,7 +7,7 @@
  * A PDB's functions are its modules' procedures (S_GPROC32/S_LPROC32 and their _ID forms:
  * undecorated names, exact extents) and, where no procedure covers an address, its public
  * symbols (S_PUB32), C names undecorated for x86 (`_f`, `_f@8`, `@f@8` -> `f`), C++ names
- * kept decorated. Section offsets become RVAs through the PDB's section headers (and OMAP,
+ * demangled to their qualified name (msvc_demangle.h; kept decorated where it cannot). Section offsets become RVAs through the PDB's section headers (and OMAP,
  * for images rewritten after linking).
  *
  * Ownership: sv_symtab_open returns a table the caller frees with sv_symtab_free; symbols and
