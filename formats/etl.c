@@ -46,6 +46,9 @@ static void ctx_dispose(etl_ctx *c)
 	for (size_t i = 0; i < c->nfailed; i++)
 		free(c->failed[i]);
 	free(c->failed);
+	for (size_t i = 0; i < c->nnoid; i++)
+		free(c->noid[i]);
+	free(c->noid);
 	for (size_t i = 0; i < c->nleaves; i++)
 		free(c->leaves[i]);
 	free(c->leaves);

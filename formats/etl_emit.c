@@ -213,7 +213,7 @@ static int address_frame(emit *e, sv_frame_id *out, uint32_t pid, uint64_t addr,
 		m = find_method(e, pid, addr, ts);
 	if (im) {
 		append_module(c, buf, sizeof(buf), &len, im->path);
-		const sv_symtab *t = sv_etl_symtab(c, im->pid, im->base);
+		const sv_symtab *t = sv_etl_symtab(c, im);
 		const sv_symbol *s = t && addr - im->base <= UINT32_MAX ? sv_symtab_lookup(t, (uint32_t)(addr - im->base)) : NULL;
 		snprintf(buf + len, sizeof(buf) - len, "!%s", s ? s->name : "?");
 	} else if (m) {

@@ -281,6 +281,8 @@ typedef struct etl_ctx {
 	esymfile *symfiles;
 	size_t nsymfiles, symfilecap;
 	bool offline;         /* never download */
+	char **noid;          /* images the frames need whose PDB identity the trace does not give */
+	size_t nnoid, noidcap;
 	char **failed;        /* servers that could not be reached this run */
 	size_t nfailed, failedcap, downloads;
 
@@ -350,8 +352,8 @@ int sv_etl_on_stackwalk(etl_ctx *c, const etl_rec *r);
 
 /* An ImageID/DbgID_RSDS event: the PDB identity of the image at (pid, base). */
 int sv_etl_on_rsds(etl_ctx *c, const etl_rec *r);
-/* The PDB of the image at (pid, base) on the symbol path (looked for once), or NULL. */
-const struct sv_symtab *sv_etl_symtab(etl_ctx *c, uint32_t pid, uint64_t base);
+/* The PDB of an image on the symbol path (looked for once), or NULL. */
+const struct sv_symtab *sv_etl_symtab(etl_ctx *c, const eimage *im);
 /* info lines: each PDB found and where, each one not and why. */
 int sv_etl_symbols_notes(etl_ctx *c);
 

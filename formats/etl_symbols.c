@@ -161,16 +161,31 @@ static void search(etl_ctx *c, esymfile *f, const ersds *e)
 	}
 }
 
-const sv_symtab *sv_etl_symtab(etl_ctx *c, uint32_t pid, uint64_t base)
+/* An image without a DbgID_RSDS event: counted once by its file name, for the notes. */
+static void no_identity(etl_ctx *c, const char *path)
+{
+	const char *b = path;
+	for (const char *q = path; *q; q++)
+		if (*q == '\\' || *q == '/')
+			b = q + 1;
+	for (size_t i = 0; i < c->nnoid; i++)
+		if (!strcasecmp(c->noid[i], b))
+			return;
+	char *d = c->nnoid < 1000 ? strdup(b) : NULL;
+	if (d && SV_ARRAY_PUSH(c->noid, c->nnoid, c->noidcap, d))
+		free(d);
+}
+
+const sv_symtab *sv_etl_symtab(etl_ctx *c, const eimage *im)
 {
 	if (!c->symbol_path)
 		return NULL;
-	uint32_t ri = sv_idmap_get(&c->rsds_by_key, sv_hash_mix64(base) ^ pid);
-	if (ri == SV_IDMAP_NONE || !ri)
+	uint32_t ri = sv_idmap_get(&c->rsds_by_key, sv_hash_mix64(im->base) ^ im->pid);
+	ersds *e = ri != SV_IDMAP_NONE && ri ? &c->rsds[ri - 1] : NULL;
+	if (!e || e->pid != im->pid || e->base != im->base) { /* none, or another image's key */
+		no_identity(c, im->path);
 		return NULL;
-	ersds *e = &c->rsds[ri - 1];
-	if (e->pid != pid || e->base != base) /* another image's key */
-		return NULL;
+	}
 	if (e->file) /* looked for already */
 		return c->symfiles[e->file - 1].t;
 	/* the same PDB for another image (a DLL in many processes): one search, one table */
@@ -220,6 +235,16 @@ int sv_etl_symbols_notes(etl_ctx *c)
 				ml += (size_t)snprintf(missing + ml, sizeof(missing) - ml, "%s%s", nmissing > 1 ? ", " : "", f->name);
 		}
 		if (rc)
+			return rc;
+	}
+	if (c->nnoid) {
+		char list[600] = "";
+		size_t ll = 0;
+		for (size_t i = 0; i < c->nnoid && ll < sizeof(list) - 1; i++)
+			ll += (size_t)snprintf(list + ll, sizeof(list) - ll, "%s%s", i ? ", " : "", c->noid[i]);
+		if ((rc = sv_sink_note(c->sink, SV_NOTE_INFO,
+				       "symbols: %zu images have no PDB identity in the trace (no ImageID/DbgID_RSDS event): %s%s",
+				       c->nnoid, list, ll >= sizeof(list) - 1 ? ", …" : "")))
 			return rc;
 	}
 	char line[800];

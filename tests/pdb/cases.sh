@@ -77,7 +77,7 @@ cn pdb.etl.env '[.rows[] | select(.name | test("^crash!")) | .name] | length' 3 
 got=$(_NT_SYMBOL_PATH="cache*$PT/store" "$SV" byname "$PT/sym.etl" --json 2>/dev/null | jq -c '[.rows[] | select(.name | test("^crash!")) | .name] | length')
 if [ "$got" = 3 ]; then ok; else bad pdb.etl.nt-symbol-path "got $got"; fi
 cn pdb.etl.found '[.found[] | select(startswith("symbols:"))]' \
-	"[\"symbols: crash.pdb $KEY from $PT/store/crash.pdb/$KEY/crash.pdb\",\"symbols: crash.pdb 000000000000000000000000000000001: $PT/flat/crash.pdb is $KEY, not the image's 000000000000000000000000000000001\"]" \
+	"[\"symbols: crash.pdb $KEY from $PT/store/crash.pdb/$KEY/crash.pdb\",\"symbols: crash.pdb 000000000000000000000000000000001: $PT/flat/crash.pdb is $KEY, not the image's 000000000000000000000000000000001\",\"symbols: 3 images have no PDB identity in the trace (no ImageID/DbgID_RSDS event): ntdll.dll, app.exe, work.dll\"]" \
 	info "$PT/sym.etl" --symbol-path "$SP"
 cn pdb.etl.warning '[.warnings[] | select(startswith("symbols:"))]' '["symbols: 1 of 2 PDBs the frames need were found on the symbol path (not: crash.pdb)"]' \
 	info "$PT/sym.etl" --symbol-path "$SP"
@@ -105,7 +105,7 @@ cn pdb.server.names '[.rows[] | select(.name | test("^crash!")) | .name] | sort'
 	byname "$PT/sym.etl" --symbol-path "srv*$PT/cache*$URL"
 if cmp -s "$PT/cache/crash.pdb/$KEY/crash.pdb" "$PT/good.pdb" && [ -z "$(find "$PT/cache" -name '*.tmp.*' -o -name '*.cab.*')" ]; then ok; else bad pdb.server.cached "the cache does not hold the PDB whole"; fi
 cn pdb.server.notes '[.found[] | select(startswith("symbols:")) | sub("127.0.0.1:[0-9]+"; "127.0.0.1:PORT")]' \
-	"[\"symbols: crash.pdb $KEY from $PT/cache2/crash.pdb/$KEY/crash.pdb (downloaded from http://127.0.0.1:PORT)\",\"symbols: crash.pdb 000000000000000000000000000000001: not on http://127.0.0.1:PORT (HTTP 404 for crash.pdb and its .pd_)\"]" \
+	"[\"symbols: crash.pdb $KEY from $PT/cache2/crash.pdb/$KEY/crash.pdb (downloaded from http://127.0.0.1:PORT)\",\"symbols: crash.pdb 000000000000000000000000000000001: not on http://127.0.0.1:PORT (HTTP 404 for crash.pdb and its .pd_)\",\"symbols: 3 images have no PDB identity in the trace (no ImageID/DbgID_RSDS event): ntdll.dll, app.exe, work.dll\"]" \
 	info "$PT/sym.etl" --symbol-path "srv*$PT/cache2*$URL"
 n=$(grep -c "GET /crash.pdb/$KEY/" "$PT/srv.log")
 cn pdb.server.cache-first '[.rows[] | select(.name | test("^crash!"))] | length' 3 byname "$PT/sym.etl" --symbol-path "srv*$PT/cache*$URL"
@@ -114,5 +114,5 @@ cn pdb.server.offline '[.rows[] | select(.name | test("^crash!")) | .name]' '["c
 if [ ! -e "$PT/cache3" ]; then ok; else bad pdb.server.offline-wrote "--offline made $PT/cache3"; fi
 kill "$SRV" 2> /dev/null
 wait "$SRV" 2> /dev/null
-cn pdb.server.down '[.found[] | select(startswith("symbols:")) | test("127.0.0.1:1")]' '[true,false]' \
+cn pdb.server.down '[.found[] | select(startswith("symbols: crash.pdb")) | test("127.0.0.1:1")]' '[true,false]' \
 	info "$PT/sym.etl" --symbol-path "srv*$PT/cache4*http://127.0.0.1:1/"
