@@ -105,9 +105,18 @@ int cmd_symbols(const cli_opts *o)
 	const char *arch = machine == 0x14C ? "x86" : machine == 0x8664 ? "x64" : machine == 0xAA64 ? "arm64" : "?";
 	bool json = o->out == OUT_JSON;
 	jw w = { .f = stdout };
+	bool pe = !strcmp(sv_symtab_kind(t), "PE");
+	char ikey[32];
+	sv_symtab_image_key(t, ikey, sizeof(ikey));
+	const char *pdb = sv_symtab_pdb_name(t);
 	if (json) {
 		jw_begin_obj(&w);
 		jw_key(&w, "file"); jw_str(&w, o->files[0]);
+		jw_key(&w, "kind"); jw_str(&w, sv_symtab_kind(t));
+		if (pe) {
+			jw_key(&w, "image_key"); jw_str(&w, ikey);
+			jw_key(&w, "pdb"); if (pdb) jw_str(&w, pdb); else jw_null(&w);
+		}
 		jw_key(&w, "key"); jw_str(&w, key);
 		jw_key(&w, "age"); jw_int(&w, age);
 		jw_key(&w, "machine"); jw_str(&w, arch);
@@ -115,6 +124,9 @@ int cmd_symbols(const cli_opts *o)
 		jw_key(&w, "publics"); jw_int(&w, (long long)publics);
 		jw_key(&w, na ? "lookups" : "functions");
 		jw_begin_arr(&w);
+	} else if (!na && pe) {
+		printf("# %s: PE image %s (%s), %zu exports; its PDB: %s%s%s\n", o->files[0], ikey, arch, publics,
+		       pdb ? pdb : "none named", pdb ? " " : "", pdb ? key : "");
 	} else if (!na) {
 		printf("# %s: PDB %s (%s), %zu procedures, %zu publics (%zu inside them)\n", o->files[0], key, arch, procs,
 		       publics, covered);

@@ -12,22 +12,12 @@
 #include "stackview/input.h"
 #include "stackview/symbols.h"
 #include "sv/array.h"
+#include "symtab_int.h"
 
 #define MSF_MAGIC "Microsoft C/C++ MSF 7.00\r\n\x1a" "DS\0\0\0"
 #define MSF2_MAGIC "Microsoft C/C++ program database 2.00\r\n\x1a" "JG"
 #define NIL_STREAM 0xFFFFFFFFu
 #define MAX_STREAMS (1u << 20)
-
-struct sv_symtab {
-	sv_symbol *syms;
-	size_t n, cap;
-	char *names; /* NUL-separated; sv_symbol.name points in here once finished */
-	size_t names_len, names_cap;
-	unsigned char guid[16];
-	uint32_t age;
-	uint16_t machine;
-	size_t procs, publics, covered;
-};
 
 typedef struct pdb {
 	const unsigned char *d;
@@ -140,29 +130,6 @@ static int read_stream(pdb *p, uint32_t s, unsigned char **out, size_t *len)
 	return 0;
 }
 
-/* ---- the table being built ---- */
-
-static int add_name(sv_symtab *t, const char *s, size_t n, size_t *at)
-{
-	if (sv_array_reserve(&t->names, &t->names_cap, t->names_len + n + 1, 1))
-		return SV_ENOMEM;
-	memcpy(t->names + t->names_len, s, n);
-	t->names[t->names_len + n] = '\0';
-	*at = t->names_len;
-	t->names_len += n + 1;
-	return 0;
-}
-
-static int add_symbol(sv_symtab *t, uint32_t rva, uint32_t size, const char *name, size_t n, bool pub)
-{
-	size_t at;
-	if (add_name(t, name, n, &at) || SV_ARRAY_RESERVE(t->syms, t->cap, t->n + 1))
-		return SV_ENOMEM;
-	/* the name's offset for now: names can move while the table grows */
-	t->syms[t->n++] = (sv_symbol){ rva, size, (const char *)(uintptr_t)at, pub };
-	return 0;
-}
-
 /* segment:offset -> RVA; false when the section or the OMAP has no place for it. */
 static bool to_rva(const pdb *p, uint16_t seg, uint32_t off, uint32_t *rva)
 {
@@ -249,7 +216,7 @@ static int walk_records(pdb *p, sv_symtab *t, const unsigned char *b, size_t len
 			} else {
 				undecorate(p, t, &nm, &nl);
 			}
-			if (add_symbol(t, rva, 0, nm, nl, true))
+			if (sv_symtab_add(t, rva, 0, nm, nl, true))
 				return SV_ENOMEM;
 		} else if (!publics && (kind == S_GPROC32 || kind == S_LPROC32 || kind == S_GPROC32_ID || kind == S_LPROC32_ID ||
 					kind == S_LPROC32_DPC || kind == S_LPROC32_DPC_ID) &&
@@ -263,7 +230,7 @@ static int walk_records(pdb *p, sv_symtab *t, const unsigned char *b, size_t len
 				continue;
 			if (masm)
 				undecorate(p, t, &nm, &nl);
-			if (add_symbol(t, rva, size, nm, nl, false))
+			if (sv_symtab_add(t, rva, size, nm, nl, false))
 				return SV_ENOMEM;
 		}
 	}
@@ -358,48 +325,10 @@ static int read_dbi(pdb *p, sv_symtab *t, uint16_t *symrec)
 	return rc;
 }
 
-static int sym_cmp(const void *a, const void *b)
-{
-	const sv_symbol *x = a, *y = b;
-	if (x->rva != y->rva)
-		return x->rva < y->rva ? -1 : 1;
-	if (x->is_public != y->is_public) /* at one address the procedures first */
-		return x->is_public ? 1 : -1;
-	return strcmp(x->name, y->name);
-}
-
-/* Point the names, sort, and keep one function per address: the first procedure by name
- * where identical code was folded into one (the linker's /OPT:ICF; Breakpad picks the same),
- * and a public only where no procedure covers it. */
-static void finish(sv_symtab *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		t->syms[i].name = t->names + (uintptr_t)t->syms[i].name;
-	if (t->n)
-		qsort(t->syms, t->n, sizeof(*t->syms), sym_cmp);
-	size_t w = 0;
-	uint64_t cover_end = 0;
-	for (size_t i = 0; i < t->n; i++) {
-		sv_symbol s = t->syms[i];
-		if (w && t->syms[w - 1].rva == s.rva) {
-			t->covered += s.is_public;
-			continue;
-		}
-		if (s.is_public && s.rva < cover_end) {
-			t->covered++;
-			continue;
-		}
-		if (!s.is_public && (uint64_t)s.rva + s.size > cover_end)
-			cover_end = (uint64_t)s.rva + s.size;
-		t->syms[w++] = s;
-	}
-	t->n = w;
-}
-
 int sv_symtab_read_pdb(sv_symtab **out, const unsigned char *data, size_t len, const char *name, sv_error *err)
 {
 	pdb p = { .d = data, .n = len, .name = name, .err = err };
-	sv_symtab *t = calloc(1, sizeof(*t));
+	sv_symtab *t = sv_symtab_new_empty();
 	unsigned char *info = NULL, *recs = NULL;
 	size_t ilen = 0, rlen = 0;
 	uint16_t symrec = 0xFFFF;
@@ -428,72 +357,8 @@ int sv_symtab_read_pdb(sv_symtab **out, const unsigned char *data, size_t len, c
 		sv_symtab_free(t);
 		return rc;
 	}
-	finish(t);
+	sv_symtab_finish(t);
 	*out = t;
 	return 0;
 }
 
-int sv_symtab_open(sv_symtab **out, const char *path, sv_error *err)
-{
-	sv_input in;
-	int rc = sv_input_read(&in, path, err);
-	if (rc)
-		return rc;
-	if (sv_input_is_compressed(&in))
-		rc = sv_input_inflate(&in, err);
-	if (!rc)
-		rc = sv_symtab_read_pdb(out, in.data, in.len, path, err);
-	sv_input_dispose(&in);
-	return rc;
-}
-
-void sv_symtab_free(sv_symtab *t)
-{
-	if (!t)
-		return;
-	free(t->syms);
-	free(t->names);
-	free(t);
-}
-
-size_t sv_symtab_count(const sv_symtab *t) { return t->n; }
-const sv_symbol *sv_symtab_at(const sv_symtab *t, size_t i) { return &t->syms[i]; }
-
-const sv_symbol *sv_symtab_lookup(const sv_symtab *t, uint32_t rva)
-{
-	size_t lo = 0, hi = t->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (t->syms[mid].rva <= rva)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return NULL;
-	const sv_symbol *s = &t->syms[lo - 1];
-	if (s->is_public || s->size == 0 || (uint64_t)rva < (uint64_t)s->rva + s->size)
-		return s; /* a public, or a procedure of unknown size: up to the next symbol */
-	return NULL;
-}
-
-void sv_symtab_identity(const sv_symtab *t, unsigned char guid[16], uint32_t *age, uint16_t *machine)
-{
-	memcpy(guid, t->guid, 16);
-	*age = t->age;
-	*machine = t->machine;
-}
-
-void sv_symtab_counts(const sv_symtab *t, size_t *procs, size_t *publics, size_t *covered)
-{
-	*procs = t->procs;
-	*publics = t->publics;
-	*covered = t->covered;
-}
-
-void sv_symtab_key(const sv_symtab *t, char *buf, size_t size)
-{
-	const unsigned char *g = t->guid;
-	snprintf(buf, size, "%08X%04X%04X%02X%02X%02X%02X%02X%02X%02X%02X%X", u32(g), u16(g + 4), u16(g + 6), g[8], g[9],
-		 g[10], g[11], g[12], g[13], g[14], g[15], t->age);
-}

@@ -94,7 +94,7 @@ static int get(const char *url, const char *tmp, char *why, size_t wcap)
 }
 
 /* Expand the one file of the cabinet at cab into out; 0 or -1 (why says). */
-static int expand_cab(const char *cab, const char *out, char *why, size_t wcap)
+int sv_symsrv_expand(const char *cab, const char *out, char *why, size_t wcap)
 {
 	struct mscab_decompressor *d = mspack_create_cab_decompressor(NULL);
 	if (!d) {
@@ -143,7 +143,7 @@ int sv_symsrv_fetch(const char *url, const char *cache, const char *name, const 
 		snprintf(tmp2, sizeof(tmp2), "%s.cab.%ld", path, (long)getpid());
 		rc = get(u, tmp2, why, wcap);
 		if (rc == 0) {
-			rc = expand_cab(tmp2, tmp, why, wcap);
+			rc = sv_symsrv_expand(tmp2, tmp, why, wcap);
 		}
 		unlink(tmp2);
 		if (rc == 404)

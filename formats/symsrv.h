@@ -15,4 +15,7 @@
 int sv_symsrv_fetch(const char *url, const char *cache, const char *name, const char *key, char *path, size_t cap,
 		    char *why, size_t wcap);
 
+/* Expand the one file of the cabinet at cab (a .pd_) into out: 0, or -1 with *why. */
+int sv_symsrv_expand(const char *cab, const char *out, char *why, size_t wcap);
+
 #endif

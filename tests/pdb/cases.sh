@@ -116,3 +116,32 @@ kill "$SRV" 2> /dev/null
 wait "$SRV" 2> /dev/null
 cn pdb.server.down '[.found[] | select(startswith("symbols: crash.pdb")) | test("127.0.0.1:1")]' '[true,false]' \
 	info "$PT/sym.etl" --symbol-path "srv*$PT/cache4*http://127.0.0.1:1/"
+
+# PE images: the identity a store keys the image and its PDB by (the .sym files' INFO CODE_ID
+# and MODULE lines), and the export table (tests/pdb/gen_pe.py: two named exports, a forwarder
+# and an ordinal-only export left out); a .pd_ (a cabinet, made by gcab) lists as its PDB.
+for f in crash.exe:crash.sym CrashWithException.exe:CrashWithException.pdb.sym; do
+	exe=${f%%:*}
+	sym=$PT/${f#*:}
+	want="$(sed -n 's/^INFO CODE_ID \([0-9A-F]*\) .*/\1/p' "$sym") $(sed -n 's/^MODULE [^ ]* [^ ]* \([0-9A-F]*\) .*/\1/p' "$sym")"
+	got=$("$SV" symbols "$PDBD/$exe.gz" --json | jq -r '"\(.image_key) \(.key)"')
+	if [ "$got" = "$want" ]; then ok; else bad "pdb.pe.$exe" "got '$got', want '$want'"; fi
+done
+python3 tests/pdb/gen_pe.py "$PT/lib.dll"
+got=$("$SV" symbols "$PT/lib.dll" 2>&1)
+want=$(printf '# %s: PE image 5AB380773000 (x64), 2 exports; its PDB: lib.pdb 131211101514171618191A1B1C1D1E1F5\n1010 0 alpha\n1100 0 beta' "$PT/lib.dll")
+if [ "$got" = "$want" ]; then ok; else bad pdb.pe.exports "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got"))"; fi
+head -c 300 "$PT/lib.dll" > "$PT/short.dll"
+e pdb.pe.bad 1 "short.dll: byte 84: corrupt PE image: optional header out of range" -- symbols "$PT/short.dll"
+printf "MZ" > "$PT/mz.dll"
+e pdb.pe.mz 1 "mz.dll: byte 0: not a PE image" -- symbols "$PT/mz.dll"
+if command -v gcab > /dev/null; then
+	(cd "$PT" && cp good.pdb crash.pdb && gcab -c -z crash.pd_ crash.pdb > /dev/null && rm crash.pdb)
+	got=$("$SV" symbols "$PT/crash.pd_" | tail -n +2 | md5sum)
+	want=$("$SV" symbols "$PT/good.pdb" | tail -n +2 | md5sum)
+	if [ "$got" = "$want" ]; then ok; else bad pdb.pd_ "a .pd_ lists differently from its PDB"; fi
+	printf 'MSCF garbage' > "$PT/bad.pd_"
+	e pdb.pd_.bad 1 "bad.pd_: not a cabinet" -- symbols "$PT/bad.pd_"
+else
+	bad pdb.pd_ "gcab is not installed (make deps)"
+fi

@@ -34,7 +34,12 @@ typedef struct sv_symtab sv_symtab;
  * SV_ENOMEM. */
 SV_API int sv_symtab_read_pdb(sv_symtab **out, const unsigned char *data, size_t len, const char *name,
 			      sv_error *err) SV_MUST_USE;
-/* Read a symbol file by path (plain or gzip). */
+/* Read a PE image's export table (named exports, forwarders left out) and its identity:
+ * the PDB its CodeView record names, the TimeDateStamp and SizeOfImage a store keys it by. */
+SV_API int sv_symtab_read_pe(sv_symtab **out, const unsigned char *data, size_t len, const char *name,
+			     sv_error *err) SV_MUST_USE;
+/* Read a symbol file by path (plain or gzip), by its content: a PDB, a PE image, or a
+ * CAB-compressed .pd_ (expanded into a temporary file first). */
 SV_API int sv_symtab_open(sv_symtab **out, const char *path, sv_error *err) SV_MUST_USE;
 SV_API void sv_symtab_free(sv_symtab *t);
 
@@ -51,5 +56,10 @@ SV_API void sv_symtab_counts(const sv_symtab *t, size_t *procs, size_t *publics,
 /* The symbol-store key of the identity: GUID as 32 hex digits (Data1-3 as numbers) and the
  * age in hex, e.g. "3249D99D0C4049318610F4E4FB0B69361" (buf: at least 41 bytes). */
 SV_API void sv_symtab_key(const sv_symtab *t, char *buf, size_t size);
+/* "PDB" or "PE"; for a PE image the PDB it names (NULL: none) and its own store key
+ * (TimeDateStamp and SizeOfImage, "5AB3807790000"). */
+SV_API const char *sv_symtab_kind(const sv_symtab *t);
+SV_API const char *sv_symtab_pdb_name(const sv_symtab *t);
+SV_API void sv_symtab_image_key(const sv_symtab *t, char *buf, size_t size);
 
 #endif
