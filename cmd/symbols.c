@@ -124,6 +124,8 @@ int cmd_symbols(const cli_opts *o)
 		jw_key(&w, "publics"); jw_int(&w, (long long)publics);
 		jw_key(&w, na ? "lookups" : "functions");
 		jw_begin_arr(&w);
+	} else if (!na && !strcmp(sv_symtab_kind(t), "ELF")) {
+		printf("# %s: ELF, %zu functions as perf.data frames name them (ELF addresses)\n", o->files[0], procs);
 	} else if (!na && pe) {
 		printf("# %s: PE image %s (%s), %zu exports; its PDB: %s%s%s\n", o->files[0], ikey, arch, publics,
 		       pdb ? pdb : "none named", pdb ? " " : "", pdb ? key : "");

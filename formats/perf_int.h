@@ -107,6 +107,11 @@ typedef struct sv_perf_sym_opts {
 } sv_perf_sym_opts;
 
 int sv_perf_syms_new(sv_perf_syms **out, const sv_perf_sym_opts *opts);
+/* The functions of the ELF file at path as the perf symbolizer names them (what perf.data
+ * frames in it are called), each handed to add: 0, SV_ENOTFOUND when it is no ELF file with
+ * symbols, or add's error. */
+int sv_perf_list_elf(const char *path, int (*add)(void *payload, uint64_t start, uint64_t end, const char *name),
+		     void *payload);
 /* How many files were asked of debuginfod, and found there. */
 void sv_perf_syms_debuginfod(const sv_perf_syms *s, size_t *asked, size_t *found);
 void sv_perf_syms_free(sv_perf_syms *s);

@@ -84,6 +84,32 @@ static void dso_free(sv_perf_dso *d)
 	free(d);
 }
 
+int sv_perf_list_elf(const char *path, int (*add)(void *payload, uint64_t start, uint64_t end, const char *name),
+		     void *payload)
+{
+	sv_perf_sym_opts so = { 0 };
+	sv_perf_syms *s;
+	char *abs = realpath(path, NULL); /* the symbolizer opens recorded, absolute paths */
+	if (!abs)
+		return SV_ENOTFOUND;
+	if (sv_perf_syms_new(&s, &so)) {
+		free(abs);
+		return SV_ENOMEM;
+	}
+	sv_perf_dso *d = sv_perf_dso_get(s, abs, strlen(abs));
+	free(abs);
+	int rc = d ? 0 : SV_ENOMEM;
+	if (!rc) {
+		sv_perf_dso_load(s, d);
+		if (!d->elf_path || !d->nsyms)
+			rc = SV_ENOTFOUND;
+	}
+	for (size_t i = 0; !rc && i < d->nsyms; i++)
+		rc = add(payload, d->syms[i].start, d->syms[i].end, sv_perf_dso_name(d, (long)i));
+	sv_perf_syms_free(s);
+	return rc;
+}
+
 void sv_perf_syms_debuginfod(const sv_perf_syms *s, size_t *asked, size_t *found)
 {
 	*asked = s->dbgd_asked;

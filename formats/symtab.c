@@ -9,6 +9,7 @@
 
 #include "stackview/input.h"
 #include "sv/array.h"
+#include "perf_int.h"
 #include "symsrv.h"
 #include "symtab_int.h"
 
@@ -85,12 +86,57 @@ void sv_symtab_finish(sv_symtab *t)
 }
 
 
+typedef struct elf_add {
+	sv_symtab *t;
+	size_t beyond; /* addresses past 4 GiB, which an RVA cannot hold */
+} elf_add;
+
+static int add_elf(void *payload, uint64_t start, uint64_t end, const char *name)
+{
+	elf_add *a = payload;
+	if (end > UINT32_MAX || end < start) {
+		a->beyond++;
+		return 0;
+	}
+	return sv_symtab_add(a->t, (uint32_t)start, (uint32_t)(end - start), name, strlen(name), false);
+}
+
+/* An ELF file: its functions as perf.data frames name them (perf_sym.c), at their ELF
+ * addresses. */
+static int read_elf(sv_symtab **out, const char *path, sv_error *err)
+{
+	sv_symtab *t = sv_symtab_new_empty();
+	if (!t)
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	elf_add a = { t, 0 };
+	int rc = sv_perf_list_elf(path, add_elf, &a);
+	if (rc) {
+		sv_symtab_free(t);
+		if (rc == SV_ENOTFOUND) {
+			sv_error_set(err, SV_EFORMAT, "not an ELF file with symbols");
+			sv_error_locate(err, path, -1, -1);
+		} else {
+			sv_error_set(err, rc, NULL);
+		}
+		return rc == SV_ENOTFOUND ? SV_EFORMAT : rc;
+	}
+	t->is_elf = true;
+	t->procs = t->n;
+	sv_symtab_finish(t);
+	*out = t;
+	return 0;
+}
+
 int sv_symtab_open(sv_symtab **out, const char *path, sv_error *err)
 {
 	sv_input in;
 	int rc = sv_input_read(&in, path, err);
 	if (rc)
 		return rc;
+	if (in.len >= 4 && !memcmp(in.data, "\x7f" "ELF", 4)) {
+		sv_input_dispose(&in);
+		return read_elf(out, path, err);
+	}
 	if (sv_input_is_compressed(&in))
 		rc = sv_input_inflate(&in, err);
 	if (!rc && in.len >= 4 && !memcmp(in.data, "MSCF", 4)) { /* a .pd_: the cabinet's one PDB */
@@ -165,7 +211,7 @@ void sv_symtab_counts(const sv_symtab *t, size_t *procs, size_t *publics, size_t
 	*covered = t->covered;
 }
 
-const char *sv_symtab_kind(const sv_symtab *t) { return t->is_pe ? "PE" : "PDB"; }
+const char *sv_symtab_kind(const sv_symtab *t) { return t->is_pe ? "PE" : t->is_elf ? "ELF" : "PDB"; }
 
 const char *sv_symtab_pdb_name(const sv_symtab *t)
 {

@@ -22,6 +22,7 @@ struct sv_symtab {
 	uint16_t machine;
 	size_t procs, publics, covered;
 	bool is_pe, has_identity; /* a PE image; its CodeView record named a PDB */
+	bool is_elf;
 	uint32_t pe_stamp, pe_size;
 	char pdb_name[260];
 };

@@ -145,3 +145,12 @@ if command -v gcab > /dev/null; then
 else
 	bad pdb.pd_ "gcab is not installed (make deps)"
 fi
+
+# ELF files list as the perf symbolizer names their functions: every sized text symbol nm
+# shows is there at its address with its size.
+ELF=$(ls tests/data/threadtime/debug/.build-id/*/*.debug | head -n 1)
+"$SV" symbols "$ELF" > "$PT/elf.txt"
+nm -S --defined-only "$ELF" | perl -ne 'printf "%x %x %s\n", hex $1, hex $2, $3 if /^(\S+) (\S+) [Tt] (\S+)$/' > "$PT/nm.txt"
+missing=$(while read -r line; do grep -qxF "$line" "$PT/elf.txt" || echo "$line"; done < "$PT/nm.txt")
+n=$(grep -c '' "$PT/nm.txt")
+if [ -z "$missing" ] && [ "$n" -gt 10 ]; then ok; else bad pdb.elf "$n nm symbols; not listed: $missing"; fi

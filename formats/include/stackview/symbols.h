@@ -56,7 +56,8 @@ SV_API void sv_symtab_counts(const sv_symtab *t, size_t *procs, size_t *publics,
 /* The symbol-store key of the identity: GUID as 32 hex digits (Data1-3 as numbers) and the
  * age in hex, e.g. "3249D99D0C4049318610F4E4FB0B69361" (buf: at least 41 bytes). */
 SV_API void sv_symtab_key(const sv_symtab *t, char *buf, size_t size);
-/* "PDB" or "PE"; for a PE image the PDB it names (NULL: none) and its own store key
+/* "PDB", "PE" or "ELF" (an ELF file lists its functions as perf.data frames name them, at
+ * their ELF addresses); for a PE image the PDB it names (NULL: none) and its own store key
  * (TimeDateStamp and SizeOfImage, "5AB3807790000"). */
 SV_API const char *sv_symtab_kind(const sv_symtab *t);
 SV_API const char *sv_symtab_pdb_name(const sv_symtab *t);
