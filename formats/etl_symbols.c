@@ -228,9 +228,10 @@ int sv_etl_symbols_notes(etl_ctx *c)
 			snprintf(line, sizeof(line), "symbols: %s %s from %s", f->name, f->key, f->why);
 			rc = sv_sink_note(c->sink, SV_NOTE_INFO, "%s", line);
 		} else {
-			nmissing++;
+			nmissing++; /* each of the first ten with its reason; the rest in the summary */
 			snprintf(line, sizeof(line), "symbols: %s %s: %s", f->name, f->key, f->why);
-			rc = sv_sink_note(c->sink, SV_NOTE_INFO, "%s", line);
+			if (nmissing <= 10)
+				rc = sv_sink_note(c->sink, SV_NOTE_INFO, "%s", line);
 			if (ml < sizeof(missing) - 1)
 				ml += (size_t)snprintf(missing + ml, sizeof(missing) - ml, "%s%s", nmissing > 1 ? ", " : "", f->name);
 		}

@@ -138,3 +138,10 @@ cn etl.hardfault '[.summary.count, (.rows[0].name | startswith("File C:\\"))]' '
 # CLR exceptions: the exception's type as the leaf, under the CLR's stack (the baseline's type
 # is cut at 20 characters).
 cn etl.exception '[.summary.count, (.rows[0].name | startswith("Exception System.IO.FileNotFou"))]' '[1,true]' byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Microsoft-Windows-DotNETRuntime/Exception/Start'
+# PDB identities (issue 17): every image the CPU samples' frames need, by its DbgID_RSDS event
+# (wntdll.pdb as the baseline's first DbgID_RSDS line names it); none found in an empty
+# directory, said once per PDB (the first ten) and in one warning.
+mkdir -p "$TMP/emptysym"
+cn etl.x64.symbols '[([.found[] | select(startswith("symbols: wntdll.pdb"))]), ([.warnings[] | select(startswith("symbols:")) | sub(" \\(not: .*"; "")])]' \
+	'[["symbols: wntdll.pdb EC83D8DF555946E0B630133EBD9792662: not found"],["symbols: 0 of 153 PDBs the frames need were found on the symbol path"]]' \
+	info "$PWD/$ED/net.4.5.2.x64.etl.zip" --symbol-path "$TMP/emptysym"
