@@ -38,6 +38,7 @@ static void ctx_dispose(etl_ctx *c)
 		free(c->rsds[i].name);
 	free(c->rsds);
 	sv_idmap_dispose(&c->rsds_by_key);
+	sv_idmap_dispose(&c->imageid_by_key);
 	for (size_t i = 0; i < c->nsymfiles; i++) {
 		free(c->symfiles[i].name);
 		sv_symtab_free(c->symfiles[i].t);
@@ -105,6 +106,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	c.symbol_path = opts && opts->symbol_path && *opts->symbol_path ? opts->symbol_path : NULL;
 	c.offline = opts && opts->offline;
 	sv_idmap_init(&c.rsds_by_key);
+	sv_idmap_init(&c.imageid_by_key);
 	c.want = opts && opts->event && !c.tt_on && strcmp(opts->event, "Windows Kernel/PerfInfo/Sample") ? opts->event : NULL;
 	c.want_kind = -1;
 	sv_idmap_init(&c.leaf_index);

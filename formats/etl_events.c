@@ -451,5 +451,7 @@ int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 		return on_volume(c, r);
 	if (r->kind == REC_CLASSIC && r->guid == G_IMAGEID && r->id == 36)
 		return sv_etl_on_rsds(c, r);
+	if (r->kind == REC_CLASSIC && r->guid == G_IMAGEID && r->id == 0)
+		return sv_etl_on_imageid(c, r);
 	return 0;
 }

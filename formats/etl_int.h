@@ -163,13 +163,15 @@ typedef struct evolume {
 	char *nt, *dos; /* "\Device\HarddiskVolume2" -> "C:" */
 } evolume;
 
-/* KernelTraceControl ImageID/DbgID_RSDS: an image's PDB identity. */
+/* KernelTraceControl ImageID events: an image's PDB identity (DbgID_RSDS: GUID, age, PDB
+ * name) or its own (ImageID: TimeDateStamp, SizeOfImage, file name), both keys of a store. */
 typedef struct ersds {
 	uint32_t pid;
 	uint64_t base;
+	bool image;        /* ImageID: the image itself (its exports), not its PDB */
 	unsigned char guid[16];
-	uint32_t age;
-	char *name;        /* the PDB's file name */
+	uint32_t age, stamp, size;
+	char *name;        /* the PDB's, or the image's file name */
 	uint32_t file;     /* index + 1 into etl_ctx.symfiles once looked for */
 } ersds;
 
@@ -177,6 +179,7 @@ typedef struct ersds {
 typedef struct esymfile {
 	char key[48];
 	char *name;
+	bool image;        /* an image's exports, not a PDB */
 	struct sv_symtab *t;
 	char why[600];
 } esymfile;
@@ -278,6 +281,7 @@ typedef struct etl_ctx {
 	ersds *rsds;
 	size_t nrsds, rsdscap;
 	sv_idmap rsds_by_key; /* (base, pid) hash -> index + 1 */
+	sv_idmap imageid_by_key; /* the same for ImageID records */
 	esymfile *symfiles;
 	size_t nsymfiles, symfilecap;
 	bool offline;         /* never download */
@@ -350,8 +354,10 @@ int sv_etl_on_stackwalk(etl_ctx *c, const etl_rec *r);
 
 /* ---- etl_symbols.c ---- */
 
-/* An ImageID/DbgID_RSDS event: the PDB identity of the image at (pid, base). */
+/* An ImageID/DbgID_RSDS event: the PDB identity of the image at (pid, base); an ImageID
+ * event: the image's own. */
 int sv_etl_on_rsds(etl_ctx *c, const etl_rec *r);
+int sv_etl_on_imageid(etl_ctx *c, const etl_rec *r);
 /* The PDB of an image on the symbol path (looked for once), or NULL. */
 const struct sv_symtab *sv_etl_symtab(etl_ctx *c, const eimage *im);
 /* info lines: each PDB found and where, each one not and why. */

@@ -46,9 +46,37 @@ int sv_etl_on_rsds(etl_ctx *c, const etl_rec *r)
 	return sv_idmap_put(&c->rsds_by_key, sv_hash_mix64(e.base) ^ e.pid, (uint32_t)c->nrsds);
 }
 
-/* The identity as a symbol store names it: GUID Data1-3 as numbers, Data4 bytes, age (hex). */
+/* ImageID: ptr ImageBase, ptr ImageSize, u32 ProcessId (often 0), u32 TimeDateStamp,
+ * UTF-16 OriginalFileName. */
+int sv_etl_on_imageid(etl_ctx *c, const etl_rec *r)
+{
+	unsigned P = c->ptr;
+	const unsigned char *p = r->payload;
+	if (r->plen < 2 * (size_t)P + 10)
+		return 0;
+	ersds e = { .pid = rd32(p + 2 * P), .base = rdptr(p, P), .image = true, .size = (uint32_t)rdptr(p + P, P),
+		    .stamp = rd32(p + 2 * P + 4) };
+	if (!(e.name = sv_etl_dup_utf16(p + 2 * P + 8, r->plen - 2 * P - 8, NULL)))
+		return SV_ENOMEM;
+	if (!e.name[0] || strlen(e.name) > 255 || strchr(e.name, '/') || strchr(e.name, '\\')) {
+		free(e.name);
+		return 0;
+	}
+	if (SV_ARRAY_PUSH(c->rsds, c->nrsds, c->rsdscap, e)) {
+		free(e.name);
+		return SV_ENOMEM;
+	}
+	return sv_idmap_put(&c->imageid_by_key, sv_hash_mix64(e.base) ^ e.pid, (uint32_t)c->nrsds);
+}
+
+/* The identity as a symbol store names it: for a PDB its GUID (Data1-3 as numbers, Data4
+ * bytes) and age, for an image its TimeDateStamp and SizeOfImage (hex). */
 static void store_key(const ersds *e, char *buf, size_t size)
 {
+	if (e->image) {
+		snprintf(buf, size, "%08" PRIX32 "%" PRIX32, e->stamp, e->size);
+		return;
+	}
 	const unsigned char *g = e->guid;
 	snprintf(buf, size, "%08" PRIX32 "%04X%04X%02X%02X%02X%02X%02X%02X%02X%02X%" PRIX32, rd32(g), rd16(g + 4), rd16(g + 6),
 		 g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15], e->age);
@@ -62,7 +90,7 @@ static bool is_file(const char *path)
 
 /* Try one candidate: 1 found and matching, 0 absent, -1 present but not this image's (or
  * unreadable); *why says which for the notes. */
-static int try_pdb(esymfile *f, const ersds *e, const char *path)
+static int try_file(esymfile *f, const ersds *e, const char *path)
 {
 	if (!is_file(path))
 		return 0;
@@ -77,10 +105,15 @@ static int try_pdb(esymfile *f, const ersds *e, const char *path)
 	uint32_t age;
 	uint16_t machine;
 	sv_symtab_identity(t, guid, &age, &machine);
-	if (memcmp(guid, e->guid, 16) || age != e->age) {
-		char key[48];
+	char key[48];
+	if (e->image)
+		sv_symtab_image_key(t, key, sizeof(key));
+	else
 		sv_symtab_key(t, key, sizeof(key));
-		snprintf(f->why, sizeof(f->why), "%s is %s, not the image's %s", path, key, f->key);
+	bool same = e->image ? !strcmp(sv_symtab_kind(t), "PE") && !strcmp(key, f->key)
+			     : !strcmp(sv_symtab_kind(t), "PDB") && !memcmp(guid, e->guid, 16) && age == e->age;
+	if (!same) {
+		snprintf(f->why, sizeof(f->why), "%s is %s, not the image's %s", path, key[0] ? key : sv_symtab_kind(t), f->key);
 		sv_symtab_free(t);
 		return -1;
 	}
@@ -136,13 +169,13 @@ static void search(etl_ctx *c, esymfile *f, const ersds *e)
 		if (!dir || !*dir)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/%s/%s", dir, e->name, f->key, e->name);
-		if (try_pdb(f, e, path) > 0)
+		if (try_file(f, e, path) > 0)
 			return;
 		if (url && (!strncasecmp(url, "http://", 7) || !strncasecmp(url, "https://", 8)) && !c->offline &&
 		    !server_failed(c, url)) {
 			char why[600];
 			int rc = sv_symsrv_fetch(url, dir, e->name, f->key, path, sizeof(path), why, sizeof(why));
-			if (rc == 0 && try_pdb(f, e, path) > 0) {
+			if (rc == 0 && try_file(f, e, path) > 0) {
 				snprintf(f->why, sizeof(f->why), "%.340s (downloaded from %.240s)", path, url);
 				c->downloads++;
 				return;
@@ -156,7 +189,7 @@ static void search(etl_ctx *c, esymfile *f, const ersds *e)
 		if (store_only)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->name);
-		if (try_pdb(f, e, path) > 0)
+		if (try_file(f, e, path) > 0)
 			return;
 	}
 }
@@ -176,27 +209,20 @@ static void no_identity(etl_ctx *c, const char *path)
 		free(d);
 }
 
-const sv_symtab *sv_etl_symtab(etl_ctx *c, const eimage *im)
+/* The table of an identity: looked for once, shared by every image with the same key. */
+static const sv_symtab *resolve(etl_ctx *c, ersds *e)
 {
-	if (!c->symbol_path)
-		return NULL;
-	uint32_t ri = sv_idmap_get(&c->rsds_by_key, sv_hash_mix64(im->base) ^ im->pid);
-	ersds *e = ri != SV_IDMAP_NONE && ri ? &c->rsds[ri - 1] : NULL;
-	if (!e || e->pid != im->pid || e->base != im->base) { /* none, or another image's key */
-		no_identity(c, im->path);
-		return NULL;
-	}
 	if (e->file) /* looked for already */
 		return c->symfiles[e->file - 1].t;
-	/* the same PDB for another image (a DLL in many processes): one search, one table */
 	char key[48];
 	store_key(e, key, sizeof(key));
 	uint32_t fi = 0;
 	for (size_t i = 0; i < c->nsymfiles && !fi; i++)
-		if (!strcmp(c->symfiles[i].key, key) && !strcasecmp(c->symfiles[i].name, e->name))
+		if (c->symfiles[i].image == e->image && !strcmp(c->symfiles[i].key, key) &&
+		    !strcasecmp(c->symfiles[i].name, e->name))
 			fi = (uint32_t)i + 1;
 	if (!fi) {
-		esymfile f = { 0 };
+		esymfile f = { .image = e->image };
 		snprintf(f.key, sizeof(f.key), "%s", key);
 		if (!(f.name = strdup(e->name)))
 			return NULL;
@@ -212,21 +238,55 @@ const sv_symtab *sv_etl_symtab(etl_ctx *c, const eimage *im)
 	return c->symfiles[fi - 1].t;
 }
 
+static ersds *identity(etl_ctx *c, const sv_idmap *m, uint32_t pid, uint64_t base)
+{
+	uint32_t ri = sv_idmap_get(m, sv_hash_mix64(base) ^ pid);
+	ersds *e = ri != SV_IDMAP_NONE && ri ? &c->rsds[ri - 1] : NULL;
+	return e && e->pid == pid && e->base == base ? e : NULL; /* else none, or another image's key */
+}
+
+const sv_symtab *sv_etl_symtab(etl_ctx *c, const eimage *im)
+{
+	if (!c->symbol_path)
+		return NULL;
+	/* its PDB; else the image itself for its exports (ImageID names it, often with pid 0) */
+	ersds *pdb = identity(c, &c->rsds_by_key, im->pid, im->base);
+	const sv_symtab *t = pdb ? resolve(c, pdb) : NULL;
+	if (t)
+		return t;
+	ersds *img = identity(c, &c->imageid_by_key, im->pid, im->base);
+	if (!img)
+		img = identity(c, &c->imageid_by_key, 0, im->base);
+	if (img)
+		t = resolve(c, img);
+	if (!pdb && !img)
+		no_identity(c, im->path);
+	return t;
+}
+
 int sv_etl_symbols_notes(etl_ctx *c)
 {
 	if (!c->symbol_path)
 		return 0;
-	size_t found = 0;
+	size_t found = 0, npdbs = 0, images = 0, images_found = 0;
 	char missing[600] = "";
 	size_t ml = 0, nmissing = 0;
 	int rc = 0;
 	for (size_t i = 0; i < c->nsymfiles; i++) {
 		const esymfile *f = &c->symfiles[i];
 		char line[700];
-		if (f->t) {
+		npdbs += !f->image;
+		images += f->image;
+		if (f->t && f->image) {
+			images_found++;
+			snprintf(line, sizeof(line), "symbols: %s %s (its exports: no PDB) from %s", f->name, f->key, f->why);
+			rc = sv_sink_note(c->sink, SV_NOTE_INFO, "%s", line);
+		} else if (f->t) {
 			found++;
 			snprintf(line, sizeof(line), "symbols: %s %s from %s", f->name, f->key, f->why);
 			rc = sv_sink_note(c->sink, SV_NOTE_INFO, "%s", line);
+		} else if (f->image) {
+			continue; /* said in the count below */
 		} else {
 			nmissing++; /* each of the first ten with its reason; the rest in the summary */
 			snprintf(line, sizeof(line), "symbols: %s %s: %s", f->name, f->key, f->why);
@@ -248,8 +308,12 @@ int sv_etl_symbols_notes(etl_ctx *c)
 				       c->nnoid, list, ll >= sizeof(list) - 1 ? ", …" : "")))
 			return rc;
 	}
+	if (images && (rc = sv_sink_note(c->sink, SV_NOTE_INFO,
+					 "symbols: %zu of %zu images without their PDB were found for their exports",
+					 images_found, images)))
+		return rc;
 	char line[800];
 	snprintf(line, sizeof(line), "symbols: %zu of %zu PDBs the frames need were found on the symbol path%s%s%s", found,
-		 c->nsymfiles, nmissing ? " (not: " : "", missing, nmissing ? ")" : "");
-	return sv_sink_note(c->sink, found < c->nsymfiles ? SV_NOTE_WARNING : SV_NOTE_INFO, "%s", line);
+		 npdbs, nmissing ? " (not: " : "", missing, nmissing ? ")" : "");
+	return sv_sink_note(c->sink, found < npdbs ? SV_NOTE_WARNING : SV_NOTE_INFO, "%s", line);
 }

@@ -69,15 +69,17 @@ KEY=3249D99D0C4049318610F4E4FB0B69361
 mkdir -p "$PT/store/crash.pdb/$KEY" "$PT/flat"
 cp "$PT/good.pdb" "$PT/store/crash.pdb/$KEY/crash.pdb"
 cp "$PT/good.pdb" "$PT/flat/crash.pdb"
+python3 tests/pdb/gen_pe.py "$PT/flat/lib.dll" # lib.dll has no PDB identity: its exports, by its ImageID key
 SP="srv*$PT/store*https://msdl.microsoft.com/download/symbols;$PT/flat"
 cn pdb.etl.names '[.rows[] | select(.name | test("^(crash|other)!")) | [.name, .exc]] | sort' \
 	'[["crash!__CxxFrameHandler3",1],["crash!google_breakpad::CrashGenerationClient::RequestDump",1],["crash!google_breakpad::ExceptionHandler::HandleException",0],["other!?",1]]' \
 	byname "$PT/sym.etl" --symbol-path "$SP"
+cn pdb.etl.exports '[.rows[] | select(.name | test("^lib!")) | [.name, .exc]]' '[["lib!beta",1]]' byname "$PT/sym.etl" --symbol-path "$SP"
 cn pdb.etl.env '[.rows[] | select(.name | test("^crash!")) | .name] | length' 3 byname "$PT/sym.etl" --symbol-path "$SP"
 got=$(_NT_SYMBOL_PATH="cache*$PT/store" "$SV" byname "$PT/sym.etl" --json 2>/dev/null | jq -c '[.rows[] | select(.name | test("^crash!")) | .name] | length')
 if [ "$got" = 3 ]; then ok; else bad pdb.etl.nt-symbol-path "got $got"; fi
 cn pdb.etl.found '[.found[] | select(startswith("symbols:"))]' \
-	"[\"symbols: crash.pdb $KEY from $PT/store/crash.pdb/$KEY/crash.pdb\",\"symbols: crash.pdb 000000000000000000000000000000001: $PT/flat/crash.pdb is $KEY, not the image's 000000000000000000000000000000001\",\"symbols: 3 images have no PDB identity in the trace (no ImageID/DbgID_RSDS event): ntdll.dll, app.exe, work.dll\"]" \
+	"[\"symbols: crash.pdb $KEY from $PT/store/crash.pdb/$KEY/crash.pdb\",\"symbols: crash.pdb 000000000000000000000000000000001: $PT/flat/crash.pdb is $KEY, not the image's 000000000000000000000000000000001\",\"symbols: lib.dll 5AB380773000 (its exports: no PDB) from $PT/flat/lib.dll\",\"symbols: 3 images have no PDB identity in the trace (no ImageID/DbgID_RSDS event): ntdll.dll, app.exe, work.dll\",\"symbols: 1 of 1 images without their PDB were found for their exports\"]" \
 	info "$PT/sym.etl" --symbol-path "$SP"
 cn pdb.etl.warning '[.warnings[] | select(startswith("symbols:"))]' '["symbols: 1 of 2 PDBs the frames need were found on the symbol path (not: crash.pdb)"]' \
 	info "$PT/sym.etl" --symbol-path "$SP"
@@ -105,7 +107,7 @@ cn pdb.server.names '[.rows[] | select(.name | test("^crash!")) | .name] | sort'
 	byname "$PT/sym.etl" --symbol-path "srv*$PT/cache*$URL"
 if cmp -s "$PT/cache/crash.pdb/$KEY/crash.pdb" "$PT/good.pdb" && [ -z "$(find "$PT/cache" -name '*.tmp.*' -o -name '*.cab.*')" ]; then ok; else bad pdb.server.cached "the cache does not hold the PDB whole"; fi
 cn pdb.server.notes '[.found[] | select(startswith("symbols:")) | sub("127.0.0.1:[0-9]+"; "127.0.0.1:PORT")]' \
-	"[\"symbols: crash.pdb $KEY from $PT/cache2/crash.pdb/$KEY/crash.pdb (downloaded from http://127.0.0.1:PORT)\",\"symbols: crash.pdb 000000000000000000000000000000001: not on http://127.0.0.1:PORT (HTTP 404 for crash.pdb and its .pd_)\",\"symbols: 3 images have no PDB identity in the trace (no ImageID/DbgID_RSDS event): ntdll.dll, app.exe, work.dll\"]" \
+	"[\"symbols: crash.pdb $KEY from $PT/cache2/crash.pdb/$KEY/crash.pdb (downloaded from http://127.0.0.1:PORT)\",\"symbols: crash.pdb 000000000000000000000000000000001: not on http://127.0.0.1:PORT (HTTP 404 for crash.pdb and its .pd_)\",\"symbols: 3 images have no PDB identity in the trace (no ImageID/DbgID_RSDS event): ntdll.dll, app.exe, work.dll\",\"symbols: 0 of 1 images without their PDB were found for their exports\"]" \
 	info "$PT/sym.etl" --symbol-path "srv*$PT/cache2*$URL"
 n=$(grep -c "GET /crash.pdb/$KEY/" "$PT/srv.log")
 cn pdb.server.cache-first '[.rows[] | select(.name | test("^crash!"))] | length' 3 byname "$PT/sym.etl" --symbol-path "srv*$PT/cache*$URL"

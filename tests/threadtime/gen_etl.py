@@ -23,7 +23,9 @@
 # DbgID_RSDS identities: crash.exe at 0x400000 built with crash.pdb (tests/data/pdb's GUID
 # and age), other.exe at 0x500000 claiming a crash.pdb of another GUID; CPU samples of 201 at
 # 14, 15 and 16 ms at crash.exe RVAs 0x1005 < 0x1c50 < ntdll, 0x3727 (a public), and in
-# other.exe at 0x1005.
+# other.exe at 0x1005; lib.dll at 0x600000 has no PDB identity but an ImageID event
+# (TimeDateStamp 0x5AB38077, SizeOfImage 0x3000, pid 0 as real traces log it: the DLL
+# tests/pdb/gen_pe.py writes), sampled at 17 ms at RVA 0x1105.
 # usage: gen_etl.py OUT.etl [lost | cpu-only | symbols]
 import struct
 import sys
@@ -138,6 +140,10 @@ def symbols_rundown():
         recs.append(system64(0x14, 3, 0, 200, ts(0.1), img, version=2))
     img = struct.pack("<QQIIIIQIIII", IMAGES["ntdll.dll"], 0x100000, 200, 0, 0, 0, 0, 0, 0, 0, 0) + utf16z("ntdll.dll")
     recs.append(system64(0x14, 3, 0, 200, ts(0.1), img, version=2))
+    recs.append(classic64(IMAGEID, 0, 0, 4, ts(0.1), struct.pack("<QQII", 0x600000, 0x3000, 0, 0x5AB38077) +
+                          utf16z("lib.dll")))
+    img = struct.pack("<QQIIIIQIIII", 0x600000, 0x3000, 200, 0, 0, 0, 0x600000, 0, 0, 0, 0) + utf16z("lib.dll")
+    recs.append(system64(0x14, 3, 0, 200, ts(0.1), img, version=2))
     return recs
 
 
@@ -147,8 +153,9 @@ def symbols_samples():
     r += sample(ts(14), 201, [0x401005, 0x401c50, nt])
     r += sample(ts(15), 201, [0x403727, 0x401c50, nt])
     r += sample(ts(16), 201, [0x501005, nt])
+    r += sample(ts(17), 201, [0x601105, nt])
     return [x.replace(struct.pack("<QII", ts(t), 100, 201), struct.pack("<QII", ts(t), 200, 201)) for x, t in
-            zip(r, (14, 14, 15, 15, 16, 16))]
+            zip(r, (14, 14, 15, 15, 16, 16, 17, 17))]
 
 
 def rundown():
