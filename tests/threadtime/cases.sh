@@ -124,3 +124,27 @@ if [ $? = 0 ]; then ok; else bad threadtime.by-cpu "$why"; fi
 cn threadtime.by-cpu-etl '[.tree.children[] | [.name, .inc]]' '[["CPU 0",20.5],["CPU 1",13.5]]' calltree "$TT/gen.etl" --event thread-time --by-cpu
 cn threadtime.by-cpu-samples '[.tree.children[] | [.name, .inc_count]]' '[["CPU 0",1900],["CPU 1",1897]]' calltree "$TT/tt.perf.txt" --by-cpu
 e threadtime.by-cpu-xml 2 "--by-cpu needs an input that records each sample's CPU" -- byname examples/tutorial.perfView.xml --by-cpu
+
+# End to end on a terminal (tmux): the perf.data opened straight into thread time, the process
+# picker (a system-wide recording), the program picked, ByName with the three kinds of time
+# and the Max column; q quits and gives the terminal back.
+if command -v tmux > /dev/null 2>&1; then
+	tsock="sv-tt-$$"
+	ttm() { tmux -L "$tsock" "$@"; }
+	tcap() { ttm capture-pane -t tt -p 2>/dev/null; }
+	twait() { for _ in $(seq 50); do tcap | grep -q -- "$1" && return 0; sleep 0.1; done; return 1; }
+	ttm new-session -d -s tt -x 140 -y 30 "TERM=xterm-256color $SV $TT/tt.data --event thread-time ${PIN[*]}; echo EXITED \$?; sleep 20"
+	if twait 'choose the processes'; then ok; else bad threadtime.e2e.picker "$(tcap | head -3)"; fi
+	ttm send-keys -t tt t t Enter
+	ttm send-keys -t tt 1
+	if twait 'BLOCKED_TIME' && tcap | grep -q 'READIED_TIME' && tcap | grep -q 'CPU_TIME' && tcap | grep -q '\[thread-time, ms\]'; then ok; else bad threadtime.e2e.byname "$(tcap | sed -n 1,8p)"; fi
+	for _ in 1 2 3 4; do # q leaves each step in turn, then quits
+		tcap | grep -q 'EXITED' && break
+		ttm send-keys -t tt q
+		sleep 0.3
+	done
+	if twait 'EXITED 0'; then ok; else bad threadtime.e2e.quit "$(tcap | tail -3)"; fi
+	ttm kill-server 2> /dev/null
+else
+	bad threadtime.e2e "tmux is not installed (make deps)"
+fi
