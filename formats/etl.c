@@ -87,10 +87,17 @@ static void ctx_dispose(etl_ctx *c)
 		free(c->vols[i].dos);
 	}
 	free(c->vols);
-	for (size_t i = 0; i < c->nkinds; i++)
+	for (size_t i = 0; i < c->nkinds; i++) {
 		free(c->kinds[i].name);
+		free(c->kinds[i].id_name);
+	}
 	free(c->kinds);
 	sv_idmap_dispose(&c->kind_index);
+	for (size_t i = 0; i < c->nmetas; i++)
+		free(c->metas[i].name);
+	free(c->metas);
+	free(c->man_buf);
+	sv_idmap_dispose(&c->meta_index);
 }
 
 static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
@@ -125,6 +132,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	sv_idmap_init(&c.proc_by_pid);
 	sv_idmap_init(&c.thread_by_tid);
 	sv_idmap_init(&c.kind_index);
+	sv_idmap_init(&c.meta_index);
 	sv_idmap_init(&c.image_by_key);
 	sv_idmap_init(&c.module_by_key);
 	size_t with_stack = 0, jit_leaf = 0, broken = 0;
@@ -134,6 +142,8 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	size_t nbufs = c.nbufs;
 	if (!rc)
 		rc = sv_etl_read_events(&c);
+	if (!rc)
+		rc = sv_etl_name_late_kinds(&c);
 	if (!rc && c.tt_on && !c.cswitches)
 		rc = sv_error_set(err, SV_EINVAL,
 				  "event '%s' needs CSwitch events with stacks (xperf -on PROC_THREAD+LOADER+PROFILE+CSWITCH+DISPATCHER "
@@ -164,6 +174,10 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 		if (v != SV_TT_READIED_BY || ready)
 			rc = sink->ops->add_event(sink->self, sv_tt_view_name((sv_tt_view)v), cswitch, c.tt_on && c.tt_view == v);
 	/* --event names an event kind of the trace (any kind is a stack source). */
+	for (size_t k = 0; !rc && c.want && c.want_kind < 0 && k < c.nkinds; k++)
+		if (c.kinds[k].id_name && strcmp(c.kinds[k].name, c.want) == 0)
+			rc = sv_error_set(err, SV_EINVAL, "event '%s' is named by metadata logged after its first events; open it as '%s'",
+					  c.want, c.kinds[k].id_name);
 	if (!rc && opts && opts->event && c.want && c.want_kind < 0) {
 		char msg[1024];
 		size_t o = (size_t)snprintf(msg, sizeof(msg), "no event '%s' in the trace; it has:", opts->event);

@@ -88,9 +88,10 @@ const guid_name sv_etl_guids[] = {
 	{ { 0xcd, 0xcc, 0x9d, 0x45, 0x9f, 0x53, 0x72, 0x4b, 0xa8, 0xd9, 0xf5, 0x68, 0x31, 0x42, 0x60, 0x9a }, 0x1A, "ALPC" },
 	{ { 0x91, 0xee, 0x79, 0x9b, 0xfd, 0xb5, 0xc0, 0x41, 0xa2, 0x43, 0x42, 0x48, 0xe2, 0x66, 0xe9, 0xd0 }, -1, "Windows Kernel/SysConfig" },
 	{ { 0xd7, 0x75, 0xe6, 0xb3, 0x54, 0x25, 0x18, 0x4f, 0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde }, -1, "KernelTraceControl/ImageID" },
-	{ { 0xc1, 0xf6, 0xcc, 0xbb, 0xd1, 0x6c, 0xc8, 0x48, 0x80, 0xff, 0x83, 0x94, 0x82, 0xe3, 0x76, 0x71 }, -1, "KernelTraceControl/MetaData" },
+	{ { 0xc1, 0xf6, 0xcc, 0xbb, 0xd1, 0x6c, 0xc4, 0x48, 0x80, 0xff, 0x83, 0x94, 0x82, 0xe3, 0x76, 0x71 }, -1, "KernelTraceControl/MetaData" },
 	{ { 0x23, 0x0d, 0x3c, 0xe1, 0xbc, 0xcc, 0x12, 0x4e, 0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4 }, -1, "Microsoft-Windows-DotNETRuntime" },
 	{ { 0x1c, 0x02, 0x69, 0xa6, 0x50, 0xc4, 0x09, 0x46, 0xa0, 0x35, 0x5a, 0xf5, 0x9a, 0xf4, 0xdf, 0x18 }, -1, "Microsoft-Windows-DotNETRuntimeRundown" },
+	{ { 0x54, 0xd7, 0x3f, 0x76, 0x86, 0x70, 0xfe, 0x4d, 0x95, 0xeb, 0xc0, 0x1a, 0x46, 0xfa, 0xf4, 0xca }, -1, "Microsoft-Windows-DotNETRuntimePrivate" },
 };
 const size_t sv_etl_nguids = sizeof(sv_etl_guids) / sizeof(sv_etl_guids[0]);
 
@@ -176,11 +177,13 @@ const char *sv_etl_trace_event_name(const char *provider, int op)
 }
 
 /* Manifest events of the CLR's providers by event id, named Task/Opcode as TraceEvent's
- * ClrTraceEventParser names them (checked against the COUNT lines of the baselines). */
+ * ClrTraceEventParser (and ClrPrivateTraceEventParser) names them, checked against the COUNT
+ * lines of the baselines; the private provider's ids are those of the CLR's manifest
+ * (ClrEtwAll.man), its "…End" opcodes named "…Stop" as TraceEvent names them. */
 const char *sv_etl_manifest_event_name(const char *provider, int id)
 {
 	static const struct {
-		int rundown; /* 0 Microsoft-Windows-DotNETRuntime, 1 …Rundown */
+		int rundown; /* 0 Microsoft-Windows-DotNETRuntime, 1 …Rundown, 2 …Private */
 		int id;
 		const char *name;
 	} names[] = {
@@ -207,10 +210,20 @@ const char *sv_etl_manifest_event_name(const char *provider, int id)
 		{ 1, 148, "Method/DCStopInit" }, { 1, 150, "Method/ILToNativeMapDCStop" },
 		{ 1, 152, "Loader/DomainModuleDCStop" }, { 1, 154, "Loader/ModuleDCStop" },
 		{ 1, 156, "Loader/AssemblyDCStop" }, { 1, 158, "Loader/AppDomainDCStop" }, { 1, 187, "Runtime/Start" },
+		{ 1, 280, "TieredCompilationRundown/SettingsDCStart" },
+		{ 2, 2, "GC/Settings" }, { 2, 4, "GC/PerHeapHistory" }, { 2, 5, "GC/GlobalHeapHistory" },
+		{ 2, 7, "GC/MarkStackRoots" }, { 2, 8, "GC/MarkFinalizeQueueRoots" }, { 2, 9, "GC/MarkHandles" },
+		{ 2, 10, "GC/MarkCards" }, { 2, 161, "Binding/NgenPhaseStart" }, { 2, 162, "Binding/NgenPhaseStop" },
+		{ 2, 165, "Binding/LoaderPhaseStart" }, { 2, 166, "Binding/LoaderPhaseStop" },
+		{ 2, 171, "Binding/LoaderAssemblyInitPhaseStart" }, { 2, 172, "Binding/LoaderAssemblyInitPhaseStop" },
+		{ 2, 173, "Binding/LoaderMappingPhaseStart" }, { 2, 174, "Binding/LoaderMappingPhaseStop" },
+		{ 2, 175, "Binding/LoaderDeliverEventPhaseStart" }, { 2, 176, "Binding/LoaderDeliverEventsPhaseStop" },
+		{ 2, 188, "NgenBinder/NgenBind" }, { 2, 196, "Binding/FusionMessage" },
 	};
-	int rundown = strcmp(provider, "Microsoft-Windows-DotNETRuntimeRundown") == 0 ? 1
-		      : strcmp(provider, "Microsoft-Windows-DotNETRuntime") == 0	    ? 0
-											    : -1;
+	int rundown = strcmp(provider, "Microsoft-Windows-DotNETRuntimeRundown") == 0   ? 1
+		      : strcmp(provider, "Microsoft-Windows-DotNETRuntime") == 0	      ? 0
+		      : strcmp(provider, "Microsoft-Windows-DotNETRuntimePrivate") == 0 ? 2
+											      : -1;
 	for (size_t i = 0; rundown >= 0 && i < sizeof(names) / sizeof(names[0]); i++)
 		if (names[i].rundown == rundown && names[i].id == id)
 			return names[i].name;

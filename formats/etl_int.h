@@ -58,7 +58,7 @@ typedef struct guid_name {
 
 extern const guid_name sv_etl_guids[]; /* the providers this importer knows */
 extern const size_t sv_etl_nguids;
-enum { G_SYSCONFIGEX = 15, G_IMAGEID = 16, G_CLR = 18, G_CLR_RUNDOWN = 19 };
+enum { G_SYSCONFIGEX = 15, G_IMAGEID = 16, G_METADATA = 17, G_CLR = 18, G_CLR_RUNDOWN = 19 };
 
 /* ---- what the first pass collects ---- */
 
@@ -87,6 +87,7 @@ typedef struct etl_rec {
 	const unsigned char *payload;
 	size_t plen;
 	uint32_t cpu;
+	const char *tl_provider, *tl_event; /* TraceLogging names (extended data), or NULL */
 	uint32_t buf;      /* file-order buffer index */
 	size_t pos;        /* offset in the (decompressed) buffer */
 } etl_rec;
@@ -184,10 +185,21 @@ typedef struct esymfile {
 	char why[600];
 } esymfile;
 
+/* An event kind named by the trace itself: a TRACE_EVENT_INFO (KernelTraceControl's
+ * MetaData/EventInfo) or an EventSource's manifest. */
+typedef struct emeta {
+	unsigned char guid[16];
+	int id;
+	char *name; /* "Provider/Task[/Opcode]" */
+} emeta;
+
 typedef struct ekind {
 	uint64_t key;
 	char *name;
 	size_t count;
+	char *id_name;          /* a kind named only after its first event: the name it had */
+	unsigned char guid[16]; /* an unnamed manifest event's provider and id, to name it later */
+	int id;                 /* -1: named when first seen */
 } ekind;
 
 typedef struct pid_index {
@@ -261,6 +273,13 @@ typedef struct etl_ctx {
 	ekind *kinds;
 	size_t nkinds, kindcap;
 	sv_idmap kind_index;
+	emeta *metas;         /* names of manifest events the trace carries */
+	size_t nmetas, metacap;
+	sv_idmap meta_index;  /* (GUID, id) hash -> index + 1 (probed) */
+	unsigned char *man_buf; /* an EventSource manifest being put together from its chunks */
+	size_t man_len, man_cap;
+	unsigned man_next;      /* the chunk expected next */
+	unsigned char man_guid[16];
 
 	/* --event: the event kind that is the stack source (NULL: the CPU samples) */
 	const char *want;
@@ -334,6 +353,8 @@ int sv_etl_read_events(etl_ctx *c);
 
 /* Decode one record into the context (first pass). 0 or an error. */
 int sv_etl_on_record(etl_ctx *c, const etl_rec *r);
+/* Names the kinds whose metadata came after their first event (see etl_events.c). */
+int sv_etl_name_late_kinds(etl_ctx *c);
 /* The CLR module with this id in process pid, or NULL. */
 const emodule *sv_etl_find_module(const etl_ctx *c, uint32_t pid, uint64_t id);
 

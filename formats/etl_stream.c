@@ -170,6 +170,30 @@ static int stream_load(etl_ctx *c, stream *s)
 	return 0;
 }
 
+/* A NUL-terminated string at p within n bytes, or NULL. */
+static const char *cstr_in(const unsigned char *p, size_t n)
+{
+	return n && memchr(p, 0, n) ? (const char *)p : NULL;
+}
+
+/* TraceLogging's self-describing names from a record's extended data items: the provider
+ * traits (type 12: u16 size, the provider's UTF-8 name) and the event schema (type 11: u16
+ * size, tag bytes while their high bit is set, the event's UTF-8 name, then the fields). */
+static void tl_item(etl_rec *r, unsigned type, const unsigned char *d, size_t n)
+{
+	if (n < 3)
+		return;
+	if (type == 12) {
+		r->tl_provider = cstr_in(d + 2, n - 2);
+	} else if (type == 11) {
+		size_t i = 2;
+		while (i < n && d[i] & 0x80)
+			i++;
+		if (i < n)
+			r->tl_event = cstr_in(d + i + 1, n - i - 1);
+	}
+}
+
 /* The next record of a stream into s->rec; 1, 0 at the end, <0 fatal. */
 static int stream_next(etl_ctx *c, stream *s)
 {
@@ -286,6 +310,7 @@ static int stream_next(etl_ctx *c, stream *s)
 							pay = SIZE_MAX;
 							break;
 						}
+						tl_item(r, rd16(p + pay + 2), p + pay + 8, rd16(p + pay + 6) < isz - 8 ? rd16(p + pay + 6) : isz - 8);
 						pay += isz;
 						if (!(link & 1))
 							break;

@@ -98,28 +98,24 @@ if [ "$ok_all" = 1 ] && [ "$(printf '%s\n' "$want" | wc -l)" = 5 ]; then ok; els
 cn etl.alloc.stacks '[.summary.count, ([.. | objects | select(.name? == "Test.x64!Test.Program.Main(class System.String[])")] | length > 0)]' '[10382,true]' calltree "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Microsoft-Windows-DotNETRuntime/GC/AllocationTick' --depth 12
 if "$SV" info "$ED/net.4.5.2.x64.etl.zip" --event 'Microsoft-Windows-DotNETRuntime/GC/AllocationTick' 2>&1 | grep -q '10382 events as samples (10382 with the CLR.s stack)'; then ok; else bad etl.alloc.clrstacks; fi
 e etl.event.unknown 2 "no event 'nosuch' in the trace; it has: Windows Kernel/EventTrace, " -- byname "$ED/net.4.5.2.x64.etl.zip" --event nosuch
-# Event kinds of the kernel and of KernelTraceControl's ImageID are named and counted as
-# TraceEvent's baselines name and count them (the COUNT lines): every such baseline line is in
-# info (info lists more: the StackWalk, FileIO name and thread rundown events TraceEvent keeps
-# to itself).
-for a in x64 x86; do
-	ours=$("$SV" info "$ED/net.4.5.2.$a.etl.zip" --json 2>/dev/null | jq -r '.events[] | "\(.name):\(.samples)"' | LC_ALL=C sort)
-	missing=$(sed -n 's/^COUNT //p' "$ED/net.4.5.2.$a.baseline.txt" | grep -E '^(Windows Kernel/|KernelTraceControl/ImageID|MSNT_SystemTrace/)' |
-		LC_ALL=C sort | LC_ALL=C comm -23 - <(printf '%s\n' "$ours"))
-	n=$(sed -n 's/^COUNT //p' "$ED/net.4.5.2.$a.baseline.txt" | grep -cE '^(Windows Kernel/|KernelTraceControl/ImageID|MSNT_SystemTrace/)')
-	if [ -z "$missing" ] && [ "$n" -ge 50 ]; then ok; else bad "etl.kinds.$a" "$(printf '%s\n' "$missing" | head -5)"; fi
-done
-# The CLR's events (Microsoft-Windows-DotNETRuntime and …Rundown) by Task/Opcode as TraceEvent
-# names them, with its counts. Known differences, left as they are: the x86 trace has 405
-# MethodLoadVerbose events where TraceEvent counts 395, and TieredCompilationRundown's
-# SettingsDCStart (gcrundownevents) is not read as a CLR event yet.
-for f in net.4.5.2.x64 net.4.5.2.x86 gcevents gcrundownevents; do
+# Every event kind is named and counted as TraceEvent's baselines name and count them (their
+# COUNT lines), whatever its provider: the kernel's and KernelTraceControl's by our tables, the
+# CLR's (…Runtime, …Rundown, …Private) by event id, other manifest providers by the
+# TRACE_EVENT_INFO the merge logged (MetaData/EventInfo), EventSources by the manifest they
+# log (ManifestData), TraceLogging events by their self-describing names. info lists more
+# (the StackWalk, FileIO name and thread rundown events TraceEvent keeps to itself). The one
+# known difference: the x86 trace has 405 MethodLoadVerbose events where TraceEvent counts 395.
+for f in net.4.5.2.x64:152 net.4.5.2.x86:156 gcevents:21 gcrundownevents:10 primitive-types:2; do
+	n=${f#*:} f=${f%:*}
 	ours=$("$SV" info "$ED/$f.etl.zip" --json 2>/dev/null | jq -r '.events[] | "\(.name):\(.samples)"' | LC_ALL=C sort)
-	missing=$(sed -n 's/^COUNT //p' "$ED/$f.baseline.txt" | grep -E '^Microsoft-Windows-DotNETRuntime(Rundown)?/' |
-		grep -vE '^Microsoft-Windows-DotNETRuntime/Method/LoadVerbose:395$|TieredCompilationRundown/SettingsDCStart' |
+	have=$(grep -c '^COUNT ' "$ED/$f.baseline.txt")
+	missing=$(sed -n 's/^COUNT //p' "$ED/$f.baseline.txt" | grep -vx 'Microsoft-Windows-DotNETRuntime/Method/LoadVerbose:395' |
 		LC_ALL=C sort | LC_ALL=C comm -23 - <(printf '%s\n' "$ours"))
-	if [ -z "$missing" ]; then ok; else bad "etl.clr-kinds.$f" "$(printf '%s\n' "$missing" | head -5)"; fi
+	if [ -z "$missing" ] && [ "$have" = "$n" ]; then ok; else bad "etl.kinds.$f" "$have COUNT lines; $(printf '%s\n' "$missing" | head -5)"; fi
 done
+# An event kind named by its manifest opens by that name.
+cn etl.kinds.manifest-event '[.summary.count]' '[53]' byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'PerfView/PerfViewLog'
+cn etl.kinds.eventinfo-event '[.summary.count]' '[1]' byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Microsoft-Windows-Kernel-Process/ProcessStart/Start'
 # Disk I/O: bytes, the issuing thread's process, the file as the leaf (drive letters from the
 # trace's volume map) — the first three reads as the baseline prints them.
 "$SV" convert "$ED/net.4.5.2.x64.etl.zip" "$TMP/dio.perfView.json" --event 'Windows Kernel/DiskIO/Read' 2>/dev/null

@@ -96,3 +96,14 @@ c netpeak.unsigned '[.summary.net == .summary.metric, .summary.peak == .summary.
 printf ':dump' > "$RT/np.keys"
 got=$("$SV" view "$RT/mem.perfView.xml" --script "$RT/np.keys" --size 200x12 2>&1 | head -1)
 if grep -q 'Net: 60.0  Peak: 150.0 at 2.000' <<<"$got"; then ok; else bad tui.netpeak "$got"; fi
+
+# ---- ETL event kinds named by what the trace carries (tests/threadtime/gen_etl.py names) ----
+python3 tests/threadtime/gen_etl.py "$RT/names.etl" names
+cn etl.names.kinds '[.events[] | select(.name | test("^(Contoso|tl_provider|c0c0c00)")) | "\(.name):\(.samples)"]' \
+	'["Contoso-Disk/Flush/Start:2","Contoso.Work/ManifestData:1","Contoso.Work/Work/Stop:3","Contoso.Big/ManifestData:2","Contoso.Big/Big11:1","tl_provider/Hello:1","tl_provider/World:2","c0c0c005-1234-5678-9abc-def000000005/Event(65534):1","c0c0c005-1234-5678-9abc-def000000005/Event(5):1"]' \
+	info "$RT/names.etl"
+cn etl.names.warning '[.warnings[] | select(test("manifest"))]' '["an EventSource manifest (ManifestData event) is not well-formed XML"]' info "$RT/names.etl"
+cn etl.names.event '[.summary.count, .summary.event]' '[3,"Contoso.Work/Work/Stop"]' byname "$RT/names.etl" --event Contoso.Work/Work/Stop
+cn etl.names.tl-event '[.summary.count]' '[2]' byname "$RT/names.etl" --event tl_provider/World
+e etl.names.late 2 "event 'Contoso.Big/ManifestData' is named by metadata logged after its first events; open it as 'c0c0c003-1234-5678-9abc-def000000003/Event.65534.'" -- byname "$RT/names.etl" --event Contoso.Big/ManifestData
+cn etl.names.late-by-id '[.summary.count]' '[2]' byname "$RT/names.etl" --event 'c0c0c003-1234-5678-9abc-def000000003/Event(65534)'

@@ -26,7 +26,14 @@
 # other.exe at 0x1005; lib.dll at 0x600000 has no PDB identity but an ImageID event
 # (TimeDateStamp 0x5AB38077, SizeOfImage 0x3000, pid 0 as real traces log it: the DLL
 # tests/pdb/gen_pe.py writes), sampled at 17 ms at RVA 0x1105.
-# usage: gen_etl.py OUT.etl [lost | cpu-only | symbols]
+# With "names": events of providers our tables do not know, named by what the trace carries
+# (cases in tests/readers): Contoso-Disk's event 7 (2 of them) by a KernelTraceControl
+# MetaData/EventInfo TRACE_EVENT_INFO (Flush, win:Start), Contoso.Work's event 3 (3) by the
+# EventSource manifest it logged as event 65534 (task Work, win:Stop), Contoso.Big's event 1
+# (1) by a manifest in two chunks, TraceLogging events Hello (1) and World (2) of provider
+# tl_provider by their extended data items, and Contoso.Bad's event 5 (1) whose manifest is
+# not XML (left unnamed, a warning).
+# usage: gen_etl.py OUT.etl [lost | cpu-only | symbols | names]
 import struct
 import sys
 
@@ -122,6 +129,67 @@ def classic64(guid, op, tid, pid, t, payload, version=2):
     version, tid, pid, ts, provider GUID, times."""
     size = 48 + len(payload)
     return pad8(struct.pack("<HBBBBHIIQ", size, 0x14, 0xC0, op, 0, version, tid, pid, t) + guid + b"\0" * 8 + payload)
+
+
+METADATA = struct.pack("<IHH", 0xbbccf6c1, 0x6cd1, 0x48c4) + bytes([0x80, 0xff, 0x83, 0x94, 0x82, 0xe3, 0x76, 0x71])
+
+
+def guid(n):
+    return struct.pack("<IHH", 0xC0C0C000 + n, 0x1234, 0x5678) + bytes([0x9a, 0xbc, 0xde, 0xf0, 0, 0, 0, n])
+
+
+def event64(prov, eid, t, payload, ext=b"", tid=101, pid=100):
+    """EVENT_HEADER (64-bit, type 0x13) of provider prov, descriptor id eid; ext: extended
+    data items (the EXTENDED_INFO flag set when given)."""
+    size = 80 + len(ext) + len(payload)
+    return pad8(struct.pack("<HBBHHIIQ", size, 0x13, 0xC0, 1 if ext else 0, 0, tid, pid, t) + prov +
+                struct.pack("<HBBBBHQQ", eid, 0, 0, 4, 0, 0, 0, 0) + bytes(16) + ext + payload)
+
+
+def ext_item(kind, data, more):
+    item = struct.pack("<HHHH", 8 + len(pad8(data)), kind, 1 if more else 0, len(data)) + data
+    return pad8(item)
+
+
+def event_info(prov, eid, provider, task, opcode):
+    """A TRACE_EVENT_INFO: provider GUID, event GUID, descriptor, DecodingSource, then offsets
+    of the provider (52), task (68) and opcode (72) names; the strings after the 112-byte head."""
+    strings, offs = b"", []
+    for text in (provider, task, opcode):
+        offs.append(112 + len(strings))
+        strings += utf16z(text)
+    head = prov + bytes(16) + struct.pack("<HBBBBHQ", eid, 0, 0, 4, 1, 1, 0) + struct.pack("<I", 0)
+    names = [offs[0], 0, 0, 0, offs[1], offs[2], 0, 0, 0, 0, 0, 0]
+    head += struct.pack("<12I", *names) + struct.pack("<3I", 0, 0, 0)
+    assert len(head) == 112
+    return classic64(METADATA, 32, 0, 100, ts(0.2), head + strings)
+
+
+def manifest(prov, name, events, chunks=1):
+    xml = ('<instrumentationManifest xmlns="http://schemas.microsoft.com/win/2004/08/events"><instrumentation>'
+           '<events><provider name="%s" guid="{x}"><tasks/><events>%s</events></provider></events>'
+           '</instrumentation></instrumentationManifest>' % (name, "".join(
+               '<event value="%d" version="0" level="win:Informational" task="%s"%s/>' %
+               (v, task, ' opcode="%s"' % op if op else "") for v, task, op in events))).encode()
+    step = -(-len(xml) // chunks)
+    return [event64(prov, 65534, ts(0.3), struct.pack("<BBBBHH", 1, 1, 0, 0x5B, chunks, i) + xml[i * step:(i + 1) * step])
+            for i in range(chunks)]
+
+
+def names():
+    r = [event_info(guid(1), 7, "Contoso-Disk", "Flush", "win:Start")]
+    r += [event64(guid(1), 7, ts(1 + i), b"\0" * 4) for i in range(2)]
+    r += manifest(guid(2), "Contoso.Work", [(3, "Work", "win:Stop"), (4, "Idle", None)])
+    r += [event64(guid(2), 3, ts(2 + i), b"") for i in range(3)]
+    r += manifest(guid(3), "Contoso.Big", [(1, "Big%d" % i, "win:Info") for i in range(1, 12)][::-1], chunks=2)
+    r += [event64(guid(3), 1, ts(3), b"")]
+    tl = ext_item(12, struct.pack("<H", 15) + b"tl_provider\0", True)
+    for ev, n in ((b"Hello", 1), (b"World", 2)):
+        schema = struct.pack("<HB", 3 + len(ev) + 1, 0) + ev + b"\0"
+        r += [event64(guid(4), 0, ts(4 + i), b"\1", tl + ext_item(11, schema, False)) for i in range(n)]
+    r += [event64(guid(5), 65534, ts(5), struct.pack("<BBBBHH", 1, 1, 0, 0x5B, 1, 0) + b"<not xml"),
+          event64(guid(5), 5, ts(5.5), b"")]
+    return r
 
 
 def rsds(pid, base, guid, age, name):
@@ -222,7 +290,7 @@ def main():
     keep = (lambda r: r[2] != 0x11 or r[7] != 0x05) if mode == "cpu-only" else (lambda r: True)
     syms = mode == "symbols"
     out = buffer(0, 1, [header(2, lost)] + rundown() + (symbols_rundown() if syms else []) +
-                 [r for r in cpu0() if keep(r)]) + \
+                 (names() if mode == "names" else []) + [r for r in cpu0() if keep(r)]) + \
         buffer(1, 1, [r for r in cpu1() if keep(r)] + (symbols_samples() if syms else []))
     with open(sys.argv[1], "wb") as f:
         f.write(out)
