@@ -501,6 +501,120 @@ static int decode_alloc_tick(etl_ctx *c, const etl_rec *r, esample *s)
 	return leaf_id(c, leaf, &s->leaf);
 }
 
+/* ---- per-kind decoders: the kinds with a natural metric or leaf frames (docs/etl-events.md) ---- */
+
+/* CLR Exception/Start: UTF-16 ExceptionType, UTF-16 ExceptionMessage, ... */
+static int decode_exception(etl_ctx *c, const etl_rec *r, unsigned P, esample *s)
+{
+	(void)P;
+	char *type = sv_etl_dup_utf16(r->payload, r->plen, NULL);
+	if (!type)
+		return SV_ENOMEM;
+	char leaf[700];
+	snprintf(leaf, sizeof(leaf), "Exception %.600s", type[0] ? type : "?");
+	free(type);
+	return leaf_id(c, leaf, &s->leaf);
+}
+
+/* DiskIO Read/Write: u32 DiskNumber, IrpFlags, TransferSize, Reserved; u64 ByteOffset; ptr
+ * FileObject, Irp; u64 HighResResponseTime; v3: u32 IssuingThreadId (whose the I/O is: the
+ * record's own thread is whoever completed it). */
+static int decode_disk_io(etl_ctx *c, const etl_rec *r, unsigned P, esample *s)
+{
+	(void)c;
+	const unsigned char *p = r->payload;
+	s->metric = rd32(p + 8);
+	s->file = rdptr(p + 24, P);
+	if (r->version >= 3 && r->plen >= 24 + 2 * (size_t)P + 12) {
+		s->tid = rd32(p + 24 + 2 * P + 8);
+		s->spid = 0;
+	}
+	return 0;
+}
+
+/* Memory HardFault: u64 InitialTime, ReadOffset; ptr VirtualAddress, FileObject; ... */
+static int decode_hard_fault(etl_ctx *c, const etl_rec *r, unsigned P, esample *s)
+{
+	(void)c;
+	s->file = rdptr(r->payload + 16 + P, P);
+	return 0;
+}
+
+/* FileIO Read/Write: u64 Offset; ptr IrpPtr, FileObject, FileKey; u32 IssuingThreadId, IoSize,
+ * IoFlags. The names (FileIO Name, FileCreate, FileRundown) are logged by the key the
+ * record's FileKey holds. */
+static int decode_file_io(etl_ctx *c, const etl_rec *r, unsigned P, esample *s)
+{
+	(void)c;
+	const unsigned char *p = r->payload;
+	s->file = rdptr(p + 8 + 2 * P, P);
+	if (!s->file)
+		s->file = rdptr(p + 8 + P, P);
+	s->tid = rd32(p + 8 + 3 * P);
+	s->spid = 0;
+	s->metric = rd32(p + 8 + 3 * P + 4);
+	return 0;
+}
+
+/* Memory VirtualAlloc / VirtualFree: ptr BaseAddress, RegionSize; u32 ProcessId, Flags. The
+ * bytes committed count up and the bytes decommitted or released down, in the process the
+ * memory belongs to, so a time range's net is what it kept (PerfView's Net VirtualAlloc). */
+static int decode_virtual_alloc(etl_ctx *c, const etl_rec *r, unsigned P, esample *s)
+{
+	(void)c;
+	const unsigned char *p = r->payload;
+	double size = (double)rdptr(p + P, P);
+	uint32_t pid = rd32(p + 2 * P), flags = rd32(p + 2 * P + 4);
+	bool alloc = r->type == 98;
+	bool counted = alloc ? (flags & 0x1000) != 0 : (flags & (0x4000 | 0x8000)) != 0; /* MEM_COMMIT; MEM_DECOMMIT, MEM_RELEASE */
+	s->metric = !counted ? 0 : alloc ? size : -size;
+	s->spid = pid + 1;
+	return 0;
+}
+
+static int decode_alloc_tick_row(etl_ctx *c, const etl_rec *r, unsigned P, esample *s)
+{
+	(void)P;
+	return decode_alloc_tick(c, r, s);
+}
+
+/* One row per event kind: which records (kernel hook group and opcode, or a manifest
+ * provider's event id), the smallest payload (bytes + pointers of the trace's size), whether
+ * the metric is bytes, and the decoder that sets the metric and leaf frames. Any other kind
+ * counts 1 per event. */
+typedef struct kind_decoder {
+	int rec;      /* REC_HOOK or REC_EVENT */
+	int provider; /* REC_HOOK: hook group; REC_EVENT: index into sv_etl_guids */
+	int op;       /* REC_HOOK: opcode; REC_EVENT: event id */
+	size_t min_bytes;
+	unsigned min_ptrs;
+	bool bytes;
+	int (*decode)(etl_ctx *c, const etl_rec *r, unsigned P, esample *s);
+} kind_decoder;
+
+static const kind_decoder decoders[] = {
+	{ REC_EVENT, G_CLR, 10, 8, 0, true, decode_alloc_tick_row },       /* GC/AllocationTick */
+	{ REC_EVENT, G_CLR, 80, 2, 0, false, decode_exception },          /* Exception/Start */
+	{ REC_HOOK, 0x01, 10, 24, 1, true, decode_disk_io },              /* DiskIO/Read */
+	{ REC_HOOK, 0x01, 11, 24, 1, true, decode_disk_io },              /* DiskIO/Write */
+	{ REC_HOOK, 0x02, 32, 16, 2, false, decode_hard_fault },          /* Memory/HardFault */
+	{ REC_HOOK, 0x02, 98, 8, 2, true, decode_virtual_alloc },         /* Memory/VirtualAlloc */
+	{ REC_HOOK, 0x02, 99, 8, 2, true, decode_virtual_alloc },         /* Memory/VirtualFree */
+	{ REC_HOOK, 0x04, 67, 16, 3, true, decode_file_io },              /* FileIO/Read */
+	{ REC_HOOK, 0x04, 68, 16, 3, true, decode_file_io },              /* FileIO/Write */
+};
+
+static const kind_decoder *find_decoder(const etl_rec *r)
+{
+	for (size_t i = 0; i < sizeof(decoders) / sizeof(decoders[0]); i++) {
+		const kind_decoder *d = &decoders[i];
+		if (d->rec == r->kind && (r->kind == REC_HOOK ? d->provider == r->group && d->op == r->type
+							      : d->provider == r->guid && d->op == r->id))
+			return d;
+	}
+	return NULL;
+}
+
 /* An event of the wanted kind becomes a sample; StackWalk events match it by time and thread
  * as they match CPU samples. */
 static int on_wanted(etl_ctx *c, const etl_rec *r)
@@ -518,34 +632,14 @@ static int on_wanted(etl_ctx *c, const etl_rec *r)
 	s->metric = 1;
 	int rc = 0;
 	unsigned P = r->kind == REC_HOOK ? c->ptr : r->ptr; /* kernel events: the trace's pointer size */
-	const unsigned char *p = r->payload;
-	if (r->kind == REC_EVENT && r->guid == G_CLR && r->id == 10) {
-		c->want_bytes = true;
-		rc = decode_alloc_tick(c, r, s);
-	} else if (r->kind == REC_EVENT && r->guid == G_CLR && r->id == 80 && r->plen >= 2) {
-		/* Exception/Start: UTF-16 ExceptionType, UTF-16 ExceptionMessage, ... */
-		size_t used = 0;
-		char *type = sv_etl_dup_utf16(p, r->plen, &used);
-		if (!type)
-			return SV_ENOMEM;
-		char leaf[700];
-		snprintf(leaf, sizeof(leaf), "Exception %.600s", type[0] ? type : "?");
-		free(type);
-		rc = leaf_id(c, leaf, &s->leaf);
-	} else if (r->kind == REC_HOOK && r->group == 0x01 && (r->type == 10 || r->type == 11) && r->plen >= 24 + P) {
-		/* DiskIO Read/Write: u32 DiskNumber, IrpFlags, TransferSize, Reserved; u64 ByteOffset;
-		 * ptr FileObject, Irp; u64 HighResResponseTime; v3: u32 IssuingThreadId (whose the
-		 * I/O is: the record's own thread is whoever completed it) */
-		c->want_bytes = true;
-		s->metric = rd32(p + 8);
-		s->file = rdptr(p + 24, P);
-		if (r->version >= 3 && r->plen >= 24 + 2 * (size_t)P + 12) {
-			s->tid = rd32(p + 24 + 2 * P + 8);
-			s->spid = 0;
-		}
-	} else if (r->kind == REC_HOOK && r->group == 0x02 && r->type == 32 && r->plen >= 16 + 2 * (size_t)P) {
-		/* Memory HardFault: u64 InitialTime, ReadOffset; ptr VirtualAddress, FileObject; ... */
-		s->file = rdptr(p + 16 + P, P);
+	const kind_decoder *d = find_decoder(r);
+	if (d) {
+		c->want_bytes = d->bytes;
+		if (r->plen >= d->min_bytes + (size_t)d->min_ptrs * P)
+			rc = d->decode(c, r, P, s);
+		else
+			sv_etl_warn(c, W_PAYLOAD, "a %s event of %zu bytes is too short for its payload; counted without it",
+				    c->kinds[c->want_kind].name, r->plen);
 	}
 	if (rc)
 		return rc;

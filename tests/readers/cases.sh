@@ -107,3 +107,13 @@ cn etl.names.event '[.summary.count, .summary.event]' '[3,"Contoso.Work/Work/Sto
 cn etl.names.tl-event '[.summary.count]' '[2]' byname "$RT/names.etl" --event tl_provider/World
 e etl.names.late 2 "event 'Contoso.Big/ManifestData' is named by metadata logged after its first events; open it as 'c0c0c003-1234-5678-9abc-def000000003/Event.65534.'" -- byname "$RT/names.etl" --event Contoso.Big/ManifestData
 cn etl.names.late-by-id '[.summary.count]' '[2]' byname "$RT/names.etl" --event 'c0c0c003-1234-5678-9abc-def000000003/Event(65534)'
+
+# ---- ETL file and memory events (gen_etl.py io): FileIO Write/Read in bytes under the file the
+# FileKey names, VirtualAlloc commits up, VirtualFree decommits down, a reserve counted 0 ----
+python3 tests/threadtime/gen_etl.py "$RT/io.etl" io
+cn etl.io.write '[.summary.count, .summary.metric, .summary.unit, .rows[0].name, .rows[0].exc]' \
+	'[2,4196,"bytes","File \\Device\\HarddiskVolume9\\data\\log.txt",4196]' byname "$RT/io.etl" --event 'Windows Kernel/FileIO/Write'
+cn etl.io.read '[.summary.count, .summary.metric]' '[1,512]' byname "$RT/io.etl" --event 'Windows Kernel/FileIO/Read'
+cn etl.io.valloc '[.summary.count, .summary.metric, .summary.unit, (.rows[] | select(.name == "Thread (101)") | .inc)]' \
+	'[2,65536,"bytes",65536]' byname "$RT/io.etl" --event 'Windows Kernel/Memory/VirtualAlloc'
+cn etl.io.vfree '[.summary.count, .summary.metric, .summary.net]' '[1,-16384,-16384]' byname "$RT/io.etl" --event 'Windows Kernel/Memory/VirtualFree'

@@ -33,7 +33,12 @@
 # (1) by a manifest in two chunks, TraceLogging events Hello (1) and World (2) of provider
 # tl_provider by their extended data items, and Contoso.Bad's event 5 (1) whose manifest is
 # not XML (left unnamed, a warning).
-# usage: gen_etl.py OUT.etl [lost | cpu-only | symbols | names]
+# With "io": thread 101's file and memory events (cases in tests/readers): FileIO Name of file
+# key 0xF00D (\\Device\\HarddiskVolume9\\data\\log.txt), FileIO Write of 4096 and 100 bytes and
+# a Read of 512 bytes to it (FileObject 0x1111, FileKey 0xF00D), VirtualAlloc commits of 65536
+# bytes in process 100 and a reserve of 1 MiB (not counted), and a VirtualFree decommitting
+# 16384 bytes.
+# usage: gen_etl.py OUT.etl [lost | cpu-only | symbols | names | io]
 import struct
 import sys
 
@@ -192,6 +197,17 @@ def names():
     return r
 
 
+def io():
+    key, obj = 0xF00D, 0x1111
+    r = [system64(0x04, 0, 101, 100, ts(0.2), struct.pack("<Q", key) + utf16z("\\Device\\HarddiskVolume9\\data\\log.txt"))]
+    for i, (op, size) in enumerate(((68, 4096), (68, 100), (67, 512))):
+        r.append(system64(0x04, op, 101, 100, ts(1.1 + i), struct.pack("<QQQQIII", 0, 0xAB00 + i, obj, key, 101, size, 0)))
+    r.append(system64(0x02, 98, 101, 100, ts(4.1), struct.pack("<QQII", 0x70000000, 65536, 100, 0x1000)))
+    r.append(system64(0x02, 98, 101, 100, ts(4.6), struct.pack("<QQII", 0x71000000, 1 << 20, 100, 0x2000)))
+    r.append(system64(0x02, 99, 101, 100, ts(5.1), struct.pack("<QQII", 0x70000000, 16384, 100, 0x4000)))
+    return r
+
+
 def rsds(pid, base, guid, age, name):
     return classic64(IMAGEID, 36, 0, pid, ts(0.1), struct.pack("<QI", base, pid) + guid + struct.pack("<I", age) +
                      name + b"\0")
@@ -290,7 +306,7 @@ def main():
     keep = (lambda r: r[2] != 0x11 or r[7] != 0x05) if mode == "cpu-only" else (lambda r: True)
     syms = mode == "symbols"
     out = buffer(0, 1, [header(2, lost)] + rundown() + (symbols_rundown() if syms else []) +
-                 (names() if mode == "names" else []) + [r for r in cpu0() if keep(r)]) + \
+                 (names() if mode == "names" else []) + (io() if mode == "io" else []) + [r for r in cpu0() if keep(r)]) + \
         buffer(1, 1, [r for r in cpu1() if keep(r)] + (symbols_samples() if syms else []))
     with open(sys.argv[1], "wb") as f:
         f.write(out)
