@@ -116,6 +116,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	sv_idmap_init(&c.imageid_by_key);
 	c.want = opts && opts->event && !c.tt_on && strcmp(opts->event, "Windows Kernel/PerfInfo/Sample") ? opts->event : NULL;
 	c.want_kind = -1;
+	c.net_valloc = c.want && strcmp(c.want, "net-virtualalloc") == 0;
 	sv_idmap_init(&c.leaf_index);
 	sv_idmap_init(&c.clr_last);
 	sv_idmap_init(&c.fname_index);
@@ -169,6 +170,13 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 			rc = sink->ops->add_event(sink->self, c.kinds[i].name, sample && !c.want ? c.cpu_kept : c.kinds[i].count,
 						  shown);
 	}
+	/* PerfView's Net VirtualAlloc: commits and decommits in one source */
+	size_t valloc = 0;
+	for (size_t i = 0; i < c.nkinds; i++)
+		if (c.kinds[i].key == (1ULL << 63 | 0x0200 | 98) || c.kinds[i].key == (1ULL << 63 | 0x0200 | 99))
+			valloc += c.kinds[i].count;
+	if (!rc && valloc && sink->ops->add_event)
+		rc = sink->ops->add_event(sink->self, "net-virtualalloc", valloc, c.net_valloc);
 	/* what CSwitch events make possible: the thread-time views (PerfView's Thread Time) */
 	for (int v = 0; !rc && cswitch && sink->ops->add_event && v <= SV_TT_READY_TIME; v++)
 		if (v != SV_TT_READIED_BY || ready)
@@ -178,7 +186,10 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 		if (c.kinds[k].id_name && strcmp(c.kinds[k].name, c.want) == 0)
 			rc = sv_error_set(err, SV_EINVAL, "event '%s' is named by metadata logged after its first events; open it as '%s'",
 					  c.want, c.kinds[k].id_name);
-	if (!rc && opts && opts->event && c.want && c.want_kind < 0) {
+	if (!rc && c.net_valloc && !valloc)
+		rc = sv_error_set(err, SV_EINVAL, "event 'net-virtualalloc' needs VirtualAlloc or VirtualFree events (xperf -on ...+VIRT_ALLOC, "
+				  "or PerfView /KernelEvents=...+VirtualAlloc)");
+	if (!rc && opts && opts->event && c.want && c.want_kind < 0 && !c.net_valloc) {
 		char msg[1024];
 		size_t o = (size_t)snprintf(msg, sizeof(msg), "no event '%s' in the trace; it has:", opts->event);
 		for (size_t k = 0; k < c.nkinds && o < sizeof(msg); k++)

@@ -639,7 +639,7 @@ static int on_wanted(etl_ctx *c, const etl_rec *r)
 			rc = d->decode(c, r, P, s);
 		else
 			sv_etl_warn(c, W_PAYLOAD, "a %s event of %zu bytes is too short for its payload; counted without it",
-				    c->kinds[c->want_kind].name, r->plen);
+				    c->want, r->plen);
 	}
 	if (rc)
 		return rc;
@@ -721,7 +721,8 @@ int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 		rc = count_kind(c, r, &kind);
 	if (rc)
 		return rc;
-	if (c->want && (long)kind == c->want_kind && (rc = on_wanted(c, r)))
+	bool valloc = r->kind == REC_HOOK && r->group == 0x02 && (r->type == 98 || r->type == 99);
+	if (c->want && ((long)kind == c->want_kind || (c->net_valloc && valloc)) && (rc = on_wanted(c, r)))
 		return rc;
 	if (c->want && r->kind == REC_EVENT && r->guid == G_CLR && r->id == 82 && (rc = on_clr_stack(c, r)))
 		return rc;

@@ -285,6 +285,7 @@ typedef struct etl_ctx {
 	const char *want;
 	long want_kind;       /* its index in kinds once seen, else -1 */
 	bool want_bytes;      /* its decoder weighs events in bytes (else 1 each) */
+	bool net_valloc;      /* --event net-virtualalloc: VirtualAlloc and VirtualFree together */
 	char **leaves;        /* leaf frame texts of events ("Type System.String") */
 	size_t nleaves, leafcap;
 	sv_idmap leaf_index;  /* hash -> index + 1 (probed) */

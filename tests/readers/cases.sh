@@ -117,3 +117,9 @@ cn etl.io.read '[.summary.count, .summary.metric]' '[1,512]' byname "$RT/io.etl"
 cn etl.io.valloc '[.summary.count, .summary.metric, .summary.unit, (.rows[] | select(.name == "Thread (101)") | .inc)]' \
 	'[2,65536,"bytes",65536]' byname "$RT/io.etl" --event 'Windows Kernel/Memory/VirtualAlloc'
 cn etl.io.vfree '[.summary.count, .summary.metric, .summary.net]' '[1,-16384,-16384]' byname "$RT/io.etl" --event 'Windows Kernel/Memory/VirtualFree'
+# PerfView's Net VirtualAlloc: commits and decommits in one source; its net and peak
+cn etl.io.net-valloc '[.summary.count, .summary.metric, .summary.net, .summary.peak, .summary.peak_time, .summary.unit]' \
+	'[3,49152,49152,65536,4.1,"bytes"]' byname "$RT/io.etl" --event net-virtualalloc
+cn etl.io.net-valloc-listed '[.events[] | select(.name == "net-virtualalloc") | .samples]' '[3]' info "$RT/io.etl"
+python3 tests/threadtime/gen_etl.py "$RT/plain.etl"
+e etl.io.net-valloc-none 2 "event 'net-virtualalloc' needs VirtualAlloc or VirtualFree events" -- byname "$RT/plain.etl" --event net-virtualalloc
