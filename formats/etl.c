@@ -97,6 +97,7 @@ static void ctx_dispose(etl_ctx *c)
 		free(c->metas[i].name);
 	free(c->metas);
 	free(c->man_buf);
+	sv_idmap_dispose(&c->disk_init);
 	sv_idmap_dispose(&c->meta_index);
 }
 
@@ -117,6 +118,8 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	c.want = opts && opts->event && !c.tt_on && strcmp(opts->event, "Windows Kernel/PerfInfo/Sample") ? opts->event : NULL;
 	c.want_kind = -1;
 	c.net_valloc = c.want && strcmp(c.want, "net-virtualalloc") == 0;
+	c.want_disk = c.want && (strcmp(c.want, "Windows Kernel/DiskIO/Read") == 0 || strcmp(c.want, "Windows Kernel/DiskIO/Write") == 0);
+	sv_idmap_init(&c.disk_init);
 	sv_idmap_init(&c.leaf_index);
 	sv_idmap_init(&c.clr_last);
 	sv_idmap_init(&c.fname_index);
@@ -196,6 +199,9 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s %s", k ? "," : "", c.kinds[k].name);
 		rc = sv_error_set(err, SV_EINVAL, "%s", msg);
 	}
+	if (!rc && c.want_disk)
+		rc = sv_sink_note(c.sink, SV_NOTE_INFO, "%s: %zu of %zu I/Os with the stack of their Init event (ReadInit/WriteInit, by Irp)",
+			  c.want, c.disk_inits, c.events_kept);
 	if (!rc && c.want)
 		rc = sv_sink_note(c.sink, SV_NOTE_INFO, "%s: %zu events as samples (%zu with the CLR's stack), %s", c.want, c.events_kept,
 			  c.clr_stacks,

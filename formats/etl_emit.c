@@ -506,7 +506,9 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 	/* Threads and their CPU sample counts first: thread frames say how much CPU they used. */
 	for (size_t i = 0; i < c->nsamples; i++) {
 		const esample *s = &c->samples[i];
-		spid[i] = sample_pid(c, s->tid, s->ts, s->spid);
+		/* a disk I/O with its Init event's stack: that stack's process */
+		uint32_t sp = s->ekind == ES_SAMPLE && s->other && !s->spid ? c->samples[s->other - 1].spid : s->spid;
+		spid[i] = sample_pid(c, s->tid, s->ts, sp);
 		if ((rc = thread_entry(&e, spid[i], s->tid, &sthr[i])))
 			goto out;
 		e.thr[sthr[i]].samples += s->ekind == ES_SAMPLE;
@@ -526,7 +528,11 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 		const esample *s = &c->samples[i];
 		ethr *t = &e.thr[sthr[i]];
 		uint32_t pid = spid[i];
+		if (s->ekind == ES_CARRIER)
+			continue;
 		uint32_t kid = s->kid, uid = s->uid;
+		if (c->want_disk && s->other && kid >= AS_EMPTY && uid >= AS_EMPTY) /* the Init event's stack */
+			kid = c->samples[s->other - 1].kid, uid = c->samples[s->other - 1].uid;
 		bool any = kid < AS_EMPTY || uid < AS_EMPTY;
 		e.now = s->ts;
 		if (!any && (c->want || s->ekind != ES_SAMPLE)) { /* an event without a stack: under its thread */

@@ -521,10 +521,19 @@ static int decode_exception(etl_ctx *c, const etl_rec *r, unsigned P, esample *s
  * record's own thread is whoever completed it). */
 static int decode_disk_io(etl_ctx *c, const etl_rec *r, unsigned P, esample *s)
 {
-	(void)c;
 	const unsigned char *p = r->payload;
 	s->metric = rd32(p + 8);
 	s->file = rdptr(p + 24, P);
+	/* the stack is its Init event's, logged on the issuing thread when the I/O began */
+	uint64_t irp = rdptr(p + 24 + P, P);
+	uint32_t init = sv_idmap_get(&c->disk_init, irp);
+	if (init != SV_IDMAP_NONE && init) {
+		s->other = init;
+		c->disk_inits++;
+		int rc = sv_idmap_put(&c->disk_init, irp, 0);
+		if (rc)
+			return rc;
+	}
 	if (r->version >= 3 && r->plen >= 24 + 2 * (size_t)P + 12) {
 		s->tid = rd32(p + 24 + 2 * P + 8);
 		s->spid = 0;
@@ -576,6 +585,31 @@ static int decode_alloc_tick_row(etl_ctx *c, const etl_rec *r, unsigned P, esamp
 {
 	(void)P;
 	return decode_alloc_tick(c, r, s);
+}
+
+/* DiskIO ReadInit/WriteInit (opcodes 12, 13): ptr Irp (v3: u32 IssuingThreadId). Logged with a
+ * stack when the I/O is issued; kept, unshown, to lend that stack to the Read or Write that
+ * completes the same Irp (as PerfView's Disk I/O view). */
+static int on_disk_init(etl_ctx *c, const etl_rec *r)
+{
+	unsigned P = c->ptr;
+	if (r->plen < P)
+		return 0;
+	if (c->nsamples >= SV_MAX_SAMPLES)
+		return sv_etl_fail(c, SV_ELIMIT, c->bufs[r->buf].off, "more than %u events", SV_MAX_SAMPLES);
+	if (SV_ARRAY_RESERVE(c->samples, c->samplecap, c->nsamples + 1))
+		return SV_ENOMEM;
+	esample *s = &c->samples[c->nsamples];
+	memset(s, 0, sizeof(*s));
+	s->ts = r->ts;
+	s->tid = r->tid;
+	s->spid = r->pid != UINT32_MAX ? r->pid + 1 : 0;
+	s->kid = s->uid = AS_NONE;
+	s->ekind = ES_CARRIER;
+	s->next_ts = sv_etl_list_get(&c->by_ts, r->ts);
+	c->nsamples++;
+	int rc = sv_idmap_put(&c->disk_init, rdptr(r->payload, P), (uint32_t)c->nsamples);
+	return rc ? rc : sv_idmap_put(&c->by_ts, r->ts, (uint32_t)c->nsamples);
 }
 
 /* One row per event kind: which records (kernel hook group and opcode, or a manifest
@@ -720,6 +754,9 @@ int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 	if (!rc)
 		rc = count_kind(c, r, &kind);
 	if (rc)
+		return rc;
+	if (c->want_disk && r->kind == REC_HOOK && r->group == 0x01 && (r->type == 12 || r->type == 13) &&
+	    (rc = on_disk_init(c, r)))
 		return rc;
 	bool valloc = r->kind == REC_HOOK && r->group == 0x02 && (r->type == 98 || r->type == 99);
 	if (c->want && ((long)kind == c->want_kind || (c->net_valloc && valloc)) && (rc = on_wanted(c, r)))

@@ -119,7 +119,7 @@ typedef struct esample {
 	uint8_t ekind, reason, ostate;
 	uint32_t other;
 } esample;
-enum { ES_SAMPLE, ES_CSWITCH, ES_READY };
+enum { ES_SAMPLE, ES_CSWITCH, ES_READY, ES_CARRIER }; /* ES_CARRIER: a DiskIO Init kept for its stack */
 enum { IN_PEND = 1, IN_KW = 2, IN_UW = 4 };
 
 typedef struct eproc {
@@ -286,6 +286,9 @@ typedef struct etl_ctx {
 	long want_kind;       /* its index in kinds once seen, else -1 */
 	bool want_bytes;      /* its decoder weighs events in bytes (else 1 each) */
 	bool net_valloc;      /* --event net-virtualalloc: VirtualAlloc and VirtualFree together */
+	bool want_disk;       /* DiskIO Read/Write wanted: their Init events' stacks are theirs */
+	sv_idmap disk_init;   /* Irp -> the Init carrier (sample index + 1) awaiting its completion */
+	size_t disk_inits;    /* disk I/Os that found their Init event */
 	char **leaves;        /* leaf frame texts of events ("Type System.String") */
 	size_t nleaves, leafcap;
 	sv_idmap leaf_index;  /* hash -> index + 1 (probed) */

@@ -129,6 +129,13 @@ while read -r size file rest; do
 	case "$line" in "$size $file"*" $pidpart") ;; *) n=99 ;; esac
 done <<<"$want"
 if [ $n = 3 ]; then ok; else bad etl.diskio.baseline "want $want; got $got"; fi
+# Each Read takes the stack of its ReadInit (the same Irp), logged on the issuing thread: all
+# 1,208 of the x64 trace; Windows Defender's reads are MpEngine's.
+cn etl.diskio.init-stacks '[.found[] | select(test("I/Os with the stack"))]' \
+	'["Windows Kernel/DiskIO/Read: 1208 of 1208 I/Os with the stack of their Init event (ReadInit/WriteInit, by Irp)"]' \
+	info "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/DiskIO/Read'
+cn etl.diskio.init-frames '[.rows[] | select(.name == "MpEngine!?") | .inc_count]' '[1060]' \
+	byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/DiskIO/Read'
 cn etl.diskio.summary '[.summary.count, .summary.unit]' '[1208,"bytes"]' byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/DiskIO/Read'
 cn etl.hardfault '[.summary.count, (.rows[0].name | startswith("File C:\\"))]' '[153,true]' byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/Memory/HardFault'
 # CLR exceptions: the exception's type as the leaf, under the CLR's stack (the baseline's type

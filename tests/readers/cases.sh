@@ -123,3 +123,7 @@ cn etl.io.net-valloc '[.summary.count, .summary.metric, .summary.net, .summary.p
 cn etl.io.net-valloc-listed '[.events[] | select(.name == "net-virtualalloc") | .samples]' '[3]' info "$RT/io.etl"
 python3 tests/threadtime/gen_etl.py "$RT/plain.etl"
 e etl.io.net-valloc-none 2 "event 'net-virtualalloc' needs VirtualAlloc or VirtualFree events" -- byname "$RT/plain.etl" --event net-virtualalloc
+# Disk I/O: the Read completed on another thread takes its ReadInit's stack (by Irp), under the
+# issuing thread, the file as the leaf
+cn etl.io.disk-init '[.summary.count, .summary.metric, ([.rows[] | select(.name == "queue!?" or .name == "Thread (101)") | .inc] | length), .rows[0].name]' \
+	'[1,8192,2,"File \\Device\\HarddiskVolume9\\data\\log.txt"]' byname "$RT/io.etl" --event 'Windows Kernel/DiskIO/Read'

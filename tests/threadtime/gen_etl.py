@@ -37,7 +37,8 @@
 # key 0xF00D (\\Device\\HarddiskVolume9\\data\\log.txt), FileIO Write of 4096 and 100 bytes and
 # a Read of 512 bytes to it (FileObject 0x1111, FileKey 0xF00D), VirtualAlloc commits of 65536
 # bytes in process 100 and a reserve of 1 MiB (not counted), and a VirtualFree decommitting
-# 16384 bytes.
+# 16384 bytes; a DiskIO ReadInit of Irp 0xBEEF on thread 101 with a stack in queue.dll, and its
+# Read of 8192 bytes (version 3, IssuingThreadId 101) completed on thread 0 without a stack.
 # usage: gen_etl.py OUT.etl [lost | cpu-only | symbols | names | io]
 import struct
 import sys
@@ -205,6 +206,10 @@ def io():
     r.append(system64(0x02, 98, 101, 100, ts(4.1), struct.pack("<QQII", 0x70000000, 65536, 100, 0x1000)))
     r.append(system64(0x02, 98, 101, 100, ts(4.6), struct.pack("<QQII", 0x71000000, 1 << 20, 100, 0x2000)))
     r.append(system64(0x02, 99, 101, 100, ts(5.1), struct.pack("<QQII", 0x70000000, 16384, 100, 0x4000)))
+    r.append(system64(0x01, 12, 101, 100, ts(6.1), struct.pack("<QI", 0xBEEF, 101), version=3))
+    r.append(stackwalk(ts(6.1), 101, frames("queue")))
+    r.append(system64(0x01, 10, 0, 0, ts(7.1), struct.pack("<IIIIQQQQI", 0, 0, 8192, 0, 4096, key, 0xBEEF, 20000, 101),
+                      version=3))
     return r
 
 
