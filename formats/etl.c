@@ -118,7 +118,9 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	c.want = opts && opts->event && !c.tt_on && strcmp(opts->event, "Windows Kernel/PerfInfo/Sample") ? opts->event : NULL;
 	c.want_kind = -1;
 	c.net_valloc = c.want && strcmp(c.want, "net-virtualalloc") == 0;
-	c.want_disk = c.want && (strcmp(c.want, "Windows Kernel/DiskIO/Read") == 0 || strcmp(c.want, "Windows Kernel/DiskIO/Write") == 0);
+	c.disk_time = c.want && strcmp(c.want, "disk-io-time") == 0;
+	c.want_disk = c.want && (strcmp(c.want, "Windows Kernel/DiskIO/Read") == 0 || strcmp(c.want, "Windows Kernel/DiskIO/Write") == 0 ||
+				 c.disk_time);
 	sv_idmap_init(&c.disk_init);
 	sv_idmap_init(&c.leaf_index);
 	sv_idmap_init(&c.clr_last);
@@ -156,7 +158,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	if (!rc && sink->ops->set_scaling) /* events other than CPU samples are instants */
 		rc = sink->ops->set_scaling(sink->self, !c.want ? SV_SCALING_TIME : SV_SCALING_DATA);
 	if (!rc && c.want && sink->ops->set_unit)
-		rc = sink->ops->set_unit(sink->self, c.want_bytes ? "bytes" : "events");
+		rc = sink->ops->set_unit(sink->self, c.disk_time ? "ms" : c.want_bytes ? "bytes" : "events");
 	if (!rc)
 		rc = sv_etl_emit_samples(&c, &with_stack, &jit_leaf, &broken);
 	if (rc == SV_ENOMEM)
@@ -180,6 +182,16 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 			valloc += c.kinds[i].count;
 	if (!rc && valloc && sink->ops->add_event)
 		rc = sink->ops->add_event(sink->self, "net-virtualalloc", valloc, c.net_valloc);
+	/* PerfView's Disk I/O as time: reads and writes weighing issue-to-completion */
+	size_t disk = 0;
+	for (size_t i = 0; i < c.nkinds; i++)
+		if (c.kinds[i].key == (1ULL << 63 | 0x0100 | 10) || c.kinds[i].key == (1ULL << 63 | 0x0100 | 11))
+			disk += c.kinds[i].count;
+	if (!rc && disk && sink->ops->add_event)
+		rc = sink->ops->add_event(sink->self, "disk-io-time", disk, c.disk_time);
+	if (!rc && c.disk_time && !disk)
+		rc = sv_error_set(err, SV_EINVAL, "event 'disk-io-time' needs DiskIO Read or Write events (xperf -on ...+DISK_IO+DISK_IO_INIT, "
+				  "or PerfView's default kernel events)");
 	/* what CSwitch events make possible: the thread-time views (PerfView's Thread Time) */
 	for (int v = 0; !rc && cswitch && sink->ops->add_event && v <= SV_TT_READY_TIME; v++)
 		if (v != SV_TT_READIED_BY || ready)
@@ -192,7 +204,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	if (!rc && c.net_valloc && !valloc)
 		rc = sv_error_set(err, SV_EINVAL, "event 'net-virtualalloc' needs VirtualAlloc or VirtualFree events (xperf -on ...+VIRT_ALLOC, "
 				  "or PerfView /KernelEvents=...+VirtualAlloc)");
-	if (!rc && opts && opts->event && c.want && c.want_kind < 0 && !c.net_valloc) {
+	if (!rc && opts && opts->event && c.want && c.want_kind < 0 && !c.net_valloc && !c.disk_time) {
 		char msg[1024];
 		size_t o = (size_t)snprintf(msg, sizeof(msg), "no event '%s' in the trace; it has:", opts->event);
 		for (size_t k = 0; k < c.nkinds && o < sizeof(msg); k++)

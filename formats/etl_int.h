@@ -287,6 +287,7 @@ typedef struct etl_ctx {
 	bool want_bytes;      /* its decoder weighs events in bytes (else 1 each) */
 	bool net_valloc;      /* --event net-virtualalloc: VirtualAlloc and VirtualFree together */
 	bool want_disk;       /* DiskIO Read/Write wanted: their Init events' stacks are theirs */
+	bool disk_time;       /* --event disk-io-time: reads and writes weighing their elapsed ms */
 	sv_idmap disk_init;   /* Irp -> the Init carrier (sample index + 1) awaiting its completion */
 	size_t disk_inits;    /* disk I/Os that found their Init event */
 	char **leaves;        /* leaf frame texts of events ("Type System.String") */

@@ -136,6 +136,18 @@ cn etl.diskio.init-stacks '[.found[] | select(test("I/Os with the stack"))]' \
 	info "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/DiskIO/Read'
 cn etl.diskio.init-frames '[.rows[] | select(.name == "MpEngine!?") | .inc_count]' '[1060]' \
 	byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/DiskIO/Read'
+# disk-io-time: reads and writes weighing their issue-to-completion time, as the baseline's
+# ElapsedTimeMSec of the 10 it prints (matched by time)
+"$SV" convert "$ED/net.4.5.2.x64.etl.zip" "$TMP/dt.perfView.json" --event disk-io-time 2>/dev/null
+res=$(jq -r '.StackSource.Samples[] | "\(.Time) \(.Metric)"' "$TMP/dt.perfView.json" |
+	awk -v base="$(grep -E 'DiskIO/(Read|Write) PID' "$ED/net.4.5.2.x64.baseline.txt" |
+		sed 's/^EVENT \([0-9.,]*\):.*ElapsedTimeMSec=\([0-9.,]*\);.*/\1 \2/; s/,//g')" '
+	BEGIN { n = split(base, l, "\n"); for (i = 1; i <= n; i++) { split(l[i], f, " "); bt[i] = f[1]; be[i] = f[2] } }
+	{ for (i = 1; i <= n; i++) if (!(i in hit) && $1 - bt[i] < 0.0015 && bt[i] - $1 < 0.0015) {
+		hit[i] = 1; d = $2 - be[i]; if (d < 0) d = -d; if (d > 0.0006) bad++ } }
+	END { print length(hit) "/" n, bad + 0 }')
+if [ "$res" = "10/10 0" ]; then ok; else bad etl.disk-time.baseline "matched/of, wrong: $res"; fi
+cn etl.disk-time.summary '[.summary.count, .summary.unit]' '[1229,"ms"]' byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event disk-io-time
 cn etl.diskio.summary '[.summary.count, .summary.unit]' '[1208,"bytes"]' byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/DiskIO/Read'
 cn etl.hardfault '[.summary.count, (.rows[0].name | startswith("File C:\\"))]' '[153,true]' byname "$PWD/$ED/net.4.5.2.x64.etl.zip" --event 'Windows Kernel/Memory/HardFault'
 # CLR exceptions: the exception's type as the leaf, under the CLR's stack (the baseline's type

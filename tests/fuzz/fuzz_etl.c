@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const kinds[] = {
 		"Windows Kernel/Image/Load",	      "Windows Kernel/DiskIO/Read",	    "Windows Kernel/FileIO/Write",
 		"Windows Kernel/Memory/VirtualAlloc", "Windows Kernel/Memory/VirtualFree", "Windows Kernel/Memory/HardFault",
-		"Microsoft-Windows-DotNETRuntime/Exception/Start", "net-virtualalloc",
+		"Microsoft-Windows-DotNETRuntime/Exception/Start", "net-virtualalloc", "disk-io-time",
 	};
 	sv_import_opts other = { .event = kinds[size ? data[size / 2] % (sizeof(kinds) / sizeof(kinds[0])) : 0] };
 	fuzz_import_opts(&sv_fmt_etl, data, size, &other);

@@ -127,3 +127,6 @@ e etl.io.net-valloc-none 2 "event 'net-virtualalloc' needs VirtualAlloc or Virtu
 # issuing thread, the file as the leaf
 cn etl.io.disk-init '[.summary.count, .summary.metric, ([.rows[] | select(.name == "queue!?" or .name == "Thread (101)") | .inc] | length), .rows[0].name]' \
 	'[1,8192,2,"File \\Device\\HarddiskVolume9\\data\\log.txt"]' byname "$RT/io.etl" --event 'Windows Kernel/DiskIO/Read'
+cn etl.io.disk-time '[.summary.count, .summary.metric, .summary.unit, .rows[0].name]' \
+	'[1,2,"ms","File \\Device\\HarddiskVolume9\\data\\log.txt"]' byname "$RT/io.etl" --event disk-io-time
+e etl.io.disk-time-none 2 "event 'disk-io-time' needs DiskIO Read or Write events" -- byname "$RT/plain.etl" --event disk-io-time
