@@ -589,6 +589,23 @@ static int decode_alloc_tick_row(etl_ctx *c, const etl_rec *r, unsigned P, esamp
 	return decode_alloc_tick(c, r, s);
 }
 
+/* The next sample slot for an event record: its time, thread and process, no stack yet (the
+ * caller counts it in once it is filled). */
+static int new_event_sample(etl_ctx *c, const etl_rec *r, esample **out)
+{
+	if (c->nsamples >= SV_MAX_SAMPLES)
+		return sv_etl_fail(c, SV_ELIMIT, c->bufs[r->buf].off, "more than %u events", SV_MAX_SAMPLES);
+	if (SV_ARRAY_RESERVE(c->samples, c->samplecap, c->nsamples + 1))
+		return SV_ENOMEM;
+	esample *s = *out = &c->samples[c->nsamples];
+	memset(s, 0, sizeof(*s));
+	s->ts = r->ts;
+	s->tid = r->tid;
+	s->spid = r->pid != UINT32_MAX ? r->pid + 1 : 0;
+	s->kid = s->uid = AS_NONE;
+	return 0;
+}
+
 /* DiskIO ReadInit/WriteInit (opcodes 12, 13): ptr Irp (v3: u32 IssuingThreadId). Logged with a
  * stack when the I/O is issued; kept, unshown, to lend that stack to the Read or Write that
  * completes the same Irp (as PerfView's Disk I/O view). */
@@ -597,20 +614,14 @@ static int on_disk_init(etl_ctx *c, const etl_rec *r)
 	unsigned P = c->ptr;
 	if (r->plen < P)
 		return 0;
-	if (c->nsamples >= SV_MAX_SAMPLES)
-		return sv_etl_fail(c, SV_ELIMIT, c->bufs[r->buf].off, "more than %u events", SV_MAX_SAMPLES);
-	if (SV_ARRAY_RESERVE(c->samples, c->samplecap, c->nsamples + 1))
-		return SV_ENOMEM;
-	esample *s = &c->samples[c->nsamples];
-	memset(s, 0, sizeof(*s));
-	s->ts = r->ts;
-	s->tid = r->tid;
-	s->spid = r->pid != UINT32_MAX ? r->pid + 1 : 0;
-	s->kid = s->uid = AS_NONE;
+	esample *s;
+	int rc = new_event_sample(c, r, &s);
+	if (rc)
+		return rc;
 	s->ekind = ES_CARRIER;
 	s->next_ts = sv_etl_list_get(&c->by_ts, r->ts);
 	c->nsamples++;
-	int rc = sv_idmap_put(&c->disk_init, rdptr(r->payload, P), (uint32_t)c->nsamples);
+	rc = sv_idmap_put(&c->disk_init, rdptr(r->payload, P), (uint32_t)c->nsamples);
 	return rc ? rc : sv_idmap_put(&c->by_ts, r->ts, (uint32_t)c->nsamples);
 }
 
@@ -655,18 +666,11 @@ static const kind_decoder *find_decoder(const etl_rec *r)
  * as they match CPU samples. */
 static int on_wanted(etl_ctx *c, const etl_rec *r)
 {
-	if (c->nsamples >= SV_MAX_SAMPLES)
-		return sv_etl_fail(c, SV_ELIMIT, c->bufs[r->buf].off, "more than %u events", SV_MAX_SAMPLES);
-	if (SV_ARRAY_RESERVE(c->samples, c->samplecap, c->nsamples + 1))
-		return SV_ENOMEM;
-	esample *s = &c->samples[c->nsamples];
-	memset(s, 0, sizeof(*s));
-	s->ts = r->ts;
-	s->tid = r->tid;
-	s->spid = r->pid != UINT32_MAX ? r->pid + 1 : 0;
-	s->kid = s->uid = AS_NONE;
+	esample *s;
+	int rc = new_event_sample(c, r, &s);
+	if (rc)
+		return rc;
 	s->metric = 1;
-	int rc = 0;
 	unsigned P = r->kind == REC_HOOK ? c->ptr : r->ptr; /* kernel events: the trace's pointer size */
 	const kind_decoder *d = find_decoder(r);
 	if (d) {
