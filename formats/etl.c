@@ -117,10 +117,12 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	sv_idmap_init(&c.imageid_by_key);
 	c.want = opts && opts->event && !c.tt_on && strcmp(opts->event, "Windows Kernel/PerfInfo/Sample") ? opts->event : NULL;
 	c.want_kind = -1;
-	c.net_valloc = c.want && strcmp(c.want, "net-virtualalloc") == 0;
-	c.disk_time = c.want && strcmp(c.want, "disk-io-time") == 0;
+	c.view = -1;
+	for (int v = 0; c.want && v < V_COUNT; v++)
+		if (strcmp(c.want, sv_etl_views[v].name) == 0)
+			c.view = v;
 	c.want_disk = c.want && (strcmp(c.want, "Windows Kernel/DiskIO/Read") == 0 || strcmp(c.want, "Windows Kernel/DiskIO/Write") == 0 ||
-				 c.disk_time);
+				 c.view == V_DISK_TIME);
 	sv_idmap_init(&c.disk_init);
 	sv_idmap_init(&c.leaf_index);
 	sv_idmap_init(&c.clr_last);
@@ -158,12 +160,12 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	if (!rc && sink->ops->set_scaling) /* events other than CPU samples are instants */
 		rc = sink->ops->set_scaling(sink->self, !c.want ? SV_SCALING_TIME : SV_SCALING_DATA);
 	if (!rc && c.want && sink->ops->set_unit)
-		rc = sink->ops->set_unit(sink->self, c.disk_time ? "ms" : c.want_bytes ? "bytes" : "events");
+		rc = sink->ops->set_unit(sink->self, c.view == V_DISK_TIME ? "ms" : c.want_bytes ? "bytes" : "events");
 	if (!rc)
 		rc = sv_etl_emit_samples(&c, &with_stack, &jit_leaf, &broken);
 	if (rc == SV_ENOMEM)
 		sv_error_set(err, SV_ENOMEM, NULL);
-	size_t cswitch = 0;
+	size_t cswitch = 0, in_view[V_COUNT] = { 0 };
 	bool ready = false;
 	for (size_t i = 0; !rc && i < c.nkinds; i++) {
 		bool sample = c.kinds[i].key == (1ULL << 63 | 0x0F00 | 46);
@@ -171,27 +173,20 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 		if (c.kinds[i].key == (1ULL << 63 | 0x0500 | 36))
 			cswitch = c.kinds[i].count;
 		ready |= c.kinds[i].key == (1ULL << 63 | 0x0500 | 50);
+		for (int v = 0; v < V_COUNT; v++) {
+			uint64_t hook = 1ULL << 63 | (uint64_t)sv_etl_views[v].group << 8;
+			if (c.kinds[i].key == (hook | (uint64_t)sv_etl_views[v].op1) || c.kinds[i].key == (hook | (uint64_t)sv_etl_views[v].op2))
+				in_view[v] += c.kinds[i].count;
+		}
 		if (sink->ops->add_event)
 			rc = sink->ops->add_event(sink->self, c.kinds[i].name, sample && !c.want ? c.cpu_kept : c.kinds[i].count,
 						  shown);
 	}
-	/* PerfView's Net VirtualAlloc: commits and decommits in one source */
-	size_t valloc = 0;
-	for (size_t i = 0; i < c.nkinds; i++)
-		if (c.kinds[i].key == (1ULL << 63 | 0x0200 | 98) || c.kinds[i].key == (1ULL << 63 | 0x0200 | 99))
-			valloc += c.kinds[i].count;
-	if (!rc && valloc && sink->ops->add_event)
-		rc = sink->ops->add_event(sink->self, "net-virtualalloc", valloc, c.net_valloc);
-	/* PerfView's Disk I/O as time: reads and writes weighing issue-to-completion */
-	size_t disk = 0;
-	for (size_t i = 0; i < c.nkinds; i++)
-		if (c.kinds[i].key == (1ULL << 63 | 0x0100 | 10) || c.kinds[i].key == (1ULL << 63 | 0x0100 | 11))
-			disk += c.kinds[i].count;
-	if (!rc && disk && sink->ops->add_event)
-		rc = sink->ops->add_event(sink->self, "disk-io-time", disk, c.disk_time);
-	if (!rc && c.disk_time && !disk)
-		rc = sv_error_set(err, SV_EINVAL, "event 'disk-io-time' needs DiskIO Read or Write events (xperf -on ...+DISK_IO+DISK_IO_INIT, "
-				  "or PerfView's default kernel events)");
+	for (int v = 0; !rc && v < V_COUNT && sink->ops->add_event; v++)
+		if (in_view[v])
+			rc = sink->ops->add_event(sink->self, sv_etl_views[v].name, in_view[v], c.view == v);
+	if (!rc && c.view >= 0 && !in_view[c.view])
+		rc = sv_error_set(err, SV_EINVAL, "event '%s' needs %s", sv_etl_views[c.view].name, sv_etl_views[c.view].needs);
 	/* what CSwitch events make possible: the thread-time views (PerfView's Thread Time) */
 	for (int v = 0; !rc && cswitch && sink->ops->add_event && v <= SV_TT_READY_TIME; v++)
 		if (v != SV_TT_READIED_BY || ready)
@@ -201,10 +196,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 		if (c.kinds[k].id_name && strcmp(c.kinds[k].name, c.want) == 0)
 			rc = sv_error_set(err, SV_EINVAL, "event '%s' is named by metadata logged after its first events; open it as '%s'",
 					  c.want, c.kinds[k].id_name);
-	if (!rc && c.net_valloc && !valloc)
-		rc = sv_error_set(err, SV_EINVAL, "event 'net-virtualalloc' needs VirtualAlloc or VirtualFree events (xperf -on ...+VIRT_ALLOC, "
-				  "or PerfView /KernelEvents=...+VirtualAlloc)");
-	if (!rc && opts && opts->event && c.want && c.want_kind < 0 && !c.net_valloc && !c.disk_time) {
+	if (!rc && opts && opts->event && c.want && c.want_kind < 0 && c.view < 0) {
 		char msg[1024];
 		size_t o = (size_t)snprintf(msg, sizeof(msg), "no event '%s' in the trace; it has:", opts->event);
 		for (size_t k = 0; k < c.nkinds && o < sizeof(msg); k++)

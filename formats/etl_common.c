@@ -95,6 +95,15 @@ const guid_name sv_etl_guids[] = {
 };
 const size_t sv_etl_nguids = sizeof(sv_etl_guids) / sizeof(sv_etl_guids[0]);
 
+const etl_view sv_etl_views[V_COUNT] = {
+	/* PerfView's Net VirtualAlloc: commits and decommits in one source */
+	[V_NET_VALLOC] = { "net-virtualalloc", 0x02, 98, 99,
+			   "VirtualAlloc or VirtualFree events (xperf -on ...+VIRT_ALLOC, or PerfView /KernelEvents=...+VirtualAlloc)" },
+	/* PerfView's Disk I/O as time: reads and writes weighing issue-to-completion in ms */
+	[V_DISK_TIME] = { "disk-io-time", 0x01, 10, 11,
+			  "DiskIO Read or Write events (xperf -on ...+DISK_IO+DISK_IO_INIT, or PerfView's default kernel events)" },
+};
+
 const char *sv_etl_group_name(int group)
 {
 	for (size_t i = 0; i < sv_etl_nguids; i++)

@@ -523,7 +523,7 @@ static int decode_disk_io(etl_ctx *c, const etl_rec *r, unsigned P, esample *s)
 {
 	const unsigned char *p = r->payload;
 	s->metric = rd32(p + 8);
-	if (c->disk_time) /* HighResResponseTime: QPC ticks from issue to completion */
+	if (c->view == V_DISK_TIME) /* HighResResponseTime: QPC ticks from issue to completion */
 		s->metric = r->plen >= 24 + 2 * (size_t)P + 8 ? (double)rd64(p + 24 + 2 * P) * 1000.0 / c->freq : 0;
 	s->file = rdptr(p + 24, P);
 	/* the stack is its Init event's, logged on the issuing thread when the I/O began */
@@ -764,10 +764,9 @@ int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 	if (c->want_disk && r->kind == REC_HOOK && r->group == 0x01 && (r->type == 12 || r->type == 13) &&
 	    (rc = on_disk_init(c, r)))
 		return rc;
-	bool valloc = r->kind == REC_HOOK && r->group == 0x02 && (r->type == 98 || r->type == 99);
-	bool disk = r->kind == REC_HOOK && r->group == 0x01 && (r->type == 10 || r->type == 11);
-	if (c->want && ((long)kind == c->want_kind || (c->net_valloc && valloc) || (c->disk_time && disk)) &&
-	    (rc = on_wanted(c, r)))
+	const etl_view *v = c->view >= 0 ? &sv_etl_views[c->view] : NULL;
+	bool in_view = v && r->kind == REC_HOOK && r->group == v->group && (r->type == v->op1 || r->type == v->op2);
+	if (c->want && ((long)kind == c->want_kind || in_view) && (rc = on_wanted(c, r)))
 		return rc;
 	if (c->want && r->kind == REC_EVENT && r->guid == G_CLR && r->id == 82 && (rc = on_clr_stack(c, r)))
 		return rc;

@@ -57,6 +57,16 @@ typedef struct guid_name {
 } guid_name;
 
 extern const guid_name sv_etl_guids[]; /* the providers this importer knows */
+
+/* Views that put two kernel event kinds (hook group, opcodes) in one source: --event NAME,
+ * listed by info when the trace has either kind; needs: what to record when it has neither. */
+typedef struct etl_view {
+	const char *name;
+	int group, op1, op2;
+	const char *needs;
+} etl_view;
+enum { V_NET_VALLOC, V_DISK_TIME, V_COUNT };
+extern const etl_view sv_etl_views[V_COUNT];
 extern const size_t sv_etl_nguids;
 enum { G_SYSCONFIGEX = 15, G_IMAGEID = 16, G_METADATA = 17, G_CLR = 18, G_CLR_RUNDOWN = 19 };
 
@@ -285,9 +295,8 @@ typedef struct etl_ctx {
 	const char *want;
 	long want_kind;       /* its index in kinds once seen, else -1 */
 	bool want_bytes;      /* its decoder weighs events in bytes (else 1 each) */
-	bool net_valloc;      /* --event net-virtualalloc: VirtualAlloc and VirtualFree together */
+	int view;             /* --event names one of sv_etl_views (two kinds in one source), or -1 */
 	bool want_disk;       /* DiskIO Read/Write wanted: their Init events' stacks are theirs */
-	bool disk_time;       /* --event disk-io-time: reads and writes weighing their elapsed ms */
 	sv_idmap disk_init;   /* Irp -> the Init carrier (sample index + 1) awaiting its completion */
 	size_t disk_inits;    /* disk I/Os that found their Init event */
 	char **leaves;        /* leaf frame texts of events ("Type System.String") */
