@@ -507,7 +507,7 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 	for (size_t i = 0; i < c->nsamples; i++) {
 		const esample *s = &c->samples[i];
 		/* a disk I/O with its Init event's stack: that stack's process */
-		uint32_t sp = s->ekind == ES_SAMPLE && s->other && !s->spid ? c->samples[s->other - 1].spid : s->spid;
+		uint32_t sp = c->want_disk && s->other && !s->spid ? c->samples[s->other - 1].spid : s->spid;
 		spid[i] = sample_pid(c, s->tid, s->ts, sp);
 		if ((rc = thread_entry(&e, spid[i], s->tid, &sthr[i])))
 			goto out;

@@ -233,6 +233,17 @@ static int add_meta(etl_ctx *c, const unsigned char *guid, int id, const char *n
 	return sv_idmap_put(&c->meta_index, h, (uint32_t)c->nmetas);
 }
 
+/* Provider/Task[/Opcode] as TraceEvent names a manifest event: the "win:" prefix of the
+ * standard opcodes dropped, win:Info (or no opcode) left out. */
+static void task_opcode_name(char *buf, size_t cap, const char *prov, const char *task, const char *op)
+{
+	const char *o = op && strncmp(op, "win:", 4) == 0 ? op + 4 : op;
+	if (o && *o && strcmp(o, "Info") != 0)
+		snprintf(buf, cap, "%s/%s/%s", prov, task, o);
+	else
+		snprintf(buf, cap, "%s/%s", prov, task);
+}
+
 /* The attribute name of an element, or NULL (the caller frees it with xmlFree). */
 static char *xattr(xmlNode *n, const char *name)
 {
@@ -240,9 +251,8 @@ static char *xattr(xmlNode *n, const char *name)
 }
 
 /* Names the events of an EventSource manifest (UTF-8 XML): <provider name=...> and each
- * <event value=ID task=TASK opcode=OPCODE>, named Provider/Task[/Opcode] as TraceEvent
- * names them ("win:" dropped from the standard opcodes, win:Info left out; an event without
- * a task by its symbol); the manifest event itself is Provider/ManifestData. */
+ * <event value=ID task=TASK opcode=OPCODE> (an event without a task by its symbol); the
+ * manifest event itself is Provider/ManifestData. */
 static int name_manifest(etl_ctx *c, const unsigned char *guid, const unsigned char *xml, size_t n)
 {
 	if (n > INT_MAX)
@@ -265,12 +275,8 @@ static int name_manifest(etl_ctx *c, const unsigned char *guid, const unsigned c
 			long id = v ? strtol(v, &end, 10) : -1;
 			const char *t = task ? task : sym;
 			if (v && end && !*end && id >= 0 && id <= 0xFFFF && t) {
-				const char *o = op && strncmp(op, "win:", 4) == 0 ? op + 4 : op;
 				char name[200];
-				if (o && *o && strcmp(o, "Info") != 0)
-					snprintf(name, sizeof(name), "%s/%s/%s", prov, t, o);
-				else
-					snprintf(name, sizeof(name), "%s/%s", prov, t);
+				task_opcode_name(name, sizeof(name), prov, t, op);
 				rc = add_meta(c, guid, (int)id, name);
 			}
 			xmlFree(v), xmlFree(task), xmlFree(op), xmlFree(sym);
@@ -346,9 +352,7 @@ static char *tei_string(const etl_rec *r, uint32_t off, bool *nomem)
 /* KernelTraceControl/MetaData/EventInfo: the TRACE_EVENT_INFO (TDH) of a manifest event the
  * merge found registered, logged before the first such event: provider GUID at 0, the event
  * descriptor at 32 (u16 Id, ...), then u32 offsets of the provider name (52), task name (68)
- * and opcode name (72). The event is named Provider/Task/Opcode as TraceEvent names it: the
- * "win:" prefix of the standard opcodes dropped, win:Info left out. Kinds already named by a
- * table of ours (the CLR's) keep their names. */
+ * and opcode name (72). Kinds already named by a table of ours (the CLR's) keep their names. */
 static int on_event_info(etl_ctx *c, const etl_rec *r)
 {
 	if (r->plen < 112) {
@@ -364,12 +368,8 @@ static int on_event_info(etl_ctx *c, const etl_rec *r)
 	     *op = tei_string(r, rd32(p + 72), &nomem);
 	int rc = nomem ? SV_ENOMEM : 0;
 	if (!rc && prov && task) {
-		const char *o = op && strncmp(op, "win:", 4) == 0 ? op + 4 : op;
 		char name[200];
-		if (o && strcmp(o, "Info") != 0)
-			snprintf(name, sizeof(name), "%s/%s/%s", prov, task, o);
-		else
-			snprintf(name, sizeof(name), "%s/%s", prov, task);
+		task_opcode_name(name, sizeof(name), prov, task, op);
 		rc = add_meta(c, p, id, name);
 	}
 	free(prov);
@@ -394,6 +394,7 @@ static int count_kind(etl_ctx *c, const etl_rec *r, uint32_t *kind)
 		return 0;
 	}
 	char name[160];
+	bool unnamed = false;
 	if (r->kind == REC_HOOK) {
 		const char *g = sv_etl_group_name(r->group), *e = sv_etl_hook_event_name(r->group, r->type);
 		char gb[16], eb[24];
@@ -421,6 +422,7 @@ static int count_kind(etl_ctx *c, const etl_rec *r, uint32_t *kind)
 		}
 		const char *e = r->kind == REC_EVENT ? sv_etl_manifest_event_name(g, r->id) : sv_etl_trace_event_name(g, r->id);
 		const emeta *m = r->kind == REC_EVENT && r->guid < 0 ? find_meta(c, r->guid_bytes, r->id) : NULL;
+		unnamed = r->kind == REC_EVENT && r->guid < 0 && !r->tl_event && !m;
 		if (r->kind == REC_EVENT && r->tl_event) /* TraceLogging: provider and event named in the record */
 			snprintf(name, sizeof(name), "%s/%s", r->tl_provider ? r->tl_provider : g, r->tl_event);
 		else if (m)
@@ -438,7 +440,7 @@ static int count_kind(etl_ctx *c, const etl_rec *r, uint32_t *kind)
 	if (!dup)
 		return SV_ENOMEM;
 	c->kinds[c->nkinds] = (ekind){ key, dup, 1, NULL, { 0 }, -1 };
-	if (r->kind == REC_EVENT && r->guid < 0 && !r->tl_event && !find_meta(c, r->guid_bytes, r->id)) {
+	if (unnamed) { /* a manifest event nothing names yet: named later if its metadata comes */
 		memcpy(c->kinds[c->nkinds].guid, r->guid_bytes, 16);
 		c->kinds[c->nkinds].id = r->id;
 	}
@@ -476,16 +478,14 @@ static int leaf_id(etl_ctx *c, const char *text, uint32_t *out)
  * Payload by version: u32 AllocationAmount, u32 AllocationKind; v1 + u16 ClrInstanceID; v2 +
  * u64 AllocationAmount64, pointer TypeID, UTF-16 TypeName, u32 HeapIndex; v3 + pointer
  * Address; v4 + u64 ObjectSize. */
-static int decode_alloc_tick(etl_ctx *c, const etl_rec *r, esample *s)
+static int decode_alloc_tick(etl_ctx *c, const etl_rec *r, unsigned P, esample *s)
 {
 	const unsigned char *p = r->payload;
 	size_t n = r->plen;
-	if (n < 8)
-		return 0;
 	uint32_t amount = rd32(p), kind = rd32(p + 4);
 	s->metric = amount;
 	char leaf[700] = "Type ?";
-	size_t at = 10 + 8 + r->ptr;
+	size_t at = 10 + 8 + P;
 	if (r->version >= 2 && n >= at) {
 		uint64_t a64 = (uint64_t)rd32(p + 10) | (uint64_t)rd32(p + 14) << 32;
 		s->metric = (double)a64;
@@ -583,12 +583,6 @@ static int decode_virtual_alloc(etl_ctx *c, const etl_rec *r, unsigned P, esampl
 	return 0;
 }
 
-static int decode_alloc_tick_row(etl_ctx *c, const etl_rec *r, unsigned P, esample *s)
-{
-	(void)P;
-	return decode_alloc_tick(c, r, s);
-}
-
 /* The next sample slot for an event record: its time, thread and process, no stack yet (the
  * caller counts it in once it is filled). */
 static int new_event_sample(etl_ctx *c, const etl_rec *r, esample **out)
@@ -640,7 +634,7 @@ typedef struct kind_decoder {
 } kind_decoder;
 
 static const kind_decoder decoders[] = {
-	{ REC_EVENT, G_CLR, 10, 8, 0, true, decode_alloc_tick_row },       /* GC/AllocationTick */
+	{ REC_EVENT, G_CLR, 10, 8, 0, true, decode_alloc_tick },           /* GC/AllocationTick */
 	{ REC_EVENT, G_CLR, 80, 2, 0, false, decode_exception },          /* Exception/Start */
 	{ REC_HOOK, 0x01, 10, 24, 1, true, decode_disk_io },              /* DiskIO/Read */
 	{ REC_HOOK, 0x01, 11, 24, 1, true, decode_disk_io },              /* DiskIO/Write */
