@@ -227,8 +227,11 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 			  "stacks: %zu StackWalk events, %zu stack-key references, %zu key definitions; %zu processes, %zu images, "
 			  "%zu CLR methods (%zu samples in JIT code named)",
 			  c.stacks32, c.keyrefs, c.keydefs, c.nprocs, c.nimages, c.nmethods, jit_leaf);
-	if (!rc && c.nsamples) {
-		const esample *f = &c.samples[0];
+	size_t first = 0;
+	while (first < c.nsamples && c.samples[first].ekind == ES_CARRIER)
+		first++;
+	if (!rc && first < c.nsamples) {
+		const esample *f = &c.samples[first];
 		rc = sv_sink_note(c.sink, SV_NOTE_INFO, "first kept sample: %.3f ms, pid %" PRId64 ", tid %" PRIu32 ", CPU %u, IP 0x%" PRIx64,
 			  f->ts >= c.hdr_ts ? (double)(f->ts - c.hdr_ts) * 1000.0 / c.freq : 0.0, c.first_pid == UINT32_MAX ? (int64_t)-1 : (int64_t)c.first_pid,
 			  f->tid, f->cpu, f->ip);

@@ -515,8 +515,11 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 	}
 	if (c->nsamples && (rc = intern_name(&e, &e.broken, "BROKEN")))
 		goto out;
-	if (c->nsamples)
-		c->first_pid = spid[0];
+	for (size_t i = 0; i < c->nsamples; i++)
+		if (c->samples[i].ekind != ES_CARRIER) { /* carriers are not shown */
+			c->first_pid = spid[i];
+			break;
+		}
 	const sv_sink_ops *ops = c->sink->ops;
 	void *self = c->sink->self;
 	if (c->tt_on) {
