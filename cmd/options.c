@@ -52,7 +52,7 @@ void cli_usage(FILE *f)
 	      "      --event NAME      the event (sample type, ETL event kind) to load (stackview info\n"
 	      "                        lists them); with context switches: thread-time,\n"
 	      "                        thread-time-readied, off-cpu, ready-time (PerfView's Thread Time);\n"
-	      "                        ETL: net-virtualalloc, disk-io-time\n"
+	      "                        ETL: net-virtualalloc, disk-io-time, net-os-heap\n"
 	      "      --kallsyms FILE   perf.data: kernel symbols (a copy of /proc/kallsyms, or .gz);\n"
 	      "                        default: /proc/kallsyms when the recording's kernel is running\n"
 	      "      --debug-dir DIR   perf.data: look for binaries and debug files by build id in\n"

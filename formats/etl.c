@@ -98,6 +98,9 @@ static void ctx_dispose(etl_ctx *c)
 	free(c->metas);
 	free(c->man_buf);
 	sv_idmap_dispose(&c->disk_init);
+	sv_idmap_dispose(&c->heap_index);
+	free(c->heap_blocks);
+	free(c->heap_free_slots);
 	sv_idmap_dispose(&c->meta_index);
 }
 
@@ -123,6 +126,9 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 			c.view = v;
 	c.want_disk = c.want && (strcmp(c.want, "Windows Kernel/DiskIO/Read") == 0 || strcmp(c.want, "Windows Kernel/DiskIO/Write") == 0 ||
 				 c.view == V_DISK_TIME);
+	c.want_heap = c.want && (c.view == V_NET_HEAP || strcmp(c.want, "Windows Kernel/Heap/Alloc") == 0 ||
+				 strcmp(c.want, "Windows Kernel/Heap/ReAlloc") == 0 || strcmp(c.want, "Windows Kernel/Heap/Free") == 0);
+	sv_idmap_init(&c.heap_index);
 	sv_idmap_init(&c.disk_init);
 	sv_idmap_init(&c.leaf_index);
 	sv_idmap_init(&c.clr_last);
@@ -174,8 +180,8 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 			cswitch = c.kinds[i].count;
 		ready |= c.kinds[i].key == (1ULL << 63 | 0x0500 | 50);
 		for (int v = 0; v < V_COUNT; v++) {
-			uint64_t hook = 1ULL << 63 | (uint64_t)sv_etl_views[v].group << 8;
-			if (c.kinds[i].key == (hook | (uint64_t)sv_etl_views[v].op1) || c.kinds[i].key == (hook | (uint64_t)sv_etl_views[v].op2))
+			uint64_t key = c.kinds[i].key;
+			if (key >> 63 && sv_etl_view_has(&sv_etl_views[v], (int)(key >> 8 & 0xFF), (int)(key & 0xFF)))
 				in_view[v] += c.kinds[i].count;
 		}
 		if (sink->ops->add_event)
@@ -206,6 +212,9 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	if (!rc && c.want_disk)
 		rc = sv_sink_note(c.sink, SV_NOTE_INFO, "%s: %zu of %zu I/Os with the stack of their Init event (ReadInit/WriteInit, by Irp)",
 			  c.want, c.disk_inits, c.events_kept);
+	if (!rc && c.want_heap && c.heap_unmatched)
+		rc = sv_sink_note(c.sink, SV_NOTE_INFO, "%s: %zu frees or reallocations of blocks allocated before the trace began "
+			  "left out (their size is not known)", c.want, c.heap_unmatched);
 	if (!rc && c.want)
 		rc = sv_sink_note(c.sink, SV_NOTE_INFO, "%s: %zu events as samples (%zu with the CLR's stack), %s", c.want, c.events_kept,
 			  c.clr_stacks,

@@ -92,17 +92,27 @@ const guid_name sv_etl_guids[] = {
 	{ { 0x23, 0x0d, 0x3c, 0xe1, 0xbc, 0xcc, 0x12, 0x4e, 0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4 }, -1, "Microsoft-Windows-DotNETRuntime" },
 	{ { 0x1c, 0x02, 0x69, 0xa6, 0x50, 0xc4, 0x09, 0x46, 0xa0, 0x35, 0x5a, 0xf5, 0x9a, 0xf4, 0xdf, 0x18 }, -1, "Microsoft-Windows-DotNETRuntimeRundown" },
 	{ { 0x54, 0xd7, 0x3f, 0x76, 0x86, 0x70, 0xfe, 0x4d, 0x95, 0xeb, 0xc0, 0x1a, 0x46, 0xfa, 0xf4, 0xca }, -1, "Microsoft-Windows-DotNETRuntimePrivate" },
+	{ { 0xab, 0x62, 0x29, 0x22, 0x80, 0x61, 0x88, 0x4b, 0xa8, 0x25, 0x34, 0x6b, 0x75, 0xf2, 0xa2, 0x4a }, 0x10, "Heap" },
 };
 const size_t sv_etl_nguids = sizeof(sv_etl_guids) / sizeof(sv_etl_guids[0]);
 
 const etl_view sv_etl_views[V_COUNT] = {
 	/* PerfView's Net VirtualAlloc: commits and decommits in one source */
-	[V_NET_VALLOC] = { "net-virtualalloc", 0x02, 98, 99,
+	[V_NET_VALLOC] = { "net-virtualalloc", 0x02, { 98, 99, -1 },
 			   "VirtualAlloc or VirtualFree events (xperf -on ...+VIRT_ALLOC, or PerfView /KernelEvents=...+VirtualAlloc)" },
 	/* PerfView's Disk I/O as time: reads and writes weighing issue-to-completion in ms */
-	[V_DISK_TIME] = { "disk-io-time", 0x01, 10, 11,
+	[V_DISK_TIME] = { "disk-io-time", 0x01, { 10, 11, -1 },
 			  "DiskIO Read or Write events (xperf -on ...+DISK_IO+DISK_IO_INIT, or PerfView's default kernel events)" },
+	/* PerfView's Net OS Heap Alloc: allocations up, frees down under the allocation's stack */
+	[V_NET_HEAP] = { "net-os-heap", 0x10, { 33, 34, 36 },
+			 "Heap Alloc, ReAlloc or Free events (xperf -start heap -heap -pids PID -stackwalk HeapAlloc+HeapRealloc, "
+			 "or PerfView /OSHeapProcess:PID)" },
 };
+
+bool sv_etl_view_has(const etl_view *v, int group, int op)
+{
+	return v->group == group && (v->ops[0] == op || v->ops[1] == op || v->ops[2] == op);
+}
 
 const char *sv_etl_group_name(int group)
 {
@@ -133,6 +143,8 @@ const char *sv_etl_hook_event_name(int group, int op)
 		{ 0x05, 3, "DCStart" }, { 0x05, 4, "DCStop" }, { 0x05, 36, "CSwitch" }, { 0x05, 50, "ReadyThread" },
 		{ 0x0F, 46, "Sample" }, { 0x0F, 72, "SetInterval" }, { 0x0F, 73, "CollectionStart" },
 		{ 0x0F, 74, "CollectionEnd" }, { 0x14, 2, "Unload" }, { 0x14, 3, "DCStart" }, { 0x14, 4, "DCStop" },
+		{ 0x10, 32, "Create" }, { 0x10, 33, "Alloc" }, { 0x10, 34, "ReAlloc" }, { 0x10, 35, "Destroy" },
+		{ 0x10, 36, "Free" }, { 0x10, 37, "Expand" }, { 0x10, 38, "Snapshot" }, { 0x10, 42, "Contract" },
 		{ 0x18, 32, "Stack" }, { 0x18, 35, "KeyDelete" }, { 0x18, 36, "KeyRundown" }, { 0x18, 37, "KeyKernel" },
 		{ 0x18, 38, "KeyUser" },
 		/* the kernel's other classes, as TraceEvent's KernelTraceEventParser names them */

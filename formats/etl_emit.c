@@ -506,11 +506,14 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 	/* Threads and their CPU sample counts first: thread frames say how much CPU they used. */
 	for (size_t i = 0; i < c->nsamples; i++) {
 		const esample *s = &c->samples[i];
-		/* a disk I/O with its Init event's stack: that stack's process */
-		uint32_t sp = c->want_disk && s->other && !s->spid ? c->samples[s->other - 1].spid : s->spid;
-		spid[i] = sample_pid(c, s->tid, s->ts, sp);
-		if ((rc = thread_entry(&e, spid[i], s->tid, &sthr[i])))
-			goto out;
+		if (s->lend == LEND_ALL) { /* a heap free: its allocation's thread (an earlier sample) */
+			spid[i] = spid[s->other - 1], sthr[i] = sthr[s->other - 1];
+		} else { /* a disk I/O with its Init event's stack: that stack's process */
+			uint32_t sp = s->lend == LEND_STACK && !s->spid ? c->samples[s->other - 1].spid : s->spid;
+			spid[i] = sample_pid(c, s->tid, s->ts, sp);
+			if ((rc = thread_entry(&e, spid[i], s->tid, &sthr[i])))
+				goto out;
+		}
 		e.thr[sthr[i]].samples += s->ekind == ES_SAMPLE;
 	}
 	if (c->nsamples && (rc = intern_name(&e, &e.broken, "BROKEN")))
@@ -534,8 +537,8 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 		if (s->ekind == ES_CARRIER)
 			continue;
 		uint32_t kid = s->kid, uid = s->uid;
-		if (c->want_disk && s->other && kid >= AS_EMPTY && uid >= AS_EMPTY) /* the Init event's stack */
-			kid = c->samples[s->other - 1].kid, uid = c->samples[s->other - 1].uid;
+		if (s->lend == LEND_ALL || (s->lend == LEND_STACK && kid >= AS_EMPTY && uid >= AS_EMPTY))
+			kid = c->samples[s->other - 1].kid, uid = c->samples[s->other - 1].uid; /* the lender's stack */
 		bool any = kid < AS_EMPTY || uid < AS_EMPTY;
 		e.now = s->ts;
 		if (!any && (c->want || s->ekind != ES_SAMPLE)) { /* an event without a stack: under its thread */

@@ -531,6 +531,7 @@ static int decode_disk_io(etl_ctx *c, const etl_rec *r, unsigned P, esample *s)
 	uint32_t init = sv_idmap_get(&c->disk_init, irp);
 	if (init != SV_IDMAP_NONE && init) {
 		s->other = init;
+		s->lend = LEND_STACK;
 		c->disk_inits++;
 		int rc = sv_idmap_put(&c->disk_init, irp, 0);
 		if (rc)
@@ -583,6 +584,115 @@ static int decode_virtual_alloc(etl_ctx *c, const etl_rec *r, unsigned P, esampl
 	return 0;
 }
 
+/* ---- the OS heap: live blocks by (process, address), so a free knows its allocation ---- */
+
+static uint64_t heap_key(uint32_t pid, uint64_t addr)
+{
+	return (addr ^ (uint64_t)pid * 0x9E3779B97F4A7C15ULL) & ~(uint64_t)0 >> 1;
+}
+
+/* The live block at addr in process pid: its index + 1 in heap_blocks, 0 when none. */
+static uint32_t heap_find(const etl_ctx *c, uint32_t pid, uint64_t addr, uint64_t *slot_key)
+{
+	for (uint64_t h = heap_key(pid, addr);; h = (h + 1) & ~(uint64_t)0 >> 1) {
+		uint32_t i = sv_idmap_get(&c->heap_index, h);
+		if (i == SV_IDMAP_NONE) {
+			if (slot_key)
+				*slot_key = h;
+			return 0;
+		}
+		if (i && c->heap_blocks[i - 1].pid == pid && c->heap_blocks[i - 1].addr == addr) {
+			if (slot_key)
+				*slot_key = h;
+			return i;
+		}
+	}
+}
+
+/* Heap Alloc, ReAlloc and Free update the live blocks (after the sample, if any, is made:
+ * sample is its index + 1). A removed block leaves a tombstone (0) in the probe chain. */
+static int heap_track(etl_ctx *c, const etl_rec *r, uint32_t sample)
+{
+	unsigned P = r->ptr;
+	const unsigned char *p = r->payload;
+	uint64_t addr, size, old = 0, h;
+	bool has_old = r->type != 33, has_new = r->type != 36;
+	if (r->type == 33) { /* HeapHandle, Size, Address, Source */
+		if (r->plen < 3 * (size_t)P)
+			return 0;
+		size = rdptr(p + P, P), addr = rdptr(p + 2 * P, P);
+	} else if (r->type == 34) { /* HeapHandle, NewAddress, OldAddress, NewSize, OldSize, Source */
+		if (r->plen < 5 * (size_t)P)
+			return 0;
+		addr = rdptr(p + P, P), old = rdptr(p + 2 * P, P), size = rdptr(p + 3 * P, P);
+	} else { /* Free: HeapHandle, Address, Source */
+		if (r->plen < 2 * (size_t)P)
+			return 0;
+		old = rdptr(p + P, P), addr = size = 0;
+	}
+	if (has_old) {
+		uint32_t i = heap_find(c, r->pid, old, &h);
+		if (i) {
+			int rc = sv_idmap_put(&c->heap_index, h, 0);
+			if (rc || SV_ARRAY_PUSH(c->heap_free_slots, c->nheap_free_slots, c->heap_free_slotcap, i - 1))
+				return rc ? rc : SV_ENOMEM;
+		}
+	}
+	if (!has_new)
+		return 0;
+	uint32_t i = heap_find(c, r->pid, addr, &h);
+	if (!i) {
+		if (c->nheap_free_slots)
+			i = c->heap_free_slots[--c->nheap_free_slots] + 1;
+		else if (SV_ARRAY_RESERVE(c->heap_blocks, c->heap_blockcap, c->nheap_blocks + 1))
+			return SV_ENOMEM;
+		else
+			i = (uint32_t)++c->nheap_blocks;
+		int rc = sv_idmap_put(&c->heap_index, h, i);
+		if (rc)
+			return rc;
+	}
+	c->heap_blocks[i - 1] = (struct heap_block){ addr, size, r->pid, sample };
+	return 0;
+}
+
+/* Heap Alloc: +Size. ReAlloc: +NewSize for the new block; in net-os-heap the old block's
+ * bytes come off under its allocation (a second sample), else the sample is the change.
+ * Free: −the block's size, in net-os-heap under its allocation's thread and stack. A free
+ * of a block allocated before the trace is left out (1: no sample) and counted. */
+static int decode_heap(etl_ctx *c, const etl_rec *r, unsigned Q, esample *s)
+{
+	const unsigned char *p = r->payload;
+	if (r->type == 33) {
+		s->metric = (double)rdptr(p + Q, Q);
+		return 0;
+	}
+	uint64_t old = rdptr(p + (r->type == 34 ? 2 : 1) * Q, Q);
+	uint32_t i = heap_find(c, r->pid, old, NULL);
+	const struct heap_block *b = i ? &c->heap_blocks[i - 1] : NULL;
+	if (r->type == 34) {
+		double grown = (double)rdptr(p + 3 * Q, Q), shrunk = (double)rdptr(p + 4 * Q, Q);
+		if (c->view != V_NET_HEAP) {
+			s->metric = grown - shrunk;
+			return 0;
+		}
+		s->metric = grown;
+		if (b && b->sample)
+			c->heap_extra = -(double)b->size, c->heap_extra_donor = b->sample;
+		else
+			c->heap_unmatched++;
+		return 0;
+	}
+	if (!b) {
+		c->heap_unmatched++;
+		return 1;
+	}
+	s->metric = -(double)b->size;
+	if (c->view == V_NET_HEAP && b->sample)
+		s->other = b->sample, s->lend = LEND_ALL;
+	return 0;
+}
+
 /* The next sample slot for an event record: its time, thread and process, no stack yet (the
  * caller counts it in once it is filled). */
 static int new_event_sample(etl_ctx *c, const etl_rec *r, esample **out)
@@ -629,20 +739,24 @@ typedef struct kind_decoder {
 	int op;       /* REC_HOOK: opcode; REC_EVENT: event id */
 	size_t min_bytes;
 	unsigned min_ptrs;
+	bool user;    /* REC_HOOK logged in user mode: pointers of the record's own size */
 	bool bytes;
 	int (*decode)(etl_ctx *c, const etl_rec *r, unsigned P, esample *s);
 } kind_decoder;
 
 static const kind_decoder decoders[] = {
-	{ REC_EVENT, G_CLR, 10, 8, 0, true, decode_alloc_tick },           /* GC/AllocationTick */
-	{ REC_EVENT, G_CLR, 80, 2, 0, false, decode_exception },          /* Exception/Start */
-	{ REC_HOOK, 0x01, 10, 24, 1, true, decode_disk_io },              /* DiskIO/Read */
-	{ REC_HOOK, 0x01, 11, 24, 1, true, decode_disk_io },              /* DiskIO/Write */
-	{ REC_HOOK, 0x02, 32, 16, 2, false, decode_hard_fault },          /* Memory/HardFault */
-	{ REC_HOOK, 0x02, 98, 8, 2, true, decode_virtual_alloc },         /* Memory/VirtualAlloc */
-	{ REC_HOOK, 0x02, 99, 8, 2, true, decode_virtual_alloc },         /* Memory/VirtualFree */
-	{ REC_HOOK, 0x04, 67, 16, 3, true, decode_file_io },              /* FileIO/Read */
-	{ REC_HOOK, 0x04, 68, 16, 3, true, decode_file_io },              /* FileIO/Write */
+	{ REC_EVENT, G_CLR, 10, 8, 0, false, true, decode_alloc_tick },           /* GC/AllocationTick */
+	{ REC_EVENT, G_CLR, 80, 2, 0, false, false, decode_exception },          /* Exception/Start */
+	{ REC_HOOK, 0x01, 10, 24, 1, false, true, decode_disk_io },              /* DiskIO/Read */
+	{ REC_HOOK, 0x01, 11, 24, 1, false, true, decode_disk_io },              /* DiskIO/Write */
+	{ REC_HOOK, 0x02, 32, 16, 2, false, false, decode_hard_fault },          /* Memory/HardFault */
+	{ REC_HOOK, 0x02, 98, 8, 2, false, true, decode_virtual_alloc },         /* Memory/VirtualAlloc */
+	{ REC_HOOK, 0x02, 99, 8, 2, false, true, decode_virtual_alloc },         /* Memory/VirtualFree */
+	{ REC_HOOK, 0x04, 67, 16, 3, false, true, decode_file_io },              /* FileIO/Read */
+	{ REC_HOOK, 0x04, 68, 16, 3, false, true, decode_file_io },              /* FileIO/Write */
+	{ REC_HOOK, 0x10, 33, 0, 3, true, true, decode_heap },                  /* Heap/Alloc */
+	{ REC_HOOK, 0x10, 34, 0, 5, true, true, decode_heap },                  /* Heap/ReAlloc */
+	{ REC_HOOK, 0x10, 36, 0, 2, true, true, decode_heap },                  /* Heap/Free */
 };
 
 static const kind_decoder *find_decoder(const etl_rec *r)
@@ -665,8 +779,9 @@ static int on_wanted(etl_ctx *c, const etl_rec *r)
 	if (rc)
 		return rc;
 	s->metric = 1;
-	unsigned P = r->kind == REC_HOOK ? c->ptr : r->ptr; /* kernel events: the trace's pointer size */
 	const kind_decoder *d = find_decoder(r);
+	/* kernel events: the trace's pointer size */
+	unsigned P = r->kind == REC_HOOK && !(d && d->user) ? c->ptr : r->ptr;
 	if (d) {
 		c->want_bytes = d->bytes;
 		if (r->plen >= d->min_bytes + (size_t)d->min_ptrs * P)
@@ -676,14 +791,24 @@ static int on_wanted(etl_ctx *c, const etl_rec *r)
 				    c->want, r->plen);
 	}
 	if (rc)
-		return rc;
+		return rc > 0 ? 0 : rc; /* > 0: the decoder leaves the event out */
 	s->next_ts = sv_etl_list_get(&c->by_ts, r->ts);
 	c->nsamples++;
 	c->events_kept++;
 	if (r->kind == REC_EVENT && (r->guid == G_CLR || r->guid == G_CLR_RUNDOWN) &&
 	    (rc = sv_idmap_put(&c->clr_last, r->tid, (uint32_t)c->nsamples)))
 		return rc;
-	return sv_idmap_put(&c->by_ts, r->ts, (uint32_t)c->nsamples);
+	if ((rc = sv_idmap_put(&c->by_ts, r->ts, (uint32_t)c->nsamples)) || !c->heap_extra)
+		return rc;
+	/* a ReAlloc's old block, off under its allocation (not matched to a stack of its own) */
+	if ((rc = new_event_sample(c, r, &s)))
+		return rc;
+	s->metric = c->heap_extra;
+	s->other = c->heap_extra_donor;
+	s->lend = LEND_ALL;
+	c->heap_extra = 0;
+	c->nsamples++;
+	return 0;
 }
 
 /* FileIO Name / FileCreate / FileDelete / FileRundown: ptr FileObject, UTF-16 FileName. */
@@ -759,8 +884,12 @@ int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 	    (rc = on_disk_init(c, r)))
 		return rc;
 	const etl_view *v = c->view >= 0 ? &sv_etl_views[c->view] : NULL;
-	bool in_view = v && r->kind == REC_HOOK && r->group == v->group && (r->type == v->op1 || r->type == v->op2);
+	bool in_view = v && r->kind == REC_HOOK && sv_etl_view_has(v, r->group, r->type);
+	size_t before = c->nsamples;
 	if (c->want && ((long)kind == c->want_kind || in_view) && (rc = on_wanted(c, r)))
+		return rc;
+	if (c->want_heap && r->kind == REC_HOOK && r->group == 0x10 && (r->type == 33 || r->type == 34 || r->type == 36) &&
+	    (rc = heap_track(c, r, c->nsamples > before ? (uint32_t)before + 1 : 0)))
 		return rc;
 	if (c->want && r->kind == REC_EVENT && r->guid == G_CLR && r->id == 82 && (rc = on_clr_stack(c, r)))
 		return rc;

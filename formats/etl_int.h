@@ -62,13 +62,14 @@ extern const guid_name sv_etl_guids[]; /* the providers this importer knows */
  * listed by info when the trace has either kind; needs: what to record when it has neither. */
 typedef struct etl_view {
 	const char *name;
-	int group, op1, op2;
+	int group, ops[3]; /* opcodes; -1: none */
 	const char *needs;
 } etl_view;
-enum { V_NET_VALLOC, V_DISK_TIME, V_COUNT };
+enum { V_NET_VALLOC, V_DISK_TIME, V_NET_HEAP, V_COUNT };
+bool sv_etl_view_has(const etl_view *v, int group, int op);
 extern const etl_view sv_etl_views[V_COUNT];
 extern const size_t sv_etl_nguids;
-enum { G_SYSCONFIGEX = 15, G_IMAGEID = 16, G_METADATA = 17, G_CLR = 18, G_CLR_RUNDOWN = 19 };
+enum { G_SYSCONFIGEX = 15, G_IMAGEID = 16, G_METADATA = 17, G_CLR = 18, G_CLR_RUNDOWN = 19 };  /* indices into sv_etl_guids: append new entries */
 
 /* ---- what the first pass collects ---- */
 
@@ -127,8 +128,12 @@ typedef struct esample {
 	/* thread time: what the record is (ES_*); a CSwitch's old thread, wait reason and state
 	 * (its new thread is tid), a ReadyThread's awakened thread (the readier is tid) */
 	uint8_t ekind, reason, ostate;
+	uint8_t lend;       /* LEND_*: what the sample other names lends it */
 	uint32_t other;
 } esample;
+/* LEND_STACK: a disk I/O takes its Init event's stack (and process) when it has none;
+ * LEND_ALL: a heap free takes its allocation's thread, process and stack (net views) */
+enum { LEND_NONE, LEND_STACK, LEND_ALL };
 enum { ES_SAMPLE, ES_CSWITCH, ES_READY, ES_CARRIER }; /* ES_CARRIER: a DiskIO Init kept for its stack */
 enum { IN_PEND = 1, IN_KW = 2, IN_UW = 4 };
 
@@ -299,6 +304,15 @@ typedef struct etl_ctx {
 	bool want_disk;       /* DiskIO Read/Write wanted: their Init events' stacks are theirs */
 	sv_idmap disk_init;   /* Irp -> the Init carrier (sample index + 1) awaiting its completion */
 	size_t disk_inits;    /* disk I/Os that found their Init event */
+	bool want_heap;       /* a heap kind or net-os-heap wanted: live blocks are tracked */
+	sv_idmap heap_index;  /* (pid, address) hash -> index + 1 into heap_blocks (probed) */
+	struct heap_block { uint64_t addr, size; uint32_t pid, sample; } *heap_blocks; /* sample: index + 1, 0 none */
+	size_t nheap_blocks, heap_blockcap;
+	uint32_t *heap_free_slots; /* freed entries of heap_blocks, reused */
+	size_t nheap_free_slots, heap_free_slotcap;
+	size_t heap_unmatched; /* frees (or reallocs) of blocks allocated before the trace: left out */
+	double heap_extra;     /* a ReAlloc's old block: its negative bytes, sample queued after the new one */
+	uint32_t heap_extra_donor;
 	char **leaves;        /* leaf frame texts of events ("Type System.String") */
 	size_t nleaves, leafcap;
 	sv_idmap leaf_index;  /* hash -> index + 1 (probed) */

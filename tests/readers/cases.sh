@@ -130,3 +130,20 @@ cn etl.io.disk-init '[.summary.count, .summary.metric, ([.rows[] | select(.name 
 cn etl.io.disk-time '[.summary.count, .summary.metric, .summary.unit, .rows[0].name]' \
 	'[1,2,"ms","File \\Device\\HarddiskVolume9\\data\\log.txt"]' byname "$RT/io.etl" --event disk-io-time
 e etl.io.disk-time-none 2 "event 'disk-io-time' needs DiskIO Read or Write events" -- byname "$RT/plain.etl" --event disk-io-time
+
+# ---- the OS heap (gen_etl.py heap): Alloc +Size, ReAlloc the change, Free -the block's size;
+# net-os-heap puts a free (and a realloc's old block) under its allocation's thread and stack,
+# so what was freed nets to 0 there; a free of a block from before the trace is left out ----
+python3 tests/threadtime/gen_etl.py "$RT/heap.etl" heap
+cn etl.heap.alloc '[.summary.count, .summary.metric, .summary.unit]' '[2,1300,"bytes"]' byname "$RT/heap.etl" --event 'Windows Kernel/Heap/Alloc'
+cn etl.heap.realloc '[.summary.count, .summary.metric]' '[1,3000]' byname "$RT/heap.etl" --event 'Windows Kernel/Heap/ReAlloc'
+cn etl.heap.free '[.summary.count, .summary.metric, (.rows[] | select(.name == "unlock!?") | .inc)]' '[1,-300,-300]' \
+	byname "$RT/heap.etl" --event 'Windows Kernel/Heap/Free'
+cn etl.heap.net '[.summary.count, .summary.metric, .summary.net, .summary.peak, .summary.peak_time, ([.rows[] | select(.name | test("^(work|lock|queue|unlock)!")) | "\(.name)=\(.inc)/\(.inc_count)"] | sort)]' \
+	'[5,4000,4000,5300,3.1,["lock!?=0/2","queue!?=4000/1","work!?=0/2"]]' byname "$RT/heap.etl" --event net-os-heap
+cn etl.heap.net-threads '[.rows[] | select(.name | test("^Thread")) | "\(.name)=\(.inc)"] | sort' '["Thread (101)=0","Thread (102)=4000"]' \
+	byname "$RT/heap.etl" --event net-os-heap
+cn etl.heap.left-out '[.found[] | select(test("left out"))]' \
+	'["net-os-heap: 1 frees or reallocations of blocks allocated before the trace began left out (their size is not known)"]' \
+	info "$RT/heap.etl" --event net-os-heap
+e etl.heap.none 2 "event 'net-os-heap' needs Heap Alloc, ReAlloc or Free events" -- byname "$RT/plain.etl" --event net-os-heap

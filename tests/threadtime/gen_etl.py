@@ -213,6 +213,23 @@ def io():
     return r
 
 
+def heap():
+    """OS heap events (group 0x10, user mode: the record's pointer size): two allocations on thread
+    101 (stacks work, lock), a realloc of the first on 102, frees from 103 of the second and of
+    a block allocated before the trace."""
+    h = 0x5000
+    r = [system64(0x10, 33, 101, 100, ts(2.1), struct.pack("<QQQI", h, 1000, 0xA000, 0)),
+         stackwalk(ts(2.1), 101, frames("work")),
+         system64(0x10, 33, 101, 100, ts(2.2), struct.pack("<QQQI", h, 300, 0xB000, 0)),
+         stackwalk(ts(2.2), 101, frames("lock")),
+         system64(0x10, 34, 102, 100, ts(3.1), struct.pack("<QQQQQI", h, 0xC000, 0xA000, 4000, 1000, 0)),
+         stackwalk(ts(3.1), 102, frames("queue")),
+         system64(0x10, 36, 103, 100, ts(3.5), struct.pack("<QQI", h, 0xB000, 0)),
+         stackwalk(ts(3.5), 103, frames("unlock")),
+         system64(0x10, 36, 103, 100, ts(3.6), struct.pack("<QQI", h, 0x9000, 0))]
+    return r
+
+
 def rsds(pid, base, guid, age, name):
     return classic64(IMAGEID, 36, 0, pid, ts(0.1), struct.pack("<QI", base, pid) + guid + struct.pack("<I", age) +
                      name + b"\0")
@@ -311,7 +328,7 @@ def main():
     keep = (lambda r: r[2] != 0x11 or r[7] != 0x05) if mode == "cpu-only" else (lambda r: True)
     syms = mode == "symbols"
     out = buffer(0, 1, [header(2, lost)] + rundown() + (symbols_rundown() if syms else []) +
-                 (names() if mode == "names" else []) + (io() if mode == "io" else []) + [r for r in cpu0() if keep(r)]) + \
+                 (names() if mode == "names" else []) + (io() if mode == "io" else []) + (heap() if mode == "heap" else []) + [r for r in cpu0() if keep(r)]) + \
         buffer(1, 1, [r for r in cpu1() if keep(r)] + (symbols_samples() if syms else []))
     with open(sys.argv[1], "wb") as f:
         f.write(out)
