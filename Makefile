@@ -56,12 +56,12 @@ B := build/$(VARIANT)
 LIB_SRCS := lib/status.c lib/arena.c lib/array.c lib/boxtext.c lib/idmap.c lib/strtab.c lib/params.c lib/source.c \
 	lib/pattern.c lib/view.c lib/when.c lib/aggview.c lib/commands.c lib/derive.c lib/copier.c lib/compare.c lib/budget.c lib/rows.c lib/grid.c lib/utf8.c lib/flame.c lib/preset.c
 FMT_SRCS := formats/input.c formats/side_file.c formats/registry.c formats/perfview_xml.c formats/perfview_json.c formats/json_stream.c \
-	formats/perf_script.c formats/perf_script_lex.c formats/perf_common.c formats/perf_names.c formats/perf_data.c formats/perf_records.c formats/perf_stacks.c formats/perf_sym.c formats/perf_sym_maps.c formats/perf_unwind.c formats/folded.c formats/thread_time.c formats/cpu_root.c formats/symtab.c formats/pdb.c formats/pe.c formats/msvc_demangle.c formats/etl.c formats/etl_common.c formats/etl_stream.c formats/etl_events.c formats/etl_stacks.c formats/etl_emit.c formats/etl_symbols.c formats/symsrv.c formats/xpress.c formats/speedscope.c formats/pprof.c formats/pprof_write.c formats/chrome.c formats/gecko.c formats/collapse_perf.c formats/wperf.c formats/dtrace.c formats/mac_sample.c formats/writer.c formats/escape.c formats/flame_svg.c
+	formats/perf_script.c formats/perf_script_lex.c formats/perf_common.c formats/perf_names.c formats/perf_data.c formats/perf_records.c formats/perf_stacks.c formats/perf_sym.c formats/perf_sym_maps.c formats/perf_unwind.c formats/folded.c formats/thread_time.c formats/cpu_root.c formats/symtab.c formats/pdb.c formats/pe.c formats/msvc_demangle.c formats/etl.c formats/etl_common.c formats/etl_stream.c formats/etl_events.c formats/etl_stacks.c formats/etl_emit.c formats/etl_symbols.c formats/symsrv.c formats/xpress.c formats/speedscope.c formats/pprof.c formats/nettrace.c formats/pprof_write.c formats/chrome.c formats/gecko.c formats/collapse_perf.c formats/wperf.c formats/dtrace.c formats/mac_sample.c formats/writer.c formats/escape.c formats/flame_svg.c
 TUI_SRCS := tui/screen.c tui/keymap.c tui/app.c tui/commands.c tui/list.c tui/nav.c tui/editline.c tui/dlg_presets.c tui/dlg_picker.c \
 	tui/dlg_columns.c tui/dlg_events.c tui/dlg_help.c tui/tab_flame.c tui/tab_notes.c tui/draw.c tui/run.c tui/term.c
 CMD_SRCS := cmd/main.c cmd/load.c cmd/view.c cmd/info.c cmd/diff.c cmd/convert.c cmd/tui.c cmd/options.c \
 	cmd/output.c cmd/check.c cmd/explain.c cmd/symbols.c cmd/json_out.c cmd/presets.c cmd/progress.c cmd/signals.c cmd/suggest.c
-FUZZ_TARGETS := perfview_xml perfview_json perf_script perf_data folded pattern etl xpress speedscope budget pprof chrome wperf dtrace mac_sample gecko pdb
+FUZZ_TARGETS := perfview_xml perfview_json perf_script perf_data folded pattern etl xpress speedscope budget pprof chrome wperf dtrace mac_sample gecko pdb nettrace
 FUZZ_SECONDS ?= 60
 UNIT_TESTS := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
 

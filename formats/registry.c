@@ -14,6 +14,7 @@ static const sv_format *const registry[] = {
 	&sv_fmt_etl,
 	&sv_fmt_perf_data,
 	&sv_fmt_pprof,
+	&sv_fmt_nettrace,
 	&sv_fmt_wperf,
 	&sv_fmt_dtrace,
 	&sv_fmt_mac_sample,

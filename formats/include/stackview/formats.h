@@ -69,6 +69,7 @@ extern SV_API const sv_format sv_fmt_pprof;
 extern SV_API const sv_format sv_fmt_chrome;
 extern SV_API const sv_format sv_fmt_gecko;
 extern SV_API const sv_format sv_fmt_wperf;
+extern SV_API const sv_format sv_fmt_nettrace;
 extern SV_API const sv_format sv_fmt_dtrace;
 extern SV_API const sv_format sv_fmt_mac_sample;
 
