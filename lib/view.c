@@ -693,7 +693,10 @@ void sv_view_free(sv_view *v)
 	free(v->byname_row);
 	free(v->byname_st);
 	free(v->exc_hist);
-	free(v->inc_hist);
+	free(v->inc_rows);
+	free(v->inc_off);
+	free(v->inc_lo);
+	free(v->inc_w);
 	free(v->name_hist);
 	free(v);
 }

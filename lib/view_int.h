@@ -41,7 +41,11 @@ struct sv_view {
 	uint32_t nbyname;
 
 	/* When histograms (lazy) */
-	double *exc_hist, *inc_hist, *name_hist;
+	double *exc_hist, *name_hist;
+	float *inc_rows;       /* inclusive histograms: node n's buckets [inc_lo, inc_lo + inc_w) */
+	size_t *inc_off;       /* at inc_rows + inc_off[n] */
+	uint8_t *inc_lo, *inc_w;
+	uint32_t name_hist_rows; /* ByName rows [0, this) have their name_hist summed */
 	double scale;
 
 	double ms_filter, ms_tree; /* phase timings of sv_view_new */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The When column: 32-bucket histograms and their characters (spec §7). Histograms are
- * built on first use: one pass over the samples into exclusive histograms, then one
- * backward pass over nodes for inclusive ones. */
+ * built on first use: the samples grouped by node, each node's row (only the buckets its
+ * subtree reaches) filled from its own samples, then one backward pass over nodes adds
+ * children into parents; ByName rows sum the rows asked for. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,8 +62,11 @@ void sv_hist_add(double *dst, const double *src, double w)
 			dst[k] = f32add(dst[k], w == 1 ? src[k] : w * src[k]);
 }
 
-/* Add one sample to a 32-bucket histogram (§7.1). */
-static void hist_add(double *h, const sv_view *v, double t, double m, double D)
+/* One sample into a 32-bucket histogram (§7.1): into dense double buckets (dh), or into a
+ * float row whose first bucket is flo (fh; every value is float-rounded, so a float holds
+ * it exactly), or only the first and last bucket it reaches (span). */
+static inline void hist_sample(const sv_view *v, double t, double m, double D, double *dh, float *fh, int flo,
+			       int *span)
 {
 	double lo = v->lo;
 	/* Clamp before converting: hostile times can be far outside any long. */
@@ -71,7 +75,12 @@ static void hist_add(double *h, const sv_view *v, double t, double m, double D)
 	if (v->scaling == SV_SCALING_DATA) {
 		if (b > SV_WHEN_LEN - 1)
 			b = SV_WHEN_LEN - 1;
-		h[b] = f32add(h[b], m);
+		if (dh)
+			dh[b] = f32add(dh[b], m);
+		else if (fh)
+			fh[b - flo] = (float)f32add(fh[b - flo], m);
+		else
+			span[0] = b < span[0] ? (int)b : span[0], span[1] = b > span[1] ? (int)b : span[1];
 		return;
 	}
 	double sign = m < 0 ? -1 : 1;
@@ -80,8 +89,14 @@ static void hist_add(double *h, const sv_view *v, double t, double m, double D)
 	while (b < SV_WHEN_LEN) {
 		double next = lo + (double)(b + 1) * D;
 		double upto = next < end ? next : end;
-		if (upto > pos)
-			h[b] = f32add(h[b], sign * (upto - pos));
+		if (upto > pos) {
+			if (dh)
+				dh[b] = f32add(dh[b], sign * (upto - pos));
+			else if (fh)
+				fh[b - flo] = (float)f32add(fh[b - flo], sign * (upto - pos));
+			else
+				span[0] = b < span[0] ? (int)b : span[0], span[1] = b > span[1] ? (int)b : span[1];
+		}
 		pos = upto;
 		b++;
 		if (lo + (double)b * D > end || pos >= end)
@@ -89,7 +104,54 @@ static void hist_add(double *h, const sv_view *v, double t, double m, double D)
 	}
 }
 
-/* Exclusive histograms: one pass over the samples into their nodes' buckets. */
+static void hist_add(double *h, const sv_view *v, double t, double m, double D)
+{
+	hist_sample(v, t, m, D, h, NULL, 0, NULL);
+}
+
+/* dst += a node's sparse inclusive row, bucket by bucket as sv_hist_add adds. */
+static void hist_add_row(double *dst, const sv_view *v, sv_node_id n)
+{
+	const float *r = v->inc_rows + v->inc_off[n];
+	int lo = v->inc_lo[n];
+	for (int k = 0; k < v->inc_w[n]; k++)
+		if (r[k] != 0)
+			dst[lo + k] = f32add(dst[lo + k], r[k]);
+}
+
+/* The samples grouped by node, each node's in sample order (a stable counting sort): node[i]
+ * is sample i's node (UINT32_MAX: not in the view), order[] the sample indices, node k's run
+ * ending at ends[k]. Writing a node's histogram row in one go beats a random write into the
+ * whole table per sample. */
+static int group_by_node(const sv_view *v, uint32_t **node_out, uint32_t **order_out, uint32_t **ends_out)
+{
+	size_t nn = v->nnodes, ns = sv_source_sample_count(v->src);
+	uint32_t *node = malloc((ns ? ns : 1) * sizeof(*node)), *order = malloc((ns ? ns : 1) * sizeof(*order));
+	uint32_t *ends = calloc(nn + 1, sizeof(*ends));
+	if (!node || !order || !ends || ns >= UINT32_MAX) {
+		free(node);
+		free(order);
+		free(ends);
+		return SV_ENOMEM;
+	}
+	const sv_stack_id *stk = sv_source_sample_stacks(v->src);
+	for (size_t i = 0; i < ns; i++) {
+		sv_stack_id st = stk[i];
+		uint32_t n = st == SV_STACK_NONE ? (v->inc_empty ? SV_NODE_ROOT : UINT32_MAX) : v->stack_node[st];
+		node[i] = n == UINT32_MAX ? UINT32_MAX : v->remap[n];
+		if (node[i] != UINT32_MAX)
+			ends[node[i] + 1]++;
+	}
+	for (size_t k = 0; k < nn; k++)
+		ends[k + 1] += ends[k];
+	for (size_t i = 0; i < ns; i++)
+		if (node[i] != UINT32_MAX)
+			order[ends[node[i]]++] = (uint32_t)i;
+	*node_out = node, *order_out = order, *ends_out = ends;
+	return 0;
+}
+
+/* Exclusive histograms, dense: each node's samples into its 32 buckets. */
 static int exc_hists(const sv_view *v, double **out)
 {
 	size_t nn = v->nnodes;
@@ -98,54 +160,124 @@ static int exc_hists(const sv_view *v, double **out)
 		return SV_ENOMEM;
 	double start, D;
 	sv_view_when_bounds(v, &start, &D);
-	if (D > 0) {
-		size_t ns = sv_source_sample_count(v->src);
-		for (size_t i = 0; i < ns; i++) {
-			sv_node_id n;
-			double t, m;
-			if (sv_view_sample(v, i, &n, &t, &m))
-				hist_add(h + (size_t)n * SV_WHEN_LEN, v, t, m, D);
-		}
+	uint32_t *node = NULL, *order = NULL, *ends = NULL;
+	if (D > 0 && group_by_node(v, &node, &order, &ends)) {
+		free(h);
+		return SV_ENOMEM;
 	}
+	const double *tim = sv_source_sample_times(v->src), *met = sv_source_sample_metrics(v->src);
+	for (size_t k = 0, at = 0; order && k < nn; k++)
+		for (; at < ends[k]; at++) {
+			double t = tim[order[at]], m = met[order[at]];
+			if (view_clip(v, &t, &m))
+				hist_add(h + k * SV_WHEN_LEN, v, t, m, D);
+		}
+	free(node);
+	free(order);
+	free(ends);
 	*out = h;
 	return 0;
 }
 
-/* Inclusive histograms are the exclusive ones summed up the tree in place (children before
- * parents); the exclusive ones are kept only when something asks for them
- * (sv_view_when_exc), so a call tree's or ByName's When touches one table, not two. */
+/* Inclusive histograms, one row per node holding only the buckets between the first and the
+ * last its subtree reaches (a deep node's samples fall in one or two buckets, so the table
+ * is a fraction of 32 per node). Each row is its node's own samples, added in sample order,
+ * then its children's rows in descending node order (children before parents): the float32
+ * sums of the dense computation, bucket for bucket. The exclusive table (sv_view_when_exc) is
+ * built only when something asks for it. */
 int sv_view_when_scale(double *out, sv_view *v)
 {
-	if (v->inc_hist) {
+	if (v->inc_rows) {
 		*out = v->scale;
 		return 0;
 	}
-	size_t nn = v->nnodes;
-	double *inc;
-	int rc = exc_hists(v, &inc);
-	if (rc)
-		return rc;
+	size_t nn = v->nnodes, ns = sv_source_sample_count(v->src);
 	double start, D;
 	sv_view_when_bounds(v, &start, &D);
+	uint32_t *node = NULL, *order = NULL, *ends = NULL;
+	int8_t *span = malloc(nn * 2 + 2);
+	v->inc_off = malloc((nn + 1) * sizeof(*v->inc_off));
+	v->inc_lo = malloc(nn + 1);
+	v->inc_w = malloc(nn + 1);
+	int rc = SV_ENOMEM;
+	if (!span || !v->inc_off || !v->inc_lo || !v->inc_w || (D > 0 && group_by_node(v, &node, &order, &ends)))
+		goto out;
+	/* each node's buckets: those its samples reach, then its children's */
+	for (size_t k = 0; k < nn; k++)
+		span[2 * k] = SV_WHEN_LEN, span[2 * k + 1] = -1;
+	const double *tim = sv_source_sample_times(v->src), *met = sv_source_sample_metrics(v->src);
+	for (size_t i = 0; node && i < ns; i++) {
+		double t = tim[i], m = met[i];
+		if (node[i] == UINT32_MAX || !view_clip(v, &t, &m))
+			continue;
+		int8_t *sp = span + 2 * (size_t)node[i];
+		int b[2] = { sp[0], sp[1] };
+		hist_sample(v, t, m, D, NULL, NULL, 0, b);
+		sp[0] = (int8_t)b[0], sp[1] = (int8_t)b[1];
+	}
 	for (size_t i = nn; i-- > 1;) {
 		if (!v->alive[i])
 			continue;
-		double *p = inc + (size_t)v->nodes[i].parent * SV_WHEN_LEN, *c = inc + i * SV_WHEN_LEN;
-		sv_hist_add(p, c, 1);
+		size_t p = v->nodes[i].parent;
+		if (span[2 * i] < span[2 * p])
+			span[2 * p] = span[2 * i];
+		if (span[2 * i + 1] > span[2 * p + 1])
+			span[2 * p + 1] = span[2 * i + 1];
+	}
+	size_t total = 0;
+	for (size_t k = 0; k < nn; k++) {
+		int lo = span[2 * k], hi = span[2 * k + 1];
+		v->inc_lo[k] = (uint8_t)(hi >= lo ? lo : 0);
+		v->inc_w[k] = (uint8_t)(hi >= lo ? hi - lo + 1 : 0);
+		v->inc_off[k] = total;
+		total += v->inc_w[k];
+	}
+	v->inc_off[nn] = total;
+	if (!(v->inc_rows = calloc(total ? total : 1, sizeof(float))))
+		goto out;
+	/* the node's own samples in sample order, then its children's rows (children first) */
+	for (size_t k = 0, at = 0; order && k < nn; k++)
+		for (; at < ends[k]; at++) {
+			double t = tim[order[at]], m = met[order[at]];
+			if (view_clip(v, &t, &m))
+				hist_sample(v, t, m, D, NULL, v->inc_rows + v->inc_off[k], v->inc_lo[k], NULL);
+		}
+	for (size_t i = nn; i-- > 1;) {
+		if (!v->alive[i] || !v->inc_w[i])
+			continue;
+		size_t p = v->nodes[i].parent;
+		const float *c = v->inc_rows + v->inc_off[i];
+		float *r = v->inc_rows + v->inc_off[p] + (v->inc_lo[i] - v->inc_lo[p]);
+		for (int k = 0; k < v->inc_w[i]; k++)
+			if (c[k] != 0)
+				r[k] = (float)f32add(r[k], c[k]);
 	}
 	double scale = 0;
 	if (v->scaling == SV_SCALING_TIME) {
 		scale = D;
 	} else {
-		for (int k = 0; k < SV_WHEN_LEN; k++)
-			if (fabs(inc[k]) > scale)
-				scale = fabs(inc[k]);
+		const float *r = v->inc_rows + v->inc_off[SV_NODE_ROOT];
+		for (int k = 0; k < v->inc_w[SV_NODE_ROOT]; k++)
+			if (fabs((double)r[k]) > scale)
+				scale = fabs((double)r[k]);
 		scale /= 2;
 	}
-	v->inc_hist = inc;
 	v->scale = scale;
 	*out = scale;
-	return 0;
+	rc = 0;
+out:
+	if (rc) {
+		free(v->inc_rows);
+		free(v->inc_off);
+		free(v->inc_lo);
+		free(v->inc_w);
+		v->inc_rows = NULL, v->inc_off = NULL, v->inc_lo = v->inc_w = NULL;
+	}
+	free(node);
+	free(order);
+	free(ends);
+	free(span);
+	return rc;
 }
 
 int sv_view_when_exc(sv_view *v)
@@ -153,7 +285,12 @@ int sv_view_when_exc(sv_view *v)
 	return v->exc_hist ? 0 : exc_hists(v, &v->exc_hist);
 }
 
-const double *sv_view_node_inc_hist(const sv_view *v, sv_node_id n) { return v->inc_hist + (size_t)n * SV_WHEN_LEN; }
+void sv_view_node_inc_hist(double out[SV_WHEN_LEN], const sv_view *v, sv_node_id n)
+{
+	memset(out, 0, SV_WHEN_LEN * sizeof(double));
+	if (v->inc_rows)
+		hist_add_row(out, v, n);
+}
 const double *sv_view_node_exc_hist(const sv_view *v, sv_node_id n) { return v->exc_hist + (size_t)n * SV_WHEN_LEN; }
 
 int sv_view_node_when(char out[SV_WHEN_LEN + 1], sv_view *v, sv_node_id n)
@@ -162,59 +299,83 @@ int sv_view_node_when(char out[SV_WHEN_LEN + 1], sv_view *v, sv_node_id n)
 	int rc = sv_view_when_scale(&scale, v);
 	if (rc)
 		return rc;
-	sv_when_encode(out, v->inc_hist + (size_t)n * SV_WHEN_LEN, scale);
+	double h[SV_WHEN_LEN];
+	sv_view_node_inc_hist(h, v, n);
+	sv_when_encode(out, h, scale);
 	return 0;
 }
 
-/* ByName histograms: sum of inclusive histograms of first-on-path nodes (§7.5). */
-static int name_hists(sv_view *v)
+/* ByName histograms: sum of inclusive histograms of first-on-path nodes (§7.5), in
+ * depth-first order. Only the rows asked for are summed: the first 64 (or up to the row
+ * asked), then twice as many each time a later row is wanted, so printing the top rows of
+ * a large profile does not pay for every name. A name's sum is the same whichever batch
+ * computes it. */
+static int name_hists(sv_view *v, uint32_t upto)
 {
 	double scale;
 	int rc = sv_view_when_scale(&scale, v);
 	if (rc)
 		return rc;
-	uint32_t nn = v->names.count;
-	double *h = calloc((size_t)nn * SV_WHEN_LEN, sizeof(double));
-	uint32_t *onpath = calloc(nn, sizeof(uint32_t));
+	uint32_t nn = v->names.count, nrows = v->nbyname;
+	uint32_t from = v->name_hist_rows;
+	upto = upto < 64 ? 64 : upto;
+	if (upto < 2 * from)
+		upto = 2 * from;
+	if (upto > nrows)
+		upto = nrows;
+	if (!v->name_hist && !(v->name_hist = calloc(((size_t)nn ? nn : 1) * SV_WHEN_LEN, sizeof(double))))
+		return SV_ENOMEM;
+	uint8_t *want = calloc(nn ? nn : 1, 1);
+	uint32_t *onpath = calloc(nn ? nn : 1, sizeof(uint32_t));
 	uint32_t *stack = malloc(((size_t)v->nnodes + 1) * sizeof(uint32_t));
 	uint32_t *iter = malloc(((size_t)v->nnodes + 1) * sizeof(uint32_t));
-	if (!h || !onpath || !stack || !iter) {
-		free(h);
+	if (!want || !onpath || !stack || !iter) {
+		free(want);
 		free(onpath);
 		free(stack);
 		free(iter);
 		return SV_ENOMEM;
 	}
+	for (uint32_t r = from; r < upto; r++)
+		want[v->byname[r]] = 1;
+	double *h = v->name_hist;
 	size_t sp = 0;
 	stack[sp] = SV_NODE_ROOT;
 	iter[sp++] = 0;
-	sv_hist_add(h + (size_t)v->nodes[0].name * SV_WHEN_LEN, v->inc_hist, 1);
+	if (want[v->nodes[0].name])
+		hist_add_row(h + (size_t)v->nodes[0].name * SV_WHEN_LEN, v, SV_NODE_ROOT);
 	onpath[v->nodes[0].name]++;
 	while (sp) {
 		vnode *node = &v->nodes[stack[sp - 1]];
 		if (iter[sp - 1] < node->child_count) {
 			uint32_t c = v->children[node->child_start + iter[sp - 1]++];
 			uint32_t name = v->nodes[c].name;
-			if (!onpath[name])
-				sv_hist_add(h + (size_t)name * SV_WHEN_LEN, v->inc_hist + (size_t)c * SV_WHEN_LEN, 1);
-			onpath[name]++;
+			if (want[name]) {
+				if (!onpath[name])
+					hist_add_row(h + (size_t)name * SV_WHEN_LEN, v, c);
+				onpath[name]++;
+			}
 			stack[sp] = c;
 			iter[sp++] = 0;
 		} else {
-			onpath[node->name]--;
+			if (want[node->name])
+				onpath[node->name]--;
 			sp--;
 		}
 	}
+	free(want);
 	free(onpath);
 	free(stack);
 	free(iter);
-	v->name_hist = h;
+	v->name_hist_rows = upto;
 	return 0;
 }
 
 const double *sv_view_byname_hist(sv_view *v, uint32_t row)
 {
-	if (!v->name_hist && name_hists(v))
+	if (row >= v->nbyname)
+		return NULL;
+	if (row >= v->name_hist_rows && name_hists(v, row + 1))
 		return NULL;
 	return v->name_hist + (size_t)v->byname[row] * SV_WHEN_LEN;
 }

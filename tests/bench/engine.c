@@ -12,6 +12,7 @@
 #include "bench_util.h"
 #include "stackview/formats.h"
 #include "stackview/view.h"
+#include "stackview/when.h"
 
 static double now_ms(void)
 {
@@ -92,6 +93,35 @@ int main(int argc, char **argv)
 		double h = refilter(half, c, reps, &fh, &th);
 		printf("%-24s %12.1f %12.1f %10.1f %10.1f %14.1f %8.2f\n", configs[c][0], all, h, f, t,
 		       all / ((double)n / 1e6), all / h);
+	}
+	/* the output phase of `byname --top 5`: what a few printed rows cost after the view */
+	{
+		sv_params p;
+		sv_view *v;
+		if (sv_params_init(&p) || sv_view_new(&v, src, &p, &err)) {
+			fprintf(stderr, "engine: %s\n", err.msg);
+			return 1;
+		}
+		double a = now_ms();
+		double scale;
+		if (sv_view_when_scale(&scale, v))
+			return 1;
+		double b = now_ms();
+		char when[SV_WHEN_LEN + 1];
+		uint32_t rows = sv_view_byname_count(v) < 5 ? sv_view_byname_count(v) : 5;
+		for (uint32_t r = 0; r < rows; r++)
+			if (sv_view_byname_when(when, v, r))
+				return 1;
+		double c = now_ms();
+		sv_netpeak np;
+		if (sv_view_net_peak(v, &np))
+			return 1;
+		double d = now_ms();
+		printf("output of byname --top 5 (%u nodes): %.1f ms = node When histograms %.1f + ByName's %.1f + net/peak %.1f "
+		       "(goal <= 10 ms)\n",
+		       sv_view_node_count(v), d - a, b - a, c - b, d - c);
+		sv_view_free(v);
+		sv_params_dispose(&p);
 	}
 	sv_source_free(half);
 	sv_source_free(src);

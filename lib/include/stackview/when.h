@@ -29,10 +29,11 @@ SV_API void sv_hist_add(double *dst, const double *src, double w);
 SV_API int sv_view_when_scale(double *out, sv_view *v) SV_MUST_USE;
 /* Bucket bounds: Start' and bucket duration D (§7.1). */
 SV_API void sv_view_when_bounds(const sv_view *v, double *start, double *bucket);
-/* Raw histogram access for derived views: the inclusive histogram of a node (32 doubles)
- * after sv_view_when_scale succeeded; the exclusive one after sv_view_when_exc succeeded
- * (built only when asked for: a call tree's or ByName's When needs one table, not two). */
-SV_API const double *sv_view_node_inc_hist(const sv_view *v, sv_node_id n);
+/* Raw histogram access for derived views: the inclusive histogram of a node, copied into 32
+ * doubles (all 0 before sv_view_when_scale succeeded); the exclusive one, borrowed, after
+ * sv_view_when_exc succeeded (built only when asked for: a call tree's or ByName's When
+ * needs one table, not two). */
+SV_API void sv_view_node_inc_hist(double out[SV_WHEN_LEN], const sv_view *v, sv_node_id n);
 SV_API int sv_view_when_exc(sv_view *v) SV_MUST_USE;
 SV_API const double *sv_view_node_exc_hist(const sv_view *v, sv_node_id n);
 
