@@ -40,10 +40,24 @@ typedef struct ps_ctx {
 	sv_frame_id frames_seen; /* frame ids below this have been seen (user modules noted) */
 	sv_frame_id *fids;   /* this sample's frames, leaf first */
 	size_t nframes, fid_cap;
+	/* the last sample's chain, root first: its frames and the stack after each, so the next
+	 * sample of the same thread interns only what differs below their common part */
+	sv_stack_id last_root;
+	struct ps_link { sv_frame_id frame; sv_stack_id stack; } *last;
+	size_t nlast, last_cap;
 	size_t *pend;        /* inlined frames waiting for their real frame: index into fids */
 	size_t npend, pend_cap;
 	char *pend_text;     /* their symbol texts, NUL-separated */
 	size_t pend_len, pend_text_cap;
+	/* frame lines seen before, by their exact text: the frame they name (a callchain line
+	 * repeats for every sample through the same address, and naming it costs more than
+	 * finding it) */
+	struct ps_seen { uint64_t hash; uint32_t off, len; sv_frame_id frame; } *seen;
+	size_t seen_cap, nseen;
+	size_t seen_tries, seen_hits; /* this window's lookups; too few hits turn the table off */
+	bool seen_off;
+	char *seen_text;
+	size_t seen_len, seen_text_cap;
 	char *hdr;           /* copy of the current header line (the input moves on) */
 	size_t hdr_cap;
 	char *name;
@@ -288,14 +302,90 @@ static int resolve_pending(ps_ctx *c, span module)
 	return 0;
 }
 
+/* ---- the frame lines seen before ---- */
+
+#define SEEN_MAX (1u << 20)        /* lines remembered */
+#define SEEN_TEXT_MAX (64u << 20)  /* bytes of their text */
+#define SEEN_PROBES 16             /* a lookup gives up after this many slots (hostile text) */
+
+/* The slot of a line: its own (seen), or an empty one to fill, or NULL (the probe limit). */
+static struct ps_seen *seen_slot(ps_ctx *c, span line, uint64_t h, bool *hit)
+{
+	*hit = false;
+	if (!c->seen_cap)
+		return NULL;
+	size_t mask = c->seen_cap - 1;
+	for (size_t k = 0, i = h & mask; k < SEEN_PROBES; k++, i = (i + 1) & mask) {
+		struct ps_seen *s = &c->seen[i];
+		if (!s->len)
+			return s;
+		if (s->hash == h && s->len == line.n && memcmp(c->seen_text + s->off, line.p, line.n) == 0) {
+			*hit = true;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/* Remember a real frame's line (bounded: past the bounds lines are named every time). */
+static int seen_add(ps_ctx *c, span line, uint64_t h, sv_frame_id frame)
+{
+	if (!line.n || line.n > UINT32_MAX || c->nseen >= SEEN_MAX || c->seen_len + line.n > SEEN_TEXT_MAX)
+		return 0;
+	if ((c->nseen + 1) * 2 > c->seen_cap) {
+		size_t ncap = c->seen_cap ? c->seen_cap * 2 : 4096;
+		struct ps_seen *t = calloc(ncap, sizeof(*t));
+		if (!t)
+			return SV_ENOMEM;
+		for (size_t i = 0; i < c->seen_cap; i++)
+			if (c->seen[i].len)
+				for (size_t j = c->seen[i].hash & (ncap - 1);; j = (j + 1) & (ncap - 1))
+					if (!t[j].len) {
+						t[j] = c->seen[i];
+						break;
+					}
+		free(c->seen);
+		c->seen = t;
+		c->seen_cap = ncap;
+	}
+	bool hit;
+	struct ps_seen *s = seen_slot(c, line, h, &hit);
+	if (!s || hit)
+		return 0;
+	if (sv_array_reserve(&c->seen_text, &c->seen_text_cap, c->seen_len + line.n, 1))
+		return SV_ENOMEM;
+	memcpy(c->seen_text + c->seen_len, line.p, line.n);
+	*s = (struct ps_seen){ h, (uint32_t)c->seen_len, (uint32_t)line.n, frame };
+	c->seen_len += line.n;
+	c->nseen++;
+	return 0;
+}
+
 /* One frame line: named at once (the line does not outlive this call), except inlined
- * frames, which wait for the real frame rootward of them to learn their module. */
+ * frames, which wait for the real frame rootward of them to learn their module. A line seen
+ * before names the same frame (when no inlined frames wait for its module). */
 static int push_frame(ps_ctx *c, span line)
 {
 	if (c->nframes >= SV_MAX_STACK_DEPTH)
 		return ps_fail(c, SV_ELIMIT, "callchain deeper than 100000 frames");
 	if (SV_ARRAY_RESERVE(c->fids, c->fid_cap, c->nframes + 1))
 		return ps_fail(c, SV_ENOMEM, "out of memory");
+	uint64_t h = 0;
+	if (!c->npend && !c->seen_off) {
+		bool hit;
+		h = sv_hash_bytes(line.p, line.n);
+		struct ps_seen *s = seen_slot(c, line, h, &hit);
+		/* a text where lines rarely repeat (millions of addresses) is named line by line */
+		if (++c->seen_tries == 65536) {
+			c->seen_off = c->seen_hits < c->seen_tries / 4;
+			c->seen_tries = c->seen_hits = 0;
+		}
+		if (hit) {
+			c->seen_hits++;
+			c->fids[c->nframes++] = s->frame;
+			return 0;
+		}
+	}
 	raw_frame f;
 	parse_frame(line, &f);
 	size_t idx = c->nframes++;
@@ -310,7 +400,10 @@ static int push_frame(ps_ctx *c, span line)
 		return 0;
 	}
 	span module = f.dso.n ? basename_of(f.dso) : (span){ "unknown", 7 };
+	bool alone = !c->npend && !c->seen_off;
 	int rc = frame_id(c, &c->fids[idx], &f, module);
+	if (!rc && alone && (rc = seen_add(c, line, h, c->fids[idx])))
+		return ps_fail(c, rc, "out of memory");
 	return rc ? rc : resolve_pending(c, module);
 }
 
@@ -416,9 +509,21 @@ static int sample_stack(ps_ctx *c, const header *h, sv_stack_id *out)
 		return ps_fail(c, rc, "cannot intern thread");
 	if ((rc = resolve_pending(c, (span){ "inlined", 7 })))
 		return rc;
-	for (size_t i = c->nframes; i-- > 0;)
-		if ((rc = c->sink->ops->intern_stack(c->sink->self, &st, st, c->fids[i])))
+	size_t n = c->nframes, same = 0;
+	if (st == c->last_root)
+		while (same < n && same < c->nlast && c->fids[n - 1 - same] == c->last[same].frame)
+			same++;
+	if (SV_ARRAY_RESERVE(c->last, c->last_cap, n + 1))
+		return ps_fail(c, SV_ENOMEM, "out of memory");
+	c->last_root = st;
+	if (same)
+		st = c->last[same - 1].stack;
+	for (size_t d = same; d < n; d++) {
+		if ((rc = c->sink->ops->intern_stack(c->sink->self, &st, st, c->fids[n - 1 - d])))
 			return ps_fail(c, rc, "cannot intern stack");
+		c->last[d] = (struct ps_link){ c->fids[n - 1 - d], st };
+	}
+	c->nlast = n;
 	*out = st;
 	return 0;
 }
@@ -793,6 +898,9 @@ out:
 	free(c.events);
 	sv_lines_dispose(&lr);
 	free(c.fids);
+	free(c.last);
+	free(c.seen);
+	free(c.seen_text);
 	free(c.pend);
 	free(c.pend_text);
 	free(c.hdr);

@@ -63,6 +63,46 @@ if command -v perf >/dev/null 2>&1 && perf record -q -e cpu-clock -o /dev/null t
 	fi
 fi
 
+# ---- perf script text with deep stacks (issue 19): generated (40-120 frames, every sample's
+# stack drawn at random: few lines repeat) and, when Node is here, a real recording of deeply
+# recursive JavaScript (about 50 frames a sample); each beside an awk stack collapser and wc -l ----
+text_bench() { # FILE LABEL
+	local f=$1 mb best=999999 ms
+	mb=$(stat -c %s "$f" | awk '{printf "%.1f", $1/1e6}')
+	for _ in 1 2 3; do
+		ms=$("$B/stackview" info "$f" --timing 2>&1 >/dev/null | awk '/timing: load/ {print $3}')
+		best=$(awk -v a="$best" -v b="$ms" 'BEGIN {print (b < a) ? b : a}')
+	done
+	local awk_s wc_s
+	awk_s=$( { TIMEFORMAT=%R; time awk '/^\t/ {sub(/^\t *[0-9a-f]+ /, ""); s = s ";" $0; next} /^$/ {n[s]++; s = ""; next} {s = $1} END {for (k in n) c++; print c}' "$f" >/dev/null; } 2>&1 )
+	wc_s=$( { TIMEFORMAT=%R; time wc -l "$f" >/dev/null; } 2>&1 )
+	echo
+	echo "== perf script text, $2: $f ($mb MB)"
+	awk -v mb="$mb" -v ms="$best" -v a="$awk_s" -v w="$wc_s" 'BEGIN {
+		printf "stackview load: %.0f ms = %.0f MB/s (goal >= 300); awk collapser: %.2f s = %.0f MB/s (%.1fx); wc -l: %.0f MB/s\n",
+			ms, mb / (ms / 1000), a, (a > 0) ? mb / a : 0, (a > 0) ? a / (ms / 1000) : 0, (w > 0) ? mb / w : 0 }'
+}
+G=$B/bench/deep-40-120.perf.txt
+[ -s "$G" ] || "$B/tests/bench/gen" 20000 20000 perf-script 40 120 > "$G"
+text_bench "$G" "generated, 40-120 frames"
+if command -v node >/dev/null 2>&1 && [ -n "${P:-}" ]; then
+	J=$B/bench/node-deep.perf.txt
+	if [ ! -s "$J" ]; then
+		cat > "$B/bench/deep.js" <<'JS'
+function walk(n, d) { if (d === 0) { let s = 0; for (let i = 0; i < 2000; i++) s += Math.sqrt(i * n); return s; } return d % 3 ? walkA(n, d - 1) : walkB(n, d - 1); }
+function walkA(n, d) { return walk(n + 1, d) + 1; }
+function walkB(n, d) { return walk(n * 2 % 1000, d) - 1; }
+let t = Date.now(), acc = 0;
+while (Date.now() - t < 3000) { for (let k = 0; k < 50; k++) acc += walk(k, 20 + (k * 7) % 60); }
+console.log(acc);
+JS
+		perf record -q -e cpu-clock -g -F 20000 -o "$B/bench/node.data" -- node --perf-basic-prof --interpreted-frames-native-stack \
+			"$B/bench/deep.js" > /dev/null 2>&1 || true
+		perf script -i "$B/bench/node.data" > "$J.tmp" 2>/dev/null && mv "$J.tmp" "$J"
+	fi
+	[ -s "$J" ] && text_bench "$J" "node --perf-basic-prof, recursive JavaScript"
+fi
+
 # ---- native perf.data import (issue 3): the same recording, against perf report ----
 best_of3() { # CMD... -> best wall time in ms
 	local best=

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Deterministic benchmark profile: an advanced-form .perfView.xml with N samples over about
- * 50,000 distinct stacks (depth up to 40) of realistic module!function names.
- * usage: gen SAMPLES STACKS > out.perfView.xml */
+ * 50,000 distinct stacks (depth up to 40) of realistic module!function names; or `perf
+ * script` text of N samples whose stacks are MIN to MAX frames deep (the text importer's
+ * deep-stack benchmark: real C++/Java/kernel stacks are 30-100 frames).
+ * usage: gen SAMPLES STACKS > out.perfView.xml
+ *        gen SAMPLES STACKS perf-script MIN MAX > out.perf.txt */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
@@ -33,10 +37,46 @@ static const char *const verbs[] = { "Read", "Write", "Parse", "Encode", "Decode
 #define NFUNCS 12000
 #define MAXDEPTH 40
 
+/* perf script text: each stack a chain of functions (a hot path shared by many, then a random
+ * tail), leaf first, with addresses, symbol offsets and the module, as `perf script` prints. */
+static int perf_script(long nsamples, long nstacks, long lo, long hi)
+{
+	size_t nmod = sizeof(modules) / sizeof(modules[0]);
+	long *len = malloc(sizeof(long) * (size_t)nstacks);
+	long *seed = malloc(sizeof(long) * (size_t)nstacks);
+	if (!len || !seed)
+		return 1;
+	for (long s = 0; s < nstacks; s++) {
+		len[s] = lo + (long)(next() % (uint64_t)(hi - lo + 1));
+		seed[s] = (long)(next() % NFUNCS);
+	}
+	double t = 12345.0;
+	for (long i = 0; i < nsamples; i++) {
+		uint64_t r = next();
+		long s = (long)((r % (uint64_t)nstacks) * ((r >> 40) % 1024) / 1024);
+		long p = s % 8, th = 20000 + s % 56;
+		t += 0.00025;
+		printf("server-%ld %ld/%ld [%03ld] %.6f:     250000 cpu-clock:u: \n", p, 1000 + p, th, s % 16, t);
+		/* frames leaf first: the stack's own tail, then a path shared by its neighbours */
+		for (long d = 0; d < len[s]; d++) {
+			long f = d < len[s] / 3 ? (seed[s] + d * 31) % NFUNCS : (s / 64 * 7 + (len[s] - d) * 13) % NFUNCS;
+			const char *m = modules[(f * 7 + f / 13) % nmod];
+			printf("\t    %12llx %s.%s%s%ld+0x%lx (%s)\n", 0x7f0000000000ULL + (unsigned long long)f * 4096 + (unsigned long long)d,
+			       ns[f % 12], verbs[(f / 12) % 16], (f % 5) ? "Async" : "", f, (long)(d * 4 + 3), m);
+		}
+		printf("\n");
+	}
+	free(len);
+	free(seed);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long nsamples = argc > 1 ? atol(argv[1]) : 2000000;
 	long nstacks = argc > 2 ? atol(argv[2]) : 50000;
+	if (argc > 5 && strcmp(argv[3], "perf-script") == 0)
+		return perf_script(nsamples, nstacks, atol(argv[4]), atol(argv[5]));
 	size_t nmod = sizeof(modules) / sizeof(modules[0]);
 	long nroots = 64;
 	printf("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<StackWindow>\n <StackSource>\n");
