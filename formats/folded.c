@@ -54,6 +54,13 @@ static int folded_import(sv_sink *sink, const sv_input *in, const sv_import_opts
 		sink->ops->set_scaling(sink->self, SV_SCALING_DATA);
 	size_t good = 0, skipped = 0;
 	long first_bad = 0;
+	/* The last line's frames: its text, and per frame where it ends and the stack it makes.
+	 * Folded files are sorted, so a line shares most of its frames with the one before:
+	 * those are not looked up again. */
+	char *prev = NULL;
+	size_t prev_len = 0, prev_cap = 0;
+	struct fl_link { size_t end; sv_stack_id stack; } *link = NULL;
+	size_t nlink = 0, link_cap = 0;
 	for (;;) {
 		const char *line;
 		size_t n;
@@ -83,19 +90,35 @@ static int folded_import(sv_sink *sink, const sv_input *in, const sv_import_opts
 		/* Frames: the text before the count's one separating blank, split on ';' (empty
 		 * parts are skipped). */
 		const char *p = line, *end = cs - 1;
-		sv_stack_id st = SV_STACK_NONE;
-		size_t depth = 0;
+		size_t len = (size_t)(end - line), same = 0, depth = 0;
+		while (same < len && same < prev_len && line[same] == prev[same])
+			same++;
+		/* whole frames in common: those ending where both lines have a ';' or their end */
+		while (depth < nlink && link[depth].end <= same && (link[depth].end == len || line[link[depth].end] == ';'))
+			depth++;
+		sv_stack_id st = depth ? link[depth - 1].stack : SV_STACK_NONE;
+		if (depth)
+			p = line + link[depth - 1].end;
+		nlink = depth;
 		while (p < end && !rc) {
 			const char *semi = memchr(p, ';', (size_t)(end - p));
 			const char *fe = semi ? semi : end;
 			if (fe > p) {
 				sv_frame_id f;
-				if (++depth > SV_MAX_STACK_DEPTH)
+				if (depth + 1 > SV_MAX_STACK_DEPTH)
 					rc = SV_ELIMIT;
-				else if (!(rc = sink->ops->intern_frame(sink->self, &f, p, (size_t)(fe - p))))
-					rc = sink->ops->intern_stack(sink->self, &st, st, f);
+				else if (!(rc = sink->ops->intern_frame(sink->self, &f, p, (size_t)(fe - p))) &&
+					 !(rc = sink->ops->intern_stack(sink->self, &st, st, f)) &&
+					 !(rc = SV_ARRAY_RESERVE(link, link_cap, depth + 1))) {
+					link[depth++] = (struct fl_link){ (size_t)(fe - line), st };
+					nlink = depth;
+				}
 			}
 			p = semi ? semi + 1 : end;
+		}
+		if (!rc && !(rc = sv_array_reserve(&prev, &prev_cap, len + 1, 1))) {
+			memcpy(prev, line, len);
+			prev_len = len;
 		}
 		if (!rc)
 			rc = sink->ops->add_sample(sink->self, st, 0, count, 1);
@@ -107,6 +130,8 @@ static int folded_import(sv_sink *sink, const sv_input *in, const sv_import_opts
 		good++;
 	}
 	sv_lines_dispose(&lr);
+	free(prev);
+	free(link);
 	if (!rc && skipped && !good) {
 		rc = sv_error_set(err, SV_EFORMAT, "expected 'frame;frame;... COUNT'");
 		sv_error_locate(err, in->name, first_bad, -1);
