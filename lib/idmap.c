@@ -34,9 +34,8 @@ uint32_t sv_idmap_get(const sv_idmap *m, uint64_t key)
 	}
 }
 
-static int sv_idmap_grow(sv_idmap *m)
+static int sv_idmap_rehash(sv_idmap *m, size_t ncap)
 {
-	size_t ncap = m->cap ? m->cap * 2 : 64;
 	uint64_t *keys = malloc(ncap * sizeof(*keys));
 	uint32_t *vals = malloc(ncap * sizeof(*vals));
 	if (!keys || !vals) {
@@ -63,10 +62,18 @@ static int sv_idmap_grow(sv_idmap *m)
 	return 0;
 }
 
+int sv_idmap_reserve(sv_idmap *m, size_t n)
+{
+	size_t ncap = m->cap ? m->cap : 64;
+	while ((n + 1) * 4 > ncap * 3)
+		ncap *= 2;
+	return ncap > m->cap ? sv_idmap_rehash(m, ncap) : 0;
+}
+
 int sv_idmap_put(sv_idmap *m, uint64_t key, uint32_t val)
 {
 	if ((m->len + 1) * 4 > m->cap * 3) {
-		int rc = sv_idmap_grow(m);
+		int rc = sv_idmap_rehash(m, m->cap ? m->cap * 2 : 64);
 		if (rc)
 			return rc;
 	}

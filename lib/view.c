@@ -638,6 +638,9 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 				goto out;
 			}
 	}
+	/* a node per kept stack at most: room for them all at once, not by doubling */
+	if (SV_ARRAY_RESERVE(v->nodes, v->node_cap, (size_t)nst + 1) || sv_idmap_reserve(&b.child_index, (size_t)nst + 1))
+		goto fail_nomem;
 	uint32_t root;
 	if ((rc = node_child(&b, &root, NONE32, root_name)))
 		goto fail_nomem;

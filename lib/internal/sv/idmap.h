@@ -22,6 +22,8 @@ void sv_idmap_init(sv_idmap *m);
 void sv_idmap_dispose(sv_idmap *m);
 /* Value for key, or SV_IDMAP_NONE. */
 uint32_t sv_idmap_get(const sv_idmap *m, uint64_t key);
+/* Room for n keys without growing; 0 or SV_ENOMEM. */
+int sv_idmap_reserve(sv_idmap *m, size_t n);
 /* Insert or overwrite; 0 or SV_ENOMEM. `val` must not be SV_IDMAP_NONE. */
 int sv_idmap_put(sv_idmap *m, uint64_t key, uint32_t val);
 
