@@ -43,7 +43,11 @@ typedef struct xml_ctx {
 	sv_idmap frame_ids;          /* file frame id -> our frame id */
 	stack_rec *recs;
 	size_t nrecs, rec_cap;
-	sv_idmap stack_idx;          /* file stack id -> record index */
+	sv_idmap stack_idx;          /* file stack id -> record index (ids too sparse for `dense`) */
+	struct xml_dense { uint32_t rec; uint32_t resolved; } *dense; /* file stack id -> record index + 1
+				      * (0 = none) and our stack once resolved: the ids files number 0, 1, 2 ...
+				      * (a sample's lookup is one read) */
+	size_t ndense;
 	uint32_t *chain;
 	size_t chain_cap;
 	pending *pend;
@@ -142,43 +146,97 @@ static bool parse_ll(const char *s, long long *out)
 	return true;
 }
 
+/* An attribute's value: read in place from the element's attribute nodes when it is one
+ * plain text (the common case: no copy), else a copy through the reader (*copy to free). */
+static const char *attr_value(xml_ctx *x, const char *name, xmlChar **copy)
+{
+	*copy = NULL;
+	xmlNodePtr n = xmlTextReaderCurrentNode(x->r);
+	for (xmlAttrPtr a = n && n->type == XML_ELEMENT_NODE ? n->properties : NULL; a; a = a->next) {
+		if (a->ns || strcmp((const char *)a->name, name) != 0)
+			continue;
+		xmlNodePtr t = a->children;
+		if (t && t->type == XML_TEXT_NODE && !t->next && t->content)
+			return (const char *)t->content;
+		break;
+	}
+	*copy = xmlTextReaderGetAttribute(x->r, (const xmlChar *)name);
+	return (const char *)*copy;
+}
+
 /* An attribute as a number; *present says whether it was there. */
 static int attr_double(xml_ctx *x, const char *name, double *out, bool *present)
 {
-	xmlChar *v = xmlTextReaderGetAttribute(x->r, (const xmlChar *)name);
+	xmlChar *copy;
+	const char *v = attr_value(x, name, &copy);
 	*present = v != NULL;
 	if (!v)
 		return 0;
-	bool ok = parse_double((const char *)v, out);
-	int rc = ok ? 0 : fail(x, cur_line(x), SV_EFORMAT, "%s=\"%.40s\" is not a number", name, (const char *)v);
-	xmlFree(v);
+	bool ok = parse_double(v, out);
+	int rc = ok ? 0 : fail(x, cur_line(x), SV_EFORMAT, "%s=\"%.40s\" is not a number", name, v);
+	xmlFree(copy);
 	return rc;
 }
 
 static int attr_ll(xml_ctx *x, const char *elem, const char *name, long long *out, bool *present, bool required)
 {
-	xmlChar *v = xmlTextReaderGetAttribute(x->r, (const xmlChar *)name);
+	xmlChar *copy;
+	const char *v = attr_value(x, name, &copy);
 	*present = v != NULL;
 	if (!v)
 		return required ? fail(x, cur_line(x), SV_EFORMAT, "<%s> without %s", elem, name) : 0;
-	bool ok = parse_ll((const char *)v, out);
-	int rc = ok ? 0 : fail(x, cur_line(x), SV_EFORMAT, "%s=\"%.40s\" is not an integer", name, (const char *)v);
-	xmlFree(v);
+	bool ok = parse_ll(v, out);
+	int rc = ok ? 0 : fail(x, cur_line(x), SV_EFORMAT, "%s=\"%.40s\" is not an integer", name, v);
+	xmlFree(copy);
 	return rc;
 }
 
 /* ---- stacks by id ---- */
 
+/* The record of a file stack id, or SV_IDMAP_NONE. */
+static uint32_t stack_find(const xml_ctx *x, long long id)
+{
+	if (id >= 0 && (unsigned long long)id < x->ndense && x->dense[id].rec)
+		return x->dense[id].rec - 1;
+	return sv_idmap_get(&x->stack_idx, (uint64_t)id); /* an id indexed while it was too big */
+}
+
+/* Index a record by its id: in the dense table while ids stay near the records' count (a
+ * hostile id cannot make it big), else in the hash map. */
+static int stack_index(xml_ctx *x, long long id, uint32_t rec)
+{
+	if ((unsigned long long)id < 16 * ((unsigned long long)x->nrecs + 4096)) {
+		if ((size_t)id >= x->ndense) {
+			size_t n = x->ndense ? x->ndense : 4096;
+			while (n <= (size_t)id)
+				n *= 2;
+			struct xml_dense *d = realloc(x->dense, n * sizeof(*d));
+			if (!d)
+				return SV_ENOMEM;
+			memset(d + x->ndense, 0, (n - x->ndense) * sizeof(*d));
+			x->dense = d;
+			x->ndense = n;
+		}
+		x->dense[id] = (struct xml_dense){ rec + 1, UINT32_MAX };
+		return 0;
+	}
+	return sv_idmap_put(&x->stack_idx, (uint64_t)id, rec);
+}
+
 /* Our stack id for a file stack id: 0 with *out, 1 when not (yet) resolvable, <0 on error. */
 static int resolve_stack(xml_ctx *x, uint32_t *out, long long id, long line)
 {
+	if (id >= 0 && (unsigned long long)id < x->ndense && x->dense[id].resolved != UINT32_MAX && x->dense[id].rec) {
+		*out = x->dense[id].resolved;
+		return 0;
+	}
 	size_t n = 0;
 	long long cur = id;
 	uint32_t base = SV_STACK_NONE;
 	for (;;) {
 		if (cur == -1)
 			break;
-		uint32_t ri = sv_idmap_get(&x->stack_idx, (uint64_t)cur);
+		uint32_t ri = stack_find(x, cur);
 		if (ri == SV_IDMAP_NONE)
 			return 1;
 		if (x->recs[ri].resolved != UINT32_MAX) {
@@ -203,6 +261,8 @@ static int resolve_stack(xml_ctx *x, uint32_t *out, long long id, long line)
 		if (rc)
 			return fail(x, r->line, rc, "cannot intern stack %lld", r->id);
 		r->resolved = base;
+		if (r->id >= 0 && (unsigned long long)r->id < x->ndense && x->dense[r->id].rec)
+			x->dense[r->id].resolved = base;
 	}
 	*out = base;
 	return 0;
@@ -262,11 +322,11 @@ static int on_stack(xml_ctx *x)
 		return rc;
 	if (r.id < 0)
 		return fail(x, r.line, SV_EFORMAT, "stack ID %lld is negative", r.id);
-	if (sv_idmap_get(&x->stack_idx, (uint64_t)r.id) != SV_IDMAP_NONE)
+	if (stack_find(x, r.id) != SV_IDMAP_NONE)
 		return fail(x, r.line, SV_EFORMAT, "stack ID %lld defined twice", r.id);
 	if (SV_ARRAY_RESERVE(x->recs, x->rec_cap, x->nrecs + 1))
 		return fail(x, r.line, SV_ENOMEM, "out of memory");
-	if (sv_idmap_put(&x->stack_idx, (uint64_t)r.id, (uint32_t)x->nrecs))
+	if (stack_index(x, r.id, (uint32_t)x->nrecs))
 		return fail(x, r.line, SV_ENOMEM, "out of memory");
 	x->recs[x->nrecs++] = r;
 	return 0;
@@ -508,7 +568,7 @@ static int finish(xml_ctx *x)
 			return rc;
 		if (rc == 1) {
 			bool caller_missing = x->recs[i].caller != -1 &&
-					      sv_idmap_get(&x->stack_idx, (uint64_t)x->recs[i].caller) == SV_IDMAP_NONE;
+					      stack_find(x, x->recs[i].caller) == SV_IDMAP_NONE;
 			if (caller_missing)
 				return fail(x, x->recs[i].line, SV_EFORMAT, "stack %lld: CallerID %lld is not defined",
 					    x->recs[i].id, x->recs[i].caller);
@@ -628,6 +688,7 @@ out:
 		xmlSetGenericErrorFunc(old_generic_ctx, old_generic);
 	sv_idmap_dispose(&x.frame_ids);
 	sv_idmap_dispose(&x.stack_idx);
+	free(x.dense);
 	free(x.recs);
 	free(x.chain);
 	free(x.pend);
