@@ -67,6 +67,19 @@ char *sv_etl_dup_utf16(const unsigned char *p, size_t n, size_t *used)
 	return s;
 }
 
+/* A .NET method's frame name: "Namespace.Name(args)", the arguments what the signature has
+ * in parentheses (as PerfView names JIT-compiled methods); malloc'ed, NULL for no memory. */
+char *sv_etl_method_name(const char *ns, const char *name, const char *sig)
+{
+	const char *open = strchr(sig, '('), *close = strrchr(sig, ')');
+	size_t al = open && close && close > open ? (size_t)(close - open - 1) : 0;
+	size_t len = strlen(ns) + strlen(name) + al + 4;
+	char *full = malloc(len);
+	if (full)
+		snprintf(full, len, "%s%s%s(%.*s)", ns, ns[0] ? "." : "", name, (int)al, open ? open + 1 : "");
+	return full;
+}
+
 /* ---- provider identities ---- */
 
 

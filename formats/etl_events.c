@@ -144,17 +144,11 @@ static int on_clr(etl_ctx *c, const etl_rec *r)
 		if (!sig || SV_ARRAY_RESERVE(c->methods, c->methodcap, c->nmethods + 1)) {
 			rc = SV_ENOMEM;
 		} else {
-			/* Namespace.Name(args): the arguments are what the signature has in parentheses. */
-			const char *open = strchr(sig, '('), *close = strrchr(sig, ')');
-			size_t al = open && close && close > open ? (size_t)(close - open - 1) : 0;
-			size_t len = strlen(ns) + strlen(nm) + al + 4;
-			char *full = malloc(len);
-			if (!full) {
+			char *full = sv_etl_method_name(ns, nm, sig);
+			if (!full)
 				rc = SV_ENOMEM;
-			} else {
-				snprintf(full, len, "%s%s%s(%.*s)", ns, ns[0] ? "." : "", nm, (int)al, open ? open + 1 : "");
+			else
 				c->methods[c->nmethods++] = (emethod){ r->pid, rd64(p + 16), rd32(p + 24), rd64(p + 8), r->ts, full };
-			}
 		}
 		free(ns);
 		free(nm);

@@ -354,6 +354,7 @@ typedef struct etl_ctx {
 
 /* A malloc'ed UTF-8 copy of a UTF-16LE string field (at most n bytes, up to a NUL);
  * *used = input bytes consumed. NULL when out of memory. */
+char *sv_etl_method_name(const char *ns, const char *name, const char *sig);
 char *sv_etl_dup_utf16(const unsigned char *p, size_t n, size_t *used);
 /* The name of a kernel hook group, or NULL. */
 const char *sv_etl_group_name(int group);

@@ -243,20 +243,11 @@ static int on_method(nt_ctx *c, const unsigned char *p, size_t n)
 	} else if (!sig) {
 		c->short_payloads++;
 	} else {
-		/* Namespace.Name(args), the arguments what the signature has in parentheses (as ETL) */
-		const char *open = strchr(sig, '('), *close = strrchr(sig, ')');
-		size_t al = open && close && close > open ? (size_t)(close - open - 1) : 0;
-		size_t len = strlen(ns) + strlen(nm) + al + 4;
-		char *full = malloc(len);
-		if (!full) {
+		char *full = sv_etl_method_name(ns, nm, sig);
+		nt_method m = { rd64(p + 16), rd32(p + 24), rd64(p + 8), full };
+		if (!full || SV_ARRAY_PUSH(c->methods, c->nmethods, c->methodcap, m)) {
+			free(full);
 			rc = SV_ENOMEM;
-		} else {
-			snprintf(full, len, "%s%s%s(%.*s)", ns, ns[0] ? "." : "", nm, (int)al, open ? open + 1 : "");
-			nt_method m = { rd64(p + 16), rd32(p + 24), rd64(p + 8), full };
-			if (SV_ARRAY_PUSH(c->methods, c->nmethods, c->methodcap, m)) {
-				free(full);
-				rc = SV_ENOMEM;
-			}
 		}
 	}
 	free(ns);
