@@ -454,7 +454,10 @@ static int compute_byname(sv_view *v)
 	v->byname = malloc((nn ? nn : 1) * sizeof(*v->byname));
 	v->byname_row = malloc((nn ? nn : 1) * sizeof(*v->byname_row));
 	uint8_t *seen = calloc(nn ? nn : 1, 1);
-	if (!onpath || !stack || !iter || !v->byname_st || !v->byname || !v->byname_row || !seen) {
+	free(v->first_on_path);
+	v->first_on_path = malloc(((size_t)v->nnodes + 1) * sizeof(*v->first_on_path));
+	v->nfirst_on_path = 0;
+	if (!onpath || !stack || !iter || !v->byname_st || !v->byname || !v->byname_row || !seen || !v->first_on_path) {
 		rc = SV_ENOMEM;
 		goto out;
 	}
@@ -472,6 +475,7 @@ static int compute_byname(sv_view *v)
 		*bs = r->st;
 		seen[r->name] = 1;
 		onpath[r->name]++;
+		v->first_on_path[v->nfirst_on_path++] = SV_NODE_ROOT;
 	}
 	while (sp) {
 		uint32_t n = stack[sp - 1];
@@ -488,6 +492,7 @@ static int compute_byname(sv_view *v)
 			if (!onpath[cn->name]) {
 				bs->inc += cn->st.inc;
 				bs->inc_ct += cn->st.inc_ct;
+				v->first_on_path[v->nfirst_on_path++] = c;
 			}
 			if (cn->st.first < bs->first)
 				bs->first = cn->st.first;
@@ -701,6 +706,7 @@ void sv_view_free(sv_view *v)
 	free(v->inc_lo);
 	free(v->inc_w);
 	free(v->name_hist);
+	free(v->first_on_path);
 	free(v);
 }
 

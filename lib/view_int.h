@@ -39,6 +39,8 @@ struct sv_view {
 	uint32_t *byname_row;  /* name id -> row */
 	sv_stats *byname_st;   /* per name id */
 	uint32_t nbyname;
+	uint32_t *first_on_path; /* nodes whose name is not above them, depth-first: a name's */
+	size_t nfirst_on_path;   /* inclusive cost (and When) sums its nodes in this list */
 
 	/* When histograms (lazy) */
 	double *exc_hist, *name_hist;

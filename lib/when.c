@@ -326,47 +326,18 @@ static int name_hists(sv_view *v, uint32_t upto)
 	if (!v->name_hist && !(v->name_hist = calloc(((size_t)nn ? nn : 1) * SV_WHEN_LEN, sizeof(double))))
 		return SV_ENOMEM;
 	uint8_t *want = calloc(nn ? nn : 1, 1);
-	uint32_t *onpath = calloc(nn ? nn : 1, sizeof(uint32_t));
-	uint32_t *stack = malloc(((size_t)v->nnodes + 1) * sizeof(uint32_t));
-	uint32_t *iter = malloc(((size_t)v->nnodes + 1) * sizeof(uint32_t));
-	if (!want || !onpath || !stack || !iter) {
-		free(want);
-		free(onpath);
-		free(stack);
-		free(iter);
+	if (!want)
 		return SV_ENOMEM;
-	}
 	for (uint32_t r = from; r < upto; r++)
 		want[v->byname[r]] = 1;
-	double *h = v->name_hist;
-	size_t sp = 0;
-	stack[sp] = SV_NODE_ROOT;
-	iter[sp++] = 0;
-	if (want[v->nodes[0].name])
-		hist_add_row(h + (size_t)v->nodes[0].name * SV_WHEN_LEN, v, SV_NODE_ROOT);
-	onpath[v->nodes[0].name]++;
-	while (sp) {
-		vnode *node = &v->nodes[stack[sp - 1]];
-		if (iter[sp - 1] < node->child_count) {
-			uint32_t c = v->children[node->child_start + iter[sp - 1]++];
-			uint32_t name = v->nodes[c].name;
-			if (want[name]) {
-				if (!onpath[name])
-					hist_add_row(h + (size_t)name * SV_WHEN_LEN, v, c);
-				onpath[name]++;
-			}
-			stack[sp] = c;
-			iter[sp++] = 0;
-		} else {
-			if (want[node->name])
-				onpath[node->name]--;
-			sp--;
-		}
+	/* the first-on-path nodes in depth-first order, as compute_byname met them */
+	for (size_t i = 0; i < v->nfirst_on_path; i++) {
+		sv_node_id c = v->first_on_path[i];
+		uint32_t name = v->nodes[c].name;
+		if (want[name])
+			hist_add_row(v->name_hist + (size_t)name * SV_WHEN_LEN, v, c);
 	}
 	free(want);
-	free(onpath);
-	free(stack);
-	free(iter);
 	v->name_hist_rows = upto;
 	return 0;
 }
