@@ -119,35 +119,69 @@ static void hist_add_row(double *dst, const sv_view *v, sv_node_id n)
 			dst[lo + k] = f32add(dst[lo + k], r[k]);
 }
 
-/* The samples grouped by node, each node's in sample order (a stable counting sort): node[i]
- * is sample i's node (UINT32_MAX: not in the view), order[] the sample indices, node k's run
- * ending at ends[k]. Writing a node's histogram row in one go beats a random write into the
- * whole table per sample. */
-static int group_by_node(const sv_view *v, uint32_t **node_out, uint32_t **order_out, uint32_t **ends_out)
+/* The view's samples grouped by node, each node's in sample order (a stable counting sort):
+ * their time and metric as the range clips them, node k's run ending at ends[k]. The
+ * scatter writes them where they belong once, so filling a node's histogram row reads them
+ * in order (random reads per sample cost more than random writes). With span, each node's
+ * first and last bucket too (span[2k] > span[2k + 1]: none). */
+typedef struct grouped {
+	double *tm;    /* time, metric pairs */
+	uint32_t *ends;
+} grouped;
+
+static void grouped_free(grouped *g)
+{
+	free(g->tm);
+	free(g->ends);
+}
+
+static int group_by_node(const sv_view *v, double D, grouped *g, int8_t *span)
 {
 	size_t nn = v->nnodes, ns = sv_source_sample_count(v->src);
-	uint32_t *node = malloc((ns ? ns : 1) * sizeof(*node)), *order = malloc((ns ? ns : 1) * sizeof(*order));
-	uint32_t *ends = calloc(nn + 1, sizeof(*ends));
-	if (!node || !order || !ends || ns >= UINT32_MAX) {
+	uint32_t *node = malloc((ns ? ns : 1) * sizeof(*node));
+	g->ends = calloc(nn + 1, sizeof(*g->ends));
+	g->tm = NULL;
+	if (!node || !g->ends || ns >= UINT32_MAX) {
 		free(node);
-		free(order);
-		free(ends);
+		grouped_free(g);
 		return SV_ENOMEM;
 	}
 	const sv_stack_id *stk = sv_source_sample_stacks(v->src);
+	const double *tim = sv_source_sample_times(v->src), *met = sv_source_sample_metrics(v->src);
+	size_t kept = 0;
 	for (size_t i = 0; i < ns; i++) {
 		sv_stack_id st = stk[i];
 		uint32_t n = st == SV_STACK_NONE ? (v->inc_empty ? SV_NODE_ROOT : UINT32_MAX) : v->stack_node[st];
-		node[i] = n == UINT32_MAX ? UINT32_MAX : v->remap[n];
-		if (node[i] != UINT32_MAX)
-			ends[node[i] + 1]++;
+		double t = tim[i], m = met[i];
+		if (n == UINT32_MAX || !view_clip(v, &t, &m)) {
+			node[i] = UINT32_MAX;
+			continue;
+		}
+		node[i] = v->remap[n];
+		g->ends[node[i] + 1]++;
+		kept++;
+		if (span) {
+			int8_t *sp = span + 2 * (size_t)node[i];
+			int b[2] = { sp[0], sp[1] };
+			hist_sample(v, t, m, D, NULL, NULL, 0, b);
+			sp[0] = (int8_t)b[0], sp[1] = (int8_t)b[1];
+		}
 	}
 	for (size_t k = 0; k < nn; k++)
-		ends[k + 1] += ends[k];
+		g->ends[k + 1] += g->ends[k];
+	if (!(g->tm = malloc((kept ? kept : 1) * 2 * sizeof(double)))) {
+		free(node);
+		grouped_free(g);
+		return SV_ENOMEM;
+	}
 	for (size_t i = 0; i < ns; i++)
-		if (node[i] != UINT32_MAX)
-			order[ends[node[i]]++] = (uint32_t)i;
-	*node_out = node, *order_out = order, *ends_out = ends;
+		if (node[i] != UINT32_MAX) {
+			double t = tim[i], m = met[i];
+			view_clip(v, &t, &m);
+			double *q = g->tm + 2 * (size_t)g->ends[node[i]]++;
+			q[0] = t, q[1] = m;
+		}
+	free(node);
 	return 0;
 }
 
@@ -160,21 +194,15 @@ static int exc_hists(const sv_view *v, double **out)
 		return SV_ENOMEM;
 	double start, D;
 	sv_view_when_bounds(v, &start, &D);
-	uint32_t *node = NULL, *order = NULL, *ends = NULL;
-	if (D > 0 && group_by_node(v, &node, &order, &ends)) {
+	grouped g = { 0 };
+	if (D > 0 && group_by_node(v, D, &g, NULL)) {
 		free(h);
 		return SV_ENOMEM;
 	}
-	const double *tim = sv_source_sample_times(v->src), *met = sv_source_sample_metrics(v->src);
-	for (size_t k = 0, at = 0; order && k < nn; k++)
-		for (; at < ends[k]; at++) {
-			double t = tim[order[at]], m = met[order[at]];
-			if (view_clip(v, &t, &m))
-				hist_add(h + k * SV_WHEN_LEN, v, t, m, D);
-		}
-	free(node);
-	free(order);
-	free(ends);
+	for (size_t k = 0, at = 0; g.tm && k < nn; k++)
+		for (; at < g.ends[k]; at++)
+			hist_add(h + k * SV_WHEN_LEN, v, g.tm[2 * at], g.tm[2 * at + 1], D);
+	grouped_free(&g);
 	*out = h;
 	return 0;
 }
@@ -194,27 +222,19 @@ int sv_view_when_scale(double *out, sv_view *v)
 	size_t nn = v->nnodes, ns = sv_source_sample_count(v->src);
 	double start, D;
 	sv_view_when_bounds(v, &start, &D);
-	uint32_t *node = NULL, *order = NULL, *ends = NULL;
+	grouped g = { 0 };
 	int8_t *span = malloc(nn * 2 + 2);
 	v->inc_off = malloc((nn + 1) * sizeof(*v->inc_off));
 	v->inc_lo = malloc(nn + 1);
 	v->inc_w = malloc(nn + 1);
 	int rc = SV_ENOMEM;
-	if (!span || !v->inc_off || !v->inc_lo || !v->inc_w || (D > 0 && group_by_node(v, &node, &order, &ends)))
+	if (!span || !v->inc_off || !v->inc_lo || !v->inc_w)
 		goto out;
 	/* each node's buckets: those its samples reach, then its children's */
 	for (size_t k = 0; k < nn; k++)
 		span[2 * k] = SV_WHEN_LEN, span[2 * k + 1] = -1;
-	const double *tim = sv_source_sample_times(v->src), *met = sv_source_sample_metrics(v->src);
-	for (size_t i = 0; node && i < ns; i++) {
-		double t = tim[i], m = met[i];
-		if (node[i] == UINT32_MAX || !view_clip(v, &t, &m))
-			continue;
-		int8_t *sp = span + 2 * (size_t)node[i];
-		int b[2] = { sp[0], sp[1] };
-		hist_sample(v, t, m, D, NULL, NULL, 0, b);
-		sp[0] = (int8_t)b[0], sp[1] = (int8_t)b[1];
-	}
+	if (D > 0 && ns && group_by_node(v, D, &g, span))
+		goto out;
 	for (size_t i = nn; i-- > 1;) {
 		if (!v->alive[i])
 			continue;
@@ -236,12 +256,9 @@ int sv_view_when_scale(double *out, sv_view *v)
 	if (!(v->inc_rows = calloc(total ? total : 1, sizeof(float))))
 		goto out;
 	/* the node's own samples in sample order, then its children's rows (children first) */
-	for (size_t k = 0, at = 0; order && k < nn; k++)
-		for (; at < ends[k]; at++) {
-			double t = tim[order[at]], m = met[order[at]];
-			if (view_clip(v, &t, &m))
-				hist_sample(v, t, m, D, NULL, v->inc_rows + v->inc_off[k], v->inc_lo[k], NULL);
-		}
+	for (size_t k = 0, at = 0; g.tm && k < nn; k++)
+		for (; at < g.ends[k]; at++)
+			hist_sample(v, g.tm[2 * at], g.tm[2 * at + 1], D, NULL, v->inc_rows + v->inc_off[k], v->inc_lo[k], NULL);
 	for (size_t i = nn; i-- > 1;) {
 		if (!v->alive[i] || !v->inc_w[i])
 			continue;
@@ -273,9 +290,7 @@ out:
 		free(v->inc_w);
 		v->inc_rows = NULL, v->inc_off = NULL, v->inc_lo = v->inc_w = NULL;
 	}
-	free(node);
-	free(order);
-	free(ends);
+	grouped_free(&g);
 	free(span);
 	return rc;
 }
