@@ -89,7 +89,7 @@ static int folded_import(sv_sink *sink, const sv_input *in, const sv_import_opts
 		}
 		/* Frames: the text before the count's one separating blank, split on ';' (empty
 		 * parts are skipped). */
-		const char *p = line, *end = cs - 1;
+		const char *p = line, *end = cs > line ? cs - 1 : line; /* a count alone: no frames */
 		size_t len = (size_t)(end - line), same = 0, depth = 0;
 		while (same < len && same < prev_len && line[same] == prev[same])
 			same++;

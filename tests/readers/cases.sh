@@ -147,3 +147,9 @@ cn etl.heap.left-out '[.found[] | select(test("left out"))]' \
 	'["net-os-heap: 1 frees or reallocations of blocks allocated before the trace began left out (their size is not known)"]' \
 	info "$RT/heap.etl" --event net-os-heap
 e etl.heap.none 2 "event 'net-os-heap' needs Heap Alloc, ReAlloc or Free events" -- byname "$RT/plain.etl" --event net-os-heap
+
+# ---- folded: a line reuses the frames it shares with the line before; the boundary cases of
+# that (a frame extended, empty parts, a trailing ';', a count alone, another root) ----
+printf 'a;b;c 1\na;b;c;d 2\na;b 3\na;;b;c 4\na;b;cd 5\na;b;c; 6\n;a;b 7\na;b;c;d 8\n9\nx;b;c 10\n' > "$RT/prefix.folded"
+cn folded.prefix '[.tree | .. | objects | select(.name) | "\(.name)=\(.inc)"]' \
+	'["ROOT=55","a=36","b=36","c=21","d=10","cd=5","x=10","b=10","c=10"]' calltree "$RT/prefix.folded"
