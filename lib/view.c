@@ -313,6 +313,9 @@ static void add_samples(build *b)
 	bool inc_empty = v->inc_empty;
 	bool tm = v->scaling == SV_SCALING_TIME;
 	vnode *nodes = v->nodes;
+	bool any = false;
+	double latest = 0;
+	memset(&v->np, 0, sizeof(v->np));
 	for (size_t i = 0; i < ns; i++) {
 		sv_stack_id s = stk[i];
 		uint32_t node;
@@ -332,6 +335,11 @@ static void add_samples(build *b)
 			continue;
 		double c = cnt[i];
 		double end = tm ? t + fabs(m) : t;
+		/* the net of the range, in sample order as sv_view_net_peak sums it */
+		v->np.net += m;
+		v->np.signed_metric |= m < 0;
+		latest = !any || t > latest ? t : latest;
+		any = true;
 		vnode *n = &nodes[node];
 		n->st.exc += m;
 		n->st.exc_ct += c;
@@ -346,6 +354,11 @@ static void add_samples(build *b)
 			n->xlast = end;
 		if (m > n->xmax)
 			n->xmax = m;
+	}
+	if (!v->np.signed_metric) { /* running sums only grow: the peak is the net, at the last sample */
+		v->np.peak = v->np.net;
+		v->np.peak_time = any ? latest : 0;
+		v->np_known = true;
 	}
 }
 

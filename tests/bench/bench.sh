@@ -15,8 +15,17 @@ if [ ! -s "$F" ]; then
 fi
 ls -la "$F" | awk '{printf "input: %s, %.0f MB\n", $9, $5/1e6}'
 echo
-echo "== stackview info --timing (load)"
+echo "== stackview info --timing (load), beside libxml2's own streaming parse of the same file"
 "$B/stackview" info "$F" --timing > /dev/null
+mb=$(stat -c %s "$F" | awk '{print $1/1e6}')
+ms=$("$B/stackview" info "$F" --timing 2>&1 >/dev/null | awk '/timing: load/ {print $3}')
+rss=$( { /usr/bin/time -f %M "$B/stackview" info "$F" > /dev/null; } 2>&1 | tail -1)
+if command -v xmllint >/dev/null 2>&1; then
+	xl=$( { TIMEFORMAT=%R; time xmllint --stream --noout "$F" > /dev/null; } 2>&1 )
+	awk -v mb="$mb" -v ms="$ms" -v xl="$xl" -v n="$N" -v rss="$rss" 'BEGIN {
+		printf "XML: %.0f MB/s (goal >= 150); xmllint --stream: %.0f MB/s (we take %.2fx its time); peak RSS %.0f MB = %.0f MB per million samples\n",
+			mb / (ms / 1000), mb / xl, (ms / 1000) / xl, rss / 1024, rss / 1024 / (n / 1e6) }'
+fi
 echo
 echo "== stackview byname --group '[group module entries] {%}!=>module \$1' --timing"
 "$B/stackview" byname "$F" --group '[group module entries] {%}!=>module $1' --top 5 --timing > /dev/null
