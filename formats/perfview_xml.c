@@ -606,7 +606,7 @@ static int xml_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 		rc = fail(&x, 0, SV_ELIMIT, "XML input larger than 2 GiB");
 		goto out;
 	}
-	x.r = xmlReaderForMemory((const char *)in->data, (int)in->len, NULL, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
+	x.r = xmlReaderForMemory((const char *)in->data, (int)in->len, NULL, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS | XML_PARSE_COMPACT);
 	if (!x.r) {
 		rc = fail(&x, 0, SV_ENOMEM, "cannot create XML reader");
 		goto out;
