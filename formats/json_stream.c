@@ -3,8 +3,11 @@
 #include "json_stream.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
+
+#include "sv/array.h"
 
 #include "stackview/status.h"
 
@@ -156,6 +159,98 @@ int sv_jc_skip(sv_jcur *c, sv_error *err)
 		}
 	} while (depth);
 	return 0;
+}
+
+static bool is_ws(unsigned char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+int sv_jc_uint_array(sv_jcur *c, uint64_t **vals, size_t *n, size_t *cap)
+{
+	const unsigned char *d = c->in->data;
+	size_t len = c->in->len, i = c->pos, k = 0;
+	while (i < len && is_ws(d[i]))
+		i++;
+	if (i >= len || d[i] != '[')
+		return 0;
+	i++;
+	for (;;) {
+		while (i < len && is_ws(d[i]))
+			i++;
+		if (i < len && d[i] == ']' && k == 0)
+			break;
+		if (i >= len || d[i] < '0' || d[i] > '9' || (d[i] == '0' && i + 1 < len && d[i + 1] >= '0' && d[i + 1] <= '9'))
+			return 0;
+		uint64_t v = 0;
+		while (i < len && d[i] >= '0' && d[i] <= '9') {
+			v = v * 10 + (uint64_t)(d[i++] - '0');
+			if (v > (1ULL << 53))
+				return 0;
+		}
+		if (sv_array_reserve(vals, cap, k + 1, sizeof(**vals)))
+			return SV_ENOMEM;
+		(*vals)[k++] = v;
+		while (i < len && is_ws(d[i]))
+			i++;
+		if (i < len && d[i] == ',') {
+			i++;
+			continue;
+		}
+		if (i < len && d[i] == ']')
+			break;
+		return 0;
+	}
+	c->pos = i + 1;
+	*n = k;
+	return 1;
+}
+
+int sv_jc_number(sv_jcur *c, double *out)
+{
+	const unsigned char *d = c->in->data;
+	size_t len = c->in->len, i = c->pos;
+	while (i < len && is_ws(d[i]))
+		i++;
+	/* -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? and then a delimiter */
+	size_t s = i;
+	if (i < len && d[i] == '-')
+		i++;
+	if (i >= len || d[i] < '0' || d[i] > '9')
+		return 0;
+	if (d[i] == '0')
+		i++;
+	else
+		while (i < len && d[i] >= '0' && d[i] <= '9')
+			i++;
+	if (i < len && d[i] == '.') {
+		if (++i >= len || d[i] < '0' || d[i] > '9')
+			return 0;
+		while (i < len && d[i] >= '0' && d[i] <= '9')
+			i++;
+	}
+	if (i < len && (d[i] == 'e' || d[i] == 'E')) {
+		if (++i < len && (d[i] == '+' || d[i] == '-'))
+			i++;
+		if (i >= len || d[i] < '0' || d[i] > '9')
+			return 0;
+		while (i < len && d[i] >= '0' && d[i] <= '9')
+			i++;
+	}
+	if (i >= len || !(is_ws(d[i]) || d[i] == ',' || d[i] == ']' || d[i] == '}') || i - s > 64)
+		return 0;
+	/* an integer json-c would keep as int64 and might clamp: its way */
+	if (!memchr(d + s, '.', i - s) && !memchr(d + s, 'e', i - s) && !memchr(d + s, 'E', i - s) && i - s > 15)
+		return 0;
+	char buf[72];
+	memcpy(buf, d + s, i - s);
+	buf[i - s] = '\0';
+	double v = strtod(buf, NULL);
+	if (!isfinite(v))
+		return 0;
+	*out = v;
+	c->pos = i;
+	return 1;
 }
 
 int sv_jc_value(sv_jcur *c, json_object **out, sv_error *err)

@@ -102,41 +102,65 @@ static int sampled(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, 
 	int rc;
 	if ((rc = at_array(c, &js, p->samples, p->depth)) || (p->weights && (rc = at_array(c, &jw, p->weights, p->depth))))
 		return rc;
+	uint64_t *idx = NULL; /* a sample's frame indices, read in place when plain */
+	size_t nidx = 0, idx_cap = 0;
 	for (size_t i = 0; i < n; i++) {
 		json_object *st = NULL, *wo = NULL;
-		if ((rc = sv_jc_elem(&js, c->err)) != 1 || (p->weights && (rc = sv_jc_elem(&jw, c->err)) != 1))
+		if ((rc = sv_jc_elem(&js, c->err)) != 1 || (p->weights && (rc = sv_jc_elem(&jw, c->err)) != 1)) {
+			free(idx);
 			return rc < 0 ? rc : ss_fail(c, "profile %zu: arrays shorter than counted", pi);
-		if ((i & 4095) == 0 && (rc = sv_input_progress(c->in, js.pos, c->err)))
-			return rc;
-		if ((rc = sv_jc_value(&js, &st, c->err)) || (p->weights && (rc = sv_jc_value(&jw, &wo, c->err)))) {
-			json_object_put(st);
+		}
+		if ((i & 4095) == 0 && (rc = sv_input_progress(c->in, js.pos, c->err))) {
+			free(idx);
 			return rc;
 		}
+		rc = 0;
 		double w = 1;
-		if (!json_object_is_type(st, json_type_array))
+		int plain = sv_jc_uint_array(&js, &idx, &nidx, &idx_cap), wplain = p->weights ? sv_jc_number(&jw, &w) : 1;
+		if (plain < 0) {
+			free(idx);
+			return sv_error_set(c->err, SV_ENOMEM, NULL);
+		}
+		if ((!plain && (rc = sv_jc_value(&js, &st, c->err))) || (!wplain && (rc = sv_jc_value(&jw, &wo, c->err)))) {
+			json_object_put(st);
+			free(idx);
+			return rc;
+		}
+		if (!plain && !json_object_is_type(st, json_type_array))
 			rc = ss_fail(c, "profile %zu, sample %zu: not an array of frame indices", pi, i);
-		else if (p->weights && !sv_json_number(wo, &w))
+		else if (!wplain && !sv_json_number(wo, &w))
 			rc = ss_fail(c, "profile %zu, weight %zu: not a number", pi, i);
-		size_t d = rc ? 0 : json_object_array_length(st);
+		size_t d = rc ? 0 : plain ? nidx : json_object_array_length(st);
 		if (d > SV_MAX_STACK_DEPTH)
 			rc = ss_fail(c, "profile %zu, sample %zu: stack deeper than %u frames", pi, i, SV_MAX_STACK_DEPTH);
 		sv_stack_id s = base;
 		for (size_t k = 0; !rc && k < d; k++) {
 			sv_frame_id f;
-			rc = frame_of(c, &f, json_object_array_get_idx(st, k), pi, "sample", i);
+			if (plain && idx[k] >= c->nframes)
+				rc = ss_fail(c, "profile %zu, %s %zu: frame index %lld is not in shared.frames (%zu frames)", pi, "sample", i,
+					     (long long)idx[k], c->nframes);
+			else if (plain)
+				f = c->frames[idx[k]];
+			else
+				rc = frame_of(c, &f, json_object_array_get_idx(st, k), pi, "sample", i);
 			if (!rc)
 				rc = ops->intern_stack(c->sink->self, &s, s, f);
 		}
 		json_object_put(st);
 		json_object_put(wo);
-		if (rc)
+		if (rc) {
+			free(idx);
 			return rc;
+		}
 		/* Samples follow each other: a time-unit sample starts where the previous ended. */
 		double time = scale > 0 ? (at - start) * scale : 0;
-		if ((rc = ops->add_sample(c->sink->self, s, time, scale > 0 ? w * scale : w, 1)))
+		if ((rc = ops->add_sample(c->sink->self, s, time, scale > 0 ? w * scale : w, 1))) {
+			free(idx);
 			return rc;
+		}
 		at += w;
 	}
+	free(idx);
 	return 0;
 }
 
