@@ -362,6 +362,8 @@ static int on_event(nt_ctx *c, const nt_hdr *h, const unsigned char *p, size_t o
 		else
 			c->short_payloads++;
 	}
+	if (c->nevents >= SV_MAX_SAMPLES)
+		return nt_fail(c, off, "more than %u events", SV_MAX_SAMPLES);
 	nt_kind *k = &c->kinds[m->kind];
 	k->count++;
 	k->stacks += stack != 0;
