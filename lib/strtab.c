@@ -25,6 +25,28 @@ void sv_strtab_dispose(strtab *t)
 	memset(t, 0, sizeof(*t));
 }
 
+int sv_strtab_copy(strtab *dst, const strtab *src)
+{
+	sv_strtab_init(dst);
+	if (!src->cap)
+		return 0;
+	dst->strs = malloc(src->cap * sizeof(*dst->strs));
+	dst->lens = malloc(src->cap * sizeof(*dst->lens));
+	dst->slots = malloc((size_t)src->slot_cap * sizeof(*dst->slots));
+	if (!dst->strs || !dst->lens || !dst->slots)
+		goto nomem;
+	for (uint32_t i = 0; i < src->count; i++)
+		if (!(dst->strs[i] = sv_arena_strndup(&dst->text, src->strs[i], src->lens[i])))
+			goto nomem;
+	memcpy(dst->lens, src->lens, src->count * sizeof(*dst->lens));
+	memcpy(dst->slots, src->slots, (size_t)src->slot_cap * sizeof(*dst->slots));
+	dst->count = src->count, dst->cap = src->cap, dst->slot_cap = src->slot_cap;
+	return 0;
+nomem:
+	sv_strtab_dispose(dst);
+	return SV_ENOMEM;
+}
+
 static uint32_t strtab_probe(const strtab *t, const char *s, size_t len, uint64_t h)
 {
 	uint32_t mask = t->slot_cap - 1;

@@ -25,6 +25,9 @@ int sv_strtab_intern(strtab *t, uint32_t *out, const char *s, size_t len);
 /* Give existing ids new texts, then rebuild the index once. 0 or SV_ENOMEM. A new text
  * equal to another id's text leaves both ids with that text (lookups find one of them). */
 int sv_strtab_rename(strtab *t, const uint32_t *ids, const char *const *texts, const size_t *lens, size_t n);
+/* dst (uninitialised) becomes a copy of src: the same ids for the same texts. 0 or SV_ENOMEM
+ * (dst then empty). */
+int sv_strtab_copy(strtab *dst, const strtab *src);
 /* Id of text or UINT32_MAX. */
 uint32_t sv_strtab_find(const strtab *t, const char *s, size_t len);
 

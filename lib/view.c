@@ -301,9 +301,8 @@ static int transform_stacks(build *b)
 
 /* ---- samples ---- */
 
-static void add_samples(build *b)
+static void add_samples(sv_view *v)
 {
-	sv_view *v = b->v;
 	const sv_source *src = v->src;
 	size_t ns = sv_source_sample_count(src);
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
@@ -609,6 +608,93 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* The samples into the nodes, then totals, children, ByName and Fold% (t0: when the view's
+ * build began, for its timings). */
+static int finish(sv_view *v, double t0)
+{
+	add_samples(v);
+	double t1 = now_ms();
+	accumulate(v);
+	v->alive = malloc((size_t)v->nnodes + 1);
+	v->remap = malloc(((size_t)v->nnodes + 1) * sizeof(*v->remap));
+	if (!v->alive || !v->remap)
+		return SV_ENOMEM;
+	for (uint32_t i = 0; i < v->nnodes; i++) {
+		v->alive[i] = i == SV_NODE_ROOT || v->nodes[i].nsamp > 0;
+		v->remap[i] = i;
+	}
+	int rc = link_children(v);
+	if (!rc)
+		rc = compute_byname(v);
+	if (!rc)
+		rc = fold_percent(v);
+	if (rc)
+		return rc;
+	v->ms_filter = t1 - t0;
+	v->ms_tree = now_ms() - t1;
+	return 0;
+}
+
+static bool same_box(const sv_params *a, const sv_params *b, int box)
+{
+	const char *x = a->box[box] ? a->box[box] : "", *y = b->box[box] ? b->box[box] : "";
+	return strcmp(x, y) == 0;
+}
+
+int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params, sv_error *err)
+{
+	const sv_params *pp = &prev->params;
+	if (!same_box(pp, params, SV_BOX_GROUP) || !same_box(pp, params, SV_BOX_FOLD) || !same_box(pp, params, SV_BOX_INC) ||
+	    !same_box(pp, params, SV_BOX_EXC))
+		return sv_view_new(out, prev->src, params, err);
+	int rc;
+	sv_view *v = calloc(1, sizeof(*v));
+	if (!v)
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	v->src = prev->src;
+	v->scaling = prev->scaling;
+	v->inc_empty = prev->inc_empty;
+	sv_strtab_init(&v->names);
+	double t0 = now_ms();
+	if (sv_params_copy(&v->params, params)) {
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
+		goto out;
+	}
+	if ((rc = normalize_times(v, err)) || (rc = check_fold_pct(v, err)))
+		goto out;
+	/* the names, the nodes (as the stacks made them, before any sample) and each stack's node */
+	uint32_t nst = sv_source_stack_count(v->src);
+	v->nodes = malloc(((size_t)prev->nnodes + 1) * sizeof(*v->nodes));
+	v->stack_node = malloc(((size_t)nst + 1) * sizeof(*v->stack_node));
+	v->stack_folded = malloc((size_t)nst + 1);
+	if (sv_strtab_copy(&v->names, &prev->names) || !v->nodes || !v->stack_node || !v->stack_folded) {
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
+		goto out;
+	}
+	v->nnodes = prev->nnodes;
+	v->node_cap = (size_t)prev->nnodes + 1;
+	for (uint32_t i = 0; i < v->nnodes; i++) {
+		vnode *n = &v->nodes[i];
+		memset(n, 0, sizeof(*n));
+		n->parent = prev->nodes[i].parent;
+		n->name = prev->nodes[i].name;
+		n->st.first = n->xfirst = INFINITY;
+		n->st.last = n->xlast = -INFINITY;
+		n->st.max = n->xmax = -INFINITY;
+	}
+	memcpy(v->stack_node, prev->stack_node, ((size_t)nst + 1) * sizeof(*v->stack_node));
+	memcpy(v->stack_folded, prev->stack_folded, (size_t)nst + 1);
+	if ((rc = finish(v, t0))) {
+		rc = sv_error_set(err, rc, NULL);
+		goto out;
+	}
+	*out = v;
+	return 0;
+out:
+	sv_view_free(v);
+	return rc;
+}
+
 int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv_error *err)
 {
 	build b;
@@ -665,21 +751,8 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 	v->nodes[root].parent = NONE32;
 	if ((rc = transform_stacks(&b)))
 		goto fail_nomem;
-	add_samples(&b);
-	double t1 = now_ms();
-	accumulate(v);
-	v->alive = malloc((size_t)v->nnodes + 1);
-	v->remap = malloc(((size_t)v->nnodes + 1) * sizeof(*v->remap));
-	if (!v->alive || !v->remap)
+	if ((rc = finish(v, t0)))
 		goto fail_nomem;
-	for (uint32_t i = 0; i < v->nnodes; i++) {
-		v->alive[i] = i == SV_NODE_ROOT || v->nodes[i].nsamp > 0;
-		v->remap[i] = i;
-	}
-	if ((rc = link_children(v)) || (rc = compute_byname(v)) || (rc = fold_percent(v)))
-		goto fail_nomem;
-	v->ms_filter = t1 - t0;
-	v->ms_tree = now_ms() - t1;
 	*out = v;
 	v = NULL;
 	rc = 0;

@@ -127,7 +127,8 @@ static int frame_install(tui_frame *f, sv_view *v, sv_params *params)
 static int tui_frame_apply(tui_frame *f, const sv_params *p, sv_error *err)
 {
 	sv_view *v;
-	int rc = sv_view_new(&v, f->src, p, err);
+	/* a new range or Fold% reuses the current view's stack work */
+	int rc = f->view ? sv_view_new_like(&v, f->view, p, err) : sv_view_new(&v, f->src, p, err);
 	if (rc) /* every failure says why, even one the engine left without a message */
 		return err && !err->msg[0] ? sv_error_set(err, rc, NULL) : rc;
 	sv_params np;

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The view through the library API: time boxes, their errors, the summary line (derived
  * sources, rows and the grid have their own tests). */
+#include <string.h>
+
 #include "fixtures.h"
 #include "stackview/aggview.h"
+#include "stackview/formats.h"
+#include "stackview/when.h"
 
 static void test_time_boxes(void **state)
 {
@@ -69,9 +73,85 @@ static void test_max(void **state)
 	sv_source_free(s);
 }
 
+/* Two views are the same: nodes, their stats and When, ByName rows and their When. */
+static void assert_same_view(sv_view *a, sv_view *b)
+{
+	assert_int_equal(sv_view_node_count(a), sv_view_node_count(b));
+	char wa[SV_WHEN_LEN + 1], wb[SV_WHEN_LEN + 1];
+	for (sv_node_id n = 0; n < sv_view_node_count(a); n++) {
+		assert_int_equal(sv_view_node_alive(a, n), sv_view_node_alive(b, n));
+		assert_int_equal(sv_view_node_name(a, n), sv_view_node_name(b, n));
+		assert_memory_equal(sv_view_node_stats(a, n), sv_view_node_stats(b, n), sizeof(sv_stats));
+		assert_int_equal(sv_view_node_when(wa, a, n), 0);
+		assert_int_equal(sv_view_node_when(wb, b, n), 0);
+		assert_string_equal(wa, wb);
+	}
+	assert_int_equal(sv_view_byname_count(a), sv_view_byname_count(b));
+	for (uint32_t r = 0; r < sv_view_byname_count(a); r++) {
+		assert_string_equal(sv_view_name(a, sv_view_byname_name(a, r)), sv_view_name(b, sv_view_byname_name(b, r)));
+		assert_memory_equal(sv_view_byname_stats(a, r), sv_view_byname_stats(b, r), sizeof(sv_stats));
+		assert_int_equal(sv_view_byname_when(wa, a, r), 0);
+		assert_int_equal(sv_view_byname_when(wb, b, r), 0);
+		assert_string_equal(wa, wb);
+	}
+	sv_netpeak na, nb;
+	assert_int_equal(sv_view_net_peak(a, &na), 0);
+	assert_int_equal(sv_view_net_peak(b, &nb), 0);
+	assert_true(na.net == nb.net && na.peak == nb.peak && na.peak_time == nb.peak_time);
+}
+
+/* sv_view_new_like: a new time range or Fold% reuses the previous view's stack work and gives
+ * exactly the view sv_view_new gives; new patterns build from scratch. */
+static void test_new_like(void **state)
+{
+	(void)state;
+	sv_source *s;
+	sv_error err;
+	assert_int_equal(sv_load(&s, "examples/tutorial.perfView.xml", NULL, &err), 0);
+	static const char *const changes[][SV_BOX_COUNT] = {
+		{ [SV_BOX_START] = "200", [SV_BOX_END] = "900" },
+		{ [SV_BOX_FOLD_PCT] = "3" },
+		{ [SV_BOX_START] = "1000" },
+		{ [SV_BOX_GROUP] = "{%}!=>module $1" }, /* patterns differ: built anew */
+		{ 0 },
+	};
+	sv_params p0;
+	assert_int_equal(sv_params_init(&p0), 0);
+	assert_int_equal(sv_params_set(&p0, SV_BOX_FOLD, "%!?"), 0);
+	assert_int_equal(sv_params_set(&p0, SV_BOX_EXC, "BROKEN"), 0);
+	sv_view *prev;
+	assert_int_equal(sv_view_new(&prev, s, &p0, &err), 0);
+	for (size_t c = 0; c < sizeof(changes) / sizeof(changes[0]); c++) {
+		sv_params p;
+		assert_int_equal(sv_params_copy(&p, &p0), 0);
+		for (int b = 0; b < SV_BOX_COUNT; b++)
+			if (changes[c][b])
+				assert_int_equal(sv_params_set(&p, (sv_box)b, changes[c][b]), 0);
+		sv_view *like, *fresh;
+		assert_int_equal(sv_view_new_like(&like, prev, &p, &err), 0);
+		assert_int_equal(sv_view_new(&fresh, s, &p, &err), 0);
+		assert_same_view(like, fresh);
+		sv_view_free(fresh);
+		sv_view_free(prev);
+		prev = like; /* the next change starts from a view that was itself reused */
+		sv_params_dispose(&p);
+	}
+	/* a bad box still fails as sv_view_new fails */
+	sv_params p;
+	assert_int_equal(sv_params_copy(&p, &p0), 0);
+	assert_int_equal(sv_params_set(&p, SV_BOX_END, "soon"), 0);
+	sv_view *bad = NULL;
+	assert_int_equal(sv_view_new_like(&bad, prev, &p, &err), SV_EINVAL);
+	assert_null(bad);
+	sv_params_dispose(&p);
+	sv_params_dispose(&p0);
+	sv_view_free(prev);
+	sv_source_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_time_boxes), cmocka_unit_test(test_summary_line),
-					    cmocka_unit_test(test_max) };
+					    cmocka_unit_test(test_max), cmocka_unit_test(test_new_like) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
