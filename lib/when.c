@@ -64,9 +64,8 @@ void sv_hist_add(double *dst, const double *src, double w)
 
 /* One sample into a 32-bucket histogram (§7.1): into dense double buckets (dh), or into a
  * float row whose first bucket is flo (fh; every value is float-rounded, so a float holds
- * it exactly), or only the first and last bucket it reaches (span). */
-static inline void hist_sample(const sv_view *v, double t, double m, double D, double *dh, float *fh, int flo,
-			       int *span)
+ * it exactly). */
+static inline void hist_sample(const sv_view *v, double t, double m, double D, double *dh, float *fh, int flo)
 {
 	double lo = v->lo;
 	/* Clamp before converting: hostile times can be far outside any long. */
@@ -77,10 +76,8 @@ static inline void hist_sample(const sv_view *v, double t, double m, double D, d
 			b = SV_WHEN_LEN - 1;
 		if (dh)
 			dh[b] = f32add(dh[b], m);
-		else if (fh)
-			fh[b - flo] = (float)f32add(fh[b - flo], m);
 		else
-			span[0] = b < span[0] ? (int)b : span[0], span[1] = b > span[1] ? (int)b : span[1];
+			fh[b - flo] = (float)f32add(fh[b - flo], m);
 		return;
 	}
 	double sign = m < 0 ? -1 : 1;
@@ -92,10 +89,8 @@ static inline void hist_sample(const sv_view *v, double t, double m, double D, d
 		if (upto > pos) {
 			if (dh)
 				dh[b] = f32add(dh[b], sign * (upto - pos));
-			else if (fh)
-				fh[b - flo] = (float)f32add(fh[b - flo], sign * (upto - pos));
 			else
-				span[0] = b < span[0] ? (int)b : span[0], span[1] = b > span[1] ? (int)b : span[1];
+				fh[b - flo] = (float)f32add(fh[b - flo], sign * (upto - pos));
 		}
 		pos = upto;
 		b++;
@@ -106,7 +101,7 @@ static inline void hist_sample(const sv_view *v, double t, double m, double D, d
 
 static void hist_add(double *h, const sv_view *v, double t, double m, double D)
 {
-	hist_sample(v, t, m, D, h, NULL, 0, NULL);
+	hist_sample(v, t, m, D, h, NULL, 0);
 }
 
 /* dst += a node's sparse inclusive row, bucket by bucket as sv_hist_add adds. */
@@ -122,8 +117,7 @@ static void hist_add_row(double *dst, const sv_view *v, sv_node_id n)
 /* The view's samples grouped by node, each node's in sample order (a stable counting sort):
  * their time and metric as the range clips them, node k's run ending at ends[k]. The
  * scatter writes them where they belong once, so filling a node's histogram row reads them
- * in order (random reads per sample cost more than random writes). With span, each node's
- * first and last bucket too (span[2k] > span[2k + 1]: none). */
+ * in order (random reads per sample cost more than random writes). */
 typedef struct grouped {
 	double *tm;    /* time, metric pairs */
 	uint32_t *ends;
@@ -135,7 +129,7 @@ static void grouped_free(grouped *g)
 	free(g->ends);
 }
 
-static int group_by_node(const sv_view *v, double D, grouped *g, int8_t *span)
+static int group_by_node(const sv_view *v, grouped *g)
 {
 	size_t nn = v->nnodes, ns = sv_source_sample_count(v->src);
 	uint32_t *node = malloc((ns ? ns : 1) * sizeof(*node));
@@ -160,12 +154,6 @@ static int group_by_node(const sv_view *v, double D, grouped *g, int8_t *span)
 		node[i] = v->remap[n];
 		g->ends[node[i] + 1]++;
 		kept++;
-		if (span) {
-			int8_t *sp = span + 2 * (size_t)node[i];
-			int b[2] = { sp[0], sp[1] };
-			hist_sample(v, t, m, D, NULL, NULL, 0, b);
-			sp[0] = (int8_t)b[0], sp[1] = (int8_t)b[1];
-		}
 	}
 	for (size_t k = 0; k < nn; k++)
 		g->ends[k + 1] += g->ends[k];
@@ -195,7 +183,7 @@ static int exc_hists(const sv_view *v, double **out)
 	double start, D;
 	sv_view_when_bounds(v, &start, &D);
 	grouped g = { 0 };
-	if (D > 0 && group_by_node(v, D, &g, NULL)) {
+	if (D > 0 && group_by_node(v, &g)) {
 		free(h);
 		return SV_ENOMEM;
 	}
@@ -205,6 +193,26 @@ static int exc_hists(const sv_view *v, double **out)
 	grouped_free(&g);
 	*out = h;
 	return 0;
+}
+
+/* The buckets a node's own samples can reach (first > last: none), from the first start and
+ * the last end among them (its exclusive span, folded samples included): the first by the
+ * expression hist_sample starts from, the last one further than the end's bucket, so rounding
+ * can never put a sample outside. */
+static void own_span(const sv_view *v, const vnode *n, double D, int8_t *sp)
+{
+	sp[0] = SV_WHEN_LEN, sp[1] = -1;
+	if (!(D > 0) || !(n->xfirst <= n->xlast))
+		return;
+	double q0 = trunc((n->xfirst - v->lo) / D), q1 = trunc((n->xlast - v->lo) / D);
+	long b0 = !(q0 > 0) ? 0 : q0 >= SV_WHEN_LEN ? SV_WHEN_LEN : (long)q0;
+	long b1 = !(q1 > 0) ? 1 : q1 >= SV_WHEN_LEN - 1 ? SV_WHEN_LEN - 1 : (long)q1 + 1;
+	if (v->scaling == SV_SCALING_DATA && b0 > SV_WHEN_LEN - 1)
+		b0 = SV_WHEN_LEN - 1;
+	if (b1 > SV_WHEN_LEN - 1)
+		b1 = SV_WHEN_LEN - 1;
+	if (b0 <= b1)
+		sp[0] = (int8_t)b0, sp[1] = (int8_t)b1;
 }
 
 /* Inclusive histograms, one row per node holding only the buckets between the first and the
@@ -230,10 +238,10 @@ int sv_view_when_scale(double *out, sv_view *v)
 	int rc = SV_ENOMEM;
 	if (!span || !v->inc_off || !v->inc_lo || !v->inc_w)
 		goto out;
-	/* each node's buckets: those its samples reach, then its children's */
+	/* each node's buckets: those its samples can reach, then its children's */
 	for (size_t k = 0; k < nn; k++)
-		span[2 * k] = SV_WHEN_LEN, span[2 * k + 1] = -1;
-	if (D > 0 && ns && group_by_node(v, D, &g, span))
+		own_span(v, &v->nodes[k], D, span + 2 * k);
+	if (D > 0 && ns && group_by_node(v, &g))
 		goto out;
 	for (size_t i = nn; i-- > 1;) {
 		if (!v->alive[i])
@@ -258,7 +266,7 @@ int sv_view_when_scale(double *out, sv_view *v)
 	/* the node's own samples in sample order, then its children's rows (children first) */
 	for (size_t k = 0, at = 0; g.tm && k < nn; k++)
 		for (; at < g.ends[k]; at++)
-			hist_sample(v, g.tm[2 * at], g.tm[2 * at + 1], D, NULL, v->inc_rows + v->inc_off[k], v->inc_lo[k], NULL);
+			hist_sample(v, g.tm[2 * at], g.tm[2 * at + 1], D, NULL, v->inc_rows + v->inc_off[k], v->inc_lo[k]);
 	for (size_t i = nn; i-- > 1;) {
 		if (!v->alive[i] || !v->inc_w[i])
 			continue;
