@@ -196,19 +196,32 @@ static int resolve(cp_ctx *c, cp_prof *p)
 	return rc;
 }
 
-static int add_sample_node(cp_ctx *c, cp_prof *p, json_object *id, long long at)
+static int add_sample_id(cp_ctx *c, cp_prof *p, int64_t v, long long at)
 {
-	if (!json_object_is_type(id, json_type_int))
-		return cp_fail(c, at, "a sample that is not a node id");
 	size_t n = p->ns;
 	if (SV_ARRAY_RESERVE(p->snode, p->snode_cap, n + 1))
 		return SV_ENOMEM;
 	/* ids resolve to indices after all nodes are known (a trace's chunks add nodes) */
-	int64_t v = json_object_get_int64(id);
 	if (v < 0 || v > UINT32_MAX)
 		return cp_fail(c, at, "sample node id %lld is out of range", (long long)v);
 	p->snode[n] = (uint32_t)v;
 	p->ns++;
+	return 0;
+}
+
+static int add_sample_node(cp_ctx *c, cp_prof *p, json_object *id, long long at)
+{
+	if (!json_object_is_type(id, json_type_int))
+		return cp_fail(c, at, "a sample that is not a node id");
+	return add_sample_id(c, p, json_object_get_int64(id), at);
+}
+
+static int add_delta_ms(cp_prof *p, size_t *nd, double v)
+{
+	if (SV_ARRAY_RESERVE(p->stime, p->stime_cap, *nd + 1))
+		return SV_ENOMEM;
+	p->last += v;
+	p->stime[(*nd)++] = p->last;
 	return 0;
 }
 
@@ -217,11 +230,7 @@ static int add_delta(cp_ctx *c, cp_prof *p, size_t *nd, json_object *d, long lon
 	double v;
 	if (!sv_json_number(d, &v))
 		return cp_fail(c, at, "a time delta that is not a number");
-	if (SV_ARRAY_RESERVE(p->stime, p->stime_cap, *nd + 1))
-		return SV_ENOMEM;
-	p->last += v;
-	p->stime[(*nd)++] = p->last;
-	return 0;
+	return add_delta_ms(p, nd, v);
 }
 
 typedef struct cp_order {
@@ -349,10 +358,13 @@ static int cpuprofile(cp_ctx *c, sv_jcur *j)
 		goto out;
 	size_t nd = 0;
 	p.last = p.start;
-	while ((more = sv_jc_elem(&a, c->err)) == 1) {
+	while ((more = sv_jc_elem(&a, c->err)) == 1) { /* plain ids read in place, else through json-c */
 		json_object *o = NULL;
 		long long at = (long long)a.pos;
-		if (!(rc = sv_jc_value(&a, &o, c->err)))
+		uint64_t id;
+		if (sv_jc_uint(&a, &id))
+			rc = add_sample_id(c, &p, (int64_t)id, at);
+		else if (!(rc = sv_jc_value(&a, &o, c->err)))
 			rc = add_sample_node(c, &p, o, at);
 		json_object_put(o);
 		if (rc)
@@ -363,7 +375,10 @@ static int cpuprofile(cp_ctx *c, sv_jcur *j)
 	while (deltas && (more = sv_jc_elem(&b, c->err)) == 1) {
 		json_object *o = NULL;
 		long long at = (long long)b.pos;
-		if (!(rc = sv_jc_value(&b, &o, c->err)))
+		double dv;
+		if (sv_jc_number(&b, &dv))
+			rc = add_delta_ms(&p, &nd, dv);
+		else if (!(rc = sv_jc_value(&b, &o, c->err)))
 			rc = add_delta(c, &p, &nd, o, at);
 		json_object_put(o);
 		if (rc)

@@ -206,6 +206,27 @@ int sv_jc_uint_array(sv_jcur *c, uint64_t **vals, size_t *n, size_t *cap)
 	return 1;
 }
 
+int sv_jc_uint(sv_jcur *c, uint64_t *out)
+{
+	const unsigned char *d = c->in->data;
+	size_t len = c->in->len, i = c->pos;
+	while (i < len && is_ws(d[i]))
+		i++;
+	if (i >= len || d[i] < '0' || d[i] > '9' || (d[i] == '0' && i + 1 < len && d[i + 1] >= '0' && d[i + 1] <= '9'))
+		return 0;
+	uint64_t v = 0;
+	while (i < len && d[i] >= '0' && d[i] <= '9') {
+		v = v * 10 + (uint64_t)(d[i++] - '0');
+		if (v > (1ULL << 53))
+			return 0;
+	}
+	if (i >= len || !(is_ws(d[i]) || d[i] == ',' || d[i] == ']' || d[i] == '}'))
+		return 0;
+	*out = v;
+	c->pos = i;
+	return 1;
+}
+
 int sv_jc_number(sv_jcur *c, double *out)
 {
 	const unsigned char *d = c->in->data;

@@ -41,12 +41,13 @@ int sv_jc_skip(sv_jcur *c, sv_error *err);
 /* Parse one value into a json_object (the caller puts it). */
 int sv_jc_value(sv_jcur *c, json_object **out, sv_error *err);
 /* Fast paths for the big arrays, read in place: an array of plain non-negative integers
- * (digits only, no leading zero, below 2^53) into *vals (grown, *n set), or a plain JSON
- * number into *out: 1 with the cursor past the value; 0 with the cursor where it was when
+ * (digits only, no leading zero, below 2^53) into *vals (grown, *n set), a plain JSON
+ * number, or one such integer, into *out: 1 with the cursor past the value; 0 with the cursor where it was when
  * the value is anything else (read it with sv_jc_value: errors are reported there); or
  * SV_ENOMEM. */
 int sv_jc_uint_array(sv_jcur *c, uint64_t **vals, size_t *n, size_t *cap);
 int sv_jc_number(sv_jcur *c, double *out);
+int sv_jc_uint(sv_jcur *c, uint64_t *out);
 /* Only white space may follow the document. */
 int sv_jc_end(sv_jcur *c, sv_error *err);
 /* A located error: "malformed JSON: WHAT" at the cursor's line. */
