@@ -260,13 +260,14 @@ int sv_jc_number(sv_jcur *c, double *out)
 	}
 	if (i >= len || !(is_ws(d[i]) || d[i] == ',' || d[i] == ']' || d[i] == '}') || i - s > 64)
 		return 0;
-	/* an integer json-c would keep as int64 and might clamp: its way */
-	if (!memchr(d + s, '.', i - s) && !memchr(d + s, 'e', i - s) && !memchr(d + s, 'E', i - s) && i - s > 15)
+	/* an integer is json-c's int64 made a double ("-0" is 0); a long one it might clamp: its way */
+	bool integer = !memchr(d + s, '.', i - s) && !memchr(d + s, 'e', i - s) && !memchr(d + s, 'E', i - s);
+	if (integer && i - s > 15)
 		return 0;
 	char buf[72];
 	memcpy(buf, d + s, i - s);
 	buf[i - s] = '\0';
-	double v = strtod(buf, NULL);
+	double v = integer ? (double)strtoll(buf, NULL, 10) : strtod(buf, NULL);
 	if (!isfinite(v))
 		return 0;
 	*out = v;
