@@ -166,6 +166,23 @@ static bool is_ws(unsigned char ch)
 	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
 }
 
+/* A plain non-negative integer at d[*i] (digits, no leading zero, at most 2^53), *i past it:
+ * true, else false. */
+static bool plain_uint(const unsigned char *d, size_t len, size_t *i, uint64_t *out)
+{
+	size_t k = *i;
+	if (k >= len || d[k] < '0' || d[k] > '9' || (d[k] == '0' && k + 1 < len && d[k + 1] >= '0' && d[k + 1] <= '9'))
+		return false;
+	uint64_t v = 0;
+	while (k < len && d[k] >= '0' && d[k] <= '9') {
+		v = v * 10 + (uint64_t)(d[k++] - '0');
+		if (v > (1ULL << 53))
+			return false;
+	}
+	*i = k, *out = v;
+	return true;
+}
+
 int sv_jc_uint_array(sv_jcur *c, uint64_t **vals, size_t *n, size_t *cap)
 {
 	const unsigned char *d = c->in->data;
@@ -180,14 +197,9 @@ int sv_jc_uint_array(sv_jcur *c, uint64_t **vals, size_t *n, size_t *cap)
 			i++;
 		if (i < len && d[i] == ']' && k == 0)
 			break;
-		if (i >= len || d[i] < '0' || d[i] > '9' || (d[i] == '0' && i + 1 < len && d[i + 1] >= '0' && d[i + 1] <= '9'))
+		uint64_t v;
+		if (!plain_uint(d, len, &i, &v))
 			return 0;
-		uint64_t v = 0;
-		while (i < len && d[i] >= '0' && d[i] <= '9') {
-			v = v * 10 + (uint64_t)(d[i++] - '0');
-			if (v > (1ULL << 53))
-				return 0;
-		}
 		if (sv_array_reserve(vals, cap, k + 1, sizeof(**vals)))
 			return SV_ENOMEM;
 		(*vals)[k++] = v;
@@ -212,15 +224,8 @@ int sv_jc_uint(sv_jcur *c, uint64_t *out)
 	size_t len = c->in->len, i = c->pos;
 	while (i < len && is_ws(d[i]))
 		i++;
-	if (i >= len || d[i] < '0' || d[i] > '9' || (d[i] == '0' && i + 1 < len && d[i + 1] >= '0' && d[i + 1] <= '9'))
-		return 0;
-	uint64_t v = 0;
-	while (i < len && d[i] >= '0' && d[i] <= '9') {
-		v = v * 10 + (uint64_t)(d[i++] - '0');
-		if (v > (1ULL << 53))
-			return 0;
-	}
-	if (i >= len || !(is_ws(d[i]) || d[i] == ',' || d[i] == ']' || d[i] == '}'))
+	uint64_t v;
+	if (!plain_uint(d, len, &i, &v) || i >= len || !(is_ws(d[i]) || d[i] == ',' || d[i] == ']' || d[i] == '}'))
 		return 0;
 	*out = v;
 	c->pos = i;
