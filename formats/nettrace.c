@@ -31,6 +31,7 @@ enum { R_OTHER, R_SAMPLE, R_PROCINFO, R_METHOD, R_MODULE };
 typedef struct nt_kind {
 	char *name;
 	size_t count, stacks;
+	bool samples; /* the sample profiler's */
 } nt_kind;
 
 typedef struct nt_meta {
@@ -121,7 +122,7 @@ static int kind_of(nt_ctx *c, const char *name, uint32_t *out)
 		uint32_t i = sv_idmap_get(&c->kind_index, h);
 		if (i == SV_IDMAP_NONE) {
 			char *dup = strdup(name);
-			if (!dup || SV_ARRAY_PUSH(c->kinds, c->nkinds, c->kindcap, ((nt_kind){ dup, 0, 0 }))) {
+			if (!dup || SV_ARRAY_PUSH(c->kinds, c->nkinds, c->kindcap, ((nt_kind){ dup, 0, 0, false }))) {
 				free(dup);
 				return SV_ENOMEM;
 			}
@@ -207,6 +208,7 @@ static int on_metadata(nt_ctx *c, const unsigned char *p, size_t n, size_t off)
 			snprintf(full, sizeof(full), "%s/EventID(%d)", prov[0] ? prov : "?", eid);
 		uint32_t kind;
 		if (!(rc = kind_of(c, full, &kind))) {
+			c->kinds[kind].samples |= role == R_SAMPLE;
 			uint32_t i = sv_idmap_get(&c->meta_index, id);
 			if (i != SV_IDMAP_NONE) {
 				c->metas[i - 1] = (nt_meta){ kind, role };
@@ -485,15 +487,20 @@ static int on_stack_block(nt_ctx *c, const unsigned char *b, size_t n, size_t of
 /* ---- the object stream ---- */
 
 /* The type of an object: 5 (BeginPrivateObject), 1 (NullReference: the type's type), i32
- * Version, i32 MinimumReaderVersion, i32 name length, name, 6 (EndObject). */
+ * Version, i32 MinimumReaderVersion, i32 name length, name, 6 (EndObject). 1 when the file
+ * ends inside it. */
 static int read_type(nt_ctx *c, size_t *at, char *name, size_t cap, int32_t *version)
 {
 	size_t p = *at;
-	if (c->n - p < 14 || c->d[p] != 5 || c->d[p + 1] != 1)
+	if (c->n - p < 14)
+		return 1; /* the file ends inside it */
+	if (c->d[p] != 5 || c->d[p + 1] != 1)
 		return nt_fail(c, p, "expected an object's type here");
 	*version = (int32_t)rd32(c->d + p + 2);
 	uint32_t len = rd32(c->d + p + 10);
-	if (len == 0 || len >= cap || c->n - p - 14 < (size_t)len + 1 || c->d[p + 14 + len] != 6)
+	if (len > 0 && len < cap && c->n - p - 14 < (size_t)len + 1)
+		return 1;
+	if (len == 0 || len >= cap || c->d[p + 14 + len] != 6)
 		return nt_fail(c, p, "an object's type name does not read");
 	memcpy(name, c->d + p + 14, len);
 	name[len] = 0;
@@ -531,7 +538,7 @@ static int nt_parse(nt_ctx *c)
 		char name[64];
 		int32_t version = 0;
 		int rc = read_type(c, &at, name, sizeof(name), &version);
-		if (rc == SV_EFORMAT && c->n - obj < 64) { /* cut inside the last object's type */
+		if (rc == 1) { /* cut inside the last object's type */
 			c->cut = true, c->cut_at = obj;
 			break;
 		}
@@ -854,7 +861,7 @@ static int nt_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	int rc = nt_parse(&c);
 	uint32_t want = UINT32_MAX, sample_kind = UINT32_MAX;
 	for (size_t i = 0; !rc && i < c.nkinds; i++)
-		if (c.kinds[i].count && strcmp(c.kinds[i].name, "Microsoft-DotNETCore-SampleProfiler/Thread/Sample") == 0)
+		if (c.kinds[i].count && c.kinds[i].samples)
 			sample_kind = (uint32_t)i;
 	bool tt = event ? strcmp(event, "thread-time") == 0 : sample_kind != UINT32_MAX;
 	if (!rc && tt && sample_kind == UINT32_MAX)
