@@ -208,6 +208,17 @@ out:
 
 /* ---- tree nodes ---- */
 
+/* A node as the stacks make it: no samples yet. */
+static void node_init(vnode *n, uint32_t parent, uint32_t name)
+{
+	memset(n, 0, sizeof(*n));
+	n->parent = parent;
+	n->name = name;
+	n->st.first = n->xfirst = INFINITY;
+	n->st.last = n->xlast = -INFINITY;
+	n->st.max = n->xmax = -INFINITY;
+}
+
 static int node_child(build *b, uint32_t *out, uint32_t parent, uint32_t name)
 {
 	sv_view *v = b->v;
@@ -220,13 +231,7 @@ static int node_child(build *b, uint32_t *out, uint32_t parent, uint32_t name)
 	if (SV_ARRAY_RESERVE(v->nodes, v->node_cap, (size_t)v->nnodes + 1))
 		return SV_ENOMEM;
 	id = v->nnodes++;
-	vnode *n = &v->nodes[id];
-	memset(n, 0, sizeof(*n));
-	n->parent = parent;
-	n->name = name;
-	n->st.first = n->xfirst = INFINITY;
-	n->st.last = n->xlast = -INFINITY;
-	n->st.max = n->xmax = -INFINITY;
+	node_init(&v->nodes[id], parent, name);
 	int rc = sv_idmap_put(&b->child_index, key, id);
 	if (rc)
 		return rc;
@@ -673,15 +678,8 @@ int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params
 	}
 	v->nnodes = prev->nnodes;
 	v->node_cap = (size_t)prev->nnodes + 1;
-	for (uint32_t i = 0; i < v->nnodes; i++) {
-		vnode *n = &v->nodes[i];
-		memset(n, 0, sizeof(*n));
-		n->parent = prev->nodes[i].parent;
-		n->name = prev->nodes[i].name;
-		n->st.first = n->xfirst = INFINITY;
-		n->st.last = n->xlast = -INFINITY;
-		n->st.max = n->xmax = -INFINITY;
-	}
+	for (uint32_t i = 0; i < v->nnodes; i++)
+		node_init(&v->nodes[i], prev->nodes[i].parent, prev->nodes[i].name);
 	memcpy(v->stack_node, prev->stack_node, ((size_t)nst + 1) * sizeof(*v->stack_node));
 	memcpy(v->stack_folded, prev->stack_folded, (size_t)nst + 1);
 	if ((rc = finish(v, t0))) {
