@@ -367,10 +367,10 @@ int sv_fmt_folded_export(FILE *f, const sv_source *src, const sv_export_opts *op
 	}
 	/* Per-sample work is one addition. */
 	const sv_stack_id *stk_of = sv_source_sample_stacks(src);
-	const double *met = sv_source_sample_metrics(src);
+	sv_samples smp = sv_source_samples(src);
 	for (size_t i = 0; i < ns; i++) {
 		uint32_t k = stk_of[i] == SV_STACK_NONE ? nst : stk_of[i];
-		sum[k] += met[i];
+		sum[k] += sv_sample_metric(&smp, i);
 		seen[k] = 1;
 	}
 	/* Effective names, once per frame (a FlameGraph root frame names the comm). */

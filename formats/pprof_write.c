@@ -209,12 +209,11 @@ int sv_fmt_pprof_export(FILE *f, const sv_source *src, const sv_export_opts *opt
 	    pw_str(&c.strs, "", 0, &empty))
 		goto out;
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
-	const double *m = sv_source_sample_metrics(src);
-	const float *cn = sv_source_sample_counts(src);
+	sv_samples smp = sv_source_samples(src);
 	for (size_t i = 0; i < ns; i++) {
 		size_t k = stk[i] == SV_STACK_NONE ? nst : stk[i];
-		metric[k] += m[i];
-		count[k] += cn[i];
+		metric[k] += sv_sample_metric(&smp, i);
+		count[k] += sv_sample_count(&smp, i);
 	}
 	/* What the values are: the sample count, and the metric (times in nanoseconds). */
 	const char *ev = sv_source_event_name(src), *unit = sv_source_unit(src);

@@ -534,9 +534,9 @@ int sv_fmt_speedscope_export(FILE *f, const sv_source *src, const sv_export_opts
 		fputc('}', f);
 	}
 	double total = 0;
-	const double *met = sv_source_sample_metrics(src);
+	sv_samples smp = sv_source_samples(src);
 	for (size_t i = 0; i < ns; i++)
-		total += met[i];
+		total += sv_sample_metric(&smp, i);
 	bool ms = sv_source_scaling(src) == SV_SCALING_TIME;
 	fprintf(f, "]},\"profiles\":[{\"type\":\"sampled\",\"name\":");
 	sv_json_write_string(f, sv_source_format(src));
@@ -562,7 +562,7 @@ int sv_fmt_speedscope_export(FILE *f, const sv_source *src, const sv_export_opts
 	for (size_t i = 0; i < ns && !ferror(f); i++) {
 		if (i)
 			fputc(',', f);
-		sv_json_write_number(f, met[i]);
+		sv_json_write_number(f, sv_sample_metric(&smp, i));
 	}
 	fputs("]}]}\n", f);
 	free(index);

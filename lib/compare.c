@@ -522,7 +522,7 @@ static int copy_run(sv_source **out, sv_view *v, const char *const *rename, doub
 	cp.rename = rename;
 	size_t ns = sv_source_sample_count(src);
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
-	const float *cts = sv_source_sample_counts(src);
+	sv_samples smp = sv_source_samples(src);
 	for (size_t i = 0; !rc && i < ns; i++) {
 		sv_node_id n;
 		double t, m;
@@ -531,7 +531,7 @@ static int copy_run(sv_source **out, sv_view *v, const char *const *rename, doub
 		sv_stack_id s;
 		rc = sv_copier_stack(&cp, &s, stk[i]);
 		if (!rc)
-			rc = sv_source_add_sample(dst, s, t, scale * m, scale * cts[i]);
+			rc = sv_source_add_sample(dst, s, t, scale * m, scale * sv_sample_count(&smp, i));
 	}
 	sv_copier_dispose(&cp);
 	if (rc && !into)

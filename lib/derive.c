@@ -32,6 +32,7 @@ int sv_drill_into(sv_source **out, sv_params *out_params, const sv_view *v, sv_d
 	sv_source_set_scaling(dst, sv_source_scaling(src));
 	sv_source_set_limit_from_end(dst, true);
 	size_t ns = sv_source_sample_count(src);
+	sv_samples smp = sv_source_samples(src);
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
 	for (size_t i = 0; i < ns; i++) {
 		sv_node_id n;
@@ -40,8 +41,8 @@ int sv_drill_into(sv_source **out, sv_params *out_params, const sv_view *v, sv_d
 			continue;
 		sv_stack_id s;
 		if ((rc = sv_copier_stack(&c, &s, stk[i])) ||
-		    (rc = sv_source_add_sample(dst, s, sv_source_sample_times(src)[i], sv_source_sample_metrics(src)[i],
-					       sv_source_sample_counts(src)[i])))
+		    (rc = sv_source_add_sample(dst, s, sv_source_sample_times(src)[i], sv_sample_metric(&smp, i),
+					       sv_sample_count(&smp, i))))
 			goto out;
 	}
 	if ((rc = sv_params_copy(out_params, sv_view_params(v))))
@@ -71,6 +72,7 @@ int sv_flatten(sv_source **out, sv_params *out_params, const sv_view *v)
 	memset(stack_of, 0xff, ((size_t)nn + 1) * sizeof(uint32_t));
 	sv_source_set_scaling(dst, sv_source_scaling(src));
 	size_t ns = sv_source_sample_count(src);
+	sv_samples smp = sv_source_samples(src);
 	for (size_t i = 0; i < ns; i++) {
 		sv_node_id n;
 		double t, m;
@@ -84,7 +86,7 @@ int sv_flatten(sv_source **out, sv_params *out_params, const sv_view *v)
 				goto out;
 		}
 		if ((rc = sv_source_add_sample(dst, n == SV_NODE_ROOT ? SV_STACK_NONE : stack_of[n], t, m,
-					       sv_source_sample_counts(src)[i])))
+					       sv_sample_count(&smp, i))))
 			goto out;
 	}
 	if ((rc = sv_params_init(out_params))) {
@@ -105,6 +107,7 @@ static int diff_add(sv_source *dst, const sv_view *v, double sign)
 	sv_copier c = { 0 };
 	int rc = sv_copier_init(&c, src, dst);
 	size_t ns = sv_source_sample_count(src);
+	sv_samples smp = sv_source_samples(src);
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
 	for (size_t i = 0; !rc && i < ns; i++) {
 		sv_node_id n;
@@ -114,7 +117,7 @@ static int diff_add(sv_source *dst, const sv_view *v, double sign)
 		sv_stack_id s;
 		rc = sv_copier_stack(&c, &s, stk[i]);
 		if (!rc)
-			rc = sv_source_add_sample(dst, s, t, sign * m, sign * sv_source_sample_counts(src)[i]);
+			rc = sv_source_add_sample(dst, s, t, sign * m, sign * sv_sample_count(&smp, i));
 	}
 	sv_copier_dispose(&c);
 	return rc;
@@ -178,11 +181,12 @@ int sv_view_export_source(sv_source **out, const sv_view *v, bool grouped)
 			rc = sv_source_intern_stack(dst, &stack_of[i], stack_of[sv_view_node_parent(v, i)], f);
 	}
 	size_t ns = sv_source_sample_count(src);
+	sv_samples smp = sv_source_samples(src);
 	for (size_t i = 0; !rc && i < ns; i++) {
 		sv_node_id n;
 		double t, m;
 		if (sv_view_sample(v, i, &n, &t, &m))
-			rc = sv_source_add_sample(dst, stack_of[n], t, m, sv_source_sample_counts(src)[i]);
+			rc = sv_source_add_sample(dst, stack_of[n], t, m, sv_sample_count(&smp, i));
 	}
 	free(stack_of);
 	if (rc)

@@ -26,8 +26,16 @@ struct sv_source {
 
 	sv_stack_id *s_stack;   /* per sample */
 	double *s_time;
+	/* metric and count: per distinct (metric, count) pair (ncodes of them, code_cap room),
+	 * s_code[i] being sample i's pair, until `wide`: then per sample */
+	uint16_t *s_code;
+	bool wide; /* s_code is given up */
 	double *s_metric;
 	float *s_count;
+	uint32_t ncodes, code_cap;
+	sv_idmap code_index; /* hash of a pair's bits -> its code */
+	uint64_t last_key;   /* the last pair coded: most samples repeat it */
+	uint16_t last_code;
 	size_t nsamples, s_cap;
 	/* aggregating: one sample per stack; agg_slot[stack] = its sample index + 1 */
 	bool aggregate;
@@ -61,6 +69,8 @@ int sv_source_new(sv_source **out, const char *format)
 		return SV_ENOMEM;
 	sv_strtab_init(&src->frames);
 	sv_idmap_init(&src->st_index);
+	sv_idmap_init(&src->code_index);
+	src->last_key = UINT64_MAX; /* no pair hashes to it before one is coded (see pair_key) */
 	src->format = strdup(format ? format : "");
 	src->notes = strdup("");
 	src->min_time = INFINITY;
@@ -86,8 +96,10 @@ void sv_source_free(sv_source *src)
 	sv_idmap_dispose(&src->st_index);
 	free(src->s_stack);
 	free(src->s_time);
+	free(src->s_code);
 	free(src->s_metric);
 	free(src->s_count);
+	sv_idmap_dispose(&src->code_index);
 	free(src->agg_slot);
 	if (src->saved) {
 		sv_params_dispose(src->saved);
@@ -233,12 +245,114 @@ static void account(sv_source *src, double time, double metric, double count)
 	src->abs_metric += fabs(metric);
 }
 
+/* ---- metric and count: coded while the distinct pairs are few ---- */
+
+#define MAX_CODES 65536u
+
+static uint64_t pair_key(double metric, float count)
+{
+	uint64_t m;
+	uint32_t c;
+	memcpy(&m, &metric, sizeof(m));
+	memcpy(&c, &count, sizeof(c));
+	uint64_t k = sv_hash_mix64(m ^ sv_hash_mix64((uint64_t)c + 0x9E3779B97F4A7C15ULL));
+	return k == UINT64_MAX ? 0 : k; /* UINT64_MAX marks "no last pair" */
+}
+
+static bool same_bits(double a, double b) { return !memcmp(&a, &b, sizeof(a)); }
+
+/* The code of (metric, count), added when new; false when the table is full or two pairs
+ * share a key (then the source holds them per sample). */
+static bool code_of(sv_source *src, double metric, float count, uint16_t *out)
+{
+	uint64_t key = pair_key(metric, count);
+	if (key == src->last_key) {
+		*out = src->last_code;
+	} else {
+		uint32_t c = sv_idmap_get(&src->code_index, key);
+		if (c == SV_IDMAP_NONE) {
+			if (src->ncodes == MAX_CODES)
+				return false;
+			if (src->ncodes == src->code_cap) {
+				uint32_t ncap = src->code_cap ? src->code_cap * 4 : 16;
+				double *m = realloc(src->s_metric, ncap * sizeof(*m));
+				if (m)
+					src->s_metric = m;
+				float *n = m ? realloc(src->s_count, ncap * sizeof(*n)) : NULL;
+				if (!n)
+					return false;
+				src->s_count = n;
+				src->code_cap = ncap;
+			}
+			c = src->ncodes;
+			if (sv_idmap_put(&src->code_index, key, c))
+				return false;
+			src->ncodes++;
+			src->s_metric[c] = metric;
+			src->s_count[c] = count;
+		}
+		*out = (uint16_t)c;
+	}
+	if (!same_bits(src->s_metric[*out], metric) || memcmp(&src->s_count[*out], &count, sizeof(count)))
+		return false;
+	src->last_key = key;
+	src->last_code = *out;
+	return true;
+}
+
+/* Every sample's own metric and count from here on. */
+static int go_wide(sv_source *src)
+{
+	size_t cap = src->s_cap ? src->s_cap : 1;
+	double *m = malloc(cap * sizeof(*m));
+	float *c = malloc(cap * sizeof(*c));
+	if (!m || !c) {
+		free(m);
+		free(c);
+		return SV_ENOMEM;
+	}
+	for (size_t i = 0; i < src->nsamples; i++) { /* nsamples > 0: s_code is there */
+		m[i] = src->s_metric[src->s_code[i]];
+		c[i] = src->s_count[src->s_code[i]];
+	}
+	free(src->s_code);
+	free(src->s_metric);
+	free(src->s_count);
+	sv_idmap_dispose(&src->code_index);
+	src->s_code = NULL;
+	src->wide = true;
+	src->s_metric = m;
+	src->s_count = c;
+	src->ncodes = src->code_cap = 0;
+	return 0;
+}
+
+/* Sample i's metric and count become these. */
+static int set_pair(sv_source *src, size_t i, double metric, float count)
+{
+	uint16_t code;
+	if (!src->wide) {
+		if (code_of(src, metric, count, &code)) {
+			src->s_code[i] = code;
+			return 0;
+		}
+		int rc = go_wide(src);
+		if (rc)
+			return rc;
+	}
+	src->s_metric[i] = metric;
+	src->s_count[i] = count;
+	return 0;
+}
+
 /* Aggregating: another sample of a stack already seen adds to its one sample, which keeps
  * the earliest time. */
 static int add_to(sv_source *src, size_t i, double time, double metric, double count)
 {
-	src->s_metric[i] += metric;
-	src->s_count[i] = (float)((double)src->s_count[i] + count);
+	size_t k = src->wide ? i : src->s_code[i];
+	int rc = set_pair(src, i, src->s_metric[k] + metric, (float)((double)src->s_count[k] + count));
+	if (rc)
+		return rc;
 	if (time < src->s_time[i])
 		src->s_time[i] = time;
 	account(src, time, metric, count);
@@ -307,23 +421,32 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 		if (!t)
 			return SV_ENOMEM;
 		src->s_time = t;
-		double *m = realloc(src->s_metric, ncap * sizeof(*m));
-		if (!m)
-			return SV_ENOMEM;
-		src->s_metric = m;
-		float *c = realloc(src->s_count, ncap * sizeof(*c));
-		if (!c)
-			return SV_ENOMEM;
-		src->s_count = c;
+		if (!src->wide) {
+			uint16_t *k = realloc(src->s_code, ncap * sizeof(*k));
+			if (!k)
+				return SV_ENOMEM;
+			src->s_code = k;
+		} else {
+			double *m = realloc(src->s_metric, ncap * sizeof(*m));
+			if (!m)
+				return SV_ENOMEM;
+			src->s_metric = m;
+			float *c = realloc(src->s_count, ncap * sizeof(*c));
+			if (!c)
+				return SV_ENOMEM;
+			src->s_count = c;
+		}
 		src->s_cap = ncap;
 	}
-	size_t i = src->nsamples++;
+	size_t i = src->nsamples;
+	int rc = set_pair(src, i, metric, (float)count);
+	if (rc)
+		return rc;
+	src->nsamples++;
 	if (slot)
 		*slot = (uint32_t)(i + 1); /* i < SV_MAX_SAMPLES < 2^32 */
 	src->s_stack[i] = stack;
 	src->s_time[i] = time;
-	src->s_metric[i] = metric;
-	src->s_count[i] = (float)count;
 	account(src, time, metric, count);
 	return 0;
 }
@@ -463,8 +586,12 @@ sv_frame_id sv_source_stack_frame(const sv_source *src, sv_stack_id id) { return
 sv_stack_id sv_source_stack_caller(const sv_source *src, sv_stack_id id) { return src->st_caller[id]; }
 const sv_stack_id *sv_source_sample_stacks(const sv_source *src) { return src->s_stack; }
 const double *sv_source_sample_times(const sv_source *src) { return src->s_time; }
-const double *sv_source_sample_metrics(const sv_source *src) { return src->s_metric; }
-const float *sv_source_sample_counts(const sv_source *src) { return src->s_count; }
+
+sv_samples sv_source_samples(const sv_source *src)
+{
+	sv_samples s = { src->nsamples, src->s_stack, src->s_time, src->s_code, src->s_metric, src->s_count };
+	return s;
+}
 const char *sv_source_format(const sv_source *src) { return src->format; }
 sv_scaling sv_source_scaling(const sv_source *src) { return src->scaling; }
 void sv_source_set_scaling(sv_source *src, sv_scaling scaling) { src->scaling = scaling; }
@@ -533,7 +660,10 @@ size_t sv_source_memory(const sv_source *src)
 	return src->frames.text.total + (size_t)src->frames.cap * (sizeof(char *) + 4) +
 	       (size_t)src->frames.slot_cap * 4 + (size_t)src->short_cap * 4 +
 	       (size_t)src->st_cap * 8 + src->st_index.cap * 12 +
-	       src->s_cap * (sizeof(sv_stack_id) + 2 * sizeof(double) + sizeof(float));
+	       src->s_cap * (sizeof(sv_stack_id) + sizeof(double)) +
+	       (!src->wide ? src->s_cap * sizeof(uint16_t) + src->code_cap * (sizeof(double) + sizeof(float)) +
+				      src->code_index.cap * 12
+			    : src->s_cap * (sizeof(double) + sizeof(float)));
 }
 
 /* ---- events and renames ---- */
@@ -722,12 +852,13 @@ int sv_source_processes(sv_process **out, size_t *n, const sv_source *src)
 		}
 		proc_of_stack[s] = proc_of_frame[f];
 	}
+	sv_samples smp = sv_source_samples(src);
 	for (size_t i = 0; i < src->nsamples; i++) {
 		sv_stack_id s = src->s_stack[i];
 		if (s == SV_STACK_NONE || proc_of_stack[s] == UINT32_MAX)
 			continue;
 		procs[proc_of_stack[s]].samples++;
-		procs[proc_of_stack[s]].metric += src->s_metric[i];
+		procs[proc_of_stack[s]].metric += sv_sample_metric(&smp, i);
 	}
 	if (nprocs)
 		qsort(procs, nprocs, sizeof(*procs), process_cmp);

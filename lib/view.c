@@ -312,8 +312,7 @@ static void add_samples(sv_view *v)
 	size_t ns = sv_source_sample_count(src);
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
 	const double *tim = sv_source_sample_times(src);
-	const double *met = sv_source_sample_metrics(src);
-	const float *cnt = sv_source_sample_counts(src);
+	sv_samples smp = sv_source_samples(src);
 	bool inc_empty = v->inc_empty;
 	bool tm = v->scaling == SV_SCALING_TIME;
 	vnode *nodes = v->nodes;
@@ -334,10 +333,10 @@ static void add_samples(sv_view *v)
 				continue;
 			folded = v->stack_folded[s];
 		}
-		double t = tim[i], m = met[i];
+		double t = tim[i], m = sv_sample_metric(&smp, i);
 		if (!view_clip(v, &t, &m))
 			continue;
-		double c = cnt[i];
+		double c = sv_sample_count(&smp, i);
 		double end = tm ? t + fabs(m) : t;
 		/* the net of the range, in sample order as sv_view_net_peak sums it */
 		v->np.net += m;
@@ -853,7 +852,8 @@ bool sv_view_sample(const sv_view *v, size_t i, sv_node_id *node, double *time, 
 		if (n == NONE32)
 			return false;
 	}
-	double t = sv_source_sample_times(src)[i], m = sv_source_sample_metrics(src)[i];
+	sv_samples smp = sv_source_samples(src);
+	double t = smp.time[i], m = sv_sample_metric(&smp, i);
 	if (!view_clip(v, &t, &m))
 		return false;
 	*node = v->remap[n];

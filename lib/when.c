@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The When column: 32-bucket histograms and their characters (spec §7). Histograms are
- * built on first use: the samples grouped by node, each node's row (only the buckets its
- * subtree reaches) filled from its own samples, then one backward pass over nodes adds
+ * built on first use: each node's row (only the buckets its subtree reaches) filled from its
+ * own samples, then one backward pass over nodes adds
  * children into parents; ByName rows sum the rows asked for. */
 #include <math.h>
 #include <stdlib.h>
@@ -99,11 +99,6 @@ static inline void hist_sample(const sv_view *v, double t, double m, double D, d
 	}
 }
 
-static void hist_add(double *h, const sv_view *v, double t, double m, double D)
-{
-	hist_sample(v, t, m, D, h, NULL, 0);
-}
-
 /* dst += a node's sparse inclusive row, bucket by bucket as sv_hist_add adds. */
 static void hist_add_row(double *dst, const sv_view *v, sv_node_id n)
 {
@@ -114,63 +109,27 @@ static void hist_add_row(double *dst, const sv_view *v, sv_node_id n)
 			dst[lo + k] = f32add(dst[lo + k], r[k]);
 }
 
-/* The view's samples grouped by node, each node's in sample order (a stable counting sort):
- * their time and metric as the range clips them, node k's run ending at ends[k]. The
- * scatter writes them where they belong once, so filling a node's histogram row reads them
- * in order (random reads per sample cost more than random writes). */
-typedef struct grouped {
-	double *tm;    /* time, metric pairs */
-	uint32_t *ends;
-} grouped;
-
-static void grouped_free(grouped *g)
+/* Every sample the view keeps into its node's row, in sample order: dense rows (dh, 32
+ * doubles a node) or the sparse float rows. A row takes its node's samples in sample order
+ * whatever the order between nodes, so its float sums are the same; nothing per sample is
+ * kept on the way (100M samples cost no scratch memory). */
+static void fill_rows(const sv_view *v, double D, double *dh, float *fh)
 {
-	free(g->tm);
-	free(g->ends);
-}
-
-static int group_by_node(const sv_view *v, grouped *g)
-{
-	size_t nn = v->nnodes, ns = sv_source_sample_count(v->src);
-	uint32_t *node = malloc((ns ? ns : 1) * sizeof(*node));
-	g->ends = calloc(nn + 1, sizeof(*g->ends));
-	g->tm = NULL;
-	if (!node || !g->ends || ns >= UINT32_MAX) {
-		free(node);
-		grouped_free(g);
-		return SV_ENOMEM;
-	}
-	const sv_stack_id *stk = sv_source_sample_stacks(v->src);
-	const double *tim = sv_source_sample_times(v->src), *met = sv_source_sample_metrics(v->src);
-	size_t kept = 0;
-	for (size_t i = 0; i < ns; i++) {
-		sv_stack_id st = stk[i];
-		uint32_t n = st == SV_STACK_NONE ? (v->inc_empty ? SV_NODE_ROOT : UINT32_MAX) : v->stack_node[st];
-		double t = tim[i], m = met[i];
-		if (n == UINT32_MAX || !view_clip(v, &t, &m)) {
-			node[i] = UINT32_MAX;
+	sv_samples smp = sv_source_samples(v->src);
+	const uint32_t *stack_node = v->stack_node, *remap = v->remap;
+	uint32_t none = v->inc_empty ? SV_NODE_ROOT : UINT32_MAX;
+	for (size_t i = 0; i < smp.n; i++) {
+		sv_stack_id st = smp.stack[i];
+		uint32_t n = st == SV_STACK_NONE ? none : stack_node[st];
+		double t = smp.time[i], m = sv_sample_metric(&smp, i);
+		if (n == UINT32_MAX || !view_clip(v, &t, &m))
 			continue;
-		}
-		node[i] = v->remap[n];
-		g->ends[node[i] + 1]++;
-		kept++;
+		uint32_t k = remap[n];
+		if (dh)
+			hist_sample(v, t, m, D, dh + (size_t)k * SV_WHEN_LEN, NULL, 0);
+		else
+			hist_sample(v, t, m, D, NULL, fh + v->inc_off[k], v->inc_lo[k]);
 	}
-	for (size_t k = 0; k < nn; k++)
-		g->ends[k + 1] += g->ends[k];
-	if (!(g->tm = malloc((kept ? kept : 1) * 2 * sizeof(double)))) {
-		free(node);
-		grouped_free(g);
-		return SV_ENOMEM;
-	}
-	for (size_t i = 0; i < ns; i++)
-		if (node[i] != UINT32_MAX) {
-			double t = tim[i], m = met[i];
-			view_clip(v, &t, &m);
-			double *q = g->tm + 2 * (size_t)g->ends[node[i]]++;
-			q[0] = t, q[1] = m;
-		}
-	free(node);
-	return 0;
 }
 
 /* Exclusive histograms, dense: each node's samples into its 32 buckets. */
@@ -182,15 +141,8 @@ static int exc_hists(const sv_view *v, double **out)
 		return SV_ENOMEM;
 	double start, D;
 	sv_view_when_bounds(v, &start, &D);
-	grouped g = { 0 };
-	if (D > 0 && group_by_node(v, &g)) {
-		free(h);
-		return SV_ENOMEM;
-	}
-	for (size_t k = 0, at = 0; g.tm && k < nn; k++)
-		for (; at < g.ends[k]; at++)
-			hist_add(h + k * SV_WHEN_LEN, v, g.tm[2 * at], g.tm[2 * at + 1], D);
-	grouped_free(&g);
+	if (D > 0)
+		fill_rows(v, D, h, NULL);
 	*out = h;
 	return 0;
 }
@@ -227,10 +179,9 @@ int sv_view_when_scale(double *out, sv_view *v)
 		*out = v->scale;
 		return 0;
 	}
-	size_t nn = v->nnodes, ns = sv_source_sample_count(v->src);
+	size_t nn = v->nnodes;
 	double start, D;
 	sv_view_when_bounds(v, &start, &D);
-	grouped g = { 0 };
 	int8_t *span = malloc(nn * 2 + 2);
 	v->inc_off = malloc((nn + 1) * sizeof(*v->inc_off));
 	v->inc_lo = malloc(nn + 1);
@@ -241,8 +192,6 @@ int sv_view_when_scale(double *out, sv_view *v)
 	/* each node's buckets: those its samples can reach, then its children's */
 	for (size_t k = 0; k < nn; k++)
 		own_span(v, &v->nodes[k], D, span + 2 * k);
-	if (D > 0 && ns && group_by_node(v, &g))
-		goto out;
 	for (size_t i = nn; i-- > 1;) {
 		if (!v->alive[i])
 			continue;
@@ -264,9 +213,8 @@ int sv_view_when_scale(double *out, sv_view *v)
 	if (!(v->inc_rows = calloc(total ? total : 1, sizeof(float))))
 		goto out;
 	/* the node's own samples in sample order, then its children's rows (children first) */
-	for (size_t k = 0, at = 0; g.tm && k < nn; k++)
-		for (; at < g.ends[k]; at++)
-			hist_sample(v, g.tm[2 * at], g.tm[2 * at + 1], D, NULL, v->inc_rows + v->inc_off[k], v->inc_lo[k]);
+	if (D > 0)
+		fill_rows(v, D, NULL, v->inc_rows);
 	for (size_t i = nn; i-- > 1;) {
 		if (!v->alive[i] || !v->inc_w[i])
 			continue;
@@ -298,7 +246,6 @@ out:
 		free(v->inc_w);
 		v->inc_rows = NULL, v->inc_off = NULL, v->inc_lo = v->inc_w = NULL;
 	}
-	grouped_free(&g);
 	free(span);
 	return rc;
 }

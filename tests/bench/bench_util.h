@@ -26,10 +26,9 @@ static inline sv_source *bench_prefix(const sv_source *src, size_t n)
 		if (sv_source_intern_stack(d, &id, sv_source_stack_caller(src, s), sv_source_stack_frame(src, s)))
 			exit(1);
 	}
-	size_t total = sv_source_sample_count(src);
-	for (size_t i = 0; i < n && i < total; i++)
-		if (sv_source_add_sample(d, sv_source_sample_stacks(src)[i], sv_source_sample_times(src)[i],
-					 sv_source_sample_metrics(src)[i], sv_source_sample_counts(src)[i]))
+	sv_samples smp = sv_source_samples(src);
+	for (size_t i = 0; i < n && i < smp.n; i++)
+		if (sv_source_add_sample(d, smp.stack[i], smp.time[i], sv_sample_metric(&smp, i), sv_sample_count(&smp, i)))
 			exit(1);
 	return d;
 }

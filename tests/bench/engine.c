@@ -2,7 +2,10 @@
 /* Engine benchmark: load a profile, then re-apply changed GroupPats / FoldPats / IncPats and
  * rebuild the call tree and ByName, on all samples and on the first half (for linearity).
  * Reports ms per refilter, ms per million samples and memory per sample.
- * usage: engine FILE.perfView.xml [REPEATS] */
+ * usage: engine FILE.perfView.xml [REPEATS]
+ *        engine --scale N: N synthetic samples (64 CPUs at 1 kHz over 400k stacks) built through
+ *        the source API, then a view, its When histograms and ByName's top rows: peak memory
+ *        per sample (issue 19: 100M samples in <= 16 B/sample plus the interned tables). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,8 +62,86 @@ static double refilter(const sv_source *src, int c, int reps, double *filter_ms,
 	return best;
 }
 
+static double rss_mb(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_maxrss / 1024.0;
+}
+
+/* The memory of N samples: a source of 400k stacks (depth 10-60 over 3,000 frames), samples
+ * 1/64 ms apart (64 CPUs at 1 kHz), each 1 ms of cpu-clock; then what browsing it costs. */
+static int scale(size_t n)
+{
+	sv_source *src;
+	sv_error err;
+	sv_error_clear(&err);
+	if (sv_source_new(&src, "synthetic"))
+		return 1;
+	sv_source_set_scaling(src, SV_SCALING_DATA);
+	enum { NFRAMES = 3000, NSTACKS = 400000 };
+	sv_frame_id fr[NFRAMES];
+	for (int f = 0; f < NFRAMES; f++) {
+		char name[64];
+		int len = snprintf(name, sizeof(name), "module%d.so!function_%d", f % 40, f);
+		if (sv_source_intern_frame(src, &fr[f], name, (size_t)len))
+			return 1;
+	}
+	uint64_t r = 88172645463325252ull;
+#define NEXT() (r ^= r << 13, r ^= r >> 7, r ^= r << 17, r)
+	sv_stack_id *leaf = malloc(NSTACKS * sizeof(*leaf));
+	uint32_t nleaf = 0;
+	while (sv_source_stack_count(src) < NSTACKS) {
+		/* a new leaf below a random earlier leaf's caller chain, or a new root path */
+		sv_stack_id s = nleaf && NEXT() % 8 ? leaf[NEXT() % nleaf] : SV_STACK_NONE;
+		int depth = 10 + (int)(NEXT() % 51);
+		for (sv_stack_id c = s; c != SV_STACK_NONE; c = sv_source_stack_caller(src, c))
+			depth--;
+		for (int d = 0; d < (depth > 1 ? depth : 1); d++)
+			if (sv_source_intern_stack(src, &s, s, fr[NEXT() % NFRAMES]))
+				return 1;
+		leaf[nleaf++] = s;
+	}
+	double before = rss_mb(), t0 = now_ms();
+	for (size_t i = 0; i < n; i++) {
+		uint64_t x = NEXT() % nleaf;
+		sv_stack_id s = leaf[(x * x) % nleaf]; /* some stacks far more often than others */
+		if (sv_source_add_sample(src, s, (double)i / 64.0, 1.0, 1.0))
+			return 1;
+	}
+#undef NEXT
+	double t1 = now_ms(), loaded = rss_mb();
+	printf("scale: %zu samples over %u stacks added in %.0f ms; RSS %.0f MB before the samples, %.0f MB after = %.1f "
+	       "B/sample\n",
+	       n, sv_source_stack_count(src), t1 - t0, before, loaded, (loaded - before) * 1048576.0 / (double)n);
+	sv_params p;
+	sv_view *v;
+	if (sv_params_init(&p) || sv_view_new(&v, src, &p, &err)) {
+		fprintf(stderr, "engine: %s\n", err.msg);
+		return 1;
+	}
+	double t2 = now_ms(), scl;
+	char when[SV_WHEN_LEN + 1];
+	if (sv_view_when_scale(&scl, v))
+		return 1;
+	for (uint32_t k = 0; k < 5 && k < sv_view_byname_count(v); k++)
+		if (sv_view_byname_when(when, v, k))
+			return 1;
+	double t3 = now_ms(), peak = rss_mb();
+	printf("scale: view %.0f ms, When + ByName top 5 %.0f ms; peak RSS %.0f MB = %.1f B/sample beyond the stacks "
+	       "(goal <= 16)\n",
+	       t2 - t1, t3 - t2, peak, (peak - before) * 1048576.0 / (double)n);
+	sv_view_free(v);
+	sv_params_dispose(&p);
+	sv_source_free(src);
+	free(leaf);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 2 && !strcmp(argv[1], "--scale"))
+		return scale((size_t)strtod(argv[2], NULL));
 	if (argc < 2) {
 		fprintf(stderr, "usage: engine FILE [REPEATS]\n");
 		return 2;
@@ -80,10 +161,10 @@ int main(int argc, char **argv)
 	getrusage(RUSAGE_SELF, &ru);
 	printf("load: %zu samples, %u stacks, %u frames in %.0f ms (%.2f M samples/s)\n", n, sv_source_stack_count(src),
 	       sv_source_frame_count(src), load, (double)n / load / 1e3);
-	printf("memory: source %.1f MB = %.1f bytes/sample (sample arrays 24 B/sample, rest frames/stacks/text); "
+	printf("memory: source %.1f MB = %.1f bytes/sample (sample arrays %d B/sample, rest frames/stacks/text); "
 	       "peak RSS %.0f MB\n",
 	       (double)sv_source_memory(src) / 1e6, (double)sv_source_memory(src) / (double)n,
-	       (double)ru.ru_maxrss / 1024.0);
+	       sv_source_samples(src).code ? 14 : 24, (double)ru.ru_maxrss / 1024.0);
 	sv_source *half = bench_prefix(src, n / 2);
 	printf("%-24s %12s %12s %10s %10s %14s %8s\n", "refilter (best of reps)", "all ms", "half ms", "filter", "tree",
 	       "ms per 1M smp", "ratio");

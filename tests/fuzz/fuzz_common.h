@@ -75,10 +75,10 @@ static inline void fuzz_writers(const sv_source *src)
 			if (rc == 0 && k == 0 && style == 0) {
 				double want = 0;
 				const sv_stack_id *st = sv_source_sample_stacks(src);
-				const double *met = sv_source_sample_metrics(src);
+				sv_samples smp = sv_source_samples(src);
 				for (size_t i = 0; i < sv_source_sample_count(src); i++)
 					if (st[i] != SV_STACK_NONE)
-						want += met[i];
+						want += sv_sample_metric(&smp, i);
 				sv_input in;
 				memset(&in, 0, sizeof(in));
 				in.fd = -1;

@@ -200,9 +200,10 @@ static void test_one_run_is_diff(void **state)
 	sv_view *b = fixture_view(s[0], NULL, 0), *t = fixture_view(s[1], NULL, 0);
 	assert_int_equal(sv_diff(&old, t, b), 0);
 	assert_int_equal(sv_source_sample_count(d), sv_source_sample_count(old));
+	sv_samples sd = sv_source_samples(d), so = sv_source_samples(old);
 	for (size_t i = 0; i < sv_source_sample_count(d); i++) {
-		assert_true(sv_source_sample_metrics(d)[i] == sv_source_sample_metrics(old)[i]);
-		assert_true(sv_source_sample_counts(d)[i] == sv_source_sample_counts(old)[i]);
+		assert_true(sv_sample_metric(&sd, i) == sv_sample_metric(&so, i));
+		assert_true(sv_sample_count(&sd, i) == sv_sample_count(&so, i));
 		assert_true(sv_source_sample_times(d)[i] == sv_source_sample_times(old)[i]);
 	}
 	sv_view_free(b);

@@ -75,9 +75,65 @@ static void test_processes(void **state)
 	sv_source_free(s);
 }
 
+/* A sample's metric and count read back exactly: coded while the distinct pairs are few
+ * (-0.0 and 0.0 told apart), then per sample past 65,536 of them, earlier samples kept. */
+static void test_sample_pairs(void **state)
+{
+	(void)state;
+	sv_source *s;
+	sv_frame_id f;
+	sv_stack_id st;
+	assert_int_equal(sv_source_new(&s, "test"), 0);
+	assert_int_equal(sv_source_intern_frame(s, &f, "f", 1), 0);
+	assert_int_equal(sv_source_intern_stack(s, &st, SV_STACK_NONE, f), 0);
+	enum { N = 200000 };
+	double want_m[6] = { 1, 1, -0.0, 0.0, 2.5, 1 };
+	float want_c[6] = { 1, 2, 1, 1, 0.5f, 1 };
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(sv_source_add_sample(s, st, (double)i, want_m[i], want_c[i]), 0);
+	sv_samples smp = sv_source_samples(s);
+	assert_non_null(smp.code);
+	for (size_t i = 0; i < 6; i++) {
+		assert_memory_equal(&(double){ sv_sample_metric(&smp, i) }, &want_m[i], sizeof(double));
+		assert_true(sv_sample_count(&smp, i) == want_c[i]);
+	}
+	for (size_t i = 6; i < N; i++)
+		assert_int_equal(sv_source_add_sample(s, i % 3 ? SV_STACK_NONE : st, (double)i, (double)(i / 2), 1), 0);
+	smp = sv_source_samples(s);
+	assert_null(smp.code);
+	assert_int_equal(smp.n, N);
+	for (size_t i = 0; i < N; i++) {
+		double m = i < 6 ? want_m[i] : (double)(i / 2);
+		assert_memory_equal(&(double){ sv_sample_metric(&smp, i) }, &m, sizeof(double));
+		assert_true(sv_sample_count(&smp, i) == (i < 6 ? want_c[i] : 1));
+		assert_true(smp.time[i] == (double)i);
+		assert_int_equal(smp.stack[i], i < 6 || i % 3 == 0 ? st : SV_STACK_NONE);
+	}
+	sv_source_free(s);
+
+	/* aggregating: each stack's one sample is re-coded as it adds up, until the sums are too
+	 * many pairs */
+	assert_int_equal(sv_source_new(&s, "test"), 0);
+	sv_source_set_aggregate(s, true);
+	assert_int_equal(sv_source_intern_frame(s, &f, "f", 1), 0);
+	assert_int_equal(sv_source_intern_stack(s, &st, SV_STACK_NONE, f), 0);
+	for (int i = 0; i < 300000; i++) {
+		assert_int_equal(sv_source_add_sample(s, i % 2 ? st : SV_STACK_NONE, 300000 - i, 1, 1), 0);
+		if (i == 1000)
+			assert_non_null(sv_source_samples(s).code);
+	}
+	smp = sv_source_samples(s);
+	assert_null(smp.code);
+	assert_int_equal(smp.n, 2);
+	assert_true(sv_sample_metric(&smp, 0) == 150000 && sv_sample_count(&smp, 0) == 150000);
+	assert_true(sv_sample_metric(&smp, 1) == 150000 && sv_sample_count(&smp, 1) == 150000);
+	assert_true(smp.time[0] == 2 && smp.time[1] == 1);
+	sv_source_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_intern), cmocka_unit_test(test_short_names),
-					    cmocka_unit_test(test_processes) };
+					    cmocka_unit_test(test_processes), cmocka_unit_test(test_sample_pairs) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
