@@ -33,6 +33,10 @@ echo
 echo "== engine: refilter (load once, rebuild view with changed boxes)"
 "$B/tests/bench/engine" "$F" 3
 
+echo
+echo "== engine: 100 million samples (25 minutes of 64 CPUs at 1 kHz) over 400k stacks, through the source API"
+"$B/tests/bench/engine" --scale "${BENCH_SCALE:-1e8}"
+
 # ---- convert to folded: streaming (samples add up per stack) against the full path ----
 echo
 echo "== stackview convert to .folded: streaming vs through a view (--exc matching nothing)"
