@@ -3,10 +3,19 @@
 #ifndef STACKVIEW_BENCH_UTIL_H
 #define STACKVIEW_BENCH_UTIL_H
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stackview/source.h"
+
+/* The heap as the stackview command sets it (cmd/main.c): big view tables reused, not
+ * fresh pages at each refilter. */
+static inline void bench_heap_like_cli(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+}
 
 /* A source with src's frames and stacks and its first n samples (same ids). */
 static inline sv_source *bench_prefix(const sv_source *src, size_t n)

@@ -140,6 +140,7 @@ static int scale(size_t n)
 
 int main(int argc, char **argv)
 {
+	bench_heap_like_cli();
 	if (argc > 2 && !strcmp(argv[1], "--scale"))
 		return scale((size_t)strtod(argv[2], NULL));
 	if (argc < 2) {

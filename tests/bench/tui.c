@@ -40,6 +40,7 @@ static double key(tui_app *a, tui_screen *s, int k)
 
 int main(int argc, char **argv)
 {
+	bench_heap_like_cli();
 	if (argc < 3) {
 		fprintf(stderr, "usage: tui-bench TUTORIAL BIG [SAMPLES]\n");
 		return 2;
