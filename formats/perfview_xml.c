@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* PerfView .perfView.xml, reader and writer (the writer emits the advanced form with its
  * GUI state, D9). The reader takes simple and advanced forms with saved GUI state
- * (spec/semantics.md §10.1–10.3 with D7). Streams with libxml2's xmlTextReader so a file of
- * millions of samples never becomes a DOM; only the small GUI-state subtree is expanded.
- * Parsing runs without network access and without entity substitution. */
+ * (spec/semantics.md §10.1–10.3 with D7). Streams through libxml2's SAX2 parser (no tree is
+ * built: attributes are read where the parser holds them, a frame's name is the only text
+ * kept), so a file of millions of samples never becomes a DOM; the small GUI-state subtrees
+ * are kept as a little tree of their own. Parsing runs without network access and without
+ * entity substitution. */
 #include <ctype.h>
 #include <errno.h>
-#include <libxml/xmlreader.h>
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,14 +34,65 @@ typedef struct pending {
 	long line;
 } pending;
 
+/* A GUI-state subtree (StackWindowGuiState, the legacy FilterXml, a Notes element), kept
+ * whole: its elements in document order, and its text as chunks, each of the element it is
+ * directly in, so an element's content is the chunks of its subtree in order. */
+typedef struct gnode {
+	char name[24]; /* "" when longer: no name we look for is */
+	uint32_t parent, end; /* end: one past its last descendant */
+	bool elem_children;
+} gnode;
+
+typedef struct gchunk {
+	uint32_t node;
+	size_t off, len;
+} gchunk;
+
+typedef enum { GUI_STATE, GUI_LEGACY, GUI_NOTES } gui_kind;
+
+typedef struct gui_tree {
+	gnode *nodes;
+	size_t n, cap;
+	gchunk *chunks;
+	size_t nchunks, chunk_cap;
+	char *text;
+	size_t ntext, text_cap;
+	uint32_t open; /* the element text goes to */
+	int depth;     /* the root's element depth; -1 when not capturing */
+	gui_kind kind;
+} gui_tree;
+
+/* The Frame or Sample being read: attributes taken at its start, text until its end. */
+typedef enum { EL_NONE, EL_FRAME, EL_SAMPLE } elem_kind;
+
 typedef struct xml_ctx {
 	sv_sink *sink;
 	const sv_input *in;
 	sv_error *err;
-	xmlTextReaderPtr r;
+	xmlParserCtxtPtr p;
+	int rc; /* the first error a callback met: parsing stops there */
 	char xml_err[400];
 	char xml_generic[400]; /* the first message of libxml2's generic handler */
 	long xml_err_line;
+
+	/* names in the parser's dictionary: the parser hands over these very pointers */
+	const xmlChar *n_frame, *n_stack, *n_sample, *n_stacksource;
+	const xmlChar *n_id, *n_callerid, *n_frameid, *n_time, *n_metric, *n_stackid;
+	int progress_rc; /* the progress callback's "stop" (err already says why) */
+	unsigned elements;
+	int depth;    /* of the next element to start (the root is 0) */
+	int state;    /* 0 before StackSource, 1 inside, 2 after */
+	int ss_depth; /* StackSource's */
+	elem_kind cur;
+	int cur_depth;
+	long cur_line;
+	long long frame_id;
+	double time, metric;
+	long long sid;
+	bool has_stack;
+	char *text; /* the current element's text */
+	size_t ntext, text_cap;
+	gui_tree gui;
 
 	sv_idmap frame_ids;          /* file frame id -> our frame id */
 	stack_rec *recs;
@@ -60,13 +114,10 @@ typedef struct xml_ctx {
 	bool have_params;
 } xml_ctx;
 
-/* The line of the element being read (the parser itself may already be further on). */
+/* The line the parser is on: at an element's start callback, the line of its start tag. */
 static long cur_line(xml_ctx *x)
 {
-	xmlNodePtr n = xmlTextReaderCurrentNode(x->r);
-	long l = n ? xmlGetLineNo(n) : -1;
-	if (l <= 0)
-		l = xmlTextReaderGetParserLineNumber(x->r);
+	long l = x->p && x->p->input ? x->p->input->line : 0;
 	return l > 0 ? l : 0;
 }
 
@@ -81,9 +132,12 @@ static int fail(xml_ctx *x, long line, int code, const char *fmt, ...)
 	return code;
 }
 
-static void on_xml_error(void *arg, xmlErrorPtr e)
+/* Ours, from the parser context libxml2's handlers and ours are given. */
+static xml_ctx *ctx_of(void *parser) { return ((xmlParserCtxtPtr)parser)->_private; }
+
+static void on_xml_error(void *parser, xmlErrorPtr e)
 {
-	xml_ctx *x = arg;
+	xml_ctx *x = ctx_of(parser);
 	if (!e || e->level < XML_ERR_ERROR || x->xml_err[0])
 		return;
 	snprintf(x->xml_err, sizeof(x->xml_err), "%s", e->message ? e->message : "XML error");
@@ -146,48 +200,101 @@ static bool parse_ll(const char *s, long long *out)
 	return true;
 }
 
-/* An attribute's value: read in place from the element's attribute nodes when it is one
- * plain text (the common case: no copy), else a copy through the reader (*copy to free). */
-static const char *attr_value(xml_ctx *x, const char *name, xmlChar **copy)
+/* A plain decimal number (-?digits[.digits], at most 15 digits in all) straight from the
+ * attribute's bytes: the digits as an integer are exact, and so is one division by a power of
+ * ten up to 10^15, so the result is strtod's, correctly rounded. false: anything else (the
+ * general parse takes it). */
+static bool plain_number(const xmlChar *s, const xmlChar *end, double *out, bool integer)
 {
-	*copy = NULL;
-	xmlNodePtr n = xmlTextReaderCurrentNode(x->r);
-	for (xmlAttrPtr a = n && n->type == XML_ELEMENT_NODE ? n->properties : NULL; a; a = a->next) {
-		if (a->ns || strcmp((const char *)a->name, name) != 0)
-			continue;
-		xmlNodePtr t = a->children;
-		if (t && t->type == XML_TEXT_NODE && !t->next && t->content)
-			return (const char *)t->content;
-		break;
+	static const double pow10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	bool neg = s < end && *s == '-';
+	s += neg;
+	uint64_t v = 0;
+	int digits = 0, frac = -1;
+	for (; s < end; s++) {
+		if (*s >= '0' && *s <= '9') {
+			if (++digits > 15)
+				return false;
+			v = v * 10 + (uint64_t)(*s - '0');
+			frac += frac >= 0;
+		} else if (*s == '.' && frac < 0 && !integer && digits) {
+			frac = 0;
+		} else {
+			return false;
+		}
 	}
-	*copy = xmlTextReaderGetAttribute(x->r, (const xmlChar *)name);
-	return (const char *)*copy;
+	if (!digits || frac == 0)
+		return false;
+	double d = frac > 0 ? (double)v / pow10[frac] : (double)v;
+	*out = neg ? -d : d;
+	return true;
+}
+
+/* An attribute of the element starting (SAX2's five pointers per attribute: local name,
+ * prefix, URI, value, value end), as a C string in buf (or *big, to free, when longer). NULL
+ * when absent. Attributes with a namespace prefix are not ours. */
+static const char *attr_value(const xmlChar **attrs, int nattrs, const char *name, char *buf, size_t size, char **big)
+{
+	*big = NULL;
+	for (int i = 0; i < nattrs; i++) {
+		const xmlChar **a = attrs + 5 * i;
+		if (a[1] || strcmp((const char *)a[0], name) != 0)
+			continue;
+		size_t len = (size_t)(a[4] - a[3]);
+		char *d = buf;
+		if (len >= size && !(d = *big = malloc(len + 1))) /* out of memory: cut (then not a number) */
+			d = buf, len = size - 1;
+		memcpy(d, a[3], len);
+		d[len] = '\0';
+		return d;
+	}
+	return NULL;
+}
+
+/* The attribute named (a name from the parser's dictionary: the same pointer as the names
+ * it hands over), or NULL. */
+static const xmlChar **attr_find(const xmlChar **attrs, int nattrs, const xmlChar *name)
+{
+	for (int i = 0; i < nattrs; i++)
+		if (attrs[5 * i] == name && !attrs[5 * i + 1])
+			return attrs + 5 * i;
+	return NULL;
 }
 
 /* An attribute as a number; *present says whether it was there. */
-static int attr_double(xml_ctx *x, const char *name, double *out, bool *present)
+static int attr_double(xml_ctx *x, const xmlChar **attrs, int nattrs, const xmlChar *dname, double *out, bool *present)
 {
-	xmlChar *copy;
-	const char *v = attr_value(x, name, &copy);
-	*present = v != NULL;
-	if (!v)
+	const char *name = (const char *)dname;
+	const xmlChar **a = attr_find(attrs, nattrs, dname);
+	*present = a != NULL;
+	if (!a || plain_number(a[3], a[4], out, false))
 		return 0;
-	bool ok = parse_double(v, out);
-	int rc = ok ? 0 : fail(x, cur_line(x), SV_EFORMAT, "%s=\"%.40s\" is not a number", name, v);
-	xmlFree(copy);
+	char buf[128], *big;
+	const char *v = attr_value(attrs, nattrs, name, buf, sizeof(buf), &big);
+	bool ok = v && parse_double(v, out);
+	int rc = ok ? 0 : fail(x, cur_line(x), SV_EFORMAT, "%s=\"%.40s\" is not a number", name, v ? v : "");
+	free(big);
 	return rc;
 }
 
-static int attr_ll(xml_ctx *x, const char *elem, const char *name, long long *out, bool *present, bool required)
+static int attr_ll(xml_ctx *x, const xmlChar **attrs, int nattrs, const char *elem, const xmlChar *dname, long long *out,
+		   bool *present, bool required)
 {
-	xmlChar *copy;
-	const char *v = attr_value(x, name, &copy);
-	*present = v != NULL;
-	if (!v)
+	const char *name = (const char *)dname;
+	const xmlChar **a = attr_find(attrs, nattrs, dname);
+	*present = a != NULL;
+	if (!a)
 		return required ? fail(x, cur_line(x), SV_EFORMAT, "<%s> without %s", elem, name) : 0;
-	bool ok = parse_ll(v, out);
-	int rc = ok ? 0 : fail(x, cur_line(x), SV_EFORMAT, "%s=\"%.40s\" is not an integer", name, v);
-	xmlFree(copy);
+	double d;
+	if (plain_number(a[3], a[4], &d, true)) {
+		*out = (long long)d;
+		return 0;
+	}
+	char buf[128], *big;
+	const char *v = attr_value(attrs, nattrs, name, buf, sizeof(buf), &big);
+	bool ok = v && parse_ll(v, out);
+	int rc = ok ? 0 : fail(x, cur_line(x), SV_EFORMAT, "%s=\"%.40s\" is not an integer", name, v ? v : "");
+	free(big);
 	return rc;
 }
 
@@ -282,26 +389,21 @@ static int add_sample(xml_ctx *x, uint32_t stack, double time, double metric, lo
 
 /* ---- elements ---- */
 
+/* A frame, at its end: its name is its text, trimmed. */
 static int on_frame(xml_ctx *x)
 {
-	long long id;
-	bool present;
-	long line = cur_line(x);
-	int rc = attr_ll(x, "Frame", "ID", &id, &present, true);
-	if (rc)
-		return rc;
+	long long id = x->frame_id;
+	long line = x->cur_line;
 	if (sv_idmap_get(&x->frame_ids, (uint64_t)id) != SV_IDMAP_NONE)
 		return fail(x, line, SV_EFORMAT, "frame ID %lld defined twice", id);
-	xmlChar *text = xmlTextReaderIsEmptyElement(x->r) ? NULL : xmlTextReaderReadString(x->r);
-	const char *s = text ? (const char *)text : "";
-	while (isspace((unsigned char)*s))
-		s++;
-	size_t len = strlen(s);
+	const char *s = x->text ? x->text : "";
+	size_t len = x->ntext;
+	while (len > 0 && isspace((unsigned char)*s))
+		s++, len--;
 	while (len > 0 && isspace((unsigned char)s[len - 1]))
 		len--;
 	uint32_t f;
-	rc = x->sink->ops->intern_frame(x->sink->self, &f, s, len);
-	xmlFree(text);
+	int rc = x->sink->ops->intern_frame(x->sink->self, &f, s, len);
 	if (rc)
 		return fail(x, line, rc, "frame %lld: %s", id, rc == SV_ELIMIT ? "name too long" : sv_status_str(rc));
 	if (sv_idmap_put(&x->frame_ids, (uint64_t)id, f))
@@ -309,16 +411,16 @@ static int on_frame(xml_ctx *x)
 	return 0;
 }
 
-static int on_stack(xml_ctx *x)
+static int on_stack(xml_ctx *x, const xmlChar **attrs, int nattrs)
 {
 	stack_rec r;
 	bool present;
 	int rc;
 	r.line = cur_line(x);
 	r.resolved = UINT32_MAX;
-	if ((rc = attr_ll(x, "Stack", "ID", &r.id, &present, true)) ||
-	    (rc = attr_ll(x, "Stack", "CallerID", &r.caller, &present, true)) ||
-	    (rc = attr_ll(x, "Stack", "FrameID", &r.frame, &present, true)))
+	if ((rc = attr_ll(x, attrs, nattrs, "Stack", x->n_id, &r.id, &present, true)) ||
+	    (rc = attr_ll(x, attrs, nattrs, "Stack", x->n_callerid, &r.caller, &present, true)) ||
+	    (rc = attr_ll(x, attrs, nattrs, "Stack", x->n_frameid, &r.frame, &present, true)))
 		return rc;
 	if (r.id < 0)
 		return fail(x, r.line, SV_EFORMAT, "stack ID %lld is negative", r.id);
@@ -396,32 +498,35 @@ out:
 	return rc;
 }
 
+/* A sample's attributes, at its start. */
+static int sample_start(xml_ctx *x, const xmlChar **attrs, int nattrs)
+{
+	bool has_time, has_metric;
+	int rc;
+	x->time = 0, x->metric = 1, x->sid = -1;
+	if ((rc = attr_double(x, attrs, nattrs, x->n_time, &x->time, &has_time)) ||
+	    (rc = attr_double(x, attrs, nattrs, x->n_metric, &x->metric, &has_metric)) ||
+	    (rc = attr_ll(x, attrs, nattrs, "Sample", x->n_stackid, &x->sid, &x->has_stack, false)))
+		return rc;
+	return 0;
+}
+
+/* A sample, at its end: its text (the simple form's literal stack) or its StackID. */
 static int on_sample(xml_ctx *x)
 {
-	long line = cur_line(x);
-	double time = 0, metric = 1;
-	long long sid = -1;
-	bool has_time, has_metric, has_stack;
+	long line = x->cur_line;
+	double time = x->time, metric = x->metric;
+	long long sid = x->sid;
 	int rc;
-	if ((rc = attr_double(x, "Time", &time, &has_time)) || (rc = attr_double(x, "Metric", &metric, &has_metric)) ||
-	    (rc = attr_ll(x, "Sample", "StackID", &sid, &has_stack, false)))
-		return rc;
-	xmlChar *text = xmlTextReaderIsEmptyElement(x->r) ? NULL : xmlTextReaderReadString(x->r);
 	bool has_text = false;
-	if (text)
-		for (const xmlChar *p = text; *p; p++)
-			if (!isspace(*p)) {
-				has_text = true;
-				break;
-			}
+	for (size_t i = 0; i < x->ntext && !has_text; i++)
+		has_text = !isspace((unsigned char)x->text[i]);
 	uint32_t st = SV_STACK_NONE;
 	if (has_text) {
-		rc = literal_stack(x, &st, (const char *)text, line);
-		xmlFree(text);
+		rc = literal_stack(x, &st, x->text, line);
 		return rc ? rc : add_sample(x, st, time, metric, line);
 	}
-	xmlFree(text);
-	if (!has_stack || sid == -1) /* D7: no stack = ROOT exclusive */
+	if (!x->has_stack || sid == -1) /* D7: no stack = ROOT exclusive */
 		return add_sample(x, SV_STACK_NONE, time, metric, line);
 	rc = x->deferring ? 1 : resolve_stack(x, &st, sid, line);
 	if (rc < 0)
@@ -437,34 +542,49 @@ static int on_sample(xml_ctx *x)
 	return 0;
 }
 
-/* ---- GUI state (small: expanded to a DOM subtree) ---- */
+/* ---- GUI state (small: kept as a little tree) ---- */
 
-static xmlNodePtr child_elem(xmlNodePtr n, const char *name)
+static void gui_reset(gui_tree *g)
 {
-	for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next)
-		if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, name) == 0)
+	g->n = g->nchunks = g->ntext = 0;
+	g->depth = -1;
+}
+
+static void gui_dispose(gui_tree *g)
+{
+	free(g->nodes);
+	free(g->chunks);
+	free(g->text);
+}
+
+/* The first child element of n named name, or UINT32_MAX. */
+static uint32_t gui_child(const gui_tree *g, uint32_t n, const char *name)
+{
+	if (n == UINT32_MAX)
+		return UINT32_MAX;
+	for (uint32_t c = n + 1; c < g->nodes[n].end; c = g->nodes[c].end)
+		if (strcmp(g->nodes[c].name, name) == 0)
 			return c;
-	return NULL;
+	return UINT32_MAX;
 }
 
-static bool has_elem_children(xmlNodePtr n)
+/* An element's content (all the text of its subtree, in order), malloc'ed. */
+static char *gui_content(const gui_tree *g, uint32_t n)
 {
-	for (xmlNodePtr c = n->children; c; c = c->next)
-		if (c->type == XML_ELEMENT_NODE)
-			return true;
-	return false;
-}
-
-/* A box element holds <Value>, or bare text. Returns malloc'ed text or NULL if absent. */
-static char *box_value(xmlNodePtr box)
-{
-	xmlNodePtr val = child_elem(box, "Value");
-	xmlNodePtr src = val ? val : (has_elem_children(box) ? NULL : box);
-	if (!src)
+	size_t len = 0;
+	for (size_t i = 0; i < g->nchunks; i++)
+		if (g->chunks[i].node >= n && g->chunks[i].node < g->nodes[n].end)
+			len += g->chunks[i].len;
+	char *r = malloc(len + 1);
+	if (!r)
 		return NULL;
-	xmlChar *t = xmlNodeGetContent(src);
-	char *r = strdup(t ? (const char *)t : "");
-	xmlFree(t);
+	size_t o = 0;
+	for (size_t i = 0; i < g->nchunks; i++)
+		if (g->chunks[i].node >= n && g->chunks[i].node < g->nodes[n].end) {
+			memcpy(r + o, g->text + g->chunks[i].off, g->chunks[i].len);
+			o += g->chunks[i].len;
+		}
+	r[o] = '\0';
 	return r;
 }
 
@@ -477,15 +597,21 @@ static const struct {
 	{ "ExcludeRegEx", SV_BOX_EXC },
 };
 
-static int read_boxes(xml_ctx *x, xmlNodePtr filter)
+/* A box element holds <Value>, or bare text. */
+static int read_boxes(xml_ctx *x, uint32_t filter)
 {
+	const gui_tree *g = &x->gui;
 	for (size_t i = 0; i < sizeof(box_elems) / sizeof(box_elems[0]); i++) {
-		xmlNodePtr b = child_elem(filter, box_elems[i].elem);
-		if (!b)
+		uint32_t b = gui_child(g, filter, box_elems[i].elem);
+		if (b == UINT32_MAX)
 			continue;
-		char *v = box_value(b);
+		uint32_t val = gui_child(g, b, "Value");
+		uint32_t from = val != UINT32_MAX ? val : g->nodes[b].elem_children ? UINT32_MAX : b;
+		if (from == UINT32_MAX)
+			continue;
+		char *v = gui_content(g, from);
 		if (!v)
-			continue;
+			return fail(x, 0, SV_ENOMEM, "out of memory");
 		double num;
 		sv_box box = box_elems[i].box;
 		/* Start, End and Fold% values that are not numbers are ignored (§10.2). */
@@ -502,43 +628,76 @@ static int read_boxes(xml_ctx *x, xmlNodePtr filter)
 	return 0;
 }
 
-static int set_notes(xml_ctx *x, xmlNodePtr n)
+static int set_notes(xml_ctx *x, uint32_t n)
 {
-	xmlChar *t = xmlNodeGetContent(n);
-	int rc = x->sink->ops->set_notes ? x->sink->ops->set_notes(x->sink->self, t ? (const char *)t : "") : 0;
-	xmlFree(t);
+	char *t = gui_content(&x->gui, n);
+	if (!t)
+		return fail(x, 0, SV_ENOMEM, "out of memory");
+	int rc = x->sink->ops->set_notes ? x->sink->ops->set_notes(x->sink->self, t) : 0;
+	free(t);
 	return rc ? fail(x, 0, rc, "out of memory") : 0;
 }
 
-static int on_gui_state(xml_ctx *x, bool legacy)
+/* A GUI-state subtree, read whole (node 0 is its root). */
+static int on_gui_state(xml_ctx *x)
 {
-	xmlNodePtr n = xmlTextReaderExpand(x->r);
-	if (!n)
-		return 0; /* the reader reports the XML error itself */
+	const gui_tree *g = &x->gui;
 	int rc;
-	if (legacy) {
-		if ((rc = read_boxes(x, n)))
-			return rc;
-		return 0;
-	}
-	xmlNodePtr f = child_elem(n, "FilterGuiState");
-	if (f && (rc = read_boxes(x, f)))
+	if (g->kind == GUI_NOTES)
+		return set_notes(x, 0);
+	if (g->kind == GUI_LEGACY)
+		return read_boxes(x, 0);
+	uint32_t f = gui_child(g, 0, "FilterGuiState");
+	if (f != UINT32_MAX && (rc = read_boxes(x, f)))
 		return rc;
-	xmlNodePtr notes = child_elem(n, "Notes");
-	if (notes && (rc = set_notes(x, notes)))
+	uint32_t notes = gui_child(g, 0, "Notes");
+	if (notes != UINT32_MAX && (rc = set_notes(x, notes)))
 		return rc;
-	xmlNodePtr sp = child_elem(n, "ScalingPolicy");
-	if (sp && x->sink->ops->set_scaling) {
-		xmlChar *t = xmlNodeGetContent(sp);
-		const char *s = t ? (const char *)t : "";
+	uint32_t sp = gui_child(g, 0, "ScalingPolicy");
+	if (sp != UINT32_MAX && x->sink->ops->set_scaling) {
+		char *t = gui_content(g, sp);
+		if (!t)
+			return fail(x, 0, SV_ENOMEM, "out of memory");
+		const char *s = t;
 		while (isspace((unsigned char)*s))
 			s++;
 		if (strncmp(s, "TimeMetric", 10) == 0)
 			x->sink->ops->set_scaling(x->sink->self, SV_SCALING_TIME);
 		else if (strncmp(s, "ScaleToData", 11) == 0)
 			x->sink->ops->set_scaling(x->sink->self, SV_SCALING_DATA);
-		xmlFree(t);
+		free(t);
 	}
+	return 0;
+}
+
+static int gui_open(xml_ctx *x, const char *name)
+{
+	gui_tree *g = &x->gui;
+	if (SV_ARRAY_RESERVE(g->nodes, g->cap, g->n + 1))
+		return fail(x, cur_line(x), SV_ENOMEM, "out of memory");
+	gnode *n = &g->nodes[g->n];
+	size_t len = strlen(name);
+	memcpy(n->name, name, len < sizeof(n->name) ? len + 1 : 1);
+	if (len >= sizeof(n->name))
+		n->name[0] = '\0';
+	n->parent = g->n ? g->open : UINT32_MAX;
+	n->end = UINT32_MAX;
+	n->elem_children = false;
+	if (g->n)
+		g->nodes[g->open].elem_children = true;
+	g->open = (uint32_t)g->n++;
+	return 0;
+}
+
+static int gui_text(xml_ctx *x, const xmlChar *ch, int len)
+{
+	gui_tree *g = &x->gui;
+	if (SV_ARRAY_RESERVE(g->text, g->text_cap, g->ntext + (size_t)len) ||
+	    SV_ARRAY_RESERVE(g->chunks, g->chunk_cap, g->nchunks + 1))
+		return fail(x, cur_line(x), SV_ENOMEM, "out of memory");
+	memcpy(g->text + g->ntext, ch, (size_t)len);
+	g->chunks[g->nchunks++] = (gchunk){ g->open, g->ntext, (size_t)len };
+	g->ntext += (size_t)len;
 	return 0;
 }
 
@@ -584,6 +743,116 @@ static int finish(xml_ctx *x)
 	return 0;
 }
 
+/* ---- SAX2 callbacks: parsing stops at the first error one of them meets ---- */
+
+static void stop(xml_ctx *x, int rc)
+{
+	if (rc && !x->rc) {
+		x->rc = rc;
+		xmlStopParser(x->p);
+	}
+}
+
+static int gui_begin(xml_ctx *x, int depth, gui_kind kind, const char *name)
+{
+	x->gui.kind = kind;
+	x->gui.depth = depth;
+	return gui_open(x, name);
+}
+
+static void sax_start(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri, int nns,
+		      const xmlChar **ns, int nattrs, int ndefaulted, const xmlChar **attrs)
+{
+	(void)prefix, (void)uri, (void)nns, (void)ns, (void)ndefaulted;
+	xml_ctx *x = ctx_of(ctx);
+	int depth = x->depth++;
+	const char *name = (const char *)localname;
+	if (x->rc || x->cur != EL_NONE) /* an element inside a Frame or Sample is part of its text */
+		return;
+	if (x->in->progress && (++x->elements & 4095) == 0) {
+		long consumed = xmlByteConsumed(x->p);
+		if (consumed > 0 && (x->progress_rc = sv_input_progress(x->in, (unsigned long long)consumed, x->err))) {
+			stop(x, x->progress_rc);
+			return;
+		}
+	}
+	int rc = 0;
+	bool present;
+	if (x->gui.depth >= 0) {
+		rc = gui_open(x, name);
+	} else if (x->state == 0 && localname == x->n_stacksource) {
+		x->state = 1;
+		x->ss_depth = depth;
+	} else if (x->state == 1) {
+		bool frame = localname == x->n_frame, sample = localname == x->n_sample;
+		if (frame || sample) {
+			x->cur = frame ? EL_FRAME : EL_SAMPLE;
+			x->cur_depth = depth;
+			x->cur_line = cur_line(x);
+			x->ntext = 0;
+			rc = frame ? attr_ll(x, attrs, nattrs, "Frame", x->n_id, &x->frame_id, &present, true)
+				   : sample_start(x, attrs, nattrs);
+		} else if (localname == x->n_stack) {
+			rc = on_stack(x, attrs, nattrs);
+		}
+	} else if (strcmp(name, "StackWindowGuiState") == 0) {
+		rc = gui_begin(x, depth, GUI_STATE, name);
+	} else if (strcmp(name, "FilterXml") == 0) {
+		rc = gui_begin(x, depth, GUI_LEGACY, name);
+	} else if (x->state == 2 && depth <= x->ss_depth && strcmp(name, "Notes") == 0) {
+		rc = gui_begin(x, depth, GUI_NOTES, name);
+	}
+	stop(x, rc);
+}
+
+static void sax_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri)
+{
+	(void)prefix, (void)uri;
+	xml_ctx *x = ctx_of(ctx);
+	int depth = --x->depth;
+	if (x->rc)
+		return;
+	int rc = 0;
+	gui_tree *g = &x->gui;
+	if (x->cur != EL_NONE) {
+		if (depth == x->cur_depth) {
+			rc = x->cur == EL_FRAME ? on_frame(x) : on_sample(x);
+			x->cur = EL_NONE;
+		}
+	} else if (g->depth >= 0) {
+		g->nodes[g->open].end = (uint32_t)g->n;
+		if (depth == g->depth) {
+			rc = on_gui_state(x);
+			gui_reset(g);
+		} else {
+			g->open = g->nodes[g->open].parent;
+		}
+	} else if (x->state == 1 && depth == x->ss_depth && localname == x->n_stacksource) {
+		x->state = 2;
+	}
+	stop(x, rc);
+}
+
+static void sax_text(void *ctx, const xmlChar *ch, int len)
+{
+	xml_ctx *x = ctx_of(ctx);
+	if (x->rc || len <= 0)
+		return;
+	int rc = 0;
+	if (x->cur != EL_NONE) {
+		if (SV_ARRAY_RESERVE(x->text, x->text_cap, x->ntext + (size_t)len + 1)) {
+			rc = fail(x, cur_line(x), SV_ENOMEM, "out of memory");
+		} else {
+			memcpy(x->text + x->ntext, ch, (size_t)len);
+			x->ntext += (size_t)len;
+			x->text[x->ntext] = '\0';
+		}
+	} else if (x->gui.depth >= 0) {
+		rc = gui_text(x, ch, len);
+	}
+	stop(x, rc);
+}
+
 static int xml_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
 {
 	(void)opts;
@@ -592,6 +861,7 @@ static int xml_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	x.sink = sink;
 	x.in = in;
 	x.err = err;
+	x.gui.depth = -1;
 	xmlGenericErrorFunc old_generic = NULL;
 	void *old_generic_ctx = NULL;
 	bool generic_set = false;
@@ -606,84 +876,72 @@ static int xml_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 		rc = fail(&x, 0, SV_ELIMIT, "XML input larger than 2 GiB");
 		goto out;
 	}
-	x.r = xmlReaderForMemory((const char *)in->data, (int)in->len, NULL, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS | XML_PARSE_COMPACT);
-	if (!x.r) {
-		rc = fail(&x, 0, SV_ENOMEM, "cannot create XML reader");
+	/* libxml2's SAX2 handlers for the document and its DTD (entities are declared, checked
+	 * and never substituted); ours for elements and text; nothing else is kept */
+	xmlSAXHandler sax;
+	xmlSAXVersion(&sax, 2);
+	sax.startElementNs = sax_start;
+	sax.endElementNs = sax_end;
+	sax.characters = sax_text;
+	sax.cdataBlock = sax_text;
+	sax.ignorableWhitespace = NULL;
+	sax.reference = NULL;
+	sax.comment = NULL;
+	sax.processingInstruction = NULL;
+	sax.serror = on_xml_error;
+	sax.error = NULL;
+	sax.warning = NULL;
+	x.p = xmlCreateMemoryParserCtxt((const char *)in->data, (int)in->len);
+	if (!x.p) {
+		rc = fail(&x, 0, SV_ENOMEM, "cannot create XML parser");
 		goto out;
 	}
-	xmlTextReaderSetStructuredErrorHandler(x.r, on_xml_error, &x);
+	xmlFree(x.p->sax);
+	x.p->sax = &sax;
+	x.p->_private = &x; /* userData stays the context: libxml2's handlers need it */
+	static const char *const names[] = { "Frame", "Stack", "Sample", "StackSource", "ID", "CallerID", "FrameID", "Time", "Metric", "StackID" };
+	const xmlChar **dn[] = { &x.n_frame, &x.n_stack, &x.n_sample, &x.n_stacksource, &x.n_id, &x.n_callerid, &x.n_frameid, &x.n_time, &x.n_metric, &x.n_stackid };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!(*dn[i] = xmlDictLookup(x.p->dict, (const xmlChar *)names[i], -1))) {
+			rc = fail(&x, 0, SV_ENOMEM, "out of memory");
+			goto out;
+		}
+	xmlCtxtUseOptions(x.p, XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS);
 	old_generic = xmlGenericError;
 	old_generic_ctx = xmlGenericErrorContext;
 	xmlSetGenericErrorFunc(&x, on_generic_error);
 	generic_set = true;
-	int state = 0; /* 0 before StackSource, 1 inside, 2 after */
-	int ss_depth = -1;
-	bool saw_samples_elem = false;
-	int ret;
-	unsigned nodes = 0;
-	while ((ret = xmlTextReaderRead(x.r)) == 1) {
-		if (in->progress && (++nodes & 4095) == 0) {
-			long consumed = xmlTextReaderByteConsumed(x.r);
-			if (consumed > 0 && (rc = sv_input_progress(in, (unsigned long long)consumed, err)))
-				goto out;
-		}
-		int type = xmlTextReaderNodeType(x.r);
-		const char *name = (const char *)xmlTextReaderConstLocalName(x.r);
-		int depth = xmlTextReaderDepth(x.r);
-		if (!name)
-			continue;
-		if (type == XML_READER_TYPE_END_ELEMENT) {
-			if (state == 1 && depth == ss_depth && strcmp(name, "StackSource") == 0)
-				state = 2;
-			continue;
-		}
-		if (type != XML_READER_TYPE_ELEMENT)
-			continue;
-		if (state == 0 && strcmp(name, "StackSource") == 0) {
-			state = 1;
-			ss_depth = depth;
-			if (xmlTextReaderIsEmptyElement(x.r))
-				state = 2;
-			continue;
-		}
-		if (state == 1) {
-			if (strcmp(name, "Frame") == 0)
-				rc = on_frame(&x);
-			else if (strcmp(name, "Stack") == 0)
-				rc = on_stack(&x);
-			else if (strcmp(name, "Sample") == 0)
-				rc = on_sample(&x);
-			else if (strcmp(name, "Samples") == 0)
-				saw_samples_elem = true;
-		} else if (strcmp(name, "StackWindowGuiState") == 0) {
-			rc = on_gui_state(&x, false);
-		} else if (strcmp(name, "FilterXml") == 0) {
-			rc = on_gui_state(&x, true);
-		} else if (state == 2 && depth <= ss_depth && strcmp(name, "Notes") == 0) {
-			xmlNodePtr n = xmlTextReaderExpand(x.r);
-			if (n)
-				rc = set_notes(&x, n);
-		}
-		if (rc)
-			goto out;
+	xmlParseDocument(x.p);
+	if (x.progress_rc) {
+		rc = x.progress_rc;
+		goto out;
 	}
-	if (ret < 0 || x.xml_err[0]) {
-		/* An encoding error's own words beat the parser's "parse error" that follows it. */
-		const char *why = x.xml_generic[0] && (!x.xml_err[0] || strstr(x.xml_err, "encoder error")) ? x.xml_generic
+	if (x.rc) {
+		rc = x.rc;
+		goto out;
+	}
+	if (!x.p->wellFormed || x.xml_err[0]) {
+		/* An encoding error's own words beat the parser's error that follows it (the text
+		 * it could not convert ends early). */
+		bool enc = x.xml_generic[0] && (!x.xml_err[0] || strstr(x.xml_err, "encoder error") ||
+						strstr(x.xml_generic, "conversion failed"));
+		const char *why = enc ? x.xml_generic
 				  : x.xml_err[0]				       ? x.xml_err
 										       : "parse error";
 		rc = fail(&x, x.xml_err_line ? x.xml_err_line : cur_line(&x), SV_EFORMAT, "malformed XML: %s", why);
 		goto out;
 	}
-	if (state == 0) {
+	if (x.state == 0) {
 		rc = fail(&x, 0, SV_EFORMAT, "no <StackSource> element");
 		goto out;
 	}
-	(void)saw_samples_elem;
 	rc = finish(&x);
 out:
-	if (x.r)
-		xmlFreeTextReader(x.r);
+	if (x.p) {
+		x.p->sax = NULL; /* ours, on the stack */
+		xmlFreeDoc(x.p->myDoc);
+		xmlFreeParserCtxt(x.p);
+	}
 	if (generic_set)
 		xmlSetGenericErrorFunc(old_generic_ctx, old_generic);
 	sv_idmap_dispose(&x.frame_ids);
@@ -692,6 +950,8 @@ out:
 	free(x.recs);
 	free(x.chain);
 	free(x.pend);
+	free(x.text);
+	gui_dispose(&x.gui);
 	sv_params_dispose(&x.params);
 	return rc;
 }
