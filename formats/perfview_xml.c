@@ -78,8 +78,6 @@ typedef struct xml_ctx {
 	/* names in the parser's dictionary: the parser hands over these very pointers */
 	const xmlChar *n_frame, *n_stack, *n_sample, *n_stacksource;
 	const xmlChar *n_id, *n_callerid, *n_frameid, *n_time, *n_metric, *n_stackid;
-	int progress_rc; /* the progress callback's "stop" (err already says why) */
-	unsigned elements;
 	int depth;    /* of the next element to start (the root is 0) */
 	int state;    /* 0 before StackSource, 1 inside, 2 after */
 	int ss_depth; /* StackSource's */
@@ -343,6 +341,11 @@ static int resolve_stack(xml_ctx *x, uint32_t *out, long long id, long line)
 	for (;;) {
 		if (cur == -1)
 			break;
+		if (cur >= 0 && (unsigned long long)cur < x->ndense && x->dense[cur].rec &&
+		    x->dense[cur].resolved != UINT32_MAX) { /* the record need not be read */
+			base = x->dense[cur].resolved;
+			break;
+		}
 		uint32_t ri = stack_find(x, cur);
 		if (ri == SV_IDMAP_NONE)
 			return 1;
@@ -431,6 +434,14 @@ static int on_stack(xml_ctx *x, const xmlChar **attrs, int nattrs)
 	if (stack_index(x, r.id, (uint32_t)x->nrecs))
 		return fail(x, r.line, SV_ENOMEM, "out of memory");
 	x->recs[x->nrecs++] = r;
+	/* resolved now when its caller and frame are known (the usual order: a sample's lookup
+	 * is then one read); else when a sample needs it, or at the end */
+	if (r.caller == -1 || stack_find(x, r.caller) != SV_IDMAP_NONE) {
+		uint32_t st;
+		rc = resolve_stack(x, &st, r.id, r.line);
+		if (rc < 0)
+			return rc;
+	}
 	return 0;
 }
 
@@ -769,13 +780,7 @@ static void sax_start(void *ctx, const xmlChar *localname, const xmlChar *prefix
 	const char *name = (const char *)localname;
 	if (x->rc || x->cur != EL_NONE) /* an element inside a Frame or Sample is part of its text */
 		return;
-	if (x->in->progress && (++x->elements & 4095) == 0) {
-		long consumed = xmlByteConsumed(x->p);
-		if (consumed > 0 && (x->progress_rc = sv_input_progress(x->in, (unsigned long long)consumed, x->err))) {
-			stop(x, x->progress_rc);
-			return;
-		}
-	}
+
 	int rc = 0;
 	bool present;
 	if (x->gui.depth >= 0) {
@@ -891,13 +896,14 @@ static int xml_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	sax.serror = on_xml_error;
 	sax.error = NULL;
 	sax.warning = NULL;
-	x.p = xmlCreateMemoryParserCtxt((const char *)in->data, (int)in->len);
+	/* a push parser, fed the input a chunk at a time: it keeps no copy of the whole input (a
+	 * memory parser context would), and the first bytes tell it the encoding */
+	size_t first = in->len < 4 ? in->len : 4;
+	x.p = xmlCreatePushParserCtxt(&sax, NULL, (const char *)in->data, (int)first, NULL);
 	if (!x.p) {
 		rc = fail(&x, 0, SV_ENOMEM, "cannot create XML parser");
 		goto out;
 	}
-	xmlFree(x.p->sax);
-	x.p->sax = &sax;
 	x.p->_private = &x; /* userData stays the context: libxml2's handlers need it */
 	static const char *const names[] = { "Frame", "Stack", "Sample", "StackSource", "ID", "CallerID", "FrameID", "Time", "Metric", "StackID" };
 	const xmlChar **dn[] = { &x.n_frame, &x.n_stack, &x.n_sample, &x.n_stacksource, &x.n_id, &x.n_callerid, &x.n_frameid, &x.n_time, &x.n_metric, &x.n_stackid };
@@ -911,10 +917,15 @@ static int xml_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	old_generic_ctx = xmlGenericErrorContext;
 	xmlSetGenericErrorFunc(&x, on_generic_error);
 	generic_set = true;
-	xmlParseDocument(x.p);
-	if (x.progress_rc) {
-		rc = x.progress_rc;
-		goto out;
+	enum { CHUNK = 1 << 20 };
+	for (size_t at = first; !x.rc;) {
+		size_t n = in->len - at < CHUNK ? in->len - at : CHUNK;
+		int end = at + n == in->len;
+		if (xmlParseChunk(x.p, (const char *)in->data + at, (int)n, end) != 0 || end || x.xml_err[0])
+			break;
+		at += n;
+		if (in->progress && (rc = sv_input_progress(in, (unsigned long long)at, err)))
+			goto out;
 	}
 	if (x.rc) {
 		rc = x.rc;
@@ -938,7 +949,6 @@ static int xml_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	rc = finish(&x);
 out:
 	if (x.p) {
-		x.p->sax = NULL; /* ours, on the stack */
 		xmlFreeDoc(x.p->myDoc);
 		xmlFreeParserCtxt(x.p);
 	}
