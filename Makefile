@@ -33,7 +33,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty
 
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 	-Wcast-qual -Wwrite-strings -Wundef -Wpointer-arith -Wvla -Wimplicit-fallthrough -Werror
-BASE_CFLAGS := -std=c17 -D_GNU_SOURCE -fPIC -fvisibility=hidden $(WARN) -Ilib/include -Ilib/internal -DSV_VERSION='"$(VERSION)"'
+BASE_CFLAGS := -std=c17 -pthread -D_GNU_SOURCE -fPIC -fvisibility=hidden $(WARN) -Ilib/include -Ilib/internal -DSV_VERSION='"$(VERSION)"'
 
 ifneq ($(FUZZ),)
 VARIANT := fuzz
@@ -113,29 +113,29 @@ $(CMD_OBJS): ALL_CFLAGS += -Iformats/include -Itui $(PKG_CFLAGS) $(TUI_CFLAGS)
 TEST_CFLAGS = $(ALL_CFLAGS) -Iformats/include $(PKG_CFLAGS)
 $(BIN): $(CMD_OBJS) $(TUIA) $(FMTA) $(LIBA)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(CMD_OBJS) $(TUIA) $(FMTA) $(LIBA) $(PKG_LIBS) $(TUI_LIBS) -lm
+	$(Q)$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(CMD_OBJS) $(TUIA) $(FMTA) $(LIBA) $(PKG_LIBS) $(TUI_LIBS) -pthread -lm
 $(B)/libstackview.so: $(LIB_OBJS) $(FMT_OBJS) $(GEN_OBJS)
-	$(Q)$(CC) -shared $(LDSAN) -Wl,-soname,libstackview.so.0 -Wl,--exclude-libs,ALL -o $@ $^ $(PKG_LIBS) -lm
+	$(Q)$(CC) -shared $(LDSAN) -Wl,-soname,libstackview.so.0 -Wl,--exclude-libs,ALL -o $@ $^ $(PKG_LIBS) -pthread -lm
 
 $(B)/tests/unit/%: tests/unit/%.c $(FMTA) $(LIBA)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(TEST_CFLAGS) -Ilib -MMD -MP $< -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -lcmocka -lm
+	$(Q)$(CC) $(TEST_CFLAGS) -Ilib -MMD -MP $< -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -lcmocka -pthread -lm
 
 # Fuzz targets: replayed over their corpora by `make test` (any variant), run by `make fuzz`.
 $(B)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_common.h $(FMTA) $(LIBA)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(TEST_CFLAGS) -Wno-cast-qual $< tests/fuzz/replay.c -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -lm
+	$(Q)$(CC) $(TEST_CFLAGS) -Wno-cast-qual $< tests/fuzz/replay.c -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -pthread -lm
 $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FMTA) $(LIBA)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(TEST_CFLAGS) -Wno-cast-qual $< -o $@ -fsanitize=fuzzer,address,undefined $(FMTA) $(LIBA) $(PKG_LIBS) -lm
+	$(Q)$(CC) $(TEST_CFLAGS) -Wno-cast-qual $< -o $@ -fsanitize=fuzzer,address,undefined $(FMTA) $(LIBA) $(PKG_LIBS) -pthread -lm
 
 $(B)/tests/bench/gen: tests/bench/gen.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -O2 $< -o $@ $(LDSAN) -lm
+	$(Q)$(CC) $(ALL_CFLAGS) -O2 $< -o $@ $(LDSAN) -pthread -lm
 $(B)/tests/bench/engine: tests/bench/engine.c $(FMTA) $(LIBA)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(TEST_CFLAGS) -O2 $< -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -lm
+	$(Q)$(CC) $(TEST_CFLAGS) -O2 $< -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -pthread -lm
 
 unit: $(UNIT_BINS)
 
@@ -146,7 +146,7 @@ test-extended: $(BIN)
 
 $(B)/tests/bench/tui-bench: tests/bench/tui.c $(TUIA) $(FMTA) $(LIBA)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(TEST_CFLAGS) -Itui $(TUI_CFLAGS) -O2 $< -o $@ $(LDSAN) $(TUIA) $(FMTA) $(LIBA) $(PKG_LIBS) $(TUI_LIBS) -lm
+	$(Q)$(CC) $(TEST_CFLAGS) -Itui $(TUI_CFLAGS) -O2 $< -o $@ $(LDSAN) $(TUIA) $(FMTA) $(LIBA) $(PKG_LIBS) $(TUI_LIBS) -pthread -lm
 
 bench: $(BIN) $(B)/tests/bench/gen $(B)/tests/bench/engine $(B)/tests/bench/tui-bench
 	$(Q)SV_BUILD=$(B) bash tests/bench/bench.sh

@@ -46,6 +46,7 @@ typedef struct cli_opts {
 	const char *event;   /* --event */
 	const char *kallsyms;     /* --kallsyms */
 	bool no_inline;           /* --no-inline */
+	unsigned threads;         /* --threads (0 = decide) */
 	bool by_cpu;              /* --by-cpu */
 	const char *symbol_path;  /* --symbol-path, else $_NT_SYMBOL_PATH */
 	bool offline;             /* --offline */

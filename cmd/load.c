@@ -26,7 +26,7 @@ sv_import_opts cli_import_opts(const cli_opts *o)
 	/* symbols: the options, else the variables PerfView and perf read */
 	const char *urls = getenv("DEBUGINFOD_URLS");
 	return (sv_import_opts){ .format = o->format, .event = o->event, .kallsyms = o->kallsyms, .debug_dirs = o->debug_dirs,
-				 .perf_map_dir = o->perf_map_dir, .no_inline = o->no_inline, .by_cpu = o->by_cpu,
+				 .perf_map_dir = o->perf_map_dir, .no_inline = o->no_inline, .by_cpu = o->by_cpu, .threads = o->threads,
 				 .symfs = o->symfs, .debuginfod = urls && *urls,
 				 .symbol_path = o->symbol_path ? o->symbol_path : getenv("_NT_SYMBOL_PATH"), .offline = o->offline };
 }

@@ -61,6 +61,8 @@ void cli_usage(FILE *f)
 	      "                        DIR/.build-id/ (repeatable; then ~/.debug, /usr/lib/debug)\n"
 	      "      --perf-map-dir DIR  perf.data: where the JIT maps perf-PID.map are (default /tmp)\n"
 	      "      --no-inline       perf.data: no inline frames in DWARF-unwound stacks\n"
+	      "      --threads N       perf script text: read with N threads, 1 or 2 (default: two for a\n"
+	      "                        file of 16 MiB or more when there are two CPUs; same result)\n"
 	      "      --symfs DIR       perf.data: the recording's files under DIR (as perf's --symfs)\n"
 	      "      --debuginfod URL  perf.data: files by build id from this debuginfod server (default:\n"
 	      "                        the servers in DEBUGINFOD_URLS; none when it is unset)\n"
@@ -111,7 +113,7 @@ enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
 	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_FORMAT, O_VERSION,
 	O_MATCH, O_NO_AUTO_MATCH, O_WELCH, O_JUNIT, O_NAME,
-	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_BY_CPU, O_LOOKUP, O_SYMBOL_PATH, O_OFFLINE, O_SYMFS, O_DEBUGINFOD, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT,
+	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_THREADS, O_BY_CPU, O_LOOKUP, O_SYMBOL_PATH, O_OFFLINE, O_SYMFS, O_DEBUGINFOD, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT,
 };
 
 static const struct option longopts[] = {
@@ -127,6 +129,7 @@ static const struct option longopts[] = {
 	{ "event", required_argument, NULL, O_EVENT },
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 	{ "no-inline", no_argument, NULL, O_NO_INLINE },
+	{ "threads", required_argument, NULL, O_THREADS },
 	{ "by-cpu", no_argument, NULL, O_BY_CPU },
 	{ "lookup", required_argument, NULL, O_LOOKUP },
 	{ "symbol-path", required_argument, NULL, O_SYMBOL_PATH },
@@ -316,6 +319,13 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 		case O_EVENT: o->event = optarg; break;
 		case O_KALLSYMS: o->kallsyms = optarg; break;
 		case O_NO_INLINE: o->no_inline = true; break;
+		case O_THREADS:
+			if (!parse_long(optarg, &n) || n < 1 || n > 2) {
+				fprintf(stderr, "stackview: --threads needs 1 or 2\n");
+				return EXIT_USAGE;
+			}
+			o->threads = (unsigned)n;
+			break;
 		case O_BY_CPU: o->by_cpu = true; break;
 		case O_SYMBOL_PATH: o->symbol_path = optarg; break;
 		case O_OFFLINE: o->offline = true; break;

@@ -56,6 +56,10 @@ int sv_perf_names_thread(sv_perf_names *n, sv_sink *sink, long long pid, long lo
 int sv_perf_names_waker(sv_perf_names *n, sv_sink *sink, long long pid, long long tid, sv_frame_id *out);
 void sv_perf_names_main_comm(sv_perf_names *n, long long pid, const char *comm, size_t len);
 int sv_perf_names_finish(sv_perf_names *n, sv_sink *sink);
+/* What a reader of the same input's later part met (its ids mapped into n's sink by fmap
+ * and smap) joins n, as if one reader had met it all: new processes and threads after n's,
+ * a thread's latest name the later part's. 0 or SV_ENOMEM. */
+int sv_perf_names_join(sv_perf_names *n, const sv_perf_names *later, const sv_frame_id *fmap, const sv_stack_id *smap);
 
 /* A JIT perf-map symbol "… [Module] Ns.Type::M(args)" names its module in brackets
  * (semantics.md §1.5 step 3): on success *module and *rest point into `sym`. */

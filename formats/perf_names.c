@@ -168,3 +168,44 @@ int sv_perf_names_finish(sv_perf_names *n, sv_sink *sink)
 	free(names);
 	return rc;
 }
+
+int sv_perf_names_join(sv_perf_names *n, const sv_perf_names *later, const sv_frame_id *fmap, const sv_stack_id *smap)
+{
+	for (size_t i = 0; i < later->np; i++) {
+		const sv_perf_nproc *q = &later->p[i];
+		uint32_t k = sv_idmap_get(&n->pidx, (uint64_t)q->pid);
+		if (k != SV_IDMAP_NONE) { /* the first name seen stays the earlier part's */
+			if (q->has_main) {
+				memcpy(n->p[k].main, q->main, sizeof(q->main));
+				n->p[k].has_main = true;
+			}
+			continue;
+		}
+		if (SV_ARRAY_RESERVE(n->p, n->pcap, n->np + 1) || sv_idmap_put(&n->pidx, (uint64_t)q->pid, (uint32_t)n->np))
+			return SV_ENOMEM;
+		n->p[n->np] = *q;
+		n->p[n->np++].frame = fmap[q->frame];
+	}
+	for (size_t i = 0; i < later->nt; i++) {
+		const sv_perf_nthread *q = &later->t[i];
+		uint64_t key = ((uint64_t)(uint32_t)q->pid << 32) | (uint32_t)q->tid;
+		uint32_t k = sv_idmap_get(&n->tidx, key);
+		if (k != SV_IDMAP_NONE) { /* the latest name is the later part's */
+			memcpy(n->t[k].comm, q->comm, sizeof(q->comm));
+			if (q->has_waker && !n->t[k].has_waker) {
+				n->t[k].waker = fmap[q->waker];
+				n->t[k].has_waker = true;
+			}
+			continue;
+		}
+		if (SV_ARRAY_RESERVE(n->t, n->tcap, n->nt + 1) || sv_idmap_put(&n->tidx, key, (uint32_t)n->nt))
+			return SV_ENOMEM;
+		sv_perf_nthread *t = &n->t[n->nt++];
+		*t = *q;
+		t->frame = fmap[q->frame];
+		t->stack = smap[q->stack];
+		if (q->has_waker)
+			t->waker = fmap[q->waker];
+	}
+	return 0;
+}

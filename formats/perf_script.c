@@ -7,9 +7,13 @@
  * Header lines are lexed by perf_script_lex.c; frame lines here, where their small helpers
  * inline into the hot loop (a separate file cost 7 % of load time). */
 #include <ctype.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "perf_script_int.h"
 #include "sv/idmap.h"
@@ -78,6 +82,7 @@ typedef struct ps_ctx {
 	} *tids;
 	size_t ntids, tid_cap;
 	sv_cpu_root cpu_roots; /* --by-cpu */
+	bool later_part; /* reading from the middle of the input (ps_parse_all) */
 } ps_ctx;
 
 static int ps_fail(ps_ctx *c, int code, const char *what)
@@ -412,6 +417,20 @@ static int push_frame(ps_ctx *c, span line)
 /* Index of the event name, adding it when new. */
 static int event_index(ps_ctx *c, size_t *out, span ev)
 {
+	/* a NUL byte in the name becomes U+FFFD (as in frame names): the name stays whole */
+	char fixed[4 * 256];
+	if (memchr(ev.p, '\0', ev.n)) {
+		size_t o = 0;
+		for (size_t i = 0; i < ev.n && o + 3 < sizeof(fixed); i++) {
+			if (ev.p[i]) {
+				fixed[o++] = ev.p[i];
+			} else {
+				memcpy(fixed + o, "\xEF\xBF\xBD", 3);
+				o += 3;
+			}
+		}
+		ev = (span){ fixed, o };
+	}
 	for (size_t i = 0; i < c->nevents; i++)
 		if (strlen(c->events[i].name) == ev.n && memcmp(c->events[i].name, ev.p, ev.n) == 0) {
 			*out = i;
@@ -793,71 +812,83 @@ static int tt_prescan(ps_ctx *c, const char *p, const char *end)
 	return 0;
 }
 
-static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
+static void ps_init(ps_ctx *c, sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
 {
 	static const sv_import_opts none = { 0 };
-	ps_ctx c;
-	memset(&c, 0, sizeof(c));
-	c.sink = sink;
-	c.in = in;
-	c.opts = opts ? opts : &none;
-	c.err = err;
-	c.selected = -1;
-	sv_perf_names_init(&c.names);
+	memset(c, 0, sizeof(*c));
+	c->sink = sink;
+	c->in = in;
+	c->opts = opts ? opts : &none;
+	c->err = err;
+	c->selected = -1;
+	sv_perf_names_init(&c->names);
+	sv_idmap_init(&c->tid_idx);
+	sv_cpu_root_init(&c->cpu_roots);
+	c->tt_on = sv_tt_view_parse(c->opts->event, &c->tt_view);
+}
+
+static void ps_dispose(ps_ctx *c)
+{
+	for (size_t i = 0; i < c->nevents; i++)
+		free(c->events[i].name);
+	free(c->events);
+	free(c->fids);
+	free(c->last);
+	free(c->seen);
+	free(c->seen_text);
+	free(c->pend);
+	free(c->pend_text);
+	free(c->hdr);
+	free(c->name);
+	free(c->default_event);
+	sv_tt_free(c->tt);
+	free(c->tids);
+	sv_idmap_dispose(&c->tid_idx);
+	sv_cpu_root_dispose(&c->cpu_roots);
+	sv_perf_names_dispose(&c->names);
+}
+
+/* The samples of the lines lr gives, to its end (a sample ends at a blank line or at the
+ * end). `cancel`, when set, stops the reading early (another part failed). */
+static int ps_parse(ps_ctx *c, sv_lines *lr, const atomic_bool *cancel)
+{
 	int rc = 0;
-	sv_lines lr;
-	if ((rc = sv_lines_init(&lr, in))) {
-		ps_fail(&c, rc, "out of memory");
-		sv_perf_names_dispose(&c.names);
-		return rc;
-	}
-	/* A whole (mapped or read) input is scanned first for the default event; a stream takes
-	 * the first event it meets. */
-	if (!c.opts->event && !in->partial)
-		c.default_event = default_event((const char *)in->data, (const char *)in->data + in->len);
-	sv_idmap_init(&c.tid_idx);
-	sv_cpu_root_init(&c.cpu_roots);
-	c.tt_on = sv_tt_view_parse(c.opts->event, &c.tt_view);
-	if (c.tt_on && !in->partial && (rc = tt_prescan(&c, (const char *)in->data, (const char *)in->data + in->len)))
-		goto out;
 	enum { S_HEADER, S_FRAMES } state = S_HEADER;
 	header h;
 	memset(&h, 0, sizeof(h));
-	bool first = true;
-	for (;;) {
+	for (unsigned n = 0;; n++) {
+		if (cancel && (n & 4095) == 0 && atomic_load_explicit(cancel, memory_order_relaxed))
+			return SV_EINVAL;
 		const char *lp = NULL;
 		size_t ln = 0;
-		int got = sv_lines_next(&lr, &lp, &ln, err);
-		if (got < 0) {
-			rc = got;
-			goto out;
-		}
-		c.line = lr.line;
+		int got = sv_lines_next(lr, &lp, &ln, c->err);
+		if (got < 0)
+			return got;
+		c->line = lr->line;
 		span line = { lp, got ? ln : 0 };
-		if (first && got && ln >= 3 && memcmp(lp, "\xEF\xBB\xBF", 3) == 0) {
+		if (lr->line == 1 && !c->later_part && got && ln >= 3 && memcmp(lp, "\xEF\xBB\xBF", 3) == 0) {
 			line.p += 3;
 			line.n -= 3;
 		}
-		first = false;
 		if (state == S_FRAMES) {
 			if (!got || trim(line).n == 0) {
-				if ((rc = emit(&c, &h)))
-					goto out;
+				if ((rc = emit(c, &h)))
+					return rc;
 				state = S_HEADER;
 				if (!got)
 					break;
 				continue;
 			}
 			if (frame_line(line)) {
-				if ((rc = push_frame(&c, line)))
-					goto out;
+				if ((rc = push_frame(c, line)))
+					return rc;
 				continue;
 			}
-			if (srcline_line(line) && c.nframes)
+			if (srcline_line(line) && c->nframes)
 				continue;
 			/* A header without the blank line before it: end this sample. */
-			if ((rc = emit(&c, &h)))
-				goto out;
+			if ((rc = emit(c, &h)))
+				return rc;
 			state = S_HEADER;
 		}
 		if (!got)
@@ -866,51 +897,324 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		if (!t.n || t.p[0] == '#')
 			continue;
 		/* Keep the header: the input moves on while the sample's frames are read. */
-		if (sv_array_reserve(&c.hdr, &c.hdr_cap, line.n + 1, 1)) {
-			rc = ps_fail(&c, SV_ENOMEM, "out of memory");
-			goto out;
-		}
-		memcpy(c.hdr, line.p, line.n);
-		line.p = c.hdr;
-		if (!sv_ps_parse_header(line, &h)) {
-			rc = ps_fail(&c, SV_EFORMAT, line.n && line.p[0] == '\t' ? "frame line outside a sample"
-										  : "cannot parse as a perf script sample header");
-			goto out;
-		}
+		if (sv_array_reserve(&c->hdr, &c->hdr_cap, line.n + 1, 1))
+			return ps_fail(c, SV_ENOMEM, "out of memory");
+		memcpy(c->hdr, line.p, line.n);
+		line.p = c->hdr;
+		if (!sv_ps_parse_header(line, &h))
+			return ps_fail(c, SV_EFORMAT, line.n && line.p[0] == '\t' ? "frame line outside a sample"
+										 : "cannot parse as a perf script sample header");
 		if (h.record)
 			continue;
-		c.nframes = 0;
-		c.npend = 0;
-		c.pend_len = 0;
+		c->nframes = 0;
+		c->npend = 0;
+		c->pend_len = 0;
 		/* A one-line sample (-G, or no callchain): "ip sym (dso)" after the event. */
 		span ptok[2];
 		if (h.payload.n && sv_ps_tokenize(h.payload, ptok, 2) == 2 && is_hex_span(ptok[0])) {
-			if ((rc = push_frame(&c, h.payload)) || (rc = emit(&c, &h)))
-				goto out;
+			if ((rc = push_frame(c, h.payload)) || (rc = emit(c, &h)))
+				return rc;
 			continue;
 		}
 		state = S_FRAMES;
 	}
-	rc = finish(&c);
-out:
-	for (size_t i = 0; i < c.nevents; i++)
-		free(c.events[i].name);
-	free(c.events);
+	return 0;
+}
+
+/* ---- two cores ----
+ * A large whole text is read in two parts at once: this thread reads the first part into the
+ * sink as one reader would; a second thread reads the rest, from a sample's header on, into
+ * a source of its own. Its frames, stacks and samples are then added to the sink in its own
+ * order, which is the order one reader would have added the new ones in (a frame or stack
+ * the first part already has is found, not added; the second part's reader made no call one
+ * reader would not have made, in the same order), and its events, threads and processes
+ * join the first part's. Anything unusual in the second part (an error, limits that depend
+ * on what came before) and the first part simply reads on into it, as one reader would: the
+ * result is the one reader's, byte for byte, always. */
+
+#define SPLIT_MIN (16u << 20) /* smaller inputs are read in one part */
+
+typedef struct ps_part {
+	ps_ctx c;
+	sv_input in;
+	sv_source *src;
+	sv_error err;
+	int rc;
+	const atomic_bool *cancel;
+	/* the user modules the part found, with the frame that made each one known */
+	struct ps_um { char *name; size_t len; sv_frame_id frame; } *um; /* name: len bytes, as given */
+	size_t num, um_cap;
+} ps_part;
+
+static int part_frame(void *self, sv_frame_id *out, const char *name, size_t len)
+{
+	return sv_source_intern_frame(((ps_part *)self)->src, out, name, len);
+}
+
+static int part_stack(void *self, sv_stack_id *out, sv_stack_id caller, sv_frame_id frame)
+{
+	return sv_source_intern_stack(((ps_part *)self)->src, out, caller, frame);
+}
+
+static int part_sample(void *self, sv_stack_id stack, double time, double metric, double count)
+{
+	return sv_source_add_sample(((ps_part *)self)->src, stack, time, metric, count);
+}
+
+static int part_user_module(void *self, const char *name, size_t len)
+{
+	ps_part *p = self;
+	char *copy = malloc(len ? len : 1);
+	if (copy)
+		memcpy(copy, name, len);
+	if (!copy || SV_ARRAY_PUSH(p->um, p->num, p->um_cap, ((struct ps_um){ copy, len, sv_source_frame_count(p->src) - 1 }))) {
+		free(copy);
+		return SV_ENOMEM;
+	}
+	return 0;
+}
+
+static const sv_sink_ops part_ops = { .intern_frame = part_frame, .intern_stack = part_stack,
+				      .add_sample = part_sample, .add_user_module = part_user_module };
+
+static void *part_run(void *arg)
+{
+	ps_part *p = arg;
+	sv_lines lr;
+	if ((p->rc = sv_lines_init(&lr, &p->in)))
+		return NULL;
+	p->rc = ps_parse(&p->c, &lr, p->cancel);
 	sv_lines_dispose(&lr);
-	free(c.fids);
-	free(c.last);
-	free(c.seen);
-	free(c.seen_text);
-	free(c.pend);
-	free(c.pend_text);
-	free(c.hdr);
-	free(c.name);
-	free(c.default_event);
-	sv_tt_free(c.tt);
-	free(c.tids);
-	sv_idmap_dispose(&c.tid_idx);
-	sv_cpu_root_dispose(&c.cpu_roots);
-	sv_perf_names_dispose(&c.names);
+	return NULL;
+}
+
+/* Where a second part can start: the line after a blank line past the middle (one reader is
+ * between samples there), or 0. */
+static size_t split_point(const char *d, size_t n)
+{
+	for (size_t i = n / 2; i + 2 < n && i < n / 2 + (16u << 20); i++) {
+		if (d[i] != '\n')
+			continue;
+		size_t j = i + 1;
+		if (j < n && d[j] == '\r')
+			j++;
+		if (j + 1 < n && d[j] == '\n')
+			return j + 1;
+	}
+	return 0;
+}
+
+/* The time of the first sample of event `want` with a time, in d[0, n) (what the first part
+ * takes as time 0), its header lines told from frame lines as ps_parse tells them; false when
+ * there is none. */
+static bool first_time(const char *d, size_t n, const char *want, long long *s, long long *ns)
+{
+	bool frames = false;
+	size_t nframes = 0;
+	for (const char *p = d, *end = d + n; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		span line = { p, (size_t)((nl ? nl : end) - p) };
+		p = nl ? nl + 1 : end;
+		if (line.n && line.p[line.n - 1] == '\r')
+			line.n--;
+		if (frames) {
+			if (trim(line).n == 0) {
+				frames = false;
+				continue;
+			}
+			if (frame_line(line)) {
+				nframes++;
+				continue;
+			}
+			if (srcline_line(line) && nframes)
+				continue;
+			frames = false;
+		}
+		span t = trim(line);
+		if (!t.n || t.p[0] == '#')
+			continue;
+		header h;
+		if (!sv_ps_parse_header(line, &h))
+			return false; /* one reader stops here too */
+		if (h.record)
+			continue;
+		span ev = h.event.n ? h.event : (span){ "(none)", 6 };
+		if (h.has_time && ev.n == strlen(want) && memcmp(ev.p, want, ev.n) == 0) {
+			*s = h.time_s, *ns = h.time_ns;
+			return true;
+		}
+		span ptok[2];
+		bool one_line = h.payload.n && sv_ps_tokenize(h.payload, ptok, 2) == 2 && is_hex_span(ptok[0]);
+		frames = !one_line;
+		nframes = 0;
+	}
+	return false;
+}
+
+/* The second part joins the first (c): false when it cannot without changing the result
+ * (then c reads on into the second part's text itself). */
+static int join_part(ps_ctx *c, ps_part *p, bool *joined)
+{
+	*joined = false;
+	const ps_ctx *b = &p->c;
+	size_t new_events = 0;
+	for (size_t i = 0; i < b->nevents; i++) {
+		bool found = false;
+		for (size_t k = 0; k < c->nevents && !found; k++)
+			found = !strcmp(c->events[k].name, b->events[i].name);
+		new_events += !found;
+	}
+	if (c->nevents + new_events > 4096)
+		return 0;
+	/* the limits one reader would have met only with both parts' samples */
+	sv_source *dst = sv_sink_source(c->sink);
+	sv_samples bs = sv_source_samples(p->src);
+	if (sv_source_sample_count(dst) + bs.n > SV_MAX_SAMPLES)
+		return 0;
+	double abs = 0;
+	for (size_t i = 0; i < bs.n; i++)
+		abs += fabs(sv_sample_metric(&bs, i));
+	if (!(sv_source_abs_metric(dst) + abs < 1e300) || !(fabs(sv_source_total_count(dst)) + (double)bs.n * 1e6 < 1e300))
+		return 0;
+	*joined = true;
+	int rc = 0;
+	uint32_t nf = sv_source_frame_count(p->src), nst = sv_source_stack_count(p->src);
+	sv_frame_id *fmap = malloc(((size_t)nf + 1) * sizeof(*fmap));
+	sv_stack_id *smap = malloc(((size_t)nst + 1) * sizeof(*smap));
+	bool *fnew = calloc((size_t)nf + 1, 1);
+	if (!fmap || !smap || !fnew) {
+		rc = SV_ENOMEM;
+		goto out;
+	}
+	for (uint32_t f = 0; f < nf && !rc; f++) {
+		const char *name = sv_source_frame_name(p->src, f);
+		uint32_t before = sv_source_frame_count(dst);
+		rc = sv_source_intern_frame(dst, &fmap[f], name, strlen(name));
+		fnew[f] = sv_source_frame_count(dst) != before;
+	}
+	for (uint32_t s = 0; s < nst && !rc; s++) {
+		sv_stack_id caller = sv_source_stack_caller(p->src, s);
+		rc = sv_source_intern_stack(dst, &smap[s], caller == SV_STACK_NONE ? SV_STACK_NONE : smap[caller],
+					    fmap[sv_source_stack_frame(p->src, s)]);
+	}
+	for (size_t i = 0; i < bs.n && !rc; i++)
+		rc = c->sink->ops->add_sample(c->sink->self, bs.stack[i] == SV_STACK_NONE ? SV_STACK_NONE : smap[bs.stack[i]],
+					      bs.time[i], sv_sample_metric(&bs, i), sv_sample_count(&bs, i));
+	/* a user module one reader would have met: its frame was new to the first part */
+	for (size_t i = 0; i < p->num && !rc; i++)
+		if (fnew[p->um[i].frame] && c->sink->ops->add_user_module)
+			rc = c->sink->ops->add_user_module(c->sink->self, p->um[i].name, p->um[i].len);
+	/* events: counts added, the selected one's state taken when only the second part met it */
+	for (size_t i = 0; i < b->nevents && !rc; i++) {
+		size_t k;
+		span ev = { b->events[i].name, strlen(b->events[i].name) };
+		if ((rc = event_index(c, &k, ev)))
+			break;
+		c->events[k].samples += b->events[i].samples;
+		if ((long)i == b->selected && c->selected < 0) {
+			c->selected = (long)k;
+			c->clock_event = b->clock_event;
+		}
+	}
+	c->any_period |= b->any_period;
+	if (!rc)
+		rc = sv_perf_names_join(&c->names, &b->names, fmap, smap);
+out:
+	free(fmap);
+	free(smap);
+	free(fnew);
+	return rc ? ps_fail(c, rc, "out of memory") : 0;
+}
+
+static void part_dispose(ps_part *p)
+{
+	ps_dispose(&p->c);
+	sv_source_free(p->src);
+	for (size_t i = 0; i < p->num; i++)
+		free(p->um[i].name);
+	free(p->um);
+}
+
+/* Read lr's input in two parts at once when that helps (see above); else, or for what the
+ * second part could not take, read on in this thread. */
+static int ps_parse_all(ps_ctx *c, sv_lines *lr)
+{
+	const sv_input *in = c->in;
+	unsigned threads = c->opts->threads;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *want = c->opts->event ? c->opts->event : c->default_event;
+	size_t split = 0;
+	bool two = threads == 2 || (threads == 0 && cpus > 1 && in->len >= SPLIT_MIN);
+	if (two && !in->partial && !c->tt_on && !c->opts->by_cpu && want && sv_sink_source(c->sink) &&
+	    lr->p == (const char *)in->data)
+		split = split_point((const char *)in->data, in->len);
+	if (!split)
+		return ps_parse(c, lr, NULL);
+	ps_part *p = calloc(1, sizeof(*p));
+	if (!p)
+		return ps_fail(c, SV_ENOMEM, "out of memory");
+	atomic_bool cancel = false;
+	p->cancel = &cancel;
+	p->in = *in;
+	p->in.data += split;
+	p->in.len -= split;
+	p->in.progress = NULL;
+	p->in.mapped = false;
+	sv_sink psink = { &part_ops, p };
+	int rc = sv_source_new(&p->src, "part");
+	if (rc) {
+		free(p);
+		return ps_fail(c, rc, "out of memory");
+	}
+	ps_init(&p->c, &psink, &p->in, c->opts, &p->err);
+	p->c.later_part = true;
+	p->c.default_event = c->default_event ? strdup(c->default_event) : NULL;
+	p->c.have_t0 = first_time((const char *)in->data, split, want, &p->c.t0_s, &p->c.t0_ns);
+	pthread_t th;
+	bool started = (!c->default_event || p->c.default_event) && pthread_create(&th, NULL, part_run, p) == 0;
+	/* this thread: the first part, the input's end moved to where the second begins */
+	const char *end = lr->end;
+	lr->end = (const char *)in->data + split;
+	rc = ps_parse(c, lr, NULL);
+	lr->end = end;
+	if (rc)
+		atomic_store(&cancel, true);
+	if (started)
+		pthread_join(th, NULL);
+	bool joined = false;
+	if (!rc && started && !p->rc)
+		rc = join_part(c, p, &joined);
+	part_dispose(p);
+	free(p);
+	if (!rc && joined)
+		rc = sv_sink_note(c->sink, SV_NOTE_INFO, "read by two threads at once, the second from line %ld on", lr->line + 1);
+	if (rc || joined)
+		return rc;
+	return ps_parse(c, lr, NULL); /* the second part as one reader reads it */
+}
+
+static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
+{
+	ps_ctx c;
+	ps_init(&c, sink, in, opts, err);
+	int rc = 0;
+	sv_lines lr;
+	if ((rc = sv_lines_init(&lr, in))) {
+		ps_fail(&c, rc, "out of memory");
+		ps_dispose(&c);
+		return rc;
+	}
+	/* A whole (mapped or read) input is scanned first for the default event; a stream takes
+	 * the first event it meets. */
+	if (!c.opts->event && !in->partial)
+		c.default_event = default_event((const char *)in->data, (const char *)in->data + in->len);
+	if (c.tt_on && !in->partial && (rc = tt_prescan(&c, (const char *)in->data, (const char *)in->data + in->len)))
+		goto out;
+	if (!(rc = ps_parse_all(&c, &lr)))
+		rc = finish(&c);
+out:
+	sv_lines_dispose(&lr);
+	ps_dispose(&c);
 	return rc;
 }
 

@@ -566,6 +566,13 @@ sv_sink sv_source_sink(sv_source *src)
 	return s;
 }
 
+sv_source *sv_sink_source(const sv_sink *sink)
+{
+	return sink->ops == &source_sink_ops ? sink->self : NULL;
+}
+
+double sv_source_abs_metric(const sv_source *src) { return src->abs_metric; }
+
 /* ---- getters ---- */
 
 uint32_t sv_source_frame_count(const sv_source *src) { return src->frames.count; }

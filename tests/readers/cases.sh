@@ -153,3 +153,37 @@ e etl.heap.none 2 "event 'net-os-heap' needs Heap Alloc, ReAlloc or Free events"
 printf 'a;b;c 1\na;b;c;d 2\na;b 3\na;;b;c 4\na;b;cd 5\na;b;c; 6\n;a;b 7\na;b;c;d 8\n9\nx;b;c 10\n' > "$RT/prefix.folded"
 cn folded.prefix '[.tree | .. | objects | select(.name) | "\(.name)=\(.inc)"]' \
 	'["ROOT=55","a=36","b=36","c=21","d=10","cd=5","x=10","b=10","c=10"]' calltree "$RT/prefix.folded"
+
+# ---- perf script text read by two threads (issue 19): the same bytes as one thread ----
+# Every output that shows ids in their order (the .perfView.xml writer numbers frames and
+# stacks as the source holds them) is compared, on texts of every header form.
+gunzip -c tests/data/mt.fp.txt.gz > "$RT/mt.fp.txt"
+gunzip -c examples/threads.perf-script.txt.gz > "$RT/threads.txt"
+for f in "$RT/mt.fp.txt" "$RT/threads.txt" "$RD"/flamegraph/perf-*.txt tests/fuzz/corpus/perf_script/mt.*.txt \
+	tests/fuzz/corpus/perf_script/t22?.data.txt tests/fuzz/corpus/perf_script/sys.F-perfcollect.txt; do
+	id=threads2.$(basename "$f")
+	same=1
+	for cmd in "convert $RT/one.perfView.xml" "convert $RT/one.folded" "byname --json" "calltree --json" "callers --focus ROOT --json"; do
+		set -- $cmd
+		if [ "$1" = convert ]; then
+			"$SV" convert "$f" "$2" --threads 1 > /dev/null 2>&1; mv "$2" "$RT/a.out" 2>/dev/null
+			"$SV" convert "$f" "$2" --threads 2 > /dev/null 2>&1; mv "$2" "$RT/b.out" 2>/dev/null
+		else
+			"$SV" "$1" "$f" "${@:2}" --threads 1 > "$RT/a.out" 2>&1
+			"$SV" "$1" "$f" "${@:2}" --threads 2 > "$RT/b.out" 2>&1
+		fi
+		cmp -s "$RT/a.out" "$RT/b.out" || { same=0; bad "$id" "$cmd differs"; break; }
+	done
+	[ $same = 1 ] && ok
+done
+# the two threads really read them: info says where the second began
+for f in "$RT/mt.fp.txt" "$RT/threads.txt"; do
+	if "$SV" info "$f" --threads 2 | grep -q '^found *read by two threads at once, the second from line [0-9]* on$'; then ok
+	else bad "threads2.split.$(basename "$f")" "$("$SV" info "$f" --threads 2 | grep found)"; fi
+done
+# an error in the second part is the one one thread reports, on its line
+{ gunzip -c tests/data/mt.fp.txt.gz; printf '\n%s\n' 'not a header at all'; } > "$RT/bad2.txt"
+want=$("$SV" info "$RT/bad2.txt" --threads 1 2>&1)
+got=$("$SV" info "$RT/bad2.txt" --threads 2 2>&1)
+if [ "$want" = "$got" ] && grep -q 'bad2.txt:[0-9]*: cannot parse' <<<"$got"; then ok; else bad threads2.error "$want | $got"; fi
+e threads.usage 2 'threads needs 1 or 2' -- info "$RT/mt.fp.txt" --threads 3

@@ -79,6 +79,11 @@ SV_API int sv_source_new(sv_source **out, const char *format) SV_MUST_USE;
 SV_API void sv_source_free(sv_source *src);
 /* The sink that fills this source. */
 SV_API sv_sink sv_source_sink(sv_source *src);
+/* The source a sink fills, when it is one's (sv_source_sink), else NULL. */
+SV_API sv_source *sv_sink_source(const sv_sink *sink);
+/* The sum of |metric| over every sample added so far (what the "metrics add up" limit
+ * watches). */
+SV_API double sv_source_abs_metric(const sv_source *src);
 
 SV_API int sv_source_intern_frame(sv_source *src, sv_frame_id *out, const char *name, size_t len) SV_MUST_USE;
 SV_API int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller, sv_frame_id frame) SV_MUST_USE;
