@@ -61,7 +61,7 @@ void cli_usage(FILE *f)
 	      "                        DIR/.build-id/ (repeatable; then ~/.debug, /usr/lib/debug)\n"
 	      "      --perf-map-dir DIR  perf.data: where the JIT maps perf-PID.map are (default /tmp)\n"
 	      "      --no-inline       perf.data: no inline frames in DWARF-unwound stacks\n"
-	      "      --threads N       perf script text: read with N threads, 1 or 2 (default: two for a\n"
+	      "      --threads N       perf script, folded text: read with N threads, 1 or 2 (default: two for a\n"
 	      "                        file of 16 MiB or more when there are two CPUs; same result)\n"
 	      "      --symfs DIR       perf.data: the recording's files under DIR (as perf's --symfs)\n"
 	      "      --debuginfod URL  perf.data: files by build id from this debuginfod server (default:\n"

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Folded stacks, reader and writer (spec/formats.md). Reading: one line per stack, frames root first separated
  * by ';', a blank, then an integer or decimal count. Each line is one sample (metric = count,
- * time 0, scale-to-data); equal stacks add up in every view. Streams through sv_lines.
+ * time 0, scale-to-data); equal stacks add up in every view. Streams through sv_lines; a large
+ * file is read by two threads at once (two_parts.h).
  * Writing: plain display names, or FlameGraph's stackcollapse-perf.pl --all style. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +16,7 @@
 #include "stackview/formats.h"
 #include "sv/array.h"
 #include "sv/idmap.h"
+#include "two_parts.h"
 
 /* The count at the end of a line: its start, or NULL. */
 static const char *count_start(const char *line, size_t n, double *value)
@@ -43,33 +47,38 @@ static const char *count_start(const char *line, size_t n, double *value)
  * the count (a frame may end in, or be, a space); blank lines and '#' comment lines (those
  * that do not read as a stack: "#x;y 5" is one, as in flamegraph.pl) are skipped; a line that does not read is skipped and counted, with one warning, unless no
  * line reads at all (then the first bad one is the error). */
-static int folded_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
-{
-	(void)opts;
-	sv_lines lr;
-	int rc = sv_lines_init(&lr, in);
-	if (rc)
-		return sv_error_set(err, rc, NULL);
-	if (sink->ops->set_scaling)
-		sink->ops->set_scaling(sink->self, SV_SCALING_DATA);
-	size_t good = 0, skipped = 0;
-	long first_bad = 0;
+/* What a reader of folded lines keeps between lines. */
+typedef struct fold_read {
+	size_t good, skipped;
+	long first_bad;
 	/* The last line's frames: its text, and per frame where it ends and the stack it makes.
 	 * Folded files are sorted, so a line shares most of its frames with the one before:
 	 * those are not looked up again. */
-	char *prev = NULL;
-	size_t prev_len = 0, prev_cap = 0;
-	struct fl_link { size_t end; sv_stack_id stack; } *link = NULL;
-	size_t nlink = 0, link_cap = 0;
-	for (;;) {
+	char *prev;
+	size_t prev_len, prev_cap;
+	struct fl_link { size_t end; sv_stack_id stack; } *link;
+	size_t nlink, link_cap;
+} fold_read;
+
+static void fold_read_dispose(fold_read *r)
+{
+	free(r->prev);
+	free(r->link);
+}
+
+/* The lines lr gives, to its end, into the sink (`cancel`, when set, stops early). */
+static int fold_lines(fold_read *r, sv_sink *sink, sv_lines *lr, bool at_start, const atomic_bool *cancel, sv_error *err)
+{
+	int rc = 0;
+	for (unsigned nl = 0;; nl++) {
+		if (cancel && (nl & 4095) == 0 && atomic_load_explicit(cancel, memory_order_relaxed))
+			return SV_EINVAL;
 		const char *line;
 		size_t n;
-		int got = sv_lines_next(&lr, &line, &n, err);
-		if (got <= 0) {
-			rc = got;
-			break;
-		}
-		if (lr.line == 1 && n >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
+		int got = sv_lines_next(lr, &line, &n, err);
+		if (got <= 0)
+			return got;
+		if (at_start && lr->line == 1 && n >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
 			line += 3;
 			n -= 3;
 		}
@@ -83,23 +92,24 @@ static int folded_import(sv_sink *sink, const sv_input *in, const sv_import_opts
 		if (!cs) {
 			if (line[k] == '#')
 				continue; /* a comment; "#frame;x 5" reads as a stack, as in flamegraph.pl */
-			if (!skipped++)
-				first_bad = lr.line;
+			if (!r->skipped++)
+				r->first_bad = lr->line;
 			continue;
 		}
 		/* Frames: the text before the count's one separating blank, split on ';' (empty
 		 * parts are skipped). */
 		const char *p = line, *end = cs > line ? cs - 1 : line; /* a count alone: no frames */
 		size_t len = (size_t)(end - line), same = 0, depth = 0;
-		while (same < len && same < prev_len && line[same] == prev[same])
+		while (same < len && same < r->prev_len && line[same] == r->prev[same])
 			same++;
 		/* whole frames in common: those ending where both lines have a ';' or their end */
-		while (depth < nlink && link[depth].end <= same && (link[depth].end == len || line[link[depth].end] == ';'))
+		while (depth < r->nlink && r->link[depth].end <= same &&
+		       (r->link[depth].end == len || line[r->link[depth].end] == ';'))
 			depth++;
-		sv_stack_id st = depth ? link[depth - 1].stack : SV_STACK_NONE;
+		sv_stack_id st = depth ? r->link[depth - 1].stack : SV_STACK_NONE;
 		if (depth)
-			p = line + link[depth - 1].end;
-		nlink = depth;
+			p = line + r->link[depth - 1].end;
+		r->nlink = depth;
 		while (p < end && !rc) {
 			const char *semi = memchr(p, ';', (size_t)(end - p));
 			const char *fe = semi ? semi : end;
@@ -109,36 +119,122 @@ static int folded_import(sv_sink *sink, const sv_input *in, const sv_import_opts
 					rc = SV_ELIMIT;
 				else if (!(rc = sink->ops->intern_frame(sink->self, &f, p, (size_t)(fe - p))) &&
 					 !(rc = sink->ops->intern_stack(sink->self, &st, st, f)) &&
-					 !(rc = SV_ARRAY_RESERVE(link, link_cap, depth + 1))) {
-					link[depth++] = (struct fl_link){ (size_t)(fe - line), st };
-					nlink = depth;
+					 !(rc = SV_ARRAY_RESERVE(r->link, r->link_cap, depth + 1))) {
+					r->link[depth++] = (struct fl_link){ (size_t)(fe - line), st };
+					r->nlink = depth;
 				}
 			}
 			p = semi ? semi + 1 : end;
 		}
-		if (!rc && !(rc = sv_array_reserve(&prev, &prev_cap, len + 1, 1))) {
-			memcpy(prev, line, len);
-			prev_len = len;
+		if (!rc && !(rc = sv_array_reserve(&r->prev, &r->prev_cap, len + 1, 1))) {
+			memcpy(r->prev, line, len);
+			r->prev_len = len;
 		}
 		if (!rc)
 			rc = sink->ops->add_sample(sink->self, st, 0, count, 1);
 		if (rc) {
 			sv_error_set(err, rc, "%s", rc == SV_ELIMIT ? "stack too deep or frame name too long" : sv_status_str(rc));
-			sv_error_locate(err, in->name, lr.line, -1);
-			break;
+			sv_error_locate(err, lr->in->name, lr->line, -1);
+			return rc;
 		}
-		good++;
+		r->good++;
 	}
+}
+
+/* The second part of a large input, read by its own thread into a source of its own
+ * (two_parts.h). */
+typedef struct fold_part {
+	sv_input in;
+	sv_source *src;
+	fold_read r;
+	sv_error err;
+	int rc;
+	const atomic_bool *cancel;
+} fold_part;
+
+static void *fold_part_run(void *arg)
+{
+	fold_part *p = arg;
+	sv_lines lr;
+	if ((p->rc = sv_lines_init(&lr, &p->in)))
+		return NULL;
+	sv_sink sink = sv_source_sink(p->src);
+	p->rc = fold_lines(&p->r, &sink, &lr, false, p->cancel, &p->err);
 	sv_lines_dispose(&lr);
-	free(prev);
-	free(link);
-	if (!rc && skipped && !good) {
+	return NULL;
+}
+
+/* Read lr's input in two parts at once when that helps, else (or for what the second part
+ * could not take) in this thread; the result is the same. */
+static int fold_all(fold_read *r, sv_sink *sink, sv_lines *lr, const sv_import_opts *opts, sv_error *err)
+{
+	const sv_input *in = lr->in;
+	size_t split = sv_two_wanted(opts ? opts->threads : 0, in, sink) ? sv_two_split((const char *)in->data, in->len, false) : 0;
+	if (!split)
+		return fold_lines(r, sink, lr, true, NULL, err);
+	fold_part *p = calloc(1, sizeof(*p));
+	if (!p || sv_source_new(&p->src, "part")) {
+		free(p);
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	}
+	atomic_bool cancel = false;
+	p->cancel = &cancel;
+	p->in = sv_two_rest(in, split);
+	pthread_t th;
+	bool started = pthread_create(&th, NULL, fold_part_run, p) == 0;
+	const char *end = lr->end;
+	lr->end = (const char *)in->data + split;
+	int rc = fold_lines(r, sink, lr, true, NULL, err);
+	lr->end = end;
+	if (rc)
+		atomic_store(&cancel, true);
+	if (started)
+		pthread_join(th, NULL);
+	bool joined = !rc && started && !p->rc && sv_two_fits(sv_sink_source(sink), p->src);
+	if (joined) {
+		sv_frame_id *fmap = NULL;
+		sv_stack_id *smap = NULL;
+		bool *fnew = NULL;
+		rc = sv_two_join(sink, p->src, &fmap, &smap, &fnew);
+		free(fmap);
+		free(smap);
+		free(fnew);
+		if (!r->skipped && p->r.skipped)
+			r->first_bad = lr->line + p->r.first_bad;
+		r->skipped += p->r.skipped;
+		r->good += p->r.good;
+		if (rc)
+			sv_error_set(err, rc, NULL);
+		else
+			rc = sv_sink_note(sink, SV_NOTE_INFO, "read by two threads at once, the second from line %ld on", lr->line + 1);
+	}
+	fold_read_dispose(&p->r);
+	sv_source_free(p->src);
+	free(p);
+	if (rc || joined)
+		return rc;
+	return fold_lines(r, sink, lr, true, NULL, err); /* the second part as one reader reads it */
+}
+
+static int folded_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
+{
+	sv_lines lr;
+	int rc = sv_lines_init(&lr, in);
+	if (rc)
+		return sv_error_set(err, rc, NULL);
+	if (sink->ops->set_scaling)
+		sink->ops->set_scaling(sink->self, SV_SCALING_DATA);
+	fold_read r = { 0 };
+	rc = fold_all(&r, sink, &lr, opts, err);
+	sv_lines_dispose(&lr);
+	fold_read_dispose(&r);
+	if (!rc && r.skipped && !r.good) {
 		rc = sv_error_set(err, SV_EFORMAT, "expected 'frame;frame;... COUNT'");
-		sv_error_locate(err, in->name, first_bad, -1);
-	} else if (!rc && skipped && sink->ops->add_note) {
+		sv_error_locate(err, in->name, r.first_bad, -1);
+	} else if (!rc && r.skipped && sink->ops->add_note) {
 		char msg[160];
-		snprintf(msg, sizeof(msg), "%zu line%s skipped: not 'frame;frame;... COUNT' (the first is line %ld)", skipped,
-			 skipped == 1 ? "" : "s", first_bad);
+		snprintf(msg, sizeof(msg), "%zu line%s skipped: not 'frame;frame;... COUNT' (the first is line %ld)", r.skipped,
+			 r.skipped == 1 ? "" : "s", r.first_bad);
 		rc = sink->ops->add_note(sink->self, SV_NOTE_WARNING, msg);
 	}
 	return rc;

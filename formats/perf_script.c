@@ -13,12 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "perf_script_int.h"
 #include "sv/idmap.h"
 #include "cpu_root.h"
 #include "thread_time.h"
+#include "two_parts.h"
 
 typedef struct event_count {
 	char *name;
@@ -922,17 +922,13 @@ static int ps_parse(ps_ctx *c, sv_lines *lr, const atomic_bool *cancel)
 }
 
 /* ---- two cores ----
- * A large whole text is read in two parts at once: this thread reads the first part into the
- * sink as one reader would; a second thread reads the rest, from a sample's header on, into
- * a source of its own. Its frames, stacks and samples are then added to the sink in its own
- * order, which is the order one reader would have added the new ones in (a frame or stack
- * the first part already has is found, not added; the second part's reader made no call one
- * reader would not have made, in the same order), and its events, threads and processes
- * join the first part's. Anything unusual in the second part (an error, limits that depend
- * on what came before) and the first part simply reads on into it, as one reader would: the
+ * A large whole text is read in two parts at once (two_parts.h): this thread reads the first
+ * part into the sink as one reader would; a second thread reads the rest, from the sample
+ * after a blank line past the middle, into a source of its own, with the first part's time
+ * origin. Its frames, stacks and samples then join the sink's, and its events, threads and
+ * processes the first part's. Anything unusual in the second part (an error, a limit that
+ * depends on what came before) and this thread reads on into it as one reader would: the
  * result is the one reader's, byte for byte, always. */
-
-#define SPLIT_MIN (16u << 20) /* smaller inputs are read in one part */
 
 typedef struct ps_part {
 	ps_ctx c;
@@ -986,22 +982,6 @@ static void *part_run(void *arg)
 	p->rc = ps_parse(&p->c, &lr, p->cancel);
 	sv_lines_dispose(&lr);
 	return NULL;
-}
-
-/* Where a second part can start: the line after a blank line past the middle (one reader is
- * between samples there), or 0. */
-static size_t split_point(const char *d, size_t n)
-{
-	for (size_t i = n / 2; i + 2 < n && i < n / 2 + (16u << 20); i++) {
-		if (d[i] != '\n')
-			continue;
-		size_t j = i + 1;
-		if (j < n && d[j] == '\r')
-			j++;
-		if (j + 1 < n && d[j] == '\n')
-			return j + 1;
-	}
-	return 0;
 }
 
 /* The time of the first sample of event `want` with a time, in d[0, n) (what the first part
@@ -1066,40 +1046,13 @@ static int join_part(ps_ctx *c, ps_part *p, bool *joined)
 	}
 	if (c->nevents + new_events > 4096)
 		return 0;
-	/* the limits one reader would have met only with both parts' samples */
-	sv_source *dst = sv_sink_source(c->sink);
-	sv_samples bs = sv_source_samples(p->src);
-	if (sv_source_sample_count(dst) + bs.n > SV_MAX_SAMPLES)
-		return 0;
-	double abs = 0;
-	for (size_t i = 0; i < bs.n; i++)
-		abs += fabs(sv_sample_metric(&bs, i));
-	if (!(sv_source_abs_metric(dst) + abs < 1e300) || !(fabs(sv_source_total_count(dst)) + (double)bs.n * 1e6 < 1e300))
+	if (!sv_two_fits(sv_sink_source(c->sink), p->src))
 		return 0;
 	*joined = true;
-	int rc = 0;
-	uint32_t nf = sv_source_frame_count(p->src), nst = sv_source_stack_count(p->src);
-	sv_frame_id *fmap = malloc(((size_t)nf + 1) * sizeof(*fmap));
-	sv_stack_id *smap = malloc(((size_t)nst + 1) * sizeof(*smap));
-	bool *fnew = calloc((size_t)nf + 1, 1);
-	if (!fmap || !smap || !fnew) {
-		rc = SV_ENOMEM;
-		goto out;
-	}
-	for (uint32_t f = 0; f < nf && !rc; f++) {
-		const char *name = sv_source_frame_name(p->src, f);
-		uint32_t before = sv_source_frame_count(dst);
-		rc = sv_source_intern_frame(dst, &fmap[f], name, strlen(name));
-		fnew[f] = sv_source_frame_count(dst) != before;
-	}
-	for (uint32_t s = 0; s < nst && !rc; s++) {
-		sv_stack_id caller = sv_source_stack_caller(p->src, s);
-		rc = sv_source_intern_stack(dst, &smap[s], caller == SV_STACK_NONE ? SV_STACK_NONE : smap[caller],
-					    fmap[sv_source_stack_frame(p->src, s)]);
-	}
-	for (size_t i = 0; i < bs.n && !rc; i++)
-		rc = c->sink->ops->add_sample(c->sink->self, bs.stack[i] == SV_STACK_NONE ? SV_STACK_NONE : smap[bs.stack[i]],
-					      bs.time[i], sv_sample_metric(&bs, i), sv_sample_count(&bs, i));
+	sv_frame_id *fmap = NULL;
+	sv_stack_id *smap = NULL;
+	bool *fnew = NULL;
+	int rc = sv_two_join(c->sink, p->src, &fmap, &smap, &fnew);
 	/* a user module one reader would have met: its frame was new to the first part */
 	for (size_t i = 0; i < p->num && !rc; i++)
 		if (fnew[p->um[i].frame] && c->sink->ops->add_user_module)
@@ -1119,7 +1072,6 @@ static int join_part(ps_ctx *c, ps_part *p, bool *joined)
 	c->any_period |= b->any_period;
 	if (!rc)
 		rc = sv_perf_names_join(&c->names, &b->names, fmap, smap);
-out:
 	free(fmap);
 	free(smap);
 	free(fnew);
@@ -1140,14 +1092,11 @@ static void part_dispose(ps_part *p)
 static int ps_parse_all(ps_ctx *c, sv_lines *lr)
 {
 	const sv_input *in = c->in;
-	unsigned threads = c->opts->threads;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *want = c->opts->event ? c->opts->event : c->default_event;
 	size_t split = 0;
-	bool two = threads == 2 || (threads == 0 && cpus > 1 && in->len >= SPLIT_MIN);
-	if (two && !in->partial && !c->tt_on && !c->opts->by_cpu && want && sv_sink_source(c->sink) &&
+	if (sv_two_wanted(c->opts->threads, in, c->sink) && !c->tt_on && !c->opts->by_cpu && want &&
 	    lr->p == (const char *)in->data)
-		split = split_point((const char *)in->data, in->len);
+		split = sv_two_split((const char *)in->data, in->len, true);
 	if (!split)
 		return ps_parse(c, lr, NULL);
 	ps_part *p = calloc(1, sizeof(*p));
@@ -1155,11 +1104,7 @@ static int ps_parse_all(ps_ctx *c, sv_lines *lr)
 		return ps_fail(c, SV_ENOMEM, "out of memory");
 	atomic_bool cancel = false;
 	p->cancel = &cancel;
-	p->in = *in;
-	p->in.data += split;
-	p->in.len -= split;
-	p->in.progress = NULL;
-	p->in.mapped = false;
+	p->in = sv_two_rest(in, split);
 	sv_sink psink = { &part_ops, p };
 	int rc = sv_source_new(&p->src, "part");
 	if (rc) {

@@ -154,13 +154,16 @@ printf 'a;b;c 1\na;b;c;d 2\na;b 3\na;;b;c 4\na;b;cd 5\na;b;c; 6\n;a;b 7\na;b;c;d
 cn folded.prefix '[.tree | .. | objects | select(.name) | "\(.name)=\(.inc)"]' \
 	'["ROOT=55","a=36","b=36","c=21","d=10","cd=5","x=10","b=10","c=10"]' calltree "$RT/prefix.folded"
 
-# ---- perf script text read by two threads (issue 19): the same bytes as one thread ----
+# ---- perf script and folded text read by two threads (issue 19): the same bytes as one ----
 # Every output that shows ids in their order (the .perfView.xml writer numbers frames and
 # stacks as the source holds them) is compared, on texts of every header form.
 gunzip -c tests/data/mt.fp.txt.gz > "$RT/mt.fp.txt"
 gunzip -c examples/threads.perf-script.txt.gz > "$RT/threads.txt"
+"$SV" convert "$RT/threads.txt" "$RT/threads.folded"
+{ cat "$RT/threads.folded"; echo 'not folded'; cat "$RT/threads.folded"; } > "$RT/skip.folded"
 for f in "$RT/mt.fp.txt" "$RT/threads.txt" "$RD"/flamegraph/perf-*.txt tests/fuzz/corpus/perf_script/mt.*.txt \
-	tests/fuzz/corpus/perf_script/t22?.data.txt tests/fuzz/corpus/perf_script/sys.F-perfcollect.txt; do
+	tests/fuzz/corpus/perf_script/t22?.data.txt tests/fuzz/corpus/perf_script/sys.F-perfcollect.txt \
+	"$RT/threads.folded" "$RT/skip.folded" "$RD"/flamegraph/results/perf-java-stacks-02-collapsed-all.txt; do
 	id=threads2.$(basename "$f")
 	same=1
 	for cmd in "convert $RT/one.perfView.xml" "convert $RT/one.folded" "byname --json" "calltree --json" "callers --focus ROOT --json"; do
@@ -177,8 +180,8 @@ for f in "$RT/mt.fp.txt" "$RT/threads.txt" "$RD"/flamegraph/perf-*.txt tests/fuz
 	[ $same = 1 ] && ok
 done
 # the two threads really read them: info says where the second began
-for f in "$RT/mt.fp.txt" "$RT/threads.txt"; do
-	if "$SV" info "$f" --threads 2 | grep -q '^found *read by two threads at once, the second from line [0-9]* on$'; then ok
+for f in "$RT/mt.fp.txt" "$RT/threads.txt" "$RT/threads.folded" "$RT/skip.folded"; do
+	if "$SV" info "$f" --threads 2 2>/dev/null | grep -q '^found *read by two threads at once, the second from line [0-9]* on$'; then ok
 	else bad "threads2.split.$(basename "$f")" "$("$SV" info "$f" --threads 2 | grep found)"; fi
 done
 # an error in the second part is the one one thread reports, on its line
@@ -187,3 +190,7 @@ want=$("$SV" info "$RT/bad2.txt" --threads 1 2>&1)
 got=$("$SV" info "$RT/bad2.txt" --threads 2 2>&1)
 if [ "$want" = "$got" ] && grep -q 'bad2.txt:[0-9]*: cannot parse' <<<"$got"; then ok; else bad threads2.error "$want | $got"; fi
 e threads.usage 2 'threads needs 1 or 2' -- info "$RT/mt.fp.txt" --threads 3
+# a skipped line in the second part of a folded file: the note names its line as one reader does
+if [ "$("$SV" info "$RT/skip.folded" --threads 1 2>/dev/null | grep skipped)" = "$("$SV" info "$RT/skip.folded" --threads 2 2>/dev/null | grep skipped)" ] &&
+	"$SV" info "$RT/skip.folded" --threads 2 2>/dev/null | grep -q "1 line skipped.*the first is line $(($(wc -l < "$RT/threads.folded") + 1)))"; then ok
+else bad threads2.folded.skipped "$("$SV" info "$RT/skip.folded" --threads 2 | grep -i skip)"; fi
