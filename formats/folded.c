@@ -183,9 +183,14 @@ static int fold_all(fold_read *r, sv_sink *sink, sv_lines *lr, const sv_import_o
 	pthread_t th;
 	bool started = pthread_create(&th, NULL, fold_part_run, p) == 0;
 	const char *end = lr->end;
+	sv_input first;
+	sv_two_progress watch;
+	sv_two_watch_first(&first, &watch, in, split);
 	lr->end = (const char *)in->data + split;
+	lr->in = &first;
 	int rc = fold_lines(r, sink, lr, true, NULL, err);
 	lr->end = end;
+	lr->in = in;
 	if (rc)
 		atomic_store(&cancel, true);
 	if (started)

@@ -1119,9 +1119,14 @@ static int ps_parse_all(ps_ctx *c, sv_lines *lr)
 	bool started = (!c->default_event || p->c.default_event) && pthread_create(&th, NULL, part_run, p) == 0;
 	/* this thread: the first part, the input's end moved to where the second begins */
 	const char *end = lr->end;
+	sv_input first;
+	sv_two_progress watch;
+	sv_two_watch_first(&first, &watch, in, split);
 	lr->end = (const char *)in->data + split;
+	lr->in = &first;
 	rc = ps_parse(c, lr, NULL);
 	lr->end = end;
+	lr->in = in;
 	if (rc)
 		atomic_store(&cancel, true);
 	if (started)

@@ -40,6 +40,23 @@ sv_input sv_two_rest(const sv_input *in, size_t at)
 	return r;
 }
 
+static int scaled(void *payload, unsigned long long done, unsigned long long total)
+{
+	(void)total;
+	sv_two_progress *w = payload;
+	unsigned long long d = w->split ? (unsigned long long)((double)done * (double)w->total / (double)w->split) : done;
+	return w->to->fn(w->to->payload, d < w->total ? d : w->total, w->total);
+}
+
+void sv_two_watch_first(sv_input *first, sv_two_progress *w, const sv_input *in, size_t split)
+{
+	*first = *in;
+	if (!in->progress)
+		return;
+	*w = (sv_two_progress){ { scaled, w, in->progress->step, 0 }, in->progress, split, in->len };
+	first->progress = &w->self;
+}
+
 bool sv_two_fits(const sv_source *dst, const sv_source *part)
 {
 	sv_samples s = sv_source_samples(part);

@@ -34,6 +34,17 @@ size_t sv_two_split(const char *d, size_t n, bool after_blank);
  * release: the first part's reader owns those). */
 sv_input sv_two_rest(const sv_input *in, size_t at);
 
+/* The first part's reader reports its progress through `self` (set up by
+ * sv_two_watch_first), scaled to the whole input: both parts advance together, so the first
+ * part's end is about the input's end. */
+typedef struct sv_two_progress {
+	sv_progress self;
+	sv_progress *to;
+	unsigned long long split, total;
+} sv_two_progress;
+/* *first: `in` with its progress scaled as above (unchanged when nobody watches). */
+void sv_two_watch_first(sv_input *first, sv_two_progress *w, const sv_input *in, size_t split);
+
 /* Whether the part's samples can join dst's without meeting a limit one reader would have met
  * only with both (the number of samples, metrics adding up). */
 bool sv_two_fits(const sv_source *dst, const sv_source *part);
