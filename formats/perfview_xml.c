@@ -434,9 +434,15 @@ static int on_stack(xml_ctx *x, const xmlChar **attrs, int nattrs)
 	if (stack_index(x, r.id, (uint32_t)x->nrecs))
 		return fail(x, r.line, SV_ENOMEM, "out of memory");
 	x->recs[x->nrecs++] = r;
-	/* resolved now when its caller and frame are known (the usual order: a sample's lookup
-	 * is then one read); else when a sample needs it, or at the end */
-	if (r.caller == -1 || stack_find(x, r.caller) != SV_IDMAP_NONE) {
+	/* resolved now, in one step, when its caller is resolved and its frame known (the usual
+	 * order: a sample's lookup is then one read); else when a sample needs it, or at the end
+	 * (never a walk per stack: a long chain whose frames come last stays linear) */
+	bool ready = r.caller == -1;
+	if (!ready) {
+		uint32_t ci = stack_find(x, r.caller);
+		ready = ci != SV_IDMAP_NONE && x->recs[ci].resolved != UINT32_MAX;
+	}
+	if (ready && sv_idmap_get(&x->frame_ids, (uint64_t)r.frame) != SV_IDMAP_NONE) {
 		uint32_t st;
 		rc = resolve_stack(x, &st, r.id, r.line);
 		if (rc < 0)

@@ -91,3 +91,24 @@ int sv_idmap_put(sv_idmap *m, uint64_t key, uint32_t val)
 	m->len++;
 	return 0;
 }
+
+int sv_idmap_get_or_put(sv_idmap *m, uint64_t key, uint32_t val, uint32_t *out)
+{
+	if ((m->len + 1) * 4 > m->cap * 3) {
+		int rc = sv_idmap_rehash(m, m->cap ? m->cap * 2 : 64);
+		if (rc)
+			return rc;
+	}
+	size_t mask = m->cap - 1;
+	size_t i = sv_hash_mix64(key) & mask;
+	for (; m->vals[i] != SV_IDMAP_NONE; i = (i + 1) & mask)
+		if (m->keys[i] == key) {
+			*out = m->vals[i];
+			return 0;
+		}
+	m->keys[i] = key;
+	m->vals[i] = val;
+	m->len++;
+	*out = val;
+	return 0;
+}

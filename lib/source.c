@@ -182,14 +182,14 @@ int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller,
 	if (frame >= src->frames.count || (caller != SV_STACK_NONE && caller >= src->nstacks))
 		return SV_EINVAL;
 	uint64_t key = ((uint64_t)(caller + 1u) << 32) | frame;
-	uint32_t id = sv_idmap_get(&src->st_index, key);
-	if (id != SV_IDMAP_NONE) {
+	if (src->nstacks >= UINT32_MAX - 1) { /* full: only stacks already there */
+		uint32_t id = sv_idmap_get(&src->st_index, key);
+		if (id == SV_IDMAP_NONE)
+			return SV_ELIMIT;
 		*out = id;
 		return 0;
 	}
-	if (src->nstacks >= UINT32_MAX - 1)
-		return SV_ELIMIT;
-	if (src->nstacks == src->st_cap) {
+	if (src->nstacks == src->st_cap) { /* room for a new one before the one lookup */
 		uint32_t ncap = src->st_cap ? src->st_cap * 2 : 1024;
 		sv_stack_id *c = realloc(src->st_caller, ncap * sizeof(*c));
 		if (!c)
@@ -201,13 +201,15 @@ int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller,
 		src->st_frame = f;
 		src->st_cap = ncap;
 	}
-	id = src->nstacks;
-	int rc = sv_idmap_put(&src->st_index, key, id);
+	uint32_t id;
+	int rc = sv_idmap_get_or_put(&src->st_index, key, src->nstacks, &id);
 	if (rc)
 		return rc;
-	src->st_caller[id] = caller;
-	src->st_frame[id] = frame;
-	src->nstacks++;
+	if (id == src->nstacks) {
+		src->st_caller[id] = caller;
+		src->st_frame[id] = frame;
+		src->nstacks++;
+	}
 	*out = id;
 	return 0;
 }

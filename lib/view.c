@@ -222,19 +222,14 @@ static void node_init(vnode *n, uint32_t parent, uint32_t name)
 static int node_child(build *b, uint32_t *out, uint32_t parent, uint32_t name)
 {
 	sv_view *v = b->v;
-	uint64_t key = ((uint64_t)parent << 32) | name;
-	uint32_t id = sv_idmap_get(&b->child_index, key);
-	if (id != SV_IDMAP_NONE) {
-		*out = id;
-		return 0;
-	}
 	if (SV_ARRAY_RESERVE(v->nodes, v->node_cap, (size_t)v->nnodes + 1))
 		return SV_ENOMEM;
-	id = v->nnodes++;
-	node_init(&v->nodes[id], parent, name);
-	int rc = sv_idmap_put(&b->child_index, key, id);
+	uint32_t id;
+	int rc = sv_idmap_get_or_put(&b->child_index, ((uint64_t)parent << 32) | name, v->nnodes, &id);
 	if (rc)
 		return rc;
+	if (id == v->nnodes)
+		node_init(&v->nodes[v->nnodes++], parent, name);
 	*out = id;
 	return 0;
 }

@@ -26,6 +26,9 @@ uint32_t sv_idmap_get(const sv_idmap *m, uint64_t key);
 int sv_idmap_reserve(sv_idmap *m, size_t n);
 /* Insert or overwrite; 0 or SV_ENOMEM. `val` must not be SV_IDMAP_NONE. */
 int sv_idmap_put(sv_idmap *m, uint64_t key, uint32_t val);
+/* The value of key in *out; when key is new, `val` is put for it first (one probe for both:
+ * interning looks up and adds in one go). 0 or SV_ENOMEM. `val` must not be SV_IDMAP_NONE. */
+int sv_idmap_get_or_put(sv_idmap *m, uint64_t key, uint32_t val, uint32_t *out);
 
 static inline uint64_t sv_hash_mix64(uint64_t x)
 {
