@@ -135,8 +135,8 @@ static xml_ctx *ctx_of(void *parser) { return ((xmlParserCtxtPtr)parser)->_priva
 
 static void on_xml_error(void *parser, xmlErrorPtr e)
 {
-	xml_ctx *x = ctx_of(parser);
-	if (!e || e->level < XML_ERR_ERROR || x->xml_err[0])
+	xml_ctx *x = parser ? ctx_of(parser) : NULL;
+	if (!x || !e || e->level < XML_ERR_ERROR || x->xml_err[0])
 		return;
 	snprintf(x->xml_err, sizeof(x->xml_err), "%s", e->message ? e->message : "XML error");
 	size_t n = strlen(x->xml_err);
@@ -903,9 +903,10 @@ static int xml_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	sax.error = NULL;
 	sax.warning = NULL;
 	/* a push parser, fed the input a chunk at a time: it keeps no copy of the whole input (a
-	 * memory parser context would), and the first bytes tell it the encoding */
-	size_t first = in->len < 4 ? in->len : 4;
-	x.p = xmlCreatePushParserCtxt(&sax, NULL, (const char *)in->data, (int)first, NULL);
+	 * memory parser context would). Created empty, so that whatever it reports (an encoding it
+	 * cannot read, from the first bytes) comes after it knows whose it is. */
+	size_t first = 0;
+	x.p = xmlCreatePushParserCtxt(&sax, NULL, NULL, 0, NULL);
 	if (!x.p) {
 		rc = fail(&x, 0, SV_ENOMEM, "cannot create XML parser");
 		goto out;
