@@ -402,6 +402,7 @@ int sv_input_from_utf16(sv_input *in, sv_error *err)
 	in->data = (unsigned char *)out;
 	in->len = len;
 	in->mapped = false;
+	in->from_utf16 = true;
 	return 0;
 }
 

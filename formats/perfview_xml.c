@@ -919,7 +919,9 @@ static int xml_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 			rc = fail(&x, 0, SV_ENOMEM, "out of memory");
 			goto out;
 		}
-	xmlCtxtUseOptions(x.p, XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS);
+	/* text that was UTF-16 is UTF-8 now, whatever its declaration says (encoding="utf-16") */
+	xmlCtxtUseOptions(x.p, XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS |
+				       (in->from_utf16 ? XML_PARSE_IGNORE_ENC : 0));
 	old_generic = xmlGenericError;
 	old_generic_ctx = xmlGenericErrorContext;
 	xmlSetGenericErrorFunc(&x, on_generic_error);

@@ -295,6 +295,11 @@ printf '# c\r\nmain;foo 3\r\nmain;b\303\244r 2\r\n' | iconv -f UTF-8 -t UTF-16 >
 { printf '\376\377'; printf 'main;foo 3\n' | iconv -f UTF-8 -t UTF-16BE; } > "$TMP/u16be.folded"
 cn utf16.folded '[.rows[]|select(.exc>0)|.name]|sort' '["bär","foo"]' byname "$TMP/u16.folded"
 cn utf16.pipe '.summary.metric' 5 byname - < "$TMP/u16.folded"
+# .perfView.xml saved as UTF-16 says so in its declaration (.NET's XmlWriter over a UTF-16
+# stream writes encoding="utf-16"): read as the UTF-8 it became, from a file or a pipe.
+{ printf '<?xml version="1.0" encoding="utf-16"?>\n'; tail -n +2 examples/tutorial.perfView.xml; } | iconv -f UTF-8 -t UTF-16 > "$TMP/u16.perfView.xml"
+cn utf16.xml '.summary.metric' 5510 byname "$TMP/u16.perfView.xml"
+cn utf16.xml-pipe '.summary.metric' 5510 byname - < "$TMP/u16.perfView.xml"
 cn utf16.be '.summary.metric' 3 byname "$TMP/u16be.folded"
 head -40 "$MT" | iconv -f UTF-8 -t UTF-16 > "$TMP/u16.data.txt"
 if [ "$("$SV" info "$TMP/u16.data.txt" --json 2>/dev/null | jq -r .format)" = perf-script ]; then ok; else bad utf16.perf-script "$("$SV" info "$TMP/u16.data.txt" 2>&1 | head -2)"; fi

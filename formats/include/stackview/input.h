@@ -39,6 +39,8 @@ typedef struct sv_input {
 	int fd;
 	sv_progress *progress; /* borrowed; NULL = nobody is watching */
 	unsigned long long max_bytes; /* bound on what it holds unpacked; 0 = SV_MAX_INPUT_BYTES */
+	bool from_utf16; /* converted to UTF-8 by sv_input_from_utf16: a declared encoding
+			  * (an XML declaration's) no longer says what the bytes are */
 } sv_input;
 
 /* Report that `done` bytes of the input are parsed: 0, or SV_ECANCELED (with err set and
