@@ -70,7 +70,8 @@ int sv_idmap_reserve(sv_idmap *m, size_t n)
 	return ncap > m->cap ? sv_idmap_rehash(m, ncap) : 0;
 }
 
-int sv_idmap_put(sv_idmap *m, uint64_t key, uint32_t val)
+/* The slot of key: its own, or the empty one where it goes (room for one more made first). */
+static int slot_of(sv_idmap *m, uint64_t key, size_t *out)
 {
 	if ((m->len + 1) * 4 > m->cap * 3) {
 		int rc = sv_idmap_rehash(m, m->cap ? m->cap * 2 : 64);
@@ -79,36 +80,37 @@ int sv_idmap_put(sv_idmap *m, uint64_t key, uint32_t val)
 	}
 	size_t mask = m->cap - 1;
 	size_t i = sv_hash_mix64(key) & mask;
-	while (m->vals[i] != SV_IDMAP_NONE) {
-		if (m->keys[i] == key) {
-			m->vals[i] = val;
-			return 0;
-		}
+	while (m->vals[i] != SV_IDMAP_NONE && m->keys[i] != key)
 		i = (i + 1) & mask;
+	*out = i;
+	return 0;
+}
+
+int sv_idmap_put(sv_idmap *m, uint64_t key, uint32_t val)
+{
+	size_t i;
+	int rc = slot_of(m, key, &i);
+	if (rc)
+		return rc;
+	if (m->vals[i] == SV_IDMAP_NONE) {
+		m->keys[i] = key;
+		m->len++;
 	}
-	m->keys[i] = key;
 	m->vals[i] = val;
-	m->len++;
 	return 0;
 }
 
 int sv_idmap_get_or_put(sv_idmap *m, uint64_t key, uint32_t val, uint32_t *out)
 {
-	if ((m->len + 1) * 4 > m->cap * 3) {
-		int rc = sv_idmap_rehash(m, m->cap ? m->cap * 2 : 64);
-		if (rc)
-			return rc;
+	size_t i;
+	int rc = slot_of(m, key, &i);
+	if (rc)
+		return rc;
+	if (m->vals[i] == SV_IDMAP_NONE) {
+		m->keys[i] = key;
+		m->vals[i] = val;
+		m->len++;
 	}
-	size_t mask = m->cap - 1;
-	size_t i = sv_hash_mix64(key) & mask;
-	for (; m->vals[i] != SV_IDMAP_NONE; i = (i + 1) & mask)
-		if (m->keys[i] == key) {
-			*out = m->vals[i];
-			return 0;
-		}
-	m->keys[i] = key;
-	m->vals[i] = val;
-	m->len++;
-	*out = val;
+	*out = m->vals[i];
 	return 0;
 }
