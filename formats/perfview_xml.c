@@ -228,29 +228,9 @@ static bool plain_number(const xmlChar *s, const xmlChar *end, double *out, bool
 	return true;
 }
 
-/* An attribute of the element starting (SAX2's five pointers per attribute: local name,
- * prefix, URI, value, value end), as a C string in buf (or *big, to free, when longer). NULL
- * when absent. Attributes with a namespace prefix are not ours. */
-static const char *attr_value(const xmlChar **attrs, int nattrs, const char *name, char *buf, size_t size, char **big)
-{
-	*big = NULL;
-	for (int i = 0; i < nattrs; i++) {
-		const xmlChar **a = attrs + 5 * i;
-		if (a[1] || strcmp((const char *)a[0], name) != 0)
-			continue;
-		size_t len = (size_t)(a[4] - a[3]);
-		char *d = buf;
-		if (len >= size && !(d = *big = malloc(len + 1))) /* out of memory: cut (then not a number) */
-			d = buf, len = size - 1;
-		memcpy(d, a[3], len);
-		d[len] = '\0';
-		return d;
-	}
-	return NULL;
-}
-
 /* The attribute named (a name from the parser's dictionary: the same pointer as the names
- * it hands over), or NULL. */
+ * it hands over), or NULL. SAX2 gives five pointers per attribute: local name, prefix, URI,
+ * value, value end; attributes with a namespace prefix are not ours. */
 static const xmlChar **attr_find(const xmlChar **attrs, int nattrs, const xmlChar *name)
 {
 	for (int i = 0; i < nattrs; i++)
@@ -259,41 +239,47 @@ static const xmlChar **attr_find(const xmlChar **attrs, int nattrs, const xmlCha
 	return NULL;
 }
 
+/* An attribute's value that is not a plain number, parsed by the general rules (leading
+ * blanks, exponents, a sign): 0, or the error naming it. */
+static int attr_number(xml_ctx *x, const xmlChar **a, bool integer, double *d, long long *ll)
+{
+	char buf[128], *big = NULL, *v = buf;
+	size_t len = (size_t)(a[4] - a[3]);
+	if (len >= sizeof(buf) && !(v = big = malloc(len + 1))) /* out of memory: cut (then not a number) */
+		v = buf, len = sizeof(buf) - 1;
+	memcpy(v, a[3], len);
+	v[len] = '\0';
+	bool ok = integer ? parse_ll(v, ll) : parse_double(v, d);
+	int rc = ok ? 0
+		    : fail(x, cur_line(x), SV_EFORMAT, "%s=\"%.40s\" is not %s", (const char *)a[0], v,
+			   integer ? "an integer" : "a number");
+	free(big);
+	return rc;
+}
+
 /* An attribute as a number; *present says whether it was there. */
 static int attr_double(xml_ctx *x, const xmlChar **attrs, int nattrs, const xmlChar *dname, double *out, bool *present)
 {
-	const char *name = (const char *)dname;
 	const xmlChar **a = attr_find(attrs, nattrs, dname);
 	*present = a != NULL;
 	if (!a || plain_number(a[3], a[4], out, false))
 		return 0;
-	char buf[128], *big;
-	const char *v = attr_value(attrs, nattrs, name, buf, sizeof(buf), &big);
-	bool ok = v && parse_double(v, out);
-	int rc = ok ? 0 : fail(x, cur_line(x), SV_EFORMAT, "%s=\"%.40s\" is not a number", name, v ? v : "");
-	free(big);
-	return rc;
+	return attr_number(x, a, false, out, NULL);
 }
 
 static int attr_ll(xml_ctx *x, const xmlChar **attrs, int nattrs, const char *elem, const xmlChar *dname, long long *out,
 		   bool *present, bool required)
 {
-	const char *name = (const char *)dname;
 	const xmlChar **a = attr_find(attrs, nattrs, dname);
 	*present = a != NULL;
 	if (!a)
-		return required ? fail(x, cur_line(x), SV_EFORMAT, "<%s> without %s", elem, name) : 0;
+		return required ? fail(x, cur_line(x), SV_EFORMAT, "<%s> without %s", elem, (const char *)dname) : 0;
 	double d;
 	if (plain_number(a[3], a[4], &d, true)) {
 		*out = (long long)d;
 		return 0;
 	}
-	char buf[128], *big;
-	const char *v = attr_value(attrs, nattrs, name, buf, sizeof(buf), &big);
-	bool ok = v && parse_ll(v, out);
-	int rc = ok ? 0 : fail(x, cur_line(x), SV_EFORMAT, "%s=\"%.40s\" is not an integer", name, v ? v : "");
-	free(big);
-	return rc;
+	return attr_number(x, a, true, NULL, out);
 }
 
 /* ---- stacks by id ---- */
