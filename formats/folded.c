@@ -7,7 +7,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,7 +148,7 @@ typedef struct fold_part {
 	fold_read r;
 	sv_error err;
 	int rc;
-	const atomic_bool *cancel;
+	atomic_bool cancel;
 } fold_part;
 
 static void *fold_part_run(void *arg)
@@ -159,9 +158,22 @@ static void *fold_part_run(void *arg)
 	if ((p->rc = sv_lines_init(&lr, &p->in)))
 		return NULL;
 	sv_sink sink = sv_source_sink(p->src);
-	p->rc = fold_lines(&p->r, &sink, &lr, false, p->cancel, &p->err);
+	p->rc = fold_lines(&p->r, &sink, &lr, false, &p->cancel, &p->err);
 	sv_lines_dispose(&lr);
 	return NULL;
+}
+
+/* The first part, on this thread. */
+typedef struct fold_first {
+	fold_read *r;
+	sv_sink *sink;
+	sv_error *err;
+} fold_first;
+
+static int fold_first_run(void *arg, sv_lines *lr)
+{
+	fold_first *f = arg;
+	return fold_lines(f->r, f->sink, lr, true, NULL, f->err);
 }
 
 /* Read lr's input in two parts at once when that helps, else (or for what the second part
@@ -177,41 +189,19 @@ static int fold_all(fold_read *r, sv_sink *sink, sv_lines *lr, const sv_import_o
 		free(p);
 		return sv_error_set(err, SV_ENOMEM, NULL);
 	}
-	atomic_bool cancel = false;
-	p->cancel = &cancel;
 	p->in = sv_two_rest(in, split);
-	pthread_t th;
-	bool started = pthread_create(&th, NULL, fold_part_run, p) == 0;
-	const char *end = lr->end;
-	sv_input first;
-	sv_two_progress watch;
-	sv_two_watch_first(&first, &watch, in, split);
-	lr->end = (const char *)in->data + split;
-	lr->in = &first;
-	int rc = fold_lines(r, sink, lr, true, NULL, err);
-	lr->end = end;
-	lr->in = in;
-	if (rc)
-		atomic_store(&cancel, true);
-	if (started)
-		pthread_join(th, NULL);
+	atomic_init(&p->cancel, false);
+	fold_first f = { r, sink, err };
+	bool started;
+	int rc = sv_two_run(lr, split, fold_part_run, p, &p->cancel, fold_first_run, &f, &started);
 	bool joined = !rc && started && !p->rc && sv_two_fits(sv_sink_source(sink), p->src);
 	if (joined) {
-		sv_frame_id *fmap = NULL;
-		sv_stack_id *smap = NULL;
-		bool *fnew = NULL;
-		rc = sv_two_join(sink, p->src, &fmap, &smap, &fnew);
-		free(fmap);
-		free(smap);
-		free(fnew);
 		if (!r->skipped && p->r.skipped)
 			r->first_bad = lr->line + p->r.first_bad;
 		r->skipped += p->r.skipped;
 		r->good += p->r.good;
-		if (rc)
+		if ((rc = sv_two_join(sink, p->src, lr->line + 1, NULL)))
 			sv_error_set(err, rc, NULL);
-		else
-			rc = sv_sink_note(sink, SV_NOTE_INFO, "read by two threads at once, the second from line %ld on", lr->line + 1);
 	}
 	fold_read_dispose(&p->r);
 	sv_source_free(p->src);

@@ -7,8 +7,6 @@
  * Header lines are lexed by perf_script_lex.c; frame lines here, where their small helpers
  * inline into the hot loop (a separate file cost 7 % of load time). */
 #include <ctype.h>
-#include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -936,7 +934,12 @@ typedef struct ps_part {
 	sv_source *src;
 	sv_error err;
 	int rc;
-	const atomic_bool *cancel;
+	atomic_bool cancel;
+	/* where the input starts and the second part begins, and the event: the first part's time
+	 * origin is found there (first_time), on the part's thread */
+	const char *origin;
+	size_t split;
+	const char *want;
 	/* the user modules the part found, with the frame that made each one known */
 	struct ps_um { char *name; size_t len; sv_frame_id frame; } *um; /* name: len bytes, as given */
 	size_t num, um_cap;
@@ -972,17 +975,6 @@ static int part_user_module(void *self, const char *name, size_t len)
 
 static const sv_sink_ops part_ops = { .intern_frame = part_frame, .intern_stack = part_stack,
 				      .add_sample = part_sample, .add_user_module = part_user_module };
-
-static void *part_run(void *arg)
-{
-	ps_part *p = arg;
-	sv_lines lr;
-	if ((p->rc = sv_lines_init(&lr, &p->in)))
-		return NULL;
-	p->rc = ps_parse(&p->c, &lr, p->cancel);
-	sv_lines_dispose(&lr);
-	return NULL;
-}
 
 /* The time of the first sample of event `want` with a time, in d[0, n) (what the first part
  * takes as time 0), its header lines told from frame lines as ps_parse tells them; false when
@@ -1031,9 +1023,26 @@ static bool first_time(const char *d, size_t n, const char *want, long long *s, 
 	return false;
 }
 
+static void *part_run(void *arg)
+{
+	ps_part *p = arg;
+	sv_lines lr;
+	p->c.have_t0 = first_time(p->origin, p->split, p->want, &p->c.t0_s, &p->c.t0_ns);
+	if ((p->rc = sv_lines_init(&lr, &p->in)))
+		return NULL;
+	p->rc = ps_parse(&p->c, &lr, &p->cancel);
+	sv_lines_dispose(&lr);
+	return NULL;
+}
+
+static int first_run(void *c, sv_lines *lr)
+{
+	return ps_parse(c, lr, NULL);
+}
+
 /* The second part joins the first (c): false when it cannot without changing the result
  * (then c reads on into the second part's text itself). */
-static int join_part(ps_ctx *c, ps_part *p, bool *joined)
+static int join_part(ps_ctx *c, ps_part *p, long line, bool *joined)
 {
 	*joined = false;
 	const ps_ctx *b = &p->c;
@@ -1049,13 +1058,11 @@ static int join_part(ps_ctx *c, ps_part *p, bool *joined)
 	if (!sv_two_fits(sv_sink_source(c->sink), p->src))
 		return 0;
 	*joined = true;
-	sv_frame_id *fmap = NULL;
-	sv_stack_id *smap = NULL;
-	bool *fnew = NULL;
-	int rc = sv_two_join(c->sink, p->src, &fmap, &smap, &fnew);
+	sv_two_maps m = { 0 };
+	int rc = sv_two_join(c->sink, p->src, line, &m);
 	/* a user module one reader would have met: its frame was new to the first part */
 	for (size_t i = 0; i < p->num && !rc; i++)
-		if (fnew[p->um[i].frame] && c->sink->ops->add_user_module)
+		if (m.frame_new[p->um[i].frame] && c->sink->ops->add_user_module)
 			rc = c->sink->ops->add_user_module(c->sink->self, p->um[i].name, p->um[i].len);
 	/* events: counts added, the selected one's state taken when only the second part met it */
 	for (size_t i = 0; i < b->nevents && !rc; i++) {
@@ -1071,10 +1078,8 @@ static int join_part(ps_ctx *c, ps_part *p, bool *joined)
 	}
 	c->any_period |= b->any_period;
 	if (!rc)
-		rc = sv_perf_names_join(&c->names, &b->names, fmap, smap);
-	free(fmap);
-	free(smap);
-	free(fnew);
+		rc = sv_perf_names_join(&c->names, &b->names, m.frame, m.stack);
+	sv_two_maps_free(&m);
 	return rc ? ps_fail(c, rc, "out of memory") : 0;
 }
 
@@ -1102,9 +1107,8 @@ static int ps_parse_all(ps_ctx *c, sv_lines *lr)
 	ps_part *p = calloc(1, sizeof(*p));
 	if (!p)
 		return ps_fail(c, SV_ENOMEM, "out of memory");
-	atomic_bool cancel = false;
-	p->cancel = &cancel;
 	p->in = sv_two_rest(in, split);
+	atomic_init(&p->cancel, false);
 	sv_sink psink = { &part_ops, p };
 	int rc = sv_source_new(&p->src, "part");
 	if (rc) {
@@ -1114,30 +1118,16 @@ static int ps_parse_all(ps_ctx *c, sv_lines *lr)
 	ps_init(&p->c, &psink, &p->in, c->opts, &p->err);
 	p->c.later_part = true;
 	p->c.default_event = c->default_event ? strdup(c->default_event) : NULL;
-	p->c.have_t0 = first_time((const char *)in->data, split, want, &p->c.t0_s, &p->c.t0_ns);
-	pthread_t th;
-	bool started = (!c->default_event || p->c.default_event) && pthread_create(&th, NULL, part_run, p) == 0;
-	/* this thread: the first part, the input's end moved to where the second begins */
-	const char *end = lr->end;
-	sv_input first;
-	sv_two_progress watch;
-	sv_two_watch_first(&first, &watch, in, split);
-	lr->end = (const char *)in->data + split;
-	lr->in = &first;
-	rc = ps_parse(c, lr, NULL);
-	lr->end = end;
-	lr->in = in;
-	if (rc)
-		atomic_store(&cancel, true);
-	if (started)
-		pthread_join(th, NULL);
-	bool joined = false;
+	p->origin = (const char *)in->data;
+	p->split = split;
+	p->want = c->opts->event ? c->opts->event : p->c.default_event;
+	bool started = false, joined = false;
+	if (p->want) /* (else the copy of the default event failed: one thread reads it all) */
+		rc = sv_two_run(lr, split, part_run, p, &p->cancel, first_run, c, &started);
 	if (!rc && started && !p->rc)
-		rc = join_part(c, p, &joined);
+		rc = join_part(c, p, lr->line + 1, &joined);
 	part_dispose(p);
 	free(p);
-	if (!rc && joined)
-		rc = sv_sink_note(c->sink, SV_NOTE_INFO, "read by two threads at once, the second from line %ld on", lr->line + 1);
 	if (rc || joined)
 		return rc;
 	return ps_parse(c, lr, NULL); /* the second part as one reader reads it */

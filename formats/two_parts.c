@@ -3,6 +3,7 @@
 #include "two_parts.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,60 +41,88 @@ sv_input sv_two_rest(const sv_input *in, size_t at)
 	return r;
 }
 
+/* The first part's progress, scaled to the whole input. */
+typedef struct two_progress {
+	sv_progress self;
+	sv_progress *to;
+	unsigned long long split, total;
+} two_progress;
+
 static int scaled(void *payload, unsigned long long done, unsigned long long total)
 {
 	(void)total;
-	sv_two_progress *w = payload;
+	two_progress *w = payload;
 	unsigned long long d = w->split ? (unsigned long long)((double)done * (double)w->total / (double)w->split) : done;
 	return w->to->fn(w->to->payload, d < w->total ? d : w->total, w->total);
 }
 
-void sv_two_watch_first(sv_input *first, sv_two_progress *w, const sv_input *in, size_t split)
+int sv_two_run(sv_lines *lr, size_t split, void *(*part)(void *), void *part_arg, atomic_bool *cancel,
+	       int (*first)(void *, sv_lines *), void *first_arg, bool *started)
 {
-	*first = *in;
-	if (!in->progress)
-		return;
-	*w = (sv_two_progress){ { scaled, w, in->progress->step, 0 }, in->progress, split, in->len };
-	first->progress = &w->self;
+	const sv_input *in = lr->in;
+	sv_input window = *in;
+	two_progress watch;
+	if (in->progress) {
+		watch = (two_progress){ { scaled, &watch, in->progress->step, 0 }, in->progress, split, in->len };
+		window.progress = &watch.self;
+	}
+	pthread_t th;
+	*started = pthread_create(&th, NULL, part, part_arg) == 0;
+	const char *end = lr->end;
+	lr->end = (const char *)in->data + split;
+	lr->in = &window;
+	int rc = first(first_arg, lr);
+	lr->end = end;
+	lr->in = in;
+	if (rc)
+		atomic_store(cancel, true);
+	if (*started)
+		pthread_join(th, NULL);
+	return rc;
 }
 
 bool sv_two_fits(const sv_source *dst, const sv_source *part)
 {
-	sv_samples s = sv_source_samples(part);
-	if (sv_source_sample_count(dst) + s.n > SV_MAX_SAMPLES)
-		return false;
-	double abs = 0, count = 0;
-	for (size_t i = 0; i < s.n; i++) {
-		abs += fabs(sv_sample_metric(&s, i));
-		count += fabs(sv_sample_count(&s, i));
-	}
-	return sv_source_abs_metric(dst) + abs < 1e300 && fabs(sv_source_total_count(dst)) + count < 1e300;
+	size_t n = sv_source_sample_count(part);
+	return sv_source_sample_count(dst) + n <= SV_MAX_SAMPLES &&
+	       sv_source_abs_metric(dst) + sv_source_abs_metric(part) < 1e300 &&
+	       fabs(sv_source_total_count(dst)) + (double)n < 1e300;
 }
 
-int sv_two_join(sv_sink *sink, const sv_source *part, sv_frame_id **fmap, sv_stack_id **smap, bool **fnew)
+void sv_two_maps_free(sv_two_maps *m)
+{
+	free(m->frame);
+	free(m->stack);
+	free(m->frame_new);
+	m->frame = NULL, m->stack = NULL, m->frame_new = NULL;
+}
+
+int sv_two_join(sv_sink *sink, const sv_source *part, long line, sv_two_maps *maps)
 {
 	const sv_source *dst = sv_sink_source(sink);
 	uint32_t nf = sv_source_frame_count(part), nst = sv_source_stack_count(part);
-	*fmap = malloc(((size_t)nf + 1) * sizeof(**fmap));
-	*smap = malloc(((size_t)nst + 1) * sizeof(**smap));
-	*fnew = calloc((size_t)nf + 1, 1);
-	if (!*fmap || !*smap || !*fnew)
-		return SV_ENOMEM;
-	int rc = 0;
+	sv_two_maps own = { 0 }, *m = maps ? maps : &own;
+	m->frame = malloc(((size_t)nf + 1) * sizeof(*m->frame));
+	m->stack = malloc(((size_t)nst + 1) * sizeof(*m->stack));
+	m->frame_new = calloc((size_t)nf + 1, 1);
+	int rc = m->frame && m->stack && m->frame_new ? 0 : SV_ENOMEM;
 	for (uint32_t f = 0; f < nf && !rc; f++) {
 		const char *name = sv_source_frame_name(part, f);
 		uint32_t before = sv_source_frame_count(dst);
-		rc = sink->ops->intern_frame(sink->self, &(*fmap)[f], name, strlen(name));
-		(*fnew)[f] = sv_source_frame_count(dst) != before;
+		rc = sink->ops->intern_frame(sink->self, &m->frame[f], name, strlen(name));
+		m->frame_new[f] = sv_source_frame_count(dst) != before;
 	}
 	for (uint32_t s = 0; s < nst && !rc; s++) {
 		sv_stack_id caller = sv_source_stack_caller(part, s);
-		rc = sink->ops->intern_stack(sink->self, &(*smap)[s], caller == SV_STACK_NONE ? SV_STACK_NONE : (*smap)[caller],
-					     (*fmap)[sv_source_stack_frame(part, s)]);
+		rc = sink->ops->intern_stack(sink->self, &m->stack[s], caller == SV_STACK_NONE ? SV_STACK_NONE : m->stack[caller],
+					     m->frame[sv_source_stack_frame(part, s)]);
 	}
 	sv_samples smp = sv_source_samples(part);
 	for (size_t i = 0; i < smp.n && !rc; i++)
-		rc = sink->ops->add_sample(sink->self, smp.stack[i] == SV_STACK_NONE ? SV_STACK_NONE : (*smap)[smp.stack[i]],
+		rc = sink->ops->add_sample(sink->self, smp.stack[i] == SV_STACK_NONE ? SV_STACK_NONE : m->stack[smp.stack[i]],
 					   smp.time[i], sv_sample_metric(&smp, i), sv_sample_count(&smp, i));
+	if (!rc)
+		rc = sv_sink_note(sink, SV_NOTE_INFO, "read by two threads at once, the second from line %ld on", line);
+	sv_two_maps_free(&own);
 	return rc;
 }

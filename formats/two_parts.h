@@ -10,10 +10,11 @@
  * reader would have added them; its samples follow in their order, each added as one reader
  * would have added it (the sink aggregates them the same way).
  *
- * Ownership: sv_two_join's maps are malloc'ed for the caller to free. */
+ * Ownership: sv_two_join's maps are the caller's to free (sv_two_maps_free). */
 #ifndef STACKVIEW_FORMATS_TWO_PARTS_H
 #define STACKVIEW_FORMATS_TWO_PARTS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -34,24 +35,32 @@ size_t sv_two_split(const char *d, size_t n, bool after_blank);
  * release: the first part's reader owns those). */
 sv_input sv_two_rest(const sv_input *in, size_t at);
 
-/* The first part's reader reports its progress through `self` (set up by
- * sv_two_watch_first), scaled to the whole input: both parts advance together, so the first
- * part's end is about the input's end. */
-typedef struct sv_two_progress {
-	sv_progress self;
-	sv_progress *to;
-	unsigned long long split, total;
-} sv_two_progress;
-/* *first: `in` with its progress scaled as above (unchanged when nobody watches). */
-void sv_two_watch_first(sv_input *first, sv_two_progress *w, const sv_input *in, size_t split);
+/* Reads the two parts at once: part(part_arg) on a second thread (it reads the input from
+ * split on, sv_two_rest) while first(first_arg, lr) reads lr up to split on this one, its
+ * progress reported scaled to the whole input (both parts advance together). When the first
+ * part fails, *cancel (which the part polls) asks the second to stop. On return the second
+ * thread has ended (*started: whether it ran at all), and lr reads on from split. Returns
+ * the first part's result. */
+int sv_two_run(sv_lines *lr, size_t split, void *(*part)(void *), void *part_arg, atomic_bool *cancel,
+	       int (*first)(void *, sv_lines *), void *first_arg, bool *started);
 
 /* Whether the part's samples can join dst's without meeting a limit one reader would have met
- * only with both (the number of samples, metrics adding up). */
+ * only with both (the number of samples, metrics and counts adding up; the text readers add
+ * samples of count 1). */
 bool sv_two_fits(const sv_source *dst, const sv_source *part);
 
-/* The part's frames, stacks and samples into the sink (whose source is dst), in the part's
- * order; fmap and smap: the part's ids as the sink's; fnew[f]: the frame was new to dst. 0 or
- * the sink's error. */
-int sv_two_join(sv_sink *sink, const sv_source *part, sv_frame_id **fmap, sv_stack_id **smap, bool **fnew);
+/* The part's ids as the sink's: frames, stacks, and whether a frame was new to the sink. */
+typedef struct sv_two_maps {
+	sv_frame_id *frame;
+	sv_stack_id *stack;
+	bool *frame_new;
+} sv_two_maps;
+void sv_two_maps_free(sv_two_maps *m);
+
+/* The part's frames, stacks and samples into the sink (a source's), in the part's order,
+ * then the note that two threads read the input, the second from `line` on. `maps` (NULL:
+ * not wanted) receives the part's ids as the sink's, to free with sv_two_maps_free whatever
+ * the result. 0 or the sink's error. */
+int sv_two_join(sv_sink *sink, const sv_source *part, long line, sv_two_maps *maps);
 
 #endif
