@@ -70,8 +70,8 @@ int sv_idmap_reserve(sv_idmap *m, size_t n)
 	return ncap > m->cap ? sv_idmap_rehash(m, ncap) : 0;
 }
 
-/* The slot of key: its own, or the empty one where it goes (room for one more made first). */
-static int slot_of(sv_idmap *m, uint64_t key, size_t *out)
+/* The slot of key, taken for it with `val` when key is new (room for one more made first). */
+static int claim(sv_idmap *m, uint64_t key, uint32_t val, size_t *out)
 {
 	if ((m->len + 1) * 4 > m->cap * 3) {
 		int rc = sv_idmap_rehash(m, m->cap ? m->cap * 2 : 64);
@@ -82,6 +82,11 @@ static int slot_of(sv_idmap *m, uint64_t key, size_t *out)
 	size_t i = sv_hash_mix64(key) & mask;
 	while (m->vals[i] != SV_IDMAP_NONE && m->keys[i] != key)
 		i = (i + 1) & mask;
+	if (m->vals[i] == SV_IDMAP_NONE) {
+		m->keys[i] = key;
+		m->vals[i] = val;
+		m->len++;
+	}
 	*out = i;
 	return 0;
 }
@@ -89,28 +94,17 @@ static int slot_of(sv_idmap *m, uint64_t key, size_t *out)
 int sv_idmap_put(sv_idmap *m, uint64_t key, uint32_t val)
 {
 	size_t i;
-	int rc = slot_of(m, key, &i);
-	if (rc)
-		return rc;
-	if (m->vals[i] == SV_IDMAP_NONE) {
-		m->keys[i] = key;
-		m->len++;
-	}
-	m->vals[i] = val;
-	return 0;
+	int rc = claim(m, key, val, &i);
+	if (!rc)
+		m->vals[i] = val;
+	return rc;
 }
 
 int sv_idmap_get_or_put(sv_idmap *m, uint64_t key, uint32_t val, uint32_t *out)
 {
 	size_t i;
-	int rc = slot_of(m, key, &i);
-	if (rc)
-		return rc;
-	if (m->vals[i] == SV_IDMAP_NONE) {
-		m->keys[i] = key;
-		m->vals[i] = val;
-		m->len++;
-	}
-	*out = m->vals[i];
-	return 0;
+	int rc = claim(m, key, val, &i);
+	if (!rc)
+		*out = m->vals[i];
+	return rc;
 }
