@@ -90,6 +90,8 @@ static int scale(size_t n)
 	uint64_t r = 88172645463325252ull;
 #define NEXT() (r ^= r << 13, r ^= r >> 7, r ^= r << 17, r)
 	sv_stack_id *leaf = malloc(NSTACKS * sizeof(*leaf));
+	if (!leaf)
+		return 1;
 	uint32_t nleaf = 0;
 	while (sv_source_stack_count(src) < NSTACKS) {
 		/* a new leaf below a random earlier leaf's caller chain, or a new root path */
