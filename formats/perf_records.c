@@ -326,7 +326,9 @@ static int inflate_records(pdr *r, const unsigned char *p, size_t n, size_t off)
 	}
 	r->comp_off = off;
 	ZSTD_inBuffer zin = { p, n, 0 };
-	while (zin.pos < zin.size) {
+	/* Until the input is used up and the output buffer was not filled: a full buffer
+	 * may leave inflated bytes inside the decoder even when every input byte was read. */
+	for (bool full = true; zin.pos < zin.size || full;) {
 		if (r->dcap - r->dlen < (1u << 16)) {
 			if (r->dlen + (1u << 16) > r->dlimit)
 				return sv_pdr_fail(r, SV_ELIMIT, off,
@@ -341,7 +343,8 @@ static int inflate_records(pdr *r, const unsigned char *p, size_t n, size_t off)
 			return sv_pdr_fail(r, SV_EFORMAT, off, "corrupt zstd data in a compressed record: %s", ZSTD_getErrorName(ret));
 		bool progress = zout.pos > r->dlen;
 		r->dlen = zout.pos;
-		if (!progress && zin.pos < zin.size && zout.pos < zout.size)
+		full = zout.pos == zout.size;
+		if (!progress && zin.pos < zin.size && !full)
 			return sv_pdr_fail(r, SV_EFORMAT, off, "corrupt zstd data in a compressed record");
 	}
 	/* Records inside; one may continue in the next compressed record. */

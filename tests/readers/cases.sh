@@ -194,3 +194,8 @@ e threads.usage 2 'threads needs 1 or 2' -- info "$RT/mt.fp.txt" --threads 3
 if [ "$("$SV" info "$RT/skip.folded" --threads 1 2>/dev/null | grep skipped)" = "$("$SV" info "$RT/skip.folded" --threads 2 2>/dev/null | grep skipped)" ] &&
 	"$SV" info "$RT/skip.folded" --threads 2 2>/dev/null | grep -q "1 line skipped.*the first is line $(($(wc -l < "$RT/threads.folded") + 1)))"; then ok
 else bad threads2.folded.skipped "$("$SV" info "$RT/skip.folded" --threads 2 | grep -i skip)"; fi
+
+# perf record -z: one compressed record that inflates to 71 KB (more than the decoder's first
+# output buffer) holds every record; perf script prints 948 samples of it.
+cn perf.data.zstd.one-big-record '[.samples, [.warnings[] | select(test("compress|inflat"))]]' '[948, []]' \
+	info tests/data/perf-z/sh-loop.zstd.data --kallsyms /nonexistent
