@@ -336,14 +336,43 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		goto out;
 	}
 	sv_pdr_sort_recs(r.recs, r.nrecs, tmp);
+	/* The second pass reads the records in time order and lets go of what is behind it:
+	 * tmp[i] becomes the least file offset (time) and the least inflated offset (loc) of
+	 * records i and later, so the input is never held whole (a mapped file's pages go
+	 * back to the kernel, the inflated stream is inflated again as it is needed). */
+	uint64_t fmin = UINT64_MAX, dmin = UINT64_MAX;
+	for (size_t i = r.nrecs; i-- > 0;) {
+		uint64_t loc = r.recs[i].loc;
+		if (loc & LOC_DECOMP)
+			dmin = (loc & ~LOC_DECOMP) < dmin ? loc & ~LOC_DECOMP : dmin;
+		else
+			fmin = loc < fmin ? loc : fmin;
+		tmp[i] = (rec){ fmin, dmin };
+	}
+	bool inflating = r.dbase + r.dlen > 0;
+	sv_pdr_rewind(&r, inflating ? doff : stop, stop);
 	for (size_t i = 0; i < r.nrecs; i++) {
 		uint64_t loc = r.recs[i].loc;
-		const unsigned char *h = (loc & LOC_DECOMP) ? r.dbuf + (loc & ~LOC_DECOMP) : r.d + loc;
+		const unsigned char *h;
+		size_t off = (size_t)loc;
+		if (loc & LOC_DECOMP) {
+			uint64_t at = loc & ~LOC_DECOMP;
+			uint16_t hsize;
+			if ((rc = sv_pdr_inflated(&r, at, 8, tmp[i].loc, &h)))
+				goto out;
+			memcpy(&hsize, h + 6, 2);
+			if ((rc = sv_pdr_inflated(&r, at, hsize, tmp[i].loc, &h)))
+				goto out;
+			off = r.comp_off;
+		} else {
+			h = r.d + loc;
+		}
+		if (i % 4096 == 0)
+			sv_pdr_release(&r, tmp[i].time < r.zpos ? (size_t)tmp[i].time : r.zpos);
 		uint32_t type = rd32(h);
 		uint16_t misc, size;
 		memcpy(&misc, h + 4, 2);
 		memcpy(&size, h + 6, 2);
-		size_t off = (loc & LOC_DECOMP) ? r.comp_off : (size_t)loc;
 		/* Symbols and unwinding make this pass the slow one: its share of records is
 		 * the progress reported. */
 		if ((rc = sv_input_progress(in, (unsigned long long)((double)i / (double)r.nrecs * (double)in->len), err)))

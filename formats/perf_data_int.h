@@ -120,8 +120,14 @@ typedef struct pdr {
 
 	rec *recs;
 	size_t nrecs, rcap;
-	unsigned char *dbuf; /* inflated COMPRESSED records */
+	/* Inflated COMPRESSED records: dbuf holds the inflated stream from offset dbase on
+	 * (what came before is done with); dlen and dparsed count from dbuf. The second pass
+	 * inflates again, finding the compressed records from zpos up to zend. */
+	unsigned char *dbuf;
 	size_t dlen, dcap, dparsed;
+	uint64_t dbase;
+	size_t zpos, zend;
+	size_t released; /* the mapped input's bytes before this are handed back to the kernel */
 	ZSTD_DStream *zs;
 	uint64_t dlimit;
 	size_t comp_off; /* the compressed record being inflated, for messages */
@@ -250,6 +256,15 @@ int sv_pdr_index_buffer(pdr *r, const unsigned char *base, size_t from, size_t t
 /* Split a SAMPLE payload of n bytes by attr a's sample_type into *s; false with *why when
  * the record is malformed. */
 bool sv_pdr_parse_sample(const attr *a, const unsigned char *p, size_t n, sample *s, const char **why);
+/* Hand the mapped input's pages before byte `upto` back to the kernel, in 32 MB steps (they
+ * come back from the page cache if read again); nothing for an input in memory. */
+void sv_pdr_release(pdr *r, size_t upto);
+/* Start the second pass's inflating over: compressed records are looked for in the data
+ * section's [from, to). */
+void sv_pdr_rewind(pdr *r, size_t from, size_t to);
+/* Point *out at bytes [at, at + need) of the inflated stream, inflating further as needed;
+ * the bytes before `keep` are no longer needed (dbuf may move). */
+int sv_pdr_inflated(pdr *r, uint64_t at, size_t need, uint64_t keep, const unsigned char **out);
 /* Stable merge sort of the record index by time (tmp: room for n records). */
 void sv_pdr_sort_recs(rec *v, size_t n, rec *tmp);
 

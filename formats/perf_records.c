@@ -5,9 +5,11 @@
  * sorted. Knows nothing of address spaces or stacks (perf_stacks.c), which use it. */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <zstd.h>
 
 #include "perf_data_int.h"
@@ -317,7 +319,10 @@ static uint64_t record_time(pdr *r, uint32_t type, const unsigned char *p, size_
 	return rd64(p + n - tsize + ((st & ST_TID) ? 8 : 0));
 }
 
-static int inflate_records(pdr *r, const unsigned char *p, size_t n, size_t off)
+/* Append the inflated bytes of one compressed record's payload (at file offset off) to
+ * dbuf. Both passes feed the same payloads to one decoder in file order, so they see the
+ * same inflated stream at the same offsets. */
+static int inflate_payload(pdr *r, const unsigned char *p, size_t n, size_t off)
 {
 	if (!r->zs) {
 		if (!(r->zs = ZSTD_createDStream()))
@@ -330,7 +335,7 @@ static int inflate_records(pdr *r, const unsigned char *p, size_t n, size_t off)
 	 * may leave inflated bytes inside the decoder even when every input byte was read. */
 	for (bool full = true; zin.pos < zin.size || full;) {
 		if (r->dcap - r->dlen < (1u << 16)) {
-			if (r->dlen + (1u << 16) > r->dlimit)
+			if (r->dbase + r->dlen + (1u << 16) > r->dlimit)
 				return sv_pdr_fail(r, SV_ELIMIT, off,
 					    "compressed records inflate to more than %" PRIu64 " bytes (1000 times the file, at most 8 GiB)",
 					    r->dlimit);
@@ -347,11 +352,110 @@ static int inflate_records(pdr *r, const unsigned char *p, size_t n, size_t off)
 		if (!progress && zin.pos < zin.size && !full)
 			return sv_pdr_fail(r, SV_EFORMAT, off, "corrupt zstd data in a compressed record");
 	}
-	/* Records inside; one may continue in the next compressed record. */
+	return 0;
+}
+
+/* Forget the inflated bytes before buffer offset k. */
+static void drop_inflated(pdr *r, size_t k)
+{
+	memmove(r->dbuf, r->dbuf + k, r->dlen - k);
+	r->dbase += k;
+	r->dlen -= k;
+	r->dparsed -= k;
+}
+
+/* The compressed bytes of a COMPRESSED or COMPRESSED2 record's payload (p, n bytes);
+ * false when they overrun it. */
+static bool compressed_bytes(uint32_t type, const unsigned char **p, size_t *n)
+{
+	if (type == R_COMPRESSED)
+		return true;
+	if (*n < 8 || rd64(*p) > *n - 8)
+		return false;
+	size_t len = (size_t)rd64(*p);
+	*p += 8;
+	*n = len;
+	return true;
+}
+
+/* The bytes a record's payload (p, n bytes) says follow it outside its size. */
+static size_t bytes_after(uint32_t type, const unsigned char *p, size_t n)
+{
+	if (type == R_TRACING_DATA && n >= 4) /* padded to 8 */
+		return ((size_t)rd32(p) + 7) & ~(size_t)7;
+	if (type == R_AUXTRACE && n >= 8)
+		return (size_t)rd64(p);
+	return 0;
+}
+
+/* The first pass: inflate, index the records inside (one may continue in the next
+ * compressed record), and keep only the unfinished one's bytes. */
+static int inflate_records(pdr *r, const unsigned char *p, size_t n, size_t off)
+{
+	int rc = inflate_payload(r, p, n, off);
+	if (rc)
+		return rc;
 	size_t stop;
-	int rc = sv_pdr_index_buffer(r, r->dbuf, r->dparsed, r->dlen, true, &stop);
+	if ((rc = sv_pdr_index_buffer(r, r->dbuf, r->dparsed, r->dlen, true, &stop)))
+		return rc;
 	r->dparsed = stop;
-	return rc;
+	drop_inflated(r, stop);
+	return 0;
+}
+
+void sv_pdr_release(pdr *r, size_t upto)
+{
+	const size_t step = (size_t)32 << 20;
+	if (upto > r->n)
+		upto = r->n;
+	upto &= ~(step - 1);
+	if (!r->in->mapped || upto <= r->released)
+		return;
+	(void)madvise((void *)(uintptr_t)(r->d + r->released), upto - r->released, MADV_DONTNEED);
+	r->released = upto;
+}
+
+void sv_pdr_rewind(pdr *r, size_t from, size_t to)
+{
+	r->zpos = from;
+	r->zend = to;
+	r->dbase = r->dlen = r->dparsed = 0;
+	r->released = 0; /* the second pass maps the pages in again */
+	if (r->zs)
+		ZSTD_initDStream(r->zs);
+}
+
+int sv_pdr_inflated(pdr *r, uint64_t at, size_t need, uint64_t keep, const unsigned char **out)
+{
+	if (keep > r->dbase + r->dlen)
+		keep = r->dbase + r->dlen;
+	/* Move the kept bytes down once the forgotten ones are most of the buffer. */
+	if (keep > r->dbase && keep - r->dbase >= r->dlen / 2 && keep - r->dbase >= (1u << 20))
+		drop_inflated(r, (size_t)(keep - r->dbase));
+	if (at < r->dbase)
+		return sv_pdr_fail(r, SV_EFORMAT, r->comp_off, "internal error: inflated record at %" PRIu64 " already let go", at);
+	while (r->dbase + r->dlen < at + need) {
+		/* The next compressed record in the data section, found as the first pass found it. */
+		size_t o = r->zpos;
+		if (r->zend - o < 8)
+			return sv_pdr_fail(r, SV_EFORMAT, r->comp_off, "internal error: inflated record at %" PRIu64 " not found again", at);
+		const unsigned char *h = r->d + o;
+		uint32_t type = rd32(h);
+		uint16_t size;
+		memcpy(&size, h + 6, 2);
+		if (size < 8 || size > r->zend - o)
+			return sv_pdr_fail(r, SV_EFORMAT, o, "internal error: record at %zu not found again", o);
+		const unsigned char *p = h + 8;
+		size_t n = size - 8u, after = bytes_after(type, p, n);
+		r->zpos = o + size + (after <= r->zend - o - size ? after : r->zend - o - size);
+		if ((type == R_COMPRESSED || type == R_COMPRESSED2) && compressed_bytes(type, &p, &n)) {
+			int rc = inflate_payload(r, p, n, o);
+			if (rc)
+				return rc;
+		}
+	}
+	*out = r->dbuf + (at - r->dbase);
+	return 0;
 }
 
 static int handle_record(pdr *r, const unsigned char *base, size_t off, bool decomp, uint32_t type,
@@ -389,26 +493,22 @@ static int handle_record(pdr *r, const unsigned char *base, size_t off, bool dec
 		return feat_build_ids(r, p - 8, n + 8);
 	case R_TRACING_DATA: /* its payload follows the record, padded to 8 */
 		if (n >= 4) {
-			*extra = ((size_t)rd32(p) + 7) & ~(size_t)7;
+			*extra = bytes_after(type, p, n);
 			size_t at = off + 8 + n, have = (decomp ? r->dlen : r->n);
 			if (at < have)
 				tracing_formats(r, base + at, rd32(p) < have - at ? rd32(p) : have - at);
 		}
 		return 0;
 	case R_AUXTRACE: /* u64 size, then size bytes after the record */
-		if (n >= 8)
-			*extra = (size_t)rd64(p);
+		*extra = bytes_after(type, p, n);
 		return 0;
 	case R_COMPRESSED:
-		if (decomp)
-			return sv_pdr_fail(r, SV_EFORMAT, off, "compressed record inside a compressed record");
-		return inflate_records(r, p, n, off);
 	case R_COMPRESSED2:
 		if (decomp)
 			return sv_pdr_fail(r, SV_EFORMAT, off, "compressed record inside a compressed record");
-		if (n < 8 || rd64(p) > n - 8)
+		if (!compressed_bytes(type, &p, &n))
 			return sv_pdr_fail(r, SV_EFORMAT, off, "compressed record: data size overruns the record");
-		return inflate_records(r, p + 8, (size_t)rd64(p), off);
+		return inflate_records(r, p, n, off);
 	default: break;
 	}
 	if ((type > 21 && type < 64) || type > R_COMPRESSED2) { /* skipped by its size */
@@ -437,7 +537,7 @@ static int handle_record(pdr *r, const unsigned char *base, size_t off, bool dec
 		r->kernel_text = rd64(p + 24);
 	if (SV_ARRAY_RESERVE(r->recs, r->rcap, r->nrecs + 1))
 		return sv_pdr_oom(r);
-	r->recs[r->nrecs++] = (rec){ t, (decomp ? LOC_DECOMP : 0) | (uint64_t)(p - 8 - base) };
+	r->recs[r->nrecs++] = (rec){ t, decomp ? LOC_DECOMP | (r->dbase + (uint64_t)(p - 8 - base)) : (uint64_t)(p - 8 - base) };
 	return 0;
 }
 
@@ -472,6 +572,8 @@ int sv_pdr_index_buffer(pdr *r, const unsigned char *base, size_t from, size_t t
 			}
 			o += extra;
 		}
+		if (!decomp)
+			sv_pdr_release(r, o);
 	}
 	*stop = o;
 	return 0;

@@ -165,6 +165,22 @@ if [ -s "${P:-}" ]; then
 		awk -v a="$ours" -v b="$theirs" -v n="$n" 'BEGIN {printf "stackview info (unwinding every sample): %d ms = %.0f k samples/s (goal >= 20 k/s); perf report --children -g none: %d ms; ratio %.1fx\n", a, n / a, b, b / a}'
 		noinl=$(best_of3 "$B/stackview" info "$D" --no-inline)
 		echo "  of which inline frames from DWARF: $((ours - noinl)) ms (--no-inline: $noinl ms)"
+		rss=$( { /usr/bin/time -f %M "$B/stackview" info "$D" --no-inline > /dev/null; } 2>&1 | tail -1)
+		echo "  peak RSS $((rss / 1024)) MB for the $(du -m "$D" | cut -f1) MB file (never held whole: pages behind the reader go back)"
+	fi
+	Z=$B/bench/perf.z.data
+	if [ ! -s "$Z" ]; then
+		echo "recording a zstd-compressed profile of the engine (perf record -z -e cpu-clock -g -F 20000)"
+		perf record -q -z -e cpu-clock -g -F 20000 -o "$Z" -- "$B/tests/bench/engine" "$F" 4 > /dev/null 2>&1 || true
+	fi
+	if [ -s "$Z" ]; then
+		n=$("$B/stackview" info "$Z" --json 2>/dev/null | jq .samples)
+		ours=$(best_of3 "$B/stackview" info "$Z")
+		theirs=$(best_of3 perf report -i "$Z" --children -g none --stdio)
+		rss=$( { /usr/bin/time -f %M "$B/stackview" info "$Z" > /dev/null; } 2>&1 | tail -1)
+		echo
+		echo "== perf.data (perf record -z): $Z ($n samples, $(du -k "$Z" | cut -f1) KB)"
+		awk -v a="$ours" -v b="$theirs" -v n="$n" -v rss="$rss" 'BEGIN {printf "stackview info: %d ms (%.0f k samples/s); perf report --children -g none: %d ms; ratio %.1fx; peak RSS %.0f MB (inflated a window at a time)\n", a, n / a, b, b / a, rss / 1024}'
 	fi
 fi
 

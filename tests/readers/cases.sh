@@ -199,3 +199,10 @@ else bad threads2.folded.skipped "$("$SV" info "$RT/skip.folded" --threads 2 | g
 # output buffer) holds every record; perf script prints 948 samples of it.
 cn perf.data.zstd.one-big-record '[.samples, [.warnings[] | select(test("compress|inflat"))]]' '[948, []]' \
 	info tests/data/perf-z/sh-loop.zstd.data --kallsyms /nonexistent
+# perf record -z -a of two threads with deep stacks: 323 compressed records inflate to 17 MB,
+# which the second pass inflates again a window at a time; every thread keeps the samples
+# `perf script -F tid | sort | uniq -c` counts, and the periods sum to perf script's.
+cn perf.data.zstd.window '[.samples, (.metric * 1000 | round)]' '[24110, 1205500]' info tests/data/perf-z/deep-a.zstd.data --kallsyms /nonexistent
+cn perf.data.zstd.threads '[.rows[] | select(.name | startswith("Thread")) | "\(.name | capture("\\((?<t>-?[0-9]+)\\)").t):\(.inc_count)"] | sort' \
+	'["-1:1","0:18","1217:1","15:1","2430:1","8196:256","8198:24","8200:11790","8201:12018"]' \
+	byname tests/data/perf-z/deep-a.zstd.data --kallsyms /nonexistent
