@@ -209,27 +209,39 @@ out:
 /* ---- tree nodes ---- */
 
 /* A node as the stacks make it: no samples yet. */
-static void node_init(vnode *n, uint32_t parent, uint32_t name)
+static void node_init(vnode *n, uint32_t name)
 {
 	memset(n, 0, sizeof(*n));
-	n->parent = parent;
 	n->name = name;
 	n->st.first = n->xfirst = INFINITY;
 	n->st.last = n->xlast = -INFINITY;
 	n->st.max = n->xmax = -INFINITY;
 }
 
+/* Room for n nodes and their parents. */
+static int nodes_reserve(sv_view *v, size_t n)
+{
+	if (n <= v->node_cap)
+		return 0;
+	size_t cap = v->node_cap; /* both grow the same way from the same capacity */
+	if (SV_ARRAY_RESERVE(v->nodes, cap, n) || SV_ARRAY_RESERVE(v->parent, v->node_cap, n))
+		return SV_ENOMEM;
+	return 0;
+}
+
 static int node_child(build *b, uint32_t *out, uint32_t parent, uint32_t name)
 {
 	sv_view *v = b->v;
-	if (SV_ARRAY_RESERVE(v->nodes, v->node_cap, (size_t)v->nnodes + 1))
+	if (nodes_reserve(v, (size_t)v->nnodes + 1))
 		return SV_ENOMEM;
 	uint32_t id;
 	int rc = sv_idmap_get_or_put(&b->child_index, ((uint64_t)parent << 32) | name, v->nnodes, &id);
 	if (rc)
 		return rc;
-	if (id == v->nnodes)
-		node_init(&v->nodes[v->nnodes++], parent, name);
+	if (id == v->nnodes) {
+		v->parent[v->nnodes] = parent;
+		node_init(&v->nodes[v->nnodes++], name);
+	}
 	*out = id;
 	return 0;
 }
@@ -315,6 +327,11 @@ static void add_samples(sv_view *v)
 	double latest = 0;
 	memset(&v->np, 0, sizeof(v->np));
 	for (size_t i = 0; i < ns; i++) {
+		/* A sample's node is a random read: ask for the ones a few samples ahead. */
+		if (i + 16 < ns && stk[i + 16] != SV_STACK_NONE)
+			__builtin_prefetch(&v->stack_node[stk[i + 16]]);
+		if (i + 8 < ns && stk[i + 8] != SV_STACK_NONE && v->stack_node[stk[i + 8]] != NONE32)
+			__builtin_prefetch(&nodes[v->stack_node[stk[i + 8]]].st, 1);
 		sv_stack_id s = stk[i];
 		uint32_t node;
 		bool folded = false;
@@ -373,7 +390,7 @@ static void accumulate(sv_view *v)
 	}
 	for (uint32_t i = v->nnodes; i-- > 1;) {
 		vnode *n = &v->nodes[i];
-		vnode *p = &v->nodes[n->parent];
+		vnode *p = &v->nodes[v->parent[i]];
 		p->st.inc += n->st.inc;
 		p->st.inc_ct += n->st.inc_ct;
 		p->nsamp += n->nsamp;
@@ -399,34 +416,30 @@ static int child_cmp(const void *a, const void *b, void *payload)
 	return strcmp(sv_strtab_str(&sort_view->names, x->name), sv_strtab_str(&sort_view->names, y->name));
 }
 
-/* Child lists of alive nodes, sorted (§6.1). */
+/* Child lists of alive nodes, sorted (§6.1): counted into kids[p + 2], summed so kids[p + 1]
+ * is where p's list starts, then filled, which moves kids[p + 1] to its end. */
 static int link_children(sv_view *v)
 {
-	free(v->children);
-	v->children = malloc(((size_t)v->nnodes + 1) * sizeof(*v->children));
+	uint32_t n = v->nnodes;
 	if (!v->children)
+		v->children = malloc(((size_t)n + 1) * sizeof(*v->children));
+	if (!v->kids)
+		v->kids = malloc(((size_t)n + 2) * sizeof(*v->kids));
+	if (!v->children || !v->kids)
 		return SV_ENOMEM;
-	for (uint32_t i = 0; i < v->nnodes; i++)
-		v->nodes[i].child_count = 0;
-	for (uint32_t i = 1; i < v->nnodes; i++)
+	uint32_t *kids = v->kids;
+	memset(kids, 0, ((size_t)n + 2) * sizeof(*kids));
+	for (uint32_t i = 1; i < n; i++)
 		if (v->alive[i])
-			v->nodes[v->nodes[i].parent].child_count++;
-	uint32_t pos = 0;
-	for (uint32_t i = 0; i < v->nnodes; i++) {
-		v->nodes[i].child_start = pos;
-		pos += v->nodes[i].child_count;
-		v->nodes[i].child_count = 0;
-	}
-	for (uint32_t i = 1; i < v->nnodes; i++) {
-		if (!v->alive[i])
-			continue;
-		vnode *p = &v->nodes[v->nodes[i].parent];
-		v->children[p->child_start + p->child_count++] = i;
-	}
-	for (uint32_t i = 0; i < v->nnodes; i++)
-		if (v->nodes[i].child_count > 1)
-			qsort_r(v->children + v->nodes[i].child_start, v->nodes[i].child_count, sizeof(uint32_t),
-				child_cmp, v);
+			kids[v->parent[i] + 2]++;
+	for (uint32_t i = 2; i < n + 2; i++)
+		kids[i] += kids[i - 1];
+	for (uint32_t i = 1; i < n; i++)
+		if (v->alive[i])
+			v->children[kids[v->parent[i] + 1]++] = i;
+	for (uint32_t i = 0; i < n; i++)
+		if (kids[i + 1] - kids[i] > 1)
+			qsort_r(v->children + kids[i], kids[i + 1] - kids[i], sizeof(uint32_t), child_cmp, v);
 	return 0;
 }
 
@@ -450,14 +463,19 @@ static int byname_cmp(const void *a, const void *b, void *payload)
 	return strcmp(sv_strtab_str(&sort_view->names, x), sv_strtab_str(&sort_view->names, y));
 }
 
-/* Depth-first walk with an on-path counter per name: inclusive counted once per path. */
+/* Depth-first with an on-path counter per name: inclusive counted once per path. The walk's
+ * order is laid out first (each subtree's size, then each node's place and depth), so the
+ * nodes are then read in a row and asked for ahead, not found one child at a time. */
 static int compute_byname(sv_view *v)
 {
-	uint32_t nn = v->names.count;
+	uint32_t nn = v->names.count, n = v->nnodes;
+	const uint32_t *kids = v->kids, *children = v->children;
 	int rc = 0;
 	uint32_t *onpath = calloc(nn ? nn : 1, sizeof(*onpath));
-	uint32_t *stack = malloc(((size_t)v->nnodes + 1) * sizeof(*stack));
-	uint32_t *iter = malloc(((size_t)v->nnodes + 1) * sizeof(*iter));
+	uint32_t *size = malloc(((size_t)n + 1) * sizeof(*size));
+	uint32_t *pos = malloc(((size_t)n + 1) * sizeof(*pos));
+	uint32_t *depth = malloc(((size_t)n + 1) * sizeof(*depth));
+	uint32_t *order = malloc(((size_t)n + 1) * sizeof(*order));
 	free(v->byname_st);
 	free(v->byname);
 	free(v->byname_row);
@@ -466,9 +484,10 @@ static int compute_byname(sv_view *v)
 	v->byname_row = malloc((nn ? nn : 1) * sizeof(*v->byname_row));
 	uint8_t *seen = calloc(nn ? nn : 1, 1);
 	free(v->first_on_path);
-	v->first_on_path = malloc(((size_t)v->nnodes + 1) * sizeof(*v->first_on_path));
+	v->first_on_path = malloc(((size_t)n + 1) * sizeof(*v->first_on_path));
 	v->nfirst_on_path = 0;
-	if (!onpath || !stack || !iter || !v->byname_st || !v->byname || !v->byname_row || !seen || !v->first_on_path) {
+	if (!onpath || !size || !pos || !depth || !order || !v->byname_st || !v->byname || !v->byname_row || !seen ||
+	    !v->first_on_path) {
 		rc = SV_ENOMEM;
 		goto out;
 	}
@@ -476,49 +495,71 @@ static int compute_byname(sv_view *v)
 		stats_zero(&v->byname_st[i]);
 		v->byname_row[i] = NONE32;
 	}
-	size_t sp = 0;
-	stack[sp] = SV_NODE_ROOT;
-	iter[sp] = 0;
-	sp++;
+	/* subtree sizes (children after parents), then places in the walk (parents first) */
+	for (uint32_t i = n; i-- > 0;) {
+		if (!v->alive[i])
+			continue;
+		uint32_t sz = 1;
+		for (uint32_t k = kids[i]; k < kids[i + 1]; k++)
+			sz += size[children[k]];
+		size[i] = sz;
+	}
+	pos[SV_NODE_ROOT] = 0;
+	depth[SV_NODE_ROOT] = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!v->alive[i])
+			continue;
+		uint32_t at = pos[i] + 1;
+		for (uint32_t k = kids[i]; k < kids[i + 1]; k++) {
+			uint32_t c = children[k];
+			pos[c] = at;
+			depth[c] = depth[i] + 1;
+			at += size[c];
+		}
+		order[pos[i]] = i;
+	}
+	uint32_t m = size[SV_NODE_ROOT];
+	/* the walk: path[0, sp) holds the names from ROOT down to the current node's parent */
+	uint32_t *path = pos, sp = 0;
 	{
 		vnode *r = &v->nodes[SV_NODE_ROOT];
-		sv_stats *bs = &v->byname_st[r->name];
-		*bs = r->st;
+		v->byname_st[r->name] = r->st;
 		seen[r->name] = 1;
 		onpath[r->name]++;
+		path[sp++] = r->name;
 		v->first_on_path[v->nfirst_on_path++] = SV_NODE_ROOT;
 	}
-	while (sp) {
-		uint32_t n = stack[sp - 1];
-		vnode *node = &v->nodes[n];
-		if (iter[sp - 1] < node->child_count) {
-			uint32_t c = v->children[node->child_start + iter[sp - 1]++];
-			vnode *cn = &v->nodes[c];
-			sv_stats *bs = &v->byname_st[cn->name];
-			seen[cn->name] = 1;
-			bs->exc += cn->st.exc;
-			bs->exc_ct += cn->st.exc_ct;
-			bs->fold += cn->st.fold;
-			bs->fold_ct += cn->st.fold_ct;
-			if (!onpath[cn->name]) {
-				bs->inc += cn->st.inc;
-				bs->inc_ct += cn->st.inc_ct;
-				v->first_on_path[v->nfirst_on_path++] = c;
-			}
-			if (cn->st.first < bs->first)
-				bs->first = cn->st.first;
-			if (cn->st.last > bs->last)
-				bs->last = cn->st.last;
-			if (cn->st.max > bs->max)
-				bs->max = cn->st.max;
-			onpath[cn->name]++;
-			stack[sp] = c;
-			iter[sp] = 0;
-			sp++;
-		} else {
-			onpath[node->name]--;
-			sp--;
+	for (uint32_t k = 1; k < m; k++) {
+		if (k + 12 < m) {
+			const vnode *ahead = &v->nodes[order[k + 12]];
+			__builtin_prefetch(ahead);
+			__builtin_prefetch((const char *)ahead + 64);
 		}
+		if (k + 4 < m)
+			__builtin_prefetch(&v->byname_st[v->nodes[order[k + 4]].name], 1);
+		uint32_t c = order[k];
+		while (sp > depth[c])
+			onpath[path[--sp]]--;
+		vnode *cn = &v->nodes[c];
+		sv_stats *bs = &v->byname_st[cn->name];
+		seen[cn->name] = 1;
+		bs->exc += cn->st.exc;
+		bs->exc_ct += cn->st.exc_ct;
+		bs->fold += cn->st.fold;
+		bs->fold_ct += cn->st.fold_ct;
+		if (!onpath[cn->name]) {
+			bs->inc += cn->st.inc;
+			bs->inc_ct += cn->st.inc_ct;
+			v->first_on_path[v->nfirst_on_path++] = c;
+		}
+		if (cn->st.first < bs->first)
+			bs->first = cn->st.first;
+		if (cn->st.last > bs->last)
+			bs->last = cn->st.last;
+		if (cn->st.max > bs->max)
+			bs->max = cn->st.max;
+		onpath[cn->name]++;
+		path[sp++] = cn->name;
 	}
 	v->nbyname = 0;
 	for (uint32_t i = 0; i < nn; i++)
@@ -529,8 +570,10 @@ static int compute_byname(sv_view *v)
 		v->byname_row[v->byname[r]] = r;
 out:
 	free(onpath);
-	free(stack);
-	free(iter);
+	free(size);
+	free(pos);
+	free(depth);
+	free(order);
 	free(seen);
 	return rc;
 }
@@ -563,7 +606,7 @@ static int fold_percent(sv_view *v)
 		if (!v->alive[i])
 			continue;
 		vnode *n = &v->nodes[i];
-		uint32_t p = n->parent;
+		uint32_t p = v->parent[i];
 		if (p == SV_NODE_ROOT) {
 			v->remap[i] = i;
 			continue;
@@ -663,17 +706,17 @@ int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params
 		goto out;
 	/* the names, the nodes (as the stacks made them, before any sample) and each stack's node */
 	uint32_t nst = sv_source_stack_count(v->src);
-	v->nodes = malloc(((size_t)prev->nnodes + 1) * sizeof(*v->nodes));
 	v->stack_node = malloc(((size_t)nst + 1) * sizeof(*v->stack_node));
 	v->stack_folded = malloc((size_t)nst + 1);
-	if (sv_strtab_copy(&v->names, &prev->names) || !v->nodes || !v->stack_node || !v->stack_folded) {
+	if (sv_strtab_copy(&v->names, &prev->names) || nodes_reserve(v, (size_t)prev->nnodes + 1) || !v->stack_node ||
+	    !v->stack_folded) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;
 	}
 	v->nnodes = prev->nnodes;
-	v->node_cap = (size_t)prev->nnodes + 1;
 	for (uint32_t i = 0; i < v->nnodes; i++)
-		node_init(&v->nodes[i], prev->nodes[i].parent, prev->nodes[i].name);
+		node_init(&v->nodes[i], prev->nodes[i].name);
+	memcpy(v->parent, prev->parent, (size_t)v->nnodes * sizeof(*v->parent));
 	memcpy(v->stack_node, prev->stack_node, ((size_t)nst + 1) * sizeof(*v->stack_node));
 	memcpy(v->stack_folded, prev->stack_folded, (size_t)nst + 1);
 	if ((rc = finish(v, t0))) {
@@ -735,12 +778,12 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 			}
 	}
 	/* a node per kept stack at most: room for them all at once, not by doubling */
-	if (SV_ARRAY_RESERVE(v->nodes, v->node_cap, (size_t)nst + 1) || sv_idmap_reserve(&b.child_index, (size_t)nst + 1))
+	if (nodes_reserve(v, (size_t)nst + 1) || sv_idmap_reserve(&b.child_index, (size_t)nst + 1))
 		goto fail_nomem;
 	uint32_t root;
 	if ((rc = node_child(&b, &root, NONE32, root_name)))
 		goto fail_nomem;
-	v->nodes[root].parent = NONE32;
+	v->parent[root] = NONE32;
 	if ((rc = transform_stacks(&b)))
 		goto fail_nomem;
 	if ((rc = finish(v, t0)))
@@ -770,7 +813,9 @@ void sv_view_free(sv_view *v)
 	sv_params_dispose(&v->params);
 	sv_strtab_dispose(&v->names);
 	free(v->nodes);
+	free(v->parent);
 	free(v->children);
+	free(v->kids);
 	free(v->remap);
 	free(v->alive);
 	free(v->stack_node);
@@ -802,7 +847,7 @@ sv_name_id sv_view_name_find(const sv_view *v, const char *name)
 }
 
 sv_name_id sv_view_node_name(const sv_view *v, sv_node_id n) { return v->nodes[n].name; }
-sv_node_id sv_view_node_parent(const sv_view *v, sv_node_id n) { return v->nodes[n].parent; }
+sv_node_id sv_view_node_parent(const sv_view *v, sv_node_id n) { return v->parent[n]; }
 const sv_stats *sv_view_node_stats(const sv_view *v, sv_node_id n) { return &v->nodes[n].st; }
 uint32_t sv_view_node_count(const sv_view *v) { return v->nnodes; }
 bool sv_view_node_alive(const sv_view *v, sv_node_id n) { return n < v->nnodes && v->alive[n]; }
@@ -820,8 +865,8 @@ double sv_view_node_exc_max(const sv_view *v, sv_node_id n)
 
 uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id **out)
 {
-	*out = v->children + v->nodes[n].child_start;
-	return v->nodes[n].child_count;
+	*out = v->children + v->kids[n];
+	return v->kids[n + 1] - v->kids[n];
 }
 
 uint32_t sv_view_byname_count(const sv_view *v) { return v->nbyname; }
@@ -985,6 +1030,6 @@ void sv_view_timing(const sv_view *v, double *filter_ms, double *tree_ms)
 size_t sv_view_memory(const sv_view *v)
 {
 	uint32_t nst = sv_source_stack_count(v->src);
-	return (size_t)v->node_cap * sizeof(vnode) + (size_t)v->nnodes * 10 + (size_t)nst * 5 +
+	return (size_t)v->node_cap * (sizeof(vnode) + 4) + (size_t)v->nnodes * 14 + (size_t)nst * 5 +
 	       v->names.text.total + (size_t)v->names.cap * 12 + (size_t)v->names.count * (sizeof(sv_stats) + 8);
 }

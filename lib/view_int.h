@@ -7,8 +7,7 @@
 #include "strtab_int.h"
 
 typedef struct vnode {
-	uint32_t parent, name;
-	uint32_t child_start, child_count;
+	uint32_t name;
 	uint64_t nsamp; /* inclusive number of samples */
 	sv_stats st;
 	double xfirst, xlast, xmax; /* over the node's own (exclusive) samples */
@@ -25,9 +24,12 @@ struct sv_view {
 	strtab names;
 
 	vnode *nodes;
+	uint32_t *parent;      /* per node (NONE for ROOT): apart, so passes over the tree's shape
+				* do not read the nodes */
 	uint32_t nnodes;
 	size_t node_cap;
-	uint32_t *children;    /* child lists, sorted */
+	uint32_t *children;    /* child lists, sorted: node n's are [kids[n], kids[n + 1]) */
+	uint32_t *kids;
 	uint32_t *remap;       /* node -> node that finally holds its samples (Fold%) */
 	uint8_t *alive;
 

@@ -195,7 +195,7 @@ int sv_view_when_scale(double *out, sv_view *v)
 	for (size_t i = nn; i-- > 1;) {
 		if (!v->alive[i])
 			continue;
-		size_t p = v->nodes[i].parent;
+		size_t p = v->parent[i];
 		if (span[2 * i] < span[2 * p])
 			span[2 * p] = span[2 * i];
 		if (span[2 * i + 1] > span[2 * p + 1])
@@ -218,7 +218,7 @@ int sv_view_when_scale(double *out, sv_view *v)
 	for (size_t i = nn; i-- > 1;) {
 		if (!v->alive[i] || !v->inc_w[i])
 			continue;
-		size_t p = v->nodes[i].parent;
+		size_t p = v->parent[i];
 		const float *c = v->inc_rows + v->inc_off[i];
 		float *r = v->inc_rows + v->inc_off[p] + (v->inc_lo[i] - v->inc_lo[p]);
 		for (int k = 0; k < v->inc_w[i]; k++)
