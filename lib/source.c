@@ -593,6 +593,8 @@ const char *sv_source_frame_short(const sv_source *src, sv_frame_id id)
 
 sv_frame_id sv_source_stack_frame(const sv_source *src, sv_stack_id id) { return src->st_frame[id]; }
 sv_stack_id sv_source_stack_caller(const sv_source *src, sv_stack_id id) { return src->st_caller[id]; }
+const sv_frame_id *sv_source_stack_frames(const sv_source *src) { return src->st_frame; }
+const sv_stack_id *sv_source_stack_callers(const sv_source *src) { return src->st_caller; }
 const sv_stack_id *sv_source_sample_stacks(const sv_source *src) { return src->s_stack; }
 const double *sv_source_sample_times(const sv_source *src) { return src->s_time; }
 

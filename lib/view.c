@@ -40,6 +40,9 @@ typedef struct build {
 	sv_grouppats *group;
 	sv_patlist *fold, *inc, *exc;
 	uint64_t inc_need;
+	/* A node's first child is kept beside it (most nodes of deep stacks have one), the
+	 * others in child_index by (parent, name). */
+	uint32_t *first_kid, *first_kid_name;
 	sv_idmap child_index;
 	frame_memo *fm;
 	stack_state *ss;
@@ -234,11 +237,19 @@ static int node_child(build *b, uint32_t *out, uint32_t parent, uint32_t name)
 	sv_view *v = b->v;
 	if (nodes_reserve(v, (size_t)v->nnodes + 1))
 		return SV_ENOMEM;
-	uint32_t id;
-	int rc = sv_idmap_get_or_put(&b->child_index, ((uint64_t)parent << 32) | name, v->nnodes, &id);
-	if (rc)
-		return rc;
+	uint32_t id = v->nnodes;
+	if (parent != NONE32 && b->first_kid[parent] == NONE32) {
+		b->first_kid[parent] = id;
+		b->first_kid_name[parent] = name;
+	} else if (parent != NONE32 && b->first_kid_name[parent] == name) {
+		id = b->first_kid[parent];
+	} else {
+		int rc = sv_idmap_get_or_put(&b->child_index, ((uint64_t)parent << 32) | name, v->nnodes, &id);
+		if (rc)
+			return rc;
+	}
 	if (id == v->nnodes) {
+		b->first_kid[id] = NONE32;
 		v->parent[v->nnodes] = parent;
 		node_init(&v->nodes[v->nnodes++], name);
 	}
@@ -254,10 +265,17 @@ static int transform_stacks(build *b)
 	const sv_source *src = v->src;
 	uint32_t nst = sv_source_stack_count(src);
 	int rc;
+	const sv_stack_id *caller = sv_source_stack_callers(src);
+	const sv_frame_id *frame = sv_source_stack_frames(src);
 	for (uint32_t s = 0; s < nst; s++) {
+		/* a caller's state (and its node's first child) is a random read: ask ahead */
+		if (s + 16 < nst && caller[s + 16] != SV_STACK_NONE)
+			__builtin_prefetch(&b->ss[caller[s + 16]]);
+		if (s + 4 < nst && caller[s + 4] < s)
+			__builtin_prefetch(&b->first_kid[b->ss[caller[s + 4]].node]);
 		stack_state *S = &b->ss[s];
-		sv_stack_id c = sv_source_stack_caller(src, s);
-		sv_frame_id f = sv_source_stack_frame(src, s);
+		sv_stack_id c = caller[s];
+		sv_frame_id f = frame[s];
 		const frame_memo *m = &b->fm[f];
 		const stack_state *P = c == SV_STACK_NONE ? NULL : &b->ss[c];
 		memset(S, 0, sizeof(*S));
@@ -778,7 +796,9 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 			}
 	}
 	/* a node per kept stack at most: room for them all at once, not by doubling */
-	if (nodes_reserve(v, (size_t)nst + 1) || sv_idmap_reserve(&b.child_index, (size_t)nst + 1))
+	b.first_kid = malloc(((size_t)nst + 2) * sizeof(*b.first_kid));
+	b.first_kid_name = malloc(((size_t)nst + 2) * sizeof(*b.first_kid_name));
+	if (nodes_reserve(v, (size_t)nst + 1) || !b.first_kid || !b.first_kid_name)
 		goto fail_nomem;
 	uint32_t root;
 	if ((rc = node_child(&b, &root, NONE32, root_name)))
@@ -800,6 +820,8 @@ out:
 	sv_patlist_free(b.inc);
 	sv_patlist_free(b.exc);
 	sv_idmap_dispose(&b.child_index);
+	free(b.first_kid);
+	free(b.first_kid_name);
 	free(b.fm);
 	free(b.ss);
 	sv_view_free(v);

@@ -108,6 +108,10 @@ SV_API const char *sv_source_frame_name(const sv_source *src, sv_frame_id id);
 SV_API const char *sv_source_frame_short(const sv_source *src, sv_frame_id id);
 SV_API sv_frame_id sv_source_stack_frame(const sv_source *src, sv_stack_id id);
 SV_API sv_stack_id sv_source_stack_caller(const sv_source *src, sv_stack_id id);
+/* The same as arrays indexed by stack id, for passes over every stack. Borrowed: valid
+ * until the next stack is interned. */
+SV_API const sv_frame_id *sv_source_stack_frames(const sv_source *src);
+SV_API const sv_stack_id *sv_source_stack_callers(const sv_source *src);
 
 /* Sample arrays (structure of arrays, index = sample number). Borrowed. */
 SV_API const sv_stack_id *sv_source_sample_stacks(const sv_source *src);
