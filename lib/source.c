@@ -21,8 +21,10 @@ struct sv_source {
 
 	sv_stack_id *st_caller; /* per stack */
 	sv_frame_id *st_frame;
+	sv_stack_id *st_kid;    /* per stack: the first stack made with it as caller, or NONE */
 	uint32_t nstacks, st_cap;
-	sv_idmap st_index;          /* (caller+1) << 32 | frame -> stack id */
+	sv_idmap st_index;      /* (caller+1) << 32 | frame -> stack id, for every stack but a
+				 * caller's first (most callers of deep stacks have one) */
 
 	sv_stack_id *s_stack;   /* per sample */
 	double *s_time;
@@ -92,6 +94,7 @@ void sv_source_free(sv_source *src)
 	sv_strtab_dispose(&src->frames);
 	free(src->short_off);
 	free(src->st_caller);
+	free(src->st_kid);
 	free(src->st_frame);
 	sv_idmap_dispose(&src->st_index);
 	free(src->s_stack);
@@ -181,9 +184,14 @@ int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller,
 {
 	if (frame >= src->frames.count || (caller != SV_STACK_NONE && caller >= src->nstacks))
 		return SV_EINVAL;
+	sv_stack_id kid = caller != SV_STACK_NONE ? src->st_kid[caller] : SV_STACK_NONE;
+	if (kid != SV_STACK_NONE && src->st_frame[kid] == frame) {
+		*out = kid;
+		return 0;
+	}
 	uint64_t key = ((uint64_t)(caller + 1u) << 32) | frame;
 	if (src->nstacks >= UINT32_MAX - 1) { /* full: only stacks already there */
-		uint32_t id = sv_idmap_get(&src->st_index, key);
+		uint32_t id = caller != SV_STACK_NONE && kid == SV_STACK_NONE ? SV_IDMAP_NONE : sv_idmap_get(&src->st_index, key);
 		if (id == SV_IDMAP_NONE)
 			return SV_ELIMIT;
 		*out = id;
@@ -199,15 +207,24 @@ int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller,
 		if (!f)
 			return SV_ENOMEM;
 		src->st_frame = f;
+		sv_stack_id *k = realloc(src->st_kid, ncap * sizeof(*k));
+		if (!k)
+			return SV_ENOMEM;
+		src->st_kid = k;
 		src->st_cap = ncap;
 	}
-	uint32_t id;
-	int rc = sv_idmap_get_or_put(&src->st_index, key, src->nstacks, &id);
-	if (rc)
-		return rc;
+	uint32_t id = src->nstacks;
+	if (caller != SV_STACK_NONE && kid == SV_STACK_NONE) {
+		src->st_kid[caller] = id; /* a caller's first: no other can be there */
+	} else {
+		int rc = sv_idmap_get_or_put(&src->st_index, key, src->nstacks, &id);
+		if (rc)
+			return rc;
+	}
 	if (id == src->nstacks) {
 		src->st_caller[id] = caller;
 		src->st_frame[id] = frame;
+		src->st_kid[id] = SV_STACK_NONE;
 		src->nstacks++;
 	}
 	*out = id;
@@ -670,7 +687,7 @@ size_t sv_source_memory(const sv_source *src)
 {
 	return src->frames.text.total + (size_t)src->frames.cap * (sizeof(char *) + 4) +
 	       (size_t)src->frames.slot_cap * 4 + (size_t)src->short_cap * 4 +
-	       (size_t)src->st_cap * 8 + src->st_index.cap * 12 +
+	       (size_t)src->st_cap * 12 + src->st_index.cap * 12 +
 	       src->s_cap * (sizeof(sv_stack_id) + sizeof(double)) +
 	       (!src->wide ? src->s_cap * sizeof(uint16_t) + src->code_cap * (sizeof(double) + sizeof(float)) +
 				      src->code_index.cap * 12
