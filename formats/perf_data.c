@@ -319,10 +319,10 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		snprintf(r.trunc_msg, sizeof(r.trunc_msg), "the data ends inside a record at byte offset %zu; %zu bytes ignored", stop,
 			 dend - stop);
 	}
-	if (r.dparsed < r.dlen && !r.truncated) {
+	if (r.dlen && !r.truncated) {
 		r.truncated = true;
 		snprintf(r.trunc_msg, sizeof(r.trunc_msg), "compressed records end inside a record; %zu inflated bytes ignored",
-			 r.dlen - r.dparsed);
+			 r.dlen);
 	}
 	if (!r.nattrs) {
 		rc = sv_pdr_fail(&r, SV_EFORMAT, doff, "no event attributes before the records%s%s%s", r.truncated ? " (" : "",
@@ -367,7 +367,7 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		} else {
 			h = r.d + loc;
 		}
-		if (i % 4096 == 0)
+		if (i % 64 == 0)
 			sv_pdr_release(&r, tmp[i].time < r.zpos ? (size_t)tmp[i].time : r.zpos);
 		uint32_t type = rd32(h);
 		uint16_t misc, size;

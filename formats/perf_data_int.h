@@ -120,11 +120,12 @@ typedef struct pdr {
 
 	rec *recs;
 	size_t nrecs, rcap;
-	/* Inflated COMPRESSED records: dbuf holds the inflated stream from offset dbase on
-	 * (what came before is done with); dlen and dparsed count from dbuf. The second pass
-	 * inflates again, finding the compressed records from zpos up to zend. */
+	/* Inflated COMPRESSED records: dbuf holds dlen bytes of the inflated stream from
+	 * offset dbase on (what came before is done with; between the first pass's compressed
+	 * records, what is left is an unfinished record). The second pass inflates again,
+	 * finding the compressed records from zpos up to zend. */
 	unsigned char *dbuf;
-	size_t dlen, dcap, dparsed;
+	size_t dlen, dcap;
 	uint64_t dbase;
 	size_t zpos, zend;
 	size_t released; /* the mapped input's bytes before this are handed back to the kernel */

@@ -361,7 +361,6 @@ static void drop_inflated(pdr *r, size_t k)
 	memmove(r->dbuf, r->dbuf + k, r->dlen - k);
 	r->dbase += k;
 	r->dlen -= k;
-	r->dparsed -= k;
 }
 
 /* The compressed bytes of a COMPRESSED or COMPRESSED2 record's payload (p, n bytes);
@@ -396,9 +395,8 @@ static int inflate_records(pdr *r, const unsigned char *p, size_t n, size_t off)
 	if (rc)
 		return rc;
 	size_t stop;
-	if ((rc = sv_pdr_index_buffer(r, r->dbuf, r->dparsed, r->dlen, true, &stop)))
+	if ((rc = sv_pdr_index_buffer(r, r->dbuf, 0, r->dlen, true, &stop)))
 		return rc;
-	r->dparsed = stop;
 	drop_inflated(r, stop);
 	return 0;
 }
@@ -419,7 +417,7 @@ void sv_pdr_rewind(pdr *r, size_t from, size_t to)
 {
 	r->zpos = from;
 	r->zend = to;
-	r->dbase = r->dlen = r->dparsed = 0;
+	r->dbase = r->dlen = 0;
 	r->released = 0; /* the second pass maps the pages in again */
 	if (r->zs)
 		ZSTD_initDStream(r->zs);
