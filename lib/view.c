@@ -267,6 +267,11 @@ static int transform_stacks(build *b)
 	int rc;
 	const sv_stack_id *caller = sv_source_stack_callers(src);
 	const sv_frame_id *frame = sv_source_stack_frames(src);
+	uint64_t need = b->inc_need;
+	v->stack_node = malloc(((size_t)nst + 1) * sizeof(*v->stack_node));
+	v->stack_folded = malloc((size_t)nst + 1);
+	if (!v->stack_node || !v->stack_folded)
+		return SV_ENOMEM;
 	for (uint32_t s = 0; s < nst; s++) {
 		/* a caller's state (and its node's first child) is a random read: ask ahead */
 		if (s + 16 < nst && caller[s + 16] != SV_STACK_NONE)
@@ -281,7 +286,7 @@ static int transform_stacks(build *b)
 		memset(S, 0, sizeof(*S));
 		if ((P && P->discarded) || m->exc) {
 			S->discarded = 1;
-			continue;
+			goto done;
 		}
 		if (!P) {
 			if (m->fold) {
@@ -297,7 +302,7 @@ static int transform_stacks(build *b)
 				if ((rc = node_child(b, &S->node, SV_NODE_ROOT, m->disp)))
 					return rc;
 			}
-			continue;
+			goto done;
 		}
 		uint32_t R = f;
 		if (m->kind == SV_GROUP_PLAIN)
@@ -307,7 +312,7 @@ static int transform_stacks(build *b)
 		if (m->fold || R == P->R) {
 			*S = *P;
 			S->foldcount = P->foldcount + (m->fold ? 1 : 0);
-			continue;
+			goto done;
 		}
 		S->R = R;
 		S->group = m->group;
@@ -315,15 +320,9 @@ static int transform_stacks(build *b)
 		S->foldcount = 0;
 		if ((rc = node_child(b, &S->node, P->node, m->disp)))
 			return rc;
-	}
-	v->stack_node = malloc(((size_t)nst + 1) * sizeof(*v->stack_node));
-	v->stack_folded = malloc((size_t)nst + 1);
-	if (!v->stack_node || !v->stack_folded)
-		return SV_ENOMEM;
-	for (uint32_t s = 0; s < nst; s++) {
-		const stack_state *S = &b->ss[s];
-		bool kept = !S->discarded && (S->inc & b->inc_need) == b->inc_need;
-		v->stack_node[s] = kept ? S->node : NONE32;
+	done:
+		/* what the samples of this stack go to: its node, unless dropped (§5.4) */
+		v->stack_node[s] = !S->discarded && (S->inc & need) == need ? S->node : NONE32;
 		v->stack_folded[s] = S->foldcount > 0;
 	}
 	return 0;
