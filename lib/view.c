@@ -373,19 +373,22 @@ static void add_samples(sv_view *v)
 		latest = !any || t > latest ? t : latest;
 		any = true;
 		vnode *n = &nodes[node];
+		/* the inclusive sums start as the exclusive ones (accumulate adds the children's) */
 		n->st.exc += m;
 		n->st.exc_ct += c;
+		n->st.inc += m;
+		n->st.inc_ct += c;
 		if (folded) {
 			n->st.fold += m;
 			n->st.fold_ct += c;
 		}
 		n->nsamp++;
 		if (t < n->xfirst)
-			n->xfirst = t;
+			n->xfirst = n->st.first = t;
 		if (end > n->xlast)
-			n->xlast = end;
+			n->xlast = n->st.last = end;
 		if (m > n->xmax)
-			n->xmax = m;
+			n->xmax = n->st.max = m;
 	}
 	if (!v->np.signed_metric) { /* running sums only grow: the peak is the net, at the last sample */
 		v->np.peak = v->np.net;
@@ -394,17 +397,10 @@ static void add_samples(sv_view *v)
 	}
 }
 
-/* Inclusive totals by one backward pass (a parent's id is below its children's). */
+/* Inclusive totals by one backward pass (a parent's id is below its children's); each node's
+ * own samples are in them already (add_samples). */
 static void accumulate(sv_view *v)
 {
-	for (uint32_t i = 0; i < v->nnodes; i++) {
-		vnode *n = &v->nodes[i];
-		n->st.inc = n->st.exc;
-		n->st.inc_ct = n->st.exc_ct;
-		n->st.first = n->xfirst;
-		n->st.last = n->xlast;
-		n->st.max = n->xmax;
-	}
 	for (uint32_t i = v->nnodes; i-- > 1;) {
 		vnode *n = &v->nodes[i];
 		vnode *p = &v->nodes[v->parent[i]];
