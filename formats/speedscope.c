@@ -104,27 +104,29 @@ static int sampled(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, 
 		return rc;
 	uint64_t *idx = NULL; /* a sample's frame indices, read in place when plain */
 	size_t nidx = 0, idx_cap = 0;
+	/* The previous plain sample's indices and stacks, level by level: a sample shares most
+	 * of its stack with the one before, and that part is interned already. */
+	uint64_t *prev = NULL;
+	sv_stack_id *prev_st = NULL;
+	size_t nprev = 0, prev_cap = 0, prev_st_cap = 0;
 	for (size_t i = 0; i < n; i++) {
 		json_object *st = NULL, *wo = NULL;
 		if ((rc = sv_jc_elem(&js, c->err)) != 1 || (p->weights && (rc = sv_jc_elem(&jw, c->err)) != 1)) {
-			free(idx);
-			return rc < 0 ? rc : ss_fail(c, "profile %zu: arrays shorter than counted", pi);
+			rc = rc < 0 ? rc : ss_fail(c, "profile %zu: arrays shorter than counted", pi);
+			goto out;
 		}
-		if ((i & 4095) == 0 && (rc = sv_input_progress(c->in, js.pos, c->err))) {
-			free(idx);
-			return rc;
-		}
+		if ((i & 4095) == 0 && (rc = sv_input_progress(c->in, js.pos, c->err)))
+			goto out;
 		rc = 0;
 		double w = 1;
 		int plain = sv_jc_uint_array(&js, &idx, &nidx, &idx_cap), wplain = p->weights ? sv_jc_number(&jw, &w) : 1;
 		if (plain < 0) {
-			free(idx);
-			return sv_error_set(c->err, SV_ENOMEM, NULL);
+			rc = sv_error_set(c->err, SV_ENOMEM, NULL);
+			goto out;
 		}
 		if ((!plain && (rc = sv_jc_value(&js, &st, c->err))) || (!wplain && (rc = sv_jc_value(&jw, &wo, c->err)))) {
 			json_object_put(st);
-			free(idx);
-			return rc;
+			goto out;
 		}
 		if (!plain && !json_object_is_type(st, json_type_array))
 			rc = ss_fail(c, "profile %zu, sample %zu: not an array of frame indices", pi, i);
@@ -134,8 +136,18 @@ static int sampled(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, 
 		if (d > SV_MAX_STACK_DEPTH)
 			rc = ss_fail(c, "profile %zu, sample %zu: stack deeper than %u frames", pi, i, SV_MAX_STACK_DEPTH);
 		sv_stack_id s = base;
-		for (size_t k = 0; !rc && k < d; k++) {
-			sv_frame_id f;
+		size_t same = 0;
+		if (plain) {
+			while (same < d && same < nprev && idx[same] == prev[same])
+				same++;
+			if (same)
+				s = prev_st[same - 1];
+			if (!rc && (SV_ARRAY_RESERVE(prev, prev_cap, d) || SV_ARRAY_RESERVE(prev_st, prev_st_cap, d)))
+				rc = sv_error_set(c->err, SV_ENOMEM, NULL);
+		}
+		nprev = 0; /* until this sample's stack is whole */
+		for (size_t k = same; !rc && k < d; k++) {
+			sv_frame_id f = 0;
 			if (plain && idx[k] >= c->nframes)
 				rc = ss_fail(c, "profile %zu, %s %zu: frame index %lld is not in shared.frames (%zu frames)", pi, "sample", i,
 					     (long long)idx[k], c->nframes);
@@ -145,23 +157,29 @@ static int sampled(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, 
 				rc = frame_of(c, &f, json_object_array_get_idx(st, k), pi, "sample", i);
 			if (!rc)
 				rc = ops->intern_stack(c->sink->self, &s, s, f);
+			if (!rc && plain) {
+				prev[k] = idx[k];
+				prev_st[k] = s;
+			}
 		}
+		if (!rc && plain)
+			nprev = d;
 		json_object_put(st);
 		json_object_put(wo);
-		if (rc) {
-			free(idx);
-			return rc;
-		}
+		if (rc)
+			goto out;
 		/* Samples follow each other: a time-unit sample starts where the previous ended. */
 		double time = scale > 0 ? (at - start) * scale : 0;
-		if ((rc = ops->add_sample(c->sink->self, s, time, scale > 0 ? w * scale : w, 1))) {
-			free(idx);
-			return rc;
-		}
+		if ((rc = ops->add_sample(c->sink->self, s, time, scale > 0 ? w * scale : w, 1)))
+			goto out;
 		at += w;
 	}
+	rc = 0;
+out:
 	free(idx);
-	return 0;
+	free(prev);
+	free(prev_st);
+	return rc;
 }
 
 static int evented(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, double scale)
