@@ -88,6 +88,60 @@ static int at_array(ss_ctx *c, sv_jcur *j, size_t pos, int depth)
 	return sv_jc_enter(j, '[', c->err);
 }
 
+/* Whole sampled stacks already interned, by their frame indices: most samples repeat a
+ * stack some sample had, and finding it whole is one hash and one compare instead of a
+ * lookup per level. A slot per hash, kept by the first stack that takes it; the indices are
+ * kept to compare, up to SS_KEEP_MAX of them (64 MB). */
+#define SS_SLOTS (1u << 16)
+#define SS_KEEP_MAX ((size_t)1 << 24)
+
+typedef struct ss_slot {
+	uint64_t hash;
+	size_t at;      /* its indices in keep[at, at + depth) */
+	uint32_t depth; /* 0: empty */
+	sv_stack_id stack;
+} ss_slot;
+
+typedef struct ss_seen {
+	ss_slot *slot;
+	uint32_t *keep;
+	size_t nkeep, keep_cap;
+} ss_seen;
+
+static uint64_t indices_hash(const uint64_t *idx, size_t d)
+{
+	uint64_t h = d;
+	for (size_t k = 0; k < d; k++)
+		h = (h ^ idx[k]) * 0x9E3779B97F4A7C15ull;
+	return h ^ (h >> 29);
+}
+
+/* The stack of these indices when a sample had them before, else SV_STACK_NONE. */
+static sv_stack_id seen_find(const ss_seen *sn, uint64_t h, const uint64_t *idx, size_t d)
+{
+	const ss_slot *sl = &sn->slot[h & (SS_SLOTS - 1)];
+	if (!sl->depth || sl->hash != h || sl->depth != d)
+		return SV_STACK_NONE;
+	const uint32_t *kp = sn->keep + sl->at;
+	for (size_t k = 0; k < d; k++)
+		if (kp[k] != idx[k])
+			return SV_STACK_NONE;
+	return sl->stack;
+}
+
+/* Remember these indices' stack (nothing when their slot is taken or the kept indices are
+ * at their bound). */
+static void seen_add(ss_seen *sn, uint64_t h, const uint64_t *idx, size_t d, sv_stack_id stack)
+{
+	if (sn->slot[h & (SS_SLOTS - 1)].depth || sn->nkeep + d > SS_KEEP_MAX ||
+	    SV_ARRAY_RESERVE(sn->keep, sn->keep_cap, sn->nkeep + d))
+		return;
+	for (size_t k = 0; k < d; k++)
+		sn->keep[sn->nkeep + k] = (uint32_t)idx[k];
+	sn->slot[h & (SS_SLOTS - 1)] = (ss_slot){ h, sn->nkeep, (uint32_t)d, stack };
+	sn->nkeep += d;
+}
+
 static int sampled(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, double scale)
 {
 	if (!p->samples)
@@ -109,6 +163,8 @@ static int sampled(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, 
 	uint64_t *prev = NULL;
 	sv_stack_id *prev_st = NULL;
 	size_t nprev = 0, prev_cap = 0, prev_st_cap = 0;
+	/* indices fit the kept uint32 when shared.frames does */
+	ss_seen seen = { c->nframes <= UINT32_MAX ? calloc(SS_SLOTS, sizeof(ss_slot)) : NULL, NULL, 0, 0 };
 	for (size_t i = 0; i < n; i++) {
 		json_object *st = NULL, *wo = NULL;
 		if ((rc = sv_jc_elem(&js, c->err)) != 1 || (p->weights && (rc = sv_jc_elem(&jw, c->err)) != 1)) {
@@ -137,12 +193,22 @@ static int sampled(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, 
 			rc = ss_fail(c, "profile %zu, sample %zu: stack deeper than %u frames", pi, i, SV_MAX_STACK_DEPTH);
 		sv_stack_id s = base;
 		size_t same = 0;
+		uint64_t h = 0;
+		if (!rc && plain && seen.slot && d && d <= UINT32_MAX) {
+			h = indices_hash(idx, d);
+			sv_stack_id known = seen_find(&seen, h, idx, d);
+			if (known != SV_STACK_NONE) {
+				s = known;
+				goto add;
+			}
+		}
 		if (plain) {
 			while (same < d && same < nprev && idx[same] == prev[same])
 				same++;
 			if (same)
 				s = prev_st[same - 1];
-			if (!rc && (SV_ARRAY_RESERVE(prev, prev_cap, d) || SV_ARRAY_RESERVE(prev_st, prev_st_cap, d)))
+			if (!rc && (d > prev_cap || d > prev_st_cap) &&
+			    (SV_ARRAY_RESERVE(prev, prev_cap, d) || SV_ARRAY_RESERVE(prev_st, prev_st_cap, d)))
 				rc = sv_error_set(c->err, SV_ENOMEM, NULL);
 		}
 		nprev = 0; /* until this sample's stack is whole */
@@ -162,8 +228,12 @@ static int sampled(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, 
 				prev_st[k] = s;
 			}
 		}
-		if (!rc && plain)
+		if (!rc && plain) {
 			nprev = d;
+			if (seen.slot && d && d <= UINT32_MAX)
+				seen_add(&seen, h, idx, d, s);
+		}
+	add:
 		json_object_put(st);
 		json_object_put(wo);
 		if (rc)
@@ -179,6 +249,8 @@ out:
 	free(idx);
 	free(prev);
 	free(prev_st);
+	free(seen.slot);
+	free(seen.keep);
 	return rc;
 }
 
