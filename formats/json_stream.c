@@ -109,30 +109,41 @@ int sv_jc_elem(sv_jcur *c, sv_error *err)
 	return next_item(c, ']', err);
 }
 
+/* The characters of a number or a literal (true, false, null, and what json-c would then
+ * refuse): a table, as skipping is a walk over every byte of what is skipped. */
+static const unsigned char literal_char[256] = {
+	['-'] = 1, ['+'] = 1, ['.'] = 1,
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1,
+	['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,
+	['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1,
+	['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
+	['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+};
+
 int sv_jc_skip(sv_jcur *c, sv_error *err)
 {
 	const unsigned char *d = c->in->data;
-	size_t n = c->in->len;
+	size_t n = c->in->len, pos = c->pos;
 	int depth = 0;
-	int ch = sv_jc_peek(c);
-	if (ch < 0)
-		return sv_jc_fail(c, err, "unexpected end of input");
 	do {
-		ch = sv_jc_peek(c);
-		if (ch < 0)
+		while (pos < n && (d[pos] == ' ' || d[pos] == '\t' || d[pos] == '\n' || d[pos] == '\r'))
+			pos++;
+		c->pos = pos; /* where an error is told */
+		if (pos >= n)
 			return sv_jc_fail(c, err, "unexpected end of input");
-		if (ch == '{' || ch == '[') {
-			if (c->depth + depth >= SV_JSON_MAX_DEPTH)
-				return sv_jc_fail(c, err, "nesting too deep");
-			depth++;
-			c->pos++;
-		} else if (ch == '}' || ch == ']') {
+		unsigned char ch = d[pos];
+		if (literal_char[ch]) {
+			/* number or literal: its characters */
+			while (pos < n && literal_char[d[pos]])
+				pos++;
+		} else if (ch == ',' || ch == ':') {
 			if (!depth)
-				return sv_jc_fail(c, err, "unexpected closing bracket");
-			depth--;
-			c->pos++;
+				return sv_jc_fail(c, err, "expected a value");
+			pos++;
 		} else if (ch == '"') {
-			size_t i = c->pos + 1;
+			size_t i = pos + 1;
 			while (i < n && d[i] != '"') {
 				if (d[i] == '\\')
 					i++;
@@ -142,22 +153,22 @@ int sv_jc_skip(sv_jcur *c, sv_error *err)
 				c->pos = i < n ? i : n;
 				return sv_jc_fail(c, err, "unterminated string");
 			}
-			c->pos = i + 1;
-		} else if (ch == ',' || ch == ':') {
+			pos = i + 1;
+		} else if (ch == '{' || ch == '[') {
+			if (c->depth + depth >= SV_JSON_MAX_DEPTH)
+				return sv_jc_fail(c, err, "nesting too deep");
+			depth++;
+			pos++;
+		} else if (ch == '}' || ch == ']') {
 			if (!depth)
-				return sv_jc_fail(c, err, "expected a value");
-			c->pos++;
+				return sv_jc_fail(c, err, "unexpected closing bracket");
+			depth--;
+			pos++;
 		} else {
-			/* number or literal: its characters */
-			size_t i = c->pos;
-			while (i < n && (d[i] == '-' || d[i] == '+' || d[i] == '.' || (d[i] >= '0' && d[i] <= '9') ||
-					 (d[i] >= 'a' && d[i] <= 'z') || (d[i] >= 'A' && d[i] <= 'Z')))
-				i++;
-			if (i == c->pos)
-				return sv_jc_fail(c, err, "unexpected character");
-			c->pos = i;
+			return sv_jc_fail(c, err, "unexpected character");
 		}
 	} while (depth);
+	c->pos = pos;
 	return 0;
 }
 
