@@ -119,6 +119,22 @@ static void fill_rows(const sv_view *v, double D, double *dh, float *fh)
 	const uint32_t *stack_node = v->stack_node, *remap = v->remap;
 	uint32_t none = v->inc_empty ? SV_NODE_ROOT : UINT32_MAX;
 	for (size_t i = 0; i < smp.n; i++) {
+		/* a sample's node, its row's place and the row are random reads: ask for them
+		 * a few samples ahead, each from what the step before brought in */
+		if (i + 24 < smp.n && smp.stack[i + 24] != SV_STACK_NONE)
+			__builtin_prefetch(&stack_node[smp.stack[i + 24]]);
+		if (!dh && i + 16 < smp.n && smp.stack[i + 16] != SV_STACK_NONE) {
+			uint32_t a = stack_node[smp.stack[i + 16]];
+			if (a != UINT32_MAX) {
+				__builtin_prefetch(&remap[a]);
+				__builtin_prefetch(&v->inc_off[a]);
+			}
+		}
+		if (!dh && i + 8 < smp.n && smp.stack[i + 8] != SV_STACK_NONE) {
+			uint32_t a = stack_node[smp.stack[i + 8]];
+			if (a != UINT32_MAX)
+				__builtin_prefetch(fh + v->inc_off[remap[a]], 1);
+		}
 		sv_stack_id st = smp.stack[i];
 		uint32_t n = st == SV_STACK_NONE ? none : stack_node[st];
 		double t = smp.time[i], m = sv_sample_metric(&smp, i);
