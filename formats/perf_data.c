@@ -301,7 +301,7 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	for (int k = 0; k < TP_KINDS; k++)
 		r.tp[k].id = r.tp_attr[k] = -1;
 	sv_cpu_root_init(&r.cpu_roots);
-	rec *tmp = NULL;
+	rec *tmp = NULL, *low = NULL;
 	sv_perf_sym_opts so = { r.opts->kallsyms, r.opts->debug_dirs, r.opts->perf_map_dir, r.opts->symfs,
 				r.opts->debuginfod };
 	int rc = sv_perf_syms_new(&r.syms, &so);
@@ -336,10 +336,19 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		goto out;
 	}
 	sv_pdr_sort_recs(r.recs, r.nrecs, tmp);
+	free(tmp);
+	tmp = NULL;
 	/* The second pass reads the records in time order and lets go of what is behind it:
-	 * tmp[i] becomes the least file offset (time) and the least inflated offset (loc) of
-	 * records i and later, so the input is never held whole (a mapped file's pages go
-	 * back to the kernel, the inflated stream is inflated again as it is needed). */
+	 * low[b] is the least file offset (time) and the least inflated offset (loc) of the
+	 * records from block b of 64 on, so the input is never held whole (a mapped file's
+	 * pages go back to the kernel, the inflated stream is inflated again as it is needed).
+	 * Per block, not per record: a bound a little low keeps a little more, and the index
+	 * needs no second array beside it. */
+	size_t nblocks = (r.nrecs + 63) / 64;
+	if (!(low = malloc((nblocks ? nblocks : 1) * sizeof(*low)))) {
+		rc = sv_pdr_oom(&r);
+		goto out;
+	}
 	uint64_t fmin = UINT64_MAX, dmin = UINT64_MAX;
 	for (size_t i = r.nrecs; i-- > 0;) {
 		uint64_t loc = r.recs[i].loc;
@@ -347,7 +356,8 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 			dmin = (loc & ~LOC_DECOMP) < dmin ? loc & ~LOC_DECOMP : dmin;
 		else
 			fmin = loc < fmin ? loc : fmin;
-		tmp[i] = (rec){ fmin, dmin };
+		if (i % 64 == 0)
+			low[i / 64] = (rec){ fmin, dmin };
 	}
 	bool inflating = r.dbase + r.dlen > 0;
 	sv_pdr_rewind(&r, inflating ? doff : stop, stop);
@@ -358,17 +368,17 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		if (loc & LOC_DECOMP) {
 			uint64_t at = loc & ~LOC_DECOMP;
 			uint16_t hsize;
-			if ((rc = sv_pdr_inflated(&r, at, 8, tmp[i].loc, &h)))
+			if ((rc = sv_pdr_inflated(&r, at, 8, low[i / 64].loc, &h)))
 				goto out;
 			memcpy(&hsize, h + 6, 2);
-			if ((rc = sv_pdr_inflated(&r, at, hsize, tmp[i].loc, &h)))
+			if ((rc = sv_pdr_inflated(&r, at, hsize, low[i / 64].loc, &h)))
 				goto out;
 			off = r.comp_off;
 		} else {
 			h = r.d + loc;
 		}
 		if (i % 64 == 0)
-			sv_pdr_release(&r, tmp[i].time < r.zpos ? (size_t)tmp[i].time : r.zpos);
+			sv_pdr_release(&r, low[i / 64].time < r.zpos ? (size_t)low[i / 64].time : r.zpos);
 		uint32_t type = rd32(h);
 		uint16_t misc, size;
 		memcpy(&misc, h + 4, 2);
@@ -384,6 +394,7 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	rc = finish(&r);
 out:
 	free(tmp);
+	free(low);
 	for (size_t i = 0; i < r.nattrs; i++)
 		free(r.attrs[i].name);
 	free(r.attrs);
