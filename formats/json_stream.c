@@ -37,7 +37,7 @@ int sv_jc_fail(const sv_jcur *c, sv_error *err, const char *what)
 	return SV_EFORMAT;
 }
 
-int sv_jc_peek(sv_jcur *c)
+int sv_jc_peek_slow(sv_jcur *c)
 {
 	const unsigned char *d = c->in->data;
 	while (c->pos < c->in->len && (d[c->pos] == ' ' || d[c->pos] == '\t' || d[c->pos] == '\n' || d[c->pos] == '\r'))

@@ -28,7 +28,17 @@ typedef struct sv_jcur {
 /* A cursor at the start of the input. */
 void sv_jc_init(sv_jcur *c, const sv_input *in);
 /* The next byte after white space, or -1 at the end. */
-int sv_jc_peek(sv_jcur *c);
+int sv_jc_peek_slow(sv_jcur *c);
+static inline int sv_jc_peek(sv_jcur *c)
+{
+	/* most tokens follow the one before with no blank between: that case inline */
+	if (c->pos < c->in->len) {
+		unsigned char ch = c->in->data[c->pos];
+		if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r')
+			return ch;
+	}
+	return sv_jc_peek_slow(c);
+}
 /* Enter an object ('{') or array ('['): 0, or SV_EFORMAT when something else is there. */
 int sv_jc_enter(sv_jcur *c, char open, sv_error *err);
 /* Next member of the object entered: 1 with its key (cut to size, NUL-terminated) and the

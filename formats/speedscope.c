@@ -324,8 +324,71 @@ static int evented(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, 
 }
 
 /* Skip an array's elements one by one, counting them. */
+/* The elements of a compact array at d[pos] == '[': arrays of digit runs (`[[1,2],[3]]`, as
+ * exporters write samples) or digit runs with points (`[1,0.25]`, weights), no blanks and
+ * nothing else. false for anything else, which the general walk then counts (and reports
+ * as it would have). */
+static bool count_compact(const unsigned char *d, size_t n, size_t pos, size_t *count, size_t *end)
+{
+	size_t i = pos + 1, k = 0;
+	if (i < n && d[i] == ']') {
+		*count = 0;
+		*end = i + 1;
+		return true;
+	}
+	for (;;) {
+		if (i >= n)
+			return false;
+		if (d[i] == '[') {
+			i++;
+			if (i < n && d[i] == ']') {
+				i++;
+			} else {
+				for (;;) {
+					size_t at = i;
+					while (i < n && d[i] >= '0' && d[i] <= '9')
+						i++;
+					if (i == at || i >= n)
+						return false;
+					if (d[i] == ']') {
+						i++;
+						break;
+					}
+					if (d[i] != ',')
+						return false;
+					i++;
+				}
+			}
+		} else {
+			size_t at = i;
+			while (i < n && ((d[i] >= '0' && d[i] <= '9') || d[i] == '.'))
+				i++;
+			if (i == at)
+				return false;
+		}
+		k++;
+		if (i >= n)
+			return false;
+		if (d[i] == ']') {
+			*count = k;
+			*end = i + 1;
+			return true;
+		}
+		if (d[i] != ',')
+			return false;
+		i++;
+	}
+}
+
 static int count_array(sv_jcur *j, size_t *n, sv_error *err)
 {
+	size_t end;
+	if (sv_jc_peek(j) == '[' && j->depth < SV_JSON_MAX_DEPTH - 1 &&
+	    count_compact(j->in->data, j->in->len, j->pos, n, &end)) {
+		j->pos = end; /* as entering, walking and leaving it would */
+		j->first = false;
+		return 0;
+	}
 	int rc = sv_jc_enter(j, '[', err), more;
 	if (rc)
 		return rc;

@@ -63,5 +63,13 @@ if [ "$got" = '[1.3,"time",[["Profile t1",0,1000000],["Profile t2",0,300000],["R
 c speedscope.skipped '.found' '["1 of 3 profiles skipped: their unit is not \"microseconds\" (the active profile'"'"'s)"]' info "$SS/ev.speedscope.json"
 printf '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"evented","unit":"none","events":[{"type":"O","frame":0,"at":1},{"type":"C","frame":1,"at":2}]}]}' > "$SS/bad.speedscope.json"
 e speedscope.bad.nesting 1 'bad.speedscope.json: profile 0, event 1: frame index 1 is not in shared.frames [(]1 frames[)]' -- byname "$SS/bad.speedscope.json"
+# Compact arrays are counted by a fast scan, spaced or odd ones by the general walk: the
+# same counts and the same errors either way.
+for sp in '' ' '; do
+	printf '{"shared":{"frames":[{"name":"a"},{"name":"b"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[0,1],%s[1],[]],"weights":[1,2.5]}]}' "$sp" > "$SS/count$sp.speedscope.json"
+	e "speedscope.count.weights${sp:+.spaced}" 1 'profile 0: 3 samples but 2 weights' -- info "$SS/count$sp.speedscope.json"
+	printf '{"shared":{"frames":[{"name":"a"},{"name":"b"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[0,1],%s[1],[]],"weights":[1,2.5,1]}]}' "$sp" > "$SS/count$sp.speedscope.json"
+	c "speedscope.count.ok${sp:+.spaced}" '[.samples, .metric]' '[3, 4.5]' info "$SS/count$sp.speedscope.json"
+done
 # (more malformed speedscope files are in tests/badinput/)
 rm -rf "$SS"
