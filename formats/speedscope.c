@@ -158,11 +158,6 @@ static int sampled(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, 
 		return rc;
 	uint64_t *idx = NULL; /* a sample's frame indices, read in place when plain */
 	size_t nidx = 0, idx_cap = 0;
-	/* The previous plain sample's indices and stacks, level by level: a sample shares most
-	 * of its stack with the one before, and that part is interned already. */
-	uint64_t *prev = NULL;
-	sv_stack_id *prev_st = NULL;
-	size_t nprev = 0, prev_cap = 0, prev_st_cap = 0;
 	/* indices fit the kept uint32 when shared.frames does */
 	ss_seen seen = { c->nframes <= UINT32_MAX ? calloc(SS_SLOTS, sizeof(ss_slot)) : NULL, NULL, 0, 0 };
 	for (size_t i = 0; i < n; i++) {
@@ -191,28 +186,12 @@ static int sampled(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, 
 		size_t d = rc ? 0 : plain ? nidx : json_object_array_length(st);
 		if (d > SV_MAX_STACK_DEPTH)
 			rc = ss_fail(c, "profile %zu, sample %zu: stack deeper than %u frames", pi, i, SV_MAX_STACK_DEPTH);
-		sv_stack_id s = base;
-		size_t same = 0;
-		uint64_t h = 0;
-		if (!rc && plain && seen.slot && d && d <= UINT32_MAX) {
-			h = indices_hash(idx, d);
-			sv_stack_id known = seen_find(&seen, h, idx, d);
-			if (known != SV_STACK_NONE) {
-				s = known;
-				goto add;
-			}
-		}
-		if (plain) {
-			while (same < d && same < nprev && idx[same] == prev[same])
-				same++;
-			if (same)
-				s = prev_st[same - 1];
-			if (!rc && (d > prev_cap || d > prev_st_cap) &&
-			    (SV_ARRAY_RESERVE(prev, prev_cap, d) || SV_ARRAY_RESERVE(prev_st, prev_st_cap, d)))
-				rc = sv_error_set(c->err, SV_ENOMEM, NULL);
-		}
-		nprev = 0; /* until this sample's stack is whole */
-		for (size_t k = same; !rc && k < d; k++) {
+		/* a plain sample's stack as a sample had it before, else interned level by level */
+		bool cached = !rc && plain && seen.slot && d;
+		uint64_t h = cached ? indices_hash(idx, d) : 0;
+		sv_stack_id known = cached ? seen_find(&seen, h, idx, d) : SV_STACK_NONE;
+		sv_stack_id s = known != SV_STACK_NONE ? known : base;
+		for (size_t k = 0; !rc && known == SV_STACK_NONE && k < d; k++) {
 			sv_frame_id f = 0;
 			if (plain && idx[k] >= c->nframes)
 				rc = ss_fail(c, "profile %zu, %s %zu: frame index %lld is not in shared.frames (%zu frames)", pi, "sample", i,
@@ -223,17 +202,9 @@ static int sampled(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, 
 				rc = frame_of(c, &f, json_object_array_get_idx(st, k), pi, "sample", i);
 			if (!rc)
 				rc = ops->intern_stack(c->sink->self, &s, s, f);
-			if (!rc && plain) {
-				prev[k] = idx[k];
-				prev_st[k] = s;
-			}
 		}
-		if (!rc && plain) {
-			nprev = d;
-			if (seen.slot && d && d <= UINT32_MAX)
-				seen_add(&seen, h, idx, d, s);
-		}
-	add:
+		if (!rc && cached && known == SV_STACK_NONE)
+			seen_add(&seen, h, idx, d, s);
 		json_object_put(st);
 		json_object_put(wo);
 		if (rc)
@@ -247,8 +218,6 @@ static int sampled(ss_ctx *c, const ss_profile *p, size_t pi, sv_stack_id base, 
 	rc = 0;
 out:
 	free(idx);
-	free(prev);
-	free(prev_st);
 	free(seen.slot);
 	free(seen.keep);
 	return rc;
