@@ -301,7 +301,8 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	for (int k = 0; k < TP_KINDS; k++)
 		r.tp[k].id = r.tp_attr[k] = -1;
 	sv_cpu_root_init(&r.cpu_roots);
-	rec *tmp = NULL, *low = NULL;
+	rec *tmp = NULL;
+	struct low_mark { uint64_t file, inflated; } *low = NULL;
 	sv_perf_sym_opts so = { r.opts->kallsyms, r.opts->debug_dirs, r.opts->perf_map_dir, r.opts->symfs,
 				r.opts->debuginfod };
 	int rc = sv_perf_syms_new(&r.syms, &so);
@@ -339,11 +340,11 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	free(tmp);
 	tmp = NULL;
 	/* The second pass reads the records in time order and lets go of what is behind it:
-	 * low[b] is the least file offset (time) and the least inflated offset (loc) of the
-	 * records from block b of 64 on, so the input is never held whole (a mapped file's
+	 * low[b] is the least file offset and the least inflated offset of the records from
+	 * block b of 64 on, so the input is never held whole (a mapped file's
 	 * pages go back to the kernel, the inflated stream is inflated again as it is needed).
-	 * Per block, not per record: a bound a little low keeps a little more, and the index
-	 * needs no second array beside it. */
+	 * Per block, not per record: a bound a little low keeps a little more, and the marks
+	 * take an entry per 64 records instead of a second index. */
 	size_t nblocks = (r.nrecs + 63) / 64;
 	if (!(low = malloc((nblocks ? nblocks : 1) * sizeof(*low)))) {
 		rc = sv_pdr_oom(&r);
@@ -357,7 +358,7 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		else
 			fmin = loc < fmin ? loc : fmin;
 		if (i % 64 == 0)
-			low[i / 64] = (rec){ fmin, dmin };
+			low[i / 64] = (struct low_mark){ fmin, dmin };
 	}
 	bool inflating = r.dbase + r.dlen > 0;
 	sv_pdr_rewind(&r, inflating ? doff : stop, stop);
@@ -368,17 +369,17 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		if (loc & LOC_DECOMP) {
 			uint64_t at = loc & ~LOC_DECOMP;
 			uint16_t hsize;
-			if ((rc = sv_pdr_inflated(&r, at, 8, low[i / 64].loc, &h)))
+			if ((rc = sv_pdr_inflated(&r, at, 8, low[i / 64].inflated, &h)))
 				goto out;
 			memcpy(&hsize, h + 6, 2);
-			if ((rc = sv_pdr_inflated(&r, at, hsize, low[i / 64].loc, &h)))
+			if ((rc = sv_pdr_inflated(&r, at, hsize, low[i / 64].inflated, &h)))
 				goto out;
 			off = r.comp_off;
 		} else {
 			h = r.d + loc;
 		}
 		if (i % 64 == 0)
-			sv_pdr_release(&r, low[i / 64].time < r.zpos ? (size_t)low[i / 64].time : r.zpos);
+			sv_pdr_release(&r, low[i / 64].file < r.zpos ? (size_t)low[i / 64].file : r.zpos);
 		uint32_t type = rd32(h);
 		uint16_t misc, size;
 		memcpy(&misc, h + 4, 2);
