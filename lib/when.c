@@ -120,7 +120,8 @@ static void fill_rows(const sv_view *v, double D, double *dh, float *fh)
 	uint32_t none = v->inc_empty ? SV_NODE_ROOT : UINT32_MAX;
 	for (size_t i = 0; i < smp.n; i++) {
 		/* a sample's node, its row's place and the row are random reads: ask for them
-		 * a few samples ahead, each from what the step before brought in */
+		 * a few samples ahead (the place by the node itself, which is its own remap
+		 * unless Fold% folded it) */
 		if (i + 24 < smp.n && smp.stack[i + 24] != SV_STACK_NONE)
 			__builtin_prefetch(&stack_node[smp.stack[i + 24]]);
 		if (!dh && i + 16 < smp.n && smp.stack[i + 16] != SV_STACK_NONE) {
