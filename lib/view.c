@@ -497,10 +497,12 @@ static int compute_byname(sv_view *v)
 	v->byname_row = malloc((nn ? nn : 1) * sizeof(*v->byname_row));
 	uint8_t *seen = calloc(nn ? nn : 1, 1);
 	free(v->first_on_path);
+	free(v->first_on_path_name);
 	v->first_on_path = malloc(((size_t)n + 1) * sizeof(*v->first_on_path));
+	v->first_on_path_name = malloc(((size_t)n + 1) * sizeof(*v->first_on_path_name));
 	v->nfirst_on_path = 0;
 	if (!onpath || !size || !pos || !depth || !order || !v->byname_st || !v->byname || !v->byname_row || !seen ||
-	    !v->first_on_path) {
+	    !v->first_on_path || !v->first_on_path_name) {
 		rc = SV_ENOMEM;
 		goto out;
 	}
@@ -540,6 +542,7 @@ static int compute_byname(sv_view *v)
 		seen[r->name] = 1;
 		onpath[r->name]++;
 		path[sp++] = r->name;
+		v->first_on_path_name[v->nfirst_on_path] = r->name;
 		v->first_on_path[v->nfirst_on_path++] = SV_NODE_ROOT;
 	}
 	for (uint32_t k = 1; k < m; k++) {
@@ -563,6 +566,7 @@ static int compute_byname(sv_view *v)
 		if (!onpath[cn->name]) {
 			bs->inc += cn->st.inc;
 			bs->inc_ct += cn->st.inc_ct;
+			v->first_on_path_name[v->nfirst_on_path] = cn->name;
 			v->first_on_path[v->nfirst_on_path++] = c;
 		}
 		if (cn->st.first < bs->first)
@@ -847,6 +851,7 @@ void sv_view_free(sv_view *v)
 	free(v->inc_w);
 	free(v->name_hist);
 	free(v->first_on_path);
+	free(v->first_on_path_name);
 	free(v);
 }
 

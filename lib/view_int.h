@@ -43,6 +43,7 @@ struct sv_view {
 	uint32_t nbyname;
 	uint32_t *first_on_path; /* nodes whose name is not above them, depth-first: a name's */
 	size_t nfirst_on_path;   /* inclusive cost (and When) sums its nodes in this list */
+	uint32_t *first_on_path_name; /* their names, in the same order */
 
 	/* When histograms (lazy) */
 	double *exc_hist, *name_hist;

@@ -109,44 +109,65 @@ static void hist_add_row(double *dst, const sv_view *v, sv_node_id n)
 			dst[lo + k] = f32add(dst[lo + k], r[k]);
 }
 
-/* Every sample the view keeps into its node's row, in sample order: dense rows (dh, 32
- * doubles a node) or the sparse float rows. A row takes its node's samples in sample order
- * whatever the order between nodes, so its float sums are the same; nothing per sample is
- * kept on the way (100M samples cost no scratch memory). */
-static void fill_rows(const sv_view *v, double D, double *dh, float *fh)
+/* Every sample the view keeps into its node's dense row (32 doubles a node), in sample order. */
+static void fill_dense(const sv_view *v, double D, double *dh)
 {
 	sv_samples smp = sv_source_samples(v->src);
-	const uint32_t *stack_node = v->stack_node, *remap = v->remap;
 	uint32_t none = v->inc_empty ? SV_NODE_ROOT : UINT32_MAX;
 	for (size_t i = 0; i < smp.n; i++) {
-		/* a sample's node, its row's place and the row are random reads: ask for them
-		 * a few samples ahead (the place by the node itself, which is its own remap
-		 * unless Fold% folded it) */
-		if (i + 24 < smp.n && smp.stack[i + 24] != SV_STACK_NONE)
-			__builtin_prefetch(&stack_node[smp.stack[i + 24]]);
-		if (!dh && i + 16 < smp.n && smp.stack[i + 16] != SV_STACK_NONE) {
-			uint32_t a = stack_node[smp.stack[i + 16]];
-			if (a != UINT32_MAX) {
-				__builtin_prefetch(&remap[a]);
-				__builtin_prefetch(&v->inc_off[a]);
-			}
-		}
-		if (!dh && i + 8 < smp.n && smp.stack[i + 8] != SV_STACK_NONE) {
-			uint32_t a = stack_node[smp.stack[i + 8]];
-			if (a != UINT32_MAX)
-				__builtin_prefetch(fh + v->inc_off[remap[a]], 1);
-		}
 		sv_stack_id st = smp.stack[i];
-		uint32_t n = st == SV_STACK_NONE ? none : stack_node[st];
+		uint32_t n = st == SV_STACK_NONE ? none : v->stack_node[st];
 		double t = smp.time[i], m = sv_sample_metric(&smp, i);
 		if (n == UINT32_MAX || !view_clip(v, &t, &m))
 			continue;
-		uint32_t k = remap[n];
-		if (dh)
-			hist_sample(v, t, m, D, dh + (size_t)k * SV_WHEN_LEN, NULL, 0);
-		else
-			hist_sample(v, t, m, D, NULL, fh + v->inc_off[k], v->inc_lo[k]);
+		hist_sample(v, t, m, D, dh + (size_t)v->remap[n] * SV_WHEN_LEN, NULL, 0);
 	}
+}
+
+/* Every sample the view keeps into its node's sparse float row, in sample order. A row takes
+ * its node's samples in sample order whatever the order between nodes, so its float sums are
+ * the same as the dense rows'. Where each stack's samples go is looked up once per stack
+ * (its final node's row: offset << 5 | first bucket; UINT64_MAX: dropped), so a sample costs
+ * one read in a table of stacks and one in its row. */
+static int fill_sparse(const sv_view *v, double D, float *fh)
+{
+	sv_samples smp = sv_source_samples(v->src);
+	uint32_t nst = sv_source_stack_count(v->src);
+	/* slot nst: the samples without a stack */
+	uint64_t *row = malloc(((size_t)nst + 1) * sizeof(*row));
+	double invD = 1 / D;
+	if (!row)
+		return SV_ENOMEM;
+	for (uint32_t s = 0; s <= nst; s++) {
+		uint32_t n = s < nst ? v->stack_node[s] : v->inc_empty ? SV_NODE_ROOT : UINT32_MAX;
+		uint32_t k = n == UINT32_MAX ? 0 : v->remap[n];
+		row[s] = n == UINT32_MAX ? UINT64_MAX : (uint64_t)v->inc_off[k] << 5 | v->inc_lo[k];
+	}
+	for (size_t i = 0; i < smp.n; i++) {
+		/* the stack's entry and its row are random reads: ask for them ahead */
+		if (i + 24 < smp.n) {
+			sv_stack_id a = smp.stack[i + 24];
+			__builtin_prefetch(&row[a == SV_STACK_NONE ? nst : a]);
+		}
+		if (i + 8 < smp.n) {
+			sv_stack_id a = smp.stack[i + 8];
+			uint64_t r = row[a == SV_STACK_NONE ? nst : a];
+			if (r != UINT64_MAX) {
+				double q = (smp.time[i + 8] - v->lo) * invD;
+				long b = !(q > 0) ? 0 : q >= SV_WHEN_LEN - 1 ? SV_WHEN_LEN - 1 : (long)q;
+				long lo = (long)(r & 31);
+				__builtin_prefetch(fh + (r >> 5) + (b > lo ? b - lo : 0), 1);
+			}
+		}
+		sv_stack_id st = smp.stack[i];
+		uint64_t r = row[st == SV_STACK_NONE ? nst : st];
+		double t = smp.time[i], m = sv_sample_metric(&smp, i);
+		if (r == UINT64_MAX || !view_clip(v, &t, &m))
+			continue;
+		hist_sample(v, t, m, D, NULL, fh + (r >> 5), (int)(r & 31));
+	}
+	free(row);
+	return 0;
 }
 
 /* Exclusive histograms, dense: each node's samples into its 32 buckets. */
@@ -159,7 +180,7 @@ static int exc_hists(const sv_view *v, double **out)
 	double start, D;
 	sv_view_when_bounds(v, &start, &D);
 	if (D > 0)
-		fill_rows(v, D, h, NULL);
+		fill_dense(v, D, h);
 	*out = h;
 	return 0;
 }
@@ -206,41 +227,47 @@ int sv_view_when_scale(double *out, sv_view *v)
 	int rc = SV_ENOMEM;
 	if (!span || !v->inc_off || !v->inc_lo || !v->inc_w)
 		goto out;
-	/* each node's buckets: those its samples can reach, then its children's */
+	/* each node's buckets: those its own samples can reach, then its children's; children
+	 * have higher ids than their parents, so in descending order a node's span is whole
+	 * when it is reached, and its row is placed then (rows lie in descending node order,
+	 * the order the children-into-parents pass reads them) */
 	for (size_t k = 0; k < nn; k++)
-		own_span(v, &v->nodes[k], D, span + 2 * k);
-	for (size_t i = nn; i-- > 1;) {
-		if (!v->alive[i])
-			continue;
-		size_t p = v->parent[i];
-		if (span[2 * i] < span[2 * p])
-			span[2 * p] = span[2 * i];
-		if (span[2 * i + 1] > span[2 * p + 1])
-			span[2 * p + 1] = span[2 * i + 1];
-	}
+		span[2 * k] = SV_WHEN_LEN, span[2 * k + 1] = -1;
 	size_t total = 0;
-	for (size_t k = 0; k < nn; k++) {
-		int lo = span[2 * k], hi = span[2 * k + 1];
-		v->inc_lo[k] = (uint8_t)(hi >= lo ? lo : 0);
-		v->inc_w[k] = (uint8_t)(hi >= lo ? hi - lo + 1 : 0);
-		v->inc_off[k] = total;
-		total += v->inc_w[k];
+	for (size_t i = nn; i-- > 0;) {
+		int8_t own[2];
+		own_span(v, &v->nodes[i], D, own);
+		int lo = own[0] < span[2 * i] ? own[0] : span[2 * i];
+		int hi = own[1] > span[2 * i + 1] ? own[1] : span[2 * i + 1];
+		if (i > 0 && v->alive[i]) {
+			size_t p = v->parent[i];
+			if (lo < span[2 * p])
+				span[2 * p] = (int8_t)lo;
+			if (hi > span[2 * p + 1])
+				span[2 * p + 1] = (int8_t)hi;
+		}
+		v->inc_lo[i] = (uint8_t)(hi >= lo ? lo : 0);
+		v->inc_w[i] = (uint8_t)(hi >= lo ? hi - lo + 1 : 0);
+		v->inc_off[i] = total;
+		total += v->inc_w[i];
 	}
-	v->inc_off[nn] = total;
 	if (!(v->inc_rows = calloc(total ? total : 1, sizeof(float))))
 		goto out;
-	/* the node's own samples in sample order, then its children's rows (children first) */
+	/* the node's own samples in sample order, then its children's rows (children first);
+	 * a child's zero buckets are added too (x + 0 is x in float, and no row holds -0), so
+	 * the loop has no branch */
 	if (D > 0)
-		fill_rows(v, D, NULL, v->inc_rows);
+		if (fill_sparse(v, D, v->inc_rows))
+			goto out;
 	for (size_t i = nn; i-- > 1;) {
 		if (!v->alive[i] || !v->inc_w[i])
 			continue;
 		size_t p = v->parent[i];
 		const float *c = v->inc_rows + v->inc_off[i];
 		float *r = v->inc_rows + v->inc_off[p] + (v->inc_lo[i] - v->inc_lo[p]);
-		for (int k = 0; k < v->inc_w[i]; k++)
-			if (c[k] != 0)
-				r[k] = (float)f32add(r[k], c[k]);
+		int w = v->inc_w[i];
+		for (int k = 0; k < w; k++)
+			r[k] += c[k];
 	}
 	double scale = 0;
 	if (v->scaling == SV_SCALING_TIME) {
@@ -319,10 +346,9 @@ static int name_hists(sv_view *v, uint32_t upto)
 		want[v->byname[r]] = 1;
 	/* the first-on-path nodes in depth-first order, as compute_byname met them */
 	for (size_t i = 0; i < v->nfirst_on_path; i++) {
-		sv_node_id c = v->first_on_path[i];
-		uint32_t name = v->nodes[c].name;
+		uint32_t name = v->first_on_path_name[i];
 		if (want[name])
-			hist_add_row(v->name_hist + (size_t)name * SV_WHEN_LEN, v, c);
+			hist_add_row(v->name_hist + (size_t)name * SV_WHEN_LEN, v, v->first_on_path[i]);
 	}
 	free(want);
 	v->name_hist_rows = upto;

@@ -206,33 +206,43 @@ int main(int argc, char **argv)
 		sv_params_dispose(&p);
 		sv_params_dispose(&q);
 	}
-	/* the output phase of `byname --top 5`: what a few printed rows cost after the view */
+	/* the output phase of `byname --top 5`: what a few printed rows cost after the view
+	 * (best of reps, each on a fresh view) */
 	{
 		sv_params p;
-		sv_view *v;
-		if (sv_params_init(&p) || sv_view_new(&v, src, &p, &err)) {
-			fprintf(stderr, "engine: %s\n", err.msg);
+		if (sv_params_init(&p))
 			return 1;
-		}
-		double a = now_ms();
-		double scale;
-		if (sv_view_when_scale(&scale, v))
-			return 1;
-		double b = now_ms();
-		char when[SV_WHEN_LEN + 1];
-		uint32_t rows = sv_view_byname_count(v) < 5 ? sv_view_byname_count(v) : 5;
-		for (uint32_t r = 0; r < rows; r++)
-			if (sv_view_byname_when(when, v, r))
+		double best[4] = {1e300, 0, 0, 0};
+		uint32_t nodes = 0;
+		for (int r = 0; r < reps; r++) {
+			sv_view *v;
+			if (sv_view_new(&v, src, &p, &err)) {
+				fprintf(stderr, "engine: %s\n", err.msg);
 				return 1;
-		double c = now_ms();
-		sv_netpeak np;
-		if (sv_view_net_peak(v, &np))
-			return 1;
-		double d = now_ms();
-		printf("output of byname --top 5 (%u nodes): %.1f ms = node When histograms %.1f + ByName's %.1f + net/peak %.1f "
-		       "(goal <= 10 ms)\n",
-		       sv_view_node_count(v), d - a, b - a, c - b, d - c);
-		sv_view_free(v);
+			}
+			double a = now_ms();
+			double scale;
+			if (sv_view_when_scale(&scale, v))
+				return 1;
+			double b = now_ms();
+			char when[SV_WHEN_LEN + 1];
+			uint32_t rows = sv_view_byname_count(v) < 5 ? sv_view_byname_count(v) : 5;
+			for (uint32_t k = 0; k < rows; k++)
+				if (sv_view_byname_when(when, v, k))
+					return 1;
+			double c = now_ms();
+			sv_netpeak np;
+			if (sv_view_net_peak(v, &np))
+				return 1;
+			double d = now_ms();
+			if (d - a < best[0])
+				best[0] = d - a, best[1] = b - a, best[2] = c - b, best[3] = d - c;
+			nodes = sv_view_node_count(v);
+			sv_view_free(v);
+		}
+		printf("output of byname --top 5 (%u nodes, best of reps): %.1f ms = node When histograms %.1f + ByName's %.1f + "
+		       "net/peak %.1f (goal <= 10 ms)\n",
+		       nodes, best[0], best[1], best[2], best[3]);
 		sv_params_dispose(&p);
 	}
 	sv_source_free(half);
