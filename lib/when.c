@@ -248,8 +248,14 @@ int sv_view_when_scale(double *out, sv_view *v)
 		}
 		v->inc_lo[i] = (uint8_t)(hi >= lo ? lo : 0);
 		v->inc_w[i] = (uint8_t)(hi >= lo ? hi - lo + 1 : 0);
-		v->inc_off[i] = total;
-		total += v->inc_w[i];
+		if (hi >= lo && own[0] > own[1] && v->kids[i + 1] - v->kids[i] == 1) {
+			/* no samples of its own and one child: its row is the child's (0 + x is x),
+			 * the same place, which tells the pass below to add nothing */
+			v->inc_off[i] = v->inc_off[v->children[v->kids[i]]];
+		} else {
+			v->inc_off[i] = total;
+			total += v->inc_w[i];
+		}
 	}
 	if (!(v->inc_rows = calloc(total ? total : 1, sizeof(float))))
 		goto out;
@@ -260,9 +266,9 @@ int sv_view_when_scale(double *out, sv_view *v)
 		if (fill_sparse(v, D, v->inc_rows))
 			goto out;
 	for (size_t i = nn; i-- > 1;) {
-		if (!v->alive[i] || !v->inc_w[i])
-			continue;
 		size_t p = v->parent[i];
+		if (!v->alive[i] || !v->inc_w[i] || v->inc_off[i] == v->inc_off[p])
+			continue;
 		const float *c = v->inc_rows + v->inc_off[i];
 		float *r = v->inc_rows + v->inc_off[p] + (v->inc_lo[i] - v->inc_lo[p]);
 		int w = v->inc_w[i];
