@@ -986,6 +986,10 @@ static bool first_time(const char *d, size_t n, const char *want, long long *s, 
 	for (const char *p = d, *end = d + n; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		span line = { p, (size_t)((nl ? nl : end) - p) };
+		if (p == d && line.n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) { /* as one reader skips it */
+			line.p += 3;
+			line.n -= 3;
+		}
 		p = nl ? nl + 1 : end;
 		if (line.n && line.p[line.n - 1] == '\r')
 			line.n--;
