@@ -140,30 +140,67 @@ static int fold_lines(fold_read *r, sv_sink *sink, sv_lines *lr, bool at_start, 
 	}
 }
 
-/* The second part of a large input, read by its own thread into a source of its own
- * (two_parts.h). */
+/* Chunks of a large input read into a source of their own (two_parts.h): one alone, or the
+ * second thread's run of chunks. */
 typedef struct fold_part {
 	sv_input in;
+	sv_lines lr;
+	bool have_lr;
 	sv_source *src;
 	fold_read r;
 	sv_error err;
 	int rc;
-	atomic_bool cancel;
 } fold_part;
 
-static void *fold_part_run(void *arg)
+typedef struct fold_parts {
+	const sv_input *in;
+	const size_t *at;
+	unsigned m;
+	atomic_bool cancel;
+	fold_part *part[SV_TWO_CHUNKS]; /* at each alone chunk and the run's first; NULL: none */
+} fold_parts;
+
+/* A part for the chunks from k to at[to], at s->part[k]; NULL when there was no memory. */
+static fold_part *part_new(fold_parts *s, unsigned k, unsigned to)
 {
-	fold_part *p = arg;
-	sv_lines lr;
-	if ((p->rc = sv_lines_init(&lr, &p->in)))
+	fold_part *p = calloc(1, sizeof(*p));
+	if (!p || sv_source_new(&p->src, "part")) {
+		free(p);
 		return NULL;
-	sv_sink sink = sv_source_sink(p->src);
-	p->rc = fold_lines(&p->r, &sink, &lr, false, &p->cancel, &p->err);
-	sv_lines_dispose(&lr);
-	return NULL;
+	}
+	s->part[k] = p;
+	p->in = sv_two_window(s->in, s->at[k], s->at[to]);
+	p->have_lr = !(p->rc = sv_lines_init(&p->lr, &p->in));
+	return p;
 }
 
-/* The first part, on this thread. */
+/* Chunk k into p, after what p read before. */
+static void part_read(fold_parts *s, fold_part *p, unsigned k)
+{
+	if (p->rc)
+		return;
+	p->lr.end = (const char *)s->in->data + s->at[k + 1];
+	sv_sink sink = sv_source_sink(p->src);
+	p->rc = fold_lines(&p->r, &sink, &p->lr, false, &s->cancel, &p->err);
+}
+
+static void fold_run(void *arg, unsigned k)
+{
+	fold_parts *s = arg;
+	fold_part *p = k == s->m / 2 ? part_new(s, k, s->m) : s->part[s->m / 2];
+	if (p)
+		part_read(s, p, k);
+}
+
+static void fold_alone(void *arg, unsigned k)
+{
+	fold_parts *s = arg;
+	fold_part *p = part_new(s, k, k + 1);
+	if (p)
+		part_read(s, p, k);
+}
+
+/* The first chunks, on this thread. */
 typedef struct fold_first {
 	fold_read *r;
 	sv_sink *sink;
@@ -176,39 +213,63 @@ static int fold_first_run(void *arg, sv_lines *lr)
 	return fold_lines(f->r, f->sink, lr, true, NULL, f->err);
 }
 
-/* Read lr's input in two parts at once when that helps, else (or for what the second part
- * could not take) in this thread; the result is the same. */
+/* Read lr's input on two threads when that helps, else (or from the first chunk the second
+ * thread could not read or join) on this one; the result is the same. */
 static int fold_all(fold_read *r, sv_sink *sink, sv_lines *lr, const sv_import_opts *opts, sv_error *err)
 {
 	const sv_input *in = lr->in;
-	size_t split = sv_two_wanted(opts ? opts->threads : 0, in, sink) ? sv_two_split((const char *)in->data, in->len, false) : 0;
-	if (!split)
+	size_t at[SV_TWO_CHUNKS + 1];
+	unsigned m = sv_two_wanted(opts ? opts->threads : 0, in, sink) ? sv_two_chunks((const char *)in->data, in->len, false, at) : 1;
+	if (m < 2)
 		return fold_lines(r, sink, lr, true, NULL, err);
-	fold_part *p = calloc(1, sizeof(*p));
-	if (!p || sv_source_new(&p->src, "part")) {
-		free(p);
+	fold_parts *s = calloc(1, sizeof(*s));
+	if (!s)
 		return sv_error_set(err, SV_ENOMEM, NULL);
-	}
-	p->in = sv_two_rest(in, split);
-	atomic_init(&p->cancel, false);
+	s->in = in;
+	s->at = at;
+	s->m = m;
+	atomic_init(&s->cancel, false);
 	fold_first f = { r, sink, err };
-	bool started;
-	int rc = sv_two_run(lr, split, fold_part_run, p, &p->cancel, fold_first_run, &f, &started);
-	bool joined = !rc && started && !p->rc && sv_two_fits(sv_sink_source(sink), p->src);
-	if (joined) {
+	sv_two_reader rd = { fold_run, fold_alone, s };
+	sv_two_ranges rg;
+	int rc = sv_two_run(lr, at, m, &rd, &s->cancel, fold_first_run, &f, &rg);
+	long from = lr->line + 1;
+	bool joined = false;
+	unsigned k = rg.front;
+	while (k < m && !rc) {
+		unsigned next = k == rg.run && rg.run < rg.run_end ? rg.run_end : k + 1;
+		fold_part *p = s->part[k];
+		if (!p || p->rc || !sv_two_fits(sv_sink_source(sink), p->src))
+			break;
 		if (!r->skipped && p->r.skipped)
 			r->first_bad = lr->line + p->r.first_bad;
 		r->skipped += p->r.skipped;
 		r->good += p->r.good;
-		if ((rc = sv_two_join(sink, p->src, lr->line + 1, NULL)))
+		if ((rc = sv_two_join(sink, p->src, NULL))) {
 			sv_error_set(err, rc, NULL);
+			break;
+		}
+		joined = true;
+		lr->p = (const char *)in->data + at[next];
+		lr->line += p->lr.line;
+		k = next;
 	}
-	fold_read_dispose(&p->r);
-	sv_source_free(p->src);
-	free(p);
-	if (rc || joined)
+	if (!rc && joined && (rc = sv_two_note(sink, from)))
+		sv_error_set(err, rc, NULL);
+	for (unsigned i = 0; i < m; i++) {
+		fold_part *p = s->part[i];
+		if (p) {
+			if (p->have_lr)
+				sv_lines_dispose(&p->lr);
+			fold_read_dispose(&p->r);
+			sv_source_free(p->src);
+			free(p);
+		}
+	}
+	free(s);
+	if (rc || k == m)
 		return rc;
-	return fold_lines(r, sink, lr, true, NULL, err); /* the second part as one reader reads it */
+	return fold_lines(r, sink, lr, true, NULL, err); /* the rest as one reader reads it */
 }
 
 static int folded_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)

@@ -928,22 +928,33 @@ static int ps_parse(ps_ctx *c, sv_lines *lr, const atomic_bool *cancel)
  * depends on what came before) and this thread reads on into it as one reader would: the
  * result is the one reader's, byte for byte, always. */
 
+/* Chunks of a large input read into a source of their own (two_parts.h): one alone, or the
+ * second thread's run of chunks. */
 typedef struct ps_part {
 	ps_ctx c;
 	sv_input in;
+	sv_lines lr;
+	bool have_lr;
+	sv_sink sink;
 	sv_source *src;
 	sv_error err;
 	int rc;
-	atomic_bool cancel;
-	/* where the input starts and the second part begins, and the event: the first part's time
-	 * origin is found there (first_time), on the part's thread */
-	const char *origin;
-	size_t split;
-	const char *want;
 	/* the user modules the part found, with the frame that made each one known */
 	struct ps_um { char *name; size_t len; sv_frame_id frame; } *um; /* name: len bytes, as given */
 	size_t num, um_cap;
 } ps_part;
+
+/* The chunks and what a part needs to read one: the input, the event, and the first part's
+ * time origin is found from the input's start (first_time). */
+typedef struct ps_parts {
+	const sv_input *in;
+	const size_t *at;
+	unsigned m;
+	const sv_import_opts *opts;
+	char *default_event; /* a copy: the first thread's context is its own */
+	atomic_bool cancel;
+	ps_part *part[SV_TWO_CHUNKS]; /* at each alone chunk and the run's first; NULL: none */
+} ps_parts;
 
 static int part_frame(void *self, sv_frame_id *out, const char *name, size_t len)
 {
@@ -1027,16 +1038,56 @@ static bool first_time(const char *d, size_t n, const char *want, long long *s, 
 	return false;
 }
 
-static void *part_run(void *arg)
+static void part_dispose(ps_part *p);
+
+/* A part for the chunks from k to at[to], at s->part[k]; NULL when there was no memory. */
+static ps_part *part_new(ps_parts *s, unsigned k, unsigned to)
 {
-	ps_part *p = arg;
-	sv_lines lr;
-	p->c.have_t0 = first_time(p->origin, p->split, p->want, &p->c.t0_s, &p->c.t0_ns);
-	if ((p->rc = sv_lines_init(&lr, &p->in)))
+	ps_part *p = calloc(1, sizeof(*p));
+	if (!p || sv_source_new(&p->src, "part")) {
+		free(p);
 		return NULL;
-	p->rc = ps_parse(&p->c, &lr, &p->cancel);
-	sv_lines_dispose(&lr);
-	return NULL;
+	}
+	p->in = sv_two_window(s->in, s->at[k], s->at[to]);
+	p->sink = (sv_sink){ &part_ops, p };
+	ps_init(&p->c, &p->sink, &p->in, s->opts, &p->err);
+	p->c.later_part = true;
+	p->c.default_event = s->default_event ? strdup(s->default_event) : NULL;
+	const char *want = s->opts->event ? s->opts->event : p->c.default_event;
+	if (!want) { /* (the copy failed: the first thread reads this chunk) */
+		part_dispose(p);
+		free(p);
+		return NULL;
+	}
+	s->part[k] = p;
+	p->c.have_t0 = first_time((const char *)s->in->data, s->at[k], want, &p->c.t0_s, &p->c.t0_ns);
+	p->have_lr = !(p->rc = sv_lines_init(&p->lr, &p->in));
+	return p;
+}
+
+/* Chunk k into p, after what p read before. */
+static void part_read(ps_parts *s, ps_part *p, unsigned k)
+{
+	if (p->rc)
+		return;
+	p->lr.end = (const char *)s->in->data + s->at[k + 1];
+	p->rc = ps_parse(&p->c, &p->lr, &s->cancel);
+}
+
+static void part_run(void *arg, unsigned k)
+{
+	ps_parts *s = arg;
+	ps_part *p = k == s->m / 2 ? part_new(s, k, s->m) : s->part[s->m / 2];
+	if (p)
+		part_read(s, p, k);
+}
+
+static void part_alone(void *arg, unsigned k)
+{
+	ps_parts *s = arg;
+	ps_part *p = part_new(s, k, k + 1);
+	if (p)
+		part_read(s, p, k);
 }
 
 static int first_run(void *c, sv_lines *lr)
@@ -1046,7 +1097,7 @@ static int first_run(void *c, sv_lines *lr)
 
 /* The second part joins the first (c): false when it cannot without changing the result
  * (then c reads on into the second part's text itself). */
-static int join_part(ps_ctx *c, ps_part *p, long line, bool *joined)
+static int join_part(ps_ctx *c, ps_part *p, bool *joined)
 {
 	*joined = false;
 	const ps_ctx *b = &p->c;
@@ -1063,7 +1114,7 @@ static int join_part(ps_ctx *c, ps_part *p, long line, bool *joined)
 		return 0;
 	*joined = true;
 	sv_two_maps m = { 0 };
-	int rc = sv_two_join(c->sink, p->src, line, &m);
+	int rc = sv_two_join(c->sink, p->src, &m);
 	/* a user module one reader would have met: its frame was new to the first part */
 	for (size_t i = 0; i < p->num && !rc; i++)
 		if (m.frame_new[p->um[i].frame] && c->sink->ops->add_user_module)
@@ -1089,6 +1140,8 @@ static int join_part(ps_ctx *c, ps_part *p, long line, bool *joined)
 
 static void part_dispose(ps_part *p)
 {
+	if (p->have_lr)
+		sv_lines_dispose(&p->lr);
 	ps_dispose(&p->c);
 	sv_source_free(p->src);
 	for (size_t i = 0; i < p->num; i++)
@@ -1096,45 +1149,59 @@ static void part_dispose(ps_part *p)
 	free(p->um);
 }
 
-/* Read lr's input in two parts at once when that helps (see above); else, or for what the
- * second part could not take, read on in this thread. */
+/* Read lr's input on two threads when that helps (see above); else, or from the first chunk
+ * the second thread could not read or join, on this one. */
 static int ps_parse_all(ps_ctx *c, sv_lines *lr)
 {
 	const sv_input *in = c->in;
 	const char *want = c->opts->event ? c->opts->event : c->default_event;
-	size_t split = 0;
+	size_t at[SV_TWO_CHUNKS + 1];
+	unsigned m = 1;
 	if (sv_two_wanted(c->opts->threads, in, c->sink) && !c->tt_on && !c->opts->by_cpu && want &&
 	    lr->p == (const char *)in->data)
-		split = sv_two_split((const char *)in->data, in->len, true);
-	if (!split)
+		m = sv_two_chunks((const char *)in->data, in->len, true, at);
+	if (m < 2)
 		return ps_parse(c, lr, NULL);
-	ps_part *p = calloc(1, sizeof(*p));
-	if (!p)
+	ps_parts *s = calloc(1, sizeof(*s));
+	if (!s || (c->default_event && !(s->default_event = strdup(c->default_event)))) {
+		free(s);
 		return ps_fail(c, SV_ENOMEM, "out of memory");
-	p->in = sv_two_rest(in, split);
-	atomic_init(&p->cancel, false);
-	sv_sink psink = { &part_ops, p };
-	int rc = sv_source_new(&p->src, "part");
-	if (rc) {
-		free(p);
-		return ps_fail(c, rc, "out of memory");
 	}
-	ps_init(&p->c, &psink, &p->in, c->opts, &p->err);
-	p->c.later_part = true;
-	p->c.default_event = c->default_event ? strdup(c->default_event) : NULL;
-	p->origin = (const char *)in->data;
-	p->split = split;
-	p->want = c->opts->event ? c->opts->event : p->c.default_event;
-	bool started = false, joined = false;
-	if (p->want) /* (else the copy of the default event failed: one thread reads it all) */
-		rc = sv_two_run(lr, split, part_run, p, &p->cancel, first_run, c, &started);
-	if (!rc && started && !p->rc)
-		rc = join_part(c, p, lr->line + 1, &joined);
-	part_dispose(p);
-	free(p);
-	if (rc || joined)
+	s->in = in;
+	s->at = at;
+	s->m = m;
+	s->opts = c->opts;
+	atomic_init(&s->cancel, false);
+	sv_two_reader rd = { part_run, part_alone, s };
+	sv_two_ranges rg;
+	int rc = sv_two_run(lr, at, m, &rd, &s->cancel, first_run, c, &rg);
+	long from = lr->line + 1;
+	bool any = false;
+	unsigned k = rg.front;
+	while (k < m && !rc) {
+		unsigned next = k == rg.run && rg.run < rg.run_end ? rg.run_end : k + 1;
+		ps_part *p = s->part[k];
+		bool joined = false;
+		if (!p || p->rc || (rc = join_part(c, p, &joined)) || !joined)
+			break;
+		any = true;
+		lr->p = (const char *)in->data + at[next];
+		lr->line += p->lr.line;
+		k = next;
+	}
+	if (!rc && any && (rc = sv_two_note(c->sink, from)))
+		ps_fail(c, rc, "out of memory");
+	for (unsigned i = 0; i < m; i++) {
+		if (s->part[i]) {
+			part_dispose(s->part[i]);
+			free(s->part[i]);
+		}
+	}
+	free(s->default_event);
+	free(s);
+	if (rc || k == m)
 		return rc;
-	return ps_parse(c, lr, NULL); /* the second part as one reader reads it */
+	return ps_parse(c, lr, NULL); /* the rest as one reader reads it */
 }
 
 static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)

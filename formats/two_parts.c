@@ -15,9 +15,11 @@ bool sv_two_wanted(unsigned threads, const sv_input *in, const sv_sink *sink)
 	return threads == 2 || (in->len >= SV_TWO_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1);
 }
 
-size_t sv_two_split(const char *d, size_t n, bool after_blank)
+/* The start of the first line after the first '\n' from d[from] on (after a blank line when
+ * after_blank), looked for in the next 16 MiB; 0 when there is none. */
+static size_t line_from(const char *d, size_t n, size_t from, bool after_blank)
 {
-	for (size_t i = n / 2; i + 2 < n && i < n / 2 + (16u << 20); i++) {
+	for (size_t i = from; i + 2 < n && i < from + (16u << 20); i++) {
 		if (d[i] != '\n')
 			continue;
 		if (!after_blank)
@@ -31,53 +33,148 @@ size_t sv_two_split(const char *d, size_t n, bool after_blank)
 	return 0;
 }
 
-sv_input sv_two_rest(const sv_input *in, size_t at)
+unsigned sv_two_chunks(const char *d, size_t n, bool after_blank, size_t at[SV_TWO_CHUNKS + 1])
+{
+	unsigned m = 1;
+	at[0] = 0;
+	for (unsigned k = 1; k < SV_TWO_CHUNKS; k++) {
+		size_t from = (size_t)((double)n * k / SV_TWO_CHUNKS);
+		if (from < at[m - 1])
+			from = at[m - 1];
+		/* (from the byte before: a line that starts right there is the one) */
+		size_t b = line_from(d, n, from ? from - 1 : 0, after_blank);
+		if (b > at[m - 1])
+			at[m++] = b;
+	}
+	at[m] = n;
+	return m;
+}
+
+sv_input sv_two_window(const sv_input *in, size_t from, size_t to)
 {
 	sv_input r = *in;
-	r.data += at;
-	r.len -= at;
+	r.data += from;
+	r.len = to - from;
 	r.progress = NULL;
 	r.mapped = false;
 	return r;
 }
 
-/* The first part's progress, scaled to the whole input. */
+/* Who reads which chunk. This thread reads [0, a) into the sink and the second [mid, b) into
+ * its run; chunks [a, a_end) and [b, b_end) are still to be claimed: from their fronts by
+ * their owners, from their backs by the other thread, which reads each alone. */
+typedef struct two_sched {
+	pthread_mutex_t mu;
+	unsigned a, a_end, b, b_end;
+	unsigned mid; /* the second thread's first chunk */
+	const size_t *at;
+	const sv_two_reader *rd;
+	atomic_bool *cancel;
+	atomic_ullong done; /* bytes of the chunks read, but for those in the sink */
+} two_sched;
+
+/* A chunk from the front of the caller's own range, else (alone) one from the back of the
+ * other's: false when none is left. */
+static bool claim(two_sched *s, bool first, unsigned *k, bool *alone)
+{
+	unsigned *f = first ? &s->a : &s->b, *fe = first ? &s->a_end : &s->b_end;
+	unsigned *o = first ? &s->b : &s->a, *oe = first ? &s->b_end : &s->a_end;
+	pthread_mutex_lock(&s->mu);
+	bool got = true;
+	if (*f < *fe)
+		*k = (*f)++, *alone = false;
+	else if (*o < *oe)
+		*k = --*oe, *alone = true;
+	else
+		got = false;
+	pthread_mutex_unlock(&s->mu);
+	return got;
+}
+
+static void read_alone(two_sched *s, unsigned k)
+{
+	s->rd->alone(s->rd->arg, k);
+	atomic_fetch_add(&s->done, (unsigned long long)(s->at[k + 1] - s->at[k]));
+}
+
+/* The second thread: the middle chunk, which is always its own (so that the join is taken
+ * whatever the timing, and what is tested is what runs), then on. */
+static void *second(void *arg)
+{
+	two_sched *s = arg;
+	unsigned k = s->mid;
+	bool alone = false;
+	do {
+		if (alone) {
+			read_alone(s, k);
+		} else {
+			s->rd->run(s->rd->arg, k);
+			atomic_fetch_add(&s->done, (unsigned long long)(s->at[k + 1] - s->at[k]));
+		}
+	} while (!atomic_load(s->cancel) && claim(s, false, &k, &alone));
+	return NULL;
+}
+
+/* This thread's progress, with the bytes read elsewhere. */
 typedef struct two_progress {
 	sv_progress self;
 	sv_progress *to;
-	unsigned long long split, total;
+	two_sched *s;
+	unsigned long long total;
 } two_progress;
 
 static int scaled(void *payload, unsigned long long done, unsigned long long total)
 {
 	(void)total;
 	two_progress *w = payload;
-	unsigned long long d = w->split ? (unsigned long long)((double)done * (double)w->total / (double)w->split) : done;
+	unsigned long long d = done + atomic_load(&w->s->done);
 	return w->to->fn(w->to->payload, d < w->total ? d : w->total, w->total);
 }
 
-int sv_two_run(sv_lines *lr, size_t split, void *(*part)(void *), void *part_arg, atomic_bool *cancel,
-	       int (*first)(void *, sv_lines *), void *first_arg, bool *started)
+int sv_two_run(sv_lines *lr, const size_t *at, unsigned m, const sv_two_reader *rd, atomic_bool *cancel,
+	       int (*first)(void *, sv_lines *), void *first_arg, sv_two_ranges *out)
 {
 	const sv_input *in = lr->in;
+	unsigned mid = m / 2;
+	two_sched s = { .a = 1, .a_end = mid, .b = mid + 1, .b_end = m, .mid = mid, .at = at, .rd = rd, .cancel = cancel };
+	pthread_mutex_init(&s.mu, NULL);
+	atomic_init(&s.done, 0);
 	sv_input window = *in;
 	two_progress watch;
 	if (in->progress) {
-		watch = (two_progress){ { scaled, &watch, in->progress->step, 0 }, in->progress, split, in->len };
+		watch = (two_progress){ { scaled, &watch, in->progress->step, 0 }, in->progress, &s, in->len };
 		window.progress = &watch.self;
 	}
 	pthread_t th;
-	*started = pthread_create(&th, NULL, part, part_arg) == 0;
+	bool started = pthread_create(&th, NULL, second, &s) == 0;
+	if (!started) { /* this thread reads every chunk */
+		s.a_end = m;
+		s.b = s.b_end = mid;
+	}
 	const char *end = lr->end;
-	lr->end = (const char *)in->data + split;
 	lr->in = &window;
-	int rc = first(first_arg, lr);
+	unsigned k = 0;
+	bool alone = false;
+	int rc = 0;
+	for (;;) {
+		if (!alone) {
+			lr->end = (const char *)in->data + at[k + 1];
+			if ((rc = first(first_arg, lr)))
+				break;
+		} else {
+			read_alone(&s, k);
+		}
+		if (!claim(&s, true, &k, &alone))
+			break;
+	}
 	lr->end = end;
 	lr->in = in;
 	if (rc)
 		atomic_store(cancel, true);
-	if (*started)
+	if (started)
 		pthread_join(th, NULL);
+	pthread_mutex_destroy(&s.mu);
+	*out = (sv_two_ranges){ s.a, started ? mid : s.a, s.b };
 	return rc;
 }
 
@@ -97,7 +194,7 @@ void sv_two_maps_free(sv_two_maps *m)
 	m->frame = NULL, m->stack = NULL, m->frame_new = NULL;
 }
 
-int sv_two_join(sv_sink *sink, const sv_source *part, long line, sv_two_maps *maps)
+int sv_two_join(sv_sink *sink, const sv_source *part, sv_two_maps *maps)
 {
 	const sv_source *dst = sv_sink_source(sink);
 	uint32_t nf = sv_source_frame_count(part), nst = sv_source_stack_count(part);
@@ -121,8 +218,11 @@ int sv_two_join(sv_sink *sink, const sv_source *part, long line, sv_two_maps *ma
 	for (size_t i = 0; i < smp.n && !rc; i++)
 		rc = sink->ops->add_sample(sink->self, smp.stack[i] == SV_STACK_NONE ? SV_STACK_NONE : m->stack[smp.stack[i]],
 					   smp.time[i], sv_sample_metric(&smp, i), sv_sample_count(&smp, i));
-	if (!rc)
-		rc = sv_sink_note(sink, SV_NOTE_INFO, "read by two threads at once, the second from line %ld on", line);
 	sv_two_maps_free(&own);
 	return rc;
+}
+
+int sv_two_note(sv_sink *sink, long line)
+{
+	return sv_sink_note(sink, SV_NOTE_INFO, "read by two threads at once, the second from line %ld on", line);
 }

@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* Reading a large text input in two parts at once (perf script and folded text): where the
- * second part may start, whether to split, and the join of the second part's source into the
- * sink's, in the second part's own order. formats/ only.
+/* Reading a large text input on two threads at once (perf script and folded text): where the
+ * chunks start, whether to split, who reads which chunk, and the join of a chunk's source into
+ * the sink's, in the chunk's own order. formats/ only.
  *
- * Why the join gives the one-reader result: a reader of the second part makes every intern
- * call one reader of the whole would make there (and some it would not, for frames and stacks
- * the first part already has), in the same order. Adding the part's frames, then its stacks,
- * in its id order, finds the ones the first part has and adds the others in the order one
- * reader would have added them; its samples follow in their order, each added as one reader
- * would have added it (the sink aggregates them the same way).
+ * The input is cut into up to SV_TWO_CHUNKS chunks at line (sample) boundaries. This thread
+ * reads the first half's chunks straight into the sink, the second thread the second half's
+ * into a source of its own; the one that finishes first reads the other's last chunks, each
+ * into a source of its own (a thread on a faster or less busy core reads more). The sources
+ * then join the sink in input order.
+ *
+ * Why the join gives the one-reader result: a reader of chunks makes every intern call one
+ * reader of the whole would make there (and some it would not, for frames and stacks the
+ * chunks before it have), in the same order. Adding the chunk's frames, then its stacks, in
+ * its id order, finds the ones the sink has and adds the others in the order one reader would
+ * have added them; its samples follow in their order, each added as one reader would have
+ * added it (the sink aggregates them the same way).
  *
  * Ownership: sv_two_join's maps are the caller's to free (sv_two_maps_free). */
 #ifndef STACKVIEW_FORMATS_TWO_PARTS_H
@@ -20,29 +26,49 @@
 
 #include "stackview/formats.h"
 
-#define SV_TWO_MIN (16u << 20) /* smaller inputs are read in one part unless asked */
+#define SV_TWO_MIN (16u << 20) /* smaller inputs are read by one thread unless asked */
+#define SV_TWO_CHUNKS 8
 
-/* Whether to read `in` in two parts: asked for (threads 2), or by default a whole input of
+/* Whether to read `in` on two threads: asked for (threads 2), or by default a whole input of
  * SV_TWO_MIN bytes or more with two CPUs; never a stream, nor a sink that is not a source's. */
 bool sv_two_wanted(unsigned threads, const sv_input *in, const sv_sink *sink);
 
-/* Where the second part starts: the start of the first line after the middle (after a blank
- * line when `after_blank`: perf script's samples end at one), or 0 when there is none in the
- * next 16 MiB. */
-size_t sv_two_split(const char *d, size_t n, bool after_blank);
+/* Where the chunks of d[0, n) start: at[0] = 0, then for each k/SV_TWO_CHUNKS of the input
+ * the start of the first line from there on (after a blank line when `after_blank`: perf
+ * script's samples end at one), left out when there is none in the next 16 MiB or it is not
+ * past the previous one; at[m] = n. Returns m, the number of chunks (1: do not split). */
+unsigned sv_two_chunks(const char *d, size_t n, bool after_blank, size_t at[SV_TWO_CHUNKS + 1]);
 
-/* The input from `at` on, for the second part's reader (no progress reports, no page
- * release: the first part's reader owns those). */
-sv_input sv_two_rest(const sv_input *in, size_t at);
+/* The input [from, to), for a chunk's reader (no progress reports, no page release: the
+ * first thread's reader owns those). */
+sv_input sv_two_window(const sv_input *in, size_t from, size_t to);
 
-/* Reads the two parts at once: part(part_arg) on a second thread (it reads the input from
- * split on, sv_two_rest) while first(first_arg, lr) reads lr up to split on this one, its
- * progress reported scaled to the whole input (both parts advance together). When the first
- * part fails, *cancel (which the part polls) asks the second to stop. On return the second
- * thread has ended (*started: whether it ran at all), and lr reads on from split. Returns
- * the first part's result. */
-int sv_two_run(sv_lines *lr, size_t split, void *(*part)(void *), void *part_arg, atomic_bool *cancel,
-	       int (*first)(void *, sv_lines *), void *first_arg, bool *started);
+/* What reads chunks on the second thread: run(arg, k) reads chunk k into the second thread's
+ * run (the middle chunk first, then each next one after the last); alone(arg, k), on either
+ * thread, reads chunk k into a place of its own. Both poll the cancel flag given to
+ * sv_two_run. */
+typedef struct sv_two_reader {
+	void (*run)(void *arg, unsigned k);
+	void (*alone)(void *arg, unsigned k);
+	void *arg;
+} sv_two_reader;
+
+/* Who read what: this thread chunks [0, front) into the sink; the second thread's run
+ * [run, run_end); every other chunk alone. */
+typedef struct sv_two_ranges {
+	unsigned front, run, run_end;
+} sv_two_ranges;
+
+/* Reads the m chunks of lr's input (chunk k is [at[k], at[k + 1]); lr stands at at[0]) on two
+ * threads. This one reads with first(first_arg, lr) from the front into the sink (lr->end set
+ * at each chunk's end in turn: a call reads on where the last stopped), its progress reported
+ * with the bytes read elsewhere; the second reads its run from the middle chunk on. When one
+ * runs out of its own chunks it reads the other's from their end, each alone (a thread that
+ * runs faster, on a core of its own or a bigger core, reads more). When `first` fails,
+ * *cancel asks the second thread to stop. On return the second thread has ended, lr->end is
+ * restored, and lr stands at at[out->front] unless first failed. Returns first's result. */
+int sv_two_run(sv_lines *lr, const size_t *at, unsigned m, const sv_two_reader *rd, atomic_bool *cancel,
+	       int (*first)(void *, sv_lines *), void *first_arg, sv_two_ranges *out);
 
 /* Whether the part's samples can join dst's without meeting a limit one reader would have met
  * only with both (the number of samples, metrics and counts adding up; the text readers add
@@ -57,10 +83,12 @@ typedef struct sv_two_maps {
 } sv_two_maps;
 void sv_two_maps_free(sv_two_maps *m);
 
-/* The part's frames, stacks and samples into the sink (a source's), in the part's order,
- * then the note that two threads read the input, the second from `line` on. `maps` (NULL:
- * not wanted) receives the part's ids as the sink's, to free with sv_two_maps_free whatever
- * the result. 0 or the sink's error. */
-int sv_two_join(sv_sink *sink, const sv_source *part, long line, sv_two_maps *maps);
+/* The part's frames, stacks and samples into the sink (a source's), in the part's order.
+ * `maps` (NULL: not wanted) receives the part's ids as the sink's, to free with
+ * sv_two_maps_free whatever the result. 0 or the sink's error. */
+int sv_two_join(sv_sink *sink, const sv_source *part, sv_two_maps *maps);
+
+/* The note that two threads read the input, the second's chunks from `line` on. */
+int sv_two_note(sv_sink *sink, long line);
 
 #endif
