@@ -4,6 +4,7 @@
 #include "stackview/formats.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <iconv.h>
 #include <stdlib.h>
@@ -44,6 +45,92 @@ static unsigned long long max_bytes(const sv_input *in)
 	return in->max_bytes && in->max_bytes < SV_MAX_INPUT_BYTES ? in->max_bytes : SV_MAX_INPUT_BYTES;
 }
 
+static int write_all(int fd, const unsigned char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* The rest of fd after what in->data holds, through an unlinked file in $TMPDIR (else /tmp)
+ * that is mapped once complete (in->mapped: the readers give its pages back as they go).
+ * 1 when no file could be made or filled with what is held (then nothing changed: go on in
+ * memory); else 0 or an error, with in->data freed or mapped. */
+static int spill(sv_input *in, int fd, sv_error *err)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	size_t dl = strlen(dir);
+	char *path = malloc(dl + sizeof("/stackview-XXXXXX"));
+	if (!path)
+		return 1;
+	memcpy(path, dir, dl);
+	memcpy(path + dl, "/stackview-XXXXXX", sizeof("/stackview-XXXXXX"));
+	int tfd = mkostemp(path, O_CLOEXEC);
+	if (tfd >= 0)
+		unlink(path);
+	free(path);
+	enum { BLOCK = 1 << 20 };
+	unsigned char *block = tfd < 0 ? NULL : malloc(BLOCK);
+	if (!block || write_all(tfd, in->data, in->len)) {
+		free(block);
+		if (tfd >= 0)
+			close(tfd);
+		return 1;
+	}
+	unsigned long long max = max_bytes(in);
+	size_t len = in->len;
+	free(in->data);
+	in->data = NULL;
+	in->len = 0;
+	int rc = 0;
+	for (;;) {
+		ssize_t n = read(fd, block, BLOCK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = sv_error_set(err, SV_EIO, "read failed: %s", strerror(errno));
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > max) {
+			rc = sv_error_set(err, SV_ELIMIT, "input larger than %llu bytes (limit)", max);
+			break;
+		}
+		if (write_all(tfd, block, (size_t)n)) {
+			rc = sv_error_set(err, SV_EIO, "cannot keep the input in %s: %s (set TMPDIR to a directory with room)", dir,
+					  strerror(errno));
+			break;
+		}
+		if ((rc = report(in, len, 0, err)))
+			break;
+	}
+	free(block);
+	if (!rc) {
+		void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, tfd, 0);
+		if (map == MAP_FAILED) {
+			rc = sv_error_set(err, SV_ENOMEM, "cannot map the input kept in %s: %s", dir, strerror(errno));
+		} else {
+			(void)madvise(map, len, MADV_SEQUENTIAL);
+			in->data = map;
+			in->len = len;
+			in->mapped = true;
+		}
+	}
+	close(tfd);
+	return rc;
+}
+
 /* Read fd into in->data (appending to what is there) until EOF, or until `limit` bytes
  * are held; then the input stays partial. More than max_bytes(in) is an error; in->data
  * stays owned by `in` on every path (sv_input_dispose frees it once). */
@@ -56,6 +143,8 @@ static int read_fd(sv_input *in, int fd, size_t limit, sv_error *err)
 		return sv_error_set(err, SV_ENOMEM, "out of memory reading input");
 	in->data = buf;
 	in->partial = false;
+	/* read whole: past spill_bytes the rest goes to a file (spill) */
+	unsigned long long spill_at = limit != SIZE_MAX ? ULLONG_MAX : in->spill_bytes ? in->spill_bytes : SV_SPILL_BYTES;
 	for (;;) {
 		if (len >= limit) {
 			in->partial = true;
@@ -64,6 +153,14 @@ static int read_fd(sv_input *in, int fd, size_t limit, sv_error *err)
 		}
 		if (len > max)
 			return sv_error_set(err, SV_ELIMIT, "input larger than %llu bytes (limit)", max);
+		if (len >= spill_at) {
+			in->len = len;
+			int rc = spill(in, fd, err);
+			if (rc <= 0)
+				return rc;
+			spill_at = ULLONG_MAX; /* no file: on in memory */
+			buf = in->data;
+		}
 		if (len == cap) {
 			/* Grow up to one byte past the bound, so one byte too many is seen. */
 			size_t ncap = (unsigned long long)cap * 2 > max + 1 ? (size_t)(max + 1) : cap * 2;

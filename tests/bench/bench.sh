@@ -179,6 +179,8 @@ if [ -s "${P:-}" ]; then
 		echo "  of which inline frames from DWARF: $((ours - noinl)) ms (--no-inline: $noinl ms)"
 		rss=$( { /usr/bin/time -f %M "$B/stackview" info "$D" --no-inline > /dev/null; } 2>&1 | tail -1)
 		echo "  peak RSS $((rss / 1024)) MB for the $(du -m "$D" | cut -f1) MB file (never held whole: pages behind the reader go back)"
+		rss=$( { /usr/bin/time -f %M sh -c "cat '$D' | TMPDIR='$B/bench' '$B/stackview' info - --no-inline" > /dev/null; } 2>&1 | tail -1)
+		echo "  from a pipe: peak RSS $((rss / 1024)) MB (past 64 MiB the pipe goes to an unlinked file in TMPDIR)"
 	fi
 	Z=$B/bench/perf.z.data
 	if [ ! -s "$Z" ]; then

@@ -41,7 +41,13 @@ typedef struct sv_input {
 	unsigned long long max_bytes; /* bound on what it holds unpacked; 0 = SV_MAX_INPUT_BYTES */
 	bool from_utf16; /* converted to UTF-8 by sv_input_from_utf16: a declared encoding
 			  * (an XML declaration's) no longer says what the bytes are */
+	/* A pipe read whole holds its first spill_bytes in memory (0 = SV_SPILL_BYTES); the rest
+	 * goes to an unlinked file in $TMPDIR (else /tmp), mapped once complete, so a long pipe
+	 * costs no more memory than a file (no file to be had: it stays in memory). */
+	unsigned long long spill_bytes;
 } sv_input;
+
+#define SV_SPILL_BYTES (64ULL << 20)
 
 /* Report that `done` bytes of the input are parsed: 0, or SV_ECANCELED (with err set and
  * located at the input) when the watcher asked to stop. Cheap between steps. */
