@@ -3,6 +3,7 @@
 #include "stackview/source.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,6 +44,7 @@ struct sv_source {
 	bool aggregate;
 	uint32_t *agg_slot, agg_cap;
 	uint32_t agg_none; /* sample index + 1 of the stackless one */
+	sv_stack_sums *sums; /* sv_source_sum_stacks: per stack, then the stackless samples */
 
 	sv_scaling scaling;
 	bool limit_by_end;
@@ -104,6 +106,7 @@ void sv_source_free(sv_source *src)
 	free(src->s_count);
 	sv_idmap_dispose(&src->code_index);
 	free(src->agg_slot);
+	free(src->sums);
 	if (src->saved) {
 		sv_params_dispose(src->saved);
 		free(src->saved);
@@ -405,6 +408,8 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 		snprintf(src->refusal, sizeof(src->refusal), "metrics add up past the largest number");
 		return SV_ELIMIT;
 	}
+	free(src->sums); /* the stacks' sums no longer hold */
+	src->sums = NULL;
 	uint32_t *slot = NULL; /* aggregating: this stack's sample index + 1, 0 = none yet */
 	if (src->aggregate) {
 		if (stack == SV_STACK_NONE) {
@@ -578,6 +583,72 @@ int sv_sink_note(const sv_sink *sink, int kind, const char *fmt, ...)
 	va_end(ap);
 	return sink->ops->add_note(sink->self, kind, msg);
 }
+
+/* ---- the stacks' sums ---- */
+
+/* The exponent of x's lowest set bit (x != 0, finite): x is a multiple of 2^that. */
+static int low_bit(double x)
+{
+	int e;
+	double f = frexp(fabs(x), &e); /* x = f * 2^e, f in [0.5, 1) */
+	uint64_t m = (uint64_t)ldexp(f, 53);
+	return e - 53 + __builtin_ctzll(m);
+}
+
+/* Whether every sum of values drawn from those seen (each a multiple of 2^low), whose
+ * magnitudes add up to `total`, is exact whatever its order: every partial sum is then a
+ * multiple of 2^low below 2^53 of them (a bit of margin for total's own rounding). */
+static bool sums_exact(int low, double total)
+{
+	return low != INT_MAX && total < ldexp(1, 52 + (low < -1000 ? -1000 : low));
+}
+
+int sv_source_sum_stacks(sv_source *src)
+{
+	if (src->sums || src->negative || src->nsamples <= src->nstacks)
+		return 0;
+	sv_samples smp = sv_source_samples(src);
+	int lm = INT_MAX, lc = INT_MAX;
+	double tc = 0;
+	size_t nv = src->wide ? smp.n : src->ncodes;
+	for (size_t k = 0; k < nv; k++) {
+		double m = smp.metric[k], c = smp.count[k];
+		if (m != 0 && low_bit(m) < lm)
+			lm = low_bit(m);
+		if (c != 0 && low_bit(c) < lc)
+			lc = low_bit(c);
+	}
+	for (size_t i = 0; i < smp.n; i++)
+		tc += fabs(sv_sample_count(&smp, i));
+	if ((lm != INT_MAX && !sums_exact(lm, src->abs_metric)) || (lc != INT_MAX && !sums_exact(lc, tc)))
+		return 0;
+	size_t n = (size_t)src->nstacks + 1;
+	sv_stack_sums *ss = malloc(n * sizeof(*ss));
+	if (!ss)
+		return SV_ENOMEM;
+	for (size_t k = 0; k < n; k++)
+		ss[k] = (sv_stack_sums){ 0, 0, INFINITY, -INFINITY, -INFINITY, -INFINITY, 0 };
+	for (size_t i = 0; i < smp.n; i++) {
+		sv_stack_id st = smp.stack[i];
+		sv_stack_sums *x = &ss[st == SV_STACK_NONE ? src->nstacks : st];
+		double t = smp.time[i], m = sv_sample_metric(&smp, i), end = t + fabs(m);
+		x->metric += m;
+		x->count += sv_sample_count(&smp, i);
+		x->n++;
+		if (t < x->first)
+			x->first = t;
+		if (t > x->last)
+			x->last = t;
+		if (end > x->last_end)
+			x->last_end = end;
+		if (m > x->max)
+			x->max = m;
+	}
+	src->sums = ss;
+	return 0;
+}
+
+const sv_stack_sums *sv_source_stack_sums(const sv_source *src) { return src->sums; }
 
 sv_sink sv_source_sink(sv_source *src)
 {

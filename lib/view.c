@@ -330,8 +330,78 @@ static int transform_stacks(build *b)
 
 /* ---- samples ---- */
 
+/* The samples by stack, from the source's sums (sv_source_sum_stacks), when the time range
+ * takes every stack's samples whole or not at all (a stack with some inside and some not:
+ * false, nothing done). Every sum is exact in any order (what the sums promise), so nodes
+ * get the bits add_samples would give them. */
+static bool add_stack_sums(sv_view *v)
+{
+	const sv_stack_sums *ss = sv_source_stack_sums(v->src);
+	if (!ss)
+		return false;
+	uint32_t nst = sv_source_stack_count(v->src);
+	bool tm = v->scaling == SV_SCALING_TIME;
+	/* 1: whole, 0: outside, else neither (view_clip's rules, by the stack's extremes) */
+	for (uint32_t s = 0; s <= nst; s++) {
+		const sv_stack_sums *x = &ss[s];
+		double end = tm ? x->last_end : x->last;
+		bool whole = !x->n || (x->first >= v->lo && end <= v->hi);
+		bool out = x->first > v->hi || end < v->lo;
+		if (!whole && !out)
+			return false;
+	}
+	vnode *nodes = v->nodes;
+	bool any = false;
+	double latest = 0;
+	memset(&v->np, 0, sizeof(v->np));
+	for (uint32_t s = 0; s <= nst; s++) {
+		const sv_stack_sums *x = &ss[s];
+		double end = tm ? x->last_end : x->last;
+		if (!x->n || x->first > v->hi || end < v->lo)
+			continue;
+		uint32_t node;
+		bool folded = false;
+		if (s == nst) {
+			if (!v->inc_empty)
+				continue;
+			node = SV_NODE_ROOT;
+		} else {
+			node = v->stack_node[s];
+			if (node == NONE32)
+				continue;
+			folded = v->stack_folded[s];
+		}
+		v->np.net += x->metric;
+		latest = !any || x->last > latest ? x->last : latest;
+		any = true;
+		vnode *n = &nodes[node];
+		n->st.exc += x->metric;
+		n->st.exc_ct += x->count;
+		n->st.inc += x->metric;
+		n->st.inc_ct += x->count;
+		if (folded) {
+			n->st.fold += x->metric;
+			n->st.fold_ct += x->count;
+		}
+		n->nsamp += x->n;
+		if (x->first < n->xfirst)
+			n->xfirst = n->st.first = x->first;
+		if (end > n->xlast)
+			n->xlast = n->st.last = end;
+		if (x->max > n->xmax)
+			n->xmax = n->st.max = x->max;
+	}
+	/* no metric is below 0 (no sums otherwise): the peak is the net, at the last sample */
+	v->np.peak = v->np.net;
+	v->np.peak_time = any ? latest : 0;
+	v->np_known = true;
+	return true;
+}
+
 static void add_samples(sv_view *v)
 {
+	if (add_stack_sums(v))
+		return;
 	const sv_source *src = v->src;
 	size_t ns = sv_source_sample_count(src);
 	const sv_stack_id *stk = sv_source_sample_stacks(src);

@@ -134,6 +134,18 @@ static int scale(size_t n)
 	       "(goal <= 16)\n",
 	       t2 - t1, t3 - t2, peak, (peak - before) * 1048576.0 / (double)n);
 	sv_view_free(v);
+	/* what the terminal UI does once after loading: every later view adds stacks, not samples */
+	double t4 = now_ms();
+	if (sv_source_sum_stacks(src))
+		return 1;
+	double t5 = now_ms();
+	if (sv_view_new(&v, src, &p, &err))
+		return 1;
+	double t6 = now_ms(), peak2 = rss_mb();
+	printf("scale: the stacks' sums %.0f ms (once; %s), then a view %.0f ms; peak RSS %.0f MB = %.1f B/sample\n", t5 - t4,
+	       sv_source_stack_sums(src) ? "kept" : "not to be had", t6 - t5, peak2,
+	       (peak2 - before) * 1048576.0 / (double)n);
+	sv_view_free(v);
 	sv_params_dispose(&p);
 	sv_source_free(src);
 	free(leaf);
@@ -169,14 +181,24 @@ int main(int argc, char **argv)
 	       (double)sv_source_memory(src) / 1e6, (double)sv_source_memory(src) / (double)n,
 	       sv_source_samples(src).code ? 14 : 24, (double)ru.ru_maxrss / 1024.0);
 	sv_source *half = bench_prefix(src, n / 2);
-	printf("%-24s %12s %12s %10s %10s %14s %8s\n", "refilter (best of reps)", "all ms", "half ms", "filter", "tree",
-	       "ms per 1M smp", "ratio");
-	for (int c = 0; c < (int)(sizeof(configs) / sizeof(configs[0])); c++) {
-		double f, t, fh, th;
-		double all = refilter(src, c, reps, &f, &t);
-		double h = refilter(half, c, reps, &fh, &th);
-		printf("%-24s %12.1f %12.1f %10.1f %10.1f %14.1f %8.2f\n", configs[c][0], all, h, f, t,
-		       all / ((double)n / 1e6), all / h);
+	for (int sums = 0; sums < 2; sums++) {
+		if (sums) {
+			/* what the terminal UI does once after loading */
+			double a = now_ms();
+			if (sv_source_sum_stacks(src) || sv_source_sum_stacks(half))
+				return 1;
+			printf("with the stacks' sums, as the terminal UI keeps them (%s; built once in %.0f ms):\n",
+			       sv_source_stack_sums(src) ? "kept" : "not to be had here: the same figures", now_ms() - a);
+		}
+		printf("%-24s %12s %12s %10s %10s %14s %8s\n", "refilter (best of reps)", "all ms", "half ms", "filter",
+		       "tree", "ms per 1M smp", "ratio");
+		for (int c = 0; c < (int)(sizeof(configs) / sizeof(configs[0])); c++) {
+			double f, t, fh, th;
+			double all = refilter(src, c, reps, &f, &t);
+			double h = refilter(half, c, reps, &fh, &th);
+			printf("%-24s %12.1f %12.1f %10.1f %10.1f %14.1f %8.2f\n", configs[c][0], all, h, f, t,
+			       all / ((double)n / 1e6), all / h);
+		}
 	}
 	/* the TUI's zoom: a new time range from the current view (sv_view_new_like) */
 	{

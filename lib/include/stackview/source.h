@@ -131,6 +131,28 @@ typedef struct sv_samples {
 	const float *count;
 } sv_samples;
 SV_API sv_samples sv_source_samples(const sv_source *src);
+
+/* Each stack's samples summed (index nstacks: the samples without a stack), for views that
+ * add a stack's samples at once instead of one by one. Kept only when every sum a view takes
+ * of metrics, and of counts, is exact in whatever order it is taken — each value a multiple
+ * of a power of two that no total outgrows, as 1 ms and 0.25 ms samples are — so the view
+ * gets the bits it would sample by sample; only when there are more samples than stacks and
+ * no metric below 0. */
+typedef struct sv_stack_sums {
+	double metric, count;
+	double first;    /* the earliest time */
+	double last;     /* the latest time */
+	double last_end; /* the latest time + |metric| */
+	double max;      /* the largest metric */
+	uint64_t n;      /* samples */
+} sv_stack_sums;
+
+/* Builds them (one pass over the samples) when they can be kept: for a source that makes
+ * many views (the terminal UI). 0 (built, or not to be had) or SV_ENOMEM. Adding a sample
+ * drops them. */
+SV_API int sv_source_sum_stacks(sv_source *src) SV_MUST_USE;
+/* Borrowed until the next sample is added; NULL when not built. */
+SV_API const sv_stack_sums *sv_source_stack_sums(const sv_source *src);
 static inline size_t sv_sample_slot(const sv_samples *s, size_t i) { return s->code ? s->code[i] : i; }
 static inline double sv_sample_metric(const sv_samples *s, size_t i) { return s->metric[sv_sample_slot(s, i)]; }
 static inline double sv_sample_count(const sv_samples *s, size_t i) { return s->count[sv_sample_slot(s, i)]; }
