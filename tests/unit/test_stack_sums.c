@@ -88,10 +88,16 @@ static void check_source(sv_source *src, bool want_sums)
 	assert_int_equal(sv_source_sum_stacks(src), 0);
 	assert_int_equal(sv_source_stack_sums(src) != NULL, want_sums);
 	for (size_t k = 0; k < nv; k++) {
-		sv_view *after;
+		sv_view *after, *like;
 		assert_int_equal(sv_view_new(&after, src, &p[k], NULL), 0);
 		same_views(before[k], after);
+		/* the terminal UI's zoom and Fold% path: a view made from the last one */
+		assert_int_equal(sv_view_new_like(&like, before[0], &p[k], NULL), 0);
+		same_views(before[k], like);
+		sv_view_free(like);
 		sv_view_free(after);
+	}
+	for (size_t k = 0; k < nv; k++) {
 		sv_view_free(before[k]);
 		sv_params_dispose(&p[k]);
 	}
