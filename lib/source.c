@@ -605,7 +605,8 @@ static bool sums_exact(int low, double total)
 
 int sv_source_sum_stacks(sv_source *src)
 {
-	if (src->sums || src->negative || src->nsamples <= src->nstacks)
+	/* at least 4 samples a stack: the sums (56 bytes a stack) cost at most what the samples do */
+	if (src->sums || src->negative || src->nsamples / 4 < (size_t)src->nstacks + 1)
 		return 0;
 	sv_samples smp = sv_source_samples(src);
 	int lm = INT_MAX, lc = INT_MAX;

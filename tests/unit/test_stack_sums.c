@@ -125,7 +125,9 @@ static void test_real_inputs(void **state)
 	(void)state;
 	check_file("examples/tutorial.perfView.xml", true);
 	check_file("examples/base.perfView.xml", true);
-	check_file("tests/data/perf-z/sh-loop.zstd.data", true);   /* perf record -F 4000: 0.25 ms */
+	check_file("tests/data/threadtime/tt.perf.data.gz", true); /* perf record -F 4000: 0.25 ms */
+	check_file("tests/data/compare/base1.perf.txt.gz", true);
+	check_file("tests/data/perf-z/sh-loop.zstd.data", false);  /* 948 samples, 576 stacks: too few */
 	check_file("tests/data/perf-z/deep-a.zstd.data", false);   /* -F 20000: 0.05 ms, not exact */
 	check_file("tests/data/flamegraph/perf-dd-stacks-01.txt", false);
 }
