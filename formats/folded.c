@@ -155,49 +155,31 @@ typedef struct fold_part {
 typedef struct fold_parts {
 	const sv_input *in;
 	const size_t *at;
-	unsigned m;
 	atomic_bool cancel;
-	fold_part *part[SV_TWO_CHUNKS]; /* at each alone chunk and the run's first; NULL: none */
 } fold_parts;
 
-/* A part for the chunks from k to at[to], at s->part[k]; NULL when there was no memory. */
-static fold_part *part_new(fold_parts *s, unsigned k, unsigned to)
+static void *fold_open(void *arg, unsigned k, unsigned to)
 {
+	fold_parts *s = arg;
 	fold_part *p = calloc(1, sizeof(*p));
 	if (!p || sv_source_new(&p->src, "part")) {
 		free(p);
 		return NULL;
 	}
-	s->part[k] = p;
 	p->in = sv_two_window(s->in, s->at[k], s->at[to]);
 	p->have_lr = !(p->rc = sv_lines_init(&p->lr, &p->in));
 	return p;
 }
 
-/* Chunk k into p, after what p read before. */
-static void part_read(fold_parts *s, fold_part *p, unsigned k)
+static void fold_read_chunk(void *arg, void *part, unsigned k)
 {
+	fold_parts *s = arg;
+	fold_part *p = part;
 	if (p->rc)
 		return;
 	p->lr.end = (const char *)s->in->data + s->at[k + 1];
 	sv_sink sink = sv_source_sink(p->src);
 	p->rc = fold_lines(&p->r, &sink, &p->lr, false, &s->cancel, &p->err);
-}
-
-static void fold_run(void *arg, unsigned k)
-{
-	fold_parts *s = arg;
-	fold_part *p = k == s->m / 2 ? part_new(s, k, s->m) : s->part[s->m / 2];
-	if (p)
-		part_read(s, p, k);
-}
-
-static void fold_alone(void *arg, unsigned k)
-{
-	fold_parts *s = arg;
-	fold_part *p = part_new(s, k, k + 1);
-	if (p)
-		part_read(s, p, k);
 }
 
 /* The first chunks, on this thread. */
@@ -227,18 +209,17 @@ static int fold_all(fold_read *r, sv_sink *sink, sv_lines *lr, const sv_import_o
 		return sv_error_set(err, SV_ENOMEM, NULL);
 	s->in = in;
 	s->at = at;
-	s->m = m;
 	atomic_init(&s->cancel, false);
 	fold_first f = { r, sink, err };
-	sv_two_reader rd = { fold_run, fold_alone, s };
+	sv_two_reader rd = { fold_open, fold_read_chunk, s };
 	sv_two_ranges rg;
 	int rc = sv_two_run(lr, at, m, &rd, &s->cancel, fold_first_run, &f, &rg);
 	long from = lr->line + 1;
 	bool joined = false;
 	unsigned k = rg.front;
 	while (k < m && !rc) {
-		unsigned next = k == rg.run && rg.run < rg.run_end ? rg.run_end : k + 1;
-		fold_part *p = s->part[k];
+		unsigned next = sv_two_next(&rg, k);
+		fold_part *p = rg.part[k];
 		if (!p || p->rc || !sv_two_fits(sv_sink_source(sink), p->src))
 			break;
 		if (!r->skipped && p->r.skipped)
@@ -257,7 +238,7 @@ static int fold_all(fold_read *r, sv_sink *sink, sv_lines *lr, const sv_import_o
 	if (!rc && joined && (rc = sv_two_note(sink, from)))
 		sv_error_set(err, rc, NULL);
 	for (unsigned i = 0; i < m; i++) {
-		fold_part *p = s->part[i];
+		fold_part *p = rg.part[i];
 		if (p) {
 			if (p->have_lr)
 				sv_lines_dispose(&p->lr);

@@ -949,11 +949,9 @@ typedef struct ps_part {
 typedef struct ps_parts {
 	const sv_input *in;
 	const size_t *at;
-	unsigned m;
 	const sv_import_opts *opts;
 	char *default_event; /* a copy: the first thread's context is its own */
 	atomic_bool cancel;
-	ps_part *part[SV_TWO_CHUNKS]; /* at each alone chunk and the run's first; NULL: none */
 } ps_parts;
 
 static int part_frame(void *self, sv_frame_id *out, const char *name, size_t len)
@@ -1040,9 +1038,9 @@ static bool first_time(const char *d, size_t n, const char *want, long long *s, 
 
 static void part_dispose(ps_part *p);
 
-/* A part for the chunks from k to at[to], at s->part[k]; NULL when there was no memory. */
-static ps_part *part_new(ps_parts *s, unsigned k, unsigned to)
+static void *part_open(void *arg, unsigned k, unsigned to)
 {
+	ps_parts *s = arg;
 	ps_part *p = calloc(1, sizeof(*p));
 	if (!p || sv_source_new(&p->src, "part")) {
 		free(p);
@@ -1059,35 +1057,19 @@ static ps_part *part_new(ps_parts *s, unsigned k, unsigned to)
 		free(p);
 		return NULL;
 	}
-	s->part[k] = p;
 	p->c.have_t0 = first_time((const char *)s->in->data, s->at[k], want, &p->c.t0_s, &p->c.t0_ns);
 	p->have_lr = !(p->rc = sv_lines_init(&p->lr, &p->in));
 	return p;
 }
 
-/* Chunk k into p, after what p read before. */
-static void part_read(ps_parts *s, ps_part *p, unsigned k)
+static void part_read(void *arg, void *part, unsigned k)
 {
+	ps_parts *s = arg;
+	ps_part *p = part;
 	if (p->rc)
 		return;
 	p->lr.end = (const char *)s->in->data + s->at[k + 1];
 	p->rc = ps_parse(&p->c, &p->lr, &s->cancel);
-}
-
-static void part_run(void *arg, unsigned k)
-{
-	ps_parts *s = arg;
-	ps_part *p = k == s->m / 2 ? part_new(s, k, s->m) : s->part[s->m / 2];
-	if (p)
-		part_read(s, p, k);
-}
-
-static void part_alone(void *arg, unsigned k)
-{
-	ps_parts *s = arg;
-	ps_part *p = part_new(s, k, k + 1);
-	if (p)
-		part_read(s, p, k);
 }
 
 static int first_run(void *c, sv_lines *lr)
@@ -1169,18 +1151,17 @@ static int ps_parse_all(ps_ctx *c, sv_lines *lr)
 	}
 	s->in = in;
 	s->at = at;
-	s->m = m;
 	s->opts = c->opts;
 	atomic_init(&s->cancel, false);
-	sv_two_reader rd = { part_run, part_alone, s };
+	sv_two_reader rd = { part_open, part_read, s };
 	sv_two_ranges rg;
 	int rc = sv_two_run(lr, at, m, &rd, &s->cancel, first_run, c, &rg);
 	long from = lr->line + 1;
 	bool any = false;
 	unsigned k = rg.front;
 	while (k < m && !rc) {
-		unsigned next = k == rg.run && rg.run < rg.run_end ? rg.run_end : k + 1;
-		ps_part *p = s->part[k];
+		unsigned next = sv_two_next(&rg, k);
+		ps_part *p = rg.part[k];
 		bool joined = false;
 		if (!p || p->rc || (rc = join_part(c, p, &joined)) || !joined)
 			break;
@@ -1192,9 +1173,9 @@ static int ps_parse_all(ps_ctx *c, sv_lines *lr)
 	if (!rc && any && (rc = sv_two_note(c->sink, from)))
 		ps_fail(c, rc, "out of memory");
 	for (unsigned i = 0; i < m; i++) {
-		if (s->part[i]) {
-			part_dispose(s->part[i]);
-			free(s->part[i]);
+		if (rg.part[i]) {
+			part_dispose(rg.part[i]);
+			free(rg.part[i]);
 		}
 	}
 	free(s->default_event);

@@ -68,9 +68,11 @@ typedef struct two_sched {
 	unsigned a, a_end, b, b_end;
 	unsigned mid; /* the second thread's first chunk */
 	const size_t *at;
+	unsigned m;
 	const sv_two_reader *rd;
 	atomic_bool *cancel;
 	atomic_ullong done; /* bytes of the chunks read, but for those in the sink */
+	void *part[SV_TWO_CHUNKS]; /* each written by the thread that reads that chunk */
 } two_sched;
 
 /* A chunk from the front of the caller's own range, else (alone) one from the back of the
@@ -91,9 +93,14 @@ static bool claim(two_sched *s, bool first, unsigned *k, bool *alone)
 	return got;
 }
 
-static void read_alone(two_sched *s, unsigned k)
+/* Chunk k into a part of its own (alone), or into the second thread's run. */
+static void read_part(two_sched *s, unsigned k, bool alone)
 {
-	s->rd->alone(s->rd->arg, k);
+	void **p = &s->part[alone ? k : s->mid];
+	if (alone || k == s->mid)
+		*p = s->rd->open(s->rd->arg, k, alone ? k + 1 : s->m);
+	if (*p)
+		s->rd->read(s->rd->arg, *p, k);
 	atomic_fetch_add(&s->done, (unsigned long long)(s->at[k + 1] - s->at[k]));
 }
 
@@ -104,14 +111,9 @@ static void *second(void *arg)
 	two_sched *s = arg;
 	unsigned k = s->mid;
 	bool alone = false;
-	do {
-		if (alone) {
-			read_alone(s, k);
-		} else {
-			s->rd->run(s->rd->arg, k);
-			atomic_fetch_add(&s->done, (unsigned long long)(s->at[k + 1] - s->at[k]));
-		}
-	} while (!atomic_load(s->cancel) && claim(s, false, &k, &alone));
+	do
+		read_part(s, k, alone);
+	while (!atomic_load(s->cancel) && claim(s, false, &k, &alone));
 	return NULL;
 }
 
@@ -136,7 +138,7 @@ int sv_two_run(sv_lines *lr, const size_t *at, unsigned m, const sv_two_reader *
 {
 	const sv_input *in = lr->in;
 	unsigned mid = m / 2;
-	two_sched s = { .a = 1, .a_end = mid, .b = mid + 1, .b_end = m, .mid = mid, .at = at, .rd = rd, .cancel = cancel };
+	two_sched s = { .a = 1, .a_end = mid, .b = mid + 1, .b_end = m, .mid = mid, .at = at, .m = m, .rd = rd, .cancel = cancel };
 	pthread_mutex_init(&s.mu, NULL);
 	atomic_init(&s.done, 0);
 	sv_input window = *in;
@@ -162,7 +164,7 @@ int sv_two_run(sv_lines *lr, const size_t *at, unsigned m, const sv_two_reader *
 			if ((rc = first(first_arg, lr)))
 				break;
 		} else {
-			read_alone(&s, k);
+			read_part(&s, k, true);
 		}
 		if (!claim(&s, true, &k, &alone))
 			break;
@@ -174,7 +176,8 @@ int sv_two_run(sv_lines *lr, const size_t *at, unsigned m, const sv_two_reader *
 	if (started)
 		pthread_join(th, NULL);
 	pthread_mutex_destroy(&s.mu);
-	*out = (sv_two_ranges){ s.a, started ? mid : s.a, s.b };
+	*out = (sv_two_ranges){ s.a, started ? mid : s.a, s.b, { 0 } };
+	memcpy(out->part, s.part, sizeof(s.part));
 	return rc;
 }
 

@@ -43,21 +43,28 @@ unsigned sv_two_chunks(const char *d, size_t n, bool after_blank, size_t at[SV_T
  * first thread's reader owns those). */
 sv_input sv_two_window(const sv_input *in, size_t from, size_t to);
 
-/* What reads chunks on the second thread: run(arg, k) reads chunk k into the second thread's
- * run (the middle chunk first, then each next one after the last); alone(arg, k), on either
- * thread, reads chunk k into a place of its own. Both poll the cancel flag given to
- * sv_two_run. */
+/* What reads chunks into parts (sources of their own): open(arg, k, to) makes the part that
+ * reads from chunk k on, as far as at[to] at most (NULL: no memory, and this thread reads
+ * those chunks itself later); read(arg, part, k) reads chunk k into it, after what it read
+ * before. Both may run on either thread, and poll the cancel flag given to sv_two_run. */
 typedef struct sv_two_reader {
-	void (*run)(void *arg, unsigned k);
-	void (*alone)(void *arg, unsigned k);
+	void *(*open)(void *arg, unsigned k, unsigned to);
+	void (*read)(void *arg, void *part, unsigned k);
 	void *arg;
 } sv_two_reader;
 
-/* Who read what: this thread chunks [0, front) into the sink; the second thread's run
- * [run, run_end); every other chunk alone. */
+/* Who read what: this thread chunks [0, front) into the sink; part[k] chunk k alone, or, for
+ * k == run, the second thread's run of chunks [run, run_end); NULL: none. */
 typedef struct sv_two_ranges {
 	unsigned front, run, run_end;
+	void *part[SV_TWO_CHUNKS];
 } sv_two_ranges;
+
+/* The first chunk after the part at chunk k. */
+static inline unsigned sv_two_next(const sv_two_ranges *rg, unsigned k)
+{
+	return k == rg->run && rg->run < rg->run_end ? rg->run_end : k + 1;
+}
 
 /* Reads the m chunks of lr's input (chunk k is [at[k], at[k + 1]); lr stands at at[0]) on two
  * threads. This one reads with first(first_arg, lr) from the front into the sink (lr->end set
@@ -66,7 +73,8 @@ typedef struct sv_two_ranges {
  * runs out of its own chunks it reads the other's from their end, each alone (a thread that
  * runs faster, on a core of its own or a bigger core, reads more). When `first` fails,
  * *cancel asks the second thread to stop. On return the second thread has ended, lr->end is
- * restored, and lr stands at at[out->front] unless first failed. Returns first's result. */
+ * restored, lr stands at at[out->front] unless first failed, and out->part holds the parts
+ * (the caller's to dispose). Returns first's result. */
 int sv_two_run(sv_lines *lr, const size_t *at, unsigned m, const sv_two_reader *rd, atomic_bool *cancel,
 	       int (*first)(void *, sv_lines *), void *first_arg, sv_two_ranges *out);
 

@@ -330,6 +330,38 @@ static int transform_stacks(build *b)
 
 /* ---- samples ---- */
 
+/* The node a stack's samples go to (NONE32: dropped), and whether its leaf was folded there;
+ * SV_STACK_NONE: ROOT when IncPats is empty. */
+static inline uint32_t stack_target(const sv_view *v, sv_stack_id s, bool *folded)
+{
+	*folded = false;
+	if (s == SV_STACK_NONE)
+		return v->inc_empty ? SV_NODE_ROOT : NONE32;
+	*folded = v->stack_folded[s];
+	return v->stack_node[s];
+}
+
+/* k samples of metric m and count c into a node's own sums (the inclusive ones start as
+ * these: accumulate adds the children's), spanning first..end, the largest metric max. */
+static inline void node_add(vnode *n, double m, double c, bool folded, uint64_t k, double first, double end, double max)
+{
+	n->st.exc += m;
+	n->st.exc_ct += c;
+	n->st.inc += m;
+	n->st.inc_ct += c;
+	if (folded) {
+		n->st.fold += m;
+		n->st.fold_ct += c;
+	}
+	n->nsamp += k;
+	if (first < n->xfirst)
+		n->xfirst = n->st.first = first;
+	if (end > n->xlast)
+		n->xlast = n->st.last = end;
+	if (max > n->xmax)
+		n->xmax = n->st.max = max;
+}
+
 /* The samples by stack, from the source's sums (sv_source_sum_stacks), when the time range
  * takes every stack's samples whole or not at all (a stack with some inside and some not:
  * false, nothing done). Every sum is exact in any order (what the sums promise), so nodes
@@ -359,37 +391,14 @@ static bool add_stack_sums(sv_view *v)
 		double end = tm ? x->last_end : x->last;
 		if (!x->n || x->first > v->hi || end < v->lo)
 			continue;
-		uint32_t node;
-		bool folded = false;
-		if (s == nst) {
-			if (!v->inc_empty)
-				continue;
-			node = SV_NODE_ROOT;
-		} else {
-			node = v->stack_node[s];
-			if (node == NONE32)
-				continue;
-			folded = v->stack_folded[s];
-		}
+		bool folded;
+		uint32_t node = stack_target(v, s == nst ? SV_STACK_NONE : s, &folded);
+		if (node == NONE32)
+			continue;
 		v->np.net += x->metric;
 		latest = !any || x->last > latest ? x->last : latest;
 		any = true;
-		vnode *n = &nodes[node];
-		n->st.exc += x->metric;
-		n->st.exc_ct += x->count;
-		n->st.inc += x->metric;
-		n->st.inc_ct += x->count;
-		if (folded) {
-			n->st.fold += x->metric;
-			n->st.fold_ct += x->count;
-		}
-		n->nsamp += x->n;
-		if (x->first < n->xfirst)
-			n->xfirst = n->st.first = x->first;
-		if (end > n->xlast)
-			n->xlast = n->st.last = end;
-		if (x->max > n->xmax)
-			n->xmax = n->st.max = x->max;
+		node_add(&nodes[node], x->metric, x->count, folded, x->n, x->first, end, x->max);
 	}
 	/* no metric is below 0 (no sums otherwise): the peak is the net, at the last sample */
 	v->np.peak = v->np.net;
@@ -407,7 +416,6 @@ static void add_samples(sv_view *v)
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
 	const double *tim = sv_source_sample_times(src);
 	sv_samples smp = sv_source_samples(src);
-	bool inc_empty = v->inc_empty;
 	bool tm = v->scaling == SV_SCALING_TIME;
 	vnode *nodes = v->nodes;
 	bool any = false;
@@ -419,19 +427,10 @@ static void add_samples(sv_view *v)
 			__builtin_prefetch(&v->stack_node[stk[i + 16]]);
 		if (i + 8 < ns && stk[i + 8] != SV_STACK_NONE && v->stack_node[stk[i + 8]] != NONE32)
 			__builtin_prefetch(&nodes[v->stack_node[stk[i + 8]]].st, 1);
-		sv_stack_id s = stk[i];
-		uint32_t node;
-		bool folded = false;
-		if (s == SV_STACK_NONE) {
-			if (!inc_empty)
-				continue;
-			node = SV_NODE_ROOT;
-		} else {
-			node = v->stack_node[s];
-			if (node == NONE32)
-				continue;
-			folded = v->stack_folded[s];
-		}
+		bool folded;
+		uint32_t node = stack_target(v, stk[i], &folded);
+		if (node == NONE32)
+			continue;
 		double t = tim[i], m = sv_sample_metric(&smp, i);
 		if (!view_clip(v, &t, &m))
 			continue;
@@ -442,23 +441,7 @@ static void add_samples(sv_view *v)
 		v->np.signed_metric |= m < 0;
 		latest = !any || t > latest ? t : latest;
 		any = true;
-		vnode *n = &nodes[node];
-		/* the inclusive sums start as the exclusive ones (accumulate adds the children's) */
-		n->st.exc += m;
-		n->st.exc_ct += c;
-		n->st.inc += m;
-		n->st.inc_ct += c;
-		if (folded) {
-			n->st.fold += m;
-			n->st.fold_ct += c;
-		}
-		n->nsamp++;
-		if (t < n->xfirst)
-			n->xfirst = n->st.first = t;
-		if (end > n->xlast)
-			n->xlast = n->st.last = end;
-		if (m > n->xmax)
-			n->xmax = n->st.max = m;
+		node_add(&nodes[node], m, c, folded, 1, t, end, m);
 	}
 	if (!v->np.signed_metric) { /* running sums only grow: the peak is the net, at the last sample */
 		v->np.peak = v->np.net;

@@ -80,47 +80,51 @@ static bool dir_empty(const char *path)
 	return empty;
 }
 
-static void test_spills_to_a_file(void **state)
+/* A fresh directory as TMPDIR (dir: room for "/tmp/sv-spill-XXXXXX"). */
+static void fresh_tmpdir(char *dir)
 {
-	(void)state;
-	char dir[] = "/tmp/sv-spill-XXXXXX";
+	strcpy(dir, "/tmp/sv-spill-XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	setenv("TMPDIR", dir, 1);
+}
+
+/* The whole pipe read, byte for byte, in a file (mapped) or in memory. */
+static void read_whole(bool mapped)
+{
 	unsigned char *p = pattern();
 	sv_input in;
 	sv_error err;
 	assert_int_equal(read_pipe(&in, p, 0, &err), 0);
-	assert_true(in.mapped);
+	assert_int_equal(in.mapped, mapped);
 	assert_false(in.partial);
 	assert_int_equal(in.len, TOTAL);
 	assert_memory_equal(in.data, p, TOTAL);
-	assert_true(dir_empty(dir)); /* unlinked at once: nothing left behind */
 	sv_input_dispose(&in);
-	rmdir(dir);
 	free(p);
+}
+
+static void test_spills_to_a_file(void **state)
+{
+	(void)state;
+	char dir[32];
+	fresh_tmpdir(dir);
+	read_whole(true);
+	assert_true(dir_empty(dir)); /* unlinked at once: nothing left behind */
+	rmdir(dir);
 }
 
 static void test_no_directory_stays_in_memory(void **state)
 {
 	(void)state;
 	setenv("TMPDIR", "/nonexistent/stackview-test", 1);
-	unsigned char *p = pattern();
-	sv_input in;
-	sv_error err;
-	assert_int_equal(read_pipe(&in, p, 0, &err), 0);
-	assert_false(in.mapped);
-	assert_int_equal(in.len, TOTAL);
-	assert_memory_equal(in.data, p, TOTAL);
-	sv_input_dispose(&in);
-	free(p);
+	read_whole(false);
 }
 
 static void test_limit_holds(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/sv-spill-XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	setenv("TMPDIR", dir, 1);
+	char dir[32];
+	fresh_tmpdir(dir);
 	unsigned char *p = pattern();
 	sv_input in;
 	sv_error err;
@@ -135,9 +139,8 @@ static void test_limit_holds(void **state)
 static void test_full_file_is_an_error(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/sv-spill-XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	setenv("TMPDIR", dir, 1);
+	char dir[32];
+	fresh_tmpdir(dir);
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {

@@ -43,6 +43,7 @@ typedef struct fake {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int how[SV_TWO_CHUNKS];  /* 1: into the sink, 2: the run, 3: alone */
+	int kind[SV_TWO_CHUNKS]; /* the parts: what open_part made at that chunk */
 	pthread_t who[SV_TWO_CHUNKS];
 	int alone;               /* chunks read alone so far */
 	int hold_first_until;    /* the first thread's first chunk waits for this many alone */
@@ -93,19 +94,25 @@ static int first(void *arg, sv_lines *lr)
 	return got;
 }
 
-static void run(void *arg, unsigned k)
+/* A part: the run (opened at the middle chunk, as far as the end) or one chunk alone. */
+static void *open_part(void *arg, unsigned k, unsigned to)
 {
 	fake *f = arg;
-	if (k != f->run_next++)
-		f->run_order_ok = 0;
-	if (k == 4)
-		wait_alone(f, f->hold_run_until);
-	mark(f, k, 2);
+	f->kind[k] = k == 4 && to == 8 ? 2 : to == k + 1 ? 3 : -1;
+	return &f->kind[k];
 }
 
-static void alone(void *arg, unsigned k)
+static void read_part(void *arg, void *part, unsigned k)
 {
-	mark(arg, k, 3);
+	fake *f = arg;
+	int kind = *(int *)part;
+	if (kind == 2) {
+		if (k != f->run_next++)
+			f->run_order_ok = 0;
+		if (k == 4)
+			wait_alone(f, f->hold_run_until);
+	}
+	mark(f, k, kind);
 }
 
 static int go(fake *f, sv_two_ranges *rg)
@@ -120,7 +127,7 @@ static int go(fake *f, sv_two_ranges *rg)
 	assert_int_equal(sv_two_chunks(text, in.len, false, at), 8);
 	sv_lines lr;
 	assert_int_equal(sv_lines_init(&lr, &in), 0);
-	sv_two_reader rd = { run, alone, f };
+	sv_two_reader rd = { open_part, read_part, f };
 	int rc = sv_two_run(&lr, at, 8, &rd, &f->cancel, first, f, rg);
 	if (!rc)
 		assert_ptr_equal(lr.p, text + at[rg->front]);
@@ -130,6 +137,19 @@ static int go(fake *f, sv_two_ranges *rg)
 	return rc;
 }
 
+/* Who read what: the ranges, each chunk's way (want), and a part at each chunk not in the
+ * sink but inside the run. */
+static void check(const fake *f, const sv_two_ranges *rg, unsigned front, unsigned run_end, const int want[8])
+{
+	assert_int_equal(rg->front, front);
+	assert_int_equal(rg->run, 4);
+	assert_int_equal(rg->run_end, run_end);
+	assert_memory_equal(f->how, want, 8 * sizeof(int));
+	for (unsigned k = 0; k < 8; k++)
+		assert_ptr_equal(rg->part[k], k < front || (k > 4 && k < run_end) ? NULL : &f->kind[k]);
+	assert_int_equal(sv_two_next(rg, 4), run_end);
+}
+
 static void test_first_held(void **state)
 {
 	(void)state;
@@ -137,11 +157,8 @@ static void test_first_held(void **state)
 	fake f = { .hold_first_until = 3 };
 	sv_two_ranges rg;
 	assert_int_equal(go(&f, &rg), 0);
-	assert_int_equal(rg.front, 1);
-	assert_int_equal(rg.run, 4);
-	assert_int_equal(rg.run_end, 8);
-	int want[8] = { 1, 3, 3, 3, 2, 2, 2, 2 };
-	assert_memory_equal(f.how, want, sizeof(want));
+	check(&f, &rg, 1, 8, (const int[8]){ 1, 3, 3, 3, 2, 2, 2, 2 });
+	assert_int_equal(sv_two_next(&rg, 2), 3);
 	assert_true(f.run_order_ok);
 	for (int k = 1; k < 8; k++) /* chunks 1-7 on the second thread */
 		assert_true(pthread_equal(f.who[k], f.who[4]));
@@ -155,11 +172,7 @@ static void test_run_held(void **state)
 	fake f = { .hold_run_until = 3 };
 	sv_two_ranges rg;
 	assert_int_equal(go(&f, &rg), 0);
-	assert_int_equal(rg.front, 4);
-	assert_int_equal(rg.run, 4);
-	assert_int_equal(rg.run_end, 5);
-	int want[8] = { 1, 1, 1, 1, 2, 3, 3, 3 };
-	assert_memory_equal(f.how, want, sizeof(want));
+	check(&f, &rg, 4, 5, (const int[8]){ 1, 1, 1, 1, 2, 3, 3, 3 });
 	for (int k = 5; k < 8; k++) /* stolen by the first thread */
 		assert_true(pthread_equal(f.who[k], f.who[0]));
 }
