@@ -45,6 +45,7 @@ struct sv_source {
 	uint32_t *agg_slot, agg_cap;
 	uint32_t agg_none; /* sample index + 1 of the stackless one */
 	sv_stack_sums *sums; /* sv_source_sum_stacks: per stack, then the stackless samples */
+	uint32_t sums_nstacks; /* the stacks there were then (a stack made since: no sums) */
 
 	sv_scaling scaling;
 	bool limit_by_end;
@@ -606,8 +607,10 @@ static bool sums_exact(int low, double total)
 int sv_source_sum_stacks(sv_source *src)
 {
 	/* at least 4 samples a stack: the sums (56 bytes a stack) cost at most what the samples do */
-	if (src->sums || src->negative || src->nsamples / 4 < (size_t)src->nstacks + 1)
+	if (sv_source_stack_sums(src) || src->negative || src->nsamples / 4 < (size_t)src->nstacks + 1)
 		return 0;
+	free(src->sums);
+	src->sums = NULL;
 	sv_samples smp = sv_source_samples(src);
 	int lm = INT_MAX, lc = INT_MAX;
 	double tc = 0;
@@ -646,10 +649,14 @@ int sv_source_sum_stacks(sv_source *src)
 			x->max = m;
 	}
 	src->sums = ss;
+	src->sums_nstacks = src->nstacks;
 	return 0;
 }
 
-const sv_stack_sums *sv_source_stack_sums(const sv_source *src) { return src->sums; }
+const sv_stack_sums *sv_source_stack_sums(const sv_source *src)
+{
+	return src->sums_nstacks == src->nstacks ? src->sums : NULL;
+}
 
 sv_sink sv_source_sink(sv_source *src)
 {

@@ -112,8 +112,15 @@ static void check_file(const char *path, bool want_sums)
 	sv_error_clear(&err);
 	assert_int_equal(sv_load(&src, path, NULL, &err), 0);
 	check_source(src, want_sums);
-	/* a new sample drops them */
 	if (want_sums) {
+		/* a new stack hides them (they have no room for it), a new sample drops them */
+		sv_frame_id f;
+		sv_stack_id st;
+		assert_int_equal(sv_source_intern_frame(src, &f, "new!frame", 9), 0);
+		assert_int_equal(sv_source_intern_stack(src, &st, SV_STACK_NONE, f), 0);
+		assert_null(sv_source_stack_sums(src));
+		assert_int_equal(sv_source_sum_stacks(src), 0);
+		assert_non_null(sv_source_stack_sums(src));
 		assert_int_equal(sv_source_add_sample(src, SV_STACK_NONE, 0, 1, 1), 0);
 		assert_null(sv_source_stack_sums(src));
 	}

@@ -151,7 +151,7 @@ typedef struct sv_stack_sums {
  * many views (the terminal UI). 0 (built, or not to be had) or SV_ENOMEM. Adding a sample
  * drops them. */
 SV_API int sv_source_sum_stacks(sv_source *src) SV_MUST_USE;
-/* Borrowed until the next sample is added; NULL when not built. */
+/* Borrowed until the next sample is added; NULL when not built, or a stack was made since. */
 SV_API const sv_stack_sums *sv_source_stack_sums(const sv_source *src);
 static inline size_t sv_sample_slot(const sv_samples *s, size_t i) { return s->code ? s->code[i] : i; }
 static inline double sv_sample_metric(const sv_samples *s, size_t i) { return s->metric[sv_sample_slot(s, i)]; }
