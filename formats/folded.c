@@ -143,13 +143,8 @@ static int fold_lines(fold_read *r, sv_sink *sink, sv_lines *lr, bool at_start, 
 /* Chunks of a large input read into a source of their own (two_parts.h): one alone, or the
  * second thread's run of chunks. */
 typedef struct fold_part {
-	sv_input in;
-	sv_lines lr;
-	bool have_lr;
-	sv_source *src;
+	sv_two_part base;
 	fold_read r;
-	sv_error err;
-	int rc;
 } fold_part;
 
 typedef struct fold_parts {
@@ -162,12 +157,10 @@ static void *fold_open(void *arg, unsigned k, unsigned to)
 {
 	fold_parts *s = arg;
 	fold_part *p = calloc(1, sizeof(*p));
-	if (!p || sv_source_new(&p->src, "part")) {
+	if (p && sv_two_part_init(&p->base, s->in, s->at, k, to)) {
 		free(p);
 		return NULL;
 	}
-	p->in = sv_two_window(s->in, s->at[k], s->at[to]);
-	p->have_lr = !(p->rc = sv_lines_init(&p->lr, &p->in));
 	return p;
 }
 
@@ -175,11 +168,10 @@ static void fold_read_chunk(void *arg, void *part, unsigned k)
 {
 	fold_parts *s = arg;
 	fold_part *p = part;
-	if (p->rc)
+	if (!sv_two_part_at(&p->base, s->in, s->at, k))
 		return;
-	p->lr.end = (const char *)s->in->data + s->at[k + 1];
-	sv_sink sink = sv_source_sink(p->src);
-	p->rc = fold_lines(&p->r, &sink, &p->lr, false, &s->cancel, &p->err);
+	sv_sink sink = sv_source_sink(p->base.src);
+	p->base.rc = fold_lines(&p->r, &sink, &p->base.lr, false, &s->cancel, &p->base.err);
 }
 
 /* The first chunks, on this thread. */
@@ -193,6 +185,27 @@ static int fold_first_run(void *arg, sv_lines *lr)
 {
 	fold_first *f = arg;
 	return fold_lines(f->r, f->sink, lr, true, NULL, f->err);
+}
+
+/* A chunk's part into the first thread's reading: its counts of lines read and skipped, then
+ * its frames, stacks and samples. */
+typedef struct fold_join {
+	fold_read *r;
+	sv_sink *sink;
+	const sv_lines *lr;
+} fold_join;
+
+static int fold_join_part(void *arg, sv_two_part *part, bool *taken)
+{
+	fold_join *j = arg;
+	fold_part *p = (fold_part *)part;
+	fold_read *r = j->r;
+	if (!r->skipped && p->r.skipped)
+		r->first_bad = j->lr->line + p->r.first_bad;
+	r->skipped += p->r.skipped;
+	r->good += p->r.good;
+	*taken = true;
+	return sv_two_join(j->sink, part->src, NULL);
 }
 
 /* Read lr's input on two threads when that helps, else (or from the first chunk the second
@@ -214,36 +227,15 @@ static int fold_all(fold_read *r, sv_sink *sink, sv_lines *lr, const sv_import_o
 	sv_two_reader rd = { fold_open, fold_read_chunk, s };
 	sv_two_ranges rg;
 	int rc = sv_two_run(lr, at, m, &rd, &s->cancel, fold_first_run, &f, &rg);
-	long from = lr->line + 1;
-	bool joined = false;
-	unsigned k = rg.front;
-	while (k < m && !rc) {
-		unsigned next = sv_two_next(&rg, k);
-		fold_part *p = rg.part[k];
-		if (!p || p->rc || !sv_two_fits(sv_sink_source(sink), p->src))
-			break;
-		if (!r->skipped && p->r.skipped)
-			r->first_bad = lr->line + p->r.first_bad;
-		r->skipped += p->r.skipped;
-		r->good += p->r.good;
-		if ((rc = sv_two_join(sink, p->src, NULL))) {
-			sv_error_set(err, rc, NULL);
-			break;
-		}
-		joined = true;
-		lr->p = (const char *)in->data + at[next];
-		lr->line += p->lr.line;
-		k = next;
-	}
-	if (!rc && joined && (rc = sv_two_note(sink, from)))
+	unsigned k = 0;
+	fold_join j = { r, sink, lr };
+	if (!rc && (rc = sv_two_join_all(sink, lr, at, m, &rg, fold_join_part, &j, &k)))
 		sv_error_set(err, rc, NULL);
 	for (unsigned i = 0; i < m; i++) {
 		fold_part *p = rg.part[i];
 		if (p) {
-			if (p->have_lr)
-				sv_lines_dispose(&p->lr);
+			sv_two_part_dispose(&p->base);
 			fold_read_dispose(&p->r);
-			sv_source_free(p->src);
 			free(p);
 		}
 	}

@@ -931,42 +931,40 @@ static int ps_parse(ps_ctx *c, sv_lines *lr, const atomic_bool *cancel)
 /* Chunks of a large input read into a source of their own (two_parts.h): one alone, or the
  * second thread's run of chunks. */
 typedef struct ps_part {
+	sv_two_part base;
 	ps_ctx c;
-	sv_input in;
-	sv_lines lr;
-	bool have_lr;
 	sv_sink sink;
-	sv_source *src;
-	sv_error err;
-	int rc;
 	/* the user modules the part found, with the frame that made each one known */
 	struct ps_um { char *name; size_t len; sv_frame_id frame; } *um; /* name: len bytes, as given */
 	size_t num, um_cap;
 } ps_part;
 
 /* The chunks and what a part needs to read one: the input, the event, and the first part's
- * time origin is found from the input's start (first_time). */
+ * time origin (first_time, found once: a part from chunk k has it when it lies before at[k]). */
 typedef struct ps_parts {
 	const sv_input *in;
 	const size_t *at;
 	const sv_import_opts *opts;
 	char *default_event; /* a copy: the first thread's context is its own */
+	bool have_t0;
+	long long t0_s, t0_ns;
+	size_t t0_at;
 	atomic_bool cancel;
 } ps_parts;
 
 static int part_frame(void *self, sv_frame_id *out, const char *name, size_t len)
 {
-	return sv_source_intern_frame(((ps_part *)self)->src, out, name, len);
+	return sv_source_intern_frame(((ps_part *)self)->base.src, out, name, len);
 }
 
 static int part_stack(void *self, sv_stack_id *out, sv_stack_id caller, sv_frame_id frame)
 {
-	return sv_source_intern_stack(((ps_part *)self)->src, out, caller, frame);
+	return sv_source_intern_stack(((ps_part *)self)->base.src, out, caller, frame);
 }
 
 static int part_sample(void *self, sv_stack_id stack, double time, double metric, double count)
 {
-	return sv_source_add_sample(((ps_part *)self)->src, stack, time, metric, count);
+	return sv_source_add_sample(((ps_part *)self)->base.src, stack, time, metric, count);
 }
 
 static int part_user_module(void *self, const char *name, size_t len)
@@ -975,7 +973,7 @@ static int part_user_module(void *self, const char *name, size_t len)
 	char *copy = malloc(len ? len : 1);
 	if (copy)
 		memcpy(copy, name, len);
-	if (!copy || SV_ARRAY_PUSH(p->um, p->num, p->um_cap, ((struct ps_um){ copy, len, sv_source_frame_count(p->src) - 1 }))) {
+	if (!copy || SV_ARRAY_PUSH(p->um, p->num, p->um_cap, ((struct ps_um){ copy, len, sv_source_frame_count(p->base.src) - 1 }))) {
 		free(copy);
 		return SV_ENOMEM;
 	}
@@ -986,9 +984,9 @@ static const sv_sink_ops part_ops = { .intern_frame = part_frame, .intern_stack 
 				      .add_sample = part_sample, .add_user_module = part_user_module };
 
 /* The time of the first sample of event `want` with a time, in d[0, n) (what the first part
- * takes as time 0), its header lines told from frame lines as ps_parse tells them; false when
- * there is none. */
-static bool first_time(const char *d, size_t n, const char *want, long long *s, long long *ns)
+ * takes as time 0) and where its header line is, header lines told from frame lines as
+ * ps_parse tells them; false when there is none (or where one reader stops). */
+static bool first_time(const char *d, size_t n, const char *want, long long *s, long long *ns, size_t *where)
 {
 	bool frames = false;
 	size_t nframes = 0;
@@ -1026,6 +1024,7 @@ static bool first_time(const char *d, size_t n, const char *want, long long *s, 
 		span ev = h.event.n ? h.event : (span){ "(none)", 6 };
 		if (h.has_time && ev.n == strlen(want) && memcmp(ev.p, want, ev.n) == 0) {
 			*s = h.time_s, *ns = h.time_ns;
+			*where = (size_t)(line.p - d);
 			return true;
 		}
 		span ptok[2];
@@ -1042,23 +1041,21 @@ static void *part_open(void *arg, unsigned k, unsigned to)
 {
 	ps_parts *s = arg;
 	ps_part *p = calloc(1, sizeof(*p));
-	if (!p || sv_source_new(&p->src, "part")) {
+	if (!p || sv_two_part_init(&p->base, s->in, s->at, k, to)) {
 		free(p);
 		return NULL;
 	}
-	p->in = sv_two_window(s->in, s->at[k], s->at[to]);
 	p->sink = (sv_sink){ &part_ops, p };
-	ps_init(&p->c, &p->sink, &p->in, s->opts, &p->err);
+	ps_init(&p->c, &p->sink, &p->base.in, s->opts, &p->base.err);
 	p->c.later_part = true;
 	p->c.default_event = s->default_event ? strdup(s->default_event) : NULL;
-	const char *want = s->opts->event ? s->opts->event : p->c.default_event;
-	if (!want) { /* (the copy failed: the first thread reads this chunk) */
+	if (!s->opts->event && !p->c.default_event) { /* (the copy failed: the first thread reads this chunk) */
 		part_dispose(p);
 		free(p);
 		return NULL;
 	}
-	p->c.have_t0 = first_time((const char *)s->in->data, s->at[k], want, &p->c.t0_s, &p->c.t0_ns);
-	p->have_lr = !(p->rc = sv_lines_init(&p->lr, &p->in));
+	if ((p->c.have_t0 = s->have_t0 && s->t0_at < s->at[k]))
+		p->c.t0_s = s->t0_s, p->c.t0_ns = s->t0_ns;
 	return p;
 }
 
@@ -1066,10 +1063,8 @@ static void part_read(void *arg, void *part, unsigned k)
 {
 	ps_parts *s = arg;
 	ps_part *p = part;
-	if (p->rc)
-		return;
-	p->lr.end = (const char *)s->in->data + s->at[k + 1];
-	p->rc = ps_parse(&p->c, &p->lr, &s->cancel);
+	if (sv_two_part_at(&p->base, s->in, s->at, k))
+		p->base.rc = ps_parse(&p->c, &p->base.lr, &s->cancel);
 }
 
 static int first_run(void *c, sv_lines *lr)
@@ -1077,10 +1072,12 @@ static int first_run(void *c, sv_lines *lr)
 	return ps_parse(c, lr, NULL);
 }
 
-/* The second part joins the first (c): false when it cannot without changing the result
- * (then c reads on into the second part's text itself). */
-static int join_part(ps_ctx *c, ps_part *p, bool *joined)
+/* A chunk's part joins the first thread's reading (c): not taken when it cannot be without
+ * changing the result (then c reads on into that chunk's text itself). */
+static int join_part(void *arg, sv_two_part *part, bool *joined)
 {
+	ps_ctx *c = arg;
+	ps_part *p = (ps_part *)part;
 	*joined = false;
 	const ps_ctx *b = &p->c;
 	size_t new_events = 0;
@@ -1092,11 +1089,9 @@ static int join_part(ps_ctx *c, ps_part *p, bool *joined)
 	}
 	if (c->nevents + new_events > 4096)
 		return 0;
-	if (!sv_two_fits(sv_sink_source(c->sink), p->src))
-		return 0;
 	*joined = true;
 	sv_two_maps m = { 0 };
-	int rc = sv_two_join(c->sink, p->src, &m);
+	int rc = sv_two_join(c->sink, part->src, &m);
 	/* a user module one reader would have met: its frame was new to the first part */
 	for (size_t i = 0; i < p->num && !rc; i++)
 		if (m.frame_new[p->um[i].frame] && c->sink->ops->add_user_module)
@@ -1117,15 +1112,13 @@ static int join_part(ps_ctx *c, ps_part *p, bool *joined)
 	if (!rc)
 		rc = sv_perf_names_join(&c->names, &b->names, m.frame, m.stack);
 	sv_two_maps_free(&m);
-	return rc ? ps_fail(c, rc, "out of memory") : 0;
+	return rc;
 }
 
 static void part_dispose(ps_part *p)
 {
-	if (p->have_lr)
-		sv_lines_dispose(&p->lr);
+	sv_two_part_dispose(&p->base);
 	ps_dispose(&p->c);
-	sv_source_free(p->src);
 	for (size_t i = 0; i < p->num; i++)
 		free(p->um[i].name);
 	free(p->um);
@@ -1152,25 +1145,13 @@ static int ps_parse_all(ps_ctx *c, sv_lines *lr)
 	s->in = in;
 	s->at = at;
 	s->opts = c->opts;
+	s->have_t0 = first_time((const char *)in->data, at[m - 1], want, &s->t0_s, &s->t0_ns, &s->t0_at);
 	atomic_init(&s->cancel, false);
 	sv_two_reader rd = { part_open, part_read, s };
 	sv_two_ranges rg;
 	int rc = sv_two_run(lr, at, m, &rd, &s->cancel, first_run, c, &rg);
-	long from = lr->line + 1;
-	bool any = false;
-	unsigned k = rg.front;
-	while (k < m && !rc) {
-		unsigned next = sv_two_next(&rg, k);
-		ps_part *p = rg.part[k];
-		bool joined = false;
-		if (!p || p->rc || (rc = join_part(c, p, &joined)) || !joined)
-			break;
-		any = true;
-		lr->p = (const char *)in->data + at[next];
-		lr->line += p->lr.line;
-		k = next;
-	}
-	if (!rc && any && (rc = sv_two_note(c->sink, from)))
+	unsigned k = 0;
+	if (!rc && (rc = sv_two_join_all(c->sink, lr, at, m, &rg, join_part, c, &k)))
 		ps_fail(c, rc, "out of memory");
 	for (unsigned i = 0; i < m; i++) {
 		if (rg.part[i]) {

@@ -133,15 +133,10 @@ bool sv_ps_parse_header(span line, header *h)
 		}
 		if (j < n && all_digits(tok[j]) && tok[j].n <= 19) {
 			x.has_period = true;
-			/* up to 18 digits fit an integer exactly, and its conversion rounds as strtod's */
-			if (tok[j].n <= 18) {
-				long long v = 0;
-				for (size_t k = 0; k < tok[j].n; k++)
-					v = v * 10 + (tok[j].p[k] - '0');
-				x.period = (double)v;
-			} else {
-				x.period = strtod(tok[j].p, NULL);
-			}
+			/* up to 18 digits (is_int) fit an integer exactly, and its conversion rounds as
+			 * strtod's */
+			long long v;
+			x.period = is_int(tok[j], &v) ? (double)v : strtod(tok[j].p, NULL);
 			j++;
 		}
 		if (j < n && tok[j].n > 12 && memcmp(tok[j].p, "PERF_RECORD_", 12) == 0) {

@@ -60,6 +60,30 @@ sv_input sv_two_window(const sv_input *in, size_t from, size_t to)
 	return r;
 }
 
+int sv_two_part_init(sv_two_part *p, const sv_input *in, const size_t *at, unsigned k, unsigned to)
+{
+	if (sv_source_new(&p->src, "part"))
+		return SV_ENOMEM;
+	p->in = sv_two_window(in, at[k], at[to]);
+	p->have_lr = !(p->rc = sv_lines_init(&p->lr, &p->in));
+	return 0;
+}
+
+bool sv_two_part_at(sv_two_part *p, const sv_input *in, const size_t *at, unsigned k)
+{
+	if (p->rc)
+		return false;
+	p->lr.end = (const char *)in->data + at[k + 1];
+	return true;
+}
+
+void sv_two_part_dispose(sv_two_part *p)
+{
+	if (p->have_lr)
+		sv_lines_dispose(&p->lr);
+	sv_source_free(p->src);
+}
+
 /* Who reads which chunk. This thread reads [0, a) into the sink and the second [mid, b) into
  * its run; chunks [a, a_end) and [b, b_end) are still to be claimed: from their fronts by
  * their owners, from their backs by the other thread, which reads each alone. */
@@ -225,7 +249,22 @@ int sv_two_join(sv_sink *sink, const sv_source *part, sv_two_maps *maps)
 	return rc;
 }
 
-int sv_two_note(sv_sink *sink, long line)
+int sv_two_join_all(sv_sink *sink, sv_lines *lr, const size_t *at, unsigned m, const sv_two_ranges *rg,
+		    int (*join)(void *arg, sv_two_part *part, bool *taken), void *arg, unsigned *k)
 {
-	return sv_sink_note(sink, SV_NOTE_INFO, "read by two threads at once, the second from line %ld on", line);
+	long from = lr->line + 1;
+	bool any = false;
+	int rc = 0;
+	for (*k = rg->front; *k < m; *k = sv_two_next(rg, *k)) {
+		sv_two_part *p = rg->part[*k];
+		bool taken = false;
+		if (!p || p->rc || !sv_two_fits(sv_sink_source(sink), p->src) || (rc = join(arg, p, &taken)) || !taken)
+			break;
+		any = true;
+		lr->p = (const char *)lr->in->data + at[sv_two_next(rg, *k)];
+		lr->line += p->lr.line;
+	}
+	if (!rc && any)
+		rc = sv_sink_note(sink, SV_NOTE_INFO, "read by two threads at once, the second from line %ld on", from);
+	return rc;
 }

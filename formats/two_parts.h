@@ -43,6 +43,25 @@ unsigned sv_two_chunks(const char *d, size_t n, bool after_blank, size_t at[SV_T
  * first thread's reader owns those). */
 sv_input sv_two_window(const sv_input *in, size_t from, size_t to);
 
+/* What every part holds (a reader puts it first in its own part): its window of the input and
+ * the lines read from it, chunk after chunk; its own source; how it ended. */
+typedef struct sv_two_part {
+	sv_input in;
+	sv_lines lr;
+	bool have_lr;
+	sv_source *src;
+	sv_error err;
+	int rc;
+} sv_two_part;
+
+/* p (zeroed) for the chunks of `in` from k on, as far as at[to] (for sv_two_reader's open):
+ * SV_ENOMEM when its source cannot be made (nothing to dispose then); a failure to start its
+ * lines becomes its rc. */
+int sv_two_part_init(sv_two_part *p, const sv_input *in, const size_t *at, unsigned k, unsigned to);
+/* p's lines made to end with chunk k (for sv_two_reader's read): false when p has failed. */
+bool sv_two_part_at(sv_two_part *p, const sv_input *in, const size_t *at, unsigned k);
+void sv_two_part_dispose(sv_two_part *p);
+
 /* What reads chunks into parts (sources of their own): open(arg, k, to) makes the part that
  * reads from chunk k on, as far as at[to] at most (NULL: no memory, and this thread reads
  * those chunks itself later); read(arg, part, k) reads chunk k into it, after what it read
@@ -96,7 +115,11 @@ void sv_two_maps_free(sv_two_maps *m);
  * sv_two_maps_free whatever the result. 0 or the sink's error. */
 int sv_two_join(sv_sink *sink, const sv_source *part, sv_two_maps *maps);
 
-/* The note that two threads read the input, the second's chunks from `line` on. */
-int sv_two_note(sv_sink *sink, long line);
+/* The parts of sv_two_run's chunks joined into the sink in input order, from rg->front on,
+ * while join(arg, part, &taken) takes them (0 and taken; not taken: this thread reads the rest
+ * itself), lr moved past each one's chunks; then the note that two threads read the input.
+ * Returns 0 or join's or the note's error; *k: the first chunk not joined (m: none). */
+int sv_two_join_all(sv_sink *sink, sv_lines *lr, const size_t *at, unsigned m, const sv_two_ranges *rg,
+		    int (*join)(void *arg, sv_two_part *part, bool *taken), void *arg, unsigned *k);
 
 #endif
