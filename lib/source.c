@@ -613,18 +613,17 @@ int sv_source_sum_stacks(sv_source *src)
 	src->sums = NULL;
 	sv_samples smp = sv_source_samples(src);
 	int lm = INT_MAX, lc = INT_MAX;
-	double tc = 0;
 	size_t nv = src->wide ? smp.n : src->ncodes;
 	for (size_t k = 0; k < nv; k++) {
 		double m = smp.metric[k], c = smp.count[k];
+		if (c < 0) /* then total_count is no bound on the counts' sums (and no view needs it) */
+			return 0;
 		if (m != 0 && low_bit(m) < lm)
 			lm = low_bit(m);
 		if (c != 0 && low_bit(c) < lc)
 			lc = low_bit(c);
 	}
-	for (size_t i = 0; i < smp.n; i++)
-		tc += fabs(sv_sample_count(&smp, i));
-	if ((lm != INT_MAX && !sums_exact(lm, src->abs_metric)) || (lc != INT_MAX && !sums_exact(lc, tc)))
+	if ((lm != INT_MAX && !sums_exact(lm, src->abs_metric)) || (lc != INT_MAX && !sums_exact(lc, src->total_count)))
 		return 0;
 	size_t n = (size_t)src->nstacks + 1;
 	sv_stack_sums *ss = malloc(n * sizeof(*ss));

@@ -137,7 +137,7 @@ SV_API sv_samples sv_source_samples(const sv_source *src);
  * of metrics, and of counts, is exact in whatever order it is taken — each value a multiple
  * of a power of two that no total outgrows, as 1 ms and 0.25 ms samples are — so the view
  * gets the bits it would sample by sample; only with at least 4 samples a stack (so they
- * cost no more than the samples) and no metric below 0. */
+ * cost no more than the samples) and no metric or count below 0. */
 typedef struct sv_stack_sums {
 	double metric, count;
 	double first;    /* the earliest time */
