@@ -373,13 +373,14 @@ static bool add_stack_sums(sv_view *v)
 		return false;
 	uint32_t nst = sv_source_stack_count(v->src);
 	bool tm = v->scaling == SV_SCALING_TIME;
-	/* 1: whole, 0: outside, else neither (view_clip's rules, by the stack's extremes) */
+	/* every kept stack whole or outside (view_clip's rules, by the stack's extremes) */
 	for (uint32_t s = 0; s <= nst; s++) {
 		const sv_stack_sums *x = &ss[s];
 		double end = tm ? x->last_end : x->last;
 		bool whole = !x->n || (x->first >= v->lo && end <= v->hi);
 		bool out = x->first > v->hi || end < v->lo;
-		if (!whole && !out)
+		bool folded;
+		if (!whole && !out && stack_target(v, s == nst ? SV_STACK_NONE : s, &folded) != NONE32)
 			return false;
 	}
 	vnode *nodes = v->nodes;
