@@ -96,21 +96,29 @@ void cli_progress_begin(cli_progress *cp, const char *path, int mode);
 sv_progress *cli_progress_watch(cli_progress *cp);
 void cli_progress_end(cli_progress *cp, bool ok);
 
-/* The subcommands (main.c): one row each, read by the parser, the checks before loading
- * (file count, --focus, -o) and the dispatch. */
+/* The subcommands (commands.c): one row each, read by the parser, the checks before loading
+ * (file count, --focus, -o) and the dispatch (main.c maps each id to its function). */
+typedef enum cli_command_id {
+	CLI_CMD_VIEW, CLI_CMD_INFO, CLI_CMD_BYNAME, CLI_CMD_CALLTREE, CLI_CMD_CALLERS, CLI_CMD_CALLEES,
+	CLI_CMD_CALLERCALLEE, CLI_CMD_FLAME, CLI_CMD_DIFF, CLI_CMD_OVERWEIGHT, CLI_CMD_CHECK, CLI_CMD_EXPLAIN,
+	CLI_CMD_CONVERT, CLI_CMD_SYMBOLS, CLI_CMD_PRESETS, CLI_CMD_COUNT
+} cli_command_id;
 enum { CLI_NEEDS_FOCUS = 1, CLI_NEEDS_OUTPUT = 2, CLI_WANTS_PRESETS = 4, CLI_SPLITS = 8 /* BASE... -- TEST... */,
        CLI_NEEDS_NAME = 16 };
 typedef struct cli_command {
+	cli_command_id id;
 	const char *name;
-	int (*run)(const cli_opts *o);
 	int min_files, max_files;
 	unsigned needs;    /* CLI_NEEDS_* and CLI_WANTS_PRESETS (the user's presets are read) */
 	const char *files; /* what the files are, for the usage error */
 } cli_command;
 const cli_command *cli_command_find(const char *name);
 const cli_command *cli_command_default(void);
-/* The subcommand names, for "did you mean" (main.c). */
+/* The subcommand names, for "did you mean". */
 size_t cli_command_names(const char **out, size_t max);
+/* What the table says c needs (file count, --focus, --name, -o), checked before anything is
+ * loaded: 0, or EXIT_USAGE after the error line. */
+int cli_command_check(const cli_command *c, const cli_opts *o);
 
 /* suggest.c: the commands among names that `word` (not an existing file) is a typo or a
  * prefix of, quoted and joined with "or" into buf (false: none is close); up to max names of v closest to a --focus that matched none (names

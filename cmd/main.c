@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* stackview: the subcommand table (as perf's and git's are) and main. Parsing (options.c),
- * validation, the presets and dispatch all read the one table; each subcommand family lives in
- * its own file (view.c, info.c, diff.c, convert.c, tui.c). */
+/* stackview: main. Parsing (options.c), validation, the presets and dispatch all read the one
+ * subcommand table (commands.c); each subcommand family lives in its own file (view.c,
+ * info.c, diff.c, convert.c, tui.c). */
 #include <locale.h>
 #include <malloc.h>
 #include <stdlib.h>
@@ -19,85 +19,24 @@ static int run_presets(const cli_opts *o)
 	return cli_presets_list(o, o->presets);
 }
 
-/* The first entry is the default: `stackview FILE` opens the terminal UI. */
-static const cli_command commands[] = {
-	{ .name = "view", .run = cmd_tui, .min_files = 0, .max_files = 1, .needs = CLI_WANTS_PRESETS, .files = "FILE" },
-	{ .name = "info", .run = cmd_info, .min_files = 1, .max_files = 1, .files = "FILE" },
-	{ .name = "byname", .run = run_view, .min_files = 1, .max_files = 1, .files = "FILE" },
-	{ .name = "calltree", .run = run_view, .min_files = 1, .max_files = 1, .files = "FILE" },
-	{ .name = "callers", .run = run_view, .min_files = 1, .max_files = 1, .needs = CLI_NEEDS_FOCUS, .files = "FILE" },
-	{ .name = "callees", .run = run_view, .min_files = 1, .max_files = 1, .needs = CLI_NEEDS_FOCUS, .files = "FILE" },
-	{ .name = "callercallee", .run = run_view, .min_files = 1, .max_files = 1, .needs = CLI_NEEDS_FOCUS, .files = "FILE" },
-	{ .name = "flame", .run = run_view, .min_files = 1, .max_files = 1, .needs = CLI_NEEDS_OUTPUT, .files = "FILE" },
-	{ .name = "diff", .run = cmd_diff, .min_files = 2, .max_files = CLI_MAX_FILES, .needs = CLI_WANTS_PRESETS | CLI_SPLITS,
-	  .files = "BASE and TEST files (BASE... -- TEST... for several runs a side)" },
-	{ .name = "overweight", .run = cmd_overweight, .min_files = 2, .max_files = CLI_MAX_FILES, .needs = CLI_SPLITS,
-	  .files = "BASE and TEST files (BASE... -- TEST... for several runs a side)" },
-	{ .name = "check", .run = cmd_check, .min_files = 2, .max_files = CLI_MAX_FILES, .needs = CLI_SPLITS,
-	  .files = "a BUDGET file and PROFILE files (BUDGET BASE... -- PROFILE... for growth rules)" },
-	{ .name = "explain", .run = cmd_explain, .min_files = 1, .max_files = 1, .needs = CLI_NEEDS_NAME, .files = "FILE" },
-	{ .name = "convert", .run = cmd_convert, .min_files = 2, .max_files = 2, .files = "IN and OUT files" },
-	{ .name = "symbols", .run = cmd_symbols, .min_files = 1, .max_files = 1, .files = "a PDB file" },
-	{ .name = "presets", .run = run_presets, .min_files = 0, .max_files = 0, .needs = CLI_WANTS_PRESETS, .files = "" },
+/* Each subcommand's function, by the table's id (commands.c). */
+static int (*const run[CLI_CMD_COUNT])(const cli_opts *o) = {
+	[CLI_CMD_VIEW] = cmd_tui,
+	[CLI_CMD_INFO] = cmd_info,
+	[CLI_CMD_BYNAME] = run_view,
+	[CLI_CMD_CALLTREE] = run_view,
+	[CLI_CMD_CALLERS] = run_view,
+	[CLI_CMD_CALLEES] = run_view,
+	[CLI_CMD_CALLERCALLEE] = run_view,
+	[CLI_CMD_FLAME] = run_view,
+	[CLI_CMD_DIFF] = cmd_diff,
+	[CLI_CMD_OVERWEIGHT] = cmd_overweight,
+	[CLI_CMD_CHECK] = cmd_check,
+	[CLI_CMD_EXPLAIN] = cmd_explain,
+	[CLI_CMD_CONVERT] = cmd_convert,
+	[CLI_CMD_SYMBOLS] = cmd_symbols,
+	[CLI_CMD_PRESETS] = run_presets,
 };
-
-const cli_command *cli_command_find(const char *name)
-{
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
-	return NULL;
-}
-
-const cli_command *cli_command_default(void)
-{
-	return &commands[0];
-}
-
-size_t cli_command_names(const char **out, size_t max)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]) && n < max; i++)
-		out[n++] = commands[i].name;
-	return n;
-}
-
-/* What the table says a subcommand needs, checked before anything is loaded. */
-static int check(const cli_command *c, const cli_opts *o)
-{
-	if (o->nfiles < c->min_files || o->nfiles > c->max_files) {
-		if (c->max_files == 0)
-			fprintf(stderr, "stackview: %s takes no files\n", c->name);
-		else if (c->max_files == 1)
-			fprintf(stderr, "stackview: %s needs one FILE (see stackview --help)\n", c->name);
-		else
-			fprintf(stderr, "stackview: %s needs %s\n", c->name, c->files);
-		return EXIT_USAGE;
-	}
-	if (c->needs & CLI_SPLITS) {
-		/* diff and overweight: BASE TEST, or BASE... -- TEST...; check: BUDGET PROFILE...,
-		 * or BUDGET BASE... -- PROFILE... */
-		int first = !strcmp(c->name, "check");
-		bool ok = o->split < 0 ? first || o->nfiles == 2 : o->split > first && o->nfiles > o->split;
-		if (!ok) {
-			fprintf(stderr, "stackview: %s needs %s\n", c->name, c->files);
-			return EXIT_USAGE;
-		}
-	}
-	if ((c->needs & CLI_NEEDS_NAME) && !o->name) {
-		fprintf(stderr, "stackview: %s needs --name NAME\n", c->name);
-		return EXIT_USAGE;
-	}
-	if ((c->needs & CLI_NEEDS_FOCUS) && !o->focus) {
-		fprintf(stderr, "stackview: %s needs --focus NAME\n", c->name);
-		return EXIT_USAGE;
-	}
-	if ((c->needs & CLI_NEEDS_OUTPUT) && !o->output) {
-		fprintf(stderr, "stackview: %s needs -o OUT.svg\n", c->name);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
 
 int main(int argc, char **argv)
 {
@@ -114,7 +53,7 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
 	const cli_command *c = cli_command_find(o.cmd);
-	if ((rc = check(c, &o)))
+	if ((rc = cli_command_check(c, &o)))
 		return rc;
 	/* The user's presets are read only by what uses them: --preset, the list, the TUI. */
 	sv_presets user = { 0 };
@@ -124,9 +63,9 @@ int main(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	o.presets = wants ? &user : NULL; /* a TUI without them must not overwrite the file */
-	rc = c->run == run_presets ? 0 : cli_resolve_preset(&o, &user);
+	rc = c->id == CLI_CMD_PRESETS ? 0 : cli_resolve_preset(&o, &user);
 	if (!rc)
-		rc = c->run(&o);
+		rc = run[c->id](&o);
 	sv_presets_dispose(&user);
 	return rc;
 }

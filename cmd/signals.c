@@ -4,7 +4,7 @@
  * it; a fatal signal then runs that and dies of the signal as it would have. A load listening
  * for Ctrl-C turns the first one into a cancel request. Outside those windows no handler is
  * installed, so the default actions (and a sanitizer's reports) are untouched.
- * sv_write_atomic's blocking of signals while a temporary file exists (formats/writer.c) is
+ * sv_write_atomic's blocking of signals while a temporary file exists (formats/core/writer.c) is
  * masking, not handling, and stays with the writer. */
 #include <signal.h>
 #include <string.h>

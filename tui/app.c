@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The stack window's state and command handlers (see app.h). */
+/* The stack window's state (see app.h): frames and their views, the status line, parameters
+ * staged and applied, rows rebuilt. The lowest file of tui/ above the screen: the dialogs,
+ * tabs and handlers read and change the state through it; it calls none of them. */
 #include "app.h"
 
 #include <stdint.h>
@@ -15,10 +17,6 @@
 #include "sv/array.h"
 
 #define HISTORY_MAX 100
-
-
-
-
 
 /* The grid's default columns (lib/) shown, the others hidden; every tab in its view's order. */
 void tui_default_columns(tui_app *a)
@@ -184,6 +182,37 @@ int tui_app_new(tui_app **out, sv_source *src, const sv_params *params, const ch
 	return 0;
 }
 
+/* The cursor back on the row with this id, if the rows still have it. */
+void tui_keep_row(tui_app *a, uint32_t id)
+{
+	tui_frame *f = tui_app_frame(a);
+	for (size_t i = 0; id != UINT32_MAX && i < f->rows.n; i++)
+		if (f->rows.row[i].id == id) {
+			f->pane[a->tab].cursor = i;
+			return;
+		}
+}
+
+int tui_reveal_node(tui_app *a, sv_node_id id)
+{
+	tui_frame *f = tui_app_frame(a);
+	for (sv_node_id x = sv_view_node_parent(f->view, id); x != UINT32_MAX; x = sv_view_node_parent(f->view, x))
+		if (sv_expansion_set(f->pane[TAB_CALLTREE].exp, x, true))
+			break;
+	a->after = (tui_after){ AFTER_ROW_ID, id };
+	return TUI_REDRAW | TUI_REFLATTEN;
+}
+
+/* The navigation history's places (nav.c keeps them; the window frees them). */
+static void nav_dispose(tui_nav **v, size_t *n, size_t *cap)
+{
+	while (*n)
+		free((*v)[--*n].focus);
+	free(*v);
+	*v = NULL;
+	*cap = 0;
+}
+
 void tui_app_free(tui_app *a)
 {
 	if (!a)
@@ -198,7 +227,8 @@ void tui_app_free(tui_app *a)
 	for (size_t i = 0; i < a->nframes; i++)
 		tui_frame_dispose(&a->frames[i]);
 	free(a->frames);
-	tui_nav_dispose(a);
+	nav_dispose(&a->nav_back, &a->nnav_back, &a->nav_back_cap);
+	nav_dispose(&a->nav_fwd, &a->nnav_fwd, &a->nav_fwd_cap);
 	free(a);
 }
 

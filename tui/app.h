@@ -200,17 +200,10 @@ int tui_app_handle(tui_app *a, int key);
 /* Handle one mouse event at column x, row y: a click selects the row, tab or flame box under
  * it, a double click also acts as Enter on it, the wheel scrolls three rows. */
 int tui_app_mouse(tui_app *a, tui_mouse m, int x, int y);
-/* The grid's layout for the current width: columns shown left to right and their widths
- * (draw.c; the mouse uses it to map a click to a column). Returns how many are shown. */
-int tui_draw_columns(tui_app *a, sv_col *shown, int *width);
 /* A diff of several runs is shown (the first frame, its comparison's columns), and the
  * comparison attached to rows of that frame's view. */
 bool tui_has_compare(const tui_app *a);
 int tui_compare_rows(tui_app *a, sv_rows *rows);
-/* Rows as text, the way Copy puts them on the clipboard: the grid's shown columns padded
- * to the widest cell, names indented by depth (relative to the first row). malloc'd; NULL
- * when out of memory (draw.c). */
-char *tui_draw_rows_text(tui_app *a, const sv_rows *rows);
 /* Rows of the layout the painter and the mouse share. */
 /* The window's rows: title, the boxes (four lines; two on a screen under 30 lines, so that an
  * 80x24 terminal shows 18 grid rows), the tabs, the column titles, the grid, the status. */
@@ -218,8 +211,6 @@ char *tui_draw_rows_text(tui_app *a, const sv_rows *rows);
 #define TUI_TABS_ROW (a->h < TUI_COMPACT_BELOW ? 3 : 5)
 #define TUI_GRID_TOP (TUI_TABS_ROW + 1) /* column titles; rows start below */
 #define TUI_PICK_TOP 4  /* first row of the process picker's list */
-/* The tab whose label is at column x of the tab row, or -1 (draw.c). */
-int tui_draw_tab_at(const tui_app *a, int x);
 /* Apply reaction flags (recompute the view, reflatten rows). */
 void tui_app_react(tui_app *a, int flags);
 /* Paint a dialog that owns the whole screen (the mode table says which); false when the
@@ -248,12 +239,28 @@ int tui_push_frame(tui_app *a, sv_source *src, const sv_params *p, const char *t
 const char *tui_row_name(tui_app *a, size_t i);
 /* The grid's default columns shown, the others hidden, every tab in its view's order. */
 void tui_default_columns(tui_app *a);
-/* The current tab's grid kind (ByName or a tree), for the column order. */
-sv_rows_kind tui_tab_kind(const tui_app *a);
 
-/* commands.c: show a call tree node in the CallTree tab (its ancestors expanded, the cursor on
+/* app.c: show a call tree node in the CallTree tab (its ancestors expanded, the cursor on
  * it once tui_app_react has rebuilt the rows); returns the reaction. */
 int tui_reveal_node(tui_app *a, sv_node_id id);
+/* app.c: the cursor on the row with this id, if the current rows have it. */
+void tui_keep_row(tui_app *a, uint32_t id);
+
+/* layout.c: the grid's layout for the current width, shared by the painter, the mouse, the
+ * Columns dialog and Copy.
+ * tui_draw_columns: columns shown left to right and their widths; returns how many show.
+ * tui_draw_tab_at: the tab whose label is at column x of the tab row, or -1.
+ * tui_tab_label: tab t's label as the tab row shows it.
+ * tui_tab_kind: the current tab's grid kind (ByName or a tree), for the column order.
+ * tui_draw_rows_text: rows as text, the way Copy puts them on the clipboard: the grid's
+ * shown columns padded to the widest cell, names indented by depth (relative to the first
+ * row); malloc'd, NULL when out of memory. */
+int tui_draw_columns(tui_app *a, sv_col *shown, int *width);
+int tui_draw_tab_at(const tui_app *a, int x);
+void tui_tab_label(char *buf, size_t size, const tui_app *a, int t);
+sv_rows_kind tui_tab_kind(const tui_app *a);
+char *tui_draw_rows_text(tui_app *a, const sv_rows *rows);
+
 /* app.c: a new focus (owned, may be NULL); the Callers, Callees and Caller-Callee built for
  * the old one go. */
 void tui_frame_set_focus(tui_frame *f, char *focus);
@@ -269,12 +276,11 @@ int tui_find_next(tui_app *a, bool include_current, int dir);
 void tui_expand_hot(tui_app *a);
 
 /* nav.c: remember where the user is before a jump; go back / forward (reactions); whether
- * there is a place to go back to; free the history. */
+ * there is a place to go back to (tui_app_free frees the history). */
 void tui_nav_push(tui_app *a);
 int tui_nav_back(tui_app *a);
 int tui_nav_forward(tui_app *a);
 bool tui_nav_can_back(const tui_app *a);
-void tui_nav_dispose(tui_app *a);
 void tui_draw_edit_line(tui_screen *s, int x, int y, int avail, const char *text, size_t cur, int attr);
 
 /* dlg_presets.c, dlg_picker.c, dlg_columns.c, dlg_help.c */
@@ -286,7 +292,6 @@ void tui_presets_draw(tui_app *a, tui_screen *s);
 int tui_picker_key(tui_app *a, int key);
 int tui_picker_mouse(tui_app *a, tui_mouse m, int x, int y);
 void tui_picker_draw(tui_app *a, tui_screen *s);
-void tui_keep_row(tui_app *a, uint32_t id);
 int tui_set_sort(tui_app *a, int col);
 int tui_columns_key(tui_app *a, int key);
 int tui_columns_mouse(tui_app *a, tui_mouse m, int x, int y);

@@ -64,7 +64,6 @@ static int cmd_exclude(char **out, const char *box, const char *name)
 	return sv_cmd_exclude_items(out, box, &name, 1);
 }
 
-
 static int tui_drill(tui_app *a, bool inclusive)
 {
 	tui_frame *f = tui_app_frame(a);
@@ -103,16 +102,6 @@ static int tui_flatten_view(tui_app *a)
 	int rc = tui_push_frame(a, src, &np, "Flatten");
 	sv_params_dispose(&np);
 	return rc;
-}
-
-int tui_reveal_node(tui_app *a, sv_node_id id)
-{
-	tui_frame *f = tui_app_frame(a);
-	for (sv_node_id x = sv_view_node_parent(f->view, id); x != UINT32_MAX; x = sv_view_node_parent(f->view, x))
-		if (sv_expansion_set(f->pane[TAB_CALLTREE].exp, x, true))
-			break;
-	a->after = (tui_after){ AFTER_ROW_ID, id };
-	return TUI_REDRAW | TUI_REFLATTEN;
 }
 
 static size_t tui_page_rows(const tui_app *a)

@@ -13,16 +13,6 @@ static uint32_t tui_cursor_id(tui_app *a)
 	return p->cursor < f->rows.n ? f->rows.row[p->cursor].id : UINT32_MAX;
 }
 
-void tui_keep_row(tui_app *a, uint32_t id)
-{
-	tui_frame *f = tui_app_frame(a);
-	for (size_t i = 0; id != UINT32_MAX && i < f->rows.n; i++)
-		if (f->rows.row[i].id == id) {
-			f->pane[a->tab].cursor = i;
-			return;
-		}
-}
-
 /* Rows in the new order, the cursor staying on its row. */
 static int tui_resort(tui_app *a)
 {

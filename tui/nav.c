@@ -118,12 +118,3 @@ bool tui_nav_can_back(const tui_app *a)
 	return false;
 }
 
-void tui_nav_dispose(tui_app *a)
-{
-	nav_clear(a->nav_back, &a->nnav_back);
-	nav_clear(a->nav_fwd, &a->nnav_fwd);
-	free(a->nav_back);
-	free(a->nav_fwd);
-	a->nav_back = a->nav_fwd = NULL;
-	a->nav_back_cap = a->nav_fwd_cap = 0;
-}

@@ -138,8 +138,9 @@ let t = Date.now(), acc = 0;
 while (Date.now() - t < 3000) { for (let k = 0; k < 50; k++) acc += walk(k, 20 + (k * 7) % 60); }
 console.log(acc);
 JS
-		perf record -q -e cpu-clock -g -F 20000 -o "$B/bench/node.data" -- node --perf-basic-prof --interpreted-frames-native-stack \
-			"$B/bench/deep.js" > /dev/null 2>&1 || true
+		# in the bench folder: node leaves its isolate-*-v8.log where it runs
+		(cd "$B/bench" && perf record -q -e cpu-clock -g -F 20000 -o node.data -- node --perf-basic-prof \
+			--interpreted-frames-native-stack deep.js > /dev/null 2>&1) || true
 		perf script -i "$B/bench/node.data" > "$J.tmp" 2>/dev/null && mv "$J.tmp" "$J"
 	fi
 	[ -s "$J" ] && text_bench "$J" "node --perf-basic-prof, recursive JavaScript"

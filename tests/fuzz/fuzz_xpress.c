@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../formats/etl_int.h"
+#include "windows/etl_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../formats/json_stream.h"
+#include "core/json_stream.h"
 #include "unit.h"
 
 static char name[] = "test.json", buf[256];

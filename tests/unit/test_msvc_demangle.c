@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The MSVC name demangler (formats/msvc_demangle.c): every decorated public of crash.pdb
+/* The MSVC name demangler (formats/windows/msvc_demangle.c): every decorated public of crash.pdb
  * (getsentry/symbolic's listing) against the name Breakpad's dump_syms gives the function at
  * the same address, up to its parameter list; then names it must refuse, and bounds. */
 #include <string.h>
 
-#include "../../formats/msvc_demangle.h"
+#include "windows/msvc_demangle.h"
 #include "unit.h"
 
 static void test_breakpad(void **state)

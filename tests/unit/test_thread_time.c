@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The thread-time computer (formats/thread_time.c): exact intervals from switches, wake-ups and
+/* The thread-time computer (lib/thread_time.c): exact intervals from switches, wake-ups and
  * CPU samples; preemption, wait reasons, exits; what it drops when a switch is missing or
  * events come out of order; the READIED_BY frames of a waker. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../formats/thread_time.h"
+#include "sv/thread_time.h"
 #include "unit.h"
 
 #define MS 1000000ull /* ns */

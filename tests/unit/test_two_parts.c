@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Two threads over one text input (formats/two_parts.h): where the chunks start, and who reads
+/* Two threads over one text input (formats/core/two_parts.h): where the chunks start, and who reads
  * which chunk when one thread is held up — the first thread, so the second reads the first
  * half's last chunks alone; the second, so the first reads the second half's; a failing first
  * thread, which cancels the second. Each reader waits on the other's progress, so every case
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../formats/two_parts.h"
+#include "core/two_parts.h"
 #include "unit.h"
 
 static void test_chunks(void **state)

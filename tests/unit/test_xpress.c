@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../formats/etl_int.h"
+#include "windows/etl_int.h"
 #include "unit.h"
 
 static int run(const unsigned char *in, size_t inlen, unsigned char *out, size_t outlen)

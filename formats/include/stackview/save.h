@@ -47,7 +47,7 @@ SV_API int sv_flame_svg_write(FILE *f, const struct sv_view *v, const struct sv_
 		       const char *subtitle, sv_error *err) SV_MUST_USE;
 
 /* FlameGraph's stackcollapse-perf.pl, rule for rule, on perf script text (formats/
- * collapse_perf.c): folded lines "comm;root;...;leaf COUNT" sorted by byte order, written to
+ * text/collapse.c): folded lines "comm;root;...;leaf COUNT" sorted by byte order, written to
  * `out`. Flags are the script's options; none is its default. */
 enum {
 	SV_COLLAPSE_KERNEL = 1, /* --kernel: _[k] on kernel frames */

@@ -1,0 +1,517 @@
+/* SPDX-License-Identifier: MIT */
+/* pprof profiles (profile.proto: formats/json/pprof.proto, gzip or plain), reader and writer
+ * (spec/formats.md, docs/guide.md "Formats").
+ *
+ * Reading: the message is decoded whole by protobuf-c (pprof files hold aggregated stacks,
+ * so they are small next to the samples they stand for). Every sample type is an event;
+ * the selected one (--event, else default_sample_type, else the last, as pprof) is the
+ * metric, times converted to ms. A location's lines become frames `module!function`, the
+ * inlined ones below their caller; a sample's string labels become root frames
+ * `Label key=value`. pprof keeps no per-sample time: every sample is at time 0.
+ *
+ * The writer is pprof_write.c. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/export_int.h"
+#include "pprof_int.h"
+#include "sv/array.h"
+#include "sv/idmap.h"
+
+
+/* ---- reader ---- */
+
+typedef struct pp_ctx {
+	const pb_profile *p;
+	const sv_input *in;
+	sv_sink *sink;
+	sv_error *err;
+	sv_idmap fn, loc, map;     /* id -> index */
+	sv_frame_id *lframes;      /* frames of every location, root first */
+	size_t *loff;              /* location index -> first of its frames in lframes */
+	uint32_t *ln;              /* location index -> how many */
+	size_t nlframes, lframes_cap;
+	char *name;                /* scratch for frame names */
+	size_t name_cap;
+	const pb_label **labels;
+	size_t labels_cap;
+} pp_ctx;
+
+static int pp_fail(pp_ctx *c, const char *fmt, ...) SV_PRINTF(2, 3);
+static int pp_fail(pp_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sv_error_vset(c->err, SV_EFORMAT, fmt, ap);
+	va_end(ap);
+	sv_error_locate(c->err, c->in->name, 0, -1);
+	return SV_EFORMAT;
+}
+
+/* String `i` of the table; index 0 is always "" (also in a profile with no table). */
+static int str_at(pp_ctx *c, int64_t i, const char **out, const char *what, uint64_t k)
+{
+	if (i == 0) {
+		*out = "";
+		return 0;
+	}
+	if (i < 0 || (uint64_t)i >= c->p->n_string_table)
+		return pp_fail(c, "%s %llu: string %lld is not in the string table (%zu strings)", what,
+			       (unsigned long long)k, (long long)i, c->p->n_string_table);
+	*out = c->p->string_table[i];
+	return 0;
+}
+
+static int index_ids(pp_ctx *c, sv_idmap *m, size_t n, uint64_t (*id)(const pp_ctx *, size_t), const char *what)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = id(c, i);
+		if (k == 0)
+			return pp_fail(c, "%s %zu has id 0 (ids start at 1)", what, i + 1);
+		if (sv_idmap_get(m, k) != SV_IDMAP_NONE)
+			return pp_fail(c, "two %ss have id %llu", what, (unsigned long long)k);
+		if (sv_idmap_put(m, k, (uint32_t)i))
+			return SV_ENOMEM;
+	}
+	return 0;
+}
+static uint64_t fn_id(const pp_ctx *c, size_t i) { return c->p->function[i]->id; }
+static uint64_t loc_id(const pp_ctx *c, size_t i) { return c->p->location[i]->id; }
+static uint64_t map_id(const pp_ctx *c, size_t i) { return c->p->mapping[i]->id; }
+
+static int put_name(pp_ctx *c, const char *module, const char *sym, size_t *len)
+{
+	size_t m = strlen(module), s = strlen(sym);
+	size_t need = m + (m ? 1 : 0) + s + 1;
+	if (SV_ARRAY_RESERVE(c->name, c->name_cap, need))
+		return SV_ENOMEM;
+	memcpy(c->name, module, m);
+	if (m)
+		c->name[m++] = '!';
+	memcpy(c->name + m, sym, s + 1);
+	*len = m + s;
+	return 0;
+}
+
+/* The module of a location: its mapping's file name without the directory. */
+static int module_of(pp_ctx *c, const pb_location *l, const char **out)
+{
+	*out = "";
+	if (!l->mapping_id)
+		return 0;
+	uint32_t mi = sv_idmap_get(&c->map, l->mapping_id);
+	if (mi == SV_IDMAP_NONE)
+		return pp_fail(c, "location %llu: mapping %llu is not in the mapping table", (unsigned long long)l->id,
+			       (unsigned long long)l->mapping_id);
+	const char *file;
+	int rc = str_at(c, c->p->mapping[mi]->filename, &file, "mapping", c->p->mapping[mi]->id);
+	if (rc)
+		return rc;
+	const char *slash = strrchr(file, '/');
+	*out = slash && slash[1] ? slash + 1 : file;
+	return 0;
+}
+
+/* Every location's frames, root first: its last line is the function the address is in,
+ * the lines before it were inlined into it. An unsymbolized location is its address. */
+static int location_frames(pp_ctx *c)
+{
+	const pb_profile *p = c->p;
+	c->loff = malloc((p->n_location + 1) * sizeof(*c->loff));
+	c->ln = malloc((p->n_location + 1) * sizeof(*c->ln));
+	if (!c->loff || !c->ln)
+		return SV_ENOMEM;
+	const sv_sink_ops *ops = c->sink->ops;
+	int rc;
+	for (size_t i = 0; i < p->n_location; i++) {
+		const pb_location *l = p->location[i];
+		const char *module;
+		if ((rc = module_of(c, l, &module)))
+			return rc;
+		c->loff[i] = c->nlframes;
+		c->ln[i] = 0;
+		size_t nl = l->n_line ? l->n_line : 1;
+		if (nl > SV_MAX_STACK_DEPTH)
+			return pp_fail(c, "location %llu has %zu lines (at most %u)", (unsigned long long)l->id, nl,
+				       SV_MAX_STACK_DEPTH);
+		if (SV_ARRAY_RESERVE(c->lframes, c->lframes_cap, c->nlframes + nl))
+			return SV_ENOMEM;
+		for (size_t k = nl; k-- > 0;) {
+			size_t len;
+			if (!l->n_line) {
+				char addr[32];
+				snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)l->address);
+				rc = put_name(c, module, addr, &len);
+			} else {
+				const pb_line *ln = l->line[k];
+				uint32_t fi = sv_idmap_get(&c->fn, ln->function_id);
+				if (fi == SV_IDMAP_NONE)
+					return pp_fail(c, "location %llu: function %llu is not in the function table",
+						       (unsigned long long)l->id, (unsigned long long)ln->function_id);
+				const pb_function *f = p->function[fi];
+				const char *name;
+				if ((rc = str_at(c, f->name, &name, "function", f->id)))
+					return rc;
+				if (!name[0] && (rc = str_at(c, f->system_name, &name, "function", f->id)))
+					return rc;
+				rc = put_name(c, module, name[0] ? name : "?", &len);
+			}
+			if (rc)
+				return rc;
+			if (len > SV_MAX_NAME_LEN)
+				return pp_fail(c, "location %llu: a name of %zu bytes (at most %u)", (unsigned long long)l->id,
+					       len, SV_MAX_NAME_LEN);
+			if ((rc = ops->intern_frame(c->sink->self, &c->lframes[c->nlframes], c->name, len)))
+				return rc;
+			c->nlframes++;
+			c->ln[i]++;
+		}
+	}
+	return 0;
+}
+
+static double unit_ms(const char *u)
+{
+	static const struct {
+		const char *name;
+		double ms;
+	} units[] = { { "nanoseconds", 1e-6 }, { "microseconds", 1e-3 }, { "milliseconds", 1 }, { "seconds", 1e3 } };
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(u, units[i].name) == 0)
+			return units[i].ms;
+	return 0;
+}
+
+/* Which value counts the samples beside the metric: the metric itself when it is a count,
+ * else the count of the same prefix (alloc_space -> alloc_objects), else the only other
+ * count (cpu -> samples, delay -> contentions); -1 = none (each pprof sample counts 1). */
+static long count_index(const char *const *type, const char *const *unit, size_t n, size_t sel)
+{
+	if (strcmp(unit[sel], "count") == 0)
+		return (long)sel;
+	const char *us = strchr(type[sel], '_');
+	size_t pre = us ? (size_t)(us - type[sel]) : 0;
+	long only = -1;
+	size_t counts = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i == sel || strcmp(unit[i], "count") != 0)
+			continue;
+		if (pre && strncmp(type[i], type[sel], pre + 1) == 0)
+			return (long)i;
+		only = (long)i;
+		counts++;
+	}
+	return counts == 1 ? only : -1;
+}
+
+static int label_cmp(const void *x, const void *y, void *arg)
+{
+	const pp_ctx *c = arg;
+	const pb_label *a = *(const pb_label *const *)x, *b = *(const pb_label *const *)y;
+	const char *const *t = (const char *const *)c->p->string_table;
+	int d = strcmp(t[a->key], t[b->key]);
+	return d ? d : strcmp(t[a->str], t[b->str]);
+}
+
+static void human_ns(char *out, size_t n, double ns)
+{
+	if (ns >= 1e9)
+		snprintf(out, n, "%.3g s", ns / 1e9);
+	else if (ns >= 1e6)
+		snprintf(out, n, "%.3g ms", ns / 1e6);
+	else
+		snprintf(out, n, "%.0f ns", ns);
+}
+
+/* What `info` shows: the sample types, the period, when and how long; and that there are no
+ * per-sample times. */
+static int describe(pp_ctx *c, const char *const *type, const char *const *unit, size_t sel, size_t numeric_labels,
+		    const char *numeric_key)
+{
+	const pb_profile *p = c->p;
+	char msg[900];
+	size_t o = (size_t)snprintf(msg, sizeof(msg), "pprof sample types:");
+	for (size_t i = 0; i < p->n_sample_type && o < sizeof(msg); i++)
+		o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s %s/%s%s", i ? "," : "", type[i], unit[i],
+				      i == sel ? " (shown)" : "");
+	int rc = sv_sink_note(c->sink, SV_NOTE_INFO, "%s", msg);
+	if (!rc && p->period_type && p->period) {
+		const char *pt = "", *pu = "";
+		if (!(rc = str_at(c, p->period_type->type, &pt, "period type", 0)) &&
+		    !(rc = str_at(c, p->period_type->unit, &pu, "period type", 0)))
+			rc = sv_sink_note(c->sink, SV_NOTE_INFO, "sampling period: %lld %s of %s", (long long)p->period, pu, pt);
+	}
+	if (!rc && (p->time_nanos || p->duration_nanos)) {
+		char when[64] = "", dur[32] = "";
+		if (p->time_nanos) {
+			time_t t = (time_t)(p->time_nanos / 1000000000);
+			struct tm tm;
+			if (gmtime_r(&t, &tm))
+				strftime(when, sizeof(when), " at %Y-%m-%d %H:%M:%S UTC", &tm);
+		}
+		if (p->duration_nanos)
+			human_ns(dur, sizeof(dur), (double)p->duration_nanos);
+		rc = sv_sink_note(c->sink, SV_NOTE_INFO, "recorded%s%s%s", when, dur[0] ? " for " : "", dur);
+	}
+	if (!rc)
+		rc = sv_sink_note(c->sink, SV_NOTE_INFO, "pprof keeps no time per sample: every sample is at time 0, so When and "
+					   "time ranges have nothing to select");
+	for (size_t i = 0; !rc && i < p->n_comment; i++) {
+		const char *s;
+		if (!(rc = str_at(c, p->comment[i], &s, "comment", i + 1)))
+			rc = sv_sink_note(c->sink, SV_NOTE_INFO, "comment: %s", s);
+	}
+	if (!rc && numeric_labels)
+		rc = sv_sink_note(c->sink, SV_NOTE_INFO, "%zu numeric labels (such as '%s') are not shown as frames", numeric_labels,
+			  numeric_key);
+	if (!rc && (p->drop_frames || p->keep_frames)) {
+		const char *d = "", *k = "";
+		if (!(rc = str_at(c, p->drop_frames, &d, "drop_frames", 0)) && !(rc = str_at(c, p->keep_frames, &k, "keep_frames", 0)))
+			rc = sv_sink_note(c->sink, SV_NOTE_WARNING, "the profile's drop_frames '%s' / keep_frames '%s' are not applied", d, k);
+	}
+	return rc;
+}
+
+static int select_type(pp_ctx *c, const sv_import_opts *opts, const char *const *type, size_t *sel)
+{
+	const pb_profile *p = c->p;
+	size_t n = p->n_sample_type;
+	const char *want = opts->event;
+	const char *dflt = "";
+	int rc;
+	if (!want && p->default_sample_type && (rc = str_at(c, p->default_sample_type, &dflt, "default_sample_type", 0)))
+		return rc;
+	if (!want && dflt[0])
+		want = dflt;
+	*sel = n - 1; /* pprof's default: the last sample type */
+	if (!want)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(type[i], want) == 0) {
+			*sel = i;
+			return 0;
+		}
+	if (!opts->event)
+		return 0; /* a default_sample_type that names nothing: pprof's default */
+	char msg[512];
+	size_t o = (size_t)snprintf(msg, sizeof(msg), "no samples of event '%s'; the file has:", opts->event);
+	for (size_t i = 0; i < n && o < sizeof(msg); i++)
+		o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s %s", i ? "," : "", type[i]);
+	return sv_error_set(c->err, SV_EINVAL, "%s", msg);
+}
+
+static int pp_samples(pp_ctx *c, size_t sel, long ci, double scale, size_t *numeric, const char **numeric_key)
+{
+	const pb_profile *p = c->p;
+	const sv_sink_ops *ops = c->sink->ops;
+	int rc = 0;
+	for (size_t i = 0; i < p->n_sample && !rc; i++) {
+		const pb_sample *s = p->sample[i];
+		if (s->n_value != p->n_sample_type)
+			return pp_fail(c, "sample %zu has %zu values for %zu sample types", i + 1, s->n_value, p->n_sample_type);
+		double metric = (double)s->value[sel] * scale;
+		if (s->value[sel] == 0)
+			continue;
+		double count = ci < 0 ? 1 : (double)s->value[ci];
+		sv_stack_id st = SV_STACK_NONE;
+		/* string labels, sorted by key, as root frames */
+		size_t nl = 0;
+		if (SV_ARRAY_RESERVE(c->labels, c->labels_cap, s->n_label))
+			return SV_ENOMEM;
+		for (size_t k = 0; k < s->n_label; k++) {
+			const pb_label *l = s->label[k];
+			const char *key, *val;
+			if ((rc = str_at(c, l->key, &key, "sample", i + 1)) || (rc = str_at(c, l->str, &val, "sample", i + 1)))
+				return rc;
+			if (!l->str) {
+				if (!*numeric)
+					*numeric_key = key;
+				(*numeric)++;
+				continue;
+			}
+			c->labels[nl++] = l;
+		}
+		if (nl > 1)
+			qsort_r(c->labels, nl, sizeof(*c->labels), label_cmp, c);
+		for (size_t k = 0; k < nl; k++) {
+			const char *key = p->string_table[c->labels[k]->key], *val = p->string_table[c->labels[k]->str];
+			size_t kl = strlen(key), vl = strlen(val), need = sizeof(LABEL_PREFIX) + kl + 1 + vl;
+			if (need > SV_MAX_NAME_LEN)
+				return pp_fail(c, "sample %zu: a label of %zu bytes", i + 1, need);
+			if (SV_ARRAY_RESERVE(c->name, c->name_cap, need))
+				return SV_ENOMEM;
+			int len = snprintf(c->name, need, LABEL_PREFIX "%s=%s", key, val);
+			sv_frame_id f;
+			if ((rc = ops->intern_frame(c->sink->self, &f, c->name, (size_t)len)) ||
+			    (rc = ops->intern_stack(c->sink->self, &st, st, f)))
+				return rc;
+		}
+		for (size_t k = s->n_location_id; k-- > 0;) {
+			uint32_t li = sv_idmap_get(&c->loc, s->location_id[k]);
+			if (li == SV_IDMAP_NONE)
+				return pp_fail(c, "sample %zu: location %llu is not in the location table", i + 1,
+					       (unsigned long long)s->location_id[k]);
+			for (uint32_t j = 0; j < c->ln[li]; j++)
+				if ((rc = ops->intern_stack(c->sink->self, &st, st, c->lframes[c->loff[li] + j])))
+					return rc;
+		}
+		rc = ops->add_sample(c->sink->self, st, 0, metric, count);
+		if (!rc && (i & 0xffff) == 0)
+			rc = sv_input_progress(c->in, (unsigned long long)c->in->len * i / p->n_sample, c->err);
+	}
+	return rc;
+}
+
+static int pp_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
+{
+	static const sv_import_opts none = { 0 };
+	if (!opts)
+		opts = &none;
+	pp_ctx c = { .in = in, .sink = sink, .err = err };
+	sv_idmap_init(&c.fn);
+	sv_idmap_init(&c.loc);
+	sv_idmap_init(&c.map);
+	const char **type = NULL, **unit = NULL;
+	int rc;
+	pb_profile *p = perftools__profiles__profile__unpack(NULL, in->len, in->data);
+	if (!p) {
+		rc = pp_fail(&c, "not a pprof profile: the protocol buffer does not decode (truncated or corrupt)");
+		goto out;
+	}
+	c.p = p;
+	if (!p->n_sample_type) {
+		rc = pp_fail(&c, "the profile has no sample types");
+		goto out;
+	}
+	if (p->n_string_table && p->string_table[0][0]) {
+		rc = pp_fail(&c, "the string table does not start with \"\"");
+		goto out;
+	}
+	if ((rc = index_ids(&c, &c.fn, p->n_function, fn_id, "function")) ||
+	    (rc = index_ids(&c, &c.loc, p->n_location, loc_id, "location")) ||
+	    (rc = index_ids(&c, &c.map, p->n_mapping, map_id, "mapping")))
+		goto out;
+	type = calloc(p->n_sample_type, sizeof(*type));
+	unit = calloc(p->n_sample_type, sizeof(*unit));
+	if (!type || !unit) {
+		rc = SV_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < p->n_sample_type; i++)
+		if ((rc = str_at(&c, p->sample_type[i]->type, &type[i], "sample type", i + 1)) ||
+		    (rc = str_at(&c, p->sample_type[i]->unit, &unit[i], "sample type", i + 1)))
+			goto out;
+	size_t sel;
+	if ((rc = select_type(&c, opts, type, &sel)))
+		goto out;
+	if (sink->ops->add_event)
+		for (size_t i = 0; i < p->n_sample_type && !rc; i++) {
+			size_t n = 0;
+			for (size_t k = 0; k < p->n_sample; k++)
+				n += p->sample[k]->n_value == p->n_sample_type && p->sample[k]->value[i] != 0;
+			rc = sink->ops->add_event(sink->self, type[i], n, i == sel);
+		}
+	double ms = unit_ms(unit[sel]);
+	if (!rc && sink->ops->set_unit)
+		rc = sink->ops->set_unit(sink->self, ms ? "ms" : unit[sel]);
+	if (!rc && sink->ops->set_scaling)
+		rc = sink->ops->set_scaling(sink->self, SV_SCALING_DATA);
+	size_t numeric = 0;
+	const char *numeric_key = "";
+	if (rc || (rc = location_frames(&c)) ||
+	    (rc = pp_samples(&c, sel, count_index(type, unit, p->n_sample_type, sel), ms ? ms : 1, &numeric, &numeric_key)))
+		goto out;
+	rc = describe(&c, type, unit, sel, numeric, numeric_key);
+out:
+	if (rc == SV_ENOMEM)
+		sv_error_set(err, SV_ENOMEM, NULL);
+	free(type);
+	free(unit);
+	free(c.lframes);
+	free(c.loff);
+	free(c.ln);
+	free(c.name);
+	free(c.labels);
+	sv_idmap_dispose(&c.fn);
+	sv_idmap_dispose(&c.loc);
+	sv_idmap_dispose(&c.map);
+	if (p)
+		perftools__profiles__profile__free_unpacked(p, NULL);
+	return rc;
+}
+
+/* ---- probe ---- */
+
+static bool varint(const unsigned char *d, size_t n, size_t *i, uint64_t *out)
+{
+	uint64_t v = 0;
+	for (unsigned shift = 0; shift < 64 && *i < n; shift += 7) {
+		unsigned char b = d[(*i)++];
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*out = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A ValueType: varint fields 1 and 2 only. */
+static bool value_type(const unsigned char *d, size_t i, size_t end)
+{
+	uint64_t v;
+	while (i < end) {
+		if (d[i] != 0x08 && d[i] != 0x10)
+			return false;
+		i++;
+		if (!varint(d, end, &i, &v))
+			return false;
+	}
+	return true;
+}
+
+/* A profile message: top-level fields of pprof's numbers and wire types (the first 64, or as
+ * far as a partial input goes), among them a sample type (field 1) that reads as one. Writers
+ * order the fields as they like (Go writes time_nanos first). */
+static bool pprof_probe(const unsigned char *d, size_t n)
+{
+	size_t i = 0;
+	uint64_t key, len, v;
+	bool sample_type = false;
+	for (int fields = 0; i < n && fields < 64; fields++) {
+		if (!varint(d, n, &i, &key))
+			return sample_type;
+		uint64_t field = key >> 3, wt = key & 7;
+		bool lenfield = field <= 6 || field == 11 || field == 13 || field == 15;
+		bool ok = field >= 1 && field <= 15 && (wt == 2 ? lenfield : wt == 0 && (!lenfield || field == 13));
+		if (!ok)
+			return false;
+		if (wt == 0) {
+			if (!varint(d, n, &i, &v))
+				return sample_type;
+			continue;
+		}
+		if (!varint(d, n, &i, &len))
+			return sample_type;
+		if (len > n - i)
+			return sample_type; /* a partial input: as far as it goes */
+		if (field == 1) {
+			if (!value_type(d, i, i + len))
+				return false;
+			sample_type = true;
+		}
+		i += len;
+	}
+	return sample_type;
+}
+
+static const char *const pprof_patterns[] = { ".pb.gz", ".pprof", ".pprof.gz", ".pb", NULL };
+
+const sv_format sv_fmt_pprof = {
+	.name = "pprof", .patterns = pprof_patterns, .probe = pprof_probe, .import = pp_import,
+	.export = sv_fmt_pprof_export,
+};

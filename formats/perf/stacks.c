@@ -1,0 +1,794 @@
+/* SPDX-License-Identifier: MIT */
+/* perf.data reader, second half: per-process address spaces (MMAP/MMAP2 sorted and trimmed,
+ * shared on FORK), threads and their comms, frames named through sym.c, samples turned
+ * into stacks memoized per (thread, address space, callchain), --call-graph dwarf samples
+ * unwound through unwind.c. Records arrive here in time order from data.c. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data_int.h"
+
+/* ---- address spaces ---- */
+
+static maps *maps_new(void)
+{
+	maps *m = calloc(1, sizeof(*m));
+	if (m)
+		m->refs = 1;
+	return m;
+}
+
+void sv_pdr_maps_unref(maps *m)
+{
+	if (m && --m->refs == 0) {
+		free(m->v);
+		free(m);
+	}
+}
+
+/* A private copy before changing a shared table. */
+static maps *maps_own(maps *m)
+{
+	if (m->refs == 1)
+		return m;
+	maps *c = maps_new();
+	if (!c || (m->n && !(c->v = malloc(m->n * sizeof(*c->v))))) {
+		free(c);
+		return NULL;
+	}
+	if (m->n)
+		memcpy(c->v, m->v, m->n * sizeof(*c->v));
+	c->n = c->cap = m->n;
+	m->refs--;
+	return c;
+}
+
+/* Insert [start, end): what it overlaps is trimmed or dropped (the newest mapping wins). */
+static int maps_insert(maps *m, map nm)
+{
+	if (nm.end <= nm.start)
+		return 0;
+	size_t lo = 0, hi = m->n;
+	while (lo < hi) { /* first map ending after nm.start */
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->v[mid].end <= nm.start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t first = lo, last = lo;
+	while (last < m->n && m->v[last].start < nm.end)
+		last++;
+	/* first..last-1 overlap: keep a head of the first and a tail of the last. */
+	map keep[2];
+	size_t nk = 0;
+	if (first < last && m->v[first].start < nm.start) {
+		keep[nk] = m->v[first];
+		keep[nk++].end = nm.start;
+	}
+	map insert_after = { 0, 0, 0, NULL };
+	bool tail = false;
+	if (first < last && m->v[last - 1].end > nm.end) {
+		insert_after = m->v[last - 1];
+		insert_after.pgoff += nm.end - insert_after.start;
+		insert_after.start = nm.end;
+		tail = true;
+	}
+	size_t nnew = nk + 1 + (tail ? 1 : 0);
+	size_t removed = last - first;
+	if (m->n - removed + nnew > m->cap && SV_ARRAY_RESERVE(m->v, m->cap, m->n - removed + nnew))
+		return SV_ENOMEM;
+	memmove(m->v + first + nnew, m->v + last, (m->n - last) * sizeof(*m->v));
+	size_t k = first;
+	for (size_t i = 0; i < nk; i++)
+		m->v[k++] = keep[i];
+	m->v[k++] = nm;
+	if (tail)
+		m->v[k++] = insert_after;
+	m->n = m->n - removed + nnew;
+	return 0;
+}
+
+static const map *maps_find(const maps *m, uint64_t addr)
+{
+	if (!m)
+		return NULL;
+	size_t lo = sv_perf_upper(m->v, m->n, sizeof(*m->v), offsetof(map, start), addr);
+	return lo && addr < m->v[lo - 1].end ? &m->v[lo - 1] : NULL;
+}
+
+/* ---- processes and threads ---- */
+
+static proc *proc_get(pdr *r, int32_t pid)
+{
+	uint32_t i = sv_idmap_get(&r->proc_idx, (uint32_t)pid);
+	if (i != SV_IDMAP_NONE)
+		return &r->procs[i];
+	if (SV_ARRAY_RESERVE(r->procs, r->proc_cap, r->nprocs + 1))
+		return NULL;
+	proc *p = &r->procs[r->nprocs];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->gen = ++r->gen;
+	if (!(p->m = maps_new()) || sv_idmap_put(&r->proc_idx, (uint32_t)pid, (uint32_t)r->nprocs)) {
+		sv_pdr_maps_unref(p->m);
+		return NULL;
+	}
+	r->nprocs++;
+	return p;
+}
+
+static thread *thread_get(pdr *r, int32_t pid, int32_t tid)
+{
+	uint32_t i = sv_idmap_get(&r->thread_idx, (uint32_t)tid);
+	if (i != SV_IDMAP_NONE) {
+		thread *t = &r->threads[i];
+		if (pid != -1 && t->pid != pid) { /* tid reused by another process */
+			t->pid = pid;
+		}
+		return t;
+	}
+	if (SV_ARRAY_RESERVE(r->threads, r->thread_cap, r->nthreads + 1))
+		return NULL;
+	thread *t = &r->threads[r->nthreads];
+	*t = (thread){ pid, tid, UINT32_MAX };
+	if (sv_idmap_put(&r->thread_idx, (uint32_t)tid, (uint32_t)r->nthreads))
+		return NULL;
+	r->nthreads++;
+	return t;
+}
+
+static int comm_intern(pdr *r, const char *s, size_t n, uint32_t *out)
+{
+	if (n > 255)
+		n = 255;
+	if (r->comm_len + n + 1 > (256u << 20))
+		return SV_ELIMIT;
+	if (sv_array_reserve(&r->comm_names, &r->comm_cap, r->comm_len + n + 1, 1))
+		return SV_ENOMEM;
+	memcpy(r->comm_names + r->comm_len, s, n);
+	r->comm_names[r->comm_len + n] = '\0';
+	*out = (uint32_t)r->comm_len;
+	r->comm_len += n + 1;
+	return 0;
+}
+
+/* Apply one side-band record in time order. */
+int sv_pdr_apply(pdr *r, uint32_t type, uint16_t misc, const unsigned char *p, size_t n)
+{
+	switch (type) {
+	case R_MMAP:
+	case R_MMAP2: {
+		size_t fo = type == R_MMAP ? 32 : 32 + 24 + 8;
+		if (n <= fo)
+			return 0;
+		int32_t pid = (int32_t)rd32(p);
+		uint64_t start = rd64(p + 8), len = rd64(p + 16), pgoff = rd64(p + 24);
+		const char *fname = (const char *)p + fo;
+		size_t fl = strnlen(fname, n - fo);
+		if (misc & MISC_EXEC) /* data mapping */
+			return 0;
+		if (type == R_MMAP2 && !(rd32(p + 56) & 4) && rd32(p + 56)) /* prot without PROT_EXEC */
+			return 0;
+		sv_perf_dso *d = sv_perf_dso_get(r->syms, fname, fl);
+		if (!d)
+			return sv_pdr_oom(r);
+		if (type == R_MMAP2 && (misc & MISC_MMAP_BUILD_ID) && !d->build_id_len) {
+			size_t bl = p[32] <= 20 ? p[32] : 20;
+			memcpy(d->build_id, p + 36, bl);
+			d->build_id_len = (uint8_t)bl;
+		}
+		map nm = { start, start + len < start ? UINT64_MAX : start + len, pgoff, d };
+		bool kernel = pid == -1 || (misc & MISC_CPUMODE) == MISC_KERNEL;
+		if (kernel) {
+			r->kgen = ++r->gen;
+			return maps_insert(&r->kmaps, nm) ? sv_pdr_oom(r) : 0;
+		}
+		proc *pr = proc_get(r, pid);
+		if (!pr || !(pr->m = maps_own(pr->m)) || maps_insert(pr->m, nm))
+			return sv_pdr_oom(r);
+		pr->gen = ++r->gen;
+		return 0;
+	}
+	case R_COMM: {
+		if (n <= 8)
+			return 0;
+		int32_t pid = (int32_t)rd32(p), tid = (int32_t)rd32(p + 4);
+		const char *c = (const char *)p + 8;
+		thread *t = thread_get(r, pid, tid);
+		if (!t || comm_intern(r, c, strnlen(c, n - 8), &t->comm))
+			return sv_pdr_oom(r);
+		/* As perf: exec does not drop the old mappings; the new image's mmaps replace what
+		 * they overlap, and samples taken inside execve still name the old frames. */
+		return 0;
+	}
+	case R_FORK: {
+		if (n < 16)
+			return 0;
+		int32_t pid = (int32_t)rd32(p), ppid = (int32_t)rd32(p + 4), tid = (int32_t)rd32(p + 8),
+			ptid = (int32_t)rd32(p + 12);
+		uint32_t pc = UINT32_MAX;
+		uint32_t pi = sv_idmap_get(&r->thread_idx, (uint32_t)ptid);
+		if (pi != SV_IDMAP_NONE)
+			pc = r->threads[pi].comm;
+		thread *t = thread_get(r, pid, tid);
+		if (!t)
+			return sv_pdr_oom(r);
+		t->comm = pc;
+		if (pid != ppid) { /* a new process shares its parent's mappings until it changes them */
+			proc *pp = proc_get(r, ppid);
+			proc *np = pp ? proc_get(r, pid) : NULL;
+			if (!np)
+				return sv_pdr_oom(r);
+			pp = proc_get(r, ppid); /* proc_get may have moved the array */
+			if (np != pp && np->m->n == 0) {
+				sv_pdr_maps_unref(np->m);
+				np->m = pp->m;
+				np->m->refs++;
+				np->gen = ++r->gen;
+			}
+		}
+		return 0;
+	}
+	case R_LOST:
+		if (n >= 16)
+			r->lost += rd64(p + 8);
+		return 0;
+	case R_LOST_SAMPLES:
+		if (n >= 8)
+			r->lost_samples += rd64(p);
+		return 0;
+	default: return 0;
+	}
+}
+
+/* ---- frames ---- */
+
+static int intern_name(pdr *r, sv_frame_id *out, const char *module, size_t mlen, const char *sym, size_t slen)
+{
+	size_t len = mlen + 1 + slen;
+	if (len > SV_MAX_NAME_LEN) {
+		slen = SV_MAX_NAME_LEN - mlen - 1;
+		len = SV_MAX_NAME_LEN;
+	}
+	if (sv_array_reserve(&r->name, &r->name_cap, len + 1, 1))
+		return SV_ENOMEM;
+	memcpy(r->name, module, mlen);
+	r->name[mlen] = '!';
+	memcpy(r->name + mlen + 1, sym, slen);
+	return r->sink->ops->intern_frame(r->sink->self, out, r->name, len);
+}
+
+static int unknown_frame(pdr *r, sv_frame_id *out)
+{
+	if (!r->have_unknown) {
+		int rc = intern_name(r, &r->unknown_fid, "unknown", 7, "unknown", 7);
+		if (rc)
+			return rc;
+		r->have_unknown = true;
+	}
+	*out = r->unknown_fid;
+	return 0;
+}
+
+static int kernel_frame(pdr *r, sv_frame_id *out, uint64_t ip)
+{
+	if (!r->kallsyms_tried) {
+		r->kallsyms_tried = true;
+		sv_perf_kallsyms_load(r->syms, r->kbid, r->kbid_len, r->kernel_text, r->osrelease, r->kallsyms_note,
+				 sizeof(r->kallsyms_note));
+		size_t nk = sv_perf_kallsyms_count(r->syms) + 1;
+		if (!(r->kfids = malloc(nk * sizeof(*r->kfids))))
+			return SV_ENOMEM;
+		memset(r->kfids, 0xff, nk * sizeof(*r->kfids)); /* one frame id per kernel symbol */
+	}
+	long i = sv_perf_kallsyms_find(r->syms, ip);
+	if (i >= 0) {
+		if (r->kfids[i] == UINT32_MAX) {
+			const char *sym, *module;
+			sv_perf_kallsyms_sym(r->syms, i, &sym, &module);
+			int rc = intern_name(r, &r->kfids[i], module, strlen(module), sym, strlen(sym));
+			if (rc)
+				return rc;
+		}
+		*out = r->kfids[i];
+		return 0;
+	}
+	/* No symbol: the module the kernel maps name ("kernel.kallsyms" for the kernel) and the
+	 * address, as perf report shows it. */
+	const map *m = maps_find(&r->kmaps, ip);
+	const char *module = m ? m->dso->module : "kernel.kallsyms";
+	char hex[24];
+	int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
+	return intern_name(r, out, module, strlen(module), hex, (size_t)hl);
+}
+
+static int user_frame(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip)
+{
+	const map *m = maps_find(pr->m, ip);
+	char hex[24];
+	if (!m) { /* outside every mapping: the address alone */
+		int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
+		return intern_name(r, out, "unknown", 7, hex, (size_t)hl);
+	}
+	sv_perf_dso *d = m->dso;
+	if (d->jit) {
+		const char *sym = NULL, *module = NULL;
+		if (sv_perf_jit_find(r->syms, pr->pid, ip, &sym, &module)) {
+			const char *jm, *rest;
+			size_t jl, rl;
+			size_t sl = strlen(sym);
+			if (sv_perf_jit_split(sym, sl, &jm, &jl, &rest, &rl))
+				return intern_name(r, out, jm, jl, rl ? rest : "unknown", rl ? rl : 7);
+			return intern_name(r, out, module, strlen(module), sym, sl);
+		}
+		char mod[64];
+		int ml = snprintf(mod, sizeof(mod), "perf-%d.map", pr->pid);
+		return intern_name(r, out, mod, (size_t)ml, "unknown", 7);
+	}
+	sv_perf_dso_load(r->syms, d);
+	if (!d->fids) {
+		if (!(d->fids = malloc((d->nsyms + 1) * sizeof(*d->fids))))
+			return SV_ENOMEM;
+		memset(d->fids, 0xff, (d->nsyms + 1) * sizeof(*d->fids));
+	}
+	long i = d->nsyms ? sv_perf_dso_find(d, sv_perf_dso_addr(d, ip - m->start + m->pgoff)) : -1;
+	if (i < 0) { /* no symbol: the address in the file, as perf report's [.] 0x… rows */
+		int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, ip - m->start + m->pgoff);
+		return intern_name(r, out, d->module, strlen(d->module), hex, (size_t)hl);
+	}
+	size_t slot = (size_t)i;
+	if (d->fids[slot] == UINT32_MAX) {
+		const char *sym = i < 0 ? "unknown" : sv_perf_dso_name(d, i);
+		int rc = intern_name(r, &d->fids[slot], d->module, strlen(d->module), sym, strlen(sym));
+		if (rc)
+			return rc;
+	}
+	*out = d->fids[slot];
+	return 0;
+}
+
+/* The inline frames at a DWARF-unwound user address, innermost first (perf script prints
+ * them leafward of the real frame and names them with its module). Cached per (DSO,
+ * address); *fids points into the cache until the next call. */
+static int inline_frames(pdr *r, const proc *pr, uint64_t ip, const sv_frame_id **fids, size_t *n)
+{
+	*n = 0;
+	*fids = NULL;
+	const map *m = maps_find(pr->m, ip);
+	if (!m || m->dso->jit || m->dso->kernel)
+		return 0;
+	sv_perf_dso *d = m->dso;
+	uint64_t addr = sv_perf_dso_addr(d, ip - m->start + m->pgoff);
+	if (addr >> 48)
+		return 0;
+	uint64_t key = (uint64_t)d->index << 48 | addr;
+	uint32_t at = sv_idmap_get(&r->inl_idx, key);
+	if (at == SV_IDMAP_NONE) {
+		sv_perf_dso_load(r->syms, d);
+		const char *names[16];
+		char buf[4096];
+		size_t k = sv_perf_dso_inlines(r->syms, d, addr, names, 16, buf, sizeof(buf));
+		if (SV_ARRAY_RESERVE(r->inl, r->inl_cap, r->ninl + 1) ||
+		    SV_ARRAY_RESERVE(r->inl_fids, r->inl_fids_cap, r->ninl_fids + k))
+			return SV_ENOMEM;
+		for (size_t i = 0; i < k; i++) { /* marked as perf script and perf report mark them */
+			char marked[600];
+			int ml = snprintf(marked, sizeof(marked), "%.580s (inlined)", names[i]);
+			int rc = intern_name(r, &r->inl_fids[r->ninl_fids + i], d->module, strlen(d->module), marked,
+					     (size_t)ml);
+			if (rc)
+				return rc;
+		}
+		r->inl[r->ninl][0] = (uint32_t)r->ninl_fids;
+		r->inl[r->ninl][1] = (uint32_t)k;
+		r->ninl_fids += k;
+		at = (uint32_t)++r->ninl;
+		if (sv_idmap_put(&r->inl_idx, key, at))
+			return SV_ENOMEM;
+	}
+	*n = r->inl[at - 1][1];
+	*fids = *n ? r->inl_fids + r->inl[at - 1][0] : NULL;
+	return 0;
+}
+
+/* ---- samples ---- */
+
+static uint64_t hash_words(const uint64_t *w, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+	for (size_t i = 0; i < n; i++)
+		h = sv_hash_mix64(h ^ w[i]) + i;
+	return h;
+}
+
+/* Stack of a chain key (words: pid/tid, generations, entries); NONE when not remembered. */
+static memo_slot *memo_find(pdr *r, const uint64_t *key, size_t n, uint64_t h, bool *found)
+{
+	*found = false;
+	if (!r->memo_cap)
+		return NULL;
+	size_t mask = r->memo_cap - 1;
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		memo_slot *s = &r->memo[i];
+		if (!s->off)
+			return s;
+		if (s->hash == h && r->memo_words[s->off] == n && memcmp(&r->memo_words[s->off + 1], key, n * 8) == 0) {
+			*found = true;
+			return s;
+		}
+	}
+}
+
+static void memo_put(pdr *r, const uint64_t *key, size_t n, uint64_t h, sv_stack_id st)
+{
+	if (r->memo_wlen + n + 1 > MEMO_MAX_WORDS)
+		return;
+	if ((r->memo_n + 1) * 4 > r->memo_cap * 3) { /* rehash at 75 % */
+		size_t ncap = r->memo_cap ? r->memo_cap * 2 : 1024;
+		memo_slot *nm = calloc(ncap, sizeof(*nm));
+		if (!nm)
+			return;
+		for (size_t i = 0; i < r->memo_cap; i++) {
+			memo_slot *s = &r->memo[i];
+			if (!s->off)
+				continue;
+			size_t j = s->hash & (ncap - 1);
+			while (nm[j].off)
+				j = (j + 1) & (ncap - 1);
+			nm[j] = *s;
+		}
+		free(r->memo);
+		r->memo = nm;
+		r->memo_cap = ncap;
+	}
+	if (!r->memo_wlen)
+		r->memo_wlen = 1; /* offset 0 marks an empty slot */
+	if (sv_array_reserve(&r->memo_words, &r->memo_wcap, r->memo_wlen + n + 1, 8))
+		return;
+	bool found;
+	memo_slot *s = memo_find(r, key, n, h, &found);
+	s->hash = h;
+	s->off = r->memo_wlen;
+	s->stack = st;
+	r->memo_words[r->memo_wlen] = n;
+	memcpy(&r->memo_words[r->memo_wlen + 1], key, n * 8);
+	r->memo_wlen += n + 1;
+	r->memo_n++;
+}
+
+/* The Process -> Thread root of a sample's thread, named as the thread is called now. */
+static int thread_stack(pdr *r, sv_stack_id *out, thread *t)
+{
+	const char *comm = r->comm_names + t->comm;
+	return sv_perf_names_thread(&r->names, r->sink, t->pid, t->tid, comm, strlen(comm), out);
+}
+
+/* A thread without a COMM record is called as its process's main thread, else ":tid" (the
+ * idle task: "swapper"). */
+static int ensure_comm(pdr *r, thread *t)
+{
+	if (t->comm != UINT32_MAX)
+		return 0;
+	uint32_t li = sv_idmap_get(&r->thread_idx, (uint32_t)t->pid);
+	if (li != SV_IDMAP_NONE && r->threads[li].comm != UINT32_MAX) {
+		t->comm = r->threads[li].comm;
+		return 0;
+	}
+	char buf[24];
+	int n = t->tid == 0 ? snprintf(buf, sizeof(buf), "swapper") /* the idle task, as perf names it */
+			    : snprintf(buf, sizeof(buf), ":%d", t->tid);
+	return comm_intern(r, buf, (size_t)n, &t->comm) ? SV_ENOMEM : 0;
+}
+
+/* The user part of a --call-graph dwarf sample, unwound into pcs. */
+static size_t unwind_user(pdr *r, proc *pr, const sample *s, uint64_t *pcs)
+{
+	if (!pr->uw && sv_perf_unwinder_new(&pr->uw, sv_perf_syms_callbacks(r->syms), pr->pid))
+		return 0;
+	if (pr->uw_gen != pr->gen) {
+		pr->uw_gen = pr->gen;
+		const sv_perf_dso *dsos[256];
+		uint64_t bias[256];
+		size_t nd = 0;
+		for (size_t i = 0; i < pr->m->n && nd < 256; i++) {
+			const map *m = &pr->m->v[i];
+			sv_perf_dso *d = m->dso;
+			if (d->jit)
+				continue;
+			sv_perf_dso_load(r->syms, d);
+			if (!d->elf_path || d->elf_path[0] == '[')
+				continue;
+			/* load bias: runtime address minus the ELF address of the mapped offset */
+			uint64_t b = m->start - sv_perf_dso_addr(d, m->pgoff);
+			bool dup = false;
+			for (size_t k = 0; k < nd; k++)
+				dup |= dsos[k] == d;
+			if (!dup) {
+				dsos[nd] = d;
+				bias[nd++] = b;
+			}
+		}
+		if (sv_perf_unwinder_sync(pr->uw, dsos, bias, nd))
+			return 0;
+	}
+	uint64_t regs[64];
+	size_t nregs = s->nregs < 64 ? s->nregs : 64;
+	memcpy(regs, s->regs, nregs * 8);
+	return sv_perf_unwinder_run(pr->uw, regs, nregs, r->attrs[s->attr].regs_user, s->stack, (size_t)s->stack_size, pcs,
+				    UNWIND_MAX);
+}
+
+/* The stack of a parsed sample, under its thread and process frames: frames named once per
+ * distinct (thread, address spaces, callchain). 0, or a failure already reported. */
+static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_stack_id *out)
+{
+	sample s = *sp; /* a copy: DWARF unwinding rewrites its chain fields */
+	const attr *a = &r->attrs[s.attr];
+	if (!r->have_t0) {
+		r->have_t0 = true;
+		r->t0 = s.time;
+	}
+	proc *pr = proc_get(r, s.pid);
+	thread *t = pr ? thread_get(r, s.pid, s.tid) : NULL;
+	if (!t)
+		return sv_pdr_oom(r);
+	pr = proc_get(r, s.pid);
+	t = thread_get(r, s.pid, s.tid);
+	if (!pr || !t || ensure_comm(r, t))
+		return sv_pdr_oom(r);
+	sv_stack_id st;
+	int rc = thread_stack(r, &st, t);
+	if (rc)
+		return sv_pdr_fail(r, rc, off, "cannot intern thread");
+
+	/* Key: ids, address-space generations, sample mode, callchain entries. */
+	size_t nchain = s.has_chain ? (size_t)s.nchain : 1;
+	if (nchain > SV_MAX_STACK_DEPTH)
+		nchain = SV_MAX_STACK_DEPTH;
+	bool dwarf = s.regs && s.stack && (a->sample_type & ST_REGS_USER) && (a->sample_type & ST_STACK_USER);
+	if (sv_array_reserve(&r->chain, &r->chain_cap, nchain + 5 + (dwarf ? UNWIND_MAX : 0), 8))
+		return sv_pdr_oom(r);
+	uint64_t *key = r->chain;
+	key[0] = ((uint64_t)(uint32_t)s.pid << 32) | (uint32_t)s.tid;
+	key[1] = pr->gen;
+	key[2] = r->kgen;
+	key[3] = misc & MISC_CPUMODE;
+	if (s.has_chain) {
+		for (size_t i = 0; i < nchain; i++)
+			key[4 + i] = rd64(s.chain + 8 * i);
+	} else {
+		key[4] = s.ip;
+	}
+	if (dwarf) {
+		/* The chain holds the kernel part; the user part is unwound from the stack copy. */
+		size_t k = 0;
+		if (s.has_chain)
+			while (k < nchain && key[4 + k] != CTX_USER)
+				k++;
+		else
+			k = (misc & MISC_CPUMODE) == MISC_KERNEL ? 1 : 0;
+		key[4 + k] = CTX_USER;
+		size_t nu = unwind_user(r, pr, &s, key + 5 + k);
+		nchain = k + 1 + nu;
+		s.has_chain = true;
+	}
+	size_t klen = nchain + 4;
+	uint64_t h = hash_words(key, klen);
+	bool found;
+	memo_slot *ms = memo_find(r, key, klen, h, &found);
+	if (found) {
+		st = ms->stack;
+	} else {
+		if (SV_ARRAY_RESERVE(r->fids, r->fid_cap, nchain + 1))
+			return sv_pdr_oom(r);
+		size_t nf = 0;
+		unsigned mode = misc & MISC_CPUMODE;
+		for (size_t i = 0; i < nchain; i++) {
+			uint64_t ip = key[4 + i];
+			if (s.has_chain && ip >= CTX_MAX) {
+				if (ip != CTX_KERNEL && ip != CTX_USER && ip != CTX_HV && ip != CTX_GUEST &&
+				    ip != CTX_GUEST_KERNEL && ip != CTX_GUEST_USER) {
+					nf = 0; /* as perf: an invalid context drops the whole callchain */
+					break;
+				}
+				mode = ip == CTX_KERNEL ? MISC_KERNEL : ip == CTX_USER ? MISC_USER : 0;
+				continue;
+			}
+			if (dwarf && mode == MISC_USER && !r->opts->no_inline) {
+				const sv_frame_id *inl = NULL;
+				size_t ni = 0;
+				if ((rc = inline_frames(r, pr, ip, &inl, &ni)) ||
+				    SV_ARRAY_RESERVE(r->fids, r->fid_cap, nf + ni + (nchain - i) + 1))
+					return sv_pdr_fail(r, rc ? rc : SV_ENOMEM, off, "cannot name a frame");
+				if (ni)
+					memcpy(r->fids + nf, inl, ni * sizeof(*inl));
+				nf += ni;
+			}
+			if (mode == MISC_KERNEL)
+				rc = kernel_frame(r, &r->fids[nf], ip);
+			else if (mode == MISC_USER)
+				rc = user_frame(r, &r->fids[nf], pr, ip);
+			else
+				rc = unknown_frame(r, &r->fids[nf]);
+			if (rc)
+				return sv_pdr_fail(r, rc, off, "cannot name a frame");
+			nf++;
+		}
+		for (size_t i = nf; i-- > 0;)
+			if ((rc = r->sink->ops->intern_stack(r->sink->self, &st, st, r->fids[i])))
+				return sv_pdr_fail(r, rc, off, "cannot intern stack");
+		memo_put(r, key, klen, h, st);
+	}
+	*out = st;
+	return 0;
+}
+
+static double rel_ms(const pdr *r, uint64_t t)
+{
+	return t >= r->t0 ? (double)(t - r->t0) / 1e6 : -(double)(r->t0 - t) / 1e6;
+}
+
+/* ---- thread time (thread_time.h) ---- */
+
+/* A thread's Process -> Thread root, for a thread known only by its tid. */
+static int tt_thread_root(void *payload, uint32_t tid, sv_stack_id *out)
+{
+	pdr *r = payload;
+	thread *t = thread_get(r, -1, (int32_t)tid);
+	if (!t)
+		return SV_ENOMEM;
+	if (t->pid == -1)
+		t->pid = t->tid; /* never named by a record: a kernel thread or the idle task */
+	if (ensure_comm(r, t))
+		return SV_ENOMEM;
+	return thread_stack(r, out, t);
+}
+
+static int tt_waker_frame(void *payload, uint32_t tid, sv_frame_id *out)
+{
+	pdr *r = payload;
+	sv_stack_id root;
+	int rc = tt_thread_root(r, tid, &root);
+	if (rc)
+		return rc;
+	uint32_t i = sv_idmap_get(&r->thread_idx, tid);
+	return sv_perf_names_waker(&r->names, r->sink, r->threads[i].pid, tid, out);
+}
+
+static int tt_start(pdr *r, uint64_t time)
+{
+	if (!r->have_t0) {
+		r->have_t0 = true;
+		r->t0 = time;
+	}
+	if (r->tt)
+		return 0;
+	sv_tt_hooks hooks = { tt_thread_root, tt_waker_frame, r };
+	return sv_tt_new(&r->tt, r->sink, &hooks, r->tt_view, r->t0, r->opts->by_cpu);
+}
+
+static int64_t raw_int(const sample *s, const tp_format *f, int k, bool *ok)
+{
+	int at = f->off[k], sz = f->size[k];
+	if (at < 0 || !s->raw || (size_t)at + (size_t)sz > s->raw_size) {
+		*ok = false;
+		return -1;
+	}
+	if (sz == 8) {
+		int64_t v;
+		memcpy(&v, s->raw + at, 8);
+		return v;
+	}
+	int32_t v;
+	memcpy(&v, s->raw + at, 4);
+	return v;
+}
+
+/* prev_state as the kernel reports it (sched_switch's print fmt): 0 running, or the bits
+ * S D T t X Z P I (0x01 .. 0x80); preemption sets the bit above them (R+). */
+static sv_tt_out switch_state(int64_t state, const char **reason)
+{
+	static const char *const names[] = { "S (sleeping)", "D (disk)", "T (stopped)", "t (traced)", "X (dead)",
+					     "Z (zombie)", "P (parked)", "I (idle)" };
+	*reason = NULL;
+	if (!(state & 0xff))
+		return SV_TT_OUT_RUNNABLE;
+	if (state & 0x30)
+		return SV_TT_OUT_DEAD;
+	for (int b = 0; b < 8; b++)
+		if (state & (1 << b)) {
+			*reason = names[b];
+			break;
+		}
+	return SV_TT_OUT_WAIT;
+}
+
+/* sched:sched_switch: the thread switched out leaves at this sample's stack. */
+static int switch_sample(pdr *r, sample *s, uint16_t misc, size_t off)
+{
+	const tp_format *f = &r->tp[TP_SWITCH];
+	bool ok = true;
+	int64_t prev = raw_int(s, f, TPF_PREV_PID, &ok), state = raw_int(s, f, TPF_PREV_STATE, &ok),
+		next = raw_int(s, f, TPF_NEXT_PID, &ok);
+	if (!ok || prev < 0 || next < 0 || prev > UINT32_MAX || next > UINT32_MAX) {
+		sv_pdr_bad_sample(r, off, "sched_switch data too short for its format");
+		return 0;
+	}
+	if (s->period > 1)
+		r->tt_sampled++;
+	/* the stack is prev's own, except on an exiting thread's last switch, which perf records
+	 * with pid and tid -1 (the task is already released): it has no interval to carry */
+	sv_stack_id st = SV_STACK_NONE;
+	int rc = prev > 0 && s->tid == prev ? sample_stack(r, s, misc, off, &st) : 0;
+	if (rc)
+		return rc;
+	const char *reason;
+	sv_tt_out how = switch_state(state, &reason);
+	if ((rc = tt_start(r, s->time)) ||
+	    (rc = sv_tt_switch(r->tt, s->time, s->cpu, (uint32_t)prev, how, reason, st, (uint32_t)next, SV_STACK_NONE)))
+		return sv_pdr_fail(r, rc, off, "cannot add sample");
+	r->kept++;
+	return 0;
+}
+
+/* sched:sched_wakeup (_new, sched_waking): the sample's thread makes `pid` runnable. */
+static int wakeup_sample(pdr *r, sample *s, uint16_t misc, size_t off, int k)
+{
+	bool ok = true;
+	int64_t tid = raw_int(s, &r->tp[k], TPF_PID, &ok);
+	if (!ok || tid < 0 || tid > UINT32_MAX) {
+		sv_pdr_bad_sample(r, off, "sched_wakeup data too short for its format");
+		return 0;
+	}
+	sv_stack_id st = SV_STACK_NONE;
+	int rc = 0;
+	if (s->tid > 0 && r->tt_view == SV_TT_READIED_BY && (rc = sample_stack(r, s, misc, off, &st)))
+		return rc;
+	if ((rc = tt_start(r, s->time)) || (rc = sv_tt_wakeup(r->tt, s->time, (uint32_t)tid, s->tid > 0 ? (uint32_t)s->tid : 0, st)))
+		return sv_pdr_fail(r, rc, off, "cannot add sample");
+	return 0;
+}
+
+int sv_pdr_sample(pdr *r, const unsigned char *p, size_t n, uint16_t misc, size_t off)
+{
+	long ai = sv_pdr_sample_attr(r, p, n);
+	int tp = -1;
+	for (int k = 0; r->tt_on && ai >= 0 && k < TP_KINDS && tp < 0; k++)
+		if (ai == r->tp_attr[k])
+			tp = k;
+	if (ai < 0 || (!r->attrs[ai].selected && tp < 0)) {
+		r->samples_other++;
+		return 0;
+	}
+	sample s;
+	const char *why = NULL;
+	if (!sv_pdr_parse_sample(&r->attrs[ai], p, n, &s, &why)) {
+		sv_pdr_bad_sample(r, off, why);
+		return 0;
+	}
+	s.attr = (size_t)ai;
+	if (tp == TP_SWITCH)
+		return switch_sample(r, &s, misc, off);
+	if (tp >= 0)
+		return wakeup_sample(r, &s, misc, off, tp);
+	sv_stack_id st;
+	int rc = sample_stack(r, &s, misc, off, &st);
+	if (rc)
+		return rc;
+	if (r->tt_on) { /* a CPU sample slices its thread's running time */
+		if (s.tid <= 0)
+			return 0; /* the idle task */
+		if ((rc = tt_start(r, s.time)) || (rc = sv_tt_sample(r->tt, s.time, s.cpu, (uint32_t)s.tid, st)))
+			return sv_pdr_fail(r, rc, off, "cannot add sample");
+		return 0;
+	}
+	double m = r->clock_event ? (double)s.period / 1e6 : (double)s.period;
+	if (r->opts->by_cpu && (rc = sv_cpu_root_apply(&r->cpu_roots, r->sink, s.cpu, st, &st)))
+		return sv_pdr_fail(r, rc, off, "cannot intern stack");
+	r->kept++;
+	rc = r->sink->ops->add_sample(r->sink->self, st, rel_ms(r, s.time), m, 1.0);
+	return rc ? sv_pdr_fail(r, rc, off, "cannot add sample") : 0;
+}
