@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The filter pipeline, call tree, Fold% and ByName (spec §0, §3–§6; see stackview/view.h). */
+/* Building a view: the filter pipeline, call tree and Fold% (spec §0, §3–§5; see
+ * stackview/view.h). ByName is view_byname.c, what a built view answers view_query.c. */
 #include "stackview/view.h"
 #include "stackview/when.h"
 
@@ -14,8 +15,6 @@
 #include "view_int.h"
 #include "sv/array.h"
 
-#define SLACK 0.0006 /* §5.3 */
-#define NONE32 UINT32_MAX
 #define GROUP_BASE 0x80000000u /* R ids of plain groups: GROUP_BASE + name id */
 
 /* Everything computed once per distinct frame (§5.4). */
@@ -510,145 +509,6 @@ static int link_children(sv_view *v)
 	return 0;
 }
 
-/* ---- ByName (§6.3) ---- */
-
-static void stats_zero(sv_stats *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->first = INFINITY;
-	s->last = -INFINITY;
-	s->max = -INFINITY;
-}
-
-static int byname_cmp(const void *a, const void *b, void *payload)
-{
-	const sv_view *sort_view = payload;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	double ax = fabs(sort_view->byname_st[x].exc), ay = fabs(sort_view->byname_st[y].exc);
-	if (ax != ay)
-		return ax > ay ? -1 : 1;
-	return strcmp(sv_strtab_str(&sort_view->names, x), sv_strtab_str(&sort_view->names, y));
-}
-
-/* Depth-first with an on-path counter per name: inclusive counted once per path. The walk's
- * order is laid out first (each subtree's size, then each node's place and depth), so the
- * nodes are then read in a row and asked for ahead, not found one child at a time. */
-static int compute_byname(sv_view *v)
-{
-	uint32_t nn = v->names.count, n = v->nnodes;
-	const uint32_t *kids = v->kids, *children = v->children;
-	int rc = 0;
-	uint32_t *onpath = calloc(nn ? nn : 1, sizeof(*onpath));
-	uint32_t *size = malloc(((size_t)n + 1) * sizeof(*size));
-	uint32_t *pos = malloc(((size_t)n + 1) * sizeof(*pos));
-	uint32_t *depth = malloc(((size_t)n + 1) * sizeof(*depth));
-	uint32_t *order = malloc(((size_t)n + 1) * sizeof(*order));
-	free(v->byname_st);
-	free(v->byname);
-	free(v->byname_row);
-	v->byname_st = malloc((nn ? nn : 1) * sizeof(*v->byname_st));
-	v->byname = malloc((nn ? nn : 1) * sizeof(*v->byname));
-	v->byname_row = malloc((nn ? nn : 1) * sizeof(*v->byname_row));
-	uint8_t *seen = calloc(nn ? nn : 1, 1);
-	free(v->first_on_path);
-	free(v->first_on_path_name);
-	v->first_on_path = malloc(((size_t)n + 1) * sizeof(*v->first_on_path));
-	v->first_on_path_name = malloc(((size_t)n + 1) * sizeof(*v->first_on_path_name));
-	v->nfirst_on_path = 0;
-	if (!onpath || !size || !pos || !depth || !order || !v->byname_st || !v->byname || !v->byname_row || !seen ||
-	    !v->first_on_path || !v->first_on_path_name) {
-		rc = SV_ENOMEM;
-		goto out;
-	}
-	for (uint32_t i = 0; i < nn; i++) {
-		stats_zero(&v->byname_st[i]);
-		v->byname_row[i] = NONE32;
-	}
-	/* subtree sizes (children after parents), then places in the walk (parents first) */
-	for (uint32_t i = n; i-- > 0;) {
-		if (!v->alive[i])
-			continue;
-		uint32_t sz = 1;
-		for (uint32_t k = kids[i]; k < kids[i + 1]; k++)
-			sz += size[children[k]];
-		size[i] = sz;
-	}
-	pos[SV_NODE_ROOT] = 0;
-	depth[SV_NODE_ROOT] = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		if (!v->alive[i])
-			continue;
-		uint32_t at = pos[i] + 1;
-		for (uint32_t k = kids[i]; k < kids[i + 1]; k++) {
-			uint32_t c = children[k];
-			pos[c] = at;
-			depth[c] = depth[i] + 1;
-			at += size[c];
-		}
-		order[pos[i]] = i;
-	}
-	uint32_t m = size[SV_NODE_ROOT];
-	/* the walk: path[0, sp) holds the names from ROOT down to the current node's parent */
-	uint32_t *path = pos, sp = 0;
-	{
-		vnode *r = &v->nodes[SV_NODE_ROOT];
-		v->byname_st[r->name] = r->st;
-		seen[r->name] = 1;
-		onpath[r->name]++;
-		path[sp++] = r->name;
-		v->first_on_path_name[v->nfirst_on_path] = r->name;
-		v->first_on_path[v->nfirst_on_path++] = SV_NODE_ROOT;
-	}
-	for (uint32_t k = 1; k < m; k++) {
-		if (k + 12 < m) {
-			const vnode *ahead = &v->nodes[order[k + 12]];
-			__builtin_prefetch(ahead);
-			__builtin_prefetch((const char *)ahead + 64);
-		}
-		if (k + 4 < m)
-			__builtin_prefetch(&v->byname_st[v->nodes[order[k + 4]].name], 1);
-		uint32_t c = order[k];
-		while (sp > depth[c])
-			onpath[path[--sp]]--;
-		vnode *cn = &v->nodes[c];
-		sv_stats *bs = &v->byname_st[cn->name];
-		seen[cn->name] = 1;
-		bs->exc += cn->st.exc;
-		bs->exc_ct += cn->st.exc_ct;
-		bs->fold += cn->st.fold;
-		bs->fold_ct += cn->st.fold_ct;
-		if (!onpath[cn->name]) {
-			bs->inc += cn->st.inc;
-			bs->inc_ct += cn->st.inc_ct;
-			v->first_on_path_name[v->nfirst_on_path] = cn->name;
-			v->first_on_path[v->nfirst_on_path++] = c;
-		}
-		if (cn->st.first < bs->first)
-			bs->first = cn->st.first;
-		if (cn->st.last > bs->last)
-			bs->last = cn->st.last;
-		if (cn->st.max > bs->max)
-			bs->max = cn->st.max;
-		onpath[cn->name]++;
-		path[sp++] = cn->name;
-	}
-	v->nbyname = 0;
-	for (uint32_t i = 0; i < nn; i++)
-		if (seen[i])
-			v->byname[v->nbyname++] = i;
-	qsort_r(v->byname, v->nbyname, sizeof(uint32_t), byname_cmp, v);
-	for (uint32_t r = 0; r < v->nbyname; r++)
-		v->byname_row[v->byname[r]] = r;
-out:
-	free(onpath);
-	free(size);
-	free(pos);
-	free(depth);
-	free(order);
-	free(seen);
-	return rc;
-}
-
 /* ---- Fold% (§4.2) ---- */
 
 /* Fold% is empty or a non-negative number (thousands separators allowed, as PerfView's
@@ -708,7 +568,7 @@ static int fold_percent(sv_view *v)
 	}
 	int rc = link_children(v);
 	if (!rc)
-		rc = compute_byname(v);
+		rc = sv_view_compute_byname(v);
 	return rc;
 }
 
@@ -738,7 +598,7 @@ static int finish(sv_view *v, double t0)
 	}
 	int rc = link_children(v);
 	if (!rc)
-		rc = compute_byname(v);
+		rc = sv_view_compute_byname(v);
 	if (!rc)
 		rc = fold_percent(v);
 	if (rc)
@@ -909,203 +769,3 @@ void sv_view_free(sv_view *v)
 	free(v);
 }
 
-/* ---- getters ---- */
-
-const sv_source *sv_view_source(const sv_view *v) { return v->src; }
-const sv_params *sv_view_params(const sv_view *v) { return &v->params; }
-sv_scaling sv_view_scaling(const sv_view *v) { return v->scaling; }
-const char *sv_view_name(const sv_view *v, sv_name_id id) { return sv_strtab_str(&v->names, id); }
-uint32_t sv_view_name_count(const sv_view *v) { return v->names.count; }
-
-sv_name_id sv_view_name_find(const sv_view *v, const char *name)
-{
-	return sv_strtab_find(&v->names, name, strlen(name));
-}
-
-sv_name_id sv_view_node_name(const sv_view *v, sv_node_id n) { return v->nodes[n].name; }
-sv_node_id sv_view_node_parent(const sv_view *v, sv_node_id n) { return v->parent[n]; }
-const sv_stats *sv_view_node_stats(const sv_view *v, sv_node_id n) { return &v->nodes[n].st; }
-uint32_t sv_view_node_count(const sv_view *v) { return v->nnodes; }
-bool sv_view_node_alive(const sv_view *v, sv_node_id n) { return n < v->nnodes && v->alive[n]; }
-
-void sv_view_node_exc_span(const sv_view *v, sv_node_id n, double *first, double *last)
-{
-	*first = v->nodes[n].xfirst;
-	*last = v->nodes[n].xlast;
-}
-
-double sv_view_node_exc_max(const sv_view *v, sv_node_id n)
-{
-	return v->nodes[n].xmax;
-}
-
-uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id **out)
-{
-	*out = v->children + v->kids[n];
-	return v->kids[n + 1] - v->kids[n];
-}
-
-uint32_t sv_view_byname_count(const sv_view *v) { return v->nbyname; }
-sv_name_id sv_view_byname_name(const sv_view *v, uint32_t row) { return v->byname[row]; }
-const sv_stats *sv_view_byname_stats(const sv_view *v, uint32_t row) { return &v->byname_st[v->byname[row]]; }
-
-uint32_t sv_view_byname_find(const sv_view *v, sv_name_id name)
-{
-	return name < v->names.count ? v->byname_row[name] : NONE32;
-}
-
-bool sv_view_sample(const sv_view *v, size_t i, sv_node_id *node, double *time, double *metric)
-{
-	const sv_source *src = v->src;
-	sv_stack_id s = sv_source_sample_stacks(src)[i];
-	uint32_t n;
-	if (s == SV_STACK_NONE) {
-		if (!v->inc_empty)
-			return false;
-		n = SV_NODE_ROOT;
-	} else {
-		n = v->stack_node[s];
-		if (n == NONE32)
-			return false;
-	}
-	sv_samples smp = sv_source_samples(src);
-	double t = smp.time[i], m = sv_sample_metric(&smp, i);
-	if (!view_clip(v, &t, &m))
-		return false;
-	*node = v->remap[n];
-	*time = t;
-	*metric = m;
-	return true;
-}
-
-void sv_view_summary(sv_summary *out, const sv_view *v)
-{
-	const vnode *r = &v->nodes[SV_NODE_ROOT];
-	out->metric = r->st.inc;
-	out->count = r->st.inc_ct;
-	out->first = isfinite(r->st.first) ? r->st.first : 0;
-	out->last = isfinite(r->st.last) ? r->st.last : 0;
-	double span = out->last - out->first;
-	out->metric_per_interval = span != 0 ? out->metric / span : 0;
-	out->time_bucket = v->has_range ? (v->hi - v->lo) / SV_WHEN_LEN : 0;
-	out->start = v->lo + SLACK;
-	out->end = isfinite(v->hi) ? v->hi - SLACK : 0;
-	out->scaling = v->scaling;
-}
-
-typedef struct np_pair {
-	double t, m;
-	size_t i;
-} np_pair;
-
-static int np_cmp(const void *x, const void *y)
-{
-	const np_pair *a = x, *b = y;
-	return a->t < b->t ? -1 : a->t > b->t ? 1 : (a->i > b->i) - (a->i < b->i);
-}
-
-static int net_peak(const sv_view *v, sv_netpeak *out)
-{
-	memset(out, 0, sizeof(*out));
-	size_t ns = sv_source_sample_count(v->src), kept = 0;
-	bool sorted = true, any = false;
-	double last = 0, latest = 0;
-	for (size_t i = 0; i < ns; i++) {
-		sv_node_id n;
-		double t, m;
-		if (!sv_view_sample(v, i, &n, &t, &m))
-			continue;
-		out->net += m;
-		out->signed_metric |= m < 0;
-		sorted = sorted && (!any || t >= last);
-		last = t;
-		latest = !any || t > latest ? t : latest;
-		any = true;
-		kept++;
-	}
-	if (!out->signed_metric) { /* running sums only grow */
-		out->peak = out->net;
-		out->peak_time = any ? latest : 0;
-		return 0;
-	}
-	np_pair *p = sorted ? NULL : malloc(kept * sizeof(*p));
-	if (!sorted && !p)
-		return SV_ENOMEM;
-	double run = 0;
-	size_t k = 0;
-	out->peak = 0;
-	out->peak_time = v->lo + SLACK;
-	for (size_t i = 0; i < ns; i++) {
-		sv_node_id n;
-		double t, m;
-		if (!sv_view_sample(v, i, &n, &t, &m))
-			continue;
-		if (p) {
-			p[k++] = (np_pair){ t, m, i };
-			continue;
-		}
-		run += m;
-		if (run > out->peak) {
-			out->peak = run;
-			out->peak_time = t;
-		}
-	}
-	if (p) {
-		qsort(p, k, sizeof(*p), np_cmp);
-		for (size_t j = 0; j < k; j++) {
-			run += p[j].m;
-			if (run > out->peak) {
-				out->peak = run;
-				out->peak_time = p[j].t;
-			}
-		}
-		free(p);
-	}
-	return 0;
-}
-
-int sv_view_net_peak(sv_view *v, sv_netpeak *out)
-{
-	if (!v->np_known) {
-		int rc = net_peak(v, &v->np);
-		if (rc)
-			return rc;
-		v->np_known = true;
-	}
-	*out = v->np;
-	return 0;
-}
-
-void sv_view_summary_line(char *buf, size_t size, const sv_view *v)
-{
-	sv_summary s;
-	char a[64], b[64], c[64], d[64], e[64], f[64], g[64];
-	sv_view_summary(&s, v);
-	sv_format_number(a, sizeof(a), s.metric, 1);
-	sv_format_number(b, sizeof(b), s.count, 1);
-	if (s.last == 0) {
-		snprintf(buf, size, "Totals Metric: %s  Count: %s", a, b);
-		return;
-	}
-	sv_format_number(c, sizeof(c), s.first, 3);
-	sv_format_number(d, sizeof(d), s.last, 3);
-	sv_format_number(e, sizeof(e), s.last - s.first, 3);
-	sv_format_number(f, sizeof(f), s.metric_per_interval, 2);
-	sv_format_number(g, sizeof(g), s.time_bucket, 1);
-	snprintf(buf, size,
-		 "Totals Metric: %s  Count: %s  First: %s Last: %s  Last-First: %s  Metric/Interval: %s  TimeBucket: %s",
-		 a, b, c, d, e, f, g);
-}
-
-void sv_view_timing(const sv_view *v, double *filter_ms, double *tree_ms)
-{
-	*filter_ms = v->ms_filter;
-	*tree_ms = v->ms_tree;
-}
-
-size_t sv_view_memory(const sv_view *v)
-{
-	uint32_t nst = sv_source_stack_count(v->src);
-	return (size_t)v->node_cap * (sizeof(vnode) + 4) + (size_t)v->nnodes * 14 + (size_t)nst * 5 +
-	       v->names.text.total + (size_t)v->names.cap * 12 + (size_t)v->names.count * (sizeof(sv_stats) + 8);
-}

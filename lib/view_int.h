@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals of sv_view shared by view.c (pipeline, tree, ByName) and when.c. */
+/* Internals of sv_view shared by view.c (pipeline, tree, Fold%), view_byname.c (ByName),
+ * view_query.c (what a view answers) and when.c. */
 #ifndef STACKVIEW_VIEW_INT_H
 #define STACKVIEW_VIEW_INT_H
 
 #include "stackview/view.h"
 #include "strtab_int.h"
+
+#define SLACK 0.0006 /* §5.3 */
+#define NONE32 UINT32_MAX
 
 typedef struct vnode {
 	uint32_t name;
@@ -78,5 +82,8 @@ static inline bool view_clip(const sv_view *v, double *t, double *m)
 	}
 	return true;
 }
+
+/* view_byname.c: ByName's rows from the finished tree (building a view calls it). */
+int sv_view_compute_byname(sv_view *v);
 
 #endif

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of stackview/source.h shared by its files: source.c (interning, samples,
+ * getters), source_sink.c (the builder interface importers push into), source_sums.c (each
+ * stack's samples summed) and source_meta.c (events, notes, renames, processes).
+ * Ownership: the source owns everything here; sv_source_free frees it. */
+#ifndef STACKVIEW_LIB_SOURCE_INT_H
+#define STACKVIEW_LIB_SOURCE_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stackview/source.h"
+#include "strtab_int.h"
+#include "sv/idmap.h"
+
+struct sv_source {
+	char *format;
+	strtab frames;          /* full names; frame id = string id */
+	uint32_t *short_off;    /* per frame: offset of the short name inside the full name */
+	uint32_t short_cap;
+
+	sv_stack_id *st_caller; /* per stack */
+	sv_frame_id *st_frame;
+	sv_stack_id *st_kid;    /* per stack: the first stack made with it as caller, or NONE */
+	uint32_t nstacks, st_cap;
+	sv_idmap st_index;      /* (caller+1) << 32 | frame -> stack id, for every stack but a
+				 * caller's first (most callers of deep stacks have one) */
+
+	sv_stack_id *s_stack;   /* per sample */
+	double *s_time;
+	/* metric and count: per distinct (metric, count) pair (ncodes of them, code_cap room),
+	 * s_code[i] being sample i's pair, until `wide`: then per sample */
+	uint16_t *s_code;
+	bool wide; /* s_code is given up */
+	double *s_metric;
+	float *s_count;
+	uint32_t ncodes, code_cap;
+	sv_idmap code_index; /* hash of a pair's bits -> its code */
+	uint64_t last_key;   /* the last pair coded: most samples repeat it */
+	uint16_t last_code;
+	size_t nsamples, s_cap;
+	/* aggregating: one sample per stack; agg_slot[stack] = its sample index + 1 */
+	bool aggregate;
+	uint32_t *agg_slot, agg_cap;
+	uint32_t agg_none; /* sample index + 1 of the stackless one */
+	sv_stack_sums *sums; /* sv_source_sum_stacks: per stack, then the stackless samples */
+	uint32_t sums_nstacks; /* the stacks there were then (a stack made since: no sums) */
+
+	sv_scaling scaling;
+	bool limit_by_end;
+	double max_time, max_end, min_time;
+	char refusal[160]; /* why the last sample was refused, "" when none was */
+	double total_metric, total_count;
+	double abs_metric; /* sum of |metric|: every view sum stays below it */
+
+	sv_params *saved;
+	char *notes;
+	bool negative; /* some sample's metric is below 0 */
+	char unit[32]; /* the metric's unit when the input named one ("" = derive it) */
+	bool intervals; /* each sample is one interval of a thread's time (thread time) */
+	sv_event *events;
+	size_t nevents, event_cap;
+	sv_note *inotes;
+	size_t ninotes, inote_cap;
+	char *user_mods[SV_MAX_USER_MODULES];
+	size_t nuser_mods;
+};
+
+uint32_t sv_source_short_offset(const char *name, size_t len);
+
+#endif

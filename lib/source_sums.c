@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* Each stack's samples summed (sv_source_sum_stacks), kept when every such sum is exact in
+ * any order, so that a view whose time range takes stacks whole adds stacks, not samples. */
+#include "stackview/source.h"
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sv/idmap.h"
+#include "strtab_int.h"
+#include "sv/array.h"
+#include "source_int.h"
+
+/* ---- the stacks' sums ---- */
+
+/* The exponent of x's lowest set bit (x != 0, finite): x is a multiple of 2^that. */
+static int low_bit(double x)
+{
+	int e;
+	double f = frexp(fabs(x), &e); /* x = f * 2^e, f in [0.5, 1) */
+	uint64_t m = (uint64_t)ldexp(f, 53);
+	return e - 53 + __builtin_ctzll(m);
+}
+
+/* Whether every sum of values drawn from those seen (each a multiple of 2^low), whose
+ * magnitudes add up to `total`, is exact whatever its order: every partial sum is then a
+ * multiple of 2^low below 2^53 of them (a bit of margin for total's own rounding). */
+static bool sums_exact(int low, double total)
+{
+	return low != INT_MAX && total < ldexp(1, 52 + (low < -1000 ? -1000 : low));
+}
+
+int sv_source_sum_stacks(sv_source *src)
+{
+	/* at least 4 samples a stack: the sums (56 bytes a stack) cost at most what the samples do */
+	if (sv_source_stack_sums(src) || src->negative || src->nsamples / 4 < (size_t)src->nstacks + 1)
+		return 0;
+	free(src->sums);
+	src->sums = NULL;
+	sv_samples smp = sv_source_samples(src);
+	int lm = INT_MAX, lc = INT_MAX;
+	size_t nv = src->wide ? smp.n : src->ncodes;
+	for (size_t k = 0; k < nv; k++) {
+		double m = smp.metric[k], c = smp.count[k];
+		if (c < 0) /* then total_count is no bound on the counts' sums (and no view needs it) */
+			return 0;
+		if (m != 0 && low_bit(m) < lm)
+			lm = low_bit(m);
+		if (c != 0 && low_bit(c) < lc)
+			lc = low_bit(c);
+	}
+	if ((lm != INT_MAX && !sums_exact(lm, src->abs_metric)) || (lc != INT_MAX && !sums_exact(lc, src->total_count)))
+		return 0;
+	size_t n = (size_t)src->nstacks + 1;
+	sv_stack_sums *ss = malloc(n * sizeof(*ss));
+	if (!ss)
+		return SV_ENOMEM;
+	for (size_t k = 0; k < n; k++)
+		ss[k] = (sv_stack_sums){ 0, 0, INFINITY, -INFINITY, -INFINITY, -INFINITY, 0 };
+	for (size_t i = 0; i < smp.n; i++) {
+		sv_stack_id st = smp.stack[i];
+		sv_stack_sums *x = &ss[st == SV_STACK_NONE ? src->nstacks : st];
+		double t = smp.time[i], m = sv_sample_metric(&smp, i), end = t + fabs(m);
+		x->metric += m;
+		x->count += sv_sample_count(&smp, i);
+		x->n++;
+		if (t < x->first)
+			x->first = t;
+		if (t > x->last)
+			x->last = t;
+		if (end > x->last_end)
+			x->last_end = end;
+		if (m > x->max)
+			x->max = m;
+	}
+	src->sums = ss;
+	src->sums_nstacks = src->nstacks;
+	return 0;
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/* ByName (spec §6.3): every name's exclusive and inclusive numbers, each name counted once
+ * per sample however often it is on the stack. Part of building a view (view.c). */
+#include "stackview/view.h"
+#include "stackview/when.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "sv/idmap.h"
+#include "stackview/pattern.h"
+#include "view_int.h"
+#include "sv/array.h"
+#include "view_int.h"
+
+/* ---- ByName (§6.3) ---- */
+
+static void stats_zero(sv_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->first = INFINITY;
+	s->last = -INFINITY;
+	s->max = -INFINITY;
+}
+
+static int byname_cmp(const void *a, const void *b, void *payload)
+{
+	const sv_view *sort_view = payload;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	double ax = fabs(sort_view->byname_st[x].exc), ay = fabs(sort_view->byname_st[y].exc);
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	return strcmp(sv_strtab_str(&sort_view->names, x), sv_strtab_str(&sort_view->names, y));
+}
+
+/* Depth-first with an on-path counter per name: inclusive counted once per path. The walk's
+ * order is laid out first (each subtree's size, then each node's place and depth), so the
+ * nodes are then read in a row and asked for ahead, not found one child at a time. */
+int sv_view_compute_byname(sv_view *v)
+{
+	uint32_t nn = v->names.count, n = v->nnodes;
+	const uint32_t *kids = v->kids, *children = v->children;
+	int rc = 0;
+	uint32_t *onpath = calloc(nn ? nn : 1, sizeof(*onpath));
+	uint32_t *size = malloc(((size_t)n + 1) * sizeof(*size));
+	uint32_t *pos = malloc(((size_t)n + 1) * sizeof(*pos));
+	uint32_t *depth = malloc(((size_t)n + 1) * sizeof(*depth));
+	uint32_t *order = malloc(((size_t)n + 1) * sizeof(*order));
+	free(v->byname_st);
+	free(v->byname);
+	free(v->byname_row);
+	v->byname_st = malloc((nn ? nn : 1) * sizeof(*v->byname_st));
+	v->byname = malloc((nn ? nn : 1) * sizeof(*v->byname));
+	v->byname_row = malloc((nn ? nn : 1) * sizeof(*v->byname_row));
+	uint8_t *seen = calloc(nn ? nn : 1, 1);
+	free(v->first_on_path);
+	free(v->first_on_path_name);
+	v->first_on_path = malloc(((size_t)n + 1) * sizeof(*v->first_on_path));
+	v->first_on_path_name = malloc(((size_t)n + 1) * sizeof(*v->first_on_path_name));
+	v->nfirst_on_path = 0;
+	if (!onpath || !size || !pos || !depth || !order || !v->byname_st || !v->byname || !v->byname_row || !seen ||
+	    !v->first_on_path || !v->first_on_path_name) {
+		rc = SV_ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < nn; i++) {
+		stats_zero(&v->byname_st[i]);
+		v->byname_row[i] = NONE32;
+	}
+	/* subtree sizes (children after parents), then places in the walk (parents first) */
+	for (uint32_t i = n; i-- > 0;) {
+		if (!v->alive[i])
+			continue;
+		uint32_t sz = 1;
+		for (uint32_t k = kids[i]; k < kids[i + 1]; k++)
+			sz += size[children[k]];
+		size[i] = sz;
+	}
+	pos[SV_NODE_ROOT] = 0;
+	depth[SV_NODE_ROOT] = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!v->alive[i])
+			continue;
+		uint32_t at = pos[i] + 1;
+		for (uint32_t k = kids[i]; k < kids[i + 1]; k++) {
+			uint32_t c = children[k];
+			pos[c] = at;
+			depth[c] = depth[i] + 1;
+			at += size[c];
+		}
+		order[pos[i]] = i;
+	}
+	uint32_t m = size[SV_NODE_ROOT];
+	/* the walk: path[0, sp) holds the names from ROOT down to the current node's parent */
+	uint32_t *path = pos, sp = 0;
+	{
+		vnode *r = &v->nodes[SV_NODE_ROOT];
+		v->byname_st[r->name] = r->st;
+		seen[r->name] = 1;
+		onpath[r->name]++;
+		path[sp++] = r->name;
+		v->first_on_path_name[v->nfirst_on_path] = r->name;
+		v->first_on_path[v->nfirst_on_path++] = SV_NODE_ROOT;
+	}
+	for (uint32_t k = 1; k < m; k++) {
+		if (k + 12 < m) {
+			const vnode *ahead = &v->nodes[order[k + 12]];
+			__builtin_prefetch(ahead);
+			__builtin_prefetch((const char *)ahead + 64);
+		}
+		if (k + 4 < m)
+			__builtin_prefetch(&v->byname_st[v->nodes[order[k + 4]].name], 1);
+		uint32_t c = order[k];
+		while (sp > depth[c])
+			onpath[path[--sp]]--;
+		vnode *cn = &v->nodes[c];
+		sv_stats *bs = &v->byname_st[cn->name];
+		seen[cn->name] = 1;
+		bs->exc += cn->st.exc;
+		bs->exc_ct += cn->st.exc_ct;
+		bs->fold += cn->st.fold;
+		bs->fold_ct += cn->st.fold_ct;
+		if (!onpath[cn->name]) {
+			bs->inc += cn->st.inc;
+			bs->inc_ct += cn->st.inc_ct;
+			v->first_on_path_name[v->nfirst_on_path] = cn->name;
+			v->first_on_path[v->nfirst_on_path++] = c;
+		}
+		if (cn->st.first < bs->first)
+			bs->first = cn->st.first;
+		if (cn->st.last > bs->last)
+			bs->last = cn->st.last;
+		if (cn->st.max > bs->max)
+			bs->max = cn->st.max;
+		onpath[cn->name]++;
+		path[sp++] = cn->name;
+	}
+	v->nbyname = 0;
+	for (uint32_t i = 0; i < nn; i++)
+		if (seen[i])
+			v->byname[v->nbyname++] = i;
+	qsort_r(v->byname, v->nbyname, sizeof(uint32_t), byname_cmp, v);
+	for (uint32_t r = 0; r < v->nbyname; r++)
+		v->byname_row[v->byname[r]] = r;
+out:
+	free(onpath);
+	free(size);
+	free(pos);
+	free(depth);
+	free(order);
+	free(seen);
+	return rc;
+}

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/* What a built view answers (stackview/view.h): names, nodes, ByName rows, samples, the
+ * summary, net and peak over time, timings. Nothing here changes the view. */
+#include "stackview/view.h"
+#include "stackview/when.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "sv/idmap.h"
+#include "stackview/pattern.h"
+#include "view_int.h"
+#include "sv/array.h"
+#include "view_int.h"
+
+/* ---- getters ---- */
+
+const sv_source *sv_view_source(const sv_view *v) { return v->src; }
+const sv_params *sv_view_params(const sv_view *v) { return &v->params; }
+sv_scaling sv_view_scaling(const sv_view *v) { return v->scaling; }
+const char *sv_view_name(const sv_view *v, sv_name_id id) { return sv_strtab_str(&v->names, id); }
+uint32_t sv_view_name_count(const sv_view *v) { return v->names.count; }
+
+sv_name_id sv_view_name_find(const sv_view *v, const char *name)
+{
+	return sv_strtab_find(&v->names, name, strlen(name));
+}
+
+sv_name_id sv_view_node_name(const sv_view *v, sv_node_id n) { return v->nodes[n].name; }
+sv_node_id sv_view_node_parent(const sv_view *v, sv_node_id n) { return v->parent[n]; }
+const sv_stats *sv_view_node_stats(const sv_view *v, sv_node_id n) { return &v->nodes[n].st; }
+uint32_t sv_view_node_count(const sv_view *v) { return v->nnodes; }
+bool sv_view_node_alive(const sv_view *v, sv_node_id n) { return n < v->nnodes && v->alive[n]; }
+
+void sv_view_node_exc_span(const sv_view *v, sv_node_id n, double *first, double *last)
+{
+	*first = v->nodes[n].xfirst;
+	*last = v->nodes[n].xlast;
+}
+
+double sv_view_node_exc_max(const sv_view *v, sv_node_id n)
+{
+	return v->nodes[n].xmax;
+}
+
+uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id **out)
+{
+	*out = v->children + v->kids[n];
+	return v->kids[n + 1] - v->kids[n];
+}
+
+uint32_t sv_view_byname_count(const sv_view *v) { return v->nbyname; }
+sv_name_id sv_view_byname_name(const sv_view *v, uint32_t row) { return v->byname[row]; }
+const sv_stats *sv_view_byname_stats(const sv_view *v, uint32_t row) { return &v->byname_st[v->byname[row]]; }
+
+uint32_t sv_view_byname_find(const sv_view *v, sv_name_id name)
+{
+	return name < v->names.count ? v->byname_row[name] : NONE32;
+}
+
+bool sv_view_sample(const sv_view *v, size_t i, sv_node_id *node, double *time, double *metric)
+{
+	const sv_source *src = v->src;
+	sv_stack_id s = sv_source_sample_stacks(src)[i];
+	uint32_t n;
+	if (s == SV_STACK_NONE) {
+		if (!v->inc_empty)
+			return false;
+		n = SV_NODE_ROOT;
+	} else {
+		n = v->stack_node[s];
+		if (n == NONE32)
+			return false;
+	}
+	sv_samples smp = sv_source_samples(src);
+	double t = smp.time[i], m = sv_sample_metric(&smp, i);
+	if (!view_clip(v, &t, &m))
+		return false;
+	*node = v->remap[n];
+	*time = t;
+	*metric = m;
+	return true;
+}
+
+void sv_view_summary(sv_summary *out, const sv_view *v)
+{
+	const vnode *r = &v->nodes[SV_NODE_ROOT];
+	out->metric = r->st.inc;
+	out->count = r->st.inc_ct;
+	out->first = isfinite(r->st.first) ? r->st.first : 0;
+	out->last = isfinite(r->st.last) ? r->st.last : 0;
+	double span = out->last - out->first;
+	out->metric_per_interval = span != 0 ? out->metric / span : 0;
+	out->time_bucket = v->has_range ? (v->hi - v->lo) / SV_WHEN_LEN : 0;
+	out->start = v->lo + SLACK;
+	out->end = isfinite(v->hi) ? v->hi - SLACK : 0;
+	out->scaling = v->scaling;
+}
+
+typedef struct np_pair {
+	double t, m;
+	size_t i;
+} np_pair;
+
+static int np_cmp(const void *x, const void *y)
+{
+	const np_pair *a = x, *b = y;
+	return a->t < b->t ? -1 : a->t > b->t ? 1 : (a->i > b->i) - (a->i < b->i);
+}
+
+static int net_peak(const sv_view *v, sv_netpeak *out)
+{
+	memset(out, 0, sizeof(*out));
+	size_t ns = sv_source_sample_count(v->src), kept = 0;
+	bool sorted = true, any = false;
+	double last = 0, latest = 0;
+	for (size_t i = 0; i < ns; i++) {
+		sv_node_id n;
+		double t, m;
+		if (!sv_view_sample(v, i, &n, &t, &m))
+			continue;
+		out->net += m;
+		out->signed_metric |= m < 0;
+		sorted = sorted && (!any || t >= last);
+		last = t;
+		latest = !any || t > latest ? t : latest;
+		any = true;
+		kept++;
+	}
+	if (!out->signed_metric) { /* running sums only grow */
+		out->peak = out->net;
+		out->peak_time = any ? latest : 0;
+		return 0;
+	}
+	np_pair *p = sorted ? NULL : malloc(kept * sizeof(*p));
+	if (!sorted && !p)
+		return SV_ENOMEM;
+	double run = 0;
+	size_t k = 0;
+	out->peak = 0;
+	out->peak_time = v->lo + SLACK;
+	for (size_t i = 0; i < ns; i++) {
+		sv_node_id n;
+		double t, m;
+		if (!sv_view_sample(v, i, &n, &t, &m))
+			continue;
+		if (p) {
+			p[k++] = (np_pair){ t, m, i };
+			continue;
+		}
+		run += m;
+		if (run > out->peak) {
+			out->peak = run;
+			out->peak_time = t;
+		}
+	}
+	if (p) {
+		qsort(p, k, sizeof(*p), np_cmp);
+		for (size_t j = 0; j < k; j++) {
+			run += p[j].m;
+			if (run > out->peak) {
+				out->peak = run;
+				out->peak_time = p[j].t;
+			}
+		}
+		free(p);
+	}
+	return 0;
+}
+
+int sv_view_net_peak(sv_view *v, sv_netpeak *out)
+{
+	if (!v->np_known) {
+		int rc = net_peak(v, &v->np);
+		if (rc)
+			return rc;
+		v->np_known = true;
+	}
+	*out = v->np;
+	return 0;
+}
+
+void sv_view_summary_line(char *buf, size_t size, const sv_view *v)
+{
+	sv_summary s;
+	char a[64], b[64], c[64], d[64], e[64], f[64], g[64];
+	sv_view_summary(&s, v);
+	sv_format_number(a, sizeof(a), s.metric, 1);
+	sv_format_number(b, sizeof(b), s.count, 1);
+	if (s.last == 0) {
+		snprintf(buf, size, "Totals Metric: %s  Count: %s", a, b);
+		return;
+	}
+	sv_format_number(c, sizeof(c), s.first, 3);
+	sv_format_number(d, sizeof(d), s.last, 3);
+	sv_format_number(e, sizeof(e), s.last - s.first, 3);
+	sv_format_number(f, sizeof(f), s.metric_per_interval, 2);
+	sv_format_number(g, sizeof(g), s.time_bucket, 1);
+	snprintf(buf, size,
+		 "Totals Metric: %s  Count: %s  First: %s Last: %s  Last-First: %s  Metric/Interval: %s  TimeBucket: %s",
+		 a, b, c, d, e, f, g);
+}
+
+void sv_view_timing(const sv_view *v, double *filter_ms, double *tree_ms)
+{
+	*filter_ms = v->ms_filter;
+	*tree_ms = v->ms_tree;
+}
+
+size_t sv_view_memory(const sv_view *v)
+{
+	uint32_t nst = sv_source_stack_count(v->src);
+	return (size_t)v->node_cap * (sizeof(vnode) + 4) + (size_t)v->nnodes * 14 + (size_t)nst * 5 +
+	       v->names.text.total + (size_t)v->names.cap * 12 + (size_t)v->names.count * (sizeof(sv_stats) + 8);
+}
