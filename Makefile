@@ -64,7 +64,8 @@ FMT_SRCS := $(addprefix formats/core/,input.c side_file.c registry.c json_stream
 	$(addprefix formats/windows/,etl.c etl_common.c etl_stream.c etl_events.c etl_stacks.c etl_emit.c etl_symbols.c \
 		symsrv.c xpress.c pdb.c pe.c msvc_demangle.c nettrace.c) \
 	$(addprefix formats/json/,perfview_json.c speedscope.c pprof.c pprof_write.c chrome.c gecko.c) \
-	$(addprefix formats/text/,perfview_xml.c folded.c collapse.c wperf.c dtrace.c mac_sample.c flame_svg.c)
+	$(addprefix formats/text/,perfview_xml.c perfview_xml_attr.c perfview_xml_stacks.c perfview_xml_gui.c \
+		perfview_xml_write.c folded.c collapse.c wperf.c dtrace.c mac_sample.c flame_svg.c)
 TUI_SRCS := tui/screen.c tui/keymap.c tui/app.c tui/commands.c tui/list.c tui/nav.c tui/editline.c tui/dlg_presets.c tui/dlg_picker.c \
 	tui/dlg_columns.c tui/dlg_events.c tui/dlg_help.c tui/tab_flame.c tui/tab_notes.c tui/layout.c tui/draw.c tui/run.c tui/term.c
 CMD_SRCS := cmd/main.c cmd/commands.c cmd/load.c cmd/view.c cmd/info.c cmd/diff.c cmd/convert.c cmd/tui.c cmd/options.c \
