@@ -62,7 +62,8 @@ FMT_SRCS := $(addprefix formats/core/,input.c side_file.c registry.c json_stream
 		common.c names.c data.c records.c stacks.c sym.c sym_maps.c \
 		unwind.c) \
 	$(addprefix formats/windows/,etl.c etl_common.c etl_stream.c etl_events.c etl_stacks.c etl_emit.c etl_symbols.c \
-		symsrv.c xpress.c pdb.c pe.c msvc_demangle.c nettrace.c) \
+		symsrv.c xpress.c pdb.c pe.c msvc_demangle.c nettrace.c nettrace_meta.c nettrace_blocks.c \
+		nettrace_emit.c) \
 	$(addprefix formats/json/,perfview_json.c speedscope.c pprof.c pprof_write.c chrome.c gecko.c) \
 	$(addprefix formats/text/,perfview_xml.c perfview_xml_attr.c perfview_xml_stacks.c perfview_xml_gui.c \
 		perfview_xml_write.c folded.c collapse.c wperf.c dtrace.c mac_sample.c flame_svg.c)

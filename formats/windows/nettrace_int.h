@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of the .nettrace reader, one file a concern: event kinds and the runtime's
+ * events it reads (nettrace_meta.c), blocks and the FastSerialization object stream
+ * (nettrace_blocks.c), samples emitted per view (nettrace_emit.c) and the driver with the
+ * table entry (nettrace.c), each calling only those before it. formats/ only.
+ * Ownership: one nt_ctx per import, in nt_import's stack frame; it owns every array it points
+ * to, borrows the input. */
+#ifndef STACKVIEW_FORMATS_NETTRACE_INT_H
+#define STACKVIEW_FORMATS_NETTRACE_INT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stackview/formats.h"
+#include "sv/idmap.h"
+
+#include "sv/idmap.h"
+
+enum { R_OTHER, R_SAMPLE, R_PROCINFO, R_METHOD, R_MODULE };
+
+typedef struct nt_kind {
+	char *name;
+	size_t count, stacks;
+	bool samples; /* the sample profiler's */
+} nt_kind;
+
+typedef struct nt_meta {
+	uint32_t kind;
+	int role;
+} nt_meta;
+
+typedef struct nt_event {
+	uint64_t ts, tid;
+	uint32_t kind;
+	uint32_t stack; /* index + 1 into stks, 0 = none */
+	uint32_t type;  /* sample profiler: 0 error, 1 external code, 2 managed code */
+} nt_event;
+
+typedef struct nt_stack {
+	size_t off;  /* into ips */
+	uint32_t n;
+} nt_stack;
+
+typedef struct nt_method {
+	uint64_t start, size, module;
+	char *name;
+} nt_method;
+
+typedef struct nt_module {
+	uint64_t id;
+	char *path;
+} nt_module;
+
+typedef struct nt_seq {
+	uint64_t capture;
+	uint32_t last;
+} nt_seq;
+
+typedef struct nt_ctx {
+	const sv_input *in;
+	sv_sink *sink;
+	sv_error *err;
+	const unsigned char *d;
+	size_t n;
+	/* the Trace object */
+	uint64_t sync_qpc, freq;
+	uint32_t ptr, pid, ncpus, rate;
+	char *cmdline;
+	nt_kind *kinds;
+	size_t nkinds, kindcap;
+	sv_idmap kind_index;  /* name hash -> index + 1 (probed) */
+	nt_meta *metas;
+	size_t nmetas, metacap;
+	sv_idmap meta_index;  /* metadata id -> index + 1 */
+	nt_event *events;
+	size_t nevents, eventcap;
+	uint64_t *ips;
+	size_t nips, ipcap;
+	nt_stack *stks;
+	size_t nstks, stkcap;
+	sv_idmap stack_index; /* stack id -> index + 1 into stks (the last block that defined it) */
+	nt_method *methods;
+	size_t nmethods, methodcap;
+	nt_module *modules;
+	size_t nmodules, modulecap;
+	nt_seq *seqs;
+	size_t nseqs, seqcap;
+	sv_idmap seq_index;   /* capture thread -> index + 1 into seqs */
+	size_t lost, samples, blocks, unknown_meta, short_payloads;
+	bool cut;             /* the trace ends before its end tag */
+	bool partial;         /* reading the block the file's end cuts: stop at its first cut event */
+	size_t cut_at;
+} nt_ctx;
+
+/* An error at byte offset off of the file (SV_EFORMAT). */
+static inline int sv_nt_fail(nt_ctx *c, size_t off, const char *fmt, ...) SV_PRINTF(3, 4);
+static inline int sv_nt_fail(nt_ctx *c, size_t off, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sv_error_vset(c->err, SV_EFORMAT, fmt, ap);
+	va_end(ap);
+	sv_error_locate(c->err, c->in->name, -1, (long long)off);
+	return SV_EFORMAT;
+}
+
+/* nettrace_meta.c: a MetadataBlock event (an event kind); the runtime's method, module and
+ * process-info events. */
+int sv_nt_on_metadata(nt_ctx *c, const unsigned char *p, size_t n, size_t off);
+int sv_nt_on_method(nt_ctx *c, const unsigned char *p, size_t n);
+int sv_nt_on_module(nt_ctx *c, const unsigned char *p, size_t n);
+int sv_nt_on_procinfo(nt_ctx *c, const unsigned char *p, size_t n);
+/* nettrace_blocks.c: the whole object stream, into c. */
+int sv_nt_parse(nt_ctx *c);
+/* nettrace_emit.c: the samples of event kind `want` (or thread time), into the sink. */
+int sv_nt_emit_samples(nt_ctx *c, uint32_t want, bool tt, size_t *shown);
+
+#endif

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/* .nettrace reader: event kinds from MetadataBlocks (provider, id, name; the runtime's known
+ * names where the metadata has none), and the runtime's events it reads: methods, modules,
+ * the process. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "etl_int.h" /* UTF-16 strings and the CLR's event names, shared with the ETL reader */
+#include "stackview/formats.h"
+#include "sv/array.h"
+#include "sv/idmap.h"
+#include "nettrace_int.h"
+
+/* ---- kinds ---- */
+
+static int kind_of(nt_ctx *c, const char *name, uint32_t *out)
+{
+	size_t len = strlen(name);
+	for (uint64_t h = sv_hash_bytes(name, len);; h++) {
+		uint32_t i = sv_idmap_get(&c->kind_index, h);
+		if (i == SV_IDMAP_NONE) {
+			char *dup = strdup(name);
+			if (!dup || SV_ARRAY_PUSH(c->kinds, c->nkinds, c->kindcap, ((nt_kind){ dup, 0, 0, false }))) {
+				free(dup);
+				return SV_ENOMEM;
+			}
+			*out = (uint32_t)c->nkinds - 1;
+			return sv_idmap_put(&c->kind_index, h, (uint32_t)c->nkinds);
+		}
+		if (strcmp(c->kinds[i - 1].name, name) == 0) {
+			*out = i - 1;
+			return 0;
+		}
+	}
+}
+
+/* A UTF-16 string at p[*at..n) (NUL-terminated): a malloc'ed UTF-8 copy, *at past it; NULL
+ * with *nomem for no memory, NULL alone when the string has no terminator. */
+static char *utf16_field(const unsigned char *p, size_t n, size_t *at, bool *nomem)
+{
+	size_t i = *at;
+	while (i + 2 <= n && (p[i] || p[i + 1]))
+		i += 2;
+	if (i + 2 > n)
+		return NULL;
+	size_t used = 0;
+	char *s = sv_etl_dup_utf16(p + *at, n - *at, &used);
+	if (!s)
+		*nomem = true;
+	*at += used;
+	return s;
+}
+
+/* How TraceEvent names the events of the providers we know when the metadata carries no
+ * name (the runtime's own events), else NULL. */
+static const char *known_name(const char *provider, int id, int *role)
+{
+	*role = R_OTHER;
+	if (strcmp(provider, "Microsoft-DotNETCore-SampleProfiler") == 0 && id == 0)
+		return *role = R_SAMPLE, "Thread/Sample";
+	if (strcmp(provider, "Microsoft-DotNETCore-EventPipe") == 0 && id == 1)
+		return *role = R_PROCINFO, "ProcessInfo";
+	bool rt = strcmp(provider, "Microsoft-Windows-DotNETRuntime") == 0;
+	bool rundown = strcmp(provider, "Microsoft-Windows-DotNETRuntimeRundown") == 0;
+	if ((rt && (id == 143 || id == 144)) || (rundown && (id == 143 || id == 144)))
+		*role = R_METHOD;
+	else if ((rt && id == 152) || (rundown && (id == 153 || id == 154)))
+		*role = R_MODULE;
+	const char *n = sv_etl_manifest_event_name(provider, id);
+	if (!n && rundown && id == 143)
+		n = "Method/DCStartVerbose";
+	if (!n && rundown && id == 153)
+		n = "Loader/ModuleDCStart";
+	return n;
+}
+
+/* A metadata record: i32 MetaDataId, UTF-16 ProviderName, i32 EventId, UTF-16 EventName,
+ * i64 Keywords, i32 Version, i32 Level, then the fields (not needed here). */
+int sv_nt_on_metadata(nt_ctx *c, const unsigned char *p, size_t n, size_t off)
+{
+	bool nomem = false;
+	size_t at = 4;
+	if (n < 4)
+		return sv_nt_fail(c, off, "a metadata record of %zu bytes is too short", n);
+	uint32_t id = rd32(p);
+	int eid = 0, role;
+	char *prov = utf16_field(p, n, &at, &nomem), *name = NULL;
+	if (prov && n - at >= 4) {
+		eid = (int)rd32(p + at);
+		at += 4;
+		name = utf16_field(p, n, &at, &nomem);
+	}
+	int rc = 0;
+	if (nomem) {
+		rc = SV_ENOMEM;
+	} else if (!prov || !name) {
+		rc = sv_nt_fail(c, off, "metadata record %u does not hold its provider and event names", id);
+	} else {
+		const char *known = known_name(prov, eid, &role);
+		char full[512];
+		if (name[0])
+			snprintf(full, sizeof(full), "%s/%s", prov[0] ? prov : "?", name);
+		else if (known)
+			snprintf(full, sizeof(full), "%s/%s", prov, known);
+		else
+			snprintf(full, sizeof(full), "%s/EventID(%d)", prov[0] ? prov : "?", eid);
+		uint32_t kind;
+		if (!(rc = kind_of(c, full, &kind))) {
+			c->kinds[kind].samples |= role == R_SAMPLE;
+			uint32_t i = sv_idmap_get(&c->meta_index, id);
+			if (i != SV_IDMAP_NONE) {
+				c->metas[i - 1] = (nt_meta){ kind, role };
+			} else if (SV_ARRAY_PUSH(c->metas, c->nmetas, c->metacap, ((nt_meta){ kind, role }))) {
+				rc = SV_ENOMEM;
+			} else {
+				rc = sv_idmap_put(&c->meta_index, id, (uint32_t)c->nmetas);
+			}
+		}
+	}
+	free(prov);
+	free(name);
+	return rc;
+}
+
+/* ---- the runtime's events we read ---- */
+
+/* MethodLoadVerbose / MethodDCStart|EndVerbose: u64 MethodID, ModuleID, MethodStartAddress;
+ * u32 MethodSize, MethodToken, MethodFlags; UTF-16 Namespace, Name, Signature; ... */
+int sv_nt_on_method(nt_ctx *c, const unsigned char *p, size_t n)
+{
+	if (n < 36) {
+		c->short_payloads++;
+		return 0;
+	}
+	bool nomem = false;
+	size_t at = 36;
+	char *ns = utf16_field(p, n, &at, &nomem);
+	char *nm = ns ? utf16_field(p, n, &at, &nomem) : NULL;
+	char *sig = nm ? utf16_field(p, n, &at, &nomem) : NULL;
+	int rc = 0;
+	if (nomem) {
+		rc = SV_ENOMEM;
+	} else if (!sig) {
+		c->short_payloads++;
+	} else {
+		char *full = sv_etl_method_name(ns, nm, sig);
+		nt_method m = { rd64(p + 16), rd32(p + 24), rd64(p + 8), full };
+		if (!full || SV_ARRAY_PUSH(c->methods, c->nmethods, c->methodcap, m)) {
+			free(full);
+			rc = SV_ENOMEM;
+		}
+	}
+	free(ns);
+	free(nm);
+	free(sig);
+	return rc;
+}
+
+/* ModuleLoad / ModuleDCStart|DCEnd: u64 ModuleID, AssemblyID; u32 ModuleFlags, Reserved1;
+ * UTF-16 ModuleILPath, ... */
+int sv_nt_on_module(nt_ctx *c, const unsigned char *p, size_t n)
+{
+	bool nomem = false;
+	size_t at = 24;
+	char *path = n > 24 ? utf16_field(p, n, &at, &nomem) : NULL;
+	if (nomem)
+		return SV_ENOMEM;
+	if (!path) {
+		c->short_payloads++;
+		return 0;
+	}
+	if (SV_ARRAY_PUSH(c->modules, c->nmodules, c->modulecap, ((nt_module){ rd64(p), path }))) {
+		free(path);
+		return SV_ENOMEM;
+	}
+	return 0;
+}
+
+/* Microsoft-DotNETCore-EventPipe/ProcessInfo: UTF-16 CommandLine, OSInformation, ArchInformation. */
+int sv_nt_on_procinfo(nt_ctx *c, const unsigned char *p, size_t n)
+{
+	bool nomem = false;
+	size_t at = 0;
+	char *cmd = utf16_field(p, n, &at, &nomem);
+	if (nomem)
+		return SV_ENOMEM;
+	if (cmd) {
+		free(c->cmdline);
+		c->cmdline = cmd;
+	}
+	return 0;
+}
