@@ -382,10 +382,29 @@ int sv_etl_read_events(etl_ctx *c);
 
 /* Decode one record into the context (first pass). 0 or an error. */
 int sv_etl_on_record(etl_ctx *c, const etl_rec *r);
-/* Names the kinds whose metadata came after their first event (see etl_events.c). */
-int sv_etl_name_late_kinds(etl_ctx *c);
 /* The CLR module with this id in process pid, or NULL. */
 const emodule *sv_etl_find_module(const etl_ctx *c, uint32_t pid, uint64_t id);
+
+/* ---- etl_kinds.c ---- */
+
+/* Names the kinds whose metadata came after their first event (see etl_kinds.c). */
+int sv_etl_name_late_kinds(etl_ctx *c);
+/* A TraceLogging manifest record (its kinds named); a record counted under its kind (*kind);
+ * an EventInfo record (a classic provider's event names). */
+int sv_etl_on_manifest(etl_ctx *c, const etl_rec *r);
+int sv_etl_count_kind(etl_ctx *c, const etl_rec *r, uint32_t *kind);
+int sv_etl_on_event_info(etl_ctx *c, const etl_rec *r);
+
+/* ---- etl_decode.c ---- */
+
+/* A record of the kind or view asked for, as a sample (its metric and leaf frames); the OS
+ * heap's live blocks kept (an allocation's sample found by its free); a CLR stack event; a
+ * FileIo name record; a DiskIo init record (the I/O's stack). */
+int sv_etl_on_wanted(etl_ctx *c, const etl_rec *r);
+int sv_etl_heap_track(etl_ctx *c, const etl_rec *r, uint32_t sample);
+int sv_etl_on_clr_stack(etl_ctx *c, const etl_rec *r);
+int sv_etl_on_file_name(etl_ctx *c, const etl_rec *r);
+int sv_etl_on_disk_init(etl_ctx *c, const etl_rec *r);
 
 /* ---- etl_stacks.c ---- */
 
