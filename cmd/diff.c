@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* stackview diff and overweight: base runs against test runs, one or several a side (spec §9,
- * §10; docs/guide.md "Diff and Overweight"). The runs live in a comparison (lib/compare.c). */
+ * §10; docs/diff.md). The runs live in a comparison (lib/compare.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -95,7 +95,7 @@ void cli_usage(FILE *f)
 	      "  -o, --output FILE     flame / diff: write a flame graph SVG\n"
 	      "      --timing          per-phase times on stderr\n"
 	      "      --script FILE     view: run the terminal UI headless from a key script and print\n"
-	      "                        its screens (see docs/guide.md)\n"
+	      "                        its screens (see docs/tui.md)\n"
 	      "      --size WxH        screen size for --script (default 100x30)\n"
 	      "      --grouped         convert: write the names as the filtered view shows them\n"
 	      "      --folded-style S  convert to .folded: plain, or flamegraph (what\n"

@@ -268,7 +268,7 @@ int out_byname(FILE *f, sv_view *v, const cli_opts *o)
 
 /* The call tree, or Callers / Callees when t is set. */
 /* Text and TSV trees stop at this depth unless --depth says otherwise: a 100,000-deep stack
- * would print 100,000 lines of indentation; JSON keeps every level (docs/guide.md "Limits"). */
+ * would print 100,000 lines of indentation; JSON keeps every level (docs/limits.md). */
 #define TEXT_MAX_DEPTH 500
 
 static int out_tree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o)

@@ -248,7 +248,7 @@ int sv_budget_parse(sv_budget **out, const char *text, size_t len, sv_error *err
 	free(line);
 	sv_params_dispose(&cur);
 	if (!rc && !b->n)
-		rc = sv_error_set(err, SV_EINVAL, "no rules (see 'Budgets' in the guide)");
+		rc = sv_error_set(err, SV_EINVAL, "no rules (see 'Budgets' in the guide, docs/diff.md)");
 	if (rc) {
 		sv_budget_free(b);
 		return rc;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Thread time: each thread's running, runnable and waiting intervals from context switches
  * and wake-ups, as samples (thread_time.h; PerfView's ThreadTimeStackComputer, made exact
- * for preemption and for incomplete input — docs/guide.md "Thread time"). */
+ * for preemption and for incomplete input — docs/thread-time.md). */
 #include "sv/thread_time.h"
 
 #include <stdio.h>

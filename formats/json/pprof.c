@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* pprof profiles (profile.proto: formats/json/pprof.proto, gzip or plain), reader and writer
- * (spec/formats.md, docs/guide.md "Formats").
+ * (spec/formats.md, docs/input-json.md "pprof").
  *
  * Reading: the message is decoded whole by protobuf-c (pprof files hold aggregated stacks,
  * so they are small next to the samples they stand for). Every sample type is an event;

@@ -184,7 +184,7 @@ head -c 1048577 /dev/zero | tr '\0' '#' > "$TMP/huge"
 e compare.check-huge 2 "^stackview: $TMP/huge: longer than a budget file can be \(1 MiB\)" -- check "$TMP/huge" "${TEST[0]}"
 printf 'inc ROOT >= 1\n\0\n' > "$TMP/nul"
 e compare.check-nul 2 "^stackview: $TMP/nul:2: a NUL byte" -- check "$TMP/nul" "${TEST[0]}"
-awk '/^# budget.txt: the request path of myapp/{f=1} f&&/^```/{exit} f' docs/guide.md > "$TMP/guide-budget"
+awk '/^# budget.txt: the request path of myapp/{f=1} f&&/^```/{exit} f' docs/diff.md > "$TMP/guide-budget"
 printf 'myapp;myapp!main;myapp!parse 10\nmyapp;myapp!main;myapp!serialize;json_write 20\nmyapp;libc!malloc 3\n' > "$TMP/p.folded"
 "$SV" check "$TMP/guide-budget" "$TMP/p.folded" -- "$TMP/p.folded" > "$TMP/guide-budget.out" 2>&1
 st=$?

@@ -118,9 +118,9 @@ while IFS= read -r l; do
 	k=$(printf '%s' "${l:2:20}" | sed 's/ *$//')
 	h=${l:22}
 	[ -n "$k" ] || continue
-	grep -qF -- "| \`$k\` | $h |" docs/guide.md || missing="$missing [$k]"
+	grep -qF -- "| \`$k\` | $h |" docs/tui.md || missing="$missing [$k]"
 done < <("$SV" view "$IN/s-basic.perfView.xml" --script "$TMP/help.keys" --size 100x80 | sed -n '3,80p' | grep .)
-if [ -z "$missing" ]; then ok; else bad tui.keys.documented "not in docs/guide.md:$missing"; fi
+if [ -z "$missing" ]; then ok; else bad tui.keys.documented "not in docs/tui.md:$missing"; fi
 
 # ---- Save View (C-s) and the diff view ----
 rm -f build/tui-save-test.perfView.xml.zip

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Budgets: rules on a profile's numbers that CI can enforce (docs/guide.md "Budgets"). A
+/* Budgets: rules on a profile's numbers that CI can enforce (docs/diff.md "Budgets"). A
  * budget is text, one item a line: PerfView's boxes ("IncPats: Process% myapp"), in force for
  * the rules after them, and rules "KIND NAME OP LIMIT":
  *

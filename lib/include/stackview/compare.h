@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Comparing several runs per side (docs/guide.md "Diff of several runs"): each run's
+/* Comparing several runs per side (docs/diff.md "Several runs a side"): each run's
  * surviving samples with names aligned across builds, the diff of the two sides' means, and
  * per row the base and test means, the difference, its 95 % confidence interval (Student's t,
  * pooled variance; Welch's on request)

@@ -23,7 +23,7 @@ typedef uint32_t sv_stack_id;
 /* "no stack": the caller of a root-most stack element, or a sample with no stack. */
 #define SV_STACK_NONE UINT32_MAX
 
-/* Documented limits (docs/guide.md "Limits"). */
+/* Documented limits (docs/limits.md). */
 #define SV_MAX_NAME_LEN (64u * 1024u)
 #define SV_MAX_STACK_DEPTH 100000u
 #define SV_MAX_SAMPLES 1000000000u
