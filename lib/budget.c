@@ -15,17 +15,25 @@
 #include "stackview/pattern.h"
 #include "stackview/rows.h"
 #include "stackview/view.h"
+#include "sv/array.h"
 
 typedef struct rule_store {
 	sv_rule r;
 	char *text, *name;
-	sv_params params;
+	size_t set; /* the boxes in force: an index into sets (r.params is set once parsing ends) */
 	char *row;
 } rule_store;
 
+/* Rules share their boxes: each box line's text is kept once (texts), and the rules after one
+ * box change share one set of pointers into them (sets), so a budget's memory is its text's
+ * size plus a few pointers a rule, however many rules and boxes it has. */
 struct sv_budget {
 	rule_store *r;
 	size_t n, cap;
+	char **texts; /* every box text, owned */
+	size_t ntexts, texts_cap;
+	sv_params *sets; /* box sets, their strings borrowed from texts (never disposed) */
+	size_t nsets, sets_cap;
 };
 
 static const char *const op_text[] = { "<", "<=", ">", ">=" };
@@ -43,8 +51,11 @@ void sv_budget_free(sv_budget *b)
 		free(b->r[i].text);
 		free(b->r[i].name);
 		free(b->r[i].row);
-		sv_params_dispose(&b->r[i].params);
 	}
+	for (size_t i = 0; i < b->ntexts; i++)
+		free(b->texts[i]);
+	free(b->texts);
+	free(b->sets);
 	free(b->r);
 	free(b);
 }
@@ -163,7 +174,22 @@ static int parse_rule(rule_store *rs, char *line, long ln, sv_error *err)
 	return 0;
 }
 
-static int budget_line(sv_budget *b, char *s, long ln, sv_params *cur, bool *group_set, sv_error *err)
+/* The boxes as the lines so far set them: pointers into b->texts; `changed` until a rule
+ * takes them as a set. */
+typedef struct box_state {
+	char *box[SV_BOX_COUNT];
+	bool changed, group_set;
+} box_state;
+
+static int keep_text(sv_budget *b, const char *text, char **out)
+{
+	if (SV_ARRAY_RESERVE(b->texts, b->texts_cap, b->ntexts + 1) || !(*out = strdup(text)))
+		return SV_ENOMEM;
+	b->texts[b->ntexts++] = *out;
+	return 0;
+}
+
+static int budget_line(sv_budget *b, char *s, long ln, box_state *cur, sv_error *err)
 {
 	s = trim(s);
 	if (!*s || *s == '#')
@@ -173,8 +199,9 @@ static int budget_line(sv_budget *b, char *s, long ln, sv_params *cur, bool *gro
 	for (int i = 0; colon && i < SV_BOX_COUNT; i++) {
 		const char *bn = sv_box_name((sv_box)i);
 		if ((size_t)(colon - s) == strlen(bn) && !strncasecmp(s, bn, (size_t)(colon - s))) {
-			*group_set = *group_set || i == SV_BOX_GROUP;
-			return sv_params_set(cur, (sv_box)i, trim(colon + 1)) ? sv_error_set(err, SV_ENOMEM, NULL) : 0;
+			cur->group_set = cur->group_set || i == SV_BOX_GROUP;
+			cur->changed = true;
+			return keep_text(b, trim(colon + 1), &cur->box[i]) ? sv_error_set(err, SV_ENOMEM, NULL) : 0;
 		}
 	}
 	/* a rule may end in a comment: '#' after a blank */
@@ -184,28 +211,23 @@ static int budget_line(sv_budget *b, char *s, long ln, sv_params *cur, bool *gro
 			s = trim(s);
 			break;
 		}
-	if (b->n == b->cap) {
-		size_t nc = b->cap ? b->cap * 2 : 16;
-		rule_store *nr = realloc(b->r, nc * sizeof(*nr));
-		if (!nr)
+	if (cur->changed) {
+		if (SV_ARRAY_RESERVE(b->sets, b->sets_cap, b->nsets + 1))
 			return sv_error_set(err, SV_ENOMEM, NULL);
-		b->r = nr;
-		b->cap = nc;
+		memcpy(b->sets[b->nsets++].box, cur->box, sizeof(cur->box));
+		cur->changed = false;
 	}
+	if (SV_ARRAY_RESERVE(b->r, b->cap, b->n + 1))
+		return sv_error_set(err, SV_ENOMEM, NULL);
 	rule_store *rs = &b->r[b->n];
 	memset(rs, 0, sizeof(*rs));
 	if (!(rs->text = strdup(s)))
 		return sv_error_set(err, SV_ENOMEM, NULL);
-	if (sv_params_copy(&rs->params, cur)) {
-		sv_params_dispose(&rs->params);
-		free(rs->text);
-		return sv_error_set(err, SV_ENOMEM, NULL);
-	}
 	b->n++;
+	rs->set = b->nsets - 1;
 	rs->r.line = ln;
 	rs->r.text = rs->text;
-	rs->r.params = &rs->params;
-	rs->r.group_set = *group_set;
+	rs->r.group_set = cur->group_set;
 	return parse_rule(rs, s, ln, err);
 }
 
@@ -213,12 +235,14 @@ int sv_budget_parse(sv_budget **out, const char *text, size_t len, sv_error *err
 {
 	*out = NULL;
 	sv_budget *b = calloc(1, sizeof(*b));
-	sv_params cur;
-	if (!b || sv_params_init(&cur)) {
-		free(b);
+	box_state cur = { .changed = true };
+	char *empty = NULL;
+	if (!b || keep_text(b, "", &empty)) {
+		sv_budget_free(b);
 		return sv_error_set(err, SV_ENOMEM, NULL);
 	}
-	bool group_set = false;
+	for (int i = 0; i < SV_BOX_COUNT; i++)
+		cur.box[i] = empty;
 	int rc = 0;
 	long ln = 0;
 	char *line = NULL;
@@ -242,11 +266,13 @@ int sv_budget_parse(sv_budget **out, const char *text, size_t len, sv_error *err
 		}
 		memcpy(line, text + pos, n);
 		line[n] = '\0';
-		rc = budget_line(b, line, ln, &cur, &group_set, err);
+		rc = budget_line(b, line, ln, &cur, err);
 		pos += n + 1;
 	}
 	free(line);
-	sv_params_dispose(&cur);
+	/* the sets no longer move: each rule points at its own */
+	for (size_t i = 0; i < b->n; i++)
+		b->r[i].r.params = &b->sets[b->r[i].set];
 	if (!rc && !b->n)
 		rc = sv_error_set(err, SV_EINVAL, "no rules (see 'Budgets' in the guide, docs/diff.md)");
 	if (rc) {

@@ -189,3 +189,21 @@ printf 'myapp;myapp!main;myapp!parse 10\nmyapp;myapp!main;myapp!serialize;json_w
 "$SV" check "$TMP/guide-budget" "$TMP/p.folded" -- "$TMP/p.folded" > "$TMP/guide-budget.out" 2>&1
 st=$?
 [ "$st" = 1 ] && [ "$(grep -c '^ *[0-9]' "$TMP/guide-budget.out")" = 5 ] && ok || bad compare.guide-budget "exit $st: $(cat "$TMP/guide-budget.out")"
+
+# ---- budgets of many rules (reliability round three, points 1 and 2) ----
+# 65 rules, a box changed between each: every rule keeps its own boxes (the rule array grows
+# while they are read: rules once kept pointers into it), and each rule sees the boxes above it
+{ for i in $(seq 1 65); do printf 'FoldPats: f%d\ninc ROOT >= 0\n' "$i"; done; } > "$TMP/many"
+"$SV" check "$TMP/many" "${TEST[0]}" --json > "$TMP/many.json" 2> "$TMP/many.err"
+st=$?
+got=$(jq -c '[(.rules | length), ([.rules[] | select(.pass)] | length)]' "$TMP/many.json" 2>/dev/null)
+[ "$st" = 0 ] && [ "$got" = '[65,65]' ] && ok || bad compare.check-65-rules "exit $st, $got: $(head -c 300 "$TMP/many.err")"
+# a large GroupPats (a 600 KB comment, then an entry) and 15,000 rules within the 1 MiB limit: the boxes are kept once,
+# not once a rule (that took 9 GB); run under a 1.5 GB address-space cap (release build only:
+# sanitizers reserve terabytes of address space)
+if [ "${SV_VARIANT:-release}" = release ]; then
+	{ printf 'GroupPats: ['; head -c 600000 /dev/zero | tr '\0' 'x'; printf '] {%%}!=>module $1\n'; for i in $(seq 1 15000); do printf 'inc ROOT >= %d\n' 0; done; } > "$TMP/wide"
+	(ulimit -v 1500000; "$SV" check "$TMP/wide" "${TEST[0]}" > /dev/null 2> "$TMP/wide.err")
+	st=$?
+	[ "$st" = 0 ] && ok || bad compare.check-wide-budget "exit $st: $(head -c 300 "$TMP/wide.err")"
+fi
