@@ -69,6 +69,9 @@ void cli_usage(FILE *f)
 	      "      --symbol-path P   ETL: where PDBs are, as _NT_SYMBOL_PATH (default: that variable):\n"
 	      "                        DIR;cache*DIR;srv*CACHE*URL (a PDB not in CACHE is downloaded)\n"
 	      "      --offline         ETL: never download from symbol servers\n"
+	      "      --net-timeout S   symbol servers, debuginfod: give up on one file after S seconds\n"
+	      "                        (default 60)\n"
+	      "      --net-total S     ... and on the network after S seconds in all (default 300)\n"
 	      "      --by-cpu          perf, ETL: every stack under a 'CPU n' root frame (WPA's Cpu\n"
 	      "                        column; thread time: a wait under the CPU it ended on)\n"
 	      "      --select-group|--select-fold|--select-inc|--select-exc|--select-start|--select-end\n"
@@ -113,7 +116,7 @@ enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
 	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_FORMAT, O_VERSION,
 	O_MATCH, O_NO_AUTO_MATCH, O_WELCH, O_JUNIT, O_NAME,
-	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_THREADS, O_BY_CPU, O_LOOKUP, O_SYMBOL_PATH, O_OFFLINE, O_SYMFS, O_DEBUGINFOD, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT,
+	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_THREADS, O_BY_CPU, O_LOOKUP, O_SYMBOL_PATH, O_OFFLINE, O_NET_TIMEOUT, O_NET_TOTAL, O_SYMFS, O_DEBUGINFOD, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT,
 };
 
 static const struct option longopts[] = {
@@ -134,6 +137,8 @@ static const struct option longopts[] = {
 	{ "lookup", required_argument, NULL, O_LOOKUP },
 	{ "symbol-path", required_argument, NULL, O_SYMBOL_PATH },
 	{ "offline", no_argument, NULL, O_OFFLINE },
+	{ "net-timeout", required_argument, NULL, O_NET_TIMEOUT },
+	{ "net-total", required_argument, NULL, O_NET_TOTAL },
 	{ "symfs", required_argument, NULL, O_SYMFS },
 	{ "debuginfod", required_argument, NULL, O_DEBUGINFOD },
 	{ "debug-dir", required_argument, NULL, O_DEBUG_DIR },
@@ -329,6 +334,18 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 		case O_BY_CPU: o->by_cpu = true; break;
 		case O_SYMBOL_PATH: o->symbol_path = optarg; break;
 		case O_OFFLINE: o->offline = true; break;
+		case O_NET_TIMEOUT:
+		case O_NET_TOTAL: {
+			char *end;
+			double s = strtod(optarg, &end);
+			if (end == optarg || *end || !(s > 0) || s > 86400) {
+				fprintf(stderr, "stackview: --%s needs seconds (more than 0, at most 86400)\n",
+					c == O_NET_TIMEOUT ? "net-timeout" : "net-total");
+				return EXIT_USAGE;
+			}
+			*(c == O_NET_TIMEOUT ? &o->net_timeout : &o->net_total) = s;
+			break;
+		}
 		case O_SYMFS: o->symfs = optarg; break;
 		case O_DEBUGINFOD: /* libdebuginfod reads its servers from the environment */
 			if (setenv("DEBUGINFOD_URLS", optarg, 1)) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <zip.h>
 
+#include "hold.h"
 #include "stackview/formats.h"
 
 /* Where the bytes of `path` go: a symlink is followed to its target (the target is replaced,
@@ -55,24 +56,10 @@ typedef struct guarded {
 	bool interrupted;
 } guarded;
 
-/* The signals that end the program, held while a temporary exists. */
-static const int end_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-
-static bool end_signal_pending(void)
-{
-	sigset_t pending;
-	if (sigpending(&pending) != 0)
-		return false;
-	for (size_t i = 0; i < sizeof(end_signals) / sizeof(end_signals[0]); i++)
-		if (sigismember(&pending, end_signals[i]) == 1)
-			return true;
-	return false;
-}
-
 static ssize_t guarded_write(void *cookie, const char *buf, size_t n)
 {
 	guarded *g = cookie;
-	if (g->interrupted || end_signal_pending()) {
+	if (g->interrupted || sv_hold_pending()) {
 		g->interrupted = true;
 		errno = EINTR;
 		return -1;
@@ -140,11 +127,8 @@ int sv_write_atomic(const char *path_, int (*write)(FILE *f, void *payload, sv_e
 	/* Signals that end the program are held while the temporary exists; one that arrived
 	 * meanwhile cancels the rename and is delivered once the temporary is gone, so an
 	 * interrupted save leaves the old file as it was and nothing behind. */
-	sigset_t hold, old;
-	sigemptyset(&hold);
-	for (size_t i = 0; i < sizeof(end_signals) / sizeof(end_signals[0]); i++)
-		sigaddset(&hold, end_signals[i]);
-	sigprocmask(SIG_BLOCK, &hold, &old);
+	sigset_t old;
+	sv_hold_begin(&old);
 	if (!dcopy || !bcopy) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;
@@ -195,7 +179,7 @@ int sv_write_atomic(const char *path_, int (*write)(FILE *f, void *payload, sv_e
 		rc = sv_error_set(err, SV_EIO, "writing failed: %s", strerror(g.error));
 	else if (!rc && !flushed)
 		rc = sv_error_set(err, SV_EIO, "writing failed");
-	if (g.interrupted || end_signal_pending()) {
+	if (g.interrupted || sv_hold_pending()) {
 		rc = sv_error_set(err, SV_ECANCELED, "interrupted; the file was left as it was");
 		goto out;
 	}
@@ -232,7 +216,7 @@ out:
 	free(bcopy);
 	if (rc)
 		sv_error_locate(err, path, 0, -1);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	sv_hold_end(&old);
 	return rc;
 }
 

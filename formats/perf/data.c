@@ -256,10 +256,12 @@ static int finish(pdr *r)
 		rc = sv_sink_note(r->sink, found == used ? SV_NOTE_INFO : SV_NOTE_WARNING, "user symbols: %zu of %zu files found%s%s%s", found,
 			  used, found < used ? " (not found: " : "", missing, found < used ? (used - found > shown ? ", …)" : ")") : "");
 	size_t dasked, dfound;
-	sv_perf_syms_debuginfod(r->syms, &dasked, &dfound);
+	const char *dwhy;
+	sv_perf_syms_debuginfod(r->syms, &dasked, &dfound, &dwhy);
 	if (!rc && dasked)
 		rc = sv_sink_note(r->sink, dfound < dasked ? SV_NOTE_WARNING : SV_NOTE_INFO,
-				  "debuginfod: %zu of %zu files asked for by build id found", dfound, dasked);
+				  "debuginfod: %zu of %zu files asked for by build id found%s%s%s", dfound, dasked,
+				  *dwhy ? " (the last request " : "", dwhy, *dwhy ? ")" : "");
 	if (!rc && (r->lost || r->lost_samples))
 		rc = sv_sink_note(r->sink, SV_NOTE_WARNING, "perf lost %zu events and %zu samples while recording", r->lost, r->lost_samples);
 	if (!rc && r->bad_samples)
@@ -303,8 +305,9 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	sv_cpu_root_init(&r.cpu_roots);
 	rec *tmp = NULL;
 	struct low_mark { uint64_t file, inflated; } *low = NULL;
+	sv_net_init(&r.net, r.opts);
 	sv_perf_sym_opts so = { r.opts->kallsyms, r.opts->debug_dirs, r.opts->perf_map_dir, r.opts->symfs,
-				r.opts->debuginfod };
+				r.opts->debuginfod, &r.net };
 	int rc = sv_perf_syms_new(&r.syms, &so);
 	if (rc) {
 		sv_pdr_oom(&r);
@@ -391,6 +394,11 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		rc = type == R_SAMPLE ? sv_pdr_sample(&r, h + 8, size - 8u, misc, off) : sv_pdr_apply(&r, type, misc, h + 8, size - 8u);
 		if (rc)
 			goto out;
+		if (r.net.stopped) { /* Ctrl-C while debuginfod was asked: the load ends too */
+			rc = sv_error_set(err, SV_ECANCELED, "loading canceled (while asking debuginfod)");
+			sv_error_locate(err, in->name, -1, -1);
+			goto out;
+		}
 	}
 	rc = finish(&r);
 out:

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "core/net.h"
 #include "perf_int.h"
 #include "sv/idmap.h"
 #include "sv/cpu_root.h"
@@ -142,6 +143,7 @@ typedef struct pdr {
 	uint64_t kernel_text;
 
 	sv_perf_syms *syms;
+	sv_net net; /* debuginfod's time and Ctrl-C */
 	bool kallsyms_tried;
 	char kallsyms_note[512];
 	sv_frame_id *kfids; /* per kernel symbol (+1: unknown) */

@@ -108,6 +108,7 @@ typedef struct sv_perf_sym_opts {
 	const char *perf_map_dir; /* where perf-PID.map files are; NULL = /tmp */
 	const char *symfs;        /* the recording's files under this root (perf's --symfs) */
 	bool debuginfod;          /* ask debuginfod (DEBUGINFOD_URLS) for files by build id */
+	struct sv_net *net;       /* the requests' time and Ctrl-C (core/net.h); borrowed, may be NULL */
 } sv_perf_sym_opts;
 
 int sv_perf_syms_new(sv_perf_syms **out, const sv_perf_sym_opts *opts);
@@ -116,8 +117,9 @@ int sv_perf_syms_new(sv_perf_syms **out, const sv_perf_sym_opts *opts);
  * symbols, or add's error. */
 int sv_perf_list_elf(const char *path, int (*add)(void *payload, uint64_t start, uint64_t end, const char *name),
 		     void *payload);
-/* How many files were asked of debuginfod, and found there. */
-void sv_perf_syms_debuginfod(const sv_perf_syms *s, size_t *asked, size_t *found);
+/* How many files were asked of debuginfod, and found there; why the last request stopped
+ * early ("" when it did not). */
+void sv_perf_syms_debuginfod(const sv_perf_syms *s, size_t *asked, size_t *found, const char **why);
 void sv_perf_syms_free(sv_perf_syms *s);
 
 /* The DSO for a path (and build id when known), created on first use. NULL = out of memory. */

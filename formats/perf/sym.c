@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include "sym_int.h"
+#include "core/hold.h"
+#include "core/net.h"
 #include "core/side_file.h"
 
 
@@ -51,6 +53,10 @@ int sv_perf_syms_new(sv_perf_syms **out, const sv_perf_sym_opts *opts)
 	if (!s)
 		return SV_ENOMEM;
 	s->opts = *opts;
+	if (!s->opts.net) { /* the defaults' budget, for this table's life */
+		sv_net_init(&s->own_net, NULL);
+		s->opts.net = &s->own_net;
+	}
 	const char *user = opts->debug_dirs ? opts->debug_dirs : "";
 	size_t n = strlen(user) + 64;
 	if (!(s->debuginfo_path = malloc(n))) {
@@ -110,10 +116,11 @@ int sv_perf_list_elf(const char *path, int (*add)(void *payload, uint64_t start,
 	return rc;
 }
 
-void sv_perf_syms_debuginfod(const sv_perf_syms *s, size_t *asked, size_t *found)
+void sv_perf_syms_debuginfod(const sv_perf_syms *s, size_t *asked, size_t *found, const char **why)
 {
 	*asked = s->dbgd_asked;
 	*found = s->dbgd_found;
+	*why = s->dbgd_why;
 }
 
 void sv_perf_syms_free(sv_perf_syms *s)
@@ -555,23 +562,60 @@ static int own_vdso(void)
 	return fd;
 }
 
+/* libdebuginfod calls this at least once a second while a request runs: a non-zero return
+ * ends it (its own time-outs are about 90 s a request, with retries, per server). */
+static int dbgd_progress(debuginfod_client *client, long a, long b)
+{
+	(void)a, (void)b;
+	sv_perf_syms *s = debuginfod_get_user_data(client);
+	if (s->opts.net && sv_net_stop(s->opts.net)) {
+		snprintf(s->dbgd_why, sizeof(s->dbgd_why), "stopped");
+		return 1;
+	}
+	if (sv_net_now() > s->dbgd_until) {
+		snprintf(s->dbgd_why, sizeof(s->dbgd_why), "timed out (--net-timeout, --net-total)");
+		return 1;
+	}
+	return 0;
+}
+
 /* debuginfod (its servers from DEBUGINFOD_URLS, its cache from DEBUGINFOD_CACHE_PATH): the
- * debug file by build id, else the executable; the file it caches is opened as any other. */
+ * debug file by build id, else the executable; the file it caches is opened as any other.
+ * Each request has what the load's network budget allows, and the signals that end the
+ * program are held meanwhile so that Ctrl-C ends it within a second, its cache's temporary
+ * file removed by libdebuginfod, before the signal takes effect. */
 static Dwfl_Module *from_debuginfod(sv_perf_syms *s, sv_perf_dso *d, Dwfl **dwfl)
 {
-	if (!s->dbgd && !(s->dbgd = debuginfod_begin()))
+	sv_net *net = s->opts.net;
+	if (!s->dbgd && (s->dbgd = debuginfod_begin())) {
+		debuginfod_set_user_data(s->dbgd, s);
+		debuginfod_set_progressfn(s->dbgd, dbgd_progress);
+	}
+	if (!s->dbgd)
 		return NULL;
-	s->dbgd_asked++;
 	Dwfl_Module *mod = NULL;
 	for (int which = 0; which < 2 && !mod; which++) {
+		double allow = sv_net_allow(net);
+		if (allow <= 0)
+			break;
+		s->dbgd_asked += which == 0;
+		s->dbgd_until = sv_net_now() + allow;
+		s->dbgd_why[0] = '\0';
 		char *path = NULL;
+		sigset_t old;
+		sv_hold_begin(&old);
 		int fd = which == 0 ? debuginfod_find_debuginfo(s->dbgd, d->build_id, d->build_id_len, &path)
 				    : debuginfod_find_executable(s->dbgd, d->build_id, d->build_id_len, &path);
+		if (sv_hold_pending())
+			net->stopped = true;
+		sv_hold_end(&old);
 		if (fd >= 0)
 			close(fd); /* reopened through the side-file guard */
 		if (fd >= 0 && path && (mod = try_file(s, d, path, dwfl)))
 			d->elf_path = strdup(path);
 		free(path);
+		if (net->stopped)
+			break;
 	}
 	s->dbgd_found += mod != NULL;
 	return mod;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/net.h"
 #include "perf_int.h"
 #include "sv/idmap.h"
 
@@ -36,6 +37,9 @@ typedef struct jit_map {
 struct sv_perf_syms {
 	sv_perf_sym_opts opts;
 	struct debuginfod_client *dbgd; /* made when first needed */
+	double dbgd_until;              /* the current request's deadline (monotonic seconds) */
+	struct sv_net own_net;          /* when the caller gives none */
+	char dbgd_why[200];             /* why the last request stopped early, "" when it did not */
 	size_t dbgd_found, dbgd_asked;
 	char *debuginfo_path; /* for libdwfl's standard find_debuginfo */
 	char *path_slot;

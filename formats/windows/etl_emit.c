@@ -214,6 +214,8 @@ static int address_frame(emit *e, sv_frame_id *out, uint32_t pid, uint64_t addr,
 	if (im) {
 		append_module(c, buf, sizeof(buf), &len, im->path);
 		const sv_symtab *t = sv_etl_symtab(c, im);
+		if (c->net.stopped)
+			return sv_error_set(c->err, SV_ECANCELED, "loading canceled (while downloading symbols)");
 		const sv_symbol *s = t && addr - im->base <= UINT32_MAX ? sv_symtab_lookup(t, (uint32_t)(addr - im->base)) : NULL;
 		snprintf(buf + len, sizeof(buf) - len, "!%s", s ? s->name : "?");
 	} else if (m) {

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/net.h"
 #include "stackview/formats.h"
 #include "sv/idmap.h"
 
@@ -332,6 +333,7 @@ typedef struct etl_ctx {
 	esymfile *symfiles;
 	size_t nsymfiles, symfilecap;
 	bool offline;         /* never download */
+	sv_net net;           /* the downloads' time and Ctrl-C (core/net.h) */
 	char **noid;          /* images the frames need whose PDB identity the trace does not give */
 	size_t nnoid, noidcap;
 	char **failed;        /* servers that could not be reached this run */

@@ -168,13 +168,23 @@ static void search(etl_ctx *c, esymfile *f, const ersds *e)
 		}
 		if (!dir || !*dir)
 			continue;
+		if (!sv_symsrv_safe_name(e->name)) { /* a name from the trace never becomes a path */
+			snprintf(f->why, sizeof(f->why), "the trace's PDB name '%.80s' is not one file's name", e->name);
+			return;
+		}
 		snprintf(path, sizeof(path), "%s/%s/%s/%s", dir, e->name, f->key, e->name);
 		if (try_file(f, e, path) > 0)
 			return;
-		if (url && (!strncasecmp(url, "http://", 7) || !strncasecmp(url, "https://", 8)) && !c->offline &&
-		    !server_failed(c, url)) {
+		bool http = url && (!strncasecmp(url, "http://", 7) || !strncasecmp(url, "https://", 8));
+		if (http && !c->offline && server_failed(c, url))
+			snprintf(f->why, sizeof(f->why), "not asked: %.300s failed earlier in this run", url);
+		else if (http && !c->offline) {
 			char why[600];
-			int rc = sv_symsrv_fetch(url, dir, e->name, f->key, path, sizeof(path), why, sizeof(why));
+			int rc = sv_symsrv_fetch(&c->net, url, dir, e->name, f->key, path, sizeof(path), why, sizeof(why));
+			if (rc == -2) { /* stopped: ask nothing more, look nowhere else */
+				snprintf(f->why, sizeof(f->why), "%s", why);
+				return;
+			}
 			if (rc == 0 && try_file(f, e, path) > 0) {
 				snprintf(f->why, sizeof(f->why), "%.340s (downloaded from %.240s)", path, url);
 				c->downloads++;
@@ -182,7 +192,7 @@ static void search(etl_ctx *c, esymfile *f, const ersds *e)
 			}
 			if (rc != 0)
 				snprintf(f->why, sizeof(f->why), "%s", why);
-			char *u = rc < 0 ? strdup(url) : NULL;
+			char *u = rc < 0 && !c->net.spent ? strdup(url) : NULL; /* spent: each says so */
 			if (u && SV_ARRAY_PUSH(c->failed, c->nfailed, c->failedcap, u))
 				free(u);
 		}

@@ -116,7 +116,7 @@ cn pdb.server.offline '[.rows[] | select(.name | test("^crash!")) | .name]' '["c
 if [ ! -e "$PT/cache3" ]; then ok; else bad pdb.server.offline-wrote "--offline made $PT/cache3"; fi
 kill "$SRV" 2> /dev/null
 wait "$SRV" 2> /dev/null
-cn pdb.server.down '[.found[] | select(startswith("symbols: crash.pdb")) | test("127.0.0.1:1")]' '[true,false]' \
+cn pdb.server.down '[.found[] | select(startswith("symbols: crash.pdb")) | test("not asked: http://127.0.0.1:1/ failed earlier in this run")]' '[false,true]' \
 	info "$PT/sym.etl" --symbol-path "srv*$PT/cache4*http://127.0.0.1:1/"
 
 # PE images: the identity a store keys the image and its PDB by (the .sym files' INFO CODE_ID
@@ -156,3 +156,76 @@ nm -S --defined-only "$ELF" | perl -ne 'printf "%x %x %s\n", hex $1, hex $2, $3 
 missing=$(while read -r line; do grep -qxF "$line" "$PT/elf.txt" || echo "$line"; done < "$PT/nm.txt")
 n=$(grep -c '' "$PT/nm.txt")
 if [ -z "$missing" ] && [ "$n" -gt 10 ]; then ok; else bad pdb.elf "$n nm symbols; not listed: $missing"; fi
+
+# ---- servers that misbehave (tests/pdb/badserver.py on loopback, which stops by itself) ----
+# Each download has a deadline (--net-timeout; --net-total for the run); a drip, a stall and an
+# endless body end there, an HTML page served with 200 is no PDB; none leaves a file or a
+# directory in the cache, and the next PDB of the run is not asked of a server that failed.
+: > "$PT/bad.log"
+python3 tests/pdb/badserver.py "$PT/bad.log" 90 "$PT/good.pdb" > "$PT/badport" &
+BADSRV=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$PT/badport" ] && break; sleep 0.2; done
+BAD="http://127.0.0.1:$(head -n 1 "$PT/badport")"
+strip_port() { sed -E 's/127\.0\.0\.1:[0-9]+/127.0.0.1:PORT/g'; }
+for m in drip:'timed out after 2 s' stall:'timed out after 2 s' endless:'timed out after 2 s' html:'HTTP 200 but not a PDB (it begins "<!DOCTYPE html><html><bo")'; do
+	mode=${m%%:*}
+	want=${m#*:}
+	t0=$(date +%s%N)
+	got=$("$SV" info "$PT/sym.etl" --symbol-path "srv*$PT/c-$mode*$BAD/$mode" --net-timeout 2 --json 2>/dev/null |
+		jq -r '[.found[] | select(startswith("symbols: crash.pdb"))] | join("\n")' | strip_port)
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	left=$(find "$PT/c-$mode" -mindepth 1 2>/dev/null | head -n 3)
+	if printf '%s' "$got" | grep -qF "$mode/crash.pdb/$KEY/crash.pdb: $want" &&
+		printf '%s' "$got" | grep -qF "000000000000000000000000000000001: not asked: http://127.0.0.1:PORT/$mode failed earlier in this run" &&
+		[ -z "$left" ] && [ "$ms" -lt 8000 ]; then ok; else bad "pdb.badserver.$mode" "${ms} ms, left [$left]: $got"; fi
+done
+# --net-total: the run's time is spent on the first PDB; the second is not asked, and says so
+got=$("$SV" info "$PT/sym.etl" --symbol-path "srv*$PT/c-total*$BAD/drip" --net-timeout 30 --net-total 1 --json 2>/dev/null |
+	jq -r '[.found[] | select(startswith("symbols: crash.pdb"))] | join("\n")' | strip_port)
+if printf '%s' "$got" | grep -qF "timed out after 1 s" && printf '%s' "$got" | grep -qF "not asked: the run's 1 s for downloads are spent (--net-total)"; then ok; else bad pdb.badserver.total "$got"; fi
+# Ctrl-C stops a download within a second: the load is canceled (exit 1), nothing is left;
+# SIGTERM ends the program (143), nothing is left either
+for s in INT:1 TERM:143; do
+	sig=${s%%:*}
+	: > "$PT/bad.log"
+	"$SV" info "$PT/sym.etl" --symbol-path "srv*$PT/c-$sig*$BAD/drip" --net-timeout 60 > "$PT/sig.out" 2>&1 &
+	pid=$!
+	for _ in $(seq 1 50); do grep -q "GET /drip/" "$PT/bad.log" && break; sleep 0.1; done
+	sleep 0.3
+	t0=$(date +%s%N)
+	kill -"$sig" "$pid"
+	wait "$pid"
+	st=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	left=$(find "$PT/c-$sig" -mindepth 1 2>/dev/null | head -n 3)
+	if [ "$st" = "${s#*:}" ] && [ "$ms" -lt 2500 ] && [ -z "$left" ]; then ok; else bad "pdb.badserver.sig$sig" "exit $st after $ms ms, left [$left]: $(tail -n 1 "$PT/sig.out")"; fi
+done
+# A trace whose PDB name is ".." after its last separator: the name never becomes a path
+# (a server that answers anything with a PDB would otherwise be written to CACHE/../KEY/)
+python3 tests/threadtime/gen_etl.py "$PT/dotdot.etl" symbols-dotdot
+mkdir -p "$PT/dd/cache"
+: > "$PT/bad.log"
+got=$("$SV" info "$PT/dotdot.etl" --symbol-path "srv*$PT/dd/cache*$BAD/any" --json 2>/dev/null | jq -c '[.found[] | select(startswith("symbols: .."))] | length')
+if [ "$got" = 2 ] && [ "$(ls -A "$PT/dd")" = cache ] && [ -z "$(ls -A "$PT/dd/cache")" ] && ! grep -q "GET /any/\.\./" "$PT/bad.log"; then ok; else
+	bad pdb.badserver.dotdot "notes $got; $PT/dd holds: $(ls -A "$PT/dd" "$PT/dd/cache" | tr '\n' ' ')"; fi
+# debuginfod that drips: each request ends at --net-timeout, and the note says why
+zcat tests/data/mt.fp.data.gz > "$PT/mt.data"
+t0=$(date +%s%N)
+got=$(DEBUGINFOD_CACHE_PATH="$PT/dcache" "$SV" info "$PT/mt.data" --debuginfod "$BAD/drip" --net-timeout 1 --json 2>/dev/null |
+	jq -r '[.found[], .warnings[]] | map(select(startswith("debuginfod"))) | join("")')
+ms=$((($(date +%s%N) - t0) / 1000000))
+if [ "$got" = "debuginfod: 0 of 1 files asked for by build id found (the last request timed out (--net-timeout, --net-total))" ] && [ "$ms" -lt 6000 ]; then ok; else
+	bad pdb.debuginfod.drip "$ms ms: $got"; fi
+: > "$PT/bad.log"
+DEBUGINFOD_CACHE_PATH="$PT/dcache2" "$SV" info "$PT/mt.data" --debuginfod "$BAD/drip" > "$PT/dsig.out" 2>&1 &
+pid=$!
+for _ in $(seq 1 50); do grep -q "GET /drip/" "$PT/bad.log" && break; sleep 0.1; done
+sleep 0.3
+t0=$(date +%s%N)
+kill -INT "$pid"
+wait "$pid"
+st=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+if [ "$st" = 1 ] && [ "$ms" -lt 2500 ] && grep -q "loading canceled (while asking debuginfod)" "$PT/dsig.out"; then ok; else bad pdb.debuginfod.sigint "exit $st after $ms ms: $(tail -n 1 "$PT/dsig.out")"; fi
+kill "$BADSRV" 2> /dev/null
+wait "$BADSRV" 2> /dev/null

@@ -39,7 +39,7 @@
 # bytes in process 100 and a reserve of 1 MiB (not counted), and a VirtualFree decommitting
 # 16384 bytes; a DiskIO ReadInit of Irp 0xBEEF on thread 101 with a stack in queue.dll, and its
 # Read of 8192 bytes (version 3, IssuingThreadId 101) completed on thread 0 without a stack.
-# usage: gen_etl.py OUT.etl [lost | cpu-only | symbols | names | io]
+# usage: gen_etl.py OUT.etl [lost | cpu-only | symbols | symbols-dotdot | names | io]
 import struct
 import sys
 
@@ -235,13 +235,18 @@ def rsds(pid, base, guid, age, name):
                      name + b"\0")
 
 
+# "symbols-dotdot": the identities name their PDB C:\\build\\.. (a hostile trace: the name after
+# the last separator must never become part of a path)
+PDB_PATH = b"C:\\build\\.." if len(sys.argv) > 2 and sys.argv[2] == "symbols-dotdot" else b"C:\\build\\crash.pdb"
+
+
 def symbols_rundown():
     recs = []
     proc = struct.pack("<QIIIiQI", 0xFFFF800000002000, 200, 4, 1, 0, 0, 0) + b"crash.exe\0" + utf16z("crash.exe")
     recs.append(system64(0x03, 3, 0, 200, ts(0.1), proc, version=3))
     recs.append(system64(0x05, 3, 201, 200, ts(0.1), struct.pack("<II", 200, 201) + b"\0" * 40, version=3))
     for name, base, guid in ((b"crash.exe", 0x400000, CRASH_GUID), (b"other.exe", 0x500000, bytes(16))):
-        recs.append(rsds(200, base, guid, 1, b"C:\\build\\crash.pdb"))
+        recs.append(rsds(200, base, guid, 1, PDB_PATH))
         img = struct.pack("<QQIIIIQIIII", base, 0x10000, 200, 0, 0, 0, base, 0, 0, 0, 0) + utf16z(name.decode())
         recs.append(system64(0x14, 3, 0, 200, ts(0.1), img, version=2))
     img = struct.pack("<QQIIIIQIIII", IMAGES["ntdll.dll"], 0x100000, 200, 0, 0, 0, 0, 0, 0, 0, 0) + utf16z("ntdll.dll")
@@ -326,7 +331,7 @@ def main():
     lost = 3 if mode == "lost" else 0
     # cpu-only: no CSwitch or ReadyThread (PERFINFO headers of group 0x05)
     keep = (lambda r: r[2] != 0x11 or r[7] != 0x05) if mode == "cpu-only" else (lambda r: True)
-    syms = mode == "symbols"
+    syms = mode.startswith("symbols")
     out = buffer(0, 1, [header(2, lost)] + rundown() + (symbols_rundown() if syms else []) +
                  (names() if mode == "names" else []) + (io() if mode == "io" else []) + (heap() if mode == "heap" else []) + [r for r in cpu0() if keep(r)]) + \
         buffer(1, 1, [r for r in cpu1() if keep(r)] + (symbols_samples() if syms else []))

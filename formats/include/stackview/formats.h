@@ -35,7 +35,14 @@ typedef struct sv_import_opts {
 	bool offline;             /* ETL: never download from the symbol path's servers */
 	unsigned threads;         /* perf script, folded text: 1 = one thread, 2 = two (any size),
 				   * 0 = two for a whole input of 16 MiB or more when there are two CPUs */
+	/* The network (ETL symbol servers, perf.data debuginfod): a file's transfer gives up
+	 * after net_file_s seconds, all of a load's after net_total_s (0 = SV_NET_FILE_S,
+	 * SV_NET_TOTAL_S); the progress watcher's cancel stops one within a second. */
+	double net_file_s, net_total_s;
 } sv_import_opts;
+
+#define SV_NET_FILE_S 60.0
+#define SV_NET_TOTAL_S 300.0
 
 /* What PerfView opens a file of this kind with (semantics §11.2), when the file carries no
  * saved state: GroupPats and FoldPats (NULL = none), and whether the process picker comes

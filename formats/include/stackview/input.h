@@ -18,7 +18,8 @@
 
 /* Progress of a load: fn is called with the bytes parsed so far and the input's size (0 when
  * unknown: a pipe still being read), at most once per `step` bytes; a non-zero return cancels
- * the load (SV_ECANCELED). The caller owns it; `next` is the loaders' bookkeeping. */
+ * the load (SV_ECANCELED). A call with done 0 and total 1 asks only whether to cancel (a
+ * download polls it so) and draws nothing. The caller owns it; `next` is the loaders' bookkeeping. */
 typedef struct sv_progress {
 	int (*fn)(void *payload, unsigned long long done, unsigned long long total);
 	void *payload;
