@@ -344,7 +344,7 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 	if (!isfinite(time) || !isfinite(metric) || !isfinite(count)) {
 		snprintf(src->refusal, sizeof(src->refusal), "a sample's %s is not a finite number",
 			 !isfinite(time) ? "time" : !isfinite(metric) ? "metric" : "count");
-		return SV_EINVAL;
+		return SV_EFORMAT; /* what an input says, never the caller's mistake: not SV_EINVAL */
 	}
 	/* A time no range could show (the boxes hold 3 decimals of it) is refused rather than
 	 * counted by info and left out of every view. */

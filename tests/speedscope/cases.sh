@@ -73,3 +73,7 @@ for sp in '' ' '; do
 done
 # (more malformed speedscope files are in tests/badinput/)
 rm -rf "$SS"
+# an evented profile whose one interval is longer than the largest number: bad input (exit 1),
+# not a usage error
+printf '{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"evented","name":"p","unit":"none","startValue":-1.7e308,"endValue":1.7e308,"events":[{"type":"O","frame":0,"at":-1.7e308},{"type":"C","frame":0,"at":1.7e308}]}]}' > "$TMP/inf.speedscope.json"
+e speedscope.non-finite 1 "a sample's metric is not a finite number" -- byname "$TMP/inf.speedscope.json"

@@ -87,7 +87,7 @@ SV_API double sv_source_abs_metric(const sv_source *src);
 
 SV_API int sv_source_intern_frame(sv_source *src, sv_frame_id *out, const char *name, size_t len) SV_MUST_USE;
 SV_API int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller, sv_frame_id frame) SV_MUST_USE;
-/* A sample is kept in every view, or refused: SV_EINVAL for a time, metric or count that is
+/* A sample is kept in every view, or refused: SV_EFORMAT for a time, metric or count that is
  * not a finite number, SV_ELIMIT for |time| past SV_MAX_TIME_MS or metrics adding up past the
  * largest double. sv_source_refusal says which, in words, until the next refusal. */
 SV_API int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double metric, double count) SV_MUST_USE;
