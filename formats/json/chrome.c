@@ -31,6 +31,7 @@ typedef struct cp_node {
 	sv_stack_id stack;
 	bool root;        /* "(root)": not a frame */
 	bool resolved;
+	uint32_t depth;   /* frames on its stack, once resolved */
 } cp_node;
 
 /* One profile: a .cpuprofile, or one Profile id of a trace. */
@@ -184,11 +185,19 @@ static int resolve(cp_ctx *c, cp_prof *p)
 			at = p->nodes[at].parent;
 		}
 		sv_stack_id st = at == UINT32_MAX ? p->base : p->nodes[at].stack;
+		uint32_t depth = at == UINT32_MAX ? 0 : p->nodes[at].depth;
 		while (!rc && n-- > 0) {
 			cp_node *nd = &p->nodes[chain[n]];
-			if (!(nd->root && nd->parent == UINT32_MAX))
+			if (!(nd->root && nd->parent == UINT32_MAX)) {
+				if (++depth > SV_MAX_STACK_DEPTH) { /* as every reader: the documented limit */
+					rc = cp_fail(c, -1, "node %lld: stack deeper than %u frames", (long long)nd->id,
+						     SV_MAX_STACK_DEPTH);
+					break;
+				}
 				rc = c->sink->ops->intern_stack(c->sink->self, &st, st, nd->frame);
+			}
 			nd->stack = st;
+			nd->depth = depth;
 			nd->resolved = true;
 		}
 	}

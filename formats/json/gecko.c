@@ -158,6 +158,7 @@ static int thread(gk_ctx *c, json_object *th, size_t ti, const char *process_hin
 	json_object *wt = member(samples, "weightType");
 	const char *weight_type = wt && json_object_is_type(wt, json_type_string) ? json_object_get_string(wt) : "samples";
 	sv_stack_id *st = NULL;
+	uint32_t *depth = NULL; /* frames on each stack */
 	sv_frame_id *fr = NULL;
 	int rc = 0;
 	size_t ns = x_stack ? json_object_array_length(x_stack) : 0;
@@ -193,7 +194,8 @@ static int thread(gk_ctx *c, json_object *th, size_t ti, const char *process_hin
 	/* frames */
 	fr = malloc((nfr ? nfr : 1) * sizeof(*fr));
 	st = malloc((nst ? nst : 1) * sizeof(*st));
-	if (!fr || !st) {
+	depth = malloc((nst ? nst : 1) * sizeof(*depth));
+	if (!fr || !st || !depth) {
 		rc = SV_ENOMEM;
 		goto out;
 	}
@@ -224,6 +226,11 @@ static int thread(gk_ctx *c, json_object *th, size_t ti, const char *process_hin
 		long p = pv ? idx_at(s_prefix, i) : -1;
 		if (f < 0 || (size_t)f >= nfr || (pv && (p < 0 || (size_t)p >= i))) {
 			rc = gk_fail(c, "thread %zu: stack %zu has a frame or prefix out of range (a prefix must come first)", ti, i);
+			break;
+		}
+		depth[i] = p < 0 ? 1 : depth[p] + 1;
+		if (depth[i] > SV_MAX_STACK_DEPTH) { /* as every reader: the documented limit */
+			rc = gk_fail(c, "thread %zu: stack %zu is deeper than %u frames", ti, i, SV_MAX_STACK_DEPTH);
 			break;
 		}
 		rc = ops->intern_stack(c->sink->self, &st[i], p < 0 ? base : st[p], fr[f]);
@@ -266,6 +273,7 @@ out:
 	put_col(x_time, ow_tim);
 	put_col(x_weight, ow_wgt);
 	free(st);
+	free(depth);
 	free(fr);
 	return rc;
 }

@@ -89,3 +89,22 @@ JSON
 cn chrome.trace.lost '[.tree.children[0].name, .tree.children[0].children[0].name, ([.tree.children[0].children[0].children[].name] | sort), .summary.count]' \
 	'["Process Renderer (7)","Thread (19) CrRendererMain",["(program)","x.js!a:3:44"],4]' calltree "$CT/lost.json"
 if "$SV" info "$CT/lost.json" 2>&1 | grep -q '1 nodes whose caller is missing are under their thread, 1 samples of missing nodes are left out'; then ok; else bad chrome.trace.lost.note "$("$SV" info "$CT/lost.json" 2>&1 | tail -3)"; fi
+# the 100,000-frame stack limit holds for V8 and Firefox profiles as for every reader
+python3 - "$TMP" <<'PY'
+import json, sys
+n = 100001
+nodes = [{"id": 1, "callFrame": {"functionName": "(root)", "scriptId": "0", "url": "", "lineNumber": -1, "columnNumber": -1}, "children": [2]}]
+for i in range(2, n + 2):
+    nodes.append({"id": i, "callFrame": {"functionName": "f%d" % i, "scriptId": "1", "url": "a.js", "lineNumber": 1, "columnNumber": 1},
+                  "children": [i + 1] if i < n + 1 else []})
+json.dump({"nodes": nodes, "startTime": 0, "endTime": 1000, "samples": [n + 1], "timeDeltas": [1]}, open(sys.argv[1] + "/deep.cpuprofile", "w"))
+thread = {"name": "t", "processName": "p", "pid": "1", "tid": 1,
+          "samples": {"stack": [n - 1], "time": [0], "length": 1},
+          "stackTable": {"frame": [0] * n, "prefix": [None] + list(range(n - 1)), "length": n},
+          "frameTable": {"func": [0], "length": 1}, "funcTable": {"name": [0], "resource": [-1], "length": 1},
+          "resourceTable": {"name": [], "lib": [], "length": 0}, "stringArray": ["f"]}
+json.dump({"meta": {"version": 24, "interval": 1, "startTime": 0, "processType": 0, "product": "x", "categories": []},
+           "libs": [], "threads": [thread]}, open(sys.argv[1] + "/deep.gecko.json", "w"))
+PY
+e chrome.deep-limit 1 "node 100002: stack deeper than 100000 frames" -- info "$TMP/deep.cpuprofile"
+e gecko.deep-limit 1 "thread 0: stack 100000 is deeper than 100000 frames" -- info "$TMP/deep.gecko.json"
