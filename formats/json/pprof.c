@@ -2,8 +2,9 @@
 /* pprof profiles (profile.proto: formats/json/pprof.proto, gzip or plain), reader and writer
  * (spec/formats.md, docs/input-json.md "pprof").
  *
- * Reading: the message is decoded whole by protobuf-c (pprof files hold aggregated stacks,
- * so they are small next to the samples they stand for). Every sample type is an event;
+ * Reading: protobuf-c decodes the profile's tables whole (small: functions, locations,
+ * strings) and its samples one at a time, so memory follows what the source keeps, not what
+ * a file declares (a few hundred KB of gzip can declare 75 million samples). Every sample type is an event;
  * the selected one (--event, else default_sample_type, else the last, as pprof) is the
  * metric, times converted to ms. A location's lines become frames `module!function`, the
  * inlined ones below their caller; a sample's string labels become root frames
@@ -24,6 +25,44 @@
 
 
 /* ---- reader ---- */
+
+static bool varint(const unsigned char *d, size_t n, size_t *i, uint64_t *out);
+
+/* The next top-level field of a message at d[*i..n): its number, where it starts (its tag)
+ * and, for a length-delimited one, its bytes; *i moves past it. 1, 0 at the end, -1 when the
+ * bytes do not read as a field. */
+static int next_field(const unsigned char *d, size_t n, size_t *i, uint64_t *field, size_t *start,
+		      const unsigned char **val, size_t *vlen)
+{
+	uint64_t key, v;
+	if (*i >= n)
+		return 0;
+	*start = *i;
+	if (!varint(d, n, i, &key))
+		return -1;
+	*field = key >> 3;
+	*val = NULL;
+	*vlen = 0;
+	switch (key & 7) {
+	case 0:
+		return varint(d, n, i, &v) ? 1 : -1;
+	case 1:
+		return n - *i >= 8 ? (*i += 8, 1) : -1;
+	case 5:
+		return n - *i >= 4 ? (*i += 4, 1) : -1;
+	case 2:
+		if (!varint(d, n, i, &v) || v > n - *i)
+			return -1;
+		*val = d + *i;
+		*vlen = (size_t)v;
+		*i += (size_t)v;
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+enum { PP_FIELD_SAMPLE = 2 };
 
 typedef struct pp_ctx {
 	const pb_profile *p;
@@ -304,18 +343,22 @@ static int select_type(pp_ctx *c, const sv_import_opts *opts, const char *const 
 	return sv_error_set(c->err, SV_EINVAL, "%s", msg);
 }
 
-static int pp_samples(pp_ctx *c, size_t sel, long ci, double scale, size_t *numeric, const char **numeric_key)
+/* One sample into the sink (those whose selected value is 0 are left out, as pprof does);
+ * nonzero[t] counts the samples with a value of type t. */
+static int pp_sample(pp_ctx *c, const pb_sample *s, size_t i, size_t sel, long ci, double scale, size_t *numeric,
+		     const char **numeric_key, size_t *nonzero)
 {
 	const pb_profile *p = c->p;
 	const sv_sink_ops *ops = c->sink->ops;
 	int rc = 0;
-	for (size_t i = 0; i < p->n_sample && !rc; i++) {
-		const pb_sample *s = p->sample[i];
+	{
 		if (s->n_value != p->n_sample_type)
 			return pp_fail(c, "sample %zu has %zu values for %zu sample types", i + 1, s->n_value, p->n_sample_type);
+		for (size_t t = 0; t < s->n_value; t++)
+			nonzero[t] += s->value[t] != 0;
 		double metric = (double)s->value[sel] * scale;
 		if (s->value[sel] == 0)
-			continue;
+			return 0;
 		double count = ci < 0 ? 1 : (double)s->value[ci];
 		sv_stack_id st = SV_STACK_NONE;
 		/* string labels, sorted by key, as root frames */
@@ -360,8 +403,29 @@ static int pp_samples(pp_ctx *c, size_t sel, long ci, double scale, size_t *nume
 					return rc;
 		}
 		rc = ops->add_sample(c->sink->self, st, 0, metric, count);
-		if (!rc && (i & 0xffff) == 0)
-			rc = sv_input_progress(c->in, (unsigned long long)c->in->len * i / p->n_sample, c->err);
+	}
+	return rc;
+}
+
+/* The samples, decoded one at a time from the message's sample fields. */
+static int pp_samples(pp_ctx *c, size_t sel, long ci, double scale, size_t *numeric, const char **numeric_key,
+		      size_t *nonzero)
+{
+	const unsigned char *d = c->in->data, *val;
+	size_t n = c->in->len, at = 0, start, vlen;
+	uint64_t field;
+	int rc = 0, got;
+	for (size_t k = 0; !rc && (got = next_field(d, n, &at, &field, &start, &val, &vlen)) == 1;) {
+		if (field != PP_FIELD_SAMPLE)
+			continue;
+		pb_sample *s = perftools__profiles__sample__unpack(NULL, vlen, val);
+		if (!s)
+			return pp_fail(c, "sample %zu does not decode (at byte %zu of the profile)", k + 1, start);
+		rc = pp_sample(c, s, k, sel, ci, scale, numeric, numeric_key, nonzero);
+		perftools__profiles__sample__free_unpacked(s, NULL);
+		if (!rc && (k & 0xffff) == 0)
+			rc = sv_input_progress(c->in, start, c->err);
+		k++;
 	}
 	return rc;
 }
@@ -376,10 +440,34 @@ static int pp_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	sv_idmap_init(&c.loc);
 	sv_idmap_init(&c.map);
 	const char **type = NULL, **unit = NULL;
-	int rc;
-	pb_profile *p = perftools__profiles__profile__unpack(NULL, in->len, in->data);
+	size_t *nonzero = NULL;
+	pb_profile *p = NULL;
+	int rc = 0;
+	/* Everything but the samples, decoded whole: the tables (a copy of the message's other
+	 * fields, no larger than the input); the samples are read one at a time later. */
+	unsigned char *rest = malloc(in->len ? in->len : 1);
+	size_t nrest = 0, at = 0, start, vlen;
+	const unsigned char *val;
+	uint64_t field;
+	int got;
+	if (!rest) {
+		rc = SV_ENOMEM;
+		goto out;
+	}
+	while ((got = next_field(in->data, in->len, &at, &field, &start, &val, &vlen)) == 1)
+		if (field != PP_FIELD_SAMPLE) {
+			memcpy(rest + nrest, in->data + start, at - start);
+			nrest += at - start;
+		}
+	if (got < 0) {
+		free(rest);
+		rc = pp_fail(&c, "not a pprof profile: the protocol buffer does not decode at byte %zu (truncated or corrupt)", start);
+		goto out;
+	}
+	p = perftools__profiles__profile__unpack(NULL, nrest, rest);
+	free(rest);
 	if (!p) {
-		rc = pp_fail(&c, "not a pprof profile: the protocol buffer does not decode (truncated or corrupt)");
+		rc = pp_fail(&c, "not a pprof profile: its tables do not decode (corrupt, or too large for the memory at hand)");
 		goto out;
 	}
 	c.p = p;
@@ -408,13 +496,10 @@ static int pp_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	size_t sel;
 	if ((rc = select_type(&c, opts, type, &sel)))
 		goto out;
-	if (sink->ops->add_event)
-		for (size_t i = 0; i < p->n_sample_type && !rc; i++) {
-			size_t n = 0;
-			for (size_t k = 0; k < p->n_sample; k++)
-				n += p->sample[k]->n_value == p->n_sample_type && p->sample[k]->value[i] != 0;
-			rc = sink->ops->add_event(sink->self, type[i], n, i == sel);
-		}
+	if (!(nonzero = calloc(p->n_sample_type, sizeof(*nonzero)))) {
+		rc = SV_ENOMEM;
+		goto out;
+	}
 	double ms = unit_ms(unit[sel]);
 	if (!rc && sink->ops->set_unit)
 		rc = sink->ops->set_unit(sink->self, ms ? "ms" : unit[sel]);
@@ -423,7 +508,13 @@ static int pp_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	size_t numeric = 0;
 	const char *numeric_key = "";
 	if (rc || (rc = location_frames(&c)) ||
-	    (rc = pp_samples(&c, sel, count_index(type, unit, p->n_sample_type, sel), ms ? ms : 1, &numeric, &numeric_key)))
+	    (rc = pp_samples(&c, sel, count_index(type, unit, p->n_sample_type, sel), ms ? ms : 1, &numeric, &numeric_key,
+			     nonzero)))
+		goto out;
+	/* every sample type is an event, with the samples that have a value of it */
+	for (size_t i = 0; sink->ops->add_event && i < p->n_sample_type && !rc; i++)
+		rc = sink->ops->add_event(sink->self, type[i], nonzero[i], i == sel);
+	if (rc)
 		goto out;
 	rc = describe(&c, type, unit, sel, numeric, numeric_key);
 out:
@@ -431,6 +522,7 @@ out:
 		sv_error_set(err, SV_ENOMEM, NULL);
 	free(type);
 	free(unit);
+	free(nonzero);
 	free(c.lframes);
 	free(c.loff);
 	free(c.ln);
