@@ -165,7 +165,7 @@ bench: $(BIN) $(B)/tests/bench/gen $(B)/tests/bench/engine $(B)/tests/bench/tui-
 # Every library and tool the build, the tests and the demo need, on Debian 12.
 DEB_PKGS := build-essential pkg-config libpcre2-dev libxml2-dev libjson-c-dev zlib1g-dev libzip-dev \
 	libncurses-dev libdw-dev libelf-dev libzstd-dev libiberty-dev libc6-dbg libcmocka-dev jq zip unzip tmux libxml2-utils time \
-	chromium clang libclang-rt-14-dev libprotobuf-c-dev protobuf-c-compiler golang-go python3 libcurl4-openssl-dev libmspack-dev gcab libdebuginfod-dev debuginfod
+	chromium clang libclang-rt-14-dev libprotobuf-c-dev protobuf-c-compiler golang-go python3 libcurl4-openssl-dev libmspack-dev gcab libdebuginfod-dev debuginfod gdb
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \

@@ -234,7 +234,7 @@ int cmd_check(const cli_opts *o)
 	if (o->junit) {
 		junit_job j = { b, file, failed };
 		sv_error_clear(&err);
-		if (sv_write_atomic(o->junit, write_junit, &j, &err)) {
+		if (cli_write_atomic(o->junit, write_junit, &j, &err)) {
 			cli_report(&err);
 			rc = EXIT_OUTPUT;
 			goto out;

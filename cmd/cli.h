@@ -80,7 +80,22 @@ typedef struct cli_opts {
  * async-signal-safe) before dying of the signal; NULL clears it. listen: while on, the first
  * Ctrl-C only sets the flag cli_signals_interrupted reads (a second one is fatal). */
 void cli_signals_on_fatal(void (*restore)(void));
-void cli_signals_listen(bool on);
+/* Listen for Ctrl-C (on) or stop listening; returns whether one came while listening. */
+bool cli_signals_listen(bool on);
+/* End the program by sig as its default action would (exit 128 + sig to the shell). */
+void cli_signals_die(int sig);
+/* Around a write that commits a file: the signals that end the program held; released with
+ * whether the file was committed. Committed: a signal that came meanwhile is taken (its
+ * number returned; the exit says the file is written); else it is delivered on release. */
+void cli_signals_hold(sigset_t *old);
+int cli_signals_release(const sigset_t *old, bool committed);
+/* sv_write_atomic and sv_save with the signals that end the program held around them
+ * (output.c): a signal that came once the file was committed is taken and noted on stderr,
+ * and the command ends as the success it is; one that came before ends the program by it,
+ * the old file in place. */
+int cli_write_atomic(const char *path, int (*write)(FILE *f, void *payload, sv_error *err), void *payload,
+		     sv_error *err);
+int cli_save(const sv_source *src, const char *path, const sv_export_opts *eo, sv_error *err);
 bool cli_signals_interrupted(void);
 
 /* The progress bar while a file loads (progress.c): begin listens for Ctrl-C (the first
@@ -95,7 +110,9 @@ typedef struct cli_progress {
 } cli_progress;
 void cli_progress_begin(cli_progress *cp, const char *path, int mode);
 sv_progress *cli_progress_watch(cli_progress *cp);
-void cli_progress_end(cli_progress *cp, bool ok);
+/* The bar gone, keys and Ctrl-C no longer listened for; returns whether a Ctrl-C came that
+ * the load did not see (in its last moments). */
+bool cli_progress_end(cli_progress *cp, bool ok);
 
 /* The subcommands (commands.c): one row each, read by the parser, the checks before loading
  * (file count, --focus, -o) and the dispatch (main.c maps each id to its function). */

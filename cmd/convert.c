@@ -41,7 +41,7 @@ static int convert_collapsed(const cli_opts *o, bool boxes)
 	}
 	collapse_job j = { .in = &in, .flags = o->collapse };
 	double t0 = cli_now_ms();
-	int rc = sv_write_atomic(o->files[1], write_collapsed, &j, &err);
+	int rc = cli_write_atomic(o->files[1], write_collapsed, &j, &err);
 	sv_input_dispose(&in);
 	if (rc) {
 		cli_report(&err);
@@ -109,7 +109,7 @@ int cmd_convert(const cli_opts *o)
 			filtered = filtered || sv_params_get(saved, (sv_box)i)[0];
 		if (!filtered) {
 			t0 = cli_now_ms();
-			rc = sv_save(src, o->files[1], NULL, &eo, &err) ? EXIT_OUTPUT : EXIT_OK;
+			rc = cli_save(src, o->files[1], &eo, &err) ? EXIT_OUTPUT : EXIT_OK;
 			if (rc)
 				cli_report(&err);
 			else
@@ -130,7 +130,7 @@ int cmd_convert(const cli_opts *o)
 		goto done;
 	}
 	/* --format names the input; the output's format always comes from its name here. */
-	if (sv_save(out, o->files[1], NULL, &eo, &err)) {
+	if (cli_save(out, o->files[1], &eo, &err)) {
 		cli_report(&err);
 		rc = EXIT_OUTPUT;
 		goto done;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What every subcommand shares: loading a file (with progress), the parameters from the command
  * line and the file's saved state, building the view, timing lines, errors on stderr. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -43,7 +44,13 @@ int cli_load_as(sv_source **out, const char *path, const cli_opts *o, bool aggre
 	io.progress = cli_progress_watch(&cp);
 	io.aggregate = aggregate;
 	int rc = sv_load(out, path, &io, &err);
-	cli_progress_end(&cp, rc == 0);
+	if (cli_progress_end(&cp, rc == 0) && rc == 0) {
+		/* Ctrl-C after the loaders' last look (two threads joining, the last records): it
+		 * still ends the program, as it would have a moment later, and nothing is written */
+		sv_source_free(*out);
+		*out = NULL;
+		cli_signals_die(SIGINT);
+	}
 	if (rc) {
 		cli_report(&err);
 		return rc == SV_EINVAL ? EXIT_USAGE : EXIT_INPUT;

@@ -3,6 +3,7 @@
  * and the padded text come from lib/ (stackview/grid.h); this file picks the rows of each
  * view and writes JSON. */
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -365,4 +366,30 @@ int out_callercallee(FILE *f, sv_view *v, const sv_callercallee *cc, const cli_o
 	fputc('\n', f);
 	sv_rows_dispose(&rl);
 	return 0;
+}
+
+/* A signal that came while a file was written, taken once it was committed: noted. */
+static void note_late(const char *path, int sig)
+{
+	if (sig)
+		fprintf(stderr, "stackview: note: %s came once %s was written: it is complete\n", strsignal(sig), path);
+}
+
+int cli_write_atomic(const char *path, int (*write)(FILE *f, void *payload, sv_error *err), void *payload,
+		     sv_error *err)
+{
+	sigset_t old;
+	cli_signals_hold(&old);
+	int rc = sv_write_atomic(path, write, payload, err);
+	note_late(path, cli_signals_release(&old, rc == 0));
+	return rc;
+}
+
+int cli_save(const sv_source *src, const char *path, const sv_export_opts *eo, sv_error *err)
+{
+	sigset_t old;
+	cli_signals_hold(&old);
+	int rc = sv_save(src, path, NULL, eo, err);
+	note_late(path, cli_signals_release(&old, rc == 0));
+	return rc;
 }

@@ -125,15 +125,15 @@ sv_progress *cli_progress_watch(cli_progress *cp)
 	return &cp->p;
 }
 
-void cli_progress_end(cli_progress *cp, bool ok)
+bool cli_progress_end(cli_progress *cp, bool ok)
 {
 	if (cp->keys) {
 		tcsetattr(STDIN_FILENO, TCSANOW, &cp->saved);
 		cli_signals_on_fatal(NULL);
 	}
-	cli_signals_listen(false);
+	bool late = cli_signals_listen(false);
 	if (!cp->on)
-		return;
+		return late;
 	if (cp->tty) {
 		if (cp->drawn)
 			fputs("\r\033[K", stderr); /* the bar goes away; errors and the TUI follow */
@@ -141,4 +141,5 @@ void cli_progress_end(cli_progress *cp, bool ok)
 		fprintf(stderr, "stackview: loaded %s in %.2f s\n", cp->name, now_s() - cp->t0);
 	}
 	fflush(stderr);
+	return late;
 }

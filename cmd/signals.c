@@ -7,6 +7,7 @@
  * sv_write_atomic's blocking of signals while a temporary file exists (formats/core/writer.c) is
  * masking, not handling, and stays with the writer. */
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
@@ -75,11 +76,57 @@ void cli_signals_on_fatal(void (*restore)(void))
 	update();
 }
 
-void cli_signals_listen(bool on)
+bool cli_signals_listen(bool on)
 {
+	/* SIGINT held while the flag is read and the handler changes: a Ctrl-C in between is
+	 * either seen here or delivered to the handler that follows, never lost. */
+	sigset_t hold, old;
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	bool was = interrupted;
 	interrupted = 0;
 	listening = on;
 	update();
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return was;
+}
+
+static const int end_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+void cli_signals_hold(sigset_t *old)
+{
+	sigset_t hold;
+	sigemptyset(&hold);
+	for (size_t i = 0; i < sizeof(end_sigs) / sizeof(end_sigs[0]); i++)
+		sigaddset(&hold, end_sigs[i]);
+	sigprocmask(SIG_BLOCK, &hold, old);
+}
+
+int cli_signals_release(const sigset_t *old, bool committed)
+{
+	int got = 0;
+	if (committed) {
+		/* The file is complete and in place: a signal that came while it was written is
+		 * taken here, and the command ends as the success it is. */
+		sigset_t pending;
+		struct timespec now = { 0, 0 };
+		for (size_t i = 0; sigpending(&pending) == 0 && i < sizeof(end_sigs) / sizeof(end_sigs[0]); i++) {
+			sigset_t one;
+			sigemptyset(&one);
+			sigaddset(&one, end_sigs[i]);
+			if (sigismember(&pending, end_sigs[i]) == 1 && sigtimedwait(&one, NULL, &now) == end_sigs[i])
+				got = end_sigs[i];
+		}
+	}
+	sigprocmask(SIG_SETMASK, old, NULL); /* not committed: a pending signal ends the program now */
+	return got;
+}
+
+void cli_signals_die(int sig)
+{
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 bool cli_signals_interrupted(void)

@@ -112,7 +112,7 @@ int cli_flame_to(const sv_view *v, const char *path, const char *title)
 			 sv_params_get(p, SV_BOX_START), sv_params_get(p, SV_BOX_END));
 	sv_error err;
 	sv_error_clear(&err);
-	int rc = sv_write_atomic(path, write_flame, &j, &err);
+	int rc = cli_write_atomic(path, write_flame, &j, &err);
 	sv_flame_free(fl);
 	if (rc) {
 		cli_report(&err);

@@ -309,3 +309,23 @@ e utf16.invalid 1 'bad16\.folded: byte 6: not valid UTF-16 \(it starts with a UT
 # written at the root reads back (found by the folded fuzz target's round trip).
 printf '#x;y 5\n# a comment\nmain 1\n' > "$TMP/hash.folded"
 cn folded.hash-frame '.summary.metric' 6 byname "$TMP/hash.folded"
+# A Ctrl-C after the loaders' last look at it (two threads joining, the last records) is not
+# lost: gdb stops the program where the load ends and raises SIGINT there; the program then
+# ends by the signal and the old output stays (it used to write the file and exit 0)
+if command -v gdb > /dev/null && [ "${SV_VARIANT:-release}" = release ]; then
+	printf 'a;b 1\na;c 2\n' > "$TMP/late.folded"
+	echo old > "$TMP/late.out.folded"
+	timeout 120 gdb -q -batch -ex 'handle SIGINT nostop noprint pass' -ex 'break cli_progress_end' -ex 'run' \
+		-ex 'call (int)raise(2)' -ex 'continue' --args "$SV" convert "$TMP/late.folded" "$TMP/late.out.folded" > "$TMP/late.gdb" 2>&1
+	if grep -q "terminated with signal SIGINT" "$TMP/late.gdb" && [ "$(cat "$TMP/late.out.folded")" = old ]; then ok; else
+		bad cli.late-ctrl-c "$(grep -E 'exited|terminated' "$TMP/late.gdb"); output: $(head -c 100 "$TMP/late.out.folded")"; fi
+fi
+# SIGTERM just after the output's rename: the file is complete, so the exit says so (0, with a
+# note); it used to end by the signal (143) although the new file was in place
+if command -v gdb > /dev/null && [ "${SV_VARIANT:-release}" = release ]; then
+	rm -f "$TMP/late2.folded"
+	timeout 120 gdb -q -batch -ex 'handle SIGTERM nostop noprint pass' -ex 'break rename' -ex 'run' -ex 'finish' \
+		-ex 'call (int)raise(15)' -ex 'continue' --args "$SV" convert "$TMP/late.folded" "$TMP/late2.folded" > "$TMP/late2.gdb" 2>&1
+	if grep -q "exited normally" "$TMP/late2.gdb" && grep -q "note: Terminated came once .*late2.folded was written: it is complete" "$TMP/late2.gdb" &&
+		cmp -s "$TMP/late.folded" "$TMP/late2.folded"; then ok; else bad cli.term-after-commit "$(grep -E 'exited|terminated|note' "$TMP/late2.gdb")"; fi
+fi
