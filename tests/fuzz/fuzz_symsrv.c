@@ -133,5 +133,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		}
 	}
+	/* the server may still be sending this input (the client gave up early): wait for it,
+	 * then no connection may read the bytes libFuzzer frees next */
+	pthread_mutex_lock(&lock);
+	answer = NULL;
+	answer_len = 0;
+	pthread_mutex_unlock(&lock);
 	return 0;
 }
