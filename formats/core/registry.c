@@ -43,8 +43,37 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && strcasecmp(s + a - b, suffix) == 0;
 }
 
+/* Files that no reader reads but whose kind is known: refused by name, with what to do,
+ * rather than taken for what they only resemble (a legacy Go heap profile reads as a perf
+ * script header). */
+static const struct {
+	const char *prefix, *what, *advice;
+} unread[] = {
+	{ "heap profile: ", "a legacy Go heap profile (text)", "convert it with go tool pprof -proto FILE > FILE.pb.gz" },
+	{ "--- contention:", "a legacy Go contention profile (text)", "convert it with go tool pprof -proto FILE > FILE.pb.gz" },
+	{ "--- mutex:", "a legacy Go mutex profile (text)", "convert it with go tool pprof -proto FILE > FILE.pb.gz" },
+	{ "goroutine profile: total ", "a Go goroutine listing (debug=1)",
+	  "ask for the profile itself (/debug/pprof/goroutine without ?debug, or WriteTo(w, 0))" },
+	{ "threadcreate profile: total ", "a Go threadcreate listing (debug=1)",
+	  "ask for the profile itself (/debug/pprof/threadcreate without ?debug, or WriteTo(w, 0))" },
+};
+
+/* The kind (an index into unread) of a file no reader reads, or -1. */
+static int unread_kind(const sv_input *in)
+{
+	size_t i = in->len >= 3 && !memcmp(in->data, "\xEF\xBB\xBF", 3) ? 3 : 0;
+	for (size_t k = 0; k < sizeof(unread) / sizeof(unread[0]); k++) {
+		size_t n = strlen(unread[k].prefix);
+		if (in->len - i >= n && !memcmp(in->data + i, unread[k].prefix, n))
+			return (int)k;
+	}
+	return -1;
+}
+
 const sv_format *sv_format_detect(const sv_input *in)
 {
+	if (unread_kind(in) >= 0)
+		return NULL;
 	for (const sv_format *const *f = registry; *f; f++)
 		if ((*f)->probe && (*f)->probe(in->data, in->len))
 			return *f;
@@ -98,6 +127,12 @@ int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_er
 		}
 	} else {
 		fmt = sv_format_detect(&in);
+		int k = unread_kind(&in);
+		if (k >= 0) {
+			rc = sv_error_set(err, SV_EFORMAT, "%s: not read; %s", unread[k].what, unread[k].advice);
+			sv_error_locate(err, path, 0, -1);
+			goto out;
+		}
 		if (!fmt) {
 			rc = sv_error_set(err, SV_EFORMAT, "unrecognised file format");
 			sv_error_locate(err, path, 0, -1);

@@ -18,3 +18,8 @@ top -sample_index=samples cpu.pb.gz > top/cpu.samples.txt
 top -unit=ns -sample_index=cpu -tagfocus=worker=sorter cpu.pb.gz > top/cpu.label.txt
 for t in alloc_objects inuse_objects; do top -sample_index=$t heap.pb.gz > top/heap.$t.txt; done
 for t in alloc_space inuse_space; do top -unit=B -sample_index=$t heap.pb.gz > top/heap.$t.txt; done
+# the runtime's legacy text profiles (debug=1), which stackview refuses naming them
+cp legacy.go "$tmp/"
+(cd "$tmp" && GO111MODULE=off GOCACHE="$tmp/cache" go build -o legacy legacy.go)
+"$tmp/legacy" heap.legacy.txt goroutine.legacy.txt
+sed -i "s|$tmp/||g" heap.legacy.txt goroutine.legacy.txt
