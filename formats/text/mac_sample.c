@@ -48,8 +48,10 @@ static int close_node(ms_ctx *c)
 	return c->sink->ops->add_sample(c->sink->self, n->stack, 0, self, self);
 }
 
-/* "foo  (in Safari) + 5  [0x…]  foo.c:42" -> "Safari!foo"; anything else as printed, with
- * runs of blanks made one. */
+/* "foo  (in Safari) + 5  [0x…]  foo.c:42" -> "Safari!foo"; a function `sample` could not name,
+ * "???  (in demo)  load address 0x100000000 + 0x3d80  [0x100003d80]", keeps its address as
+ * `sample` keeps such frames apart: "demo!0x100003d80" (perf's name for an unresolved frame);
+ * anything else as printed, with runs of blanks made one. */
 static size_t frame_name(char *out, size_t size, const char *s, size_t n)
 {
 	const char *in = memmem(s, n, " (in ", 5);
@@ -58,6 +60,14 @@ static size_t frame_name(char *out, size_t size, const char *s, size_t n)
 		size_t fl = (size_t)(in - s);
 		while (fl && s[fl - 1] == ' ')
 			fl--;
+		const char *addr = close ? memmem(close, (size_t)(s + n - close), "[0x", 3) : NULL;
+		if (close && addr && fl == 3 && !memcmp(s, "???", 3)) {
+			size_t hex = 0; /* the digits after "[0x" */
+			while (addr + 3 + hex < s + n && isxdigit((unsigned char)addr[3 + hex]))
+				hex++;
+			int w = snprintf(out, size, "%.*s!0x%.*s", (int)(close - m), m, (int)hex, addr + 3);
+			return (size_t)w < size ? (size_t)w : size - 1;
+		}
 		if (close) {
 			int w = snprintf(out, size, "%.*s!%.*s", (int)(close - m), m, (int)fl, s);
 			return (size_t)w < size ? (size_t)w : size - 1;

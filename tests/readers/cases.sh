@@ -39,12 +39,17 @@ e dtrace.bad.empty 1 'empty.dtrace: no stacks' -- byname "$RT/empty.dtrace" --fo
 # ---- macOS sample ----
 # sample's own "Sort by top of stack" section is the oracle for Exc (it lists those >= 5).
 MS=$RD/mac/app.sample.txt
-want=$(sed -n '/^Sort by top of stack/,/^$/p' "$MS" | sed -n 's/^ *\(.*[^ ]\)  (in \(.*\)) *\([0-9][0-9]*\)$/\2!\1\t\3/p' | LC_ALL=C sort)
+# A function sample could not name keeps its address there, as "MODULE!0xADDR" here.
+want=$(sed -n '/^Sort by top of stack/,/^$/p' "$MS" | sed -n -e 's/^ *???  (in \(.*\)) .*\[0x\([0-9a-f]*\)\] *\([0-9][0-9]*\)$/\1!0x\2\t\3/p' \
+	-e 's/^ *\([^?].*[^ ]\)  (in \(.*\)) *\([0-9][0-9]*\)$/\2!\1\t\3/p' | LC_ALL=C sort)
 got=$("$SV" byname "$MS" --json | jq -r '.rows[] | select(.exc >= 5) | [.name, .exc] | @tsv' | LC_ALL=C sort)
 if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else bad macsample.top "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got"))"; fi
 c macsample.tree '[.tree.children[0].name, ([.tree.children[0].children[] | [.name, .inc]])]' \
 	'["Process demo (4242)",[["Thread_81234 DispatchQueue_1: com.apple.main-thread (serial)",2500],["Thread_81240",700]]]' calltree "$MS"
 c macsample.format '[.format, .metric]' '["mac-sample",3200]' info "$MS"
+# frames sample could not name stay apart by address, as sample keeps them
+printf 'Analysis of sampling demo (pid 1) every 1 millisecond\nProcess: demo [1]\n\nCall graph:\n    10 Thread_1   DispatchQueue_1: com.apple.main-thread  (serial)\n    + 10 start  (in libdyld.dylib) + 1  [0x7fff6a8a3cc9]\n    +   6 ???  (in <unknown binary>)  [0x344e22482694]\n    +   4 ???  (in <unknown binary>)  [0x344e22482700]\n' > "$RT/unknown.sample.txt"
+c macsample.unnamed '[.rows[] | select(.exc > 0) | [.name, .exc]]' '[["<unknown binary>!0x344e22482694",6],["<unknown binary>!0x344e22482700",4]]' byname "$RT/unknown.sample.txt"
 printf 'Analysis of sampling demo (pid 1) every 1 millisecond\nProcess: demo [1]\n\nCall graph:\n\nTotal number in stack\n' > "$RT/empty.sample.txt"
 e macsample.bad.empty 1 'empty.sample.txt: the call graph has no samples' -- byname "$RT/empty.sample.txt"
 printf 'Analysis of sampling demo (pid 1) every 1 millisecond\nProcess: demo [1]\n' > "$RT/nograph.sample.txt"
