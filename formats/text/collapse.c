@@ -208,11 +208,15 @@ static int frame_line(cl_ctx *c, const char *line, unsigned flags, bool java)
 			if (f[i] == '.' && f[i + 1] == '(')
 				for (size_t j = fl - 1; j > i + 2 && !lambda; j--)
 					lambda = f[j] == '.' && f[j - 1] == ')';
-		if (!lambda) {
-			if (!(fl && f[0] == '(')) {
-				char *paren = memchr(f, '(', fl);
-				if (paren)
-					fl = (size_t)(paren - f);
+		if (!lambda) { /* the script cuts at the first "(" that does not open "(anonymous namespace)" */
+			static const char anon[] = "(anonymous namespace)";
+			size_t al = sizeof(anon) - 1, i = 0;
+			bool at_anon = fl >= al && !memcmp(f, anon, al);
+			if (!(fl && f[0] == '(') || at_anon) {
+				for (; i < fl; i++)
+					if (f[i] == '(' && !(fl - i >= al && !memcmp(f + i, anon, al)))
+						break;
+				fl = i;
 			}
 		}
 		size_t o = 0;
