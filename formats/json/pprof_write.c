@@ -105,7 +105,60 @@ typedef struct pw_ctx {
 	pb_function *fns;
 	pb_function **fnp;
 	size_t nlocs;
+	uint8_t *qualify;             /* frame -> its function keeps the module in its name */
 } pw_ctx;
+
+/* A frame's function name and module: "module!sym" -> sym (the module's length in *mlen),
+ * else the name itself (no module). */
+static const char *pw_sym(const char *name, size_t *mlen)
+{
+	const char *bang = strchr(name, '!');
+	*mlen = bang && bang[1] ? (size_t)(bang - name) : 0;
+	return bang && bang[1] ? bang + 1 : name;
+}
+
+/* Functions are named by what follows the module (pprof's convention: Go's are unique
+ * anyway), except where that part is the same in two modules (`(anonymous):1:1` of fib.js
+ * and of node:stream; a `main` in two programs): those keep `module!` so that go tool
+ * pprof, which totals by function name, still tells them apart. */
+static int pw_qualify(pw_ctx *c, uint32_t nf)
+{
+	sv_idmap seen; /* hash of a sym (probed) -> index into first */
+	sv_idmap_init(&seen);
+	uint32_t *first = malloc(((size_t)nf + 1) * sizeof(*first)); /* each sym's first frame */
+	uint32_t *sym_of = malloc(((size_t)nf + 1) * sizeof(*sym_of)); /* frame -> its sym's index */
+	uint8_t *shared = calloc((size_t)nf + 1, 1);                   /* sym -> in two modules */
+	uint32_t nsyms = 0;
+	int rc = first && sym_of && shared ? 0 : SV_ENOMEM;
+	for (uint32_t f = 0; f < nf && !rc; f++) {
+		const char *name = sv_source_frame_name(c->src, f);
+		size_t ml, ol;
+		const char *sym = pw_sym(name, &ml);
+		for (uint64_t h = sv_hash_bytes(sym, strlen(sym));; h++) {
+			uint32_t e = sv_idmap_get(&seen, h);
+			if (e == SV_IDMAP_NONE) {
+				first[nsyms] = f;
+				sym_of[f] = nsyms;
+				rc = sv_idmap_put(&seen, h, nsyms++);
+				break;
+			}
+			const char *other = sv_source_frame_name(c->src, first[e]);
+			if (strcmp(pw_sym(other, &ol), sym) != 0)
+				continue; /* another sym with this hash */
+			sym_of[f] = e;
+			if (ml != ol || memcmp(name, other, ml) != 0)
+				shared[e] = 1;
+			break;
+		}
+	}
+	for (uint32_t f = 0; f < nf && !rc; f++)
+		c->qualify[f] = shared[sym_of[f]];
+	free(first);
+	free(sym_of);
+	free(shared);
+	sv_idmap_dispose(&seen);
+	return rc ? SV_ENOMEM : 0;
+}
 
 static int pw_mapping(pw_ctx *c, const char *module, size_t len, uint64_t *id)
 {
@@ -141,12 +194,14 @@ static int pw_location(pw_ctx *c, sv_frame_id f, uint64_t *out)
 		return 0;
 	}
 	const char *name = sv_source_frame_name(c->src, f);
-	const char *bang = strchr(name, '!');
-	const char *sym = bang && bang[1] ? bang + 1 : name;
+	size_t ml;
+	const char *sym = pw_sym(name, &ml);
 	uint64_t mapping = 0;
 	int rc;
-	if (sym != name && (rc = pw_mapping(c, name, (size_t)(bang - name), &mapping)))
+	if (ml && (rc = pw_mapping(c, name, ml, &mapping)))
 		return rc;
+	if (c->qualify[f])
+		sym = name;
 	size_t i = c->nlocs++;
 	pb_function fn = PERFTOOLS__PROFILES__FUNCTION__INIT;
 	fn.id = i + 1;
@@ -196,6 +251,7 @@ int sv_fmt_pprof_export(FILE *f, const sv_source *src, const sv_export_opts *opt
 	c.linep = malloc(((size_t)nf + 1) * sizeof(*c.linep));
 	c.fns = malloc(((size_t)nf + 1) * sizeof(*c.fns));
 	c.fnp = malloc(((size_t)nf + 1) * sizeof(*c.fnp));
+	c.qualify = calloc((size_t)nf + 1, 1);
 	pb_sample *samples = NULL, **samplep = NULL;
 	uint64_t *ids = NULL;
 	int64_t *values = NULL;
@@ -206,7 +262,7 @@ int sv_fmt_pprof_export(FILE *f, const sv_source *src, const sv_export_opts *opt
 	int rc = SV_ENOMEM;
 	int64_t empty;
 	if (!metric || !count || !c.loc_of || !c.locs || !c.locp || !c.lines || !c.linep || !c.fns || !c.fnp ||
-	    pw_str(&c.strs, "", 0, &empty))
+	    !c.qualify || pw_str(&c.strs, "", 0, &empty) || pw_qualify(&c, nf))
 		goto out;
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
 	sv_samples smp = sv_source_samples(src);
@@ -351,6 +407,7 @@ out:
 	free(c.linep);
 	free(c.fns);
 	free(c.fnp);
+	free(c.qualify);
 	free(samples);
 	free(samplep);
 	free(ids);

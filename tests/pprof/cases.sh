@@ -85,6 +85,15 @@ if command -v go >/dev/null 2>&1; then
 	got=$(go tool pprof -top -nodecount=1 -unit=ns "$PT/mt.pb.gz" 2>/dev/null | sed -n 's/^Showing nodes accounting for [0-9]*ns, [0-9.]*% of \([0-9]*\)ns total/\1/p')
 	want=$("$SV" info "$MT" --json | jq '.metric*1e6|round')
 	if [ "$got" = "$want" ]; then ok; else bad pprof.go.perf "$got vs $want"; fi
+	# A V8 profile (node --cpu-prof, tests/data/chrome): functions of one name in two files
+	# ((anonymous):1:1 of prog.js, node:stream, ...) stay apart, so go tool pprof's flat and cum
+	# per function equal ByName's Exc and Inc per name, row for row (they used to merge)
+	gzip -dc tests/data/chrome/prog.cpuprofile.gz > "$PT/v8.cpuprofile"
+	"$SV" convert "$PT/v8.cpuprofile" "$PT/v8.pb.gz"
+	want=$("$SV" byname "$PT/v8.cpuprofile" --json | jq -r '.rows[] | select(.name != "ROOT" and (.name | test("^(Process|Thread) ") | not)) | "\(.exc*1e6|round) \(.inc*1e6|round)"' | sort)
+	got=$(go tool pprof -top -nodecount=100000 -nodefraction=0 -edgefraction=0 -unit=ns "$PT/v8.pb.gz" 2>/dev/null |
+		awk 'f && NF >= 6 { fl = $1; cu = $4; sub(/ns$/, "", fl); sub(/ns$/, "", cu); print fl + 0, cu + 0 } /flat%/ { f = 1 }' | sort)
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else bad pprof.go.v8 "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -5)"; fi
 else
 	printf '     note: go not found (make deps installs golang-go): the go tool pprof checks were skipped\n'
 fi
