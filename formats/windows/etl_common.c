@@ -245,6 +245,7 @@ const char *sv_etl_manifest_event_name(const char *provider, int id)
 		{ 1, 152, "Loader/DomainModuleDCStop" }, { 1, 154, "Loader/ModuleDCStop" },
 		{ 1, 156, "Loader/AssemblyDCStop" }, { 1, 158, "Loader/AppDomainDCStop" }, { 1, 187, "Runtime/Start" },
 		{ 1, 280, "TieredCompilationRundown/SettingsDCStart" },
+		{ 1, 300, "ExecutionCheckpointRundown/ExecutionCheckpointDCEnd" },
 		{ 2, 2, "GC/Settings" }, { 2, 4, "GC/PerHeapHistory" }, { 2, 5, "GC/GlobalHeapHistory" },
 		{ 2, 7, "GC/MarkStackRoots" }, { 2, 8, "GC/MarkFinalizeQueueRoots" }, { 2, 9, "GC/MarkHandles" },
 		{ 2, 10, "GC/MarkCards" }, { 2, 161, "Binding/NgenPhaseStart" }, { 2, 162, "Binding/NgenPhaseStop" },

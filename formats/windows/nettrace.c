@@ -111,7 +111,7 @@ static int nt_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		rc = sv_sink_note(sink, SV_NOTE_INFO,
 				  "thread-time: %zu sample profiler samples (every %.3g ms), each holding its thread's stack until the thread's "
 				  "next sample: CPU_TIME in managed code, UNMANAGED_CODE_TIME elsewhere (a thread's last sample has no end)",
-				  c.samples, c.rate ? 1000.0 / c.rate : 1.0);
+				  c.samples, c.rate ? c.rate / 1e6 : 1.0); /* the Trace object gives ns a sample */
 	else if (!rc && !event)
 		rc = sv_sink_note(sink, SV_NOTE_INFO, "no sample profiler events: showing '%s', the kind with the most stacks",
 				  c.kinds[want].name);

@@ -66,7 +66,7 @@ typedef struct nt_ctx {
 	size_t n;
 	/* the Trace object */
 	uint64_t sync_qpc, freq;
-	uint32_t ptr, pid, ncpus, rate;
+	uint32_t ptr, pid, ncpus, rate; /* rate: the sample profiler's interval in ns */
 	char *cmdline;
 	nt_kind *kinds;
 	size_t nkinds, kindcap;

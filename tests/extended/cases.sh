@@ -26,3 +26,21 @@ if [ -d "$SHARED/pdb" ]; then
 	sed -n 's/^> 0x\([0-9a-f]*\): \(.*\) (0x\([0-9a-f]*\))$/FUNC \1 \3 0 \2/p' "$SHARED/pdb/test_objects__pdb_functions.snap" > "$IT/snap.sym"
 	if out=$(perl tests/pdb/sym_compare.pl "$IT/crash.pdb.txt" "$IT/snap.sym") && [ "$out" = "funcs 10/10 publics 0/0" ]; then ok; else bad pdb.shared.symbolic "$out"; fi
 fi
+
+# Real .nettrace captures from other projects (../shared/data/real/nettrace, MIT): TraceEvent's
+# baseline names the execution-checkpoint trace's event kind and counts it; the sample
+# profiler's interval is what the trace's header says (ns), 1 ms for dotnet-trace's default.
+RN=$SHARED/real/nettrace
+if [ -d "$RN" ]; then
+	mkdir -p "$IT/nt"
+	for z in "$RN"/*.nettrace.zip; do unzip -qo "$z" -d "$IT/nt"; done
+	for base in "$RN"/*.baseline.txt; do
+		n=$(basename "$base" .baseline.txt)
+		want=$(sed -n 's/^\([^,]*\), \([0-9][0-9]*\), .*/\1:\2/p' "$base" | sort)
+		got=$("$SV" info "$IT/nt/$n" --json 2>/dev/null | jq -r '.events[] | select(.name != "thread-time") | "\(.name):\(.samples)"' | sort)
+		if [ -n "$want" ] && [ "$(comm -23 <(printf '%s\n' "$want") <(printf '%s\n' "$got"))" = "" ]; then ok; else
+			bad "nettrace.real.baseline.$n" "$(comm -23 <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -5)"; fi
+	done
+	got=$("$SV" info "$IT/nt/HeartRateMonitor.10068.nettrace" --json 2>/dev/null | jq -r '.found[] | select(startswith("thread-time:"))')
+	case $got in *"(every 1 ms)"*) ok ;; *) bad nettrace.real.interval "$got" ;; esac
+fi

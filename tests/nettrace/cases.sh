@@ -31,6 +31,7 @@ cn nettrace.info.events '[.events[] | "\(.name):\(.samples)"]' \
 	info "$NT/ref.nettrace"
 cn nettrace.info.format '[.format, (.warnings | map(select(test("dropped"))))]' \
 	'["nettrace",["2 events were dropped by the runtime (gaps in the sequence numbers)"]]' info "$NT/ref.nettrace"
+cn nettrace.info.interval '[.found[] | select(startswith("thread-time:")) | test("every 1 ms")]' '[true]' info "$NT/ref.nettrace"
 cn nettrace.info.methods '[.found[] | select(test("^managed code"))]' \
 	'["managed code: 5 methods named (method load and rundown events), 2 modules"]' info "$NT/ref.nettrace"
 

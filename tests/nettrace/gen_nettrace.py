@@ -162,7 +162,7 @@ def build(mode):
     o.b += struct.pack("<i", 20) + b"!FastSerialization.1"
     o.b += bytes([5])
     o.obj_type("Trace", 4)
-    o.b += struct.pack("<8h", 2026, 11, 4, 26, 10, 0, 0, 0) + struct.pack("<qqiiii", SYNC, FREQ, 8, PID, 2, 1000)
+    o.b += struct.pack("<8h", 2026, 11, 4, 26, 10, 0, 0, 0) + struct.pack("<qqiiii", SYNC, FREQ, 8, PID, 2, 1000000)  # the sample interval in ns, as the runtime writes it
     o.b += bytes([6])
 
     metas = [metadata(1, "Microsoft-DotNETCore-SampleProfiler", 0, "", fields=((9, "Type"),)),
