@@ -6,7 +6,8 @@
 #   make test-extended   the checks over the large shared data in ../shared/data (perf, ETL)
 #   make SAN=address,undefined test   the same under sanitizers (build/san/)
 #   make bench           benchmark (see tests/bench/)
-#   make deps            apt-get install everything the build and tests need (Debian 12)
+#   make deps            apt-get install what the build and the demo need (Debian 12)
+#   make deps-test       ... and what the tests add (make test and test-extended ask for it)
 #   make demo            deps + build + open the tutorial profile
 #   make install         PREFIX=/usr/local DESTDIR=
 #   make check-layering  lib/ and formats/ include only what their layer may
@@ -88,7 +89,7 @@ UNIT_BINS := $(UNIT_TESTS:%=$(B)/tests/unit/%)
 REPLAY_BINS := $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay_%)
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(B)/tests/fuzz/fuzz_%)
 
-.PHONY: all test test-extended unit bench deps demo install check-layering check-headers check-exports check-cycles \
+.PHONY: all test test-extended unit bench deps deps-test demo install check-layering check-headers check-exports check-cycles \
 	check-tree clean distclean
 all: $(BIN)
 
@@ -150,9 +151,9 @@ $(B)/tests/bench/engine: tests/bench/engine.c $(FMTA) $(LIBA)
 
 unit: $(UNIT_BINS)
 
-test: $(BIN) $(UNIT_BINS) $(REPLAY_BINS) check-layering check-headers check-exports check-cycles check-tree
+test: deps-test $(BIN) $(UNIT_BINS) $(REPLAY_BINS) check-layering check-headers check-exports check-cycles check-tree
 	$(Q)SV_BUILD=$(B) SV_VARIANT=$(VARIANT) T=$(T) bash tests/run.sh
-test-extended: $(BIN)
+test-extended: deps-test $(BIN)
 	$(Q)SV_BUILD=$(B) SV_VARIANT=$(VARIANT) SV_EXTENDED=1 T=$(T) bash tests/run.sh
 
 $(B)/tests/bench/tui-bench: tests/bench/tui.c $(TUIA) $(FMTA) $(LIBA)
@@ -162,17 +163,27 @@ $(B)/tests/bench/tui-bench: tests/bench/tui.c $(TUIA) $(FMTA) $(LIBA)
 bench: $(BIN) $(B)/tests/bench/gen $(B)/tests/bench/engine $(B)/tests/bench/tui-bench
 	$(Q)SV_BUILD=$(B) bash tests/bench/bench.sh
 
-# Every library and tool the build, the tests and the demo need, on Debian 12.
-DEB_PKGS := build-essential pkg-config libpcre2-dev libxml2-dev libjson-c-dev zlib1g-dev libzip-dev \
-	libncurses-dev libdw-dev libelf-dev libzstd-dev libiberty-dev libc6-dbg libcmocka-dev jq zip unzip tmux libxml2-utils time \
-	chromium clang libclang-rt-14-dev libprotobuf-c-dev protobuf-c-compiler golang-go python3 libcurl4-openssl-dev libmspack-dev gcab libdebuginfod-dev debuginfod gdb
-deps:
-	@missing=$$(for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+# What the build and the demo need (make deps), and what the tests add to it (make deps-test:
+# test tools, a browser for the SVG check, clang for make fuzz, Go for pprof's own tools), on
+# Debian 12. Each installs only what is missing; make test and make test-extended ask for
+# deps-test first, so a clone's two commands (make demo, make test) need nothing else.
+DEB_BUILD := build-essential pkg-config libpcre2-dev libxml2-dev libjson-c-dev zlib1g-dev libzip-dev \
+	libncurses-dev libdw-dev libelf-dev libzstd-dev libiberty-dev libprotobuf-c-dev protobuf-c-compiler \
+	libcurl4-openssl-dev libmspack-dev libdebuginfod-dev
+DEB_TEST := libc6-dbg libcmocka-dev jq zip unzip tmux libxml2-utils time chromium clang libclang-rt-14-dev \
+	golang-go python3 gcab debuginfod gdb
+define install_missing
+	@missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "installing:" $$missing; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
 	fi
+endef
+deps:
+	$(call install_missing,$(DEB_BUILD))
+deps-test:
+	$(call install_missing,$(DEB_BUILD) $(DEB_TEST))
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
@@ -181,7 +192,7 @@ demo: deps
 # libFuzzer runs (clang): each target FUZZ_SECONDS, seeded from tests/fuzz/corpus/<target>;
 # new inputs go to build/fuzz/corpus-<target>, crashes to build/fuzz/crash-*.
 fuzz:
-	@command -v clang >/dev/null || { echo "make fuzz needs clang: run make deps"; exit 1; }
+	@command -v clang >/dev/null || { echo "make fuzz needs clang: run make deps-test"; exit 1; }
 	$(Q)$(MAKE) --no-print-directory FUZZ=1 CC=clang fuzz-build
 	$(Q)for t in $(FUZZ_TARGETS); do \
 		mkdir -p build/fuzz/corpus-$$t; \
