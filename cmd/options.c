@@ -2,6 +2,7 @@
 /* Command-line parsing (spec/cli.md). */
 #include <getopt.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "cli.h"
@@ -453,6 +454,15 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		o->files[o->nfiles++] = argv[i];
+	}
+	/* perf report's habit: `stackview -i perf.data` names the input, not IncPats (-i here),
+	 * when no file was given and the text names an existing file, which no pattern means. */
+	struct stat st;
+	const char *inc = o->box[SV_BOX_INC];
+	if (inc && o->nfiles == 0 && cmd->max_files > 0 && stat(inc, &st) == 0 && S_ISREG(st.st_mode)) {
+		fprintf(stderr, "stackview: note: reading %s, as perf report's -i does (IncPats is --inc PATTERN)\n", inc);
+		o->files[o->nfiles++] = inc;
+		o->box[SV_BOX_INC] = NULL;
 	}
 	/* perf's build-id cache ($PERF_BUILDID_DIR, default ~/.debug) after the user's dirs. */
 	const char *cache = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");

@@ -329,3 +329,9 @@ if command -v gdb > /dev/null && [ "${SV_VARIANT:-release}" = release ]; then
 	if grep -q "exited normally" "$TMP/late2.gdb" && grep -q "note: Terminated came once .*late2.folded was written: it is complete" "$TMP/late2.gdb" &&
 		cmp -s "$TMP/late.folded" "$TMP/late2.folded"; then ok; else bad cli.term-after-commit "$(grep -E 'exited|terminated|note' "$TMP/late2.gdb")"; fi
 fi
+# perf report's `-i FILE`: with no FILE given, an -i that names an existing file is the input
+# (IncPats is --inc), said on stderr; it used to filter the tutorial down to nothing
+zcat tests/data/mt.fp.data.gz > "$TMP/mt-i.data"
+a=$("$SV" byname "$TMP/mt-i.data" --json 2>/dev/null | jq -c '.summary')
+b=$("$SV" byname -i "$TMP/mt-i.data" --json 2> "$TMP/i.err" | jq -c '.summary')
+if [ -n "$a" ] && [ "$a" = "$b" ] && grep -q "as perf report's -i does (IncPats is --inc PATTERN)" "$TMP/i.err"; then ok; else bad cli.perf-i "$b vs $a: $(cat "$TMP/i.err")"; fi
