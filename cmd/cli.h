@@ -143,6 +143,10 @@ int cli_command_check(const cli_command *c, const cli_opts *o);
  * containing it, heaviest first, else those a few edits away), borrowed from v. */
 bool cli_suggest_command(const char *word, const char *const *names, size_t n, char *buf, size_t size);
 size_t cli_suggest_names(sv_view *v, const char *focus, const char **out, size_t max);
+/* An empty view of a source with samples: a warning on stderr saying why (an IncPats entry
+ * that matches no frame, with the frames closest to it; entries that never meet on one
+ * stack; ExcPats; the time range). */
+void cli_explain_empty(const sv_source *src, const sv_view *v, const sv_params *p);
 /* The error line for a --focus / --name that matched no name, with those suggestions (view.c). */
 void cli_name_not_found(sv_view *v, const char *option, const char *name);
 

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "stackview/pattern.h"
+#include "sv/boxtext.h"
 
 /* Levenshtein distance, case-insensitive, of the first 64 bytes of each; beyond `cap` the
  * exact figure does not matter and cap + 1 is returned. */
@@ -86,4 +88,72 @@ size_t cli_suggest_names(sv_view *v, const char *focus, const char **out, size_t
 		}
 	sv_rows_dispose(&r);
 	return n;
+}
+
+/* The frames' short names closest to a pattern's text (containing it, else a few edits
+ * away), at most max, into out (borrowed from src). */
+static size_t near_frames(const sv_source *src, const char *text, const char **out, size_t max)
+{
+	size_t n = 0;
+	uint32_t nf = sv_source_frame_count(src);
+	for (uint32_t f = 0; f < nf && n < max; f++)
+		if (strcasestr(sv_source_frame_short(src, f), text))
+			out[n++] = sv_source_frame_short(src, f);
+	size_t cap = strlen(text) / 4 + 1;
+	for (size_t d = 1; n == 0 && d <= cap; d++)
+		for (uint32_t f = 0; f < nf && n < max; f++) {
+			const char *s = sv_source_frame_short(src, f), *bang = strchr(s, '!');
+			if (distance(text, bang ? bang + 1 : s, d) == d)
+				out[n++] = s;
+		}
+	return n;
+}
+
+void cli_explain_empty(const sv_source *src, const sv_view *v, const sv_params *p)
+{
+	sv_summary sum;
+	sv_view_summary(&sum, v);
+	if (sum.count != 0 || sv_source_sample_count(src) == 0)
+		return;
+	/* Each IncPats entry that matches no frame at all, with the names closest to it. */
+	const char *inc = sv_params_get(p, SV_BOX_INC);
+	bool said = false;
+	sv_patlist *l = NULL;
+	sv_error err;
+	const char *text = inc + sv_box_comment_len(inc);
+	if (text[0] && sv_patlist_new(&l, text, "IncPats", &err) == 0) {
+		unsigned long long any = 0;
+		for (uint32_t f = 0; f < sv_source_frame_count(src); f++) {
+			const char *name = sv_source_frame_name(src, f);
+			any |= sv_patlist_match_bits(l, name, strlen(name));
+		}
+		/* the entries as the pattern list splits them */
+		const char *s = text, *a, *z;
+		size_t k = 0;
+		while (sv_box_next(&s, &a, &z)) {
+			if (z == a)
+				continue;
+			if (k < 64 && !(any & (1ULL << k))) {
+				char e[256];
+				snprintf(e, sizeof(e), "%.*s", (int)(z - a), a);
+				const char *near[3];
+				size_t nn = near_frames(src, e, near, 3);
+				fprintf(stderr, "stackview: warning: IncPats '%s' matched no frame", e);
+				for (size_t i = 0; i < nn; i++)
+					fprintf(stderr, "%s'%s'", i ? ", " : "; did you mean ", near[i]);
+				fputs(nn ? "?\n" : "\n", stderr);
+				said = true;
+			}
+			k++;
+		}
+		if (!said) {
+			fprintf(stderr, "stackview: warning: every IncPats entry matched frames, but no sample has them all on its "
+					"stack (entries are ANDed; '|' inside one is or)\n");
+			said = true;
+		}
+		sv_patlist_free(l);
+	}
+	if (!said)
+		fprintf(stderr, "stackview: warning: the view is empty: %s\n",
+			sv_params_get(p, SV_BOX_EXC)[0] ? "ExcPats dropped every sample" : "no sample lies in the time range");
 }

@@ -335,3 +335,14 @@ zcat tests/data/mt.fp.data.gz > "$TMP/mt-i.data"
 a=$("$SV" byname "$TMP/mt-i.data" --json 2>/dev/null | jq -c '.summary')
 b=$("$SV" byname -i "$TMP/mt-i.data" --json 2> "$TMP/i.err" | jq -c '.summary')
 if [ -n "$a" ] && [ "$a" = "$b" ] && grep -q "as perf report's -i does (IncPats is --inc PATTERN)" "$TMP/i.err"; then ok; else bad cli.perf-i "$b vs $a: $(cat "$TMP/i.err")"; fi
+# A filter that leaves nothing says why on stderr (exit 0): an IncPats entry that matches no
+# frame, with the closest names; entries that never meet on one stack; ExcPats
+zcat tests/data/mt.fp.txt.gz > "$TMP/mt-e.txt"
+"$SV" byname "$TMP/mt-e.txt" --inc 'leaf_mth' > /dev/null 2> "$TMP/e1.err"; st=$?
+if [ "$st" = 0 ] && grep -q "IncPats 'leaf_mth' matched no frame; did you mean 'mt!leaf_math'?" "$TMP/e1.err"; then ok; else bad cli.empty.inc "exit $st: $(cat "$TMP/e1.err")"; fi
+"$SV" byname "$TMP/mt-e.txt" --inc 'leaf_math;dl_main' > /dev/null 2> "$TMP/e2.err"
+if grep -q "every IncPats entry matched frames, but no sample has them all on its stack" "$TMP/e2.err"; then ok; else bad cli.empty.and "$(cat "$TMP/e2.err")"; fi
+"$SV" byname "$TMP/mt-e.txt" --exc 'Process' > /dev/null 2> "$TMP/e3.err"
+if grep -q "the view is empty: ExcPats dropped every sample" "$TMP/e3.err"; then ok; else bad cli.empty.exc "$(cat "$TMP/e3.err")"; fi
+"$SV" byname "$TMP/mt-e.txt" --inc 'leaf_math' > /dev/null 2> "$TMP/e4.err"
+if ! grep -q "warning: IncPats\|view is empty" "$TMP/e4.err"; then ok; else bad cli.empty.none "$(cat "$TMP/e4.err")"; fi
