@@ -119,10 +119,8 @@ int cli_open_view(const cli_opts *o, sv_source **src, sv_params *p, sv_view **v)
 	cli_timing(o, "load", cli_now_ms() - t0);
 	if (cli_make_params(p, *src, o->box))
 		rc = EXIT_INPUT;
-	else if ((rc = cli_build_view(v, *src, p)) == 0) {
-		cli_explain_empty(*src, *v, p);
+	else if ((rc = cli_build_view(v, *src, p)) == 0)
 		return 0;
-	}
 	sv_params_dispose(p);
 	sv_source_free(*src);
 	*src = NULL;

@@ -148,7 +148,8 @@ void cli_explain_empty(const sv_source *src, const sv_view *v, const sv_params *
 		}
 		if (!said) {
 			fprintf(stderr, "stackview: warning: every IncPats entry matched frames, but no sample has them all on its "
-					"stack (entries are ANDed; '|' inside one is or)\n");
+					"stack%s (entries are ANDed; '|' inside one is or)\n",
+				sv_params_get(p, SV_BOX_GROUP)[0] ? " under the names GroupPats gives them" : "");
 			said = true;
 		}
 		sv_patlist_free(l);

@@ -129,6 +129,7 @@ int cli_view(const cli_opts *o, const char *what)
 	int rc = cli_open_view(o, &src, &p, &v);
 	if (rc)
 		return rc;
+	cli_explain_empty(src, v, &p);
 	double fm, tm;
 	sv_view_timing(v, &fm, &tm);
 	cli_timing(o, "filter", fm);

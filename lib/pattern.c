@@ -122,6 +122,24 @@ int sv_pattern_new(sv_pattern **out, const char *pat, size_t len, sv_error *err)
 		PCRE2_UCHAR msg[256];
 		pcre2_get_error_message(ecode, msg, sizeof(msg));
 		sv_pattern_free(p);
+		/* The only parentheses the translation makes are PerfView's braces: name those. */
+		size_t open_at = 0, depth = 0;
+		for (size_t i = 0; i < len; i++) {
+			if (pat[i] == '\\' && i + 1 < len) {
+				i++;
+			} else if (pat[i] == '{') {
+				if (depth++ == 0)
+					open_at = i;
+			} else if (pat[i] == '}') {
+				if (depth == 0)
+					return sv_error_set(err, SV_EINVAL, "'}' at column %zu closes no '{' (braces capture a part of "
+									   "the name, as $1 uses it)", i + 1);
+				depth--;
+			}
+		}
+		if (depth)
+			return sv_error_set(err, SV_EINVAL, "'{' at column %zu has no closing '}' (braces capture a part of the "
+							   "name, as $1 uses it)", open_at + 1);
 		return sv_error_set(err, SV_EINVAL, "%s", (const char *)msg);
 	}
 	/* JIT is an optimisation only; a failure (e.g. no executable memory) is not an error. */

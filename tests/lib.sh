@@ -51,8 +51,9 @@ c() {
 		args=("$(input "$f")")
 	fi
 	local out got norm
-	if ! out=$("$SV" "$cmd" "${args[@]}" --json "$@" 2>&1); then
-		bad "$id" "stackview $cmd failed: $out"
+	# stdout is the JSON; stderr (warnings, notes) is shown only when the command fails
+	if ! out=$("$SV" "$cmd" "${args[@]}" --json "$@" 2> "$TMP/c.err"); then
+		bad "$id" "stackview $cmd failed: $(cat "$TMP/c.err")"
 		return
 	fi
 	got=$(printf '%s' "$out" | jq -c "$JQDEFS $q" 2>&1)

@@ -346,3 +346,5 @@ if grep -q "every IncPats entry matched frames, but no sample has them all on it
 if grep -q "the view is empty: ExcPats dropped every sample" "$TMP/e3.err"; then ok; else bad cli.empty.exc "$(cat "$TMP/e3.err")"; fi
 "$SV" byname "$TMP/mt-e.txt" --inc 'leaf_math' > /dev/null 2> "$TMP/e4.err"
 if ! grep -q "warning: IncPats\|view is empty" "$TMP/e4.err"; then ok; else bad cli.empty.none "$(cat "$TMP/e4.err")"; fi
+# a pattern error names PerfView's brace, not the parenthesis it becomes
+e cli.pattern.brace 2 "invalid pattern in GroupPats: '\{%\}!\{x=>\\\$1': '\{' at column 5 has no closing '\}'" -- byname "$TMP/mt-e.txt" --group '{%}!{x=>$1'
