@@ -19,10 +19,24 @@ void cli_name_not_found(sv_view *v, const char *option, const char *focus)
 {
 	const char *near[3];
 	size_t n = cli_suggest_names(v, focus, near, 3);
+	/* A grouped name copied from the terminal UI ("module libm.so.6 <<libm.so.6!__sin_fma>>",
+	 * whose default boxes group system modules): the frame between << >> is the name here. */
+	const char *lt = strstr(focus, "<<"), *gt = lt ? strstr(lt + 2, ">>") : NULL;
+	char inner[1024] = "";
+	if (lt && gt && (size_t)(gt - lt - 2) < sizeof(inner)) {
+		snprintf(inner, sizeof(inner), "%.*s", (int)(gt - lt - 2), lt + 2);
+		if (!n)
+			n = cli_suggest_names(v, inner, near, 3);
+	}
 	fprintf(stderr, "stackview: %s '%s': no such name in the view", option, focus);
 	for (size_t i = 0; i < n; i++)
 		fprintf(stderr, "%s'%s'", i ? ", " : "; did you mean ", near[i]);
-	fputs(n ? "?\n" : "\n", stderr);
+	fputs(n ? "?" : "", stderr);
+	if (inner[0])
+		fprintf(stderr, " (a name the terminal UI's grouping of system modules makes; --preset 'group module entries' "
+				"groups them so here; ungrouped, its entry frame is '%s')",
+			inner);
+	fputs("\n", stderr);
 }
 
 int cli_print_view(sv_view *v, const char *what, const cli_opts *o)

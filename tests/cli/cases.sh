@@ -348,3 +348,8 @@ if grep -q "the view is empty: ExcPats dropped every sample" "$TMP/e3.err"; then
 if ! grep -q "warning: IncPats\|view is empty" "$TMP/e4.err"; then ok; else bad cli.empty.none "$(cat "$TMP/e4.err")"; fi
 # a pattern error names PerfView's brace, not the parenthesis it becomes
 e cli.pattern.brace 2 "invalid pattern in GroupPats: '\{%\}!\{x=>\\\$1': '\{' at column 5 has no closing '\}'" -- byname "$TMP/mt-e.txt" --group '{%}!{x=>$1'
+# A grouped name copied from the terminal UI into --focus: the frame inside << >> is suggested,
+# and the message says which preset groups system modules that way here
+e cli.focus.grouped 2 "no such name in the view; did you mean 'libc.so.6!_int_free'\? \(a name the terminal UI's grouping of system modules makes; --preset 'group module entries'" -- callers "$TMP/mt-e.txt" --focus 'module libc.so.6 <<libc.so.6!_int_free>>'
+c_grouped=$("$SV" callers "$TMP/mt-e.txt" --preset 'group module entries' --focus 'module libc.so.6 <<libc.so.6!_int_free>>' --json 2>/dev/null | jq -r '.tree.name')
+if [ "$c_grouped" = 'module libc.so.6 <<libc.so.6!_int_free>>' ]; then ok; else bad cli.focus.grouped-preset "$c_grouped"; fi
