@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* stackview diff and overweight: base runs against test runs, one or several a side (spec §9,
  * §10; docs/diff.md). The runs live in a comparison (lib/compare.c). */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "sv/array.h"
 #include "stackview/compare.h"
 #include "stackview/derive.h"
 
@@ -92,15 +95,197 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* ---- --layout perf: perf diff's columns ---- */
+
+typedef struct pd_row {
+	const char *name; /* borrowed from a view, or aliased (then owned) */
+	char *own;
+	double base, test; /* exclusive metric in each run */
+	bool in_base, in_test;
+} pd_row;
+
+static int pd_name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const pd_row *)a)->name, ((const pd_row *)b)->name);
+}
+
+/* perf diff's order: the largest delta (in points) first; a name only the baseline has (no
+ * delta) after those; ties by name (perf: by shared object, then symbol). */
+static double pd_delta(const pd_row *r, double bt, double tt)
+{
+	return r->in_test ? 100.0 * r->test / tt - (r->in_base ? 100.0 * r->base / bt : 0) : 0;
+}
+
+typedef struct pd_sort {
+	double bt, tt;
+} pd_sort;
+
+static int pd_order(const void *x, const void *y, void *payload)
+{
+	const pd_row *a = x, *b = y;
+	const pd_sort *s = payload;
+	if (a->in_test != b->in_test)
+		return a->in_test ? -1 : 1;
+	double da = fabs(pd_delta(a, s->bt, s->tt)), db = fabs(pd_delta(b, s->bt, s->tt));
+	if (da != db)
+		return da > db ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* The name a test-side frame has on the base side (automatic matching of modules). */
+static const char *pd_alias(const sv_compare *c, const char *name, char **own)
+{
+	const char *bang = strchr(name, '!');
+	size_t ml = bang ? (size_t)(bang - name) : strlen(name);
+	for (size_t i = 0; c && i < sv_compare_alias_count(c); i++) {
+		const char *t, *bn;
+		sv_compare_alias(c, i, &t, &bn);
+		if (strlen(t) == ml && !strncmp(name, t, ml) && asprintf(own, "%s%s", bn, name + ml) >= 0)
+			return *own;
+	}
+	return name;
+}
+
+static int pd_collect(pd_row **rows, size_t *n, size_t *cap, sv_view *v, bool test, const sv_compare *c)
+{
+	for (uint32_t r = 0; r < sv_view_byname_count(v); r++) {
+		sv_name_id id = sv_view_byname_name(v, r);
+		const sv_stats *st = sv_view_byname_stats(v, r);
+		if (id == SV_NAME_ROOT || st->exc == 0)
+			continue;
+		pd_row row = { .name = sv_view_name(v, id) };
+		if (test)
+			row.name = pd_alias(c, row.name, &row.own);
+		*(test ? &row.test : &row.base) = st->exc;
+		*(test ? &row.in_test : &row.in_base) = true;
+		if (SV_ARRAY_PUSH(*rows, *n, *cap, row))
+			return EXIT_INPUT;
+	}
+	return 0;
+}
+
+/* One base run and one test run as perf diff shows them: each name's share of its run
+ * (exclusive metric over the run's total) in the baseline, and the test's share less it in
+ * percentage points; a name only the test has shows its share as the delta, one only the
+ * baseline has no delta. */
+static int diff_perf_layout(const cli_runs *r, const cli_opts *o)
+{
+	if (r->nbase != 1 || r->n != 2) {
+		fprintf(stderr, "stackview: --layout perf compares one BASE with one TEST, as perf diff does\n");
+		return EXIT_USAGE;
+	}
+	sv_view *v[2] = { NULL, NULL };
+	sv_params p[2] = { { { 0 } }, { { 0 } } };
+	pd_row *rows = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+	for (int i = 0; i < 2 && !rc; i++)
+		if (cli_make_params(&p[i], r->src[i], o->box))
+			rc = EXIT_INPUT;
+		else
+			rc = cli_build_view(&v[i], r->src[i], &p[i]);
+	if (!rc && ((rc = pd_collect(&rows, &n, &cap, v[0], false, r->cmp)) || (rc = pd_collect(&rows, &n, &cap, v[1], true, r->cmp))))
+		fprintf(stderr, "stackview: out of memory\n");
+	if (rc)
+		goto out;
+	/* one row a name: a base row and a test row of the same name meet */
+	if (n)
+		qsort(rows, n, sizeof(*rows), pd_name_cmp);
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (kept && !strcmp(rows[kept - 1].name, rows[i].name)) {
+			pd_row *d = &rows[kept - 1];
+			d->base += rows[i].base;
+			d->test += rows[i].test;
+			d->in_base |= rows[i].in_base;
+			d->in_test |= rows[i].in_test;
+			if (!d->own) {
+				d->own = rows[i].own;
+			} else {
+				free(rows[i].own);
+			}
+			continue;
+		}
+		rows[kept++] = rows[i];
+	}
+	n = kept;
+	sv_summary sb, st;
+	sv_view_summary(&sb, v[0]);
+	sv_view_summary(&st, v[1]);
+	pd_sort s = { fabs(sb.metric) > 0 ? fabs(sb.metric) : 1, fabs(st.metric) > 0 ? fabs(st.metric) : 1 };
+	if (n)
+		qsort_r(rows, n, sizeof(*rows), pd_order, &s);
+	size_t top = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
+	if (o->out == OUT_JSON) {
+		jw w = { .f = stdout };
+		jw_begin_obj(&w);
+		jw_key(&w, "layout");
+		jw_str(&w, "perf");
+		jw_key(&w, "rows");
+		jw_begin_arr(&w);
+		for (size_t i = 0; i < top; i++) {
+			jw_begin_obj(&w);
+			jw_key(&w, "name");
+			jw_str(&w, rows[i].name);
+			if (rows[i].in_base) {
+				jw_key(&w, "baseline");
+				jw_num(&w, 100.0 * rows[i].base / s.bt);
+			}
+			if (rows[i].in_test) {
+				jw_key(&w, "test");
+				jw_num(&w, 100.0 * rows[i].test / s.tt);
+				jw_key(&w, "delta");
+				jw_num(&w, pd_delta(&rows[i], s.bt, s.tt));
+			}
+			jw_end_obj(&w);
+		}
+		jw_end_arr(&w);
+		jw_end_obj(&w);
+		putchar('\n');
+	} else {
+		bool tsv = o->out == OUT_TSV;
+		printf(tsv ? "baseline\tdelta\tname\n" : "# Baseline  Delta Abs  Name\n");
+		for (size_t i = 0; i < top; i++) {
+			char b[32] = "", d[32] = "";
+			if (rows[i].in_base)
+				snprintf(b, sizeof(b), "%.2f%%", 100.0 * rows[i].base / s.bt);
+			if (rows[i].in_test)
+				snprintf(d, sizeof(d), "%+.2f%%", pd_delta(&rows[i], s.bt, s.tt));
+			if (tsv)
+				printf("%s\t%s\t%s\n", b, d, rows[i].name);
+			else
+				printf("%10s %10s  %s\n", b, d, rows[i].name);
+		}
+	}
+	rc = cli_finish_output(stdout);
+out:
+	for (size_t i = 0; i < n; i++)
+		free(rows[i].own);
+	free(rows);
+	for (int i = 0; i < 2; i++) {
+		sv_view_free(v[i]);
+		sv_params_dispose(&p[i]);
+	}
+	return rc;
+}
+
 int cmd_diff(const cli_opts *o)
 {
 	cli_runs r;
 	sv_source *d = NULL;
 	sv_view *dv = NULL;
 	sv_params dp = { 0 };
+	if (o->perf_layout && o->nfiles != 2) {
+		fprintf(stderr, "stackview: --layout perf compares one BASE with one TEST, as perf diff does\n");
+		return EXIT_USAGE;
+	}
 	int rc = cli_runs_load(&r, o, 0, o->select_box, true);
 	if (rc)
 		goto out;
+	if (o->perf_layout) {
+		rc = diff_perf_layout(&r, o);
+		goto out;
+	}
 	if (sv_compare_diff_source(&d, r.cmp) || sv_params_init(&dp)) {
 		fprintf(stderr, "stackview: out of memory\n");
 		rc = EXIT_INPUT;

@@ -97,6 +97,7 @@ void cli_usage(FILE *f)
 	      "      --name NAME       explain: the row to explain\n"
 	      "      --junit FILE      check: also write the verdicts as JUnit XML\n"
 	      "  -o, --output FILE     flame / diff: write a flame graph SVG\n"
+	      "      --layout perf     diff: baseline %% and delta points per name, as perf diff\n"
 	      "      --timing          per-phase times on stderr\n"
 	      "      --script FILE     view: run the terminal UI headless from a key script and print\n"
 	      "                        its screens (see docs/tui.md)\n"
@@ -115,7 +116,7 @@ void cli_usage(FILE *f)
 
 enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
-	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_FORMAT, O_VERSION,
+	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_LAYOUT, O_FORMAT, O_VERSION,
 	O_MATCH, O_NO_AUTO_MATCH, O_WELCH, O_JUNIT, O_NAME,
 	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_THREADS, O_BY_CPU, O_LOOKUP, O_SYMBOL_PATH, O_OFFLINE, O_NET_TIMEOUT, O_NET_TOTAL, O_SYMFS, O_DEBUGINFOD, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT,
 };
@@ -161,6 +162,7 @@ static const struct option longopts[] = {
 	{ "focus", required_argument, NULL, O_FOCUS },
 	{ "depth", required_argument, NULL, O_DEPTH },
 	{ "view", required_argument, NULL, O_VIEW },
+	{ "layout", required_argument, NULL, O_LAYOUT },
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "script", required_argument, NULL, O_SCRIPT },
@@ -405,6 +407,14 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 		case O_NOPROGRESS: o->progress = 0; break;
 		case O_FOCUS: o->focus = optarg; break;
 		case O_VIEW: o->view = optarg; break;
+		case O_LAYOUT:
+			if (strcmp(optarg, "perf") && strcmp(optarg, "perfview")) {
+				fprintf(stderr, "stackview: --layout is 'perfview' (the default: the diff's own views) or 'perf' "
+						"(baseline %% and delta points, as perf diff)\n");
+				return EXIT_USAGE;
+			}
+			o->perf_layout = !strcmp(optarg, "perf");
+			break;
 		case O_FORMAT: o->format = optarg; break;
 		case 'o': o->output = optarg; break;
 		case O_SCRIPT: o->script = optarg; break;

@@ -209,3 +209,19 @@ if [ "${SV_VARIANT:-release}" = release ]; then
 	st=$?
 	[ "$st" = 0 ] && ok || bad compare.check-wide-budget "exit $st: $(head -c 300 "$TMP/wide.err")"
 fi
+
+# ---- diff --layout perf: perf diff's columns, row for row ----
+# tests/data/perfdiff: pd.c built static (pds.gz, by its build id), recorded twice with
+# perf record -e cpu-clock:u -g (./pds 1, ./pds 2), and perf diff's own output of the pair.
+PF=tests/data/perfdiff
+mkdir -p "$TMP/pdd/.build-id/c4"
+gzip -dc "$PF/pds.gz" > "$TMP/pdd/.build-id/c4/51af82ac64d52e127907c9216309312367ac6b.debug"
+gzip -dc "$PF/base.data.gz" > "$TMP/pd-base.data"
+gzip -dc "$PF/test.data.gz" > "$TMP/pd-test.data"
+want=$(awk '/^#/ || NF < 3 { next } { if ($2 ~ /%$/) print $1, $2, $3 "!" $5; else if ($1 ~ /^[+-]/) print "-", $1, $2 "!" $4; else print $1, "-", $2 "!" $4 }' "$PF/perf-diff.txt")
+got=$("$SV" diff "$TMP/pd-base.data" "$TMP/pd-test.data" --layout perf --debug-dir "$TMP/pdd" 2>/dev/null |
+	awk '/^#/ { next } { if (NF == 3) print $1, $2, $3; else if ($1 ~ /^[+-]/) print "-", $1, $2; else print $1, "-", $2 }')
+if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else bad compare.perf-layout "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -6)"; fi
+c compare.perf-layout.json '[.layout, (.rows[0] | .name, (.baseline*100|round), (.delta*100|round))]' '["perf","pds!b",4114,-1636]' \
+	diff "$TMP/pd-base.data" "$TMP/pd-test.data" --layout perf --debug-dir "$TMP/pdd"
+e compare.perf-layout.runs 2 "--layout perf compares one BASE with one TEST" -- diff "${BASE[@]}" -- "${TEST[@]}" --layout perf
