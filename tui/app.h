@@ -89,6 +89,7 @@ typedef struct tui_nav {
 	tui_tab tab;
 	char *focus; /* owned; NULL = none */
 	size_t cursor;
+	bool tab_only; /* a tab switch: Backspace steps back over it, q and Esc go past it */
 } tui_nav;
 
 typedef struct tui_app tui_app;
@@ -278,7 +279,12 @@ void tui_expand_hot(tui_app *a);
 /* nav.c: remember where the user is before a jump; go back / forward (reactions); whether
  * there is a place to go back to (tui_app_free frees the history). */
 void tui_nav_push(tui_app *a);
+void tui_nav_push_tab(tui_app *a);
 int tui_nav_back(tui_app *a);
+/* q and Esc: back to where the last jump (a Goto, a focus change, a drill-in; not a tab
+ * switch) began; false, doing nothing, when no jump is on record. */
+bool tui_nav_can_leave(const tui_app *a);
+int tui_nav_leave(tui_app *a);
 int tui_nav_forward(tui_app *a);
 bool tui_nav_can_back(const tui_app *a);
 void tui_draw_edit_line(tui_screen *s, int x, int y, int avail, const char *text, size_t cur, int attr);

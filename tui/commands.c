@@ -157,11 +157,23 @@ static int switch_tab(tui_app *a, tui_tab t)
 	return TUI_REDRAW | TUI_REFLATTEN;
 }
 
-/* A tab switch is a jump Backspace undoes. */
+/* A tab switch is a step Backspace undoes (q and Esc go past it). A focus tab opened from
+ * ByName or the CallTree shows the row under the cursor (as c and F10 do). */
 static int tui_switch_tab(tui_app *a, tui_tab t)
 {
-	if (t != a->tab)
-		tui_nav_push(a);
+	if (t == a->tab)
+		return switch_tab(a, t);
+	tui_nav_push_tab(a);
+	tui_frame *f = tui_app_frame(a);
+	const char *name = (a->tab == TAB_BYNAME || a->tab == TAB_CALLTREE) ? tui_row_name(a, f->pane[a->tab].cursor) : NULL;
+	if (name && (t == TAB_CALLERS || t == TAB_CALLEES || t == TAB_CC) && (!f->focus || strcmp(f->focus, name))) {
+		char *nf = strdup(name);
+		if (nf) {
+			tui_frame_set_focus(f, nf);
+			f->pane[TAB_CALLERS].cursor = f->pane[TAB_CALLEES].cursor = f->pane[TAB_CC].cursor = 0;
+			tui_status(a, "focus: %s", nf);
+		}
+	}
 	return switch_tab(a, t);
 }
 
@@ -193,8 +205,8 @@ static int cmd_enter(tui_app *a)
  * does not end the session. */
 static int cmd_leave(tui_app *a, bool esc)
 {
-	if (tui_nav_can_back(a))
-		return tui_nav_back(a);
+	if (tui_nav_can_leave(a))
+		return tui_nav_leave(a);
 	if (a->nframes > 1) {
 		tui_frame_dispose(&a->frames[--a->nframes]);
 		tui_status(a, "back to %s", a->nframes > 1 ? tui_app_frame(a)->title : "the first view");

@@ -29,9 +29,9 @@
 	X(CMD_TAB_PREV, "previous tab")                                                \
 	X(CMD_TAB_BYNAME, "ByName tab")                                                \
 	X(CMD_TAB_CALLTREE, "CallTree tab")                                            \
-	X(CMD_TAB_CALLERS, "Callers tab (of the focus)")                               \
-	X(CMD_TAB_CALLEES, "Callees tab (of the focus)")                               \
-	X(CMD_TAB_CC, "Caller-Callee tab (of the focus)")                              \
+	X(CMD_TAB_CALLERS, "Callers tab (of the cursor's name, or the focus)")                               \
+	X(CMD_TAB_CALLEES, "Callees tab (of the cursor's name, or the focus)")                               \
+	X(CMD_TAB_CC, "Caller-Callee tab (of the cursor's name, or the focus)")                              \
 	X(CMD_TAB_FLAME, "Flame tab: arrows move, Enter zooms, Esc zooms out, Home resets") \
 	X(CMD_TAB_NOTES, "Notes tab (Enter edits the notes, Esc ends editing)")       \
 	X(CMD_EDIT_GROUP, "edit GroupPats")                                            \

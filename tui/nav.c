@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Navigation history (Backspace, Alt-Left / Alt-Right, Esc, q): where the user was before
- * each jump — a tab switch, a focus change, a Goto, a drill-in — so that going back undoes
- * the jump as a browser's Back does. Filter changes have their own history ([ and ]). */
+ * each jump — a focus change, a Goto, a drill-in — and each tab switch, so that Backspace
+ * undoes them one at a time as a browser's Back does, while q and Esc leave the last jump
+ * (as perf report's q leaves a sub-window) without walking back through tab switches.
+ * Filter changes have their own history ([ and ]). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,12 +45,43 @@ static void nav_clear(tui_nav *v, size_t *n)
 		nav_free(&v[--*n]);
 }
 
-void tui_nav_push(tui_app *a)
+static void nav_push(tui_app *a, bool tab_only)
 {
 	tui_nav e;
-	if (!here(a, &e) || !push(&a->nav_back, &a->nnav_back, &a->nav_back_cap, e))
+	if (!here(a, &e))
 		return; /* out of memory: this jump cannot be undone, nothing else is lost */
+	e.tab_only = tab_only;
+	if (!push(&a->nav_back, &a->nnav_back, &a->nav_back_cap, e))
+		return;
 	nav_clear(a->nav_fwd, &a->nnav_fwd);
+}
+
+void tui_nav_push(tui_app *a)
+{
+	nav_push(a, false);
+}
+
+void tui_nav_push_tab(tui_app *a)
+{
+	nav_push(a, true);
+}
+
+bool tui_nav_can_leave(const tui_app *a)
+{
+	for (size_t i = a->nnav_back; i-- > 0;)
+		if (!a->nav_back[i].tab_only && a->nav_back[i].nframes <= a->nframes)
+			return true;
+	return false;
+}
+
+int tui_nav_leave(tui_app *a)
+{
+	if (!tui_nav_can_leave(a))
+		return 0;
+	/* the tab switches since the jump are dropped, then the jump is undone */
+	while (a->nnav_back && a->nav_back[a->nnav_back - 1].tab_only)
+		nav_free(&a->nav_back[--a->nnav_back]);
+	return tui_nav_back(a);
 }
 
 /* Go to a remembered place (it is consumed): drilled frames above it are left, the focus,
