@@ -182,6 +182,7 @@ typedef struct tui_app {
 	size_t nnav_back, nnav_fwd, nav_back_cap, nav_fwd_cap;
 	bool clip_new;    /* not yet sent to the terminal */
 	int w, h;
+	int hscroll; /* columns the Name column is scrolled right by (< and >) */
 	bool quit;
 } tui_app;
 

@@ -548,13 +548,25 @@ static int grid_command(tui_app *a, tui_command c)
 	case CMD_PGDN: return tui_move(a, (long)tui_page_rows(a));
 	case CMD_HOME: return tui_move(a, -(long)f->rows.n);
 	case CMD_END: return tui_move(a, (long)f->rows.n);
+	case CMD_SCROLL_LEFT:
+	case CMD_SCROLL_RIGHT:
+		a->hscroll += c == CMD_SCROLL_RIGHT ? 8 : -8;
+		if (a->hscroll < 0)
+			a->hscroll = 0;
+		if (a->hscroll > 2000)
+			a->hscroll = 2000;
+		return TUI_REDRAW;
 	case CMD_EXPAND:
+		if (!tui_tree_tab(a) && r) /* a flat list: Right scrolls long names */
+			return grid_command(a, CMD_SCROLL_RIGHT);
 		if (!tui_tree_tab(a) || !r)
 			return TUI_REDRAW;
 		if (r->has_children && !r->expanded)
 			return tui_set_expanded(a, r, 1);
 		return r->has_children ? tui_move(a, 1) : TUI_REDRAW;
 	case CMD_COLLAPSE:
+		if (!tui_tree_tab(a) && r)
+			return grid_command(a, CMD_SCROLL_LEFT);
 		if (!tui_tree_tab(a) || !r)
 			return TUI_REDRAW;
 		if (r->expanded)

@@ -193,6 +193,7 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 			if (shift < 0)
 				shift = 0;
 		}
+		shift += a->hscroll; /* < and > (Left and Right in flat lists) */
 		/* rows */
 		bool tree = a->tab == TAB_CALLTREE || a->tab == TAB_CALLERS || a->tab == TAB_CALLEES;
 		for (size_t i = p->top; i < f->rows.n && i < p->top + visible; i++) {
@@ -214,8 +215,10 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 			snprintf(name, sizeof(name), "%*s%s%s", indent > 1000 ? 1000 : indent, "", marker, nm);
 			if (shift) {
 				size_t skip = 0, len = strlen(name);
-				for (int col_ = 0; col_ < shift && skip < len; col_++) /* indentation is ASCII */
-					skip++;
+				for (int col_ = 0; col_ < shift && skip < len; col_++) /* a character at a time */
+					do
+						skip++;
+					while (skip < len && (name[skip] & 0xC0) == 0x80);
 				tui_screen_text(s, 0, yy, "<", 1, attr | TUI_A_DIM);
 				tui_screen_text(s, 1, yy, name + skip, namew - 1, attr);
 			} else {

@@ -22,6 +22,8 @@
 	X(CMD_EXPAND, "expand (a single child expands too)")                           \
 	X(CMD_COLLAPSE, "collapse, or go to the parent")                               \
 	X(CMD_TOGGLE, "expand or collapse")                                            \
+	X(CMD_SCROLL_LEFT, "scroll the Name column left (ByName, Caller-Callee: Left too)") \
+	X(CMD_SCROLL_RIGHT, "scroll the Name column right (ByName, Caller-Callee: Right too)") \
 	X(CMD_EXPAND_ALL, "expand the whole subtree")                                  \
 	X(CMD_COLLAPSE_ALL, "collapse the whole subtree")                              \
 	X(CMD_ENTER, "trees: expand or collapse; ByName: Callers of the name; Caller-Callee: focus it") \
@@ -96,6 +98,8 @@
 	X(CMD_EXPAND, 'l', "l")                           \
 	X(CMD_COLLAPSE, KEY_LEFT, "Left")                 \
 	X(CMD_COLLAPSE, 'h', "h")                         \
+	X(CMD_SCROLL_LEFT, '<', "<")                     \
+	X(CMD_SCROLL_RIGHT, '>', ">")                    \
 	X(CMD_TOGGLE, ' ', "Space")                       \
 	X(CMD_TOGGLE, '+', "+")                           \
 	X(CMD_EXPAND_ALL, 'E', "E")                       \

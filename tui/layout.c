@@ -16,10 +16,11 @@ sv_rows_kind tui_tab_kind(const tui_app *a)
 	return a->tab == TAB_BYNAME ? SV_ROWS_BYNAME : SV_ROWS_CALLTREE;
 }
 
-/* Columns shown for a width, in the grid's order (lib/): Name keeps at least max(30, width/3)
- * screen columns; the others go by their drop rank (counts first, When late); hidden ones
- * never show. `width` holds each column's width. */
-static int pick(const tui_app *a, const int *width, sv_col *out)
+/* Columns shown for a width, in the grid's order (lib/). Name wants the width of the longest
+ * name shown, as far as the columns that matter most leave room (and at least max(30,
+ * width/3) columns); the others yield to it by their drop rank (counts first, then Last,
+ * First, Fold, When late); hidden ones never show. `width` holds each column's width. */
+static int pick(const tui_app *a, const int *width, int longest, sv_col *out)
 {
 	sv_col all[SV_COL_COUNT], vis[SV_COL_COUNT];
 	size_t na = sv_grid_all_columns(tui_tab_kind(a), tui_has_compare(a), all);
@@ -28,9 +29,18 @@ static int pick(const tui_app *a, const int *width, sv_col *out)
 		if (!a->col_hidden[all[i]])
 			vis[nv++] = all[i];
 	int namemin = a->w / 3 > 30 ? a->w / 3 : 30;
+	/* Name takes the room the columns a reader needs most leave (Inc %, Inc, Exc %, Exc and
+	 * When: drop rank up to When's), so the others (counts, First, Last, Fold) yield to it. */
+	int essential = 0;
+	for (int i = 0; i < nv; i++)
+		if (sv_column_get(vis[i])->drop <= sv_column_get(SV_COL_WHEN)->drop)
+			essential += width[vis[i]] + 1;
+	int namewant = longest < a->w - essential ? longest : a->w - essential;
+	if (namewant < namemin)
+		namewant = namemin;
 	int floor_n = nv < 2 ? nv : 2;
 	for (;;) {
-		int w = namemin;
+		int w = namewant;
 		for (int i = 0; i < nv; i++)
 			w += width[vis[i]] + 1;
 		if (w <= a->w || nv <= floor_n)
@@ -81,6 +91,12 @@ int tui_draw_columns(tui_app *a, sv_col *shown, int *width)
 	double basis = sv_grid_basis(f->view);
 	for (int c = 1; c < SV_COL_COUNT; c++)
 		width[c] = c == SV_COL_WHEN ? SV_WHEN_LEN : sv_text_width(sv_column_get((sv_col)c)->title) + (c == a->sort_col[a->tab]);
+	int longest = 0; /* the widest name shown, with its indentation and marker */
+	for (size_t i = p->top; i < f->rows.n && i < p->top + visible; i++) {
+		int nw = (int)f->rows.row[i].depth * 2 + 2 + sv_text_width(sv_view_name(f->view, f->rows.row[i].name));
+		if (nw > longest)
+			longest = nw;
+	}
 	for (size_t i = p->top; i < f->rows.n && i < p->top + visible; i++)
 		for (int c = 1; c < SV_COL_COUNT; c++) {
 			char buf[64];
@@ -96,7 +112,7 @@ int tui_draw_columns(tui_app *a, sv_col *shown, int *width)
 		if (width[c] < 1)
 			width[c] = 1;
 	}
-	int ncol = pick(a, width, shown);
+	int ncol = pick(a, width, longest, shown);
 	int fixed = 0;
 	for (int i = 1; i < ncol; i++)
 		fixed += width[shown[i]] + 1;
