@@ -20,6 +20,13 @@ sv_rows_kind tui_tab_kind(const tui_app *a)
  * name shown, as far as the columns that matter most leave room (and at least max(30,
  * width/3) columns); the others yield to it by their drop rank (counts first, then Last,
  * First, Fold, When late); hidden ones never show. `width` holds each column's width. */
+/* A column's drop rank here: lib/'s, except Max, which thread time shows for its longest
+ * interval: it stays as long as When. */
+static int drop_rank(sv_col c)
+{
+	return sv_column_get(c == SV_COL_MAX ? SV_COL_WHEN : c)->drop;
+}
+
 static int pick(const tui_app *a, const int *width, int longest, sv_col *out)
 {
 	sv_col all[SV_COL_COUNT], vis[SV_COL_COUNT];
@@ -33,7 +40,7 @@ static int pick(const tui_app *a, const int *width, int longest, sv_col *out)
 	 * When: drop rank up to When's), so the others (counts, First, Last, Fold) yield to it. */
 	int essential = 0;
 	for (int i = 0; i < nv; i++)
-		if (sv_column_get(vis[i])->drop <= sv_column_get(SV_COL_WHEN)->drop)
+		if (drop_rank(vis[i]) <= drop_rank(SV_COL_WHEN))
 			essential += width[vis[i]] + 1;
 	int namewant = longest < a->w - essential ? longest : a->w - essential;
 	if (namewant < namemin)
@@ -47,7 +54,7 @@ static int pick(const tui_app *a, const int *width, int longest, sv_col *out)
 			break;
 		int worst = 0;
 		for (int i = 1; i < nv; i++)
-			if (sv_column_get(vis[i])->drop > sv_column_get(vis[worst])->drop)
+			if (drop_rank(vis[i]) > drop_rank(vis[worst]))
 				worst = i;
 		memmove(vis + worst, vis + worst + 1, (size_t)(nv - worst - 1) * sizeof(*vis));
 		nv--;
