@@ -46,19 +46,44 @@ bool tui_app_start_picker(tui_app *a)
 	return true;
 }
 
-/* `Process% NAME (PID)` for IncPats; characters with a meaning in patterns or lists become
+/* A process's name for a pattern: characters with a meaning in patterns or lists become
  * `*` (e.g. "bash;git" would otherwise split the IncPats list). */
-static void process_pattern(char *buf, size_t size, const sv_process *p)
+static void pattern_name(char *name, size_t size, const sv_process *p)
 {
-	char name[256];
-	snprintf(name, sizeof(name), "%s", p->name);
+	snprintf(name, size, "%s", p->name);
 	for (char *c = name; *c; c++)
 		if (strchr(";|{}^%*@", *c))
 			*c = '*';
+}
+
+/* `Process% NAME (PID)` for IncPats. */
+static void process_pattern(char *buf, size_t size, const sv_process *p)
+{
+	char name[256];
+	pattern_name(name, sizeof(name), p);
 	if (p->pid >= 0)
 		snprintf(buf, size, "Process%% %s (%ld)", name, p->pid);
 	else
 		snprintf(buf, size, "Process%% %s", name);
+}
+
+/* Every process the filter shows, by program name: `^Process% NAME (` once a name, so that
+ * six cc1 of a build open as one program (Enter on the first row while a filter is typed). */
+static size_t matching_pattern(tui_app *a, char *inc, size_t size)
+{
+	size_t o = 0, names = 0;
+	for (size_t i = 0; i < a->nshown && o < size; i++) {
+		const sv_process *p = &a->procs[a->shown[i]];
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(a->procs[a->shown[k]].name, p->name);
+		if (seen)
+			continue;
+		char name[256];
+		pattern_name(name, sizeof(name), p);
+		o += (size_t)snprintf(inc + o, size - o, "%s^Process%% %s (", names++ ? "|" : "", name);
+	}
+	return names;
 }
 
 static int picker_done(tui_app *a, bool all)
@@ -73,6 +98,8 @@ static int picker_done(tui_app *a, bool all)
 		}
 	if (!all && !n && a->pick.cursor > 0 && a->pick.cursor <= a->nshown)
 		process_pattern(inc, sizeof(inc), &a->procs[a->shown[a->pick.cursor - 1]]);
+	if (all && a->pick_filter[0] && a->nshown && a->nshown < a->nprocs)
+		matching_pattern(a, inc, sizeof(inc));
 	a->mode = MODE_GRID;
 	if (!inc[0]) {
 		tui_status(a, "all processes%s%s", a->hello ? "; " : "", a->hello ? a->hello : "");
@@ -89,7 +116,7 @@ int tui_picker_key(tui_app *a, int key)
 	else if (key == ' ' && a->pick.cursor > 0)
 		a->picked[a->shown[a->pick.cursor - 1]] ^= 1;
 	else if (key == '\n' || key == KEY_ENTER)
-		return picker_done(a, a->pick.cursor == 0);
+		return picker_done(a, a->pick.cursor == 0); /* the first row: all, or every match */
 	else if (key == TUI_KEY_ESC)
 		return picker_done(a, true);
 	else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && a->pick_filter[0]) {
@@ -100,7 +127,8 @@ int tui_picker_key(tui_app *a, int key)
 		a->pick_filter[l] = (char)key;
 		a->pick_filter[l + 1] = '\0';
 		picker_filter(a);
-		a->pick.cursor = a->nshown ? 1 : 0;
+		/* several matches: the first row takes them all (Enter), else the one match */
+		a->pick.cursor = a->nshown > 1 ? 0 : a->nshown;
 	}
 	return TUI_REDRAW;
 }
@@ -122,7 +150,10 @@ static void picker_line(tui_app *a, tui_screen *s, size_t i, int y, int attr)
 {
 	char line[512];
 	if (i == 0) {
-		snprintf(line, sizeof(line), "     [all processes: %zu]", a->nprocs);
+		if (a->pick_filter[0] && a->nshown < a->nprocs)
+			snprintf(line, sizeof(line), "     [every match: %zu processes]", a->nshown);
+		else
+			snprintf(line, sizeof(line), "     [all processes: %zu]", a->nprocs);
 		tui_screen_text(s, 0, y, line, a->w, attr | TUI_A_BOLD);
 		return;
 	}
@@ -154,6 +185,8 @@ void tui_picker_draw(tui_app *a, tui_screen *s)
 	place(a);
 	tui_list_draw(&a->pick, a, s, picker_line);
 	tui_screen_fill(s, 0, a->h - 1, a->w, TUI_A_REVERSE);
-	tui_screen_text(s, 0, a->h - 1, "type to filter  Space marks  Enter opens  Esc: all processes", a->w,
-			TUI_A_REVERSE);
+	tui_screen_text(s, 0, a->h - 1,
+			a->pick_filter[0] ? "Enter on the first row opens every match  Space marks  Esc: all processes"
+					  : "type to filter  Space marks  Enter opens  Esc: all processes",
+			a->w, TUI_A_REVERSE);
 }
