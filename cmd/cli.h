@@ -65,6 +65,9 @@ typedef struct cli_opts {
 	int width, height;   /* --size WxH */
 	long top, depth;
 	double min_pct;      /* --min-pct: rows under this share are left out (0 = all) */
+	int sort_col;        /* --sort: a column (sv_col), -1 = each view's own order */
+	bool sort_asc;
+	char *perf_inc;      /* --comm, --pid, --tid, --dsos, --symbols as IncPats entries (owned) */
 	cli_out out;
 	bool timing;
 	int progress;        /* --progress 1, --no-progress 0, default -1 (when stderr is a terminal) */

@@ -50,11 +50,15 @@ int main(int argc, char **argv)
 #endif
 	cli_opts o;
 	int rc = cli_parse(&o, argc, argv);
-	if (rc)
+	if (rc) {
+		free(o.perf_inc);
 		return rc < 0 ? EXIT_OK : rc;
+	}
 	const cli_command *c = cli_command_find(o.cmd);
-	if ((rc = cli_command_check(c, &o)))
+	if ((rc = cli_command_check(c, &o))) {
+		free(o.perf_inc);
 		return rc;
+	}
 	/* The user's presets are read only by what uses them: --preset, the list, the TUI. */
 	sv_presets user = { 0 };
 	bool wants = o.preset || (c->needs & CLI_WANTS_PRESETS);
@@ -67,5 +71,6 @@ int main(int argc, char **argv)
 	if (!rc)
 		rc = run[c->id](&o);
 	sv_presets_dispose(&user);
+	free(o.perf_inc);
 	return rc;
 }

@@ -87,6 +87,9 @@ void cli_usage(FILE *f)
 	      "      --json            one JSON document (schema in the man page)\n"
 	      "      --tsv             tab-separated rows\n"
 	      "      --top N           first N rows (byname)\n"
+	      "      --sort COL[:asc|:desc]  rows ordered by a column (name, exc, inc, exc_pct, inc_pct,\n"
+	      "                        exc_count, inc_count, fold, first, last, max); trees: siblings\n"
+	      "      --comm, --pid, --tid, --dsos, --symbols LIST  perf report's filters, as IncPats\n"
 	      "      --min-pct N       leave out rows under N % of the total (perf's --percent-limit):\n"
 	      "                        trees by Inc, with their subtrees; byname rows when both Exc\n"
 	      "                        and Inc are under it\n"
@@ -118,7 +121,7 @@ enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
 	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_LAYOUT, O_FORMAT, O_VERSION,
 	O_MATCH, O_NO_AUTO_MATCH, O_WELCH, O_JUNIT, O_NAME,
-	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_THREADS, O_BY_CPU, O_LOOKUP, O_SYMBOL_PATH, O_OFFLINE, O_NET_TIMEOUT, O_NET_TOTAL, O_SYMFS, O_DEBUGINFOD, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT,
+	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_THREADS, O_BY_CPU, O_LOOKUP, O_SYMBOL_PATH, O_OFFLINE, O_NET_TIMEOUT, O_NET_TOTAL, O_SYMFS, O_DEBUGINFOD, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT, O_SORT, O_COMM, O_PID, O_TID, O_DSOS, O_SYMBOLS, O_PERF_G, O_PERF_F,
 };
 
 static const struct option longopts[] = {
@@ -155,6 +158,16 @@ static const struct option longopts[] = {
 	{ "tsv", no_argument, NULL, O_TSV },
 	{ "top", required_argument, NULL, O_TOP },
 	{ "min-pct", required_argument, NULL, O_MIN_PCT },
+	{ "percent-limit", required_argument, NULL, O_MIN_PCT },
+	{ "sort", required_argument, NULL, O_SORT },
+	{ "comm", required_argument, NULL, O_COMM },
+	{ "comms", required_argument, NULL, O_COMM },
+	{ "pid", required_argument, NULL, O_PID },
+	{ "tid", required_argument, NULL, O_TID },
+	{ "dsos", required_argument, NULL, O_DSOS },
+	{ "symbols", required_argument, NULL, O_SYMBOLS },
+	{ "call-graph", required_argument, NULL, O_PERF_G },
+	{ "fields", required_argument, NULL, O_PERF_F },
 	{ "columns", required_argument, NULL, O_COLUMNS },
 	{ "timing", no_argument, NULL, O_TIMING },
 	{ "progress", no_argument, NULL, O_PROGRESS },
@@ -262,6 +275,107 @@ static int parse_folded_style(cli_opts *o, const char *s)
 	return 0;
 }
 
+/* --sort COLUMN[:asc|:desc]: rows ordered by a column (numbers largest first, names A-Z);
+ * perf report's keys, which group rather than order, are explained. */
+static int parse_sort(cli_opts *o, const char *arg)
+{
+	char key[64];
+	snprintf(key, sizeof(key), "%s", arg);
+	char *colon = strchr(key, ':');
+	bool asc = false, dir = false;
+	if (colon) {
+		*colon = '\0';
+		dir = true;
+		asc = !strcmp(colon + 1, "asc");
+		if (!asc && strcmp(colon + 1, "desc")) {
+			fprintf(stderr, "stackview: --sort %s: the order is :asc or :desc\n", arg);
+			return EXIT_USAGE;
+		}
+	}
+	static const char *const perf_keys[] = { "comm", "dso", "sym", "symbol", "pid", "tid", "overhead", "parent", "cpu",
+						 "srcline", "period" };
+	for (size_t i = 0; i < sizeof(perf_keys) / sizeof(perf_keys[0]); i++)
+		if (!strncmp(key, perf_keys[i], strlen(perf_keys[i])) &&
+		    (key[strlen(perf_keys[i])] == '\0' || key[strlen(perf_keys[i])] == ',')) {
+			fprintf(stderr, "stackview: --sort %s is perf report's grouping; here ByName is one row a symbol "
+					"(module!function), --group '{%%}!->module $1' makes one a module, process and thread "
+					"frames keep commands and pids apart; --sort orders rows by a column: name, exc, inc, "
+					"exc_pct, inc_pct, exc_count, inc_count, fold, first, last, max\n",
+				arg);
+			return EXIT_USAGE;
+		}
+	sv_col col = sv_column_find(key);
+	if ((int)col < 0 || col >= SV_COL_COUNT || !sv_column_get(col)->sortable) {
+		fprintf(stderr, "stackview: --sort %s: no such column to sort by (name, exc, inc, exc_pct, inc_pct, exc_count, "
+				"inc_count, fold, first, last, max)\n",
+			arg);
+		return EXIT_USAGE;
+	}
+	o->sort_col = (int)col;
+	o->sort_asc = dir ? asc : col == SV_COL_NAME;
+	return 0;
+}
+
+/* A regular expression that matches text literally. */
+static void re_quote(char *out, size_t cap, const char *s, size_t n)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < n && o + 3 < cap; i++) {
+		if (strchr("\\^$.|?*+()[]{}", s[i]))
+			out[o++] = '\\';
+		out[o++] = s[i];
+	}
+	out[o] = '\0';
+}
+
+/* perf report's --comm, --pid, --tid, --dsos and --symbols as IncPats entries (raw regular
+ * expressions, '@', so that a name matches whole): the entries of one option are or-ed,
+ * those of different options and-ed with --inc. */
+static int add_perf_filter(cli_opts *o, int which, const char *list)
+{
+	char re[4096];
+	size_t n = (size_t)snprintf(re, sizeof(re), "@");
+	const char *pre = which == O_COMM ? "^Process (" : which == O_PID ? "^Process .* \\((" :
+			  which == O_TID ? "^Thread \\((" : which == O_DSOS ? "(^|/)(" : "!(";
+	const char *post = which == O_COMM ? ") \\(" : which == O_PID || which == O_TID ? ")\\)" :
+			   which == O_DSOS ? ")!" : ")$";
+	n += (size_t)snprintf(re + n, sizeof(re) - n, "%s", pre);
+	bool first = true;
+	for (const char *p = list; *p && n < sizeof(re) - 8;) {
+		size_t l = strcspn(p, ",");
+		if (l) {
+			if ((which == O_PID || which == O_TID) && strspn(p, "0123456789") != l) {
+				fprintf(stderr, "stackview: --%s needs numbers separated by commas, not '%s'\n",
+					which == O_PID ? "pid" : "tid", list);
+				return EXIT_USAGE;
+			}
+			char q[1024];
+			re_quote(q, sizeof(q), p, l);
+			n += (size_t)snprintf(re + n, sizeof(re) - n, "%s%s", first ? "" : "|", q);
+			first = false;
+		}
+		p += l + (p[l] == ',');
+	}
+	if (first) {
+		fprintf(stderr, "stackview: the option needs a comma-separated list\n");
+		return EXIT_USAGE;
+	}
+	n += (size_t)snprintf(re + n, sizeof(re) - n, "%s", post);
+	if (n >= sizeof(re)) {
+		fprintf(stderr, "stackview: the list is too long\n");
+		return EXIT_USAGE;
+	}
+	size_t old = o->perf_inc ? strlen(o->perf_inc) : 0;
+	char *m = realloc(o->perf_inc, old + n + 2);
+	if (!m)
+		return EXIT_INPUT;
+	if (old)
+		m[old++] = ';';
+	memcpy(m + old, re, n + 1);
+	o->perf_inc = m;
+	return 0;
+}
+
 int cli_parse(cli_opts *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof(*o));
@@ -270,6 +384,7 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 	o->height = 30;
 	o->depth = -1;
 	o->progress = -1;
+	o->sort_col = -1;
 	int first = 1;
 	const cli_command *cmd = argc > 1 ? cli_command_find(argv[1]) : NULL;
 	if (cmd) {
@@ -379,6 +494,29 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 			}
 			o->top = n;
 			break;
+		case O_SORT: {
+			int r = parse_sort(o, optarg);
+			if (r)
+				return r;
+			break;
+		}
+		case O_COMM:
+		case O_PID:
+		case O_TID:
+		case O_DSOS:
+		case O_SYMBOLS: {
+			int r = add_perf_filter(o, c, optarg);
+			if (r)
+				return r;
+			break;
+		}
+		case O_PERF_G:
+		case O_PERF_F:
+			fprintf(stderr, "stackview: --%s is perf report's option; here %s\n", c == O_PERF_G ? "call-graph" : "fields",
+				c == O_PERF_G ? "the views are the call graph: calltree (callers at the top), callers and callees of "
+						"--focus NAME, and Fold%% (--fold-pct) hides the small branches"
+					      : "--columns LIST chooses the columns (stackview --help lists them)");
+			return EXIT_USAGE;
 		case O_MIN_PCT:
 			if (!sv_parse_number(optarg, &o->min_pct) || !(o->min_pct >= 0) || o->min_pct > 100) {
 				fprintf(stderr, "stackview: --min-pct needs a percentage from 0 to 100, not '%s'\n", optarg);
@@ -474,6 +612,20 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 		o->files[o->nfiles++] = inc;
 		o->box[SV_BOX_INC] = NULL;
 	}
+	/* perf report's filters join IncPats: one more entry each (and-ed with --inc's) */
+	if (o->perf_inc && o->box[SV_BOX_INC] && o->box[SV_BOX_INC][0]) {
+		size_t a = strlen(o->box[SV_BOX_INC]), b = strlen(o->perf_inc);
+		char *m = malloc(a + b + 2);
+		if (!m)
+			return EXIT_INPUT;
+		memcpy(m, o->box[SV_BOX_INC], a);
+		m[a] = ';';
+		memcpy(m + a + 1, o->perf_inc, b + 1);
+		free(o->perf_inc);
+		o->perf_inc = m;
+	}
+	if (o->perf_inc)
+		o->box[SV_BOX_INC] = o->perf_inc;
 	/* perf's build-id cache ($PERF_BUILDID_DIR, default ~/.debug) after the user's dirs. */
 	const char *cache = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
 	char buf[2048];

@@ -236,8 +236,18 @@ static int print_grid(FILE *f, sv_view *v, const sv_rows *rows, const cli_opts *
 int out_byname(FILE *f, sv_view *v, const cli_opts *o)
 {
 	sv_rows rl = { .kind = SV_ROWS_BYNAME }; /* --top 0: no rows */
-	if (o->top != 0 && sv_rows_byname(&rl, v, o->top > 0 ? (size_t)o->top : 0))
+	/* --sort: every row in the column's order, then the first --top of them */
+	size_t top = o->sort_col >= 0 ? 0 : o->top > 0 ? (size_t)o->top : 0;
+	if (o->top != 0 && sv_rows_byname(&rl, v, top))
 		return SV_ENOMEM;
+	if (o->sort_col >= 0 && rl.n) {
+		if (sv_rows_sort(&rl, 0, rl.n, v, (sv_col)o->sort_col, o->sort_asc)) {
+			sv_rows_dispose(&rl);
+			return SV_ENOMEM;
+		}
+		if (o->top > 0 && (size_t)o->top < rl.n)
+			rl.n = (size_t)o->top;
+	}
 	if (o->compare && sv_compare_rows(o->compare, v, &rl)) {
 		sv_rows_dispose(&rl);
 		return SV_ENOMEM;
@@ -282,6 +292,10 @@ static int out_tree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o)
 	int rc = t ? sv_rows_aggtree(&rl, t, NULL, depth) : sv_rows_calltree(&rl, v, NULL, depth);
 	if (rc)
 		return rc;
+	if (o->sort_col >= 0 && rl.n && (rc = sv_rows_sort(&rl, 0, rl.n, v, (sv_col)o->sort_col, o->sort_asc))) {
+		sv_rows_dispose(&rl); /* siblings in the column's order */
+		return rc;
+	}
 	if (bounded) {
 		size_t cut = 0;
 		for (size_t i = 0; i < rl.n; i++)

@@ -353,3 +353,22 @@ e cli.pattern.brace 2 "invalid pattern in GroupPats: '\{%\}!\{x=>\\\$1': '\{' at
 e cli.focus.grouped 2 "no such name in the view; did you mean 'libc.so.6!_int_free'\? \(a name the terminal UI's grouping of system modules makes; --preset 'group module entries'" -- callers "$TMP/mt-e.txt" --focus 'module libc.so.6 <<libc.so.6!_int_free>>'
 c_grouped=$("$SV" callers "$TMP/mt-e.txt" --preset 'group module entries' --focus 'module libc.so.6 <<libc.so.6!_int_free>>' --json 2>/dev/null | jq -r '.tree.name')
 if [ "$c_grouped" = 'module libc.so.6 <<libc.so.6!_int_free>>' ]; then ok; else bad cli.focus.grouped-preset "$c_grouped"; fi
+# perf report's options: --sort orders rows (perf's grouping keys are explained), --comm,
+# --pid, --tid, --dsos and --symbols write IncPats, --percent-limit is --min-pct
+got=$("$SV" byname "$TMP/mt-e.txt" --sort name --json 2>/dev/null | jq -c '[.rows[].name] | . == sort_by(ascii_downcase)')
+if [ "$got" = true ]; then ok; else bad cli.sort.name "$got"; fi
+got=$("$SV" byname "$TMP/mt-e.txt" --sort inc --top 3 --json 2>/dev/null | jq -c '[.rows[].inc] | (. == (sort | reverse)) and length == 3')
+if [ "$got" = true ]; then ok; else bad cli.sort.inc "$got"; fi
+e cli.sort.perfkey 2 "--sort dso is perf report's grouping; here ByName is one row a symbol" -- byname "$TMP/mt-e.txt" --sort dso
+e cli.sort.bad 2 "--sort nope: no such column to sort by" -- byname "$TMP/mt-e.txt" --sort nope
+a=$("$SV" byname "$TMP/mt-e.txt" --comm 'Web Content' --json 2>/dev/null | jq -c .summary)
+b=$("$SV" byname "$TMP/mt-e.txt" --inc 'Process Web Content (' --json 2>/dev/null | jq -c .summary)
+if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" != "$("$SV" byname "$TMP/mt-e.txt" --json 2>/dev/null | jq -c .summary)" ]; then ok; else bad cli.perf.comm "$a vs $b"; fi
+a=$("$SV" byname "$TMP/mt-e.txt" --symbols leaf_math --dsos mt --json 2>/dev/null | jq -c .summary)
+b=$("$SV" byname "$TMP/mt-e.txt" --inc 'mt!leaf_math' --json 2>/dev/null | jq -c .summary)
+if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else bad cli.perf.symbols "$a vs $b"; fi
+a=$("$SV" byname "$TMP/mt-e.txt" --percent-limit 5 --json 2>/dev/null | jq -c '[.rows[].name]')
+b=$("$SV" byname "$TMP/mt-e.txt" --min-pct 5 --json 2>/dev/null | jq -c '[.rows[].name]')
+if [ "$a" = "$b" ]; then ok; else bad cli.perf.percent-limit "$a vs $b"; fi
+e cli.perf.pid.bad 2 "--pid needs numbers separated by commas" -- byname "$TMP/mt-e.txt" --pid abc
+e cli.perf.callgraph 2 "--call-graph is perf report's option; here the views are the call graph" -- byname "$TMP/mt-e.txt" --call-graph caller
