@@ -333,45 +333,40 @@ static void re_quote(char *out, size_t cap, const char *s, size_t n)
  * those of different options and-ed with --inc. */
 static int add_perf_filter(cli_opts *o, int which, const char *list)
 {
-	char re[4096];
-	size_t n = (size_t)snprintf(re, sizeof(re), "@");
-	const char *pre = which == O_COMM ? "^Process (" : which == O_PID ? "^Process .* \\((" :
-			  which == O_TID ? "^Thread \\((" : which == O_DSOS ? "(^|/)(" : "!(";
-	const char *post = which == O_COMM ? ") \\(" : which == O_PID || which == O_TID ? ")\\)" :
-			   which == O_DSOS ? ")!" : ")$";
-	n += (size_t)snprintf(re + n, sizeof(re) - n, "%s", pre);
-	bool first = true;
-	for (const char *p = list; *p && n < sizeof(re) - 8;) {
+	char alts[3000];
+	size_t n = 0;
+	for (const char *p = list; *p && n < sizeof(alts) - 8;) {
 		size_t l = strcspn(p, ",");
 		if (l) {
-			if ((which == O_PID || which == O_TID) && strspn(p, "0123456789") != l) {
+			if ((which == O_PID || which == O_TID) && strspn(p, "0123456789") < l) {
 				fprintf(stderr, "stackview: --%s needs numbers separated by commas, not '%s'\n",
 					which == O_PID ? "pid" : "tid", list);
 				return EXIT_USAGE;
 			}
 			char q[1024];
 			re_quote(q, sizeof(q), p, l);
-			n += (size_t)snprintf(re + n, sizeof(re) - n, "%s%s", first ? "" : "|", q);
-			first = false;
+			n += (size_t)snprintf(alts + n, sizeof(alts) - n, "%s%s", n ? "|" : "", q);
 		}
 		p += l + (p[l] == ',');
 	}
-	if (first) {
-		fprintf(stderr, "stackview: the option needs a comma-separated list\n");
+	if (!n || n >= sizeof(alts) - 8) {
+		fprintf(stderr, "stackview: the option needs a comma-separated list (of at most a few thousand bytes)\n");
 		return EXIT_USAGE;
 	}
-	n += (size_t)snprintf(re + n, sizeof(re) - n, "%s", post);
-	if (n >= sizeof(re)) {
-		fprintf(stderr, "stackview: the list is too long\n");
-		return EXIT_USAGE;
-	}
+	/* a comm is a process's (after its main thread) or a thread's, as perf's --comms */
+	char re[8192];
+	int w = which == O_COMM   ? snprintf(re, sizeof(re), "@^(Process (%s) \\(|Thread \\([0-9]+\\) (%s)$)", alts, alts)
+		: which == O_PID  ? snprintf(re, sizeof(re), "@^Process .* \\((%s)\\)$", alts)
+		: which == O_TID  ? snprintf(re, sizeof(re), "@^Thread \\((%s)\\)", alts)
+		: which == O_DSOS ? snprintf(re, sizeof(re), "@(^|/)(%s)!", alts)
+				  : snprintf(re, sizeof(re), "@!(%s)$", alts);
 	size_t old = o->perf_inc ? strlen(o->perf_inc) : 0;
-	char *m = realloc(o->perf_inc, old + n + 2);
+	char *m = w > 0 && (size_t)w < sizeof(re) ? realloc(o->perf_inc, old + (size_t)w + 2) : NULL;
 	if (!m)
 		return EXIT_INPUT;
 	if (old)
 		m[old++] = ';';
-	memcpy(m + old, re, n + 1);
+	memcpy(m + old, re, (size_t)w + 1);
 	o->perf_inc = m;
 	return 0;
 }
