@@ -86,19 +86,29 @@ static size_t matching_pattern(tui_app *a, char *inc, size_t size)
 	return names;
 }
 
+/* The first row stands for every process, or for every match while a filter that some but not
+ * all processes match is typed. */
+static bool first_row_matches(const tui_app *a)
+{
+	return a->pick_filter[0] && a->nshown && a->nshown < a->nprocs;
+}
+
+/* Open the view: `all` (Esc) opens every process; else the marks, the first row (every
+ * match), or the process under the cursor. */
 static int picker_done(tui_app *a, bool all)
 {
 	char inc[4096] = "";
 	size_t o = 0, n = 0;
-	for (size_t i = 0; !all && i < a->nprocs; i++)
+	bool first = !all && a->pick.cursor == 0;
+	for (size_t i = 0; !all && !first && i < a->nprocs; i++)
 		if (a->picked[i]) {
 			char one[300];
 			process_pattern(one, sizeof(one), &a->procs[i]);
 			o += (size_t)snprintf(inc + o, sizeof(inc) - o, "%s%s", n++ ? "|" : "", one);
 		}
-	if (!all && !n && a->pick.cursor > 0 && a->pick.cursor <= a->nshown)
+	if (!all && !first && !n && a->pick.cursor > 0 && a->pick.cursor <= a->nshown)
 		process_pattern(inc, sizeof(inc), &a->procs[a->shown[a->pick.cursor - 1]]);
-	if (all && a->pick_filter[0] && a->nshown && a->nshown < a->nprocs)
+	if (first && first_row_matches(a))
 		matching_pattern(a, inc, sizeof(inc));
 	a->mode = MODE_GRID;
 	if (!inc[0]) {
@@ -115,8 +125,14 @@ int tui_picker_key(tui_app *a, int key)
 		;
 	else if (key == ' ' && a->pick.cursor > 0)
 		a->picked[a->shown[a->pick.cursor - 1]] ^= 1;
-	else if (key == '\n' || key == KEY_ENTER)
-		return picker_done(a, a->pick.cursor == 0); /* the first row: all, or every match */
+	else if (key == ' ' && first_row_matches(a)) { /* the first row marks every match */
+		bool any = false;
+		for (size_t i = 0; i < a->nshown; i++)
+			any |= !a->picked[a->shown[i]];
+		for (size_t i = 0; i < a->nshown; i++)
+			a->picked[a->shown[i]] = any;
+	} else if (key == '\n' || key == KEY_ENTER)
+		return picker_done(a, false);
 	else if (key == TUI_KEY_ESC)
 		return picker_done(a, true);
 	else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && a->pick_filter[0]) {
@@ -150,7 +166,7 @@ static void picker_line(tui_app *a, tui_screen *s, size_t i, int y, int attr)
 {
 	char line[512];
 	if (i == 0) {
-		if (a->pick_filter[0] && a->nshown < a->nprocs)
+		if (first_row_matches(a))
 			snprintf(line, sizeof(line), "     [every match: %zu processes]", a->nshown);
 		else
 			snprintf(line, sizeof(line), "     [all processes: %zu]", a->nprocs);
@@ -186,7 +202,7 @@ void tui_picker_draw(tui_app *a, tui_screen *s)
 	tui_list_draw(&a->pick, a, s, picker_line);
 	tui_screen_fill(s, 0, a->h - 1, a->w, TUI_A_REVERSE);
 	tui_screen_text(s, 0, a->h - 1,
-			a->pick_filter[0] ? "Enter on the first row opens every match  Space marks  Esc: all processes"
+			first_row_matches(a) ? "Enter on the first row opens every match  Space marks  Esc: all processes"
 					  : "type to filter  Space marks  Enter opens  Esc: all processes",
 			a->w, TUI_A_REVERSE);
 }
