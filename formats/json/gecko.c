@@ -299,7 +299,10 @@ static int threads_of(gk_ctx *c, sv_jcur *j, const char *process_hint)
 	return more;
 }
 
-static int profile(gk_ctx *c, sv_jcur *j, int depth)
+/* A profile; at the top (`wrapper`), also the object Firefox's DevTools performance panel
+ * (Firefox 59-79) saves: {"label", "duration", "markers", "ticks", ..., "profile": {a raw
+ * Gecko profile}}. */
+static int profile(gk_ctx *c, sv_jcur *j, int depth, bool wrapper)
 {
 	if (depth > 8)
 		return gk_fail(c, "processes nested deeper than 8");
@@ -307,8 +310,8 @@ static int profile(gk_ctx *c, sv_jcur *j, int depth)
 	if (rc)
 		return rc;
 	char key[32];
-	size_t threads_at = 0, procs_at = 0;
-	int threads_depth = 0, procs_depth = 0;
+	size_t threads_at = 0, procs_at = 0, inner_at = 0;
+	int threads_depth = 0, procs_depth = 0, inner_depth = 0;
 	while ((more = sv_jc_key(j, key, sizeof(key), c->err)) == 1) {
 		int ch = sv_jc_peek(j);
 		if (!strcmp(key, "meta") && ch == '{') {
@@ -335,6 +338,10 @@ static int profile(gk_ctx *c, sv_jcur *j, int depth)
 			procs_at = j->pos;
 			procs_depth = j->depth;
 			rc = sv_jc_skip(j, c->err);
+		} else if (wrapper && !strcmp(key, "profile") && ch == '{') {
+			inner_at = j->pos;
+			inner_depth = j->depth;
+			rc = sv_jc_skip(j, c->err);
 		} else {
 			rc = sv_jc_skip(j, c->err);
 		}
@@ -344,6 +351,12 @@ static int profile(gk_ctx *c, sv_jcur *j, int depth)
 	if (more < 0)
 		return more;
 	sv_jcur k;
+	if (inner_at && !threads_at && !procs_at) { /* the DevTools export: the profile inside */
+		sv_jc_init(&k, c->in);
+		k.pos = inner_at;
+		k.depth = inner_depth;
+		return profile(c, &k, 0, false);
+	}
 	if (threads_at) {
 		sv_jc_init(&k, c->in);
 		k.pos = threads_at;
@@ -358,7 +371,7 @@ static int profile(gk_ctx *c, sv_jcur *j, int depth)
 		if ((rc = sv_jc_enter(&k, '[', c->err)))
 			return rc;
 		while ((more = sv_jc_elem(&k, c->err)) == 1)
-			if (sv_jc_peek(&k) == '{' ? (rc = profile(c, &k, depth + 1)) : (rc = sv_jc_skip(&k, c->err)))
+			if (sv_jc_peek(&k) == '{' ? (rc = profile(c, &k, depth + 1, false)) : (rc = sv_jc_skip(&k, c->err)))
 				return rc;
 		if (more < 0)
 			return more;
@@ -372,7 +385,7 @@ static int gk_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	gk_ctx c = { .sink = sink, .in = in, .err = err, .interval = 1 };
 	sv_jcur j;
 	sv_jc_init(&j, in);
-	int rc = sv_jc_peek(&j) == '{' ? profile(&c, &j, 0) : gk_fail(&c, "not a Firefox profile: not a JSON object");
+	int rc = sv_jc_peek(&j) == '{' ? profile(&c, &j, 0, true) : gk_fail(&c, "not a Firefox profile: not a JSON object");
 	if (!rc)
 		rc = sv_jc_end(&j, err);
 	if (!rc && !c.threads)
@@ -393,8 +406,27 @@ static int gk_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	return rc;
 }
 
-/* A JSON object with "meta" and "threads", and a stack table, in its first 64 KiB (libs and
- * meta come first in both formats). */
+/* The first key of the object at s (after '{' and blanks), or false. */
+static bool first_key_is(const char *s, size_t n, const char *key)
+{
+	size_t i = 0, k = strlen(key);
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
+		i++;
+	return i + k + 2 <= n && s[i] == '"' && !memcmp(s + i + 1, key, k) && s[i + 1 + k] == '"';
+}
+
+/* A Gecko profile at s (just after its '{'): "meta", "threads" and a stack table in the first
+ * 64 KiB, or, when a long "libs" list comes first (Firefox lists every library it loaded), the
+ * libs with their Breakpad ids. */
+static bool gecko_at(const char *s, size_t w)
+{
+	if (memmem(s, w, "\"meta\"", 6) && memmem(s, w, "\"threads\"", 9) && memmem(s, w, "\"stackTable\"", 12))
+		return true;
+	return (first_key_is(s, w, "libs") || first_key_is(s, w, "meta")) && memmem(s, w, "\"breakpadId\"", 12);
+}
+
+/* A Gecko or processed profile, or the DevTools export that holds one under "profile" with
+ * its "duration". */
 static bool gk_probe(const unsigned char *d, size_t n)
 {
 	size_t i = 0;
@@ -404,7 +436,15 @@ static bool gk_probe(const unsigned char *d, size_t n)
 		return false;
 	size_t w = n - i < 65536 ? n - i : 65536;
 	const char *s = (const char *)d + i;
-	return memmem(s, w, "\"meta\"", 6) && memmem(s, w, "\"threads\"", 9) && memmem(s, w, "\"stackTable\"", 12);
+	if (gecko_at(s + 1, w - 1))
+		return true;
+	const char *p = memmem(s, w, "\"profile\"", 9);
+	if (!p || !memmem(s, w, "\"duration\"", 10))
+		return false;
+	size_t at = (size_t)(p - s) + 9;
+	while (at < w && (s[at] == ' ' || s[at] == ':' || s[at] == '\t' || s[at] == '\r' || s[at] == '\n'))
+		at++;
+	return at < w && s[at] == '{' && gecko_at(s + at + 1, w - at - 1);
 }
 
 const sv_format sv_fmt_gecko = {

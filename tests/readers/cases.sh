@@ -74,6 +74,29 @@ e firefox.bad.prefix 1 'prefix.json: thread 0: stack 1 has a frame or prefix out
 sed 's/"frame":\[0,1,2,3\],//' "$FX/processed.json" > "$RT/nocol.json"
 e firefox.bad.column 1 'nocol.json: thread 0: tables without their columns' -- byname "$RT/nocol.json" --format firefox
 
+# Firefox DevTools performance-panel export (Firefox 59-79: the raw Gecko profile under "profile"),
+# a real one (speedscope's sample, libraries cut to two); tests/tools/gecko_counts.py walks the
+# tables itself and counts as the Firefox Profiler's call tree does.
+DT=$FX/devtools-59.json.gz
+want=$(python3 tests/tools/gecko_counts.py "$DT" | jq -c .)
+c firefox.devtools '[.rows[] | select(.name != "ROOT" and (.name | test("^(Process|Thread) ") | not)) | [.name, .exc, .inc]] | sort' "$want" byname "$DT"
+c firefox.devtools.thread '[.rows[] | select(.name | test("^(Process|Thread) ")) | .name] | sort' '["Process tab (60640)","Thread (9101203) GeckoMain"]' byname "$DT"
+# Firefox lists every library it loaded before "meta" and "threads": 400 of them (160 KB) still
+# sniff as a Firefox profile, wrapped or not.
+python3 - "$DT" "$RT" <<'PY'
+import gzip, json, sys
+d = json.load(gzip.open(sys.argv[1], "rt"))
+libs = d["profile"]["libs"]
+d["profile"]["libs"] = [dict(libs[i % 2], start=libs[i % 2]["start"] + i * 8192) for i in range(400)]
+json.dump(d, open(sys.argv[2] + "/devtools-libs.json", "w"), separators=(",", ":"))
+json.dump(d["profile"], open(sys.argv[2] + "/gecko-libs.json", "w"), separators=(",", ":"))
+PY
+for f in devtools-libs gecko-libs; do
+	c "firefox.$f" '[.format, .samples]' '["firefox",38]' info "$RT/$f.json"
+done
+printf '{"label":"x","duration":1,"profile":{"libs":[],"meta":{"interval":1},"threads":[]}}' > "$RT/devtools-empty.json"
+e firefox.devtools.empty 1 'devtools-empty.json: no thread with samples' -- byname "$RT/devtools-empty.json" --format firefox
+
 # ---- --event names nothing: exit 2 on every format (issue 20) ----
 "$SV" convert examples/tutorial.perfView.xml "$RT/t.folded"
 "$SV" convert examples/tutorial.perfView.xml "$RT/t.speedscope.json"
