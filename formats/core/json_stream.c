@@ -124,6 +124,11 @@ static const unsigned char literal_char[256] = {
 
 int sv_jc_skip(sv_jcur *c, sv_error *err)
 {
+	return sv_jc_skip_deep(c, SV_JSON_MAX_DEPTH, err);
+}
+
+int sv_jc_skip_deep(sv_jcur *c, int limit, sv_error *err)
+{
 	const unsigned char *d = c->in->data;
 	size_t n = c->in->len, pos = c->pos;
 	int depth = 0;
@@ -155,7 +160,7 @@ int sv_jc_skip(sv_jcur *c, sv_error *err)
 			}
 			pos = i + 1;
 		} else if (ch == '{' || ch == '[') {
-			if (c->depth + depth >= SV_JSON_MAX_DEPTH)
+			if (c->depth + depth >= limit)
 				return sv_jc_fail(c, err, "nesting too deep");
 			depth++;
 			pos++;

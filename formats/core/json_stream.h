@@ -48,6 +48,9 @@ int sv_jc_key(sv_jcur *c, char *key, size_t size, sv_error *err);
 int sv_jc_elem(sv_jcur *c, sv_error *err);
 /* Skip one value without building it (strings, numbers, literals, nested containers). */
 int sv_jc_skip(sv_jcur *c, sv_error *err);
+/* The same with another nesting limit, for a value walked later with a stack of the reader's
+ * own (a legacy V8 profile's node tree nests two levels a frame). */
+int sv_jc_skip_deep(sv_jcur *c, int limit, sv_error *err);
 /* Parse one value into a json_object (the caller puts it). */
 int sv_jc_value(sv_jcur *c, json_object **out, sv_error *err);
 /* Fast paths for the big arrays, read in place: an array of plain non-negative integers

@@ -307,23 +307,152 @@ static int at_array(cp_ctx *c, sv_jcur *j, size_t pos, int depth)
 	return sv_jc_enter(j, '[', c->err);
 }
 
+/* ---- the legacy .cpuprofile (V8's C++ API before 2018, v8-profiler-node8 and -next today):
+ * {"head": {node, "children": [nodes...]}, "startTime"/"endTime" in s, "samples",
+ * "timestamps" in µs}. A node carries its call frame's fields itself, LINE and COLUMN 1-based.
+ * The tree is walked with a stack of its own, so its depth is bounded by the stack limit and
+ * not by the JSON nesting limit. */
+
+typedef struct cp_level {
+	uint32_t node;    /* index in p->nodes */
+	json_object *cf;  /* the call frame gathered from the node's fields */
+	int depth;        /* the cursor's real depth inside this node's "children" */
+	bool in_children, has_id;
+} cp_level;
+
+static int legacy_open(cp_ctx *c, cp_prof *p, sv_jcur *j, cp_level **lv, size_t *nl, size_t *cap, uint32_t parent)
+{
+	if (*nl > SV_MAX_STACK_DEPTH)
+		return cp_fail(c, (long long)j->pos, "the profile's node tree is deeper than %u frames", SV_MAX_STACK_DEPTH);
+	if (p->nnodes >= UINT32_MAX - 1)
+		return cp_fail(c, (long long)j->pos, "too many profile nodes");
+	int rc = sv_jc_enter(j, '{', c->err);
+	if (rc)
+		return rc;
+	cp_node n = { .parent = parent, .stack = SV_STACK_NONE };
+	json_object *cf = json_object_new_object();
+	if (!cf || SV_ARRAY_PUSH(p->nodes, p->nnodes, p->nodes_cap, n) || SV_ARRAY_RESERVE(*lv, *cap, *nl + 1)) {
+		json_object_put(cf);
+		return SV_ENOMEM;
+	}
+	(*lv)[(*nl)++] = (cp_level){ .node = (uint32_t)(p->nnodes - 1), .cf = cf };
+	return 0;
+}
+
+/* One field of a node: its id, a call frame field (LINE and COLUMN made 0-based as in the
+ * current format), or something skipped. */
+static int legacy_field(cp_ctx *c, cp_prof *p, sv_jcur *j, cp_level *l, const char *key)
+{
+	static const char *const fields[] = { "functionName", "url", "lineNumber", "columnNumber", "scriptId" };
+	long long at = (long long)j->pos;
+	bool want = !strcmp(key, "id");
+	for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]) && !want; k++)
+		want = !strcmp(key, fields[k]);
+	if (!want)
+		return sv_jc_skip(j, c->err);
+	json_object *v = NULL;
+	int rc = sv_jc_value(j, &v, c->err);
+	if (rc)
+		return rc;
+	if (!strcmp(key, "id")) {
+		if (!json_object_is_type(v, json_type_int) || l->has_id)
+			rc = cp_fail(c, at, "a profile node without one integer \"id\"");
+		else {
+			p->nodes[l->node].id = json_object_get_int64(v);
+			l->has_id = true;
+		}
+		json_object_put(v);
+		return rc;
+	}
+	if ((!strcmp(key, "lineNumber") || !strcmp(key, "columnNumber")) && json_object_is_type(v, json_type_int)) {
+		int64_t one = json_object_get_int64(v);
+		json_object_put(v);
+		if (!(v = json_object_new_int64(one > 0 && one <= INT32_MAX ? one - 1 : -1)))
+			return SV_ENOMEM;
+	}
+	return json_object_object_add(l->cf, key, v) ? SV_ENOMEM : 0;
+}
+
+static int legacy_close(cp_ctx *c, cp_prof *p, cp_level *l, long long at)
+{
+	cp_node *n = &p->nodes[l->node];
+	if (!l->has_id)
+		return cp_fail(c, at, "a profile node without one integer \"id\"");
+	if (sv_idmap_get(&p->index, (uint64_t)n->id) != SV_IDMAP_NONE)
+		return cp_fail(c, at, "two profile nodes have id %lld", (long long)n->id);
+	int rc = frame_of(c, l->cf, &n->frame, &n->root);
+	if (!rc && sv_idmap_put(&p->index, (uint64_t)n->id, l->node))
+		rc = SV_ENOMEM;
+	return rc;
+}
+
+static int legacy_tree(cp_ctx *c, cp_prof *p, sv_jcur *j)
+{
+	cp_level *lv = NULL;
+	size_t nl = 0, cap = 0;
+	char key[32];
+	int rc = legacy_open(c, p, j, &lv, &nl, &cap, UINT32_MAX), more;
+	while (!rc && nl) {
+		cp_level *l = &lv[nl - 1];
+		long long at = (long long)j->pos;
+		if (l->in_children) {
+			if ((more = sv_jc_elem(j, c->err)) < 0)
+				rc = more;
+			else if (!more) { /* the list closed: the cursor's real depth again */
+				l->in_children = false;
+				j->depth = l->depth - 1;
+			} else if (sv_jc_peek(j) != '{')
+				rc = cp_fail(c, at, "a child that is not a profile node object");
+			else
+				rc = legacy_open(c, p, j, &lv, &nl, &cap, l->node);
+			continue;
+		}
+		if ((more = sv_jc_key(j, key, sizeof(key), c->err)) < 0) {
+			rc = more;
+		} else if (!more) {
+			rc = legacy_close(c, p, l, at);
+			json_object_put(l->cf);
+			nl--;
+		} else if (!strcmp(key, "children") && sv_jc_peek(j) == '[') {
+			if (!(rc = sv_jc_enter(j, '[', c->err))) {
+				l->in_children = true;
+				l->depth = j->depth;
+				j->depth = 2; /* as if at the top: nesting is counted here, not by the cursor */
+			}
+		} else {
+			rc = legacy_field(c, p, j, l, key);
+		}
+		if (!rc && (p->nnodes & 4095) == 0)
+			rc = sv_input_progress(c->in, j->pos, c->err);
+	}
+	for (size_t i = 0; i < nl; i++)
+		json_object_put(lv[i].cf);
+	free(lv);
+	return rc;
+}
+
 /* ---- .cpuprofile ---- */
 
 static int cpuprofile(cp_ctx *c, sv_jcur *j)
 {
 	cp_prof p = { .base = SV_STACK_NONE };
 	sv_idmap_init(&p.index);
-	size_t nodes = 0, samples = 0, deltas = 0;
+	size_t nodes = 0, samples = 0, deltas = 0, head = 0, stamps = 0;
 	int depth = 0, rc, more;
 	double v;
 	char key[32];
 	while ((more = sv_jc_key(j, key, sizeof(key), c->err)) == 1) {
 		int ch = sv_jc_peek(j);
-		size_t *arr = !strcmp(key, "nodes") ? &nodes : !strcmp(key, "samples") ? &samples : !strcmp(key, "timeDeltas") ? &deltas : NULL;
+		size_t *arr = !strcmp(key, "nodes") ? &nodes : !strcmp(key, "samples") ? &samples : !strcmp(key, "timeDeltas") ? &deltas
+			: !strcmp(key, "timestamps") ? &stamps : NULL;
 		if (arr && ch == '[') {
 			*arr = j->pos;
 			depth = j->depth;
 			rc = sv_jc_skip(j, c->err);
+		} else if (!strcmp(key, "head") && ch == '{') {
+			head = j->pos;
+			depth = j->depth;
+			rc = sv_jc_skip_deep(j, 2 * SV_MAX_STACK_DEPTH + 8, c->err);
 		} else if ((!strcmp(key, "startTime") || !strcmp(key, "endTime")) && ch != '{' && ch != '[') {
 			json_object *o = NULL;
 			long long at = (long long)j->pos;
@@ -344,14 +473,28 @@ static int cpuprofile(cp_ctx *c, sv_jcur *j)
 	}
 	if ((rc = more) < 0 || (rc = sv_jc_end(j, c->err)))
 		goto out;
-	if (!nodes || !samples) {
-		rc = cp_fail(c, -1, "not a CPU profile: no \"nodes\" and \"samples\" arrays");
+	bool legacy = head && !nodes;
+	if ((!nodes && !head) || !samples) {
+		rc = cp_fail(c, -1, "not a CPU profile: no \"nodes\" (or legacy \"head\") and \"samples\" arrays");
 		goto out;
 	}
+	if (legacy) { /* times in s and absolute µs stamps: see legacy_tree */
+		p.start *= 1e6;
+		p.end *= 1e6;
+		p.has_end = !stamps; /* whole seconds (v8-profiler): with stamps, the last sample gets the mean interval */
+		deltas = stamps;
+	}
 	sv_jcur a, b;
-	if ((rc = at_array(c, &a, nodes, depth)))
+	if (legacy) {
+		sv_jc_init(&a, c->in);
+		a.pos = head;
+		a.depth = depth;
+		if ((rc = legacy_tree(c, &p, &a)))
+			goto out;
+		more = 0;
+	} else if ((rc = at_array(c, &a, nodes, depth)))
 		goto out;
-	while ((more = sv_jc_elem(&a, c->err)) == 1) {
+	while (!legacy && (more = sv_jc_elem(&a, c->err)) == 1) {
 		json_object *o = NULL;
 		long long at = (long long)a.pos;
 		if (!(rc = sv_jc_value(&a, &o, c->err)))
@@ -366,7 +509,7 @@ static int cpuprofile(cp_ctx *c, sv_jcur *j)
 	    (deltas && (rc = at_array(c, &b, deltas, depth))))
 		goto out;
 	size_t nd = 0;
-	p.last = p.start;
+	p.last = legacy ? 0 : p.start;
 	while ((more = sv_jc_elem(&a, c->err)) == 1) { /* plain ids read in place, else through json-c */
 		json_object *o = NULL;
 		long long at = (long long)a.pos;
@@ -390,6 +533,8 @@ static int cpuprofile(cp_ctx *c, sv_jcur *j)
 		else if (!(rc = sv_jc_value(&b, &o, c->err)))
 			rc = add_delta(c, &p, &nd, o, at);
 		json_object_put(o);
+		if (!rc && legacy) /* a time stamp, not a delta */
+			p.last = 0;
 		if (rc)
 			goto out;
 	}
@@ -405,8 +550,18 @@ static int cpuprofile(cp_ctx *c, sv_jcur *j)
 			p.stime[nd] = p.start + step * (double)nd;
 	}
 	if (nd != p.ns) {
-		rc = cp_fail(c, -1, "%zu samples but %zu time deltas", p.ns, nd);
+		rc = cp_fail(c, -1, "%zu samples but %zu time %s", p.ns, nd, legacy ? "stamps" : "deltas");
 		goto out;
+	}
+	if (legacy && stamps && p.ns > 1) { /* as a trace's profile without an end */
+		double lo = p.stime[0], hi = p.stime[0];
+		for (size_t i = 1; i < p.ns; i++) {
+			lo = p.stime[i] < lo ? p.stime[i] : lo;
+			hi = p.stime[i] > hi ? p.stime[i] : hi;
+		}
+		p.end = hi + (hi - lo) / (double)(p.ns - 1);
+		p.has_end = true;
+		p.start = lo; /* startTime is whole seconds: time counts from the first sample */
 	}
 	rc = emit(c, &p, p.start);
 out:
@@ -697,7 +852,8 @@ static int cp_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	return rc;
 }
 
-/* A JSON object with "nodes" and a "callFrame" in its first 4 KiB (a CPU profile), or a
+/* A JSON object with "nodes" and a "callFrame" in its first 4 KiB (a CPU profile; or "head"
+ * with a node's "functionName" and "hitCount", the legacy one), or a
  * trace: an object naming "traceEvents", or an array whose first element has "ph". */
 static bool cp_probe(const unsigned char *d, size_t n)
 {
@@ -714,7 +870,8 @@ static bool cp_probe(const unsigned char *d, size_t n)
 			k++;
 		return k < window && w[k] == '{' && memmem(w, window, "\"ph\"", 4) && memmem(w, window, "\"ts\"", 4);
 	}
-	return memmem(w, window, "\"traceEvents\"", 13) || (memmem(w, window, "\"nodes\"", 7) && memmem(w, window, "\"callFrame\"", 11));
+	return memmem(w, window, "\"traceEvents\"", 13) || (memmem(w, window, "\"nodes\"", 7) && memmem(w, window, "\"callFrame\"", 11)) ||
+	       (memmem(w, window, "\"head\"", 6) && memmem(w, window, "\"functionName\"", 14) && memmem(w, window, "\"hitCount\"", 10));
 }
 
 static const char *const cp_patterns[] = { ".cpuprofile", NULL };

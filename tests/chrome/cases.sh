@@ -108,3 +108,49 @@ json.dump({"meta": {"version": 24, "interval": 1, "startTime": 0, "processType":
 PY
 e chrome.deep-limit 1 "node 100002: stack deeper than 100000 frames" -- info "$TMP/deep.cpuprofile"
 e gecko.deep-limit 1 "thread 0: stack 100000 is deeper than 100000 frames" -- info "$TMP/deep.gecko.json"
+
+# ---- the legacy .cpuprofile ("head" tree, "timestamps"; Node 8-10 tools, old Chrome,
+# v8-profiler-next today), recorded by tests/data/chrome/record-legacy.sh. The oracle:
+# tests/tools/cpuprofile_legacy.py rewrites it in the current format as DevTools reads it; both
+# must give the same ByName, and that one what oracle.jq computes from the samples.
+gzip -dc "$CD/prog.legacy.cpuprofile.gz" > "$CT/legacy.cpuprofile"
+python3 tests/tools/cpuprofile_legacy.py "$CT/legacy.cpuprofile" "$CT/legacy-as-current.cpuprofile"
+a=$("$SV" byname "$CT/legacy.cpuprofile" --json | jq -S .)
+b=$("$SV" byname "$CT/legacy-as-current.cpuprofile" --json | jq -S .)
+if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else bad chrome.legacy.same "$(diff <(printf '%s\n' "$a") <(printf '%s\n' "$b") | head -6)"; fi
+want=$(jq -r -f "$ORACLE" "$CT/legacy-as-current.cpuprofile" | LC_ALL=C sort)
+got=$(ours "$CT/legacy.cpuprofile")
+if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else bad chrome.legacy.byname "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -6)"; fi
+c chrome.legacy.summary '[.format, .samples]' "[\"chrome\",$(jq '.samples | length' "$CT/legacy.cpuprofile")]" info "$CT/legacy.cpuprofile"
+# names as the current format gives them (LINE and COLUMN 1-based in both files' display)
+c chrome.legacy.names '[.rows[].name | select(startswith("prog.js!fib") or startswith("prog.js!jsonWork"))] | sort' \
+	'["prog.js!fib:6:13","prog.js!jsonWork:7:18"]' byname "$CT/legacy.cpuprofile"
+# sniffed without the .cpuprofile name
+cp "$CT/legacy.cpuprofile" "$CT/legacy.json"
+c chrome.legacy.sniff '.format' '"chrome"' info "$CT/legacy.json"
+# A tree nests two JSON levels a frame: 5,000 frames deep reads (the JSON limit is 64 levels
+# elsewhere); past 100,000 frames is the stack limit.
+legacy_chain() { # N: a chain of N nodes under the root, one sample at its end
+	python3 - "$1" <<'PY'
+import sys
+n = int(sys.argv[1])
+parts = ['{"typeId":"CPU","head":{"functionName":"(root)","url":"","lineNumber":0,"columnNumber":0,"id":1,"hitCount":0,"children":[']
+parts += ['{"functionName":"f%d","url":"a.js","lineNumber":%d,"columnNumber":1,"id":%d,"hitCount":0,"children":[' % (i, i, i) for i in range(2, n + 2)]
+parts += [']}'] * n + [']},"startTime":1,"endTime":2,"samples":[%d,%d],"timestamps":[1000000,1001000]}' % (n + 1, n + 1)]
+sys.stdout.write("".join(parts))
+PY
+}
+legacy_chain 5000 > "$CT/deep5k.cpuprofile"
+c chrome.legacy.deep '[(.rows[] | select(.name == "a.js!f5001:5001:1") | .exc_count), .summary.metric]' '[2,2]' byname "$CT/deep5k.cpuprofile"
+legacy_chain 100001 > "$CT/deep100k.cpuprofile"
+e chrome.legacy.deep-limit 1 "deep100k.cpuprofile:1: the profile's node tree is deeper than 100000 frames" -- info "$CT/deep100k.cpuprofile"
+printf '{"head":{"functionName":"(root)","url":"","id":1,"hitCount":0,"children":[3]},"startTime":1,"endTime":2,"samples":[1],"timestamps":[1000000]}' > "$CT/lg-child.cpuprofile"
+e chrome.legacy.bad.child 1 'lg-child.cpuprofile:1: a child that is not a profile node object' -- byname "$CT/lg-child.cpuprofile"
+printf '{"head":{"functionName":"(root)","url":"","hitCount":0,"children":[]},"startTime":1,"endTime":2,"samples":[1],"timestamps":[1000000]}' > "$CT/lg-noid.cpuprofile"
+e chrome.legacy.bad.noid 1 'lg-noid.cpuprofile:1: a profile node without one integer "id"' -- byname "$CT/lg-noid.cpuprofile"
+printf '{"head":{"functionName":"(root)","url":"","id":1,"children":[{"functionName":"f","url":"a.js","id":1,"children":[]}]},"startTime":1,"endTime":2,"samples":[1],"timestamps":[1000000]}' > "$CT/lg-dup.cpuprofile"
+e chrome.legacy.bad.dup 1 'lg-dup.cpuprofile:1: two profile nodes have id 1' -- byname "$CT/lg-dup.cpuprofile"
+printf '{"head":{"functionName":"(root)","url":"","id":1,"children":[]},"startTime":1,"endTime":2,"samples":[1,1],"timestamps":[1000000]}' > "$CT/lg-stamps.cpuprofile"
+e chrome.legacy.bad.stamps 1 'lg-stamps.cpuprofile: 2 samples but 1 time stamps' -- byname "$CT/lg-stamps.cpuprofile"
+head -c 2000 "$CT/legacy.cpuprofile" > "$CT/lg-trunc.cpuprofile"
+e chrome.legacy.bad.truncated 1 'lg-trunc.cpuprofile:1: ' -- byname "$CT/lg-trunc.cpuprofile"
