@@ -65,7 +65,7 @@ FMT_SRCS := $(addprefix formats/core/,input.c side_file.c registry.c json_stream
 	$(addprefix formats/windows/,etl.c etl_common.c etl_stream.c etl_events.c etl_kinds.c etl_decode.c etl_stacks.c etl_emit.c etl_symbols.c \
 		symsrv.c xpress.c pdb.c pe.c msvc_demangle.c nettrace.c nettrace_meta.c nettrace_blocks.c \
 		nettrace_emit.c) \
-	$(addprefix formats/json/,perfview_json.c speedscope.c pprof.c pprof_write.c chrome.c gecko.c) \
+	$(addprefix formats/json/,perfview_json.c speedscope.c pprof.c pprof_write.c chrome.c chrome_legacy.c chrome_frame.c gecko.c) \
 	$(addprefix formats/text/,perfview_xml.c perfview_xml_attr.c perfview_xml_stacks.c perfview_xml_gui.c \
 		perfview_xml_write.c folded.c collapse.c wperf.c dtrace.c mac_sample.c flame_svg.c)
 TUI_SRCS := tui/screen.c tui/keymap.c tui/app.c tui/commands.c tui/list.c tui/nav.c tui/editline.c tui/dlg_presets.c tui/dlg_picker.c \

@@ -19,98 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/json_stream.h"
-#include "stackview/formats.h"
+#include "chrome_int.h"
 #include "sv/array.h"
-#include "sv/idmap.h"
 
-typedef struct cp_node {
-	int64_t id;
-	uint32_t parent;  /* node index, UINT32_MAX = none */
-	sv_frame_id frame;
-	sv_stack_id stack;
-	bool root;        /* "(root)": not a frame */
-	bool resolved;
-	uint32_t depth;   /* frames on its stack, once resolved */
-} cp_node;
-
-/* One profile: a .cpuprofile, or one Profile id of a trace. */
-typedef struct cp_prof {
-	cp_node *nodes;
-	size_t nnodes, nodes_cap;
-	sv_idmap index;      /* node id -> index */
-	int64_t *child, *child_parent; /* children lists, resolved once every node is known */
-	size_t nchild, child_cap, child_parent_cap;
-	uint32_t *snode;     /* per sample: node index */
-	double *stime;       /* per sample: µs */
-	size_t ns, snode_cap, stime_cap;
-	double start, end, last; /* µs; last = the running time of chunked deltas */
-	bool has_end;
-	int64_t pid, tid;
-	char id[64];         /* trace: the Profile event's id */
-	sv_stack_id base;    /* trace: Process / Thread frames */
-} cp_prof;
-
-typedef struct cp_ctx {
-	sv_sink *sink;
-	const sv_input *in;
-	sv_error *err;
-	bool tolerant;          /* a trace: its ring buffer may have lost chunks */
-	size_t orphans, lost;   /* nodes whose parent is missing; samples of missing nodes */
-	char *name;
-	size_t name_cap;
-} cp_ctx;
-
-static int cp_fail(cp_ctx *c, long long at, const char *fmt, ...) SV_PRINTF(3, 4);
-static int cp_fail(cp_ctx *c, long long at, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	sv_error_vset(c->err, SV_EFORMAT, fmt, ap);
-	va_end(ap);
-	sv_error_locate(c->err, c->in->name, at >= 0 ? sv_jc_line(c->in, (size_t)at) : 0, -1);
-	return SV_EFORMAT;
-}
-
-static const char *string_or(json_object *o, const char *key, const char *dflt)
-{
-	json_object *v = sv_json_member(o, key, json_type_string);
-	return v ? json_object_get_string(v) : dflt;
-}
-
-static int64_t int_or(json_object *o, const char *key, int64_t dflt)
-{
-	json_object *v = sv_json_member(o, key, json_type_int);
-	return v ? json_object_get_int64(v) : dflt;
-}
-
-/* FILE!FUNCTION:LINE:COLUMN, the file being the URL's last path part. */
-static int frame_of(cp_ctx *c, json_object *cf, sv_frame_id *out, bool *root)
-{
-	const char *fn = string_or(cf, "functionName", "");
-	const char *url = string_or(cf, "url", "");
-	int64_t line = int_or(cf, "lineNumber", -1), col = int_or(cf, "columnNumber", -1);
-	if (line > INT32_MAX) /* no source has that many lines: not a position */
-		line = -1;
-	if (col > INT32_MAX)
-		col = -1;
-	*root = strcmp(fn, "(root)") == 0 && !url[0];
-	size_t ul = strcspn(url, "?#");
-	const char *file = url;
-	for (size_t i = 0; i < ul; i++)
-		if (url[i] == '/' && i + 1 < ul)
-			file = url + i + 1;
-	size_t fl = ul - (size_t)(file - url);
-	size_t need = fl + strlen(fn) + 64;
-	if (need > SV_MAX_NAME_LEN)
-		return cp_fail(c, -1, "a call frame's name is longer than %u bytes", SV_MAX_NAME_LEN);
-	if (SV_ARRAY_RESERVE(c->name, c->name_cap, need))
-		return SV_ENOMEM;
-	int n = snprintf(c->name, need, "%.*s%s%s", (int)fl, file, fl ? "!" : "", fn[0] ? fn : "(anonymous)");
-	if (line >= 0 && fl)
-		n += snprintf(c->name + n, need - (size_t)n, ":%lld:%lld", (long long)line + 1, (long long)(col >= 0 ? col + 1 : 0));
-	return c->sink->ops->intern_frame(c->sink->self, out, c->name, (size_t)n);
-}
 
 /* One node object: its id, frame, children (recorded by id) or parent id. */
 static int add_node(cp_ctx *c, cp_prof *p, json_object *o, long long at)
@@ -124,7 +35,7 @@ static int add_node(cp_ctx *c, cp_prof *p, json_object *o, long long at)
 	cp_node n = { .id = json_object_get_int64(id), .parent = UINT32_MAX, .stack = SV_STACK_NONE };
 	if (sv_idmap_get(&p->index, (uint64_t)n.id) != SV_IDMAP_NONE)
 		return cp_fail(c, at, "two profile nodes have id %lld", (long long)n.id);
-	int rc = frame_of(c, cf, &n.frame, &n.root);
+	int rc = cp_frame_of(c, cf, &n.frame, &n.root);
 	if (rc)
 		return rc;
 	uint32_t self = (uint32_t)p->nnodes;
@@ -307,130 +218,6 @@ static int at_array(cp_ctx *c, sv_jcur *j, size_t pos, int depth)
 	return sv_jc_enter(j, '[', c->err);
 }
 
-/* ---- the legacy .cpuprofile (V8's C++ API before 2018, v8-profiler-node8 and -next today):
- * {"head": {node, "children": [nodes...]}, "startTime"/"endTime" in s, "samples",
- * "timestamps" in µs}. A node carries its call frame's fields itself, LINE and COLUMN 1-based.
- * The tree is walked with a stack of its own, so its depth is bounded by the stack limit and
- * not by the JSON nesting limit. */
-
-typedef struct cp_level {
-	uint32_t node;    /* index in p->nodes */
-	json_object *cf;  /* the call frame gathered from the node's fields */
-	int depth;        /* the cursor's real depth inside this node's "children" */
-	bool in_children, has_id;
-} cp_level;
-
-static int legacy_open(cp_ctx *c, cp_prof *p, sv_jcur *j, cp_level **lv, size_t *nl, size_t *cap, uint32_t parent)
-{
-	if (*nl > SV_MAX_STACK_DEPTH)
-		return cp_fail(c, (long long)j->pos, "the profile's node tree is deeper than %u frames", SV_MAX_STACK_DEPTH);
-	if (p->nnodes >= UINT32_MAX - 1)
-		return cp_fail(c, (long long)j->pos, "too many profile nodes");
-	int rc = sv_jc_enter(j, '{', c->err);
-	if (rc)
-		return rc;
-	cp_node n = { .parent = parent, .stack = SV_STACK_NONE };
-	json_object *cf = json_object_new_object();
-	if (!cf || SV_ARRAY_PUSH(p->nodes, p->nnodes, p->nodes_cap, n) || SV_ARRAY_RESERVE(*lv, *cap, *nl + 1)) {
-		json_object_put(cf);
-		return SV_ENOMEM;
-	}
-	(*lv)[(*nl)++] = (cp_level){ .node = (uint32_t)(p->nnodes - 1), .cf = cf };
-	return 0;
-}
-
-/* One field of a node: its id, a call frame field (LINE and COLUMN made 0-based as in the
- * current format), or something skipped. */
-static int legacy_field(cp_ctx *c, cp_prof *p, sv_jcur *j, cp_level *l, const char *key)
-{
-	static const char *const fields[] = { "functionName", "url", "lineNumber", "columnNumber", "scriptId" };
-	long long at = (long long)j->pos;
-	bool want = !strcmp(key, "id");
-	for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]) && !want; k++)
-		want = !strcmp(key, fields[k]);
-	if (!want)
-		return sv_jc_skip(j, c->err);
-	json_object *v = NULL;
-	int rc = sv_jc_value(j, &v, c->err);
-	if (rc)
-		return rc;
-	if (!strcmp(key, "id")) {
-		if (!json_object_is_type(v, json_type_int) || l->has_id)
-			rc = cp_fail(c, at, "a profile node without one integer \"id\"");
-		else {
-			p->nodes[l->node].id = json_object_get_int64(v);
-			l->has_id = true;
-		}
-		json_object_put(v);
-		return rc;
-	}
-	if ((!strcmp(key, "lineNumber") || !strcmp(key, "columnNumber")) && json_object_is_type(v, json_type_int)) {
-		int64_t one = json_object_get_int64(v);
-		json_object_put(v);
-		if (!(v = json_object_new_int64(one > 0 && one <= INT32_MAX ? one - 1 : -1)))
-			return SV_ENOMEM;
-	}
-	return json_object_object_add(l->cf, key, v) ? SV_ENOMEM : 0;
-}
-
-static int legacy_close(cp_ctx *c, cp_prof *p, cp_level *l, long long at)
-{
-	cp_node *n = &p->nodes[l->node];
-	if (!l->has_id)
-		return cp_fail(c, at, "a profile node without one integer \"id\"");
-	if (sv_idmap_get(&p->index, (uint64_t)n->id) != SV_IDMAP_NONE)
-		return cp_fail(c, at, "two profile nodes have id %lld", (long long)n->id);
-	int rc = frame_of(c, l->cf, &n->frame, &n->root);
-	if (!rc && sv_idmap_put(&p->index, (uint64_t)n->id, l->node))
-		rc = SV_ENOMEM;
-	return rc;
-}
-
-static int legacy_tree(cp_ctx *c, cp_prof *p, sv_jcur *j)
-{
-	cp_level *lv = NULL;
-	size_t nl = 0, cap = 0;
-	char key[32];
-	int rc = legacy_open(c, p, j, &lv, &nl, &cap, UINT32_MAX), more;
-	while (!rc && nl) {
-		cp_level *l = &lv[nl - 1];
-		long long at = (long long)j->pos;
-		if (l->in_children) {
-			if ((more = sv_jc_elem(j, c->err)) < 0)
-				rc = more;
-			else if (!more) { /* the list closed: the cursor's real depth again */
-				l->in_children = false;
-				j->depth = l->depth - 1;
-			} else if (sv_jc_peek(j) != '{')
-				rc = cp_fail(c, at, "a child that is not a profile node object");
-			else
-				rc = legacy_open(c, p, j, &lv, &nl, &cap, l->node);
-			continue;
-		}
-		if ((more = sv_jc_key(j, key, sizeof(key), c->err)) < 0) {
-			rc = more;
-		} else if (!more) {
-			rc = legacy_close(c, p, l, at);
-			json_object_put(l->cf);
-			nl--;
-		} else if (!strcmp(key, "children") && sv_jc_peek(j) == '[') {
-			if (!(rc = sv_jc_enter(j, '[', c->err))) {
-				l->in_children = true;
-				l->depth = j->depth;
-				j->depth = 2; /* as if at the top: nesting is counted here, not by the cursor */
-			}
-		} else {
-			rc = legacy_field(c, p, j, l, key);
-		}
-		if (!rc && (p->nnodes & 4095) == 0)
-			rc = sv_input_progress(c->in, j->pos, c->err);
-	}
-	for (size_t i = 0; i < nl; i++)
-		json_object_put(lv[i].cf);
-	free(lv);
-	return rc;
-}
-
 /* ---- .cpuprofile ---- */
 
 static int cpuprofile(cp_ctx *c, sv_jcur *j)
@@ -478,7 +265,7 @@ static int cpuprofile(cp_ctx *c, sv_jcur *j)
 		rc = cp_fail(c, -1, "not a CPU profile: no \"nodes\" (or legacy \"head\") and \"samples\" arrays");
 		goto out;
 	}
-	if (legacy) { /* times in s and absolute µs stamps: see legacy_tree */
+	if (legacy) { /* times in s and absolute µs stamps: see chrome_legacy.c */
 		p.start *= 1e6;
 		p.end *= 1e6;
 		p.has_end = !stamps; /* whole seconds (v8-profiler): with stamps, the last sample gets the mean interval */
@@ -489,7 +276,7 @@ static int cpuprofile(cp_ctx *c, sv_jcur *j)
 		sv_jc_init(&a, c->in);
 		a.pos = head;
 		a.depth = depth;
-		if ((rc = legacy_tree(c, &p, &a)))
+		if ((rc = cp_legacy_tree(c, &p, &a)))
 			goto out;
 		more = 0;
 	} else if ((rc = at_array(c, &a, nodes, depth)))
@@ -654,12 +441,12 @@ static int chunk(cp_ctx *c, cp_prof *p, json_object *cpu, json_object *deltas, l
 
 static int trace_event(cp_ctx *c, cp_trace *t, json_object *e, long long at, size_t *nprofiles)
 {
-	const char *ph = string_or(e, "ph", ""), *name = string_or(e, "name", "");
-	int64_t pid = int_or(e, "pid", 0), tid = int_or(e, "tid", 0);
+	const char *ph = cp_string_or(e, "ph", ""), *name = cp_string_or(e, "name", "");
+	int64_t pid = cp_int_or(e, "pid", 0), tid = cp_int_or(e, "tid", 0);
 	json_object *args = sv_json_member(e, "args", json_type_object);
 	json_object *data = sv_json_member(args, "data", json_type_object);
 	if (!strcmp(ph, "M") && (!strcmp(name, "process_name") || !strcmp(name, "thread_name"))) {
-		const char *n = string_or(args, "name", NULL);
+		const char *n = cp_string_or(args, "name", NULL);
 		return n ? set_name(t, pid, name[0] == 'p' ? -1 : tid, n) : 0;
 	}
 	if (strcmp(name, "Profile") && strcmp(name, "ProfileChunk") && strcmp(name, "CpuProfile"))
@@ -692,7 +479,7 @@ static int trace_event(cp_ctx *c, cp_trace *t, json_object *e, long long at, siz
 	if (data && json_object_object_get_ex(data, "startTime", &st) && sv_json_number(st, &v))
 		p->start = p->last = v;
 	else
-		p->start = p->last = (double)int_or(e, "ts", 0);
+		p->start = p->last = (double)cp_int_or(e, "ts", 0);
 	if (!strcmp(name, "CpuProfile")) {
 		json_object *cpu = sv_json_member(data, "cpuProfile", json_type_object);
 		json_object *deltas = sv_json_member(cpu, "timeDeltas", json_type_array);
