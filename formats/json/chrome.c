@@ -140,7 +140,7 @@ static int add_delta_ms(cp_prof *p, size_t *nd, double v)
 {
 	if (SV_ARRAY_RESERVE(p->stime, p->stime_cap, *nd + 1))
 		return SV_ENOMEM;
-	p->last += v;
+	p->last = p->stamps ? v : p->last + v;
 	p->stime[(*nd)++] = p->last;
 	return 0;
 }
@@ -220,6 +220,23 @@ static int at_array(cp_ctx *c, sv_jcur *j, size_t pos, int depth)
 
 /* ---- .cpuprofile ---- */
 
+/* The "nodes" array at pos, each node added. */
+static int read_nodes(cp_ctx *c, cp_prof *p, size_t pos, int depth)
+{
+	sv_jcur a;
+	int rc = at_array(c, &a, pos, depth), more = 0;
+	while (!rc && (more = sv_jc_elem(&a, c->err)) == 1) {
+		json_object *o = NULL;
+		long long at = (long long)a.pos;
+		if (!(rc = sv_jc_value(&a, &o, c->err)))
+			rc = add_node(c, p, o, at);
+		json_object_put(o);
+		if (!rc && (p->nnodes & 4095) == 0)
+			rc = sv_input_progress(c->in, a.pos, c->err);
+	}
+	return rc ? rc : more;
+}
+
 static int cpuprofile(cp_ctx *c, sv_jcur *j)
 {
 	cp_prof p = { .base = SV_STACK_NONE };
@@ -268,35 +285,26 @@ static int cpuprofile(cp_ctx *c, sv_jcur *j)
 	if (legacy) { /* times in s and absolute µs stamps: see chrome_legacy.c */
 		p.start *= 1e6;
 		p.end *= 1e6;
-		p.has_end = !stamps; /* whole seconds (v8-profiler): with stamps, the last sample gets the mean interval */
-		deltas = stamps;
+		if (stamps) { /* whole seconds (v8-profiler): the last sample gets the mean interval */
+			p.has_end = false;
+			p.stamps = true;
+			deltas = stamps;
+		}
 	}
 	sv_jcur a, b;
 	if (legacy) {
 		sv_jc_init(&a, c->in);
 		a.pos = head;
 		a.depth = depth;
-		if ((rc = cp_legacy_tree(c, &p, &a)))
-			goto out;
-		more = 0;
-	} else if ((rc = at_array(c, &a, nodes, depth)))
-		goto out;
-	while (!legacy && (more = sv_jc_elem(&a, c->err)) == 1) {
-		json_object *o = NULL;
-		long long at = (long long)a.pos;
-		if (!(rc = sv_jc_value(&a, &o, c->err)))
-			rc = add_node(c, &p, o, at);
-		json_object_put(o);
-		if (!rc && (p.nnodes & 4095) == 0)
-			rc = sv_input_progress(c->in, a.pos, c->err);
-		if (rc)
-			goto out;
+		rc = cp_legacy_tree(c, &p, &a);
+	} else {
+		rc = read_nodes(c, &p, nodes, depth);
 	}
-	if ((rc = more) < 0 || (rc = resolve(c, &p)) || (rc = at_array(c, &a, samples, depth)) ||
+	if (rc || (rc = resolve(c, &p)) || (rc = at_array(c, &a, samples, depth)) ||
 	    (deltas && (rc = at_array(c, &b, deltas, depth))))
 		goto out;
 	size_t nd = 0;
-	p.last = legacy ? 0 : p.start;
+	p.last = p.start;
 	while ((more = sv_jc_elem(&a, c->err)) == 1) { /* plain ids read in place, else through json-c */
 		json_object *o = NULL;
 		long long at = (long long)a.pos;
@@ -320,8 +328,6 @@ static int cpuprofile(cp_ctx *c, sv_jcur *j)
 		else if (!(rc = sv_jc_value(&b, &o, c->err)))
 			rc = add_delta(c, &p, &nd, o, at);
 		json_object_put(o);
-		if (!rc && legacy) /* a time stamp, not a delta */
-			p.last = 0;
 		if (rc)
 			goto out;
 	}
@@ -337,10 +343,10 @@ static int cpuprofile(cp_ctx *c, sv_jcur *j)
 			p.stime[nd] = p.start + step * (double)nd;
 	}
 	if (nd != p.ns) {
-		rc = cp_fail(c, -1, "%zu samples but %zu time %s", p.ns, nd, legacy ? "stamps" : "deltas");
+		rc = cp_fail(c, -1, "%zu samples but %zu time %s", p.ns, nd, p.stamps ? "stamps" : "deltas");
 		goto out;
 	}
-	if (legacy && stamps && p.ns > 1) { /* as a trace's profile without an end */
+	if (p.stamps && p.ns > 1) { /* as a trace's profile without an end */
 		double lo = p.stime[0], hi = p.stime[0];
 		for (size_t i = 1; i < p.ns; i++) {
 			lo = p.stime[i] < lo ? p.stime[i] : lo;

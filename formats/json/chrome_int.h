@@ -38,6 +38,7 @@ typedef struct cp_prof {
 	size_t ns, snode_cap, stime_cap;
 	double start, end, last; /* µs; last = the running time of chunked deltas */
 	bool has_end;
+	bool stamps;          /* legacy: the times are absolute stamps in µs, not deltas */
 	int64_t pid, tid;
 	char id[64];         /* trace: the Profile event's id */
 	sv_stack_id base;    /* trace: Process / Thread frames */

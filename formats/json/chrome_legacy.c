@@ -33,7 +33,7 @@ static int legacy_open(cp_ctx *c, cp_prof *p, sv_jcur *j, cp_level **lv, size_t 
 		return SV_ENOMEM;
 	}
 	(*lv)[(*nl)++] = (cp_level){ .node = (uint32_t)(p->nnodes - 1), .cf = cf };
-	return 0;
+	return (p->nnodes & 4095) == 0 ? sv_input_progress(c->in, j->pos, c->err) : 0;
 }
 
 /* One field of a node: its id, a call frame field (LINE and COLUMN made 0-based as in the
@@ -119,8 +119,6 @@ int cp_legacy_tree(cp_ctx *c, cp_prof *p, sv_jcur *j)
 		} else {
 			rc = legacy_field(c, p, j, l, key);
 		}
-		if (!rc && (p->nnodes & 4095) == 0)
-			rc = sv_input_progress(c->in, j->pos, c->err);
 	}
 	for (size_t i = 0; i < nl; i++)
 		json_object_put(lv[i].cf);
