@@ -132,20 +132,6 @@ static int pd_order(const void *x, const void *y, void *payload)
 	return strcmp(a->name, b->name);
 }
 
-/* The name a test-side frame has on the base side (automatic matching of modules). */
-static const char *pd_alias(const sv_compare *c, const char *name, char **own)
-{
-	const char *bang = strchr(name, '!');
-	size_t ml = bang ? (size_t)(bang - name) : strlen(name);
-	for (size_t i = 0; c && i < sv_compare_alias_count(c); i++) {
-		const char *t, *bn;
-		sv_compare_alias(c, i, &t, &bn);
-		if (strlen(t) == ml && !strncmp(name, t, ml) && asprintf(own, "%s%s", bn, name + ml) >= 0)
-			return *own;
-	}
-	return name;
-}
-
 static int pd_collect(pd_row **rows, size_t *n, size_t *cap, sv_view *v, bool test, const sv_compare *c)
 {
 	for (uint32_t r = 0; r < sv_view_byname_count(v); r++) {
@@ -154,8 +140,8 @@ static int pd_collect(pd_row **rows, size_t *n, size_t *cap, sv_view *v, bool te
 		if (id == SV_NAME_ROOT || st->exc == 0)
 			continue;
 		pd_row row = { .name = sv_view_name(v, id) };
-		if (test)
-			row.name = pd_alias(c, row.name, &row.own);
+		if (test && c && (row.own = sv_compare_alias_name(c, row.name)))
+			row.name = row.own;
 		*(test ? &row.test : &row.base) = st->exc;
 		*(test ? &row.in_test : &row.in_base) = true;
 		if (SV_ARRAY_PUSH(*rows, *n, *cap, row))
@@ -199,11 +185,7 @@ static int diff_perf_layout(const cli_runs *r, const cli_opts *o)
 			d->test += rows[i].test;
 			d->in_base |= rows[i].in_base;
 			d->in_test |= rows[i].in_test;
-			if (!d->own) {
-				d->own = rows[i].own;
-			} else {
-				free(rows[i].own);
-			}
+			free(rows[i].own); /* the row kept names the pair */
 			continue;
 		}
 		rows[kept++] = rows[i];

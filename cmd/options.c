@@ -275,6 +275,9 @@ static int parse_folded_style(cli_opts *o, const char *s)
 	return 0;
 }
 
+/* The columns --sort takes, as its messages list them. */
+#define SORT_KEYS "name, exc, inc, exc_pct, inc_pct, exc_count, inc_count, fold, first, last, max"
+
 /* --sort COLUMN[:asc|:desc]: rows ordered by a column (numbers largest first, names A-Z);
  * perf report's keys, which group rather than order, are explained. */
 static int parse_sort(cli_opts *o, const char *arg)
@@ -299,15 +302,13 @@ static int parse_sort(cli_opts *o, const char *arg)
 		    (key[strlen(perf_keys[i])] == '\0' || key[strlen(perf_keys[i])] == ',')) {
 			fprintf(stderr, "stackview: --sort %s is perf report's grouping; here ByName is one row a symbol "
 					"(module!function), --group '{%%}!->module $1' makes one a module, process and thread "
-					"frames keep commands and pids apart; --sort orders rows by a column: name, exc, inc, "
-					"exc_pct, inc_pct, exc_count, inc_count, fold, first, last, max\n",
+					"frames keep commands and pids apart; --sort orders rows by a column: " SORT_KEYS "\n",
 				arg);
 			return EXIT_USAGE;
 		}
 	sv_col col = sv_column_find(key);
 	if ((int)col < 0 || col >= SV_COL_COUNT || !sv_column_get(col)->sortable) {
-		fprintf(stderr, "stackview: --sort %s: no such column to sort by (name, exc, inc, exc_pct, inc_pct, exc_count, "
-				"inc_count, fold, first, last, max)\n",
+		fprintf(stderr, "stackview: --sort %s: no such column to sort by (" SORT_KEYS ")\n",
 			arg);
 		return EXIT_USAGE;
 	}

@@ -179,6 +179,11 @@ void sv_compare_alias(const sv_compare *c, size_t i, const char **test_name, con
 	*base_name = c->alias_to[i];
 }
 
+char *sv_compare_alias_name(const sv_compare *c, const char *name)
+{
+	return sv_cmp_apply_alias(c, name);
+}
+
 /* All runs of the chosen sides into one source, each side's metrics scaled. */
 static int combine(sv_source **out, const sv_compare *c, const char *format, bool base, double base_scale, bool test,
 		   double test_scale)

@@ -101,5 +101,8 @@ SV_API int sv_compare_unmatched(sv_compare *c, double min_share, sv_unmatched **
 /* What automatic matching aligned: test-side names taken as base-side names. */
 SV_API size_t sv_compare_alias_count(const sv_compare *c);
 SV_API void sv_compare_alias(const sv_compare *c, size_t i, const char **test_name, const char **base_name);
+/* A test-side frame name as the base side names it, its program aliased as the comparison
+ * does: a new string (the caller frees it), or NULL when no alias applies to it. */
+SV_API char *sv_compare_alias_name(const sv_compare *c, const char *name);
 
 #endif
