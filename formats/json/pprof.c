@@ -350,61 +350,58 @@ static int pp_sample(pp_ctx *c, const pb_sample *s, size_t i, size_t sel, long c
 {
 	const pb_profile *p = c->p;
 	const sv_sink_ops *ops = c->sink->ops;
-	int rc = 0;
-	{
-		if (s->n_value != p->n_sample_type)
-			return pp_fail(c, "sample %zu has %zu values for %zu sample types", i + 1, s->n_value, p->n_sample_type);
-		for (size_t t = 0; t < s->n_value; t++)
-			nonzero[t] += s->value[t] != 0;
-		double metric = (double)s->value[sel] * scale;
-		if (s->value[sel] == 0)
-			return 0;
-		double count = ci < 0 ? 1 : (double)s->value[ci];
-		sv_stack_id st = SV_STACK_NONE;
-		/* string labels, sorted by key, as root frames */
-		size_t nl = 0;
-		if (SV_ARRAY_RESERVE(c->labels, c->labels_cap, s->n_label))
-			return SV_ENOMEM;
-		for (size_t k = 0; k < s->n_label; k++) {
-			const pb_label *l = s->label[k];
-			const char *key, *val;
-			if ((rc = str_at(c, l->key, &key, "sample", i + 1)) || (rc = str_at(c, l->str, &val, "sample", i + 1)))
-				return rc;
-			if (!l->str) {
-				if (!*numeric)
-					*numeric_key = key;
-				(*numeric)++;
-				continue;
-			}
-			c->labels[nl++] = l;
+	int rc;
+	if (s->n_value != p->n_sample_type)
+		return pp_fail(c, "sample %zu has %zu values for %zu sample types", i + 1, s->n_value, p->n_sample_type);
+	for (size_t t = 0; t < s->n_value; t++)
+		nonzero[t] += s->value[t] != 0;
+	double metric = (double)s->value[sel] * scale;
+	if (s->value[sel] == 0)
+		return 0;
+	double count = ci < 0 ? 1 : (double)s->value[ci];
+	sv_stack_id st = SV_STACK_NONE;
+	/* string labels, sorted by key, as root frames */
+	size_t nl = 0;
+	if (SV_ARRAY_RESERVE(c->labels, c->labels_cap, s->n_label))
+		return SV_ENOMEM;
+	for (size_t k = 0; k < s->n_label; k++) {
+		const pb_label *l = s->label[k];
+		const char *key, *val;
+		if ((rc = str_at(c, l->key, &key, "sample", i + 1)) || (rc = str_at(c, l->str, &val, "sample", i + 1)))
+			return rc;
+		if (!l->str) {
+			if (!*numeric)
+				*numeric_key = key;
+			(*numeric)++;
+			continue;
 		}
-		if (nl > 1)
-			qsort_r(c->labels, nl, sizeof(*c->labels), label_cmp, c);
-		for (size_t k = 0; k < nl; k++) {
-			const char *key = p->string_table[c->labels[k]->key], *val = p->string_table[c->labels[k]->str];
-			size_t kl = strlen(key), vl = strlen(val), need = sizeof(LABEL_PREFIX) + kl + 1 + vl;
-			if (need > SV_MAX_NAME_LEN)
-				return pp_fail(c, "sample %zu: a label of %zu bytes", i + 1, need);
-			if (SV_ARRAY_RESERVE(c->name, c->name_cap, need))
-				return SV_ENOMEM;
-			int len = snprintf(c->name, need, LABEL_PREFIX "%s=%s", key, val);
-			sv_frame_id f;
-			if ((rc = ops->intern_frame(c->sink->self, &f, c->name, (size_t)len)) ||
-			    (rc = ops->intern_stack(c->sink->self, &st, st, f)))
-				return rc;
-		}
-		for (size_t k = s->n_location_id; k-- > 0;) {
-			uint32_t li = sv_idmap_get(&c->loc, s->location_id[k]);
-			if (li == SV_IDMAP_NONE)
-				return pp_fail(c, "sample %zu: location %llu is not in the location table", i + 1,
-					       (unsigned long long)s->location_id[k]);
-			for (uint32_t j = 0; j < c->ln[li]; j++)
-				if ((rc = ops->intern_stack(c->sink->self, &st, st, c->lframes[c->loff[li] + j])))
-					return rc;
-		}
-		rc = ops->add_sample(c->sink->self, st, 0, metric, count);
+		c->labels[nl++] = l;
 	}
-	return rc;
+	if (nl > 1)
+		qsort_r(c->labels, nl, sizeof(*c->labels), label_cmp, c);
+	for (size_t k = 0; k < nl; k++) {
+		const char *key = p->string_table[c->labels[k]->key], *val = p->string_table[c->labels[k]->str];
+		size_t kl = strlen(key), vl = strlen(val), need = sizeof(LABEL_PREFIX) + kl + 1 + vl;
+		if (need > SV_MAX_NAME_LEN)
+			return pp_fail(c, "sample %zu: a label of %zu bytes", i + 1, need);
+		if (SV_ARRAY_RESERVE(c->name, c->name_cap, need))
+			return SV_ENOMEM;
+		int len = snprintf(c->name, need, LABEL_PREFIX "%s=%s", key, val);
+		sv_frame_id f;
+		if ((rc = ops->intern_frame(c->sink->self, &f, c->name, (size_t)len)) ||
+		    (rc = ops->intern_stack(c->sink->self, &st, st, f)))
+			return rc;
+	}
+	for (size_t k = s->n_location_id; k-- > 0;) {
+		uint32_t li = sv_idmap_get(&c->loc, s->location_id[k]);
+		if (li == SV_IDMAP_NONE)
+			return pp_fail(c, "sample %zu: location %llu is not in the location table", i + 1,
+				       (unsigned long long)s->location_id[k]);
+		for (uint32_t j = 0; j < c->ln[li]; j++)
+			if ((rc = ops->intern_stack(c->sink->self, &st, st, c->lframes[c->loff[li] + j])))
+				return rc;
+	}
+	return ops->add_sample(c->sink->self, st, 0, metric, count);
 }
 
 /* The samples, decoded one at a time from the message's sample fields. */
