@@ -178,12 +178,17 @@ static int get(const char *url, const char *tmp, double allow, sv_net *net, unsi
 	return -1;
 }
 
+static bool is_pdb(const char *name)
+{
+	size_t l = strlen(name);
+	return l >= 4 && !strcasecmp(name + l - 4, ".pdb");
+}
+
 /* What a PDB (MSF 7.00) or an image (MZ) begins with: a server's 200 may be an HTML page. */
 static bool right_kind(const char *name, const unsigned char *head, unsigned long long n)
 {
 	static const char msf[] = "Microsoft C/C++ MSF 7.00\r\n\x1a" "DS";
-	size_t l = strlen(name);
-	if (l >= 4 && !strcasecmp(name + l - 4, ".pdb"))
+	if (is_pdb(name))
 		return n >= sizeof(msf) - 1 && !memcmp(head, msf, sizeof(msf) - 1);
 	return n >= 2 && head[0] == 'M' && head[1] == 'Z';
 }
@@ -269,7 +274,7 @@ int sv_symsrv_fetch(sv_net *net, const char *url, const char *cache, const char 
 		char q[128];
 		quote(q, sizeof(q), head, got);
 		snprintf(why, wcap, "%s: HTTP 200 but not a %s (it begins \"%s\")", u,
-			 strchr(name, '.') && !strcasecmp(strrchr(name, '.'), ".pdb") ? "PDB" : "PE image", q);
+			 is_pdb(name) ? "PDB" : "PE image", q);
 		rc = -1;
 	}
 	if (rc == 404) { /* the compressed form: name.pd_ */
