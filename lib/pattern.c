@@ -101,6 +101,31 @@ int sv_pattern_translate(char **out, const char *pat, size_t len)
 	return 0;
 }
 
+/* A PerfView pattern's unbalanced brace, named in err (true); its braces are the only
+ * parentheses the translation makes, so they are what a compile error is about. Every other
+ * character is literal there, a backslash too. */
+static bool brace_error(const char *pat, size_t len, sv_error *err)
+{
+	size_t open_at = 0, depth = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (pat[i] == '{') {
+			if (depth++ == 0)
+				open_at = i;
+		} else if (pat[i] == '}') {
+			if (depth == 0) {
+				sv_error_set(err, SV_EINVAL, "'}' at column %zu closes no '{' (braces capture a part of the name, as "
+							     "$1 uses it)", i + 1);
+				return true;
+			}
+			depth--;
+		}
+	}
+	if (depth)
+		sv_error_set(err, SV_EINVAL, "'{' at column %zu has no closing '}' (braces capture a part of the name, as $1 "
+					     "uses it)", open_at + 1);
+	return depth != 0;
+}
+
 int sv_pattern_new(sv_pattern **out, const char *pat, size_t len, sv_error *err)
 {
 	char *rx = NULL;
@@ -122,24 +147,8 @@ int sv_pattern_new(sv_pattern **out, const char *pat, size_t len, sv_error *err)
 		PCRE2_UCHAR msg[256];
 		pcre2_get_error_message(ecode, msg, sizeof(msg));
 		sv_pattern_free(p);
-		/* The only parentheses the translation makes are PerfView's braces: name those. */
-		size_t open_at = 0, depth = 0;
-		for (size_t i = 0; i < len; i++) {
-			if (pat[i] == '\\' && i + 1 < len) {
-				i++;
-			} else if (pat[i] == '{') {
-				if (depth++ == 0)
-					open_at = i;
-			} else if (pat[i] == '}') {
-				if (depth == 0)
-					return sv_error_set(err, SV_EINVAL, "'}' at column %zu closes no '{' (braces capture a part of "
-									   "the name, as $1 uses it)", i + 1);
-				depth--;
-			}
-		}
-		if (depth)
-			return sv_error_set(err, SV_EINVAL, "'{' at column %zu has no closing '}' (braces capture a part of the "
-							   "name, as $1 uses it)", open_at + 1);
+		if (!(len && pat[0] == '@') && brace_error(pat, len, err))
+			return SV_EINVAL;
 		return sv_error_set(err, SV_EINVAL, "%s", (const char *)msg);
 	}
 	/* JIT is an optimisation only; a failure (e.g. no executable memory) is not an error. */
