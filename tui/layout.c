@@ -16,10 +16,6 @@ sv_rows_kind tui_tab_kind(const tui_app *a)
 	return a->tab == TAB_BYNAME ? SV_ROWS_BYNAME : SV_ROWS_CALLTREE;
 }
 
-/* Columns shown for a width, in the grid's order (lib/). Name wants the width of the longest
- * name shown, as far as the columns that matter most leave room (and at least max(30,
- * width/3) columns); the others yield to it by their drop rank (counts first, then Last,
- * First, Fold, When late); hidden ones never show. `width` holds each column's width. */
 /* A column's drop rank here: lib/'s, except Max, which thread time shows for its longest
  * interval: it stays as long as When. */
 static int drop_rank(sv_col c)
@@ -27,6 +23,11 @@ static int drop_rank(sv_col c)
 	return sv_column_get(c == SV_COL_MAX ? SV_COL_WHEN : c)->drop;
 }
 
+/* Columns shown for a width, in the grid's order (lib/). Name wants the width of the longest
+ * name shown, as far as the columns a reader needs most leave room (Inc %, Inc, Exc %, Exc
+ * and When: drop rank up to When's), and at least max(30, width/3) columns; the others
+ * (counts, then Last, First, Fold) yield to it by their drop rank; hidden ones never show.
+ * `width` holds each column's width. */
 static int pick(const tui_app *a, const int *width, int longest, sv_col *out)
 {
 	sv_col all[SV_COL_COUNT], vis[SV_COL_COUNT];
@@ -36,8 +37,6 @@ static int pick(const tui_app *a, const int *width, int longest, sv_col *out)
 		if (!a->col_hidden[all[i]])
 			vis[nv++] = all[i];
 	int namemin = a->w / 3 > 30 ? a->w / 3 : 30;
-	/* Name takes the room the columns a reader needs most leave (Inc %, Inc, Exc %, Exc and
-	 * When: drop rank up to When's), so the others (counts, First, Last, Fold) yield to it. */
 	int essential = 0;
 	for (int i = 0; i < nv; i++)
 		if (drop_rank(vis[i]) <= drop_rank(SV_COL_WHEN))
@@ -103,8 +102,6 @@ int tui_draw_columns(tui_app *a, sv_col *shown, int *width)
 		int nw = (int)f->rows.row[i].depth * 2 + 2 + sv_text_width(sv_view_name(f->view, f->rows.row[i].name));
 		if (nw > longest)
 			longest = nw;
-	}
-	for (size_t i = p->top; i < f->rows.n && i < p->top + visible; i++)
 		for (int c = 1; c < SV_COL_COUNT; c++) {
 			char buf[64];
 			if (c == SV_COL_WHEN || a->col_hidden[c]) /* hidden ones never show */
@@ -114,6 +111,7 @@ int tui_draw_columns(tui_app *a, sv_col *shown, int *width)
 			if (bw > width[c])
 				width[c] = bw;
 		}
+	}
 	for (int c = 1; c < SV_COL_COUNT; c++) {
 		width[c] += a->col_delta[c];
 		if (width[c] < 1)
