@@ -2,7 +2,7 @@
 /* WindowsPerf (Arm's wperf for Windows on Arm): what `wperf sample` / `wperf record` print —
  * the text listing, one section per sampled PMU event,
  *     ======== sample source: ld_spec, top 50 hot functions ========
- *      75.39%       579  x_mul:python312_d.dll
+ *      75.39%       579  x_mul:python312_d.dll          (2.x; 3.x prints a table: see wp_text)
  * and its `--json` document ({"sampling": {"events": [{"type", "interval", "samples":
  * [{"count", "overhead", "symbol"}]}], "samples_generated", ...}}).
  *
@@ -25,7 +25,9 @@
 typedef struct wp_event {
 	char name[128];
 	size_t rows;
-	double count;
+	double count;       /* the listed rows' sum */
+	double top, top_pct; /* the largest row's count and its overhead: all = top * 100 / top_pct */
+	double total_line;  /* text: the count of "N% COUNT top K in total"; -1 = none */
 	long long interval; /* JSON only; 0 = not given */
 } wp_event;
 
@@ -78,7 +80,7 @@ static int wp_fail(wp_ctx *c, long line, const char *fmt, ...)
 
 static int new_event(wp_ctx *c, const char *name, size_t n)
 {
-	wp_event e = { .rows = 0 };
+	wp_event e = { .total_line = -1 };
 	snprintf(e.name, sizeof(e.name), "%.*s", (int)n, name);
 	if (SV_ARRAY_PUSH(c->ev, c->nev, c->ev_cap, e))
 		return SV_ENOMEM;
@@ -87,8 +89,10 @@ static int new_event(wp_ctx *c, const char *name, size_t n)
 	return 0;
 }
 
-/* After the input: the events, the unknown --event, what wperf did not list. */
-static int finish(wp_ctx *c, long long generated)
+/* After the input: the events, the unknown --event, what wperf did not list. Each row's
+ * overhead is its share of all the event's samples, so the largest row tells how many there
+ * were; `generated`/`dropped` are JSON's counts over all events (0 = not given). */
+static int finish(wp_ctx *c, long long generated, long long dropped)
 {
 	const sv_sink_ops *ops = c->sink->ops;
 	int rc = 0;
@@ -107,34 +111,88 @@ static int finish(wp_ctx *c, long long generated)
 		rc = ops->set_scaling(c->sink->self, SV_SCALING_DATA);
 	if (!rc && ops->set_unit)
 		rc = ops->set_unit(c->sink->self, "samples");
-	if (!rc && ops->add_note) {
-		const wp_event *e = &c->ev[c->sel];
-		char msg[512];
-		if (e->interval)
-			snprintf(msg, sizeof(msg), "wperf sampled %s every %lld events; the metric counts samples", e->name, e->interval);
+	if (rc || !ops->add_note)
+		return rc;
+	const wp_event *e = &c->ev[c->sel];
+	char msg[512];
+	if (e->interval)
+		snprintf(msg, sizeof(msg), "wperf sampled %s every %lld events; the metric counts samples", e->name, e->interval);
+	else
+		snprintf(msg, sizeof(msg), "wperf sampled %s; the metric counts samples", e->name);
+	rc = ops->add_note(c->sink->self, SV_NOTE_INFO, msg);
+	double all = e->top_pct > 0 ? e->top * 100.0 / e->top_pct : 0;
+	if (!rc) {
+		if (all >= e->count + 0.5)
+			snprintf(msg, sizeof(msg), "wperf lists only its hottest functions: %.0f of the %.0f samples of %s are "
+						   "listed (--sample-display-row sets how many)", e->count, all, e->name);
+		else if (all > 0)
+			snprintf(msg, sizeof(msg), "all %.0f samples of %s are listed", e->count, e->name);
 		else
-			snprintf(msg, sizeof(msg), "wperf sampled %s; the metric counts samples", e->name);
+			snprintf(msg, sizeof(msg), "wperf lists only its hottest functions (--sample-display-row sets how "
+						   "many): functions below them are not in the file");
 		rc = ops->add_note(c->sink->self, SV_NOTE_INFO, msg);
-		double listed = 0;
-		for (size_t i = 0; i < c->nev; i++)
-			listed += c->ev[i].count;
-		if (!rc) {
-			if (generated > 0 && listed < (double)generated)
-				snprintf(msg, sizeof(msg), "wperf lists only its hottest functions: %.0f of %lld samples are listed "
-							   "(--sample-display-row sets how many)", listed, generated);
-			else
-				snprintf(msg, sizeof(msg), "wperf lists only its hottest functions (--sample-display-row sets how "
-							   "many): functions below them are not in the file");
-			rc = ops->add_note(c->sink->self, SV_NOTE_INFO, msg);
-		}
-		if (!rc)
-			rc = ops->add_note(c->sink->self, SV_NOTE_INFO, "no call stacks: wperf samples the program counter only");
 	}
+	if (!rc && e->total_line >= 0 && e->total_line != e->count) {
+		snprintf(msg, sizeof(msg), "the rows of %s add up to %.0f samples, its \"in total\" line says %.0f", e->name,
+			 e->count, e->total_line);
+		rc = ops->add_note(c->sink->self, SV_NOTE_WARNING, msg);
+	}
+	if (!rc && generated > 0) {
+		snprintf(msg, sizeof(msg), "wperf generated %lld samples of all events (%lld dropped)", generated, dropped);
+		rc = ops->add_note(c->sink->self, SV_NOTE_INFO, msg);
+	}
+	if (!rc)
+		rc = ops->add_note(c->sink->self, SV_NOTE_INFO, "no call stacks: wperf samples the program counter only");
 	return rc;
 }
 
 /* ---- text ---- */
 
+/* A number at *i (digits and one '.'), spaces after it skipped; false when there is none. */
+static bool take_number(const char *line, size_t n, size_t *i, double *v, bool *pct)
+{
+	size_t d = *i;
+	while (*i < n && (isdigit((unsigned char)line[*i]) || line[*i] == '.'))
+		(*i)++;
+	if (*i == d || *i - d > 30)
+		return false;
+	char buf[32];
+	memcpy(buf, line + d, *i - d);
+	buf[*i - d] = 0;
+	*v = strtod(buf, NULL);
+	*pct = *i < n && line[*i] == '%';
+	if (*pct)
+		(*i)++;
+	if (*i < n && !isspace((unsigned char)line[*i]))
+		return false;
+	while (*i < n && isspace((unsigned char)line[*i]))
+		(*i)++;
+	return true;
+}
+
+/* "top N in total" (what follows a total line's count). */
+static bool is_total(const char *s, size_t n)
+{
+	if (n < 14 || memcmp(s, "top ", 4) != 0)
+		return false;
+	size_t i = 4;
+	while (i < n && isdigit((unsigned char)s[i]))
+		i++;
+	return i > 4 && n - i == 9 && memcmp(s + i, " in total", 9) == 0;
+}
+
+/* One section's table, as wperf 2.4 to 3.x and later print it:
+ *     ======== sample source: ld_spec, top 50 hot functions ========
+ *      75.39%       579  x_mul:python312_d.dll                 (before 3.x: '%' on each row)
+ * or
+ *             overhead  count  symbol
+ *             ========  =====  ======
+ *                76.02    130  simd_hot:WindowsPerfSample.exe  (a table: no '%')
+ *     100.00%       171  top 5 in total                        (the listed rows' sum)
+ * The total line comes after the rows, or before them when the listing is cut at
+ * --sample-display-row; -v adds the hottest PCs (`0x… count`) before the table. Rows
+ * without '%' count only under the table's header line, so that the annotate tables
+ * (`line_number hits filename`) and counting tables that follow are not read as rows. */
 static int wp_text(wp_ctx *c)
 {
 	sv_lines lr;
@@ -142,6 +200,7 @@ static int wp_text(wp_ctx *c)
 	if (rc)
 		return sv_error_set(c->err, rc, NULL);
 	long cur = -1;
+	bool table = false;
 	for (;;) {
 		const char *line;
 		size_t n;
@@ -164,46 +223,55 @@ static int wp_text(wp_ctx *c)
 			if ((rc = new_event(c, name, nl)))
 				break;
 			cur = (long)c->nev - 1;
+			table = false;
 			continue;
 		}
-		/* "  75.39%       579  x_mul:python312_d.dll" */
 		size_t i = 0;
-		while (i < n && isspace((unsigned char)line[i]))
-			i++;
-		size_t d = i;
-		while (i < n && (isdigit((unsigned char)line[i]) || line[i] == '.'))
-			i++;
-		if (cur < 0 || i == d || i >= n || line[i] != '%')
-			continue; /* wperf's other lines: base address, progress, annotate tables */
-		i++;
-		while (i < n && isspace((unsigned char)line[i]))
-			i++;
-		size_t cs = i;
-		while (i < n && isdigit((unsigned char)line[i]))
-			i++;
-		if (i == cs || i >= n || !isspace((unsigned char)line[i])) {
-			rc = wp_fail(c, lr.line, "expected 'PERCENT%% COUNT FUNCTION:MODULE'");
-			break;
-		}
-		double count = strtod(line + cs, NULL);
 		while (i < n && isspace((unsigned char)line[i]))
 			i++;
 		size_t e = n;
 		while (e > i && isspace((unsigned char)line[e - 1]))
 			e--;
-		if (e == i) {
-			rc = wp_fail(c, lr.line, "a row without a function");
+		if (cur < 0 || i == e) {
+			table = false; /* a blank line ends a table */
+			continue;
+		}
+		if (line[i] == '=')
+			continue; /* the table's underline */
+		if (e - i > 14 && memcmp(line + i, "overhead", 8) == 0 && memmem(line + i, e - i, "symbol", 6)) {
+			table = true;
+			continue;
+		}
+		if (e - i > 2 && line[i] == '0' && line[i + 1] == 'x')
+			continue; /* -v: a hot PC and its count */
+		double pct, count;
+		bool has_pct, count_pct;
+		size_t j = i;
+		if (!isdigit((unsigned char)line[i]) || !take_number(line, e, &j, &pct, &has_pct) || (!has_pct && !table)) {
+			table = false; /* any other line ends the table: annotate or counting tables follow */
+			continue;
+		}
+		size_t cs = j;
+		if (!take_number(line, e, &j, &count, &count_pct) || count_pct || memchr(line + cs, '.', j - cs) || j >= e) {
+			rc = wp_fail(c, lr.line, "expected 'PERCENT%% COUNT FUNCTION:MODULE'");
 			break;
 		}
-		c->ev[cur].rows++;
-		c->ev[cur].count += count;
-		if (cur == c->sel && (rc = add_row(c, line + i, e - i, count))) {
+		wp_event *ev = &c->ev[cur];
+		if (is_total(line + j, e - j)) {
+			ev->total_line = count;
+			continue;
+		}
+		ev->rows++;
+		ev->count += count;
+		if (pct > 0 && count > ev->top)
+			ev->top = count, ev->top_pct = pct;
+		if (cur == c->sel && (rc = add_row(c, line + j, e - j, count))) {
 			sv_error_locate(c->err, c->in->name, lr.line, -1);
 			break;
 		}
 	}
 	sv_lines_dispose(&lr);
-	return rc ? rc : finish(c, 0);
+	return rc ? rc : finish(c, 0, 0);
 }
 
 /* ---- JSON ---- */
@@ -243,16 +311,23 @@ static int wp_json(wp_ctx *c)
 				break;
 			}
 			double n = (double)json_object_get_int64(count);
+			json_object *ov = sv_json_member(s, "overhead", json_type_double);
+			if (!ov)
+				ov = sv_json_member(s, "overhead", json_type_int);
+			double pct = ov ? json_object_get_double(ov) : 0;
 			ev->rows++;
 			ev->count += n;
+			if (pct > 0 && n > ev->top)
+				ev->top = n, ev->top_pct = pct;
 			if ((long)c->nev - 1 == c->sel)
 				rc = add_row(c, json_object_get_string(sym), (size_t)json_object_get_string_len(sym), n);
 		}
 	}
 	json_object *gen = sv_json_member(sampling, "samples_generated", json_type_int);
-	long long generated = gen ? json_object_get_int64(gen) : 0;
+	json_object *drop = sv_json_member(sampling, "samples_dropped", json_type_int);
+	long long generated = gen ? json_object_get_int64(gen) : 0, dropped = drop ? json_object_get_int64(drop) : 0;
 	json_object_put(doc);
-	return rc ? rc : finish(c, generated);
+	return rc ? rc : finish(c, generated, dropped);
 }
 
 static int wp_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-# Small text readers: WindowsPerf's sampling listing and --json (tests/data/wperf, written in
-# the layout wperf 2.4-3.x prints and its JSON schema describes) and DTrace ustack()
+# Small text readers: WindowsPerf's sampling listing and --json (tests/data/wperf: 3.x output from its
+# documentation, and files in the layouts wperf prints and its JSON schema describes) and DTrace ustack()
 # aggregations. ByName equals the listed counts; events; bad input.
 RD=$PWD/tests/data
 RT=$TMP/readers
@@ -16,7 +16,28 @@ for f in sample.txt sample.json; do
 	e "wperf.$f.unknown-event" 2 "no samples of event 'x'; the file has: ld_spec, br_mis_pred" -- byname "$RD/wperf/$f" --event x
 done
 out=$("$SV" info "$RD/wperf/sample.json")
-if grep -q 'every 100000 events' <<<"$out" && grep -q '580 of 600 samples are listed' <<<"$out"; then ok; else bad wperf.notes "$out"; fi
+if grep -q 'every 100000 events' <<<"$out" && grep -q 'all 500 samples of ld_spec are listed' <<<"$out" &&
+	grep -q 'wperf generated 600 samples of all events (2 dropped)' <<<"$out"; then ok; else bad wperf.notes "$out"; fi
+# wperf 3.x's table (no '%' on the rows, a "top N in total" line after them), from WindowsPerf's
+# own documentation: the total line is no function, and the rows are all there.
+c wperf.table '[.summary.metric, [.rows[] | select(.name != "ROOT") | [.name, .exc]]]' \
+	'[171,[["WindowsPerfSample.exe!simd_hot",130],["SampleHybridDLL.dll!__CheckForDebuggerJustMyCode",24],["SampleHybridDLL.dll!std::swap<unsigned __int64,0>",10],["SampleHybridDLL.dll!fibonacci_next",6],["WindowsPerfSample.exe!main",1]]]' \
+	byname "$RD/wperf/record-table.txt"
+# SPE with --disassemble: a counting table before, annotate and disassembly tables between the
+# section header and the hot-function table; none of their numbers is a row.
+c wperf.spe '[.summary.event, .summary.metric, [.rows[] | select(.name != "ROOT") | [.name, .exc]]]' \
+	'["LOAD_STORE_ATOMIC-LOAD-GP/retired+level1-data-cache-access+tlb_access",4,[["python312_d.dll!x_mul",3],["python312_d.dll!v_isub",1]]]' \
+	byname "$RD/wperf/spe-disassemble.txt"
+# -v's hot PCs before the table, and the total line before the rows when the listing is cut at
+# --sample-display-row (wperf prints it when the limit is reached): 900 of 1000 listed.
+c wperf.cut '[.summary.metric, [.rows[] | select(.name != "ROOT") | .exc]]' '[900,[750,100,50]]' byname "$RD/wperf/cut-verbose.txt"
+out=$("$SV" info "$RD/wperf/cut-verbose.txt")
+if grep -q '900 of the 1000 samples of ld_spec are listed' <<<"$out"; then ok; else bad wperf.cut.note "$out"; fi
+sed 's/171  top 5/170  top 5/' "$RD/wperf/record-table.txt" > "$RT/mismatch.txt"
+out=$("$SV" info "$RT/mismatch.txt" 2>&1)
+if grep -q 'the rows of dp_spec add up to 171 samples, its "in total" line says 170' <<<"$out"; then ok; else bad wperf.mismatch "$out"; fi
+sed 's/     24  __Check/     2x  __Check/' "$RD/wperf/record-table.txt" > "$RT/badrow.txt"
+e wperf.bad.table-row 1 "badrow.txt:7: expected 'PERCENT% COUNT FUNCTION:MODULE'" -- byname "$RT/badrow.txt"
 printf '=== sample source: ld_spec, top 50 hot functions ===\n 60.00%%  x  f:app.exe\n' > "$RT/bad.txt"
 e wperf.bad.count 1 "bad.txt:2: expected 'PERCENT% COUNT FUNCTION:MODULE'" -- byname "$RT/bad.txt"
 printf '{"sampling": {"samples_generated": 1, "events": [{"type": "x", "samples": [{"count": "many", "symbol": "f"}]}]}}' > "$RT/bad.json"
