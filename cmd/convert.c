@@ -56,9 +56,13 @@ static int convert_collapsed(const cli_opts *o, bool boxes)
 		fprintf(stderr, "stackview: note: %zu lines read as neither a sample nor a frame and were skipped (the first "
 				"is line %ld)\n",
 			j.rep.unrecognized, j.rep.first_unrecognized);
-	if (j.rep.unfinished)
-		fprintf(stderr, "stackview: note: the last sample had no blank line after it and was left out, as "
-				"stackcollapse-perf.pl does\n");
+	if (j.rep.kept_last)
+		fprintf(stderr, "stackview: note: the last sample had no blank line after it; it is kept "
+				"(stackcollapse-perf.pl leaves it out)\n");
+	if (j.rep.oneline)
+		fprintf(stderr, "stackview: note: %zu samples had their one frame on the header line (perf script without "
+				"-g): each is a stack of that frame (stackcollapse-perf.pl collapses none of them)\n",
+			j.rep.oneline);
 	return EXIT_OK;
 }
 

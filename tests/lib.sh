@@ -115,6 +115,18 @@ within_life() {
 }
 
 # need_shared GROUP: the extended groups read the large shared data beside the checkout.
+# fg_expected INPUT MODE EXPECTED OUT: what stackcollapse-perf.pl prints in MODE for INPUT,
+# sample for sample: its EXPECTED output, plus -- when INPUT ends without a blank line, where
+# the script drops the last sample and stackview keeps it -- that last sample (the lines after
+# the last blank line) as stackview folds it alone. Fails when that sample folds to nothing.
+fg_expected() {
+	if [ -z "$(tail -c 1 "$1")" ] && [ -z "$(tail -n 1 "$1")" ]; then cp "$3" "$4"; return 0; fi
+	awk '/^$/ { n = NR } END { print n + 0 }' "$1" > "$4.n"
+	tail -n +"$(($(cat "$4.n") + 1))" "$1" > "$4.last"
+	"$SV" convert "$4.last" "$4.last.folded" --folded-style "flamegraph-$2" 2> /dev/null || return 1
+	[ -s "$4.last.folded" ] || return 1
+	python3 tests/tools/folded_add.py "$3" "$4.last.folded" > "$4"
+}
 need_shared() {
 	if [ ! -d "$SHARED/$1" ]; then
 		bad "$1.data-missing" "$SHARED/$1 not found (make test-extended needs ../shared beside the checkout)"

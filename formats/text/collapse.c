@@ -23,6 +23,10 @@
 #define RE_HEADER "^(\\S.+?)\\s+(\\d+)\\/*(\\d+)*\\s+"
 #define RE_PERIOD ":\\s*(\\d+)*\\s+(\\S+):\\s*$"
 #define RE_FRAME "^\\s*(\\w+)\\s*(.+) \\((\\S*)\\)"
+/* Ours: a header that ends with its one frame (perf script without -g, or -G): the event, then
+ * the frame as RE_FRAME reads it. The script has no such rule (it sees no blank line between
+ * such samples and collapses nothing); stackview reads each as a sample of that frame. */
+#define RE_ONELINE ":\\s*(\\d+)*\\s+(\\S+):\\s+(\\w+\\s*.+ \\(\\S*\\))\\s*$"
 
 typedef struct cl_re {
 	pcre2_code *code;
@@ -38,7 +42,7 @@ typedef struct cl_entry {
 } cl_entry;
 
 typedef struct cl_ctx {
-	cl_re header, period, frame;
+	cl_re header, period, frame, oneline;
 	cl_entry *e;
 	size_t n, cap;
 	sv_idmap index; /* hash (probed) -> entry */
@@ -276,6 +280,32 @@ static int frame_line(cl_ctx *c, const char *line, unsigned flags, bool java)
 	return 0;
 }
 
+/* A blank line: the sample read since its header, "comm;root;...;leaf PERIOD", is added up
+ * (when the comm is true in Perl's sense, as the script has it). */
+static int end_sample(cl_ctx *c, const char *pname, const char *period, sv_collapse_report *r)
+{
+	size_t pl = strlen(pname), total = pl;
+	if (!truthy(pname, pl)) {
+		c->nparts = c->names_len = 0;
+		return 0;
+	}
+	for (size_t i = 0; i < c->nparts; i++)
+		total += 1 + c->plen[i];
+	if (SV_ARRAY_RESERVE(c->buf, c->buf_cap, total + 1))
+		return SV_ENOMEM;
+	memcpy(c->buf, pname, pl);
+	size_t o = pl;
+	for (size_t i = c->nparts; i-- > 0;) {
+		c->buf[o++] = ';';
+		memcpy(c->buf + o, c->names + c->noff[i], c->plen[i]);
+		o += c->plen[i];
+	}
+	int rc = remember(c, c->buf, o, period, strlen(period));
+	r->samples++;
+	c->nparts = c->names_len = 0;
+	return rc;
+}
+
 static int entry_cmp(const void *x, const void *y)
 {
 	const cl_entry *a = x, *b = y;
@@ -294,12 +324,13 @@ int sv_collapse_perf_script(FILE *out, const sv_input *in, unsigned flags, sv_co
 	sv_lines lr;
 	int rc;
 	if ((rc = re_init(&c.header, RE_HEADER)) || (rc = re_init(&c.period, RE_PERIOD)) || (rc = re_init(&c.frame, RE_FRAME)) ||
+	    (rc = re_init(&c.oneline, RE_ONELINE)) ||
 	    (rc = sv_lines_init(&lr, in))) {
 		sv_error_set(err, rc, NULL);
 		goto out_nolines;
 	}
 	char pname[1024] = "", period[64] = "1";
-	bool have_pname = false, java = false;
+	bool have_pname = false, java = false, oneline = false;
 	for (;;) {
 		const char *line;
 		size_t n;
@@ -313,32 +344,29 @@ int sv_collapse_perf_script(FILE *out, const sv_input *in, unsigned flags, sv_co
 		if (n && line[0] == '#')
 			continue;
 		if (n == 0) { /* the end of a sample */
-			if (!have_pname || !truthy(pname, strlen(pname)))
-				continue;
-			/* join(";", pname, stack root first) */
-			size_t pl = strlen(pname), total = pl;
-			for (size_t i = 0; i < c.nparts; i++)
-				total += 1 + c.plen[i];
-			if (SV_ARRAY_RESERVE(c.buf, c.buf_cap, total + 1)) {
-				rc = SV_ENOMEM;
+			if (have_pname && (rc = end_sample(&c, pname, period, &r)))
 				break;
-			}
-			memcpy(c.buf, pname, pl);
-			size_t o = pl;
-			for (size_t i = c.nparts; i-- > 0;) {
-				c.buf[o++] = ';';
-				memcpy(c.buf + o, c.names + c.noff[i], c.plen[i]);
-				o += c.plen[i];
-			}
-			if ((rc = remember(&c, c.buf, o, period, strlen(period))))
-				break;
-			r.samples++;
-			c.nparts = 0;
-			c.names_len = 0;
-			have_pname = false;
+			have_pname = oneline = false;
 			continue;
 		}
-		if (re_match(&c.header, line, n)) {
+		/* perf prints a one-line sample's comm right-aligned: the script's header expression
+		 * (no blank first) misses it, and its frame expression takes it for a frame */
+		const char *hl = line;
+		size_t hn = n;
+		bool hdr = re_match(&c.header, line, n);
+		if (!hdr && (!have_pname || oneline) && re_match(&c.oneline, line, n)) {
+			while (hn && (*hl == ' ' || *hl == '\t'))
+				hl++, hn--;
+			hdr = re_match(&c.header, hl, hn);
+		}
+		if (hdr) {
+			line = hl;
+			n = hn;
+			if (oneline) { /* the previous line was a whole sample */
+				if (have_pname && (rc = end_sample(&c, pname, period, &r)))
+					break;
+				have_pname = oneline = false;
+			}
 			const char *comm, *pid, *tid;
 			size_t commn, pidn, tidn;
 			re_group(&c.header, 1, line, &comm, &commn);
@@ -354,11 +382,12 @@ int sv_collapse_perf_script(FILE *out, const sv_input *in, unsigned flags, sv_co
 			snprintf(pidbuf, sizeof(pidbuf), "%.*s", (int)pidn, pid);
 			snprintf(tidbuf, sizeof(tidbuf), "%.*s", (int)tidn, tid);
 			char pr[64] = "";
-			if (re_match(&c.period, line, n)) {
+			cl_re *pe = re_match(&c.period, line, n) ? &c.period : re_match(&c.oneline, line, n) ? &c.oneline : NULL;
+			if (pe) {
 				const char *ps, *ev;
 				size_t psn, evn;
-				re_group(&c.period, 1, line, &ps, &psn);
-				re_group(&c.period, 2, line, &ev, &evn);
+				re_group(pe, 1, line, &ps, &psn);
+				re_group(pe, 2, line, &ev, &evn);
 				snprintf(pr, sizeof(pr), "%.*s", (int)psn, ps ? ps : "");
 				if (!r.event[0]) {
 					snprintf(r.event, sizeof(r.event), "%.*s", (int)evn, ev);
@@ -379,6 +408,15 @@ int sv_collapse_perf_script(FILE *out, const sv_input *in, unsigned flags, sv_co
 					*p = '_';
 			java = strcmp(pname, "java") == 0;
 			have_pname = true;
+			if (pe == &c.oneline) { /* the frame after the event */
+				const char *fs;
+				size_t fn;
+				re_group(&c.oneline, 3, line, &fs, &fn);
+				oneline = true;
+				r.oneline++;
+				if (re_match(&c.frame, fs, fn) && (rc = frame_line(&c, fs, flags, java)))
+					break;
+			}
 		} else if (re_match(&c.frame, line, n)) {
 			if (!have_pname || !truthy(pname, strlen(pname)))
 				continue;
@@ -390,7 +428,10 @@ int sv_collapse_perf_script(FILE *out, const sv_input *in, unsigned flags, sv_co
 		}
 	}
 	sv_lines_dispose(&lr);
-	r.unfinished = have_pname && c.nparts > 0;
+	if (!rc && have_pname) { /* the script leaves a last sample with no blank line out; we keep it */
+		r.kept_last = !oneline;
+		rc = end_sample(&c, pname, period, &r);
+	}
 	if (!rc) {
 		if (c.n > 1)
 			qsort(c.e, c.n, sizeof(*c.e), entry_cmp);
@@ -413,6 +454,7 @@ out_nolines:
 	re_free(&c.header);
 	re_free(&c.period);
 	re_free(&c.frame);
+	re_free(&c.oneline);
 	for (size_t i = 0; i < c.n; i++)
 		free(c.e[i].key);
 	free(c.e);

@@ -44,8 +44,8 @@ if grep -q '^42_7;start_thread;worker;' "$CV/mtv.folded" && [ "$(awk '{s += $NF}
 
 # stackcollapse-perf.pl's own test inputs (FlameGraph, CDDL: tests/data/flamegraph) give the
 # script's expected output in each of its six modes, byte for byte; the extended tests do all
-# thirteen inputs. Two inputs end without a blank line: the script leaves that last sample
-# out, and so does stackview (it says so on stderr).
+# thirteen inputs. Where an input ends without a blank line the script leaves its last sample
+# out and stackview keeps it (with a note): there the output is the script's plus that sample.
 FGD=tests/data/flamegraph
 # C++'s "(anonymous namespace)" is not an argument list: the script's name rule
 # s/\((?!anonymous namespace\)).*// (applied here by perl itself) keeps it and cuts at the
@@ -58,7 +58,8 @@ for f in "$FGD"/perf-*.txt; do
 	b=$(basename "$f" .txt)
 	for m in pid tid kernel jit all addrs; do
 		"$SV" convert "$f" "$CV/fg.folded" --folded-style "flamegraph-$m" 2> "$CV/fg.err"
-		if cmp -s "$CV/fg.folded" "$FGD/results/$b-collapsed-$m.txt"; then ok; else bad "flamegraph.$b.$m" "$(diff "$CV/fg.folded" "$FGD/results/$b-collapsed-$m.txt" | head -4 | cut -c1-200)"; fi
+		fg_expected "$f" "$m" "$FGD/results/$b-collapsed-$m.txt" "$CV/fg.want" || { bad "flamegraph.$b.$m" "last sample folds to nothing"; continue; }
+		if cmp -s "$CV/fg.folded" "$CV/fg.want"; then ok; else bad "flamegraph.$b.$m" "$(diff "$CV/fg.folded" "$CV/fg.want" | head -4 | cut -c1-200)"; fi
 	done
 done
 # --folded-style flamegraph is the script's --all; options combine.
@@ -67,14 +68,28 @@ done
 if cmp -s "$CV/fg1.folded" "$FGD/results/perf-java-faults-01-collapsed-all.txt" && cmp -s "$CV/fg1.folded" "$CV/fg2.folded"; then ok; else bad flamegraph.all-is-default; fi
 # An inline chain a->b->c (perf-map-agent's unfolded frames): the parts after the first are
 # _[i], root side first; a second event is left out with a note; a last sample with no blank
-# line after it is left out with a note; the script's default has no annotations.
+# line after it is kept with a note; the script's default has no annotations.
 printf 'app 10/11 [000] 1.0: 1000 cycles:u: \n\t1 Lcom/x/A;.run(I)V->Lcom/x/B;.go()V (/tmp/perf-10.map)\n\tffff8100 do_x+0x10 ([kernel.kallsyms])\n\t7f00 [unknown] (/usr/lib/libc.so.6)\n\nother 12/12 [000] 1.1: 5 cycles: \n\t2 f (/bin/x)\n\napp 10/11 [000] 1.2: 7 cycles:u: \n\t1 main (/bin/app)\n' > "$CV/inl.txt"
 "$SV" convert "$CV/inl.txt" "$CV/inl.folded" --folded-style flamegraph-all 2> "$CV/inl.err"
-if [ "$(cat "$CV/inl.folded")" = 'app;[libc.so.6];do_x_[k];Lcom/x/A:.run_[j];Lcom/x/B:.go_[i] 1000' ] &&
+if [ "$(cat "$CV/inl.folded")" = 'app;[libc.so.6];do_x_[k];Lcom/x/A:.run_[j];Lcom/x/B:.go_[i] 1000
+app;main 7' ] &&
 	grep -q 'only event cycles:u was collapsed; 1 samples of other events' "$CV/inl.err" &&
-	grep -q 'last sample had no blank line after it' "$CV/inl.err"; then ok; else bad flamegraph.inline "$(cat "$CV/inl.folded" "$CV/inl.err")"; fi
+	grep -q 'last sample had no blank line after it; it is kept' "$CV/inl.err"; then ok; else bad flamegraph.inline "$(cat "$CV/inl.folded" "$CV/inl.err")"; fi
 "$SV" convert "$CV/inl.txt" "$CV/inl0.folded" --folded-style flamegraph-default 2> /dev/null
-if [ "$(cat "$CV/inl0.folded")" = 'app;[libc.so.6];do_x;Lcom/x/A:.run;Lcom/x/B:.go_[i] 1000' ]; then ok; else bad flamegraph.default "$(cat "$CV/inl0.folded")"; fi
+if [ "$(cat "$CV/inl0.folded")" = 'app;[libc.so.6];do_x;Lcom/x/A:.run;Lcom/x/B:.go_[i] 1000
+app;main 7' ]; then ok; else bad flamegraph.default "$(cat "$CV/inl0.folded")"; fi
+# perf script without -g (tests/data/perf-text/oneline.txt, recorded here): one line a sample,
+# comm right-aligned, its one frame after the event. The script collapses none of them (no
+# blank lines, a header it does not see); stackview folds each as the same sample written out
+# the script's way (header, frame line, blank line) folds.
+OL=tests/data/perf-text/oneline.txt
+sed -E 's/^ *(.*: +[0-9]* *[^ ]+:) +(.*)$/\1\n\t\2\n/' "$OL" > "$CV/ol-multi.txt"
+for m in all pid addrs; do
+	"$SV" convert "$OL" "$CV/ol.folded" --folded-style "flamegraph-$m" 2> "$CV/ol.err"
+	"$SV" convert "$CV/ol-multi.txt" "$CV/olm.folded" --folded-style "flamegraph-$m" 2> /dev/null
+	if [ -s "$CV/ol.folded" ] && cmp -s "$CV/ol.folded" "$CV/olm.folded" && [ "$(awk '{ n += $NF } END { print n }' "$CV/ol.folded")" = 60060060 ] &&
+		grep -q '60 samples had their one frame on the header line' "$CV/ol.err"; then ok; else bad "flamegraph.oneline.$m" "$(diff "$CV/ol.folded" "$CV/olm.folded" | head -3; cat "$CV/ol.err")"; fi
+done
 e flamegraph.style.bad 2 "--folded-style must be 'plain', 'flamegraph'" -- convert "$CV/inl.txt" "$CV/x.folded" --folded-style flamegraph-nope
 e flamegraph.style.perfdata 2 'reads perf script text' -- convert "$TUT" "$CV/x.folded" --folded-style flamegraph-pid
 e flamegraph.style.filter 2 'with no filter' -- convert "$CV/inl.txt" "$CV/x.folded" --folded-style flamegraph-tid --inc app

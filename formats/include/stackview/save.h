@@ -62,7 +62,8 @@ typedef struct sv_collapse_report {
 	size_t filtered;           /* samples of other events, left out */
 	size_t unrecognized;       /* lines that read as neither a sample header nor a frame */
 	long first_unrecognized;
-	bool unfinished;           /* a last sample no blank line ended: left out, as the script does */
+	size_t oneline;            /* samples whose header line held their only frame (no -g; ours) */
+	bool kept_last;            /* a last sample no blank line ended: kept (the script drops it) */
 } sv_collapse_report;
 struct sv_input;
 SV_API int sv_collapse_perf_script(FILE *out, const struct sv_input *in, unsigned flags, sv_collapse_report *rep,
