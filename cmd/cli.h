@@ -198,7 +198,8 @@ int cmd_symbols(const cli_opts *o); /* symbols.c */
 sv_import_opts cli_import_opts(const cli_opts *o);
 int cmd_convert(const cli_opts *o);
 int cmd_tui(const cli_opts *o);
-int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick,
+/* pick: open on the process picker; hot: open the call tree along its hot path. */
+int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick, bool hot,
 		const char *hello);
 const char *cli_tutorial_path(char *buf, size_t size);
 

@@ -59,7 +59,7 @@ static int tui_reload(const void *payload, const char *event, sv_source **out, s
 
 /* The terminal UI (or its headless run with --script). The TUI starts from the file's saved
  * state or the per-source defaults of spec §11.2; the command line's boxes go on top. */
-int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick,
+int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick, bool hot,
 		const char *hello)
 {
 	char *script = NULL;
@@ -72,7 +72,7 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 			   o->presets, cli_presets_store, NULL, hello,
 			   /* a file read from a pipe cannot be read again */
 			   /* nor can a diff's runs, one by one */
-			   o->nfiles && strcmp(o->files[0], "-") && !o->compare ? tui_reload : NULL, o, .expand_hot = pick,
+			   o->nfiles && strcmp(o->files[0], "-") && !o->compare ? tui_reload : NULL, o, .expand_hot = pick || hot,
 			   .compare = o->compare };
 	sv_error err;
 	sv_error_clear(&err);
@@ -144,7 +144,9 @@ static int tui_on_file(const cli_opts *o, const char *why)
 	else if (def && def->group)
 		snprintf(hello + h, sizeof(hello) - h, "PerfView's opening GroupPats%s (p edits, P picks a preset)",
 			 def->fold ? " and FoldPats" : "");
-	rc = cli_run_tui(o, src, o->files[0], &p, pick, hello[0] ? hello : NULL);
+	/* A profile that opens with PerfView's boxes opens along its hot path, as PerfView's
+	 * CallTree does. */
+	rc = cli_run_tui(o, src, o->files[0], &p, pick, def != NULL, hello[0] ? hello : NULL);
 out:
 	free(group);
 	sv_params_dispose(&p);

@@ -211,8 +211,8 @@ const char *sv_etl_trace_event_name(const char *provider, int op)
 }
 
 /* Manifest events of the CLR's providers by event id, named Task/Opcode as TraceEvent's
- * ClrTraceEventParser (and ClrPrivateTraceEventParser) names them, checked against the COUNT
- * lines of the baselines; the private provider's ids are those of the CLR's manifest
+ * ClrTraceEventParser (and ClrPrivateTraceEventParser) names them (its templates' task and
+ * opcode names), checked against the COUNT lines of the baselines; the private provider's ids are those of the CLR's manifest
  * (ClrEtwAll.man), its "…End" opcodes named "…Stop" as TraceEvent names them. */
 const char *sv_etl_manifest_event_name(const char *provider, int id)
 {
@@ -229,10 +229,34 @@ const char *sv_etl_manifest_event_name(const char *provider, int id)
 		{ 0, 21, "GC/BulkSurvivingObjectRanges" }, { 0, 22, "GC/BulkMovedObjectRanges" },
 		{ 0, 23, "GC/GenerationRange" }, { 0, 25, "GC/MarkStackRoots" }, { 0, 26, "GC/MarkFinalizeQueueRoots" },
 		{ 0, 27, "GC/MarkHandles" }, { 0, 28, "GC/MarkCards" }, { 0, 29, "GC/FinalizeObject" },
-		{ 0, 33, "GC/PinObjectAtGCTime" }, { 0, 35, "GC/Triggered" }, { 0, 50, "ThreadPoolWorkerThread/Start" },
-		{ 0, 51, "ThreadPoolWorkerThread/Stop" }, { 0, 80, "Exception/Start" }, { 0, 81, "Contention/Start" },
-		{ 0, 82, "ClrStack/Walk" }, { 0, 91, "Contention/Stop" },
-		{ 0, 85, "AppDomainResourceManagement/ThreadCreated" }, { 0, 143, "Method/LoadVerbose" },
+		{ 0, 33, "GC/PinObjectAtGCTime" }, { 0, 34, "GC/PinPlugAtGCTime" }, { 0, 35, "GC/Triggered" },
+		{ 0, 50, "ThreadPoolWorkerThread/Start" }, { 0, 51, "ThreadPoolWorkerThread/Stop" },
+		{ 0, 52, "ThreadPoolWorkerThreadRetirement/Start" }, { 0, 53, "ThreadPoolWorkerThreadRetirement/Stop" },
+		{ 0, 54, "ThreadPoolWorkerThreadAdjustment/Sample" }, { 0, 55, "ThreadPoolWorkerThreadAdjustment/Adjustment" },
+		{ 0, 56, "ThreadPoolWorkerThreadAdjustment/Stats" }, { 0, 57, "ThreadPoolWorkerThread/Wait" },
+		{ 0, 60, "ThreadPoolWorkingThreadCount/Start" }, { 0, 61, "ThreadPool/Enqueue" }, { 0, 62, "ThreadPool/Dequeue" },
+		{ 0, 63, "ThreadPool/IOEnqueue" }, { 0, 64, "ThreadPool/IODequeue" }, { 0, 65, "ThreadPool/IOPack" },
+		{ 0, 70, "Thread/Creating" }, { 0, 71, "Thread/Running" }, { 0, 80, "Exception/Start" },
+		{ 0, 81, "Contention/Start" }, { 0, 82, "ClrStack/Walk" }, { 0, 83, "AppDomainResourceManagement/MemAllocated" },
+		{ 0, 84, "AppDomainResourceManagement/MemSurvived" }, { 0, 86, "AppDomainResourceManagement/ThreadTerminated" },
+		{ 0, 87, "AppDomainResourceManagement/DomainEnter" }, { 0, 88, "ILStub/StubGenerated" },
+		{ 0, 89, "ILStub/StubCacheHit" }, { 0, 91, "Contention/Stop" },
+		{ 0, 85, "AppDomainResourceManagement/ThreadCreated" }, { 0, 135, "Method/DCStartCompleteV2" },
+		{ 0, 136, "Method/DCStopCompleteV2" }, { 0, 137, "Method/DCStartV2" }, { 0, 138, "Method/DCStopV2" },
+		{ 0, 139, "Method/DCStartVerboseV2" }, { 0, 140, "Method/DCStopVerboseV2" }, { 0, 141, "Method/Load" },
+		{ 0, 142, "Method/Unload" }, { 0, 143, "Method/LoadVerbose" }, { 0, 149, "Loader/ModuleDCStartV2" },
+		{ 0, 150, "Loader/ModuleDCStopV2" }, { 0, 159, "Method/R2RGetEntryPoint" },
+		{ 0, 188, "Method/TailCallSucceeded" }, { 0, 189, "Method/TailCallFailedAnsi" },
+		{ 0, 191, "Method/TailCallFailed" }, { 0, 250, "ExceptionCatch/Start" }, { 0, 251, "ExceptionCatch/Stop" },
+		{ 0, 252, "ExceptionFinally/Start" }, { 0, 253, "ExceptionFinally/Stop" }, { 0, 254, "ExceptionFilter/Start" },
+		{ 0, 255, "ExceptionFilter/Stop" }, { 0, 256, "Exception/Stop" }, { 0, 260, "CodeSymbols/Start" },
+		{ 0, 270, "EventSourceEvent" }, { 0, 280, "TieredCompilation/Settings" }, { 0, 281, "TieredCompilation/Pause" },
+		{ 0, 282, "TieredCompilation/Resume" }, { 0, 283, "TieredCompilation/BackgroundJitStart" },
+		{ 0, 284, "TieredCompilation/BackgroundJitStop" }, { 0, 290, "AssemblyLoader/Start" },
+		{ 0, 291, "AssemblyLoader/Stop" }, { 0, 292, "AssemblyLoader/ResolutionAttempted" },
+		{ 0, 293, "AssemblyLoader/AssemblyLoadContextResolvingHandlerInvoked" },
+		{ 0, 294, "AssemblyLoader/AppDomainAssemblyResolveHandlerInvoked" },
+		{ 0, 295, "AssemblyLoader/AssemblyLoadFromResolveHandlerInvoked" }, { 0, 296, "AssemblyLoader/KnownPathProbed" },
 		{ 0, 144, "Method/UnloadVerbose" }, { 0, 145, "Method/JittingStarted" }, { 0, 151, "Loader/DomainModuleLoad" },
 		{ 0, 152, "Loader/ModuleLoad" }, { 0, 153, "Loader/ModuleUnload" }, { 0, 154, "Loader/AssemblyLoad" },
 		{ 0, 155, "Loader/AssemblyUnload" }, { 0, 156, "Loader/AppDomainLoad" }, { 0, 157, "Loader/AppDomainUnload" },
@@ -253,7 +277,7 @@ const char *sv_etl_manifest_event_name(const char *provider, int id)
 		{ 2, 171, "Binding/LoaderAssemblyInitPhaseStart" }, { 2, 172, "Binding/LoaderAssemblyInitPhaseStop" },
 		{ 2, 173, "Binding/LoaderMappingPhaseStart" }, { 2, 174, "Binding/LoaderMappingPhaseStop" },
 		{ 2, 175, "Binding/LoaderDeliverEventPhaseStart" }, { 2, 176, "Binding/LoaderDeliverEventsPhaseStop" },
-		{ 2, 188, "NgenBinder/NgenBind" }, { 2, 196, "Binding/FusionMessage" },
+		{ 2, 188, "NgenBinder/NgenBind" }, { 2, 196, "Binding/FusionMessage" }, { 2, 199, "GC/PinPlugAtGCTime" },
 	};
 	int rundown = strcmp(provider, "Microsoft-Windows-DotNETRuntimeRundown") == 0   ? 1
 		      : strcmp(provider, "Microsoft-Windows-DotNETRuntime") == 0	      ? 0

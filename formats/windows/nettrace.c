@@ -115,6 +115,20 @@ static int nt_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	else if (!rc && !event)
 		rc = sv_sink_note(sink, SV_NOTE_INFO, "no sample profiler events: showing '%s', the kind with the most stacks",
 				  c.kinds[want].name);
+	bool rundown = false;
+	for (size_t i = 0; i < c.nkinds && !rundown; i++)
+		rundown = c.kinds[i].count && strncmp(c.kinds[i].name, "Microsoft-Windows-DotNETRuntimeRundown/", 39) == 0;
+	if (!rc && c.unnamed_ips && !rundown)
+		rc = sv_sink_note(sink, SV_NOTE_WARNING,
+				  "no rundown in the trace: only methods jitted while it ran are named, %zu stack addresses stay ?!? "
+				  "(the runtime names every loaded method at the end of a collection that dotnet-trace stops itself: "
+				  "Ctrl-C, Enter or --duration, not a killed process)",
+				  c.unnamed_ips);
+	else if (!rc && c.unnamed_ips)
+		rc = sv_sink_note(sink, SV_NOTE_INFO,
+				  "%zu stack addresses are in no method the trace names (native code, or methods no load or rundown "
+				  "event covers): ?!?",
+				  c.unnamed_ips);
 	if (!rc && c.lost)
 		rc = sv_sink_note(sink, SV_NOTE_WARNING, "%zu events were dropped by the runtime (gaps in the sequence numbers)", c.lost);
 	if (!rc && c.cut)
@@ -137,6 +151,12 @@ static bool nt_probe(const unsigned char *data, size_t len)
 
 static const char *const nt_patterns[] = { ".nettrace", ".netperf", NULL };
 
+/* PerfView opens an EventPipe trace's CPU stacks as an ETL's (semantics §11.2), without the
+ * process picker: the trace holds one process. */
+static const sv_format_defaults nt_defaults = {
+	.group = "[group module entries]  {%}!=>module $1",
+};
+
 const sv_format sv_fmt_nettrace = {
-	.name = "nettrace", .patterns = nt_patterns, .probe = nt_probe, .import = nt_import,
+	.name = "nettrace", .patterns = nt_patterns, .probe = nt_probe, .import = nt_import, .defaults = &nt_defaults,
 };

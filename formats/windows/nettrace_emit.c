@@ -75,6 +75,7 @@ static int ip_frame(nt_emit *e, uint64_t ip, sv_frame_id *out)
 		snprintf(buf, sizeof(buf), "%.*s!%s", pl ? (int)pl : 1, pl ? path : "?", m->name);
 	} else {
 		snprintf(buf, sizeof(buf), "?!?");
+		c->unnamed_ips++;
 	}
 	int rc = c->sink->ops->intern_frame(c->sink->self, out, buf, strlen(buf));
 	return rc ? rc : sv_idmap_put(&e->frame_by_ip, ip, *out + 1);

@@ -89,6 +89,7 @@ typedef struct nt_ctx {
 	size_t nseqs, seqcap;
 	sv_idmap seq_index;   /* capture thread -> index + 1 into seqs */
 	size_t lost, samples, blocks, unknown_meta, short_payloads;
+	size_t unnamed_ips;     /* distinct stack addresses of the shown samples no method covers */
 	bool cut;             /* the trace ends before its end tag */
 	bool partial;         /* reading the block the file's end cuts: stop at its first cut event */
 	size_t cut_at;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "etl_int.h" /* UTF-16 strings and the CLR's event names, shared with the ETL reader */
 #include "stackview/formats.h"
 #include "sv/array.h"
@@ -75,8 +76,82 @@ static const char *known_name(const char *provider, int id, int *role)
 	return n;
 }
 
+/* A field list of format 5's metadata at p[*at..n): i32 count, then per field an i32 type code
+ * (1 = an object: a nested list follows) and a UTF-16 name. False when it does not fit. */
+static bool skip_fields(const unsigned char *p, size_t n, size_t *at, int depth)
+{
+	if (depth > 16 || n - *at < 4)
+		return false;
+	uint32_t count = rd32(p + *at);
+	*at += 4;
+	for (uint32_t i = 0; i < count; i++) {
+		if (n - *at < 4)
+			return false;
+		uint32_t type = rd32(p + *at);
+		*at += 4;
+		if (type == 1 && !skip_fields(p, n, at, depth + 1))
+			return false;
+		while (n - *at >= 2 && (p[*at] || p[*at + 1]))
+			*at += 2;
+		if (n - *at < 2)
+			return false;
+		*at += 2;
+	}
+	return true;
+}
+
+/* The opcode of an event: format 5's Opcode tag after the fields (i32 length, u8 tag 1, u8
+ * opcode), else -1. */
+static int meta_opcode(const unsigned char *p, size_t n, size_t at)
+{
+	if (n - at < 16)
+		return -1;
+	at += 16; /* keywords, version, level */
+	if (!skip_fields(p, n, &at, 0))
+		return -1;
+	while (n - at >= 5) {
+		uint32_t len = rd32(p + at);
+		uint8_t tag = p[at + 4];
+		at += 5;
+		if (len > n - at)
+			return -1;
+		if (tag == 1 && len >= 1)
+			return p[at];
+		at += len;
+	}
+	return -1;
+}
+
+static bool ends_with_ci(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && strcasecmp(s + a - b, suffix) == 0;
+}
+
+/* An EventSource event's name as TraceEvent gives it: the opcode from the metadata, or else
+ * Start/Stop when the name ends so; that suffix taken off the name; then "/OPCODE" for a
+ * nonzero opcode, named as TraceEvent's TraceEventOpcode names it (a number otherwise). */
+static void source_event_name(char *out, size_t cap, const char *prov, char *name, int opcode)
+{
+	static const char *const std_ops[] = { NULL, "Start", "Stop", "DataCollectionStart", "DataCollectionStop",
+					       "Extension", "Reply", "Resume", "Suspend", "Transfer" };
+	if (opcode < 0)
+		opcode = ends_with_ci(name, "Start") ? 1 : ends_with_ci(name, "Stop") ? 2 : 0;
+	if (opcode == 1 && ends_with_ci(name, "Start"))
+		name[strlen(name) - 5] = '\0';
+	else if (opcode == 2 && ends_with_ci(name, "Stop"))
+		name[strlen(name) - 4] = '\0';
+	const char *on = opcode < 10 ? std_ops[opcode] : opcode == 240 ? "Receive" : NULL;
+	if (!opcode)
+		snprintf(out, cap, "%s/%s", prov, name);
+	else if (on)
+		snprintf(out, cap, "%s/%s/%s", prov, name, on);
+	else
+		snprintf(out, cap, "%s/%s/%d", prov, name, opcode);
+}
+
 /* A metadata record: i32 MetaDataId, UTF-16 ProviderName, i32 EventId, UTF-16 EventName,
- * i64 Keywords, i32 Version, i32 Level, then the fields (not needed here). */
+ * i64 Keywords, i32 Version, i32 Level, the fields, then (format 5) tags such as the opcode. */
 int sv_nt_on_metadata(nt_ctx *c, const unsigned char *p, size_t n, size_t off)
 {
 	bool nomem = false;
@@ -100,7 +175,7 @@ int sv_nt_on_metadata(nt_ctx *c, const unsigned char *p, size_t n, size_t off)
 		const char *known = known_name(prov, eid, &role);
 		char full[512];
 		if (name[0])
-			snprintf(full, sizeof(full), "%s/%s", prov[0] ? prov : "?", name);
+			source_event_name(full, sizeof(full), prov[0] ? prov : "?", name, meta_opcode(p, n, at));
 		else if (known)
 			snprintf(full, sizeof(full), "%s/%s", prov, known);
 		else

@@ -27,7 +27,7 @@ if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else bad nettrace.uncompressed "the 
 
 # info: every kind as TraceEvent names the runtime's events, thread-time, and the dropped events
 cn nettrace.info.events '[.events[] | "\(.name):\(.samples)"]' \
-	'["Microsoft-DotNETCore-SampleProfiler/Thread/Sample:9","Microsoft-DotNETCore-EventPipe/ProcessInfo:1","Microsoft-Windows-DotNETRuntime/Method/LoadVerbose:3","Microsoft-Windows-DotNETRuntime/Loader/ModuleLoad:1","Microsoft-Windows-DotNETRuntimeRundown/Method/DCStopVerbose:2","Microsoft-Windows-DotNETRuntimeRundown/Loader/ModuleDCStop:1","Contoso-App/RequestStart:2","thread-time:9"]' \
+	'["Microsoft-DotNETCore-SampleProfiler/Thread/Sample:9","Microsoft-DotNETCore-EventPipe/ProcessInfo:1","Microsoft-Windows-DotNETRuntime/Method/LoadVerbose:3","Microsoft-Windows-DotNETRuntime/Loader/ModuleLoad:1","Microsoft-Windows-DotNETRuntimeRundown/Method/DCStopVerbose:2","Microsoft-Windows-DotNETRuntimeRundown/Loader/ModuleDCStop:1","Contoso-App/Request/Start:2","Contoso-App/TestEvent3/24:1","Contoso-App/Flush/Stop:1","thread-time:9"]' \
 	info "$NT/ref.nettrace"
 cn nettrace.info.format '[.format, (.warnings | map(select(test("dropped"))))]' \
 	'["nettrace",["2 events were dropped by the runtime (gaps in the sequence numbers)"]]' info "$NT/ref.nettrace"
@@ -37,16 +37,23 @@ cn nettrace.info.methods '[.found[] | select(test("^managed code"))]' \
 
 # any event kind: one sample per event with its stack (an address no method covers is ?!?)
 cn nettrace.event '[.summary.count, .summary.unit, ([.rows[] | select(.name | test("^(\\?|app)")) | "\(.name)=\(.inc)"] | sort)]' \
-	'[2,"events",["?!?=2","app!Contoso.Server.Handle()=2"]]' byname "$NT/ref.nettrace" --event Contoso-App/RequestStart
+	'[2,"events",["?!?=2","app!Contoso.Server.Handle()=2"]]' byname "$NT/ref.nettrace" --event Contoso-App/Request/Start
 e nettrace.event.unknown 2 "no event 'nosuch' in the trace; it has: Microsoft-DotNETCore-SampleProfiler/Thread/Sample, .*, thread-time" \
 	-- byname "$NT/ref.nettrace" --event nosuch
 # without the sample profiler: the kind with the most stacks, said so; thread-time refused
-cn nettrace.nosamples '[.summary.event, .summary.count]' '["Contoso-App/RequestStart",2]' byname "$NT/nosamples.nettrace"
+cn nettrace.nosamples '[.summary.event, .summary.count]' '["Contoso-App/Request/Start",2]' byname "$NT/nosamples.nettrace"
 e nettrace.nosamples.tt 2 "event 'thread-time' needs the runtime's sample profiler" -- byname "$NT/nosamples.nettrace" --event thread-time
 # a trace cut short: what came before the cut, with a warning
 cn nettrace.truncated '[.metric, (.warnings | map(select(test("cut short"))) | length)]' '[7,1]' \
 	info "$NT/truncated.nettrace"
 # detected by content whatever the name
+# A trace without rundown: CoreLib's Sleep and WaitOne stay ?!? and info says why and what to do;
+# with rundown, the one address no method covers is said as information.
+python3 tests/nettrace/gen_nettrace.py "$NT/norundown.nettrace" norundown
+cn nettrace.norundown '[.warnings[] | select(test("no rundown")) | test("2 stack addresses stay [?]![?]")]' '[true]' info "$NT/norundown.nettrace"
+cn nettrace.rundown.unnamed '[(.warnings | map(select(test("no rundown"))) | length), (.found[] | select(test("in no method")) | test("^1 stack"))]' '[0,true]' info "$NT/ref.nettrace" --event Contoso-App/Request/Start
+# tests/data/nettrace/ref.nettrace (the TUI's screen test opens it) is the generator's reference trace
+if cmp -s "$NT/ref.nettrace" tests/data/nettrace/ref.nettrace; then ok; else bad nettrace.fixture "tests/data/nettrace/ref.nettrace differs from gen_nettrace.py's output: regenerate it"; fi
 cp "$NT/ref.nettrace" "$NT/trace.bin"
 cn nettrace.sniff '[.format]' '["nettrace"]' info "$NT/trace.bin"
 

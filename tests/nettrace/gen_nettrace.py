@@ -9,7 +9,7 @@ tests: no .NET runtime records here.
 MODE: (none) the reference trace; 'uncompressed' the same events with uncompressed event
 headers; 'nosamples' no sample profiler events; 'v6' a version 6 header; 'netperf' an old
 NetPerf header; 'truncated' the reference cut inside an event block; 'badstack' an event naming a stack
-no block defined.
+no block defined; 'norundown' no rundown events (a collection killed before the runtime's rundown).
 
 The reference trace: process 4242 ('dotnet /app/bin/app.dll --serve'), 10 MHz ticks, sync
 time at tick 1,000,000. Thread 101 is sampled every ms from 10 ms: managed Work, Work,
@@ -118,11 +118,17 @@ def event_block(events, compressed=True, file_pos=0):
     return bytes(body)
 
 
-def metadata(meta_id, provider, event_id, name, version=0, fields=(), opcode=None):
+def metadata(meta_id, provider, event_id, name, version=0, fields=(), opcode=None, nested=None):
+    def field_list(fields):
+        p = struct.pack("<i", len(fields))
+        for code, fname in fields:
+            p += struct.pack("<i", code)
+            if code == 1:  # an object: its own field list before the name
+                p += field_list(nested[fname])
+            p += utf16z(fname)
+        return p
     p = struct.pack("<i", meta_id) + utf16z(provider) + struct.pack("<i", event_id) + utf16z(name) + \
-        struct.pack("<qii", 0, version, 4) + struct.pack("<i", len(fields))
-    for code, fname in fields:
-        p += struct.pack("<i", code) + utf16z(fname)
+        struct.pack("<qii", 0, version, 4) + field_list(fields)
     if opcode is not None:
         p += struct.pack("<ib", 1, 1) + bytes([opcode])
     return p
@@ -171,7 +177,12 @@ def build(mode):
              metadata(4, "Microsoft-Windows-DotNETRuntime", 152, "", version=2),
              metadata(5, "Microsoft-Windows-DotNETRuntimeRundown", 144, "", version=2),
              metadata(6, "Microsoft-Windows-DotNETRuntimeRundown", 154, "", version=2),
-             metadata(7, "Contoso-App", 1, "RequestStart", opcode=1)]
+             metadata(7, "Contoso-App", 1, "RequestStart", opcode=1),
+             # an EventSource event with its own opcode (TraceEvent: TestEvent3/24) and fields,
+             # one of them an object; one named ...Stop with no opcode (TraceEvent: Flush/Stop)
+             metadata(8, "Contoso-App", 2, "TestEvent3", fields=((9, "Id"), (1, "Where"), (18, "Text")), opcode=24,
+                      nested={"Where": ((9, "X"), (9, "Y"))}),
+             metadata(9, "Contoso-App", 3, "FlushStop")]
     o.block("MetadataBlock", event_block([(0, 0, 0, 0, 0, 0, ms(0), m) for m in metas]))
     # stacks 1..6, leaf first
     o.block("StackBlock", stacks(1, [[WORK, MAIN], [SLEEP, WORK, MAIN], [MAIN], [WAIT, HANDLE], [HANDLE, UNKNOWN],
@@ -196,6 +207,8 @@ def build(mode):
             add(1, 7, 102, 4, t, struct.pack("<I", 1))
     add(7, 8, 102, 99 if mode == "badstack" else 5, 11.7, b"")
     add(7, 8, 102, 5, 11.9, b"")
+    add(8, 8, 102, 0, 11.95, struct.pack("<iii", 1, 2, 3) + utf16z("x"))
+    add(9, 8, 102, 0, 11.96, b"")
     # a capture thread writes its events in time order, numbered 1, 2, ... (skip: events the
     # runtime dropped before this one); the capture threads' runs are not merged by time
     ev.sort(key=lambda e: (e[2], e[6]))
@@ -212,7 +225,8 @@ def build(mode):
                                                           "Sleep", "void  (int32)")),
           (5, seq[8] + 3, 8, 0, 101, 0, ms(30.2), method(10, 0x2000, 0x7F0000100100, 0x100,
                                                           "System.Threading.WaitHandle", "WaitOne", "bool  ()"))]
-    o.block("EventBlock", lambda pos: event_block(rd, compressed, pos))
+    if mode != "norundown":
+        o.block("EventBlock", lambda pos: event_block(rd, compressed, pos))
     o.b += bytes([1])
     out = bytes(o.b)
     if mode == "truncated":
