@@ -49,7 +49,10 @@ struct sv_tt {
 	char *name;
 	size_t name_cap;
 	sv_frame_id cpu_fid, ready_fid, blocked_fid, preempt_fid;
-	uint32_t *on_cpu;      /* per CPU, the thread last seen running there (0: none) */
+	struct tcpu {
+		uint32_t tid;      /* the thread last seen running there (0: none) */
+		uint64_t switched; /* the time of its last switch on record (0: none yet) */
+	} *on_cpu;             /* per CPU */
 	size_t ncpus;
 	bool by_cpu;
 	sv_cpu_root roots;
@@ -294,7 +297,7 @@ static int cpu_check(sv_tt *tt, uint32_t cpu, uint32_t tid)
 			return SV_ENOMEM;
 		memset(tt->on_cpu + n, 0, (tt->ncpus - n) * sizeof(*tt->on_cpu));
 	}
-	uint32_t was = tt->on_cpu[cpu];
+	uint32_t was = tt->on_cpu[cpu].tid;
 	if (was && was != tid) {
 		uint32_t i = sv_idmap_get(&tt->th_idx, was);
 		tthread *o = i != SV_IDMAP_NONE ? &tt->th[i] : NULL;
@@ -311,8 +314,56 @@ static int cpu_check(sv_tt *tt, uint32_t cpu, uint32_t tid)
 			tt->stats.unpaired++;
 		}
 	}
-	tt->on_cpu[cpu] = tid;
+	tt->on_cpu[cpu].tid = tid;
 	return 0;
+}
+
+/* When thread th shows up running on cpu at t (switching out, or in a sample) with its
+ * switch-in not on record (the kernel leaves some switches out of the idle task untraced):
+ * the latest time it can have started, or 0 when nothing bounds it. It cannot have started
+ * before the CPU's previous switch, nor before it left (or, waiting, was woken): perf sched
+ * timehist takes the CPU's previous switch alone, which can be before the thread left another
+ * CPU or while it slept. */
+static uint64_t untraced_switch_in(const sv_tt *tt, const tthread *th, uint32_t cpu, uint64_t t)
+{
+	uint64_t last = cpu != SV_TT_NO_CPU && cpu < tt->ncpus ? tt->on_cpu[cpu].switched : 0, from;
+	if (th->state == T_OUT && th->how == SV_TT_OUT_RUNNABLE)
+		from = th->since;
+	else if ((th->state == T_OUT || th->state == T_UNKNOWN) && th->woken)
+		from = th->woken_t;
+	else if (th->state == T_OUT && last > th->since)
+		from = th->since; /* not woken on record, but the CPU ran something else after it left */
+	else
+		return 0;
+	uint64_t in = last > from ? last : from;
+	return in && in <= t ? in : 0;
+}
+
+/* The waiting interval of thread n, switched out at n->since, until it runs at t. */
+static int emit_wait(sv_tt *tt, tthread *n, uint64_t t, sv_stack_id at, uint32_t cpu)
+{
+	int rc;
+	if (n->how == SV_TT_OUT_RUNNABLE)
+		return emit(tt, n, n->since, t, at, K_PREEMPTED, cpu);
+	if (n->woken && !(rc = emit(tt, n, n->since, n->woken_t, at, K_BLOCKED, cpu)))
+		return emit(tt, n, n->woken_t, t, at, K_READIED, cpu);
+	return n->woken ? rc : emit(tt, n, n->since, t, at, K_BLOCKED, cpu);
+}
+
+/* Thread th, its switch-in untraced, ran on cpu from `in` (untraced_switch_in) until t: its
+ * wait until then, and that CPU time. */
+static int ran_from(sv_tt *tt, tthread *th, uint64_t in, uint64_t t, sv_stack_id stack, uint32_t cpu)
+{
+	sv_stack_id at;
+	int rc = base_stack(tt, th, stack != SV_STACK_NONE ? stack : th->out_stack, &at);
+	if (!rc && th->state == T_OUT)
+		rc = emit_wait(tt, th, in, at, cpu);
+	else if (!rc && th->woken)
+		rc = emit(tt, th, th->woken_t, in, at, K_READIED, cpu); /* new: ready since its wake-up */
+	if (!rc)
+		rc = emit(tt, th, in, t, at, K_CPU, cpu);
+	tt->stats.inferred++;
+	return rc;
 }
 
 int sv_tt_switch(sv_tt *tt, uint64_t t, uint32_t cpu, uint32_t prev, sv_tt_out how, const char *reason,
@@ -326,8 +377,12 @@ int sv_tt_switch(sv_tt *tt, uint64_t t, uint32_t cpu, uint32_t prev, sv_tt_out h
 	if (prev) {
 		if ((rc = thread_of(tt, prev, &p)))
 			return rc;
+		uint64_t in = p->state != T_RUNNING ? untraced_switch_in(tt, p, cpu, t) : 0;
 		if (p->state == T_RUNNING) {
 			if ((rc = emit(tt, p, p->since, t, p->cur_stack, K_CPU, p->cpu)))
+				return rc;
+		} else if (in) {
+			if ((rc = ran_from(tt, p, in, t, prev_stack, cpu)))
 				return rc;
 		} else if (p->state == T_OUT) {
 			tt->stats.unpaired++; /* its switch-in is missing: the time since is unknown */
@@ -340,9 +395,11 @@ int sv_tt_switch(sv_tt *tt, uint64_t t, uint32_t cpu, uint32_t prev, sv_tt_out h
 		if ((rc = reason_frame(tt, how == SV_TT_OUT_WAIT ? reason : NULL, &p->reason)))
 			return rc;
 	}
+	if (cpu != SV_TT_NO_CPU && cpu < tt->ncpus)
+		tt->on_cpu[cpu].switched = t;
 	if (!next) {
 		if (cpu != SV_TT_NO_CPU && cpu < tt->ncpus)
-			tt->on_cpu[cpu] = 0;
+			tt->on_cpu[cpu].tid = 0;
 		return 0;
 	}
 	if ((rc = thread_of(tt, next, &n)))
@@ -352,14 +409,7 @@ int sv_tt_switch(sv_tt *tt, uint64_t t, uint32_t cpu, uint32_t prev, sv_tt_out h
 			     &at)))
 		return rc;
 	if (n->state == T_OUT) {
-		if (n->how == SV_TT_OUT_RUNNABLE) {
-			rc = emit(tt, n, n->since, t, at, K_PREEMPTED, cpu);
-		} else if (n->woken) {
-			if (!(rc = emit(tt, n, n->since, n->woken_t, at, K_BLOCKED, cpu)))
-				rc = emit(tt, n, n->woken_t, t, at, K_READIED, cpu);
-		} else {
-			rc = emit(tt, n, n->since, t, at, K_BLOCKED, cpu);
-		}
+		rc = emit_wait(tt, n, t, at, cpu);
 	} else if (n->state == T_RUNNING) {
 		tt->stats.unpaired++;/* its switch-out is missing */
 	} else if (n->woken) {
@@ -373,7 +423,7 @@ int sv_tt_switch(sv_tt *tt, uint64_t t, uint32_t cpu, uint32_t prev, sv_tt_out h
 	n->cur_stack = at;
 	n->woken = false;
 	if (cpu != SV_TT_NO_CPU && cpu < tt->ncpus)
-		tt->on_cpu[cpu] = next;
+		tt->on_cpu[cpu].tid = next;
 	return 0;
 }
 
@@ -402,8 +452,12 @@ int sv_tt_sample(sv_tt *tt, uint64_t t, uint32_t cpu, uint32_t tid, sv_stack_id 
 	if (rc)
 		return rc;
 	tt->stats.cpu_samples++;
+	uint64_t in = th->state != T_RUNNING ? untraced_switch_in(tt, th, cpu, t) : 0;
 	if (th->state == T_RUNNING) {
 		if ((rc = emit(tt, th, th->since, t, th->cur_stack, K_CPU, th->cpu)))
+			return rc;
+	} else if (in) {
+		if ((rc = ran_from(tt, th, in, t, stack, cpu)))
 			return rc;
 	} else if (th->state == T_OUT) {
 		tt->stats.unpaired++; /* running, so its switch-in was lost */
@@ -451,6 +505,12 @@ int sv_tt_report(sv_tt *tt, sv_sink *sink, size_t sampled, size_t lost)
 			     "thread time: %zu intervals dropped because a switch-in or switch-out was missing and %zu "
 			     "because events were out of order (record every switch of every CPU: -a)",
 			     st.unpaired, st.disordered);
+	if (!rc && st.inferred)
+		rc = sv_sink_note(sink, SV_NOTE_INFO,
+			     "thread time: %zu switch-ins were missing from the trace (the kernel leaves some switches out "
+			     "of the idle task untraced): each taken at the latest of the CPU's previous switch and the "
+			     "thread's switch-out or wake-up, where perf sched timehist takes the CPU's previous switch",
+			     st.inferred);
 	if (!rc && st.switches && !st.wakeups)
 		rc = sv_sink_note(sink, SV_NOTE_INFO,
 			     "thread time: no wake-ups recorded, so a wait's READIED_TIME (waiting for a CPU) counts as "
