@@ -319,24 +319,25 @@ static int cpu_check(sv_tt *tt, uint32_t cpu, uint32_t tid)
 }
 
 /* When thread th shows up running on cpu at t (switching out, or in a sample) with its
- * switch-in not on record (the kernel leaves some switches out of the idle task untraced):
- * the latest time it can have started, or 0 when nothing bounds it. It cannot have started
- * before the CPU's previous switch, nor before it left (or, waiting, was woken): perf sched
- * timehist takes the CPU's previous switch alone, which can be before the thread left another
- * CPU or while it slept. */
-static uint64_t untraced_switch_in(const sv_tt *tt, const tthread *th, uint32_t cpu, uint64_t t)
+ * switch-in not on record (the kernel leaves switches out of the idle task, and the wake-ups
+ * before them, untraced at times): the latest time it is known to have been waiting still,
+ * or 0 when nothing says. It waited at least until the CPU's previous switch (someone else
+ * ran or went idle there) and until it was woken; when it switched in after that is unknown.
+ * perf sched timehist starts the run at the CPU's previous switch, which counts the CPU's
+ * idle time, or the thread's own sleep, as run time. */
+static uint64_t untraced_wait_end(const sv_tt *tt, const tthread *th, uint32_t cpu, uint64_t t)
 {
 	uint64_t last = cpu != SV_TT_NO_CPU && cpu < tt->ncpus ? tt->on_cpu[cpu].switched : 0, from;
 	if (th->state == T_OUT && th->how == SV_TT_OUT_RUNNABLE)
 		from = th->since;
 	else if ((th->state == T_OUT || th->state == T_UNKNOWN) && th->woken)
 		from = th->woken_t;
-	else if (th->state == T_OUT && last > th->since)
-		from = th->since; /* not woken on record, but the CPU ran something else after it left */
+	else if (th->state == T_OUT)
+		from = th->since;
 	else
 		return 0;
-	uint64_t in = last > from ? last : from;
-	return in && in <= t ? in : 0;
+	uint64_t end = last > from ? last : from;
+	return end && end <= t ? end : 0;
 }
 
 /* The waiting interval of thread n, switched out at n->since, until it runs at t. */
@@ -350,19 +351,20 @@ static int emit_wait(sv_tt *tt, tthread *n, uint64_t t, sv_stack_id at, uint32_t
 	return n->woken ? rc : emit(tt, n, n->since, t, at, K_BLOCKED, cpu);
 }
 
-/* Thread th, its switch-in untraced, ran on cpu from `in` (untraced_switch_in) until t: its
- * wait until then, and that CPU time. */
-static int ran_from(sv_tt *tt, tthread *th, uint64_t in, uint64_t t, sv_stack_id stack, uint32_t cpu)
+/* Thread th, its switch-in untraced, waited until `end` (untraced_wait_end) and is seen
+ * running at t: that wait is counted; the time from `end` to t, when it switched in and ran
+ * for an unknown part of it, is not (the run counts from t, a CPU sample, or not at all). */
+static int waited_until(sv_tt *tt, tthread *th, uint64_t end, uint64_t t, sv_stack_id stack, uint32_t cpu)
 {
 	sv_stack_id at;
 	int rc = base_stack(tt, th, stack != SV_STACK_NONE ? stack : th->out_stack, &at);
 	if (!rc && th->state == T_OUT)
-		rc = emit_wait(tt, th, in, at, cpu);
+		rc = emit_wait(tt, th, end, at, cpu);
 	else if (!rc && th->woken)
-		rc = emit(tt, th, th->woken_t, in, at, K_READIED, cpu); /* new: ready since its wake-up */
-	if (!rc)
-		rc = emit(tt, th, in, t, at, K_CPU, cpu);
-	tt->stats.inferred++;
+		rc = emit(tt, th, th->woken_t, end, at, K_READIED, cpu); /* new: ready since its wake-up */
+	th->done = t;
+	tt->stats.untraced++;
+	tt->stats.untraced_ms += (double)(t - end) / 1e6;
 	return rc;
 }
 
@@ -377,12 +379,12 @@ int sv_tt_switch(sv_tt *tt, uint64_t t, uint32_t cpu, uint32_t prev, sv_tt_out h
 	if (prev) {
 		if ((rc = thread_of(tt, prev, &p)))
 			return rc;
-		uint64_t in = p->state != T_RUNNING ? untraced_switch_in(tt, p, cpu, t) : 0;
+		uint64_t end = p->state != T_RUNNING ? untraced_wait_end(tt, p, cpu, t) : 0;
 		if (p->state == T_RUNNING) {
 			if ((rc = emit(tt, p, p->since, t, p->cur_stack, K_CPU, p->cpu)))
 				return rc;
-		} else if (in) {
-			if ((rc = ran_from(tt, p, in, t, prev_stack, cpu)))
+		} else if (end) {
+			if ((rc = waited_until(tt, p, end, t, prev_stack, cpu)))
 				return rc;
 		} else if (p->state == T_OUT) {
 			tt->stats.unpaired++; /* its switch-in is missing: the time since is unknown */
@@ -452,12 +454,12 @@ int sv_tt_sample(sv_tt *tt, uint64_t t, uint32_t cpu, uint32_t tid, sv_stack_id 
 	if (rc)
 		return rc;
 	tt->stats.cpu_samples++;
-	uint64_t in = th->state != T_RUNNING ? untraced_switch_in(tt, th, cpu, t) : 0;
+	uint64_t end = th->state != T_RUNNING ? untraced_wait_end(tt, th, cpu, t) : 0;
 	if (th->state == T_RUNNING) {
 		if ((rc = emit(tt, th, th->since, t, th->cur_stack, K_CPU, th->cpu)))
 			return rc;
-	} else if (in) {
-		if ((rc = ran_from(tt, th, in, t, stack, cpu)))
+	} else if (end) {
+		if ((rc = waited_until(tt, th, end, t, stack, cpu)))
 			return rc;
 	} else if (th->state == T_OUT) {
 		tt->stats.unpaired++; /* running, so its switch-in was lost */
@@ -503,14 +505,17 @@ int sv_tt_report(sv_tt *tt, sv_sink *sink, size_t sampled, size_t lost)
 	if (!rc && (st.unpaired || st.disordered))
 		rc = sv_sink_note(sink, SV_NOTE_WARNING,
 			     "thread time: %zu intervals dropped because a switch-in or switch-out was missing and %zu "
-			     "because events were out of order (record every switch of every CPU: -a)",
+			     "because events were out of order (record every switch: perf record -a, or --switch-events for "
+			     "the program's own threads)",
 			     st.unpaired, st.disordered);
-	if (!rc && st.inferred)
-		rc = sv_sink_note(sink, SV_NOTE_INFO,
-			     "thread time: %zu switch-ins were missing from the trace (the kernel leaves some switches out "
-			     "of the idle task untraced): each taken at the latest of the CPU's previous switch and the "
-			     "thread's switch-out or wake-up, where perf sched timehist takes the CPU's previous switch",
-			     st.inferred);
+	if (!rc && st.untraced)
+		rc = sv_sink_note(sink, SV_NOTE_WARNING,
+			     "thread time: %zu switch-ins are missing from the trace (the kernel leaves switches out of the "
+			     "idle task untraced at times): each wait is counted until the CPU's previous switch or the "
+			     "wake-up, each run from the thread's first CPU sample; the %.3f ms between are not counted "
+			     "(perf sched timehist counts them as run time). Keeping the CPUs busy while recording avoids "
+			     "it: a SCHED_IDLE spinner per CPU (chrt -i 0)",
+			     st.untraced, st.untraced_ms);
 	if (!rc && st.switches && !st.wakeups)
 		rc = sv_sink_note(sink, SV_NOTE_INFO,
 			     "thread time: no wake-ups recorded, so a wait's READIED_TIME (waiting for a CPU) counts as "

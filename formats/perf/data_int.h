@@ -31,6 +31,7 @@ enum {
 /* record types */
 enum {
 	R_MMAP = 1, R_LOST = 2, R_COMM = 3, R_EXIT = 4, R_FORK = 7, R_SAMPLE = 9, R_MMAP2 = 10, R_LOST_SAMPLES = 13,
+	R_SWITCH = 14, /* --switch-events of a program's own threads (not -a: that is SWITCH_CPU_WIDE) */
 	R_KINDS = 24, /* kernel record kinds counted by number */
 	R_HEADER_ATTR = 64, R_TRACING_DATA = 66, R_HEADER_BUILD_ID = 67, R_AUXTRACE = 71, R_EVENT_UPDATE = 78,
 	R_HEADER_FEATURE = 80, R_COMPRESSED = 81, R_COMPRESSED2 = 83,
@@ -40,6 +41,8 @@ enum {
 #define MISC_USER 2u
 #define MISC_EXEC (1u << 13) /* COMM exec, MMAP data */
 #define MISC_MMAP_BUILD_ID (1u << 14)
+#define MISC_SWITCH_OUT (1u << 13)
+#define MISC_SWITCH_OUT_PREEMPT (1u << 14)
 #define CTX_MAX ((uint64_t)-4095)
 #define CTX_HV ((uint64_t)-32)
 #define CTX_KERNEL ((uint64_t)-128)
@@ -97,6 +100,11 @@ typedef struct proc {
 typedef struct thread {
 	int32_t pid, tid;
 	uint32_t comm;   /* offset into comm_names, UINT32_MAX = none */
+	/* With --switch-events, a sched_switch sample's state and stack wait here for the
+	 * switch-out record that follows it (sw_how: sv_tt_out + 1; 0 = none). */
+	uint8_t sw_how;
+	const char *sw_reason;
+	sv_stack_id sw_stack;
 } thread;
 
 typedef struct memo_slot {
@@ -246,6 +254,9 @@ int sv_pdr_oom(pdr *r);
 void sv_pdr_bad_sample(pdr *r, size_t off, const char *what);
 /* The attr index of a SAMPLE record's payload, -1 when its id is unknown. */
 long sv_pdr_sample_attr(pdr *r, const unsigned char *p, size_t n);
+/* A side-band record's sample_id trailer (sample_id_all): its thread, time and CPU
+ * (UINT32_MAX when not recorded). False when the record has no trailer to read. */
+bool sv_pdr_record_id(pdr *r, const unsigned char *p, size_t n, int32_t *tid, uint64_t *time, uint32_t *cpu);
 /* perf's name of a built-in event (cpu-clock, cycles, ...), or NULL. */
 const char *sv_pdr_builtin_name(uint32_t type, uint64_t config);
 /* An attr (perf_event_attr of `size` bytes at file offset off) and the sample ids of one. */

@@ -319,6 +319,27 @@ static uint64_t record_time(pdr *r, uint32_t type, const unsigned char *p, size_
 	return rd64(p + n - tsize + ((st & ST_TID) ? 8 : 0));
 }
 
+bool sv_pdr_record_id(pdr *r, const unsigned char *p, size_t n, int32_t *tid, uint64_t *time, uint32_t *cpu)
+{
+	if (!r->nattrs || !r->id_all)
+		return false;
+	uint64_t st = r->attrs[0].sample_type;
+	if ((st & ST_IDENTIFIER) && r->nattrs > 1 && n >= 8) {
+		uint32_t a = sv_idmap_get(&r->id_attr, rd64(p + n - 8));
+		if (a != SV_IDMAP_NONE)
+			st = r->attrs[a].sample_type;
+	}
+	size_t tsize = 8 * popcount64(st & (ST_TID | ST_TIME | ST_ID | ST_STREAM_ID | ST_CPU | ST_IDENTIFIER));
+	if (!(st & ST_TID) || !(st & ST_TIME) || tsize > n)
+		return false;
+	const unsigned char *q = p + n - tsize;
+	*tid = (int32_t)rd32(q + 4);
+	*time = rd64(q + 8);
+	q += 16 + ((st & ST_ID) ? 8 : 0) + ((st & ST_STREAM_ID) ? 8 : 0);
+	*cpu = (st & ST_CPU) ? rd32(q) : UINT32_MAX;
+	return true;
+}
+
 /* Append the inflated bytes of one compressed record's payload (at file offset off) to
  * dbuf. Both passes feed the same payloads to one decoder in file order, so they see the
  * same inflated stream at the same offsets. */
@@ -527,7 +548,7 @@ static int handle_record(pdr *r, const unsigned char *base, size_t off, bool dec
 		}
 		r->attrs[ai].samples++;
 	} else if (type != R_MMAP && type != R_MMAP2 && type != R_COMM && type != R_FORK && type != R_EXIT &&
-		   type != R_LOST && type != R_LOST_SAMPLES) {
+		   type != R_LOST && type != R_LOST_SAMPLES && type != R_SWITCH) {
 		return 0;
 	}
 	/* The kernel map's address (KASLR reference) is needed before any stack is named. */

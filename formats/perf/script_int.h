@@ -113,11 +113,17 @@ typedef struct ps_ctx {
 	sv_tt_view tt_view;
 	sv_tt *tt;
 	size_t tt_switches, tt_sampled;
+	bool tt_sw_records; /* PERF_RECORD_SWITCH lines (--switch-events): they give the switch times */
 	sv_idmap tid_idx; /* tid -> index into tids */
 	struct ps_tid {
 		long long pid;
 		char comm[SV_PERF_COMM_MAX];
 		bool from_header;
+		/* --show-switch-events: a sched_switch's state and stack until its PERF_RECORD_SWITCH
+		 * OUT line (sw_how: sv_tt_out + 1; 0 = none) */
+		uint8_t sw_how;
+		const char *sw_reason;
+		sv_stack_id sw_stack;
 	} *tids;
 	size_t ntids, tid_cap;
 	sv_cpu_root cpu_roots; /* --by-cpu */
@@ -194,6 +200,8 @@ char *sv_ps_default_event(const char *p, const char *end);
  * thread's name from the sample headers of a whole input, before reading it. */
 int sv_ps_tt_event(ps_ctx *c, const header *h, const char *event);
 int sv_ps_tt_prescan(ps_ctx *c, const char *p, const char *end);
+/* A PERF_RECORD_SWITCH IN/OUT line of a per-program recording with --switch-events. */
+int sv_ps_tt_switch_record(ps_ctx *c, const header *h, span line);
 /* script_read.c: the reader (init, dispose; the lines lr gives, read to their end or until
  * `cancel`; a sample finished; the events and views told to the sink at the end). */
 void sv_ps_init(ps_ctx *c, sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err);

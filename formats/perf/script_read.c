@@ -191,8 +191,11 @@ int sv_ps_parse(ps_ctx *c, sv_lines *lr, const atomic_bool *cancel)
 		if (!sv_ps_parse_header(line, &h))
 			return sv_ps_fail(c, SV_EFORMAT, line.n && line.p[0] == '\t' ? "frame line outside a sample"
 										 : "cannot parse as a perf script sample header");
-		if (h.record)
+		if (h.record) {
+			if (c->tt_on && (rc = sv_ps_tt_switch_record(c, &h, line)))
+				return rc;
 			continue;
+		}
 		c->nframes = 0;
 		c->npend = 0;
 		c->pend_len = 0;

@@ -25,7 +25,7 @@ static int tid_note(ps_ctx *c, long long tid, long long pid, span comm, bool fro
 		if (SV_ARRAY_RESERVE(c->tids, c->tid_cap, c->ntids + 1) || sv_idmap_put(&c->tid_idx, (uint64_t)tid, (uint32_t)c->ntids))
 			return SV_ENOMEM;
 		i = (uint32_t)c->ntids++;
-		c->tids[i] = (struct ps_tid){ tid, "", false };
+		c->tids[i] = (struct ps_tid){ tid, "", false, 0, NULL, SV_STACK_NONE };
 	} else if (c->tids[i].from_header && !from_header) {
 		return 0;
 	}
@@ -104,6 +104,56 @@ static bool payload_int(span pl, const char *key, long long *out)
 	return true;
 }
 
+static int tt_begin(ps_ctx *c, const header *h, uint64_t t)
+{
+	if (c->tt)
+		return 0;
+	sv_tt_hooks hooks = { tt_thread_root, tt_waker_frame, c };
+	int rc = sv_tt_new(&c->tt, c->sink, &hooks, c->tt_view, t, c->opts->by_cpu);
+	if (rc)
+		return sv_ps_fail(c, rc, "out of memory");
+	c->have_t0 = true;
+	c->t0_s = h->time_s;
+	c->t0_ns = h->time_ns;
+	return 0;
+}
+
+int sv_ps_tt_switch_record(ps_ctx *c, const header *h, span line)
+{
+	static const char key[] = "PERF_RECORD_SWITCH ";
+	const char *at = memmem(line.p, line.n, key, sizeof(key) - 1);
+	if (!at || !h->has_time || h->tid <= 0 || h->tid > UINT32_MAX)
+		return 0; /* other records; SWITCH_CPU_WIDE (-a) repeats what sched_switch says */
+	c->tt_sw_records = true;
+	span rest = { at + sizeof(key) - 1, (size_t)(line.p + line.n - at - (sizeof(key) - 1)) };
+	span tok[2];
+	size_t nt = sv_ps_tokenize(rest, tok, 2);
+	bool in = nt >= 1 && tok[0].n == 2 && !memcmp(tok[0].p, "IN", 2);
+	bool preempt = nt >= 2 && tok[1].n == 7 && !memcmp(tok[1].p, "preempt", 7);
+	if (!in && !(nt >= 1 && tok[0].n == 3 && !memcmp(tok[0].p, "OUT", 3)))
+		return sv_ps_fail(c, SV_EFORMAT, "PERF_RECORD_SWITCH without IN or OUT");
+	uint64_t t = (uint64_t)h->time_s * 1000000000ull + (uint64_t)h->time_ns;
+	int rc = tt_begin(c, h, t);
+	if (rc)
+		return rc;
+	if (h->pid >= 0 && (rc = tid_note(c, h->tid, h->pid, h->comm, true)))
+		return sv_ps_fail(c, rc, "out of memory");
+	uint32_t cpu = h->cpu >= 0 ? (uint32_t)h->cpu : SV_TT_NO_CPU;
+	if (in) {
+		rc = sv_tt_switch(c->tt, t, cpu, 0, SV_TT_OUT_WAIT, NULL, SV_STACK_NONE, (uint32_t)h->tid, SV_STACK_NONE);
+	} else {
+		uint32_t i = sv_idmap_get(&c->tid_idx, (uint64_t)h->tid);
+		struct ps_tid *th = i != SV_IDMAP_NONE ? &c->tids[i] : NULL;
+		bool have = th && th->sw_how;
+		sv_tt_out how = preempt ? SV_TT_OUT_RUNNABLE : have ? (sv_tt_out)(th->sw_how - 1) : SV_TT_OUT_WAIT;
+		rc = sv_tt_switch(c->tt, t, cpu, (uint32_t)h->tid, how, have ? th->sw_reason : NULL,
+				  have ? th->sw_stack : SV_STACK_NONE, 0, SV_STACK_NONE);
+		if (th)
+			th->sw_how = 0;
+	}
+	return rc ? sv_ps_fail(c, rc, "cannot add sample") : 0;
+}
+
 int sv_ps_tt_event(ps_ctx *c, const header *h, const char *event)
 {
 	if (!h->has_time)
@@ -117,14 +167,8 @@ int sv_ps_tt_event(ps_ctx *c, const header *h, const char *event)
 	int rc = h->tid > 0 && h->pid >= 0 ? tid_note(c, h->tid, h->pid, h->comm, true) : 0;
 	if (rc)
 		return sv_ps_fail(c, rc, "out of memory");
-	if (!c->tt) {
-		sv_tt_hooks hooks = { tt_thread_root, tt_waker_frame, c };
-		if ((rc = sv_tt_new(&c->tt, c->sink, &hooks, c->tt_view, t, c->opts->by_cpu)))
-			return sv_ps_fail(c, rc, "out of memory");
-		c->have_t0 = true;
-		c->t0_s = h->time_s;
-		c->t0_ns = h->time_ns;
-	}
+	if ((rc = tt_begin(c, h, t)))
+		return rc;
 	sv_stack_id st = SV_STACK_NONE;
 	if (sw) {
 		long long prev, next;
@@ -152,7 +196,20 @@ int sv_ps_tt_event(ps_ctx *c, const header *h, const char *event)
 		for (size_t i = 0; how == SV_TT_OUT_WAIT && i < sizeof(names) / sizeof(names[0]) && !reason; i++)
 			if (names[i][0] == state.p[0])
 				reason = names[i];
-		rc = sv_tt_switch(c->tt, t, h->cpu >= 0 ? (uint32_t)h->cpu : SV_TT_NO_CPU, (uint32_t)prev, how, reason, st, (uint32_t)next, SV_STACK_NONE);
+		if (c->tt_sw_records && how != SV_TT_OUT_DEAD && prev > 0) {
+			/* its PERF_RECORD_SWITCH OUT line does the switch (an exiting thread has none) */
+			span pc = { "", 0 };
+			if (sv_idmap_get(&c->tid_idx, (uint64_t)prev) == SV_IDMAP_NONE &&
+			    ((void)payload_field(h->payload, "prev_comm=", " prev_pid=", &pc), (rc = tid_note(c, prev, -1, pc, false))))
+				return sv_ps_fail(c, rc, "out of memory");
+			struct ps_tid *th = &c->tids[sv_idmap_get(&c->tid_idx, (uint64_t)prev)];
+			th->sw_how = (uint8_t)(how + 1);
+			th->sw_reason = reason;
+			th->sw_stack = st;
+			return 0;
+		}
+		rc = sv_tt_switch(c->tt, t, h->cpu >= 0 ? (uint32_t)h->cpu : SV_TT_NO_CPU, (uint32_t)prev, how, reason, st,
+				  c->tt_sw_records ? 0 : (uint32_t)next, SV_STACK_NONE);
 	} else if (wake) {
 		long long tid;
 		span comm;
@@ -186,6 +243,8 @@ int sv_ps_tt_prescan(ps_ctx *c, const char *p, const char *end)
 		if (!line.n || line.p[0] == '\t' || line.p[0] == '#' || line.p[0] == ' ')
 			continue;
 		header h;
+		if (!c->tt_sw_records && memmem(line.p, line.n, "PERF_RECORD_SWITCH ", 19))
+			c->tt_sw_records = true;
 		if (sv_ps_parse_header(line, &h) && !h.record && h.tid > 0 && sv_idmap_get(&c->tid_idx, (uint64_t)h.tid) == SV_IDMAP_NONE &&
 		    tid_note(c, h.tid, h.pid, h.comm, true))
 			return sv_ps_fail(c, SV_ENOMEM, "out of memory");

@@ -133,7 +133,7 @@ static thread *thread_get(pdr *r, int32_t pid, int32_t tid)
 	if (SV_ARRAY_RESERVE(r->threads, r->thread_cap, r->nthreads + 1))
 		return NULL;
 	thread *t = &r->threads[r->nthreads];
-	*t = (thread){ pid, tid, UINT32_MAX };
+	*t = (thread){ pid, tid, UINT32_MAX, 0, NULL, SV_STACK_NONE };
 	if (sv_idmap_put(&r->thread_idx, (uint32_t)tid, (uint32_t)r->nthreads))
 		return NULL;
 	r->nthreads++;
@@ -155,10 +155,38 @@ static int comm_intern(pdr *r, const char *s, size_t n, uint32_t *out)
 	return 0;
 }
 
+static int tt_start(pdr *r, uint64_t time);
+
 /* Apply one side-band record in time order. */
 int sv_pdr_apply(pdr *r, uint32_t type, uint16_t misc, const unsigned char *p, size_t n)
 {
 	switch (type) {
+	case R_SWITCH: {
+		/* --switch-events: each switch in and out of the program's own threads, which a
+		 * per-program recording's sched_switch samples only half see (they fire in the
+		 * task that leaves, often another program's). The switch times are these records';
+		 * a switch-out's state and stack are its sched_switch sample's, just before it. */
+		int32_t tid;
+		uint64_t t;
+		uint32_t cpu;
+		if (!r->tt_on || !sv_pdr_record_id(r, p, n, &tid, &t, &cpu) || tid <= 0)
+			return 0;
+		uint32_t c = cpu == UINT32_MAX ? SV_TT_NO_CPU : cpu;
+		int rc = tt_start(r, t);
+		if (!rc && !(misc & MISC_SWITCH_OUT)) {
+			rc = sv_tt_switch(r->tt, t, c, 0, SV_TT_OUT_WAIT, NULL, SV_STACK_NONE, (uint32_t)tid, SV_STACK_NONE);
+		} else if (!rc) {
+			uint32_t i = sv_idmap_get(&r->thread_idx, (uint32_t)tid);
+			thread *th = i != SV_IDMAP_NONE ? &r->threads[i] : NULL;
+			sv_tt_out how = (misc & MISC_SWITCH_OUT_PREEMPT) ? SV_TT_OUT_RUNNABLE
+					: th && th->sw_how ? (sv_tt_out)(th->sw_how - 1) : SV_TT_OUT_WAIT;
+			rc = sv_tt_switch(r->tt, t, c, (uint32_t)tid, how, th && th->sw_how ? th->sw_reason : NULL,
+					  th && th->sw_how ? th->sw_stack : SV_STACK_NONE, 0, SV_STACK_NONE);
+			if (th)
+				th->sw_how = 0;
+		}
+		return rc ? sv_pdr_oom(r) : 0;
+	}
 	case R_MMAP:
 	case R_MMAP2: {
 		size_t fo = type == R_MMAP ? 32 : 32 + 24 + 8;
@@ -727,6 +755,20 @@ static int switch_sample(pdr *r, sample *s, uint16_t misc, size_t off)
 		return rc;
 	const char *reason;
 	sv_tt_out how = switch_state(state, &reason);
+	if (r->counts[R_SWITCH] && how != SV_TT_OUT_DEAD) { /* the switch-out record that follows does the switch (an exiting thread has none) */
+		thread *th = prev > 0 ? thread_get(r, s->pid, (int32_t)prev) : NULL;
+		if (prev > 0 && !th)
+			return sv_pdr_oom(r);
+		if (th) {
+			th->sw_how = (uint8_t)(how + 1);
+			th->sw_reason = reason;
+			th->sw_stack = st;
+		}
+		r->kept++;
+		return tt_start(r, s->time) ? sv_pdr_oom(r) : 0;
+	}
+	if (r->counts[R_SWITCH])
+		next = 0; /* switch-ins come from the records */
 	if ((rc = tt_start(r, s->time)) ||
 	    (rc = sv_tt_switch(r->tt, s->time, s->cpu, (uint32_t)prev, how, reason, st, (uint32_t)next, SV_STACK_NONE)))
 		return sv_pdr_fail(r, rc, off, "cannot add sample");

@@ -1,9 +1,9 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
 # The oracle of tests/threadtime: `perf sched timehist --state` (perf 6.1) summed per thread as
-# stackview's thread time counts it: "TID<TAB>CPU<TAB>READIED<TAB>BLOCKED<TAB>UNSURE<TAB>UNDER" in
-# ms, where UNSURE is CPU timehist counts before the thread can have run and UNDER CPU it
-# cannot count (both below, where switch-ins went untraced).
+# stackview's thread time counts it: "TID<TAB>CPU<TAB>READIED<TAB>BLOCKED<TAB>UNSURE" in ms, where
+# UNSURE is the CPU timehist counts before the thread's first CPU sample where its switch-in
+# went untraced (below).
 #   CPU_TIME     = run time
 #   READIED_TIME = sch delay, and the whole wait time after a switch-out in state R/R+
 #                  (perf 6.1 leaves sch delay 0 there; the thread was runnable all along)
@@ -21,9 +21,13 @@ use strict;
 use warnings;
 my $by_cpu = @ARGV && $ARGV[0] eq '--by-cpu' ? shift @ARGV : undef;
 my ($th, $script) = @ARGV;
-my (%dying, %wakeups, %ins);
+my (%dying, %wakeups, %ins, %samples);
 open(my $s, '<', $script) or die "$script: $!";
 while (<$s>) {
+	if (/^\s*\S.*?\s+\d+\/(\d+)\s+\[(\d+)\]\s+([0-9.]+):\s+\d+\s+cpu-clock:/) {
+		push @{ $samples{$1} }, [ $3, $2 + 0 ];
+		next;
+	}
 	next unless /\[(\d+)\]\s+([0-9.]+):.*sched:sched_(switch|wakeup|wakeup_new): (.*)/;
 	my ($cpu, $t, $ev, $p) = ($1 + 0, $2, $3, $4);
 	if ($ev eq 'switch' && ($p =~ /prev_pid=(\d+) .*prev_state=[XZ]/ || ($_ =~ /^\S*\s+\d+\/-1\s/ && $p =~ /prev_pid=(\d+) /))) {
@@ -36,7 +40,7 @@ while (<$s>) {
 	}
 	push @{ $ins{$1} }, [ $t, $cpu ] if $ev eq 'switch' && $p =~ /next_pid=(\d+)/;
 }
-my (%run, %rdy, %blk, %last_t, %last_s, %crun, %cwait, %unc, %under, %cpu_seen);
+my (%run, %rdy, %blk, %last_t, %last_s, %crun, %cwait, %unc);
 open(my $h, '<', $th) or die "$th: $!";
 while (<$h>) {
 	next unless /^\s*([0-9.]+)\s+\[(\d+)\]\s+.*?\[(-?\d+)(?:\/-?\d+)?\]\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+(\S+)/;
@@ -54,25 +58,16 @@ while (<$h>) {
 		}
 	}
 	next if $tid == 0;
-	# A switch-in the kernel left untraced: timehist starts the run at the CPU's previous
-	# switch, which can be before the thread existed (its wakeup_new), before it left another
-	# CPU, or while it slept (the previous switch being its own switch-out). The part before
-	# the thread can have run (its switch-out if preempted, else its wake-up; the whole run
-	# when it slept and no wake-up is on record) is UNSURE: stackview does not count it.
+	# A switch-in the kernel left untraced (no switch to this thread since its last line):
+	# timehist starts the run at the CPU's previous switch, which can be before the thread
+	# existed, while it ran on another CPU, or while it slept there. stackview counts the
+	# run from the thread's first CPU sample on that CPU: UNSURE is timehist's run before it.
+	my $since = $last_t{$tid} // 0;
 	my $start = $t - $run / 1000;
-	my $b;
-	if (!defined $last_t{$tid}) {
-		($b) = grep { $_ <= $t + 2e-6 } @{ $wakeups{$tid} // [] };
-	} elsif ($last_s{$tid} =~ /^R/) {
-		$b = $last_t{$tid};
-	} else {
-		($b) = grep { $_ >= $last_t{$tid} && $_ <= $t + 2e-6 } @{ $wakeups{$tid} // [] };
-		$b //= abs($start - $last_t{$tid}) < 2e-6 ? $t : $last_t{$tid};
+	if ($run > 0 && !grep { $_->[0] > $since + 1e-6 && $_->[0] <= $t + 1e-6 } @{ $ins{$tid} // [] }) {
+		my ($f) = grep { $_->[1] == $cpu && $_->[0] >= $start - 1e-6 && $_->[0] <= $t + 1e-6 } @{ $samples{$tid} // [] };
+		$unc{$tid} += defined $f ? ($f->[0] - $start) * 1000 : $run;
 	}
-	$unc{$tid} += ($b - $start) * 1000 if defined $b && $b > $start + 2e-6;
-	# The first switch on record on a CPU: timehist has no start for the run and prints 0;
-	# the thread can have run since it could run (UNDER: stackview may count up to that).
-	$under{$tid} += ($t - $b) * 1000 if !$cpu_seen{$cpu}++ && defined $b && $b < $t;
 	$run{$tid} += $run;
 	$crun{$cpu} += $run;
 	$cwait{$cpu} += defined $last_t{$tid} ? $wait : $delay; # a new thread: ready since its wake-up
@@ -101,6 +96,6 @@ for my $tid (keys %last_t) {
 if ($by_cpu) {
 	printf "%d\t%.3f\t%.3f\n", $_, $crun{$_}, $cwait{$_} // 0 for sort { $a <=> $b } keys %crun;
 } else {
-	printf "%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", $_, $run{$_}, $rdy{$_} // 0, $blk{$_} // 0, $unc{$_} // 0,
-		$under{$_} // 0 for sort { $a <=> $b } keys %run;
+	printf "%d\t%.3f\t%.3f\t%.3f\t%.3f\n", $_, $run{$_}, $rdy{$_} // 0, $blk{$_} // 0, $unc{$_} // 0
+		for sort { $a <=> $b } keys %run;
 }

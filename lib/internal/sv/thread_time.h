@@ -55,7 +55,8 @@ typedef struct sv_tt_stats {
 	size_t switches, wakeups, cpu_samples;
 	size_t intervals;   /* samples emitted */
 	size_t unpaired;    /* intervals dropped: a switch-in or switch-out missing */
-	size_t inferred;    /* switch-ins missing, taken at the CPU's previous switch */
+	size_t untraced;    /* switch-ins missing: the wait counted to its known end, the run from a sample */
+	double untraced_ms; /* ... and the time between, not counted */
 	size_t disordered;  /* intervals dropped: an event before the thread's last one */
 	size_t open_at_end; /* intervals still open when the trace ended, not counted */
 	size_t threads;

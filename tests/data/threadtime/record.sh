@@ -6,11 +6,13 @@
 # some kernels do not always trace), then the same as perf script text and perf sched
 # timehist's per-switch table, the oracle tests/perf-threadtime compares with.
 # With a second argument "idle", no spinners (an idle machine as users have it: some switches
-# out of the idle task go untraced) and the files are named tt-idle.*.
+# out of the idle task go untraced) and the files are named tt-idle.*; with "program", the
+# program alone (no -a) with --switch-events, its text with --show-switch-events, no timehist
+# (its oracle is perf's own switch records), named tt-prog.*.
 set -euo pipefail
 out=${1:-.}
 idle=${2:-}
-name=tt${idle:+-idle}
+case $idle in idle) name=tt-idle ;; program) name=tt-prog ;; *) name=tt ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'pkill -P $$ spin 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -22,6 +24,18 @@ if [ -z "$idle" ]; then
 	taskset -c 0 chrt -i 0 "$work/spin" & s1=$!
 	taskset -c 1 chrt -i 0 "$work/spin" & s2=$!
 	sleep 0.3
+fi
+if [ "$idle" = program ]; then
+	(cd "$work" && perf record -o tt.data --switch-events -g -e sched:sched_switch -e sched:sched_wakeup \
+		-e sched:sched_wakeup_new -e cpu-clock -- ./tt)
+	perf script --ns -i "$work/tt.data" --show-switch-events -F trace:comm,pid,tid,cpu,time,period,event,trace,ip,sym,dso \
+		-F sw:comm,pid,tid,cpu,time,period,event,ip,sym,dso > "$work/tt.perf.txt"
+	gzip -9 -c "$work/tt.data" > "$out/$name.perf.data.gz"
+	gzip -9 -c "$work/tt.perf.txt" > "$out/$name.perf.txt.gz"
+	id=$(readelf -n "$work/tt" | sed -n 's/.*Build ID: //p')
+	mkdir -p "$out/debug/.build-id/${id:0:2}"
+	cp "$work/tt" "$out/debug/.build-id/${id:0:2}/${id:2}.debug"
+	exit 0
 fi
 (cd "$work" && perf record -o tt.data -a -g -e sched:sched_switch -e sched:sched_wakeup \
 	-e sched:sched_wakeup_new -e cpu-clock -- ./tt)
