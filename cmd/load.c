@@ -82,9 +82,18 @@ int cli_make_params(sv_params *p, const sv_source *src, const char *const box[SV
 {
 	const sv_params *saved = src ? sv_source_saved_params(src) : NULL;
 	int rc = saved ? sv_params_copy(p, saved) : sv_params_init(p);
-	for (int i = 0; !rc && i < SV_BOX_COUNT; i++)
-		if (box[i])
-			rc = sv_params_set(p, (sv_box)i, box[i]);
+	for (int i = 0; !rc && i < SV_BOX_COUNT; i++) {
+		if (!box[i])
+			continue;
+		/* --preset 'group system modules' (cli_resolve_preset): made for this profile, as the
+		 * terminal UI opens perf profiles */
+		char *made = NULL;
+		if (i == SV_BOX_GROUP && src && strcmp(box[i], "[group system modules] ") == 0)
+			rc = sv_preset_group_system(&made, src);
+		if (!rc)
+			rc = sv_params_set(p, (sv_box)i, made ? made : box[i]);
+		free(made);
+	}
 	return rc;
 }
 

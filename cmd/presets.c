@@ -119,7 +119,7 @@ int cli_presets_list(const cli_opts *o, const sv_presets *user)
 	(void)o;
 	char path[4200];
 	for (size_t i = 0; i < sv_builtin_preset_count(); i++)
-		printf("built-in  %-32s %s\n", sv_builtin_preset_name(i), sv_builtin_preset_group(i));
+		printf("built-in  %-32s %s\n", sv_builtin_preset_name(i), sv_builtin_preset_describe(i));
 	for (size_t i = 0; i < user->n; i++)
 		printf("yours     %-32s %s%s%s%s%s\n", user->p[i].name, user->p[i].group,
 		       user->p[i].fold_pct[0] ? "  Fold% " : "", user->p[i].fold_pct, user->p[i].fold[0] ? "  FoldPats " : "",

@@ -33,7 +33,7 @@ void cli_name_not_found(sv_view *v, const char *option, const char *focus)
 		fprintf(stderr, "%s'%s'", i ? ", " : "; did you mean ", near[i]);
 	fputs(n ? "?" : "", stderr);
 	if (inner[0])
-		fprintf(stderr, " (a name the terminal UI's grouping of system modules makes; --preset 'group module entries' "
+		fprintf(stderr, " (a name the terminal UI's grouping of system modules makes: --preset 'group system modules' "
 				"groups them so here; ungrouped, its entry frame is '%s')",
 			inner);
 	fputs("\n", stderr);

@@ -18,11 +18,36 @@ static const struct {
 	{ "group class entries", "{%!*}.%(=>class $1;{%!*}::=>class $1" },
 	{ "group classes", "{%!*}.%(->class $1;{%!*}::->class $1" },
 	{ "fold threads", "Thread -> AllThreads" },
+	/* the profile's own: what the TUI opens perf profiles with (sv_preset_group_system) */
+	{ "group system modules", "" },
 };
 
 size_t sv_builtin_preset_count(void) { return sizeof(builtins) / sizeof(builtins[0]); }
 const char *sv_builtin_preset_name(size_t i) { return builtins[i].name; }
 const char *sv_builtin_preset_group(size_t i) { return builtins[i].group; }
+
+const char *sv_builtin_preset_describe(size_t i)
+{
+	return strcmp(builtins[i].name, "group system modules") == 0
+		       ? "^PROGRAM!->;{%}!=>module $1  (your program's modules by function, the others by module)"
+		       : builtins[i].group;
+}
+
+int sv_builtin_preset_for(char **out, size_t i, const sv_source *src)
+{
+	if (strcmp(builtins[i].name, "group system modules") != 0 || !src) {
+		*out = strdup(builtins[i].group);
+		return *out ? 0 : SV_ENOMEM;
+	}
+	char *g = NULL;
+	int rc = sv_preset_group_system(&g, src);
+	if (rc)
+		return rc;
+	const char *rest = strstr(g, "] "); /* without the "[...] " comment: applying adds the name */
+	*out = strdup(rest ? rest + 2 : g);
+	free(g);
+	return *out ? 0 : SV_ENOMEM;
+}
 
 static void preset_free(sv_preset *p)
 {

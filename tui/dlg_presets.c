@@ -20,7 +20,7 @@ static void preset_at(const tui_app *a, size_t i, const char **name, const char 
 	*mine = i >= nb;
 	if (!*mine) {
 		*name = sv_builtin_preset_name(i);
-		*group = sv_builtin_preset_group(i);
+		*group = sv_builtin_preset_describe(i);
 		*pct = *fold = "";
 		return;
 	}
@@ -72,11 +72,15 @@ int tui_presets_key(tui_app *a, int key)
 		preset_at(a, l->cursor, &name, &group, &pct, &fold, &mine);
 		a->mode = MODE_GRID;
 		sv_params p;
-		if (sv_params_copy(&p, &tui_app_frame(a)->params) || sv_preset_apply(&p, name, group, pct, fold)) {
+		char *made = NULL; /* a built-in's patterns for this profile */
+		if ((!mine && sv_builtin_preset_for(&made, l->cursor, tui_app_frame(a)->src)) ||
+		    sv_params_copy(&p, &tui_app_frame(a)->params) || sv_preset_apply(&p, name, made ? made : group, pct, fold)) {
+			free(made);
 			sv_params_dispose(&p);
 			tui_status(a, "out of memory");
 			return TUI_REDRAW;
 		}
+		free(made);
 		char what[300];
 		snprintf(what, sizeof(what), "preset %.200s applied", name);
 		int flags = tui_apply_params(a, &p, what);

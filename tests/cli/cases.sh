@@ -350,9 +350,15 @@ if ! grep -q "warning: IncPats\|view is empty" "$TMP/e4.err"; then ok; else bad 
 e cli.pattern.brace 2 "invalid pattern in GroupPats: '\{%\}!\{x=>\\\$1': '\{' at column 5 has no closing '\}'" -- byname "$TMP/mt-e.txt" --group '{%}!{x=>$1'
 # A grouped name copied from the terminal UI into --focus: the frame inside << >> is suggested,
 # and the message says which preset groups system modules that way here
-e cli.focus.grouped 2 "no such name in the view; did you mean 'libc.so.6!_int_free'\? \(a name the terminal UI's grouping of system modules makes; --preset 'group module entries'" -- callers "$TMP/mt-e.txt" --focus 'module libc.so.6 <<libc.so.6!_int_free>>'
+e cli.focus.grouped 2 "no such name in the view; did you mean 'libc.so.6!_int_free'\? \(a name the terminal UI's grouping of system modules makes: --preset 'group system modules'" -- callers "$TMP/mt-e.txt" --focus 'module libc.so.6 <<libc.so.6!_int_free>>'
 c_grouped=$("$SV" callers "$TMP/mt-e.txt" --preset 'group module entries' --focus 'module libc.so.6 <<libc.so.6!_int_free>>' --json 2>/dev/null | jq -r '.tree.name')
 if [ "$c_grouped" = 'module libc.so.6 <<libc.so.6!_int_free>>' ]; then ok; else bad cli.focus.grouped-preset "$c_grouped"; fi
+# The TUI's opening boxes for perf are a preset of the same name: 'group system modules' keeps
+# the program's own module (mt) by function and groups the rest, the same names as the TUI.
+got=$("$SV" byname "$TMP/mt-e.txt" --preset 'group system modules' --json 2>/dev/null |
+	jq -c '[([.rows[].name | select(startswith("mt!"))] | length > 0), ([.rows[].name | select(startswith("libc.so.6!"))] | length), ([.rows[].name | select(startswith("module libc.so.6 <<"))] | length > 0)]')
+if [ "$got" = '[true,0,true]' ]; then ok; else bad cli.preset.system "$got"; fi
+if "$SV" presets | grep -q "^built-in  group system modules "; then ok; else bad cli.presets.system; fi
 # perf report's options: --sort orders rows (perf's grouping keys are explained), --comm,
 # --pid, --tid, --dsos and --symbols write IncPats, --percent-limit is --min-pct
 got=$("$SV" byname "$TMP/mt-e.txt" --sort name --json 2>/dev/null | jq -c '[.rows[].name] | . == sort_by(ascii_downcase)')

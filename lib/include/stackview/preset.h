@@ -30,6 +30,11 @@ typedef struct sv_presets {
 SV_API size_t sv_builtin_preset_count(void);
 SV_API const char *sv_builtin_preset_name(size_t i);
 SV_API const char *sv_builtin_preset_group(size_t i);
+/* The patterns as a list shows them: "group system modules" is made per profile. */
+SV_API const char *sv_builtin_preset_describe(size_t i);
+/* Built-in i's GroupPats (without its "[name]" comment) for a profile: "group system
+ * modules" keeps src's own modules by function (sv_preset_group_system); *out is malloc'ed. */
+SV_API int sv_builtin_preset_for(char **out, size_t i, const sv_source *src) SV_MUST_USE;
 
 /* Parse the text form (blanks around "####" ignored; records without a Name skipped). */
 SV_API int sv_presets_parse(sv_presets *out, const char *text) SV_MUST_USE;
