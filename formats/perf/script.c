@@ -49,6 +49,7 @@ typedef struct ps_parts {
 	long long t0_s, t0_ns;
 	size_t t0_at;
 	atomic_bool cancel;
+	const sv_idmap *tasks; /* pid-less text: the first thread's task map, read-only by then */
 } ps_parts;
 
 static int part_frame(void *self, sv_frame_id *out, const char *name, size_t len)
@@ -147,6 +148,7 @@ static void *part_open(void *arg, unsigned k, unsigned to)
 	p->sink = (sv_sink){ &part_ops, p };
 	sv_ps_init(&p->c, &p->sink, &p->base.in, s->opts, &p->base.err);
 	p->c.later_part = true;
+	p->c.tasks = s->tasks;
 	p->c.default_event = s->default_event ? strdup(s->default_event) : NULL;
 	if (!s->opts->event && !p->c.default_event) { /* (the copy failed: the first thread reads this chunk) */
 		part_dispose(p);
@@ -208,6 +210,9 @@ static int join_part(void *arg, sv_two_part *part, bool *joined)
 		}
 	}
 	c->any_period |= b->any_period;
+	/* the threads of pid-less text the part met, counted once */
+	for (size_t i = 0; i < b->npid_tids && !rc; i++)
+		rc = sv_ps_count_pid(c, b->pid_tids[i]);
 	if (!rc)
 		rc = sv_perf_names_join(&c->names, &b->names, m.frame, m.stack);
 	sv_two_maps_free(&m);
@@ -243,6 +248,7 @@ static int ps_parse_all(ps_ctx *c, sv_lines *lr)
 	}
 	s->in = in;
 	s->at = at;
+	s->tasks = &c->task_pid;
 	s->opts = c->opts;
 	s->have_t0 = first_time((const char *)in->data, at[m - 1], want, &s->t0_s, &s->t0_ns, &s->t0_at);
 	atomic_init(&s->cancel, false);
@@ -282,6 +288,12 @@ static int ps_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		c.default_event = sv_ps_default_event((const char *)in->data, (const char *)in->data + in->len);
 	if (c.tt_on && !in->partial && (rc = sv_ps_tt_prescan(&c, (const char *)in->data, (const char *)in->data + in->len)))
 		goto out;
+	/* Text without pids: which process each thread is in, from the task lines it may have,
+	 * read before the samples (a second reading thread shares the map). */
+	if (!in->partial && sv_ps_first_header_lacks_pid((const char *)in->data, (const char *)in->data + in->len)) {
+		c.no_pids = true;
+		sv_ps_task_prescan(&c, (const char *)in->data, (const char *)in->data + in->len);
+	}
 	if (!(rc = ps_parse_all(&c, &lr)))
 		rc = sv_ps_finish(&c);
 out:

@@ -37,6 +37,7 @@ typedef struct header {
 	span event;   /* without the final ':'; empty when the line ends after the ids */
 	span payload; /* rest of the line after the event */
 	bool record;  /* PERF_RECORD_* line, not a sample */
+	bool has_pid; /* "pid/tid" printed; else only the tid (perf script's default fields) */
 } header;
 
 typedef struct raw_frame {
@@ -114,6 +115,16 @@ typedef struct ps_ctx {
 	sv_tt *tt;
 	size_t tt_switches, tt_sampled;
 	bool tt_sw_records; /* PERF_RECORD_SWITCH lines (--switch-events): they give the switch times */
+	/* Text without pids: each thread's process from --show-task-events' PERF_RECORD_FORK and
+	 * PERF_RECORD_COMM lines (tid -> pid + 1), and the threads no line named */
+	sv_idmap task_pid;
+	size_t pid_from_tasks, pid_unknown;
+	sv_idmap pid_seen; /* tids counted in those two */
+	uint32_t *pid_tids; /* ... in the order met (a part's, for the join) */
+	size_t npid_tids, pid_tids_cap;
+	const sv_idmap *tasks; /* a later part's: the first reader's task_pid */
+	bool tasks_read;       /* task_pid is complete (prescan) and no longer written */
+	bool no_pids;      /* the first sample header has no pid */
 	sv_idmap tid_idx; /* tid -> index into tids */
 	struct ps_tid {
 		long long pid;
@@ -200,6 +211,16 @@ char *sv_ps_default_event(const char *p, const char *end);
  * thread's name from the sample headers of a whole input, before reading it. */
 int sv_ps_tt_event(ps_ctx *c, const header *h, const char *event);
 int sv_ps_tt_prescan(ps_ctx *c, const char *p, const char *end);
+/* A PERF_RECORD_FORK / PERF_RECORD_COMM line: which process a thread is in. */
+void sv_ps_task_line(ps_ctx *c, span line);
+/* A sample header without a pid: the process its thread is in, when a task line said. */
+int sv_ps_fix_pid(ps_ctx *c, header *h);
+/* Count thread tid of pid-less text once (known: its process came from a task line). */
+int sv_ps_count_pid(ps_ctx *c, uint32_t tid);
+/* A whole input's task lines, read before its samples (pid-less text only). */
+void sv_ps_task_prescan(ps_ctx *c, const char *p, const char *end);
+/* Whether the input's first sample header lacks a pid. */
+bool sv_ps_first_header_lacks_pid(const char *p, const char *end);
 /* A PERF_RECORD_SWITCH IN/OUT line of a per-program recording with --switch-events. */
 int sv_ps_tt_switch_record(ps_ctx *c, const header *h, span line);
 /* script_read.c: the reader (init, dispose; the lines lr gives, read to their end or until

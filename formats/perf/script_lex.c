@@ -165,7 +165,7 @@ bool sv_ps_parse_header(span line, header *h)
 		x.comm = (span){ cs, (size_t)(ce - cs) };
 		x.pid = pid;
 		x.tid = tid;
-		(void)both;
+		x.has_pid = both;
 		*h = x;
 		return true;
 	}

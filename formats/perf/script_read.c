@@ -92,6 +92,16 @@ int sv_ps_finish(ps_ctx *c)
 	if (!rc && c->sink->ops->set_scaling)
 		rc = c->sink->ops->set_scaling(c->sink->self, c->tt_on || (c->clock_event && c->any_period) ? SV_SCALING_TIME
 													   : SV_SCALING_DATA);
+	if (!rc && c->pid_unknown)
+		rc = sv_sink_note(c->sink, SV_NOTE_INFO,
+				  "the text has no pids (perf script's default fields): %zu threads are shown as processes of "
+				  "their own%s; perf script -F +pid, or --show-task-events, says which process each is in",
+				  c->pid_unknown, c->pid_from_tasks ? " (the others' pids came from its task lines)" : "");
+	else if (!rc && c->pid_from_tasks)
+		rc = sv_sink_note(c->sink, SV_NOTE_INFO,
+				  "the text has no pids: the process of each of its %zu threads is from its task lines "
+				  "(--show-task-events: PERF_RECORD_FORK, PERF_RECORD_COMM)",
+				  c->pid_from_tasks);
 	if (!rc && c->tt)
 		rc = sv_tt_report(c->tt, c->sink, c->tt_sampled, 0);
 	if (!rc)
@@ -110,6 +120,8 @@ void sv_ps_init(ps_ctx *c, sv_sink *sink, const sv_input *in, const sv_import_op
 	c->selected = -1;
 	sv_perf_names_init(&c->names);
 	sv_idmap_init(&c->tid_idx);
+	sv_idmap_init(&c->task_pid);
+	sv_idmap_init(&c->pid_seen);
 	sv_cpu_root_init(&c->cpu_roots);
 	c->tt_on = sv_tt_view_parse(c->opts->event, &c->tt_view);
 }
@@ -131,6 +143,9 @@ void sv_ps_dispose(ps_ctx *c)
 	sv_tt_free(c->tt);
 	free(c->tids);
 	sv_idmap_dispose(&c->tid_idx);
+	sv_idmap_dispose(&c->task_pid);
+	sv_idmap_dispose(&c->pid_seen);
+	free(c->pid_tids);
 	sv_cpu_root_dispose(&c->cpu_roots);
 	sv_perf_names_dispose(&c->names);
 }
@@ -192,10 +207,13 @@ int sv_ps_parse(ps_ctx *c, sv_lines *lr, const atomic_bool *cancel)
 			return sv_ps_fail(c, SV_EFORMAT, line.n && line.p[0] == '\t' ? "frame line outside a sample"
 										 : "cannot parse as a perf script sample header");
 		if (h.record) {
+			sv_ps_task_line(c, line);
 			if (c->tt_on && (rc = sv_ps_tt_switch_record(c, &h, line)))
 				return rc;
 			continue;
 		}
+		if (!h.has_pid && (rc = sv_ps_fix_pid(c, &h)))
+			return rc;
 		c->nframes = 0;
 		c->npend = 0;
 		c->pend_len = 0;
@@ -209,4 +227,105 @@ int sv_ps_parse(ps_ctx *c, sv_lines *lr, const atomic_bool *cancel)
 		state = S_FRAMES;
 	}
 	return 0;
+}
+
+/* ---- processes of pid-less text ---- */
+
+static bool read_int(const char **p, const char *end, long long *out)
+{
+	const char *s = *p;
+	long long v = 0;
+	while (*p < end && **p >= '0' && **p <= '9' && *p - s < 18)
+		v = v * 10 + (*(*p)++ - '0');
+	*out = v;
+	return *p > s;
+}
+
+/* "PERF_RECORD_FORK(pid:tid):(ppid:ptid)", "PERF_RECORD_COMM[ exec]: comm:pid/tid" */
+void sv_ps_task_line(ps_ctx *c, span line)
+{
+	const char *end = line.p + line.n, *at;
+	long long pid, tid;
+	if ((at = memmem(line.p, line.n, "PERF_RECORD_FORK(", 17))) {
+		const char *q = at + 17;
+		if (!read_int(&q, end, &pid) || q >= end || *q++ != ':' || !read_int(&q, end, &tid))
+			return;
+	} else if ((at = memmem(line.p, line.n, "PERF_RECORD_COMM", 16))) {
+		const char *slash = NULL;
+		for (const char *q = end; q > at; q--)
+			if (q[-1] == '/') {
+				slash = q - 1;
+				break;
+			}
+		const char *colon = slash;
+		while (colon && colon > at && colon[-1] != ':')
+			colon--;
+		if (!slash || !colon || colon == at)
+			return;
+		const char *q = colon, *r = slash + 1;
+		if (!read_int(&q, slash, &pid) || q != slash || !read_int(&r, end, &tid))
+			return;
+	} else {
+		return;
+	}
+	if (pid > 0 && tid > 0 && tid <= UINT32_MAX && pid < UINT32_MAX && !c->tasks && !c->tasks_read)
+		(void)sv_idmap_put(&c->task_pid, (uint32_t)tid, (uint32_t)pid + 1); /* no memory: the tid stays alone */
+}
+
+int sv_ps_count_pid(ps_ctx *c, uint32_t tid)
+{
+	if (sv_idmap_get(&c->pid_seen, tid) != SV_IDMAP_NONE)
+		return 0;
+	if (sv_idmap_put(&c->pid_seen, tid, 1) || SV_ARRAY_PUSH(c->pid_tids, c->npid_tids, c->pid_tids_cap, tid))
+		return SV_ENOMEM;
+	if (sv_idmap_get(c->tasks ? c->tasks : &c->task_pid, tid) != SV_IDMAP_NONE)
+		c->pid_from_tasks++;
+	else
+		c->pid_unknown++;
+	return 0;
+}
+
+int sv_ps_fix_pid(ps_ctx *c, header *h)
+{
+	if (h->tid <= 0 || h->tid > UINT32_MAX)
+		return 0;
+	uint32_t pid = sv_idmap_get(c->tasks ? c->tasks : &c->task_pid, (uint32_t)h->tid);
+	if (pid != SV_IDMAP_NONE)
+		h->pid = pid - 1;
+	return sv_ps_count_pid(c, (uint32_t)h->tid) ? sv_ps_fail(c, SV_ENOMEM, "out of memory") : 0;
+}
+
+void sv_ps_task_prescan(ps_ctx *c, const char *p, const char *end)
+{
+	for (;;) {
+		if (p >= end) {
+			c->tasks_read = true; /* read-only from now on: a second reading thread shares it */
+			return;
+		}
+		const char *at = memmem(p, (size_t)(end - p), "PERF_RECORD_", 12);
+		if (!at) {
+			c->tasks_read = true;
+			return;
+		}
+		const char *ls = at, *nl = memchr(at, '\n', (size_t)(end - at));
+		while (ls > p && ls[-1] != '\n')
+			ls--;
+		sv_ps_task_line(c, (span){ ls, (size_t)((nl ? nl : end) - ls) });
+		p = nl ? nl + 1 : end;
+	}
+}
+
+bool sv_ps_first_header_lacks_pid(const char *p, const char *end)
+{
+	for (int lines = 0; p < end && lines < 4096; lines++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		span line = { p, (size_t)((nl ? nl : end) - p) };
+		p = nl ? nl + 1 : end;
+		if (!line.n || line.p[0] == '\t' || line.p[0] == '#')
+			continue;
+		header h;
+		if (sv_ps_parse_header(line, &h) && !h.record)
+			return !h.has_pid;
+	}
+	return false;
 }

@@ -255,3 +255,17 @@ cn perf.data.zstd.window '[.samples, (.metric * 1000 | round)]' '[24110, 1205500
 cn perf.data.zstd.threads '[.rows[] | select(.name | startswith("Thread")) | "\(.name | capture("\\((?<t>-?[0-9]+)\\)").t):\(.inc_count)"] | sort' \
 	'["-1:1","0:18","1217:1","15:1","2430:1","8196:256","8198:24","8200:11790","8201:12018"]' \
 	byname tests/data/perf-z/deep-a.zstd.data --kallsyms /nonexistent
+
+# ---- perf script text without pids (perf script's default fields) ----
+# With --show-task-events (tests/data/perf-text/tasks.txt.gz, a 3-thread program recorded
+# here) each thread's process comes from its PERF_RECORD_FORK/COMM line: the same processes
+# and threads as the same recording printed with -F +pid (tasks-pid.txt.gz); without them,
+# info says each thread stands alone and how to fix it.
+gzip -dc "$RD/perf-text/tasks.txt.gz" > "$RT/tasks.txt"
+gzip -dc "$RD/perf-text/tasks-pid.txt.gz" > "$RT/tasks-pid.txt"
+grep -v PERF_RECORD_ "$RT/tasks.txt" > "$RT/tasks-none.txt"
+tree2() { "$SV" calltree "$1" --depth 2 --json 2>/dev/null | jq -c '[.tree.children[] | [.name, .inc, [.children[] | [.name, .inc]]]]'; }
+a=$(tree2 "$RT/tasks.txt"); b=$(tree2 "$RT/tasks-pid.txt")
+if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$(jq 'length' <<< "$a")" = 1 ]; then ok; else bad perfscript.nopid.tasks "$a vs $b"; fi
+cn perfscript.nopid.note '[.found[] | select(test("no pids")) | test("3 threads is from its task lines")]' '[true]' info "$RT/tasks.txt"
+cn perfscript.nopid.alone '[.found[] | select(test("no pids")) | test("3 threads are shown as processes of their own.*-F \\+pid")]' '[true]' info "$RT/tasks-none.txt"
