@@ -327,7 +327,9 @@ static int cpu_check(sv_tt *tt, uint32_t cpu, uint32_t tid)
  * idle time, or the thread's own sleep, as run time. */
 static uint64_t untraced_wait_end(const sv_tt *tt, const tthread *th, uint32_t cpu, uint64_t t)
 {
-	uint64_t last = cpu != SV_TT_NO_CPU && cpu < tt->ncpus ? tt->on_cpu[cpu].switched : 0, from;
+	if (cpu == SV_TT_NO_CPU || cpu >= tt->ncpus)
+		return 0; /* no CPUs recorded: nothing to say which switch is missing */
+	uint64_t last = tt->on_cpu[cpu].switched, from;
 	if (th->state == T_OUT && th->how == SV_TT_OUT_RUNNABLE)
 		from = th->since;
 	else if ((th->state == T_OUT || th->state == T_UNKNOWN) && th->woken)

@@ -156,6 +156,30 @@ static void test_incomplete(void **state)
 	close_world(&w);
 }
 
+/* A switch-in the kernel left untraced (switches out of the idle task): 8 sleeps on CPU 0
+ * at 1 ms (CPU 0 goes idle), is woken at 2 ms, and is next seen in a CPU sample at 4 ms,
+ * then switches out at 5 ms. Its wait counts until the wake-up (1 ms BLOCKED), its run from
+ * the sample (1 ms CPU); the 2 ms between are said, not counted. */
+static void test_untraced(void **state)
+{
+	(void)state;
+	world w;
+	open_world(&w, SV_TT_THREAD_TIME);
+	sv_tt *tt = w.tt;
+	assert_int_equal(sv_tt_switch(tt, 0 * MS, 0, 0, SV_TT_OUT_WAIT, NULL, SV_STACK_NONE, 8, SV_STACK_NONE), 0);
+	assert_int_equal(sv_tt_switch(tt, 1 * MS, 0, 8, SV_TT_OUT_WAIT, "S (sleeping)", SV_STACK_NONE, 0, SV_STACK_NONE), 0);
+	assert_int_equal(sv_tt_wakeup(tt, 2 * MS, 8, 0, SV_STACK_NONE), 0);
+	assert_int_equal(sv_tt_sample(tt, 4 * MS, 0, 8, stack(&w, 8, "work")), 0);
+	assert_int_equal(sv_tt_switch(tt, 5 * MS, 0, 8, SV_TT_OUT_WAIT, "S (sleeping)", SV_STACK_NONE, 0, SV_STACK_NONE), 0);
+	sv_tt_stats st;
+	assert_int_equal(sv_tt_finish(tt, &st), 0);
+	assert_int_equal(st.untraced, 1);
+	assert_true(st.untraced_ms == 2);
+	assert_int_equal(st.unpaired, 0);
+	assert_true(st.cpu_ms == 2 && st.blocked_ms == 1 && st.readied_ms == 0); /* 0-1 and 4-5 ran */
+	close_world(&w);
+}
+
 static void test_cpus(void **state)
 {
 	(void)state;
@@ -239,6 +263,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_intervals),
 		cmocka_unit_test(test_incomplete),
+		cmocka_unit_test(test_untraced),
 		cmocka_unit_test(test_cpus),
 		cmocka_unit_test(test_readied_by),
 		cmocka_unit_test(test_views),
