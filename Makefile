@@ -67,12 +67,12 @@ FMT_SRCS := $(addprefix formats/core/,input.c side_file.c registry.c json_stream
 		nettrace_emit.c) \
 	$(addprefix formats/json/,perfview_json.c speedscope.c pprof.c pprof_write.c chrome.c chrome_legacy.c chrome_frame.c gecko.c) \
 	$(addprefix formats/text/,perfview_xml.c perfview_xml_attr.c perfview_xml_stacks.c perfview_xml_gui.c \
-		perfview_xml_write.c folded.c collapse.c wperf.c dtrace.c mac_sample.c flame_svg.c)
+		perfview_xml_write.c folded.c collapse.c wperf.c heaptrack.c dtrace.c mac_sample.c flame_svg.c)
 TUI_SRCS := tui/screen.c tui/keymap.c tui/app.c tui/commands.c tui/list.c tui/nav.c tui/editline.c tui/dlg_presets.c tui/dlg_picker.c \
 	tui/dlg_columns.c tui/dlg_events.c tui/dlg_help.c tui/tab_flame.c tui/tab_notes.c tui/layout.c tui/draw.c tui/run.c tui/term.c
 CMD_SRCS := cmd/main.c cmd/commands.c cmd/load.c cmd/view.c cmd/info.c cmd/diff.c cmd/convert.c cmd/tui.c cmd/options.c \
 	cmd/output.c cmd/check.c cmd/explain.c cmd/symbols.c cmd/json_out.c cmd/presets.c cmd/progress.c cmd/signals.c cmd/suggest.c
-FUZZ_TARGETS := perfview_xml perfview_json perf_script perf_data folded pattern etl xpress speedscope budget pprof chrome wperf dtrace mac_sample gecko pdb nettrace symsrv
+FUZZ_TARGETS := perfview_xml perfview_json perf_script perf_data folded pattern etl xpress speedscope budget pprof chrome wperf dtrace mac_sample gecko pdb nettrace symsrv heaptrack
 FUZZ_SECONDS ?= 60
 UNIT_TESTS := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
 
@@ -171,7 +171,7 @@ DEB_BUILD := build-essential pkg-config libpcre2-dev libxml2-dev libjson-c-dev z
 	libncurses-dev libdw-dev libelf-dev libzstd-dev libiberty-dev libprotobuf-c-dev protobuf-c-compiler \
 	libcurl4-openssl-dev libmspack-dev libdebuginfod-dev
 DEB_TEST := libc6-dbg libcmocka-dev jq zip unzip tmux libxml2-utils time chromium clang libclang-rt-14-dev \
-	golang-go python3 gcab debuginfod gdb
+	golang-go python3 gcab debuginfod gdb heaptrack zstd
 define install_missing
 	@missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \

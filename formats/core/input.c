@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <zip.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #define SNIFF_BYTES (1u << 20)
 
@@ -503,13 +504,85 @@ int sv_input_from_utf16(sv_input *in, sv_error *err)
 	return 0;
 }
 
+/* A zstd frame (heaptrack writes its files so): its magic number. */
+static bool is_zstd(const sv_input *in)
+{
+	return in->len >= 9 && in->data[0] == 0x28 && in->data[1] == 0xB5 && in->data[2] == 0x2F && in->data[3] == 0xFD;
+}
+
 bool sv_input_is_compressed(const sv_input *in)
 {
-	return deflate_start(in) != SIZE_MAX;
+	return deflate_start(in) != SIZE_MAX || is_zstd(in);
+}
+
+bool sv_input_is_compressed_by_magic(const sv_input *in)
+{
+	return (in->len >= 2 && in->data[0] == 0x1f && in->data[1] == 0x8b) || is_zstd(in);
+}
+
+/* zstd frames, one after another, into a buffer no larger than the limit. */
+static int unzstd(sv_input *in, unsigned long long limit, sv_error *err)
+{
+	ZSTD_DStream *zs = ZSTD_createDStream();
+	if (!zs || ZSTD_isError(ZSTD_initDStream(zs))) {
+		ZSTD_freeDStream(zs);
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	}
+	size_t cap = 1 << 16, len = 0, pending = 1; /* pending: 0 once a frame is whole */
+	unsigned char *buf = malloc(cap + 1);
+	int rc = buf ? 0 : sv_error_set(err, SV_ENOMEM, NULL);
+	ZSTD_inBuffer zin = { in->data, in->len, 0 };
+	while (!rc && (zin.pos < zin.size || pending)) {
+		if (len == cap) {
+			if (len > limit) {
+				rc = sv_error_set(err, SV_ELIMIT, "compressed data inflates past %llu bytes (limit)", limit);
+				break;
+			}
+			size_t ncap = cap * 2 > limit + 1 ? (size_t)limit + 1 : cap * 2;
+			unsigned char *nb = realloc(buf, ncap + 1);
+			if (!nb) {
+				rc = sv_error_set(err, SV_ENOMEM, NULL);
+				break;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		ZSTD_outBuffer zout = { buf, cap, len };
+		size_t in_before = zin.pos;
+		pending = ZSTD_decompressStream(zs, &zout, &zin);
+		bool moved = zout.pos != len || zin.pos != in_before;
+		len = zout.pos;
+		if (ZSTD_isError(pending))
+			rc = sv_error_set(err, SV_EFORMAT, "corrupt zstd data at byte offset %zu (%s)", zin.pos,
+					  ZSTD_getErrorName(pending));
+		else if (!moved && len < cap)
+			rc = sv_error_set(err, SV_EFORMAT, "compressed data ends early (truncated zstd stream)");
+	}
+	ZSTD_freeDStream(zs);
+	if (!rc && len > limit)
+		rc = sv_error_set(err, SV_ELIMIT, "compressed data inflates past %llu bytes (limit)", limit);
+	if (rc) {
+		free(buf);
+		sv_error_locate(err, in->name, 0, -1);
+		return rc;
+	}
+	buf[len] = '\0';
+	if (in->mapped)
+		munmap(in->data, in->len);
+	else
+		free(in->data);
+	in->data = buf;
+	in->len = len;
+	in->mapped = false;
+	return 0;
 }
 
 int sv_input_inflate(sv_input *in, sv_error *err)
 {
+	if (is_zstd(in)) {
+		unsigned long long limit = (unsigned long long)in->len * SV_MAX_ZIP_RATIO + (1ULL << 20);
+		return unzstd(in, limit > max_bytes(in) ? max_bytes(in) : limit, err);
+	}
 	size_t start = deflate_start(in);
 	if (start == SIZE_MAX)
 		return 0;

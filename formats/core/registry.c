@@ -16,6 +16,7 @@ static const sv_format *const registry[] = {
 	&sv_fmt_pprof,
 	&sv_fmt_nettrace,
 	&sv_fmt_wperf,
+	&sv_fmt_heaptrack,
 	&sv_fmt_dtrace,
 	&sv_fmt_mac_sample,
 	&sv_fmt_perf_script,
@@ -95,10 +96,10 @@ int sv_input_open(sv_input *in, const char *path, bool format_named, sv_progress
 		sv_error_locate(err, path, 0, -1);
 	} else if (sv_input_is_zip(in) && ((rc = sv_input_complete(in, err)) || (rc = sv_input_unzip(in, err)))) {
 		/* rc set */
-	} else if (!format_named && sv_input_is_compressed(in) &&
-		   ((in->len >= 2 && in->data[0] == 0x1f && in->data[1] == 0x8b) || !sv_format_detect(in)) &&
+	} else if (!format_named && sv_input_is_compressed(in) && (sv_input_is_compressed_by_magic(in) || !sv_format_detect(in)) &&
 		   ((rc = sv_input_complete(in, err)) || (rc = sv_input_inflate(in, err)))) {
-		/* gzip by its magic; a zlib stream only when no format claims the bytes as they are */
+		/* gzip and zstd by their magic; a zlib stream only when no format claims the bytes as
+		 * they are */
 	} else if (sv_input_is_utf16(in) && ((rc = sv_input_complete(in, err)) || (rc = sv_input_from_utf16(in, err)))) {
 		/* rc set */
 	}

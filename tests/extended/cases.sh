@@ -44,3 +44,19 @@ if [ -d "$RN" ]; then
 	got=$("$SV" info "$IT/nt/HeartRateMonitor.10068.nettrace" --json 2>/dev/null | jq -r '.found[] | select(startswith("thread-time:"))')
 	case $got in *"(every 1 ms)"*) ok ;; *) bad nettrace.real.interval "$got" ;; esac
 fi
+
+# heaptrack (issue 33): a program recorded here and now by heaptrack (tests/data/heaptrack's
+# ht2.cpp, built with the machine's compiler and libraries), read as heaptrack_print reads it,
+# for every cost type.
+if command -v heaptrack > /dev/null && command -v g++ > /dev/null; then
+	g++ -O2 -g -pthread -o "$IT/ht2" tests/data/heaptrack/ht2.cpp
+	(cd "$IT" && heaptrack -o "$IT/live" ./ht2 > /dev/null 2>&1)
+	live=$(ls "$IT"/live.* 2>/dev/null | head -n 1)
+	for e in peak leaked allocations temporary; do
+		heaptrack_print -f "$live" --flamegraph-cost-type "$e" -F "$IT/live-$e.txt" > /dev/null 2>&1
+		"$SV" convert "$live" "$IT/live-$e.folded" --event "$e" 2> "$IT/live.err"
+		if [ -n "$live" ] && why=$(python3 tests/tools/heaptrack_cmp.py "$IT/live-$e.txt" "$IT/live-$e.folded"); then ok; else bad "heaptrack.live.$e" "$why $(cat "$IT/live.err" 2>/dev/null)"; fi
+	done
+else
+	bad heaptrack.live "heaptrack or g++ is not installed (make deps-test)"
+fi

@@ -269,3 +269,40 @@ a=$(tree2 "$RT/tasks.txt"); b=$(tree2 "$RT/tasks-pid.txt")
 if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$(jq 'length' <<< "$a")" = 1 ]; then ok; else bad perfscript.nopid.tasks "$a vs $b"; fi
 cn perfscript.nopid.note '[.found[] | select(test("no pids")) | test("3 threads is from its task lines")]' '[true]' info "$RT/tasks.txt"
 cn perfscript.nopid.alone '[.found[] | select(test("no pids")) | test("3 threads are shown as processes of their own.*-F \\+pid")]' '[true]' info "$RT/tasks-none.txt"
+
+# ---- heaptrack ----
+# Files heaptrack 1.4 wrote here (tests/data/heaptrack: ht.c, and ht2.cpp with threads, C++
+# containers, inlined helpers and realloc): every allocation site's weight equals
+# heaptrack_print's flame graph output of the same file for each cost type it has
+# (heaptrack_cmp.py brings both to the same names; see there).
+for f in ht ht2; do
+	for e in peak leaked allocations temporary; do
+		heaptrack_print -f "$RD/heaptrack/$f.zst" --flamegraph-cost-type "$e" -F "$RT/ht-$f-$e.txt" > /dev/null 2>&1
+		"$SV" convert "$RD/heaptrack/$f.zst" "$RT/ht-$f-$e.folded" --event "$e" 2> "$RT/ht.err"
+		if why=$(python3 tests/tools/heaptrack_cmp.py "$RT/ht-$f-$e.txt" "$RT/ht-$f-$e.folded"); then ok; else bad "heaptrack.$f.$e" "$why $(cat "$RT/ht.err")"; fi
+	done
+done
+# allocated bytes add up to heaptrack_print's total; the heap's peak and where it was
+want=$(heaptrack_print -f "$RD/heaptrack/ht.zst" 2>/dev/null | sed -n 's/^peak heap memory consumption: //p')
+cn heaptrack.info '[.format, ([.events[] | .name]), (.found[] | select(startswith("heaptrack")) | test("3253 allocations \\(9972106 bytes\\), 3002 temporary; the heap was largest \\(5277504 bytes\\)"))]' \
+	'["heaptrack",["peak","leaked","allocations","temporary","allocated"],true]' info "$RD/heaptrack/ht.zst"
+[ "$want" = 5.28M ] && ok || bad heaptrack.print-peak "heaptrack_print says $want"
+# the frames: the program's functions by module, the function an address is in before what
+# was inlined into it (heaptrack_print's flame graph lists them the other way round)
+cn heaptrack.inlined '[.rows[] | select(.name | test("^ht2!(worker|outer|inner)")) | .name] | sort' \
+	'["ht2!inner (inlined)","ht2!outer (inlined)","ht2!worker(int, std::vector<char*, std::allocator<char*> >*)"]' \
+	byname "$RD/heaptrack/ht2.zst" --event allocations
+got=$("$SV" calltree "$RD/heaptrack/ht2.zst" --event allocations --json 2>/dev/null |
+	jq -r '[.. | objects | select(.name? == "ht2!worker(int, std::vector<char*, std::allocator<char*> >*)") | .children[]?.name] | unique | join(",")')
+case "$got" in *"ht2!outer (inlined)"*) ok ;; *) bad heaptrack.inline-order "$got" ;; esac
+# gzip as older heaptrack wrote it reads the same; damage is a one-line error
+zstd -dc "$RD/heaptrack/ht.zst" | gzip > "$RT/ht.gz"
+a=$("$SV" byname "$RD/heaptrack/ht.zst" --json 2>/dev/null | jq -c '.rows'); b=$("$SV" byname "$RT/ht.gz" --json 2>/dev/null | jq -c '.rows')
+if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else bad heaptrack.gzip; fi
+head -c 4000 "$RD/heaptrack/ht.zst" > "$RT/ht-cut.zst"
+e heaptrack.truncated 1 "ht-cut.zst: compressed data ends early \(truncated zstd stream\)" -- byname "$RT/ht-cut.zst"
+printf 'v 10400 3\nX ./x\ns 1 a\ni 10 1\nt 1 0\na 10 5\n' > "$RT/bad-trace.heaptrack"
+e heaptrack.bad-index 1 "bad-trace.heaptrack:6: trace 5 is not one defined before \(1 are\)" -- byname "$RT/bad-trace.heaptrack"
+printf 'v 10400 3\nX ./x\nQ 1\n' > "$RT/bad-line.heaptrack"
+e heaptrack.bad-line 1 "bad-line.heaptrack:3: unknown heaptrack line 'Q'" -- byname "$RT/bad-line.heaptrack"
+e heaptrack.bad-event 2 "no event 'cpu' in a heaptrack file; it has: peak, leaked" -- byname "$RD/heaptrack/ht.zst" --event cpu

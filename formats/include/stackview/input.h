@@ -88,6 +88,8 @@ SV_API int sv_input_unzip(sv_input *in, sv_error *err) SV_MUST_USE;
 SV_API bool sv_input_is_zip(const sv_input *in);
 /* gzip, zlib and Qt qCompress inputs are inflated in place (bounded like zip entries). */
 SV_API bool sv_input_is_compressed(const sv_input *in);
+/* gzip or zstd by its magic number (a bare zlib stream has none worth trusting). */
+SV_API bool sv_input_is_compressed_by_magic(const sv_input *in);
 SV_API int sv_input_inflate(sv_input *in, sv_error *err) SV_MUST_USE;
 /* A text with a UTF-16 byte order mark (what Windows tools often write) is converted to
  * UTF-8 in place, so every text reader sees UTF-8. */

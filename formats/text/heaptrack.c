@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: MIT */
+/* heaptrack's files (heaptrack.APP.PID.zst or .gz, as heaptrack writes them after
+ * heaptrack_interpret): one record a line, numbers in hex,
+ *
+ *     v 10400 3              heaptrack version, file format version
+ *     X ./app --arg          the command line
+ *     s c /tmp/app           a string (format 3: its length first), numbered from 1
+ *     i 7f9c… 1 f 10 2a …    an instruction pointer: module string, then function, file, line
+ *                            of the innermost function there, then of each one it was inlined
+ *                            into, out to the function that holds the code
+ *     t 5 2                  a trace node: its ip, its parent trace (0: none), numbered from 1
+ *     a 400 5                an allocation kind: size and trace, numbered from 0
+ *     + 3 / - 3              an allocation / a deallocation of that kind
+ *     c 1f4                  the time since the start, in ms
+ *
+ * The input is read once for the events and their costs; "peak" reads the allocations again
+ * up to the moment the heap was largest. Each event is a stack source whose samples carry
+ * their time: allocations and temporary allocations (a free right after its allocation, as
+ * heaptrack counts them) by count, allocated bytes, leaked bytes (each allocation +size and
+ * each free -size, so what is left is what leaked), and peak bytes (the same up to the
+ * peak). Samples are summed per trace between two time stamps, so the work follows the
+ * traces and time stamps, not the allocations. Frames are `MODULE!function`, an inlined
+ * function `MODULE!function (inlined)`, an address without a symbol `MODULE!0xADDR`. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackview/formats.h"
+#include "sv/array.h"
+
+enum { EV_PEAK, EV_LEAKED, EV_ALLOCATIONS, EV_TEMPORARY, EV_ALLOCATED, EV_COUNT };
+static const char *const ev_names[EV_COUNT] = { "peak", "leaked", "allocations", "temporary", "allocated" };
+
+typedef struct ht_str {
+	const char *p;
+	size_t n;
+} ht_str;
+
+typedef struct ht_frame {
+	uint32_t func, file; /* strings (0: none) */
+} ht_frame;
+
+typedef struct ht_ip {
+	uint64_t addr;
+	uint32_t module;  /* string */
+	uint32_t first, n; /* frames[first..first+n): the function, then what was inlined in it */
+} ht_ip;
+
+typedef struct ht_trace {
+	uint32_t ip, parent; /* ips and traces from 1; parent 0: a root */
+	sv_stack_id stack;   /* SV_STACK_NONE until made */
+} ht_trace;
+
+typedef struct ht_alloc {
+	uint64_t size;
+	uint32_t trace;
+} ht_alloc;
+
+typedef struct ht_ctx {
+	sv_sink *sink;
+	const sv_input *in;
+	sv_error *err;
+	int ev;               /* the event shown */
+	unsigned version;     /* the file format's */
+	ht_str *str;
+	size_t nstr, str_cap;
+	ht_frame *frames;
+	size_t nframes, frames_cap;
+	ht_ip *ips;
+	size_t nips, ips_cap;
+	ht_trace *tr;
+	size_t ntr, tr_cap;
+	ht_alloc *al;
+	size_t nal, al_cap;
+	/* the summing between time stamps: per trace, its weight and whether it is listed */
+	double *acc;
+	uint8_t *mark;
+	size_t acc_len;
+	uint32_t *touched;
+	size_t ntouched, touched_cap;
+	double now;           /* ms */
+	size_t samples;
+	char *name;
+	size_t name_cap;
+	long line;
+	/* what the whole file says */
+	unsigned long long counts[EV_COUNT];
+	double sums[EV_COUNT];
+	double live, peak, peak_time;
+	size_t peak_at;       /* byte offset just past the line where the heap was largest */
+	uint32_t last_plus;   /* the allocation kind of the last '+', 0 after a '-' (heaptrack's rule,
+			       * so a free of kind 0 after any free counts as temporary, as there) */
+	char cmd[256];
+} ht_ctx;
+
+static int ht_fail(ht_ctx *c, int code, const char *fmt, ...) SV_PRINTF(3, 4);
+static int ht_fail(ht_ctx *c, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sv_error_vset(c->err, code, fmt, ap);
+	va_end(ap);
+	sv_error_locate(c->err, c->in->name, c->line, -1);
+	return code;
+}
+
+/* A hex number at *p (below end), blanks after it skipped. */
+static bool hex(const char **p, const char *end, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+	while (*p < end && isxdigit((unsigned char)**p) && *p - s < 16) {
+		char ch = **p;
+		v = v * 16 + (uint64_t)(ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10);
+		(*p)++;
+	}
+	if (*p == s || (*p < end && **p != ' ' && **p != '\n'))
+		return false;
+	while (*p < end && **p == ' ')
+		(*p)++;
+	*out = v;
+	return true;
+}
+
+static int index_of(ht_ctx *c, const char **p, const char *end, size_t n, bool zero_ok, uint32_t *out, const char *what)
+{
+	uint64_t v;
+	if (!hex(p, end, &v))
+		return ht_fail(c, SV_EFORMAT, "a line without its %s (a hex number)", what);
+	if ((!zero_ok && v == 0) || v > n)
+		return ht_fail(c, SV_EFORMAT, "%s %llx is not one defined before (%zu are)", what, (unsigned long long)v, n);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* ---- names and stacks ---- */
+
+static const char *base(const ht_str *s, size_t *n)
+{
+	const char *b = s->p;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->p[i] == '/')
+			b = s->p + i + 1;
+	*n = s->n - (size_t)(b - s->p);
+	return b;
+}
+
+static int intern(ht_ctx *c, sv_frame_id *f, const ht_ip *ip, const ht_frame *fr, bool inlined)
+{
+	size_t ml = 0;
+	const char *m = ip->module ? base(&c->str[ip->module - 1], &ml) : "?";
+	if (!ip->module)
+		ml = 1;
+	const ht_str *fn = fr && fr->func ? &c->str[fr->func - 1] : NULL;
+	size_t need = ml + (fn ? fn->n : 20) + 16;
+	if (SV_ARRAY_RESERVE(c->name, c->name_cap, need))
+		return SV_ENOMEM;
+	int len = fn ? snprintf(c->name, need, "%.*s!%.*s%s", (int)ml, m, (int)fn->n, fn->p, inlined ? " (inlined)" : "")
+		     : snprintf(c->name, need, "%.*s!0x%llx", (int)ml, m, (unsigned long long)ip->addr);
+	return c->sink->ops->intern_frame(c->sink->self, f, c->name, (size_t)len);
+}
+
+/* Trace t's stack, its parents' first (each made once). */
+static int stack_of(ht_ctx *c, uint32_t t, sv_stack_id *out)
+{
+	/* walk up to a made one, then make the rest on the way back (iteratively) */
+	uint32_t top = t;
+	size_t depth = 0;
+	while (top && c->tr[top - 1].stack == SV_STACK_NONE) {
+		top = c->tr[top - 1].parent;
+		depth++;
+	}
+	while (depth--) {
+		uint32_t k = t; /* the deepest not yet made whose parent is made */
+		while (c->tr[k - 1].parent && c->tr[c->tr[k - 1].parent - 1].stack == SV_STACK_NONE)
+			k = c->tr[k - 1].parent;
+		ht_trace *tr = &c->tr[k - 1];
+		sv_stack_id st = tr->parent ? c->tr[tr->parent - 1].stack : SV_STACK_NONE;
+		const ht_ip *ip = &c->ips[tr->ip - 1];
+		int rc = 0;
+		sv_frame_id f;
+		if (!ip->n) {
+			if (!(rc = intern(c, &f, ip, NULL, false)))
+				rc = c->sink->ops->intern_stack(c->sink->self, &st, st, f);
+		}
+		/* the ip's frames are innermost first: the function it is in is the last, the ones
+		 * inlined into it come after it on the way to the leaf */
+		for (uint32_t i = ip->n; i-- > 0 && !rc;)
+			if (!(rc = intern(c, &f, ip, &c->frames[ip->first + i], i + 1 < ip->n)))
+				rc = c->sink->ops->intern_stack(c->sink->self, &st, st, f);
+		if (rc)
+			return rc;
+		tr->stack = st;
+	}
+	*out = t ? c->tr[t - 1].stack : SV_STACK_NONE;
+	return 0;
+}
+
+/* Whether trace t's innermost function is one of C++'s operator new. */
+static bool op_new(const ht_ctx *c, uint32_t t)
+{
+	const ht_ip *ip = &c->ips[c->tr[t - 1].ip - 1];
+	if (!ip->n || !c->frames[ip->first].func)
+		return false;
+	const ht_str *f = &c->str[c->frames[ip->first].func - 1];
+	return f->n >= 12 && memcmp(f->p, "operator new", 12) == 0;
+}
+
+/* ---- samples ---- */
+
+static int add(ht_ctx *c, uint32_t trace, double w)
+{
+	if (!trace || w == 0)
+		return 0;
+	if (!c->mark[trace - 1]) {
+		if (SV_ARRAY_PUSH(c->touched, c->ntouched, c->touched_cap, trace))
+			return SV_ENOMEM;
+		c->mark[trace - 1] = 1;
+	}
+	c->acc[trace - 1] += w;
+	return 0;
+}
+
+/* The sums since the last time stamp, as samples at it. */
+static int flush(ht_ctx *c)
+{
+	int rc = 0;
+	for (size_t i = 0; i < c->ntouched && !rc; i++) {
+		uint32_t t = c->touched[i];
+		double w = c->acc[t - 1];
+		c->acc[t - 1] = 0;
+		c->mark[t - 1] = 0;
+		if (w == 0)
+			continue;
+		sv_stack_id st;
+		if (!(rc = stack_of(c, t, &st))) {
+			double n = c->ev == EV_ALLOCATIONS || c->ev == EV_TEMPORARY ? w : 1;
+			rc = c->sink->ops->add_sample(c->sink->self, st, c->now, w, n);
+			c->samples++;
+		}
+	}
+	c->ntouched = 0;
+	return rc;
+}
+
+/* ---- the lines ---- */
+
+static int grow_acc(ht_ctx *c)
+{
+	if (c->ntr <= c->acc_len)
+		return 0;
+	size_t n = c->acc_len ? c->acc_len * 2 : 1024;
+	double *a = realloc(c->acc, n * sizeof(*a));
+	if (a)
+		c->acc = a;
+	uint8_t *m = a ? realloc(c->mark, n) : NULL;
+	if (!a || !m)
+		return SV_ENOMEM;
+	c->mark = m;
+	memset(c->acc + c->acc_len, 0, (n - c->acc_len) * sizeof(*a));
+	memset(c->mark + c->acc_len, 0, n - c->acc_len);
+	c->acc_len = n;
+	return 0;
+}
+
+/* One line; `second`: the reading again for peak (allocations and time stamps only). */
+static int line(ht_ctx *c, const char *p, const char *end, bool second)
+{
+	if (p == end || *p == '#')
+		return 0;
+	char kind = *p;
+	if (end - p < 2 || p[1] != ' ')
+		return kind == 'A' ? 0 : ht_fail(c, SV_EFORMAT, "not a heaptrack line ('%c' without a value)", kind);
+	p += 2;
+	int rc = 0;
+	uint64_t v;
+	uint32_t k = 0;
+	switch (kind) {
+	case '+':
+	case '-': {
+		if ((rc = index_of(c, &p, end, c->nal, true, &k, "allocation")) || k >= c->nal)
+			return rc ? rc : ht_fail(c, SV_EFORMAT, "allocation %x is not one defined before (%zu are)", k, c->nal);
+		const ht_alloc *a = &c->al[k];
+		double sz = (double)a->size;
+		bool plus = kind == '+';
+		if (second) /* peak: what each trace holds, up to the largest heap */
+			return add(c, a->trace, plus ? sz : -sz);
+		bool temp = !plus && c->last_plus == k;
+		c->last_plus = plus ? k : 0;
+		c->live += plus ? sz : -sz;
+		if (plus) {
+			c->counts[EV_ALLOCATIONS]++;
+			c->sums[EV_ALLOCATED] += sz;
+		} else if (temp) {
+			c->counts[EV_TEMPORARY]++;
+		}
+		if (c->live > c->peak) {
+			c->peak = c->live;
+			c->peak_time = c->now;
+			c->peak_at = (size_t)(end - (const char *)c->in->data);
+		}
+		double w = c->ev == EV_ALLOCATIONS ? (plus ? 1 : 0)
+			   : c->ev == EV_TEMPORARY ? (temp ? 1 : 0)
+			   : c->ev == EV_ALLOCATED ? (plus ? sz : 0)
+			   : c->ev == EV_LEAKED ? (plus ? sz : -sz)
+						 : 0;
+		return w ? add(c, a->trace, w) : 0;
+	}
+	case 'c':
+		if (!hex(&p, end, &v))
+			return ht_fail(c, SV_EFORMAT, "a time stamp that is not a hex number");
+		if ((rc = flush(c)))
+			return rc;
+		c->now = (double)v;
+		return 0;
+	default:
+		break;
+	}
+	if (second)
+		return 0;
+	switch (kind) {
+	case 'v':
+		if (!hex(&p, end, &v) || !hex(&p, end, &v))
+			return ht_fail(c, SV_EFORMAT, "a version line without the file format");
+		c->version = (unsigned)(v > 1000 ? 1000 : v);
+		return 0;
+	case 'X':
+		snprintf(c->cmd, sizeof(c->cmd), "%.*s", (int)(end - p), p);
+		return 0;
+	case 's': {
+		ht_str s = { p, (size_t)(end - p) };
+		if (c->version >= 3) { /* length-prefixed: the string may hold anything */
+			if (!hex(&p, end, &v) || v != (uint64_t)(end - p))
+				return ht_fail(c, SV_EFORMAT, "a string whose length is not the rest of its line");
+			s = (ht_str){ p, (size_t)v };
+		}
+		return SV_ARRAY_PUSH(c->str, c->nstr, c->str_cap, s) ? SV_ENOMEM : 0;
+	}
+	case 'i': {
+		ht_ip ip = { 0, 0, (uint32_t)c->nframes, 0 };
+		if (!hex(&p, end, &ip.addr) || (rc = index_of(c, &p, end, c->nstr, true, &ip.module, "module string")))
+			return rc ? rc : ht_fail(c, SV_EFORMAT, "an instruction pointer line without its address");
+		while (p < end) { /* function, file, line; the first is where ip is, then what was inlined */
+			ht_frame f = { 0, 0 };
+			uint64_t ln;
+			if ((rc = index_of(c, &p, end, c->nstr, true, &f.func, "function string")))
+				return rc;
+			/* the file and line follow when known (a symbol alone has neither) */
+			if (p < end && ((rc = index_of(c, &p, end, c->nstr, true, &f.file, "file string")) || !hex(&p, end, &ln)))
+				return rc ? rc : ht_fail(c, SV_EFORMAT, "an instruction pointer's frame without its line");
+			if (ip.n >= 4096)
+				return ht_fail(c, SV_EFORMAT, "an instruction pointer with more than 4096 inlined frames");
+			if (SV_ARRAY_PUSH(c->frames, c->nframes, c->frames_cap, f))
+				return SV_ENOMEM;
+			ip.n++;
+		}
+		return SV_ARRAY_PUSH(c->ips, c->nips, c->ips_cap, ip) ? SV_ENOMEM : 0;
+	}
+	case 't': {
+		ht_trace t = { 0, 0, SV_STACK_NONE };
+		if ((rc = index_of(c, &p, end, c->nips, false, &t.ip, "instruction pointer")) ||
+		    (rc = index_of(c, &p, end, c->ntr, true, &t.parent, "parent trace")))
+			return rc;
+		if (SV_ARRAY_PUSH(c->tr, c->ntr, c->tr_cap, t))
+			return SV_ENOMEM;
+		return grow_acc(c);
+	}
+	case 'a': {
+		ht_alloc a = { 0, 0 };
+		if (!hex(&p, end, &a.size) || a.size > (1ull << 52))
+			return ht_fail(c, SV_EFORMAT, "an allocation kind without a size");
+		if ((rc = index_of(c, &p, end, c->ntr, true, &a.trace, "trace")))
+			return rc;
+		/* C++'s operator new is the allocator, not its caller: as heaptrack, the trace
+		 * starts at whoever called it */
+		for (int depth = 0; a.trace && depth < 4 && op_new(c, a.trace); depth++)
+			a.trace = c->tr[a.trace - 1].parent;
+		return SV_ARRAY_PUSH(c->al, c->nal, c->al_cap, a) ? SV_ENOMEM : 0;
+	}
+	case 'm': case 'I': case 'R':
+		return 0; /* module maps, system info, RSS: not needed */
+	default:
+		return ht_fail(c, SV_EFORMAT, "unknown heaptrack line '%c'", kind);
+	}
+}
+
+static int pass(ht_ctx *c, size_t stop, bool second)
+{
+	const char *p = (const char *)c->in->data, *end = p + (second ? stop : c->in->len);
+	c->line = 0;
+	int rc = 0;
+	while (p < end && !rc) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		c->line++;
+		if ((c->line & 0xffff) == 0 && (rc = sv_input_progress(c->in, (unsigned long long)(p - (const char *)c->in->data), c->err)))
+			break;
+		rc = line(c, p, le > p && le[-1] == '\r' ? le - 1 : le, second);
+		p = nl ? nl + 1 : end;
+	}
+	if (!rc)
+		rc = flush(c);
+	if (rc == SV_ENOMEM)
+		rc = ht_fail(c, SV_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int ht_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
+{
+	ht_ctx c;
+	memset(&c, 0, sizeof(c));
+	c.sink = sink;
+	c.in = in;
+	c.err = err;
+	c.ev = EV_PEAK;
+	const char *want = opts ? opts->event : NULL;
+	if (want) {
+		c.ev = -1;
+		for (int i = 0; i < EV_COUNT; i++)
+			if (!strcmp(want, ev_names[i]))
+				c.ev = i;
+		if (c.ev < 0)
+			return sv_error_set(err, SV_EINVAL, "no event '%s' in a heaptrack file; it has: peak, leaked, allocations, "
+							   "temporary, allocated", want);
+	}
+	int rc = pass(&c, 0, false);
+	double peak_time = c.peak_time;
+	if (!rc && c.ev == EV_PEAK && c.peak > 0) {
+		c.now = 0;
+		rc = pass(&c, c.peak_at, true);
+	}
+	for (int i = 0; !rc && sink->ops->add_event && i < EV_COUNT; i++)
+		rc = sink->ops->add_event(sink->self, ev_names[i], i == EV_TEMPORARY ? c.counts[EV_TEMPORARY] : c.counts[EV_ALLOCATIONS],
+					  i == c.ev);
+	if (!rc && sink->ops->set_scaling)
+		rc = sink->ops->set_scaling(sink->self, SV_SCALING_DATA);
+	if (!rc && sink->ops->set_unit)
+		rc = sink->ops->set_unit(sink->self, c.ev == EV_ALLOCATIONS || c.ev == EV_TEMPORARY ? "allocations" : "bytes");
+	if (!rc)
+		rc = sv_sink_note(sink, SV_NOTE_INFO,
+				  "heaptrack (file format %u) of '%s': %llu allocations (%.0f bytes), %llu temporary; the heap was "
+				  "largest (%.0f bytes) at %.3f ms",
+				  c.version, c.cmd, c.counts[EV_ALLOCATIONS], c.sums[EV_ALLOCATED], c.counts[EV_TEMPORARY], c.peak,
+				  peak_time);
+	if (!rc && !c.nal)
+		rc = sv_sink_note(sink, SV_NOTE_WARNING, "no allocations in the file");
+	free(c.str);
+	free(c.frames);
+	free(c.ips);
+	free(c.tr);
+	free(c.al);
+	free(c.acc);
+	free(c.mark);
+	free(c.touched);
+	free(c.name);
+	return rc;
+}
+
+/* "v VERSION FORMAT" first, then heaptrack's other record lines. */
+static bool ht_probe(const unsigned char *d, size_t n)
+{
+	const char *p = (const char *)d, *end = p + (n < 4096 ? n : 4096);
+	uint64_t v;
+	if (end - p < 6 || p[0] != 'v' || p[1] != ' ')
+		return false;
+	const char *q = p + 2;
+	if (!hex(&q, end, &v) || !hex(&q, end, &v) || q >= end || *q != '\n')
+		return false;
+	return end - q >= 3 && (q[1] == 'X' || q[1] == 'I' || q[1] == 's' || q[1] == '#') && q[2] == ' ';
+}
+
+static const char *const ht_patterns[] = { ".heaptrack", NULL };
+
+const sv_format sv_fmt_heaptrack = {
+	.name = "heaptrack", .patterns = ht_patterns, .probe = ht_probe, .import = ht_import,
+};
