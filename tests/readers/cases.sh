@@ -306,3 +306,6 @@ e heaptrack.bad-index 1 "bad-trace.heaptrack:6: trace 5 is not one defined befor
 printf 'v 10400 3\nX ./x\nQ 1\n' > "$RT/bad-line.heaptrack"
 e heaptrack.bad-line 1 "bad-line.heaptrack:3: unknown heaptrack line 'Q'" -- byname "$RT/bad-line.heaptrack"
 e heaptrack.bad-event 2 "no event 'cpu' in a heaptrack file; it has: peak, leaked" -- byname "$RD/heaptrack/ht.zst" --event cpu
+# a zstd bomb stops at the inflate limit, as gzip does
+head -c 67108864 /dev/zero | zstd -q -19 -c > "$RT/bomb.zst"
+e heaptrack.zstd-bomb 1 "bomb.zst: compressed data inflates past [0-9]+ bytes \(limit\)" -- byname "$RT/bomb.zst"
