@@ -248,6 +248,41 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	}
 	if (!rc)
 		rc = sv_etl_symbols_notes(&c);
+	if (!rc && !c.want && !c.tt_on && !c.raw_samples && c.nkinds && !(opts && opts->no_default_kind)) {
+		/* No CPU samples (a GC or provider trace): the trace is read again for the kind a
+		 * user would look at first, the CLR's allocation ticks where it has them, else the
+		 * provider kind (then the kernel kind) with the most events, and the notes say so. */
+		const char *pick = NULL;
+		size_t most = 0;
+		bool pick_kernel = true; /* a provider's own events before the kernel's configuration ones */
+		for (size_t i = 0; i < c.nkinds; i++) {
+			const char *n = c.kinds[i].name;
+			bool kernel = strncmp(n, "Windows Kernel/", 15) == 0;
+			if (strcmp(n, "Microsoft-Windows-DotNETRuntime/GC/AllocationTick") == 0) {
+				pick = n;
+				break;
+			}
+			if (strncmp(n, "Windows Kernel/EventTrace", 25) != 0 &&
+			    ((pick_kernel && !kernel) || (kernel == pick_kernel && c.kinds[i].count > most)))
+				pick = n, most = c.kinds[i].count, pick_kernel = kernel;
+		}
+		if (pick) {
+			char name[512];
+			snprintf(name, sizeof(name), "%s", pick);
+			size_t kinds = c.nkinds;
+			ctx_dispose(&c);
+			sv_import_opts again = opts ? *opts : (sv_import_opts){ 0 };
+			again.event = name;
+			again.no_default_kind = true;
+			rc = etl_import(sink, in, &again, err);
+			if (!rc)
+				rc = sv_sink_note(sink, SV_NOTE_WARNING,
+						  "no CPU samples in the trace: showing '%s'; --event (v in the terminal UI) picks another "
+						  "of its %zu event kinds (info lists them)",
+						  name, kinds);
+			return rc;
+		}
+	}
 	const char *in_entry = in->inner ? "in " : "", *entry = in->inner ? in->inner : "", *sep = in->inner ? ": " : "";
 	for (int w = 0; !rc && w < W_COUNT; w++)
 		if (c.warns[w].count)

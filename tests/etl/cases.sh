@@ -58,10 +58,15 @@ a=$("$SV" byname "$ED/net.4.5.2.x86.etl.zip" --json | jq -c '[.rows[] | [.name, 
 b=$("$SV" byname "$TMP/x86.perfView.xml" --json | jq -c '[.rows[] | [.name, .exc, .inc]] | sort')
 if [ "$a" = "$b" ]; then ok; else bad etl.roundtrip "ByName differs after convert"; fi
 
-# Every other trace opens: no error, zero CPU samples, and info says what it found.
-for f in SelfDescribingSingleEvent.etl smallEtlFile.etl gcevents.etl.zip gcrundownevents.etl.zip primitive-types.etl.zip; do
-	got=$("$SV" info "$ED/$f" --json 2>&1 | jq -c '[.samples, (.found | length), (.warnings | length)]' 2>&1)
-	if [ "$got" = "[0,3,0]" ]; then ok; else bad "etl.open.$f" "got $got"; fi
+# Every other trace opens: no error, and with no CPU samples it shows the kind a user looks at
+# first (the CLR's allocation ticks, else the provider kind with the most events) and warns
+# that it did, naming how to pick another.
+for fk in "SelfDescribingSingleEvent.etl:MySource/TestEvent" "smallEtlFile.etl:Microsoft-Windows-DotNETRuntimeRundown/Loader/ModuleDCStop" \
+	"gcevents.etl.zip:Microsoft-Windows-DotNETRuntime/GC/AllocationTick" \
+	"gcrundownevents.etl.zip:Microsoft-Windows-DotNETRuntimeRundown/Method/DCStopVerbose" "primitive-types.etl.zip:solar_system/PrimitiveTypesTest"; do
+	f=${fk%%:*} k=${fk#*:}
+	got=$("$SV" info "$ED/$f" --json 2>/dev/null | jq -c --arg k "$k" '[.samples > 0, ([.warnings[] | select(startswith("no CPU samples in the trace: showing \u0027" + $k))] | length), ([.events[] | select(.selected) | .name | startswith($k)] | any)]' 2>&1)
+	if [ "$got" = "[true,1,true]" ]; then ok; else bad "etl.open.$f" "got $got"; fi
 done
 c etl.small '.found[0]' '"Windows 10.0 build 10586, 4 CPUs, 32-bit pointers, clock 3117777 Hz; 2 buffers (1 compressed), 2 events in 1064 bytes"' info "$PWD/$ED/smallEtlFile.etl"
 c etl.selfdescribing '.found[0]' '"Windows 10.0 build 22000, 12 CPUs, 64-bit pointers, clock 10000000 Hz; 3 buffers (2 compressed), 23 events in 7712 bytes"' info "$PWD/$ED/SelfDescribingSingleEvent.etl"

@@ -33,6 +33,7 @@ typedef struct sv_import_opts {
 	bool by_cpu;              /* perf, ETL: every stack under a "CPU n" root frame (WPA's Cpu) */
 	const char *symbol_path;  /* ETL: where PDBs are (_NT_SYMBOL_PATH syntax); NULL = none */
 	bool offline;             /* ETL: never download from the symbol path's servers */
+	bool no_default_kind;     /* ETL: without CPU samples, show nothing rather than another kind */
 	unsigned threads;         /* perf script, folded text: 1 = one thread, 2 = two (any size),
 				   * 0 = two for a whole input of 16 MiB or more when there are two CPUs */
 	/* The network (ETL symbol servers, perf.data debuginfod): a file's transfer gives up
