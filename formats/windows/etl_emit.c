@@ -308,6 +308,8 @@ static int thread_frames(emit *e, ethr *t, uint32_t pid, uint64_t ts, double ms)
 	bool is32 = pr ? pr->wow64 || c->ptr == 4 : c->ptr == 4;
 	if (pid == UINT32_MAX)
 		snprintf(name, sizeof(name), "Process%d ? Args:", is32 ? 32 : 64);
+	else if (!il) /* the trace never named it: as PerfView names such a process */
+		snprintf(name, sizeof(name), "Process(%" PRIu32 ")", pid);
 	else
 		snprintf(name, sizeof(name), "Process%d %.*s (%" PRIu32 ") Args:%s%.900s", is32 ? 32 : 64, il ? il : 1,
 			 il ? img : "?", pid, args[0] ? " " : "", args);

@@ -205,7 +205,7 @@ int sv_nt_emit_samples(nt_ctx *c, uint32_t want, bool tt, size_t *shown)
 	if (bl)
 		snprintf(pname, sizeof(pname), "Process%u %.*s (%u) Args: %.900s", c->ptr * 8, (int)bl, base, c->pid, args);
 	else
-		snprintf(pname, sizeof(pname), "Process%u (%u)", c->ptr * 8, c->pid);
+		snprintf(pname, sizeof(pname), "Process(%u)", c->pid); /* no ProcessInfo: as PerfView names it */
 	e.proc = SV_STACK_NONE;
 	sv_frame_id f;
 	if ((rc = k->ops->intern_frame(k->self, &f, pname, strlen(pname))) || (rc = k->ops->intern_stack(k->self, &e.proc, SV_STACK_NONE, f)) ||

@@ -68,6 +68,9 @@ for fk in "SelfDescribingSingleEvent.etl:MySource/TestEvent" "smallEtlFile.etl:M
 	got=$("$SV" info "$ED/$f" --json 2>/dev/null | jq -c --arg k "$k" '[.samples > 0, ([.warnings[] | select(startswith("no CPU samples in the trace: showing \u0027" + $k))] | length), ([.events[] | select(.selected) | .name | startswith($k)] | any)]' 2>&1)
 	if [ "$got" = "[true,1,true]" ]; then ok; else bad "etl.open.$f" "got $got"; fi
 done
+# a process the trace never names is called as TraceEvent calls it (its baseline's PName)
+want=$(grep -o 'PName=Process([0-9]*)' "$ED/gcevents.baseline.txt" | sed -n 's/PName=//p' | sort -u | grep -v 179356 | head -n 1)
+c etl.pname '[.tree.children[].name]' "[\"$want\"]" calltree "$PWD/$ED/gcevents.etl.zip" --depth 1
 c etl.small '.found[0]' '"Windows 10.0 build 10586, 4 CPUs, 32-bit pointers, clock 3117777 Hz; 2 buffers (1 compressed), 2 events in 1064 bytes"' info "$PWD/$ED/smallEtlFile.etl"
 c etl.selfdescribing '.found[0]' '"Windows 10.0 build 22000, 12 CPUs, 64-bit pointers, clock 10000000 Hz; 3 buffers (2 compressed), 23 events in 7712 bytes"' info "$PWD/$ED/SelfDescribingSingleEvent.etl"
 c etl.rundown '.found[2] | test("80 CLR methods")' true info "$PWD/$ED/gcrundownevents.etl.zip"

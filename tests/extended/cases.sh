@@ -43,6 +43,13 @@ if [ -d "$RN" ]; then
 	done
 	got=$("$SV" info "$IT/nt/HeartRateMonitor.10068.nettrace" --json 2>/dev/null | jq -r '.found[] | select(startswith("thread-time:"))')
 	case $got in *"(every 1 ms)"*) ok ;; *) bad nettrace.real.interval "$got" ;; esac
+	# a process the trace never names is called as TraceEvent calls it (the baseline's PName),
+	# and none of the runtime's event kinds is left unnamed
+	want=$(sed -n 's/.* PName="\([^"]*\)".*/\1/p' "$RN/eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace.baseline.txt" | head -n 1)
+	got=$("$SV" calltree "$IT/nt/eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace" --json 2>/dev/null | jq -r '.tree.children[0].name')
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else bad nettrace.real.pname "got '$got', want '$want'"; fi
+	unnamed=$(for f in "$IT"/nt/*.nettrace; do "$SV" info "$f" --json 2>/dev/null | jq -r '.events[].name'; done | grep -c 'EventID(')
+	if [ "$unnamed" = 0 ]; then ok; else bad nettrace.real.names "$unnamed kinds are EventID(n)"; fi
 fi
 
 # heaptrack (issue 33): a program recorded here and now by heaptrack (tests/data/heaptrack's
