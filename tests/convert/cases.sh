@@ -54,6 +54,24 @@ printf 'node 100 1.000: 1 cpu-clock:\n\t7f0000001000 v8::internal::(anonymous na
 want="node;main;$(printf '%s' 'v8::(anonymous namespace)::Run(int) const' | perl -pe 's/\((?!anonymous namespace\)).*//');$(printf '%s' 'v8::internal::(anonymous namespace)::IterateObjectCache(v8::internal::Isolate*)' | perl -pe 's/\((?!anonymous namespace\)).*//') 1"
 "$SV" convert "$CV/anon.txt" "$CV/anon.folded" --folded-style flamegraph
 if [ "$(cat "$CV/anon.folded")" = "$want" ]; then ok; else bad flamegraph.anonymous-namespace "got '$(cat "$CV/anon.folded")', want '$want'"; fi
+# Other projects' names, each through the script's own rules as perl applies them: a Go method
+# "(*T).M" is kept whole (the script's m/\.\(.*\)\./ guard), std::function's "<int (int, int)>"
+# is cut at its "(" as the script cuts it, a versioned kernel image in brackets is a kernel
+# module (_[k]: m/^\[/) and one by path is not (no vmlinux$), and a jitdump image
+# (jitted-PID-N.so) gets no _[j] (only /tmp/perf-PID.map does).
+printf 'app 1 1.000: 1 cpu-clock:
+	1 std::function<int (int, int)>::operator()(int, int) const+0x1 (/bin/app)
+	2 main.(*Server).Serve+0x2 (/bin/app)
+	3 do_x+0x3 ([vmlinux-5.4.14-generic])
+	4 do_y+0x4 (/boot/vmlinux-5.4.14-generic)
+	5 Interp+0x5 (/root/.debug/jit/java-jit-1/jitted-12-3.so)
+	6 main+0x6 (/bin/app)
+
+' > "$CV/names.txt"
+rule() { printf '%s' "$1" | perl -pe 'if (!m/\.\(.*\)\./) { s/\((?!anonymous namespace\)).*//; }'; }
+want="app;main;Interp;do_y;do_x_[k];$(rule 'main.(*Server).Serve');$(rule 'std::function<int (int, int)>::operator()(int, int) const') 1"
+"$SV" convert "$CV/names.txt" "$CV/names.folded" --folded-style flamegraph
+if [ "$(cat "$CV/names.folded")" = "$want" ]; then ok; else bad flamegraph.other-names "got '$(cat "$CV/names.folded")', want '$want'"; fi
 for f in "$FGD"/perf-*.txt; do
 	b=$(basename "$f" .txt)
 	for m in pid tid kernel jit all addrs; do
