@@ -15,6 +15,7 @@ static const sv_format *const registry[] = {
 	&sv_fmt_perf_data,
 	&sv_fmt_pprof,
 	&sv_fmt_nettrace,
+	&sv_fmt_gcdump,
 	&sv_fmt_wperf,
 	&sv_fmt_heaptrack,
 	&sv_fmt_dtrace,

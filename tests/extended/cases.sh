@@ -67,3 +67,15 @@ if command -v heaptrack > /dev/null && command -v g++ > /dev/null; then
 else
 	bad heaptrack.live "heaptrack or g++ is not installed (make deps-test)"
 fi
+
+# .gcdump (issue 33): PerfView's own heap snapshot test file (../shared/data/real/gcdump, MIT)
+# against PerfView's XML dump of it: the spanning tree PerfView's heap view walks, computed by
+# gcdump_oracle.py from the dump's nodes, types and references, equals stackview's calltree
+# path for path (bytes and objects), and the total is the dump's TotalSize.
+RG=$SHARED/real/gcdump
+if [ -f "$RG/test1.gcdump" ]; then
+	"$SV" calltree "$RG/test1.gcdump" --json > "$IT/gc.json" 2> /dev/null
+	if why=$(python3 tests/tools/gcdump_oracle.py "$RG/test1_baseline.gcdump.xml.gz" "$IT/gc.json" 2>&1); then ok; else bad gcdump.real.tree "$why"; fi
+	want=$(gzip -dc "$RG/test1_baseline.gcdump.xml.gz" | sed -n 's/.*<MemoryGraph NumNodes="\([0-9]*\)".*TotalSize="\([0-9]*\)".*/[\2,\1]/p')
+	cn gcdump.real.total '[.metric, .samples]' "$want" info "$RG/test1.gcdump"
+fi

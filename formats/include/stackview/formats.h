@@ -83,6 +83,7 @@ extern SV_API const sv_format sv_fmt_nettrace;
 extern SV_API const sv_format sv_fmt_dtrace;
 extern SV_API const sv_format sv_fmt_mac_sample;
 extern SV_API const sv_format sv_fmt_heaptrack;
+extern SV_API const sv_format sv_fmt_gcdump;
 
 /* The registry, NULL-terminated. */
 SV_API const sv_format *const *sv_formats(void);

@@ -1,0 +1,597 @@
+/* SPDX-License-Identifier: MIT */
+/* Heap snapshots (.gcdump: PerfView's and dotnet-gcdump's): a FastSerialization stream
+ * ("!FastSerialization.1") holding a GCHeapDump object whose first field is its MemoryGraph:
+ *
+ *     MemoryGraph: i64 total size, i32 root node, i32 type count, per type: string name,
+ *                  i32 size, string module; i32 node count, per node an i32 offset into the
+ *                  node blob; i32 blob length and the blob; i32 address count and the i64
+ *                  addresses; (newer writers) a tagged bool; end of object
+ *     a node in the blob: compressed int (type << 1 | has size) [compressed size], compressed
+ *                  child count, each child compressed and relative to the node's index
+ *     then:        bool 64-bit, f32 count multiplier, f32 size multiplier (sampled dumps), ...
+ *
+ * (strings: i32 length, -1 for none, then the characters). The graph becomes samples as
+ * PerfView's heap views make them: a spanning tree from the root, the next node taken by
+ * priority (its type's priority from the Priority patterns, plus a tenth of its parent's; ties
+ * in the order they were met), nodes no root reaches under "[not reachable from roots]"; each
+ * node is a sample of its size (scaled for sampled dumps) whose stack is its path from the
+ * root, a frame a type's name (MODULE!Name where the type has a module). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackview/formats.h"
+#include "stackview/pattern.h"
+#include "sv/array.h"
+
+#define GD_MAGIC "!FastSerialization.1"
+#define GD_MAX_NODES (1u << 28)
+
+typedef struct gd_str {
+	const char *p;
+	int32_t n; /* -1: none */
+} gd_str;
+
+typedef struct gd_type {
+	gd_str name, module;
+	int32_t size;
+	float priority;
+	bool prio_set; /* a pattern matched it (the first one that does decides) */
+} gd_type;
+
+typedef struct gd_ctx {
+	const unsigned char *d;
+	size_t n, at;
+	const sv_input *in;
+	sv_error *err;
+	sv_sink *sink;
+	gd_type *types;
+	uint32_t ntypes;
+	uint32_t nnodes, root;
+	const unsigned char *labels; /* nnodes i32 offsets */
+	const unsigned char *blob;
+	uint32_t blob_len;
+	int64_t total;
+	float count_mult, size_mult;
+	char *name;
+	size_t name_cap;
+} gd_ctx;
+
+static int gd_fail(gd_ctx *c, const char *fmt, ...) SV_PRINTF(2, 3);
+static int gd_fail(gd_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sv_error_vset(c->err, SV_EFORMAT, fmt, ap);
+	va_end(ap);
+	sv_error_locate(c->err, c->in->name, -1, (long long)c->at);
+	return SV_EFORMAT;
+}
+
+static bool need(gd_ctx *c, size_t k)
+{
+	return c->n - c->at >= k;
+}
+
+static int rd_u8(gd_ctx *c, uint8_t *v)
+{
+	if (!need(c, 1))
+		return gd_fail(c, "the heap snapshot ends early");
+	*v = c->d[c->at++];
+	return 0;
+}
+
+static int rd_i32(gd_ctx *c, int32_t *v)
+{
+	if (!need(c, 4))
+		return gd_fail(c, "the heap snapshot ends early");
+	uint32_t u = (uint32_t)c->d[c->at] | (uint32_t)c->d[c->at + 1] << 8 | (uint32_t)c->d[c->at + 2] << 16 |
+		     (uint32_t)c->d[c->at + 3] << 24;
+	c->at += 4;
+	memcpy(v, &u, 4);
+	return 0;
+}
+
+static int rd_i64(gd_ctx *c, int64_t *v)
+{
+	int32_t lo, hi;
+	int rc = rd_i32(c, &lo);
+	if (!rc)
+		rc = rd_i32(c, &hi);
+	if (!rc)
+		*v = (int64_t)((uint64_t)(uint32_t)hi << 32 | (uint32_t)lo);
+	return rc;
+}
+
+static int rd_str(gd_ctx *c, gd_str *s)
+{
+	int32_t n = 0;
+	int rc = rd_i32(c, &n);
+	if (rc)
+		return rc;
+	if (n < -1 || (n > 0 && !need(c, (size_t)n)))
+		return gd_fail(c, "a string of %d bytes does not fit the snapshot", n);
+	*s = (gd_str){ n > 0 ? (const char *)c->d + c->at : "", n };
+	if (n > 0)
+		c->at += (size_t)n;
+	return 0;
+}
+
+/* FastSerialization's object header: BeginObject (4) or BeginPrivateObject (5), its type
+ * (the same, then a null type, i32 version, i32 oldest reader, the name, EndObject). */
+static int object(gd_ctx *c, const char *want, int32_t *version)
+{
+	uint8_t t = 0, t2 = 0, nul = 0, end = 0;
+	int32_t minr;
+	gd_str name;
+	int rc;
+	size_t start = c->at;
+	if ((rc = rd_u8(c, &t)) || (rc = rd_u8(c, &t2)) || (rc = rd_u8(c, &nul)))
+		return rc;
+	if ((t != 4 && t != 5) || (t2 != 4 && t2 != 5) || nul != 1) {
+		c->at = start;
+		return gd_fail(c, "expected the %s object", want);
+	}
+	if ((rc = rd_i32(c, version)) || (rc = rd_i32(c, &minr)) || (rc = rd_str(c, &name)) || (rc = rd_u8(c, &end)))
+		return rc;
+	if (end != 6 || name.n != (int32_t)strlen(want) || memcmp(name.p, want, (size_t)name.n) != 0) {
+		c->at = start;
+		return gd_fail(c, "expected the %s object, found '%.*s'", want, name.n > 0 && name.n < 200 ? name.n : 0, name.p);
+	}
+	return 0;
+}
+
+/* ---- the graph ---- */
+
+/* PerfView's compressed int: big-endian 7-bit groups, the first sign-extended, the high bit
+ * saying another group follows (5 at most). */
+static bool cint(const gd_ctx *c, uint32_t *at, int32_t *out)
+{
+	if (*at >= c->blob_len)
+		return false;
+	uint8_t b = c->blob[(*at)++];
+	int32_t v = (int32_t)((uint32_t)b << 25) >> 25;
+	for (int i = 0; (b & 0x80) && i < 4; i++) {
+		if (*at >= c->blob_len)
+			return false;
+		b = c->blob[(*at)++];
+		v = (int32_t)((uint32_t)v << 7) + (b & 0x7f);
+	}
+	if (b & 0x80)
+		return false;
+	*out = v;
+	return true;
+}
+
+static uint32_t label(const gd_ctx *c, uint32_t node)
+{
+	const unsigned char *p = c->labels + (size_t)node * 4;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Node i's type and size, and where its children start (*at) and how many (*nch). */
+static int node(gd_ctx *c, uint32_t i, uint32_t *type, int64_t *size, uint32_t *at, int32_t *nch)
+{
+	*at = label(c, i);
+	int32_t ts, sz = 0;
+	if (!cint(c, at, &ts) || ts < 0 || (uint32_t)ts >> 1 >= c->ntypes || ((ts & 1) && !cint(c, at, &sz)) ||
+	    !cint(c, at, nch) || *nch < 0)
+		return gd_fail(c, "node %u's data is damaged", i);
+	*type = (uint32_t)ts >> 1;
+	*size = ts & 1 ? sz : c->types[*type].size;
+	return 0;
+}
+
+static int child(gd_ctx *c, uint32_t i, uint32_t *at, uint32_t *out)
+{
+	int32_t rel;
+	if (!cint(c, at, &rel) || (int64_t)i + rel < 0 || (int64_t)i + rel >= c->nnodes)
+		return gd_fail(c, "node %u refers to a node outside the graph", i);
+	*out = (uint32_t)((int64_t)i + rel);
+	return 0;
+}
+
+static int read_graph(gd_ctx *c)
+{
+	int32_t v, root, ntypes, nnodes, blob, naddr;
+	int rc;
+	if ((rc = object(c, "Graphs.MemoryGraph", &v)))
+		return rc;
+	if ((rc = rd_i64(c, &c->total)) || (rc = rd_i32(c, &root)) || (rc = rd_i32(c, &ntypes)))
+		return rc;
+	if (ntypes < 1 || (size_t)ntypes > c->n / 9)
+		return gd_fail(c, "%d types do not fit the snapshot", ntypes);
+	if (!(c->types = calloc((size_t)ntypes, sizeof(*c->types))))
+		return SV_ENOMEM;
+	c->ntypes = (uint32_t)ntypes;
+	for (int32_t i = 0; i < ntypes; i++)
+		if ((rc = rd_str(c, &c->types[i].name)) || (rc = rd_i32(c, &c->types[i].size)) ||
+		    (rc = rd_str(c, &c->types[i].module)))
+			return rc;
+	if ((rc = rd_i32(c, &nnodes)))
+		return rc;
+	if (nnodes < 1 || (uint32_t)nnodes > GD_MAX_NODES || !need(c, (size_t)nnodes * 4))
+		return gd_fail(c, "%d nodes do not fit the snapshot", nnodes);
+	c->nnodes = (uint32_t)nnodes;
+	c->labels = c->d + c->at;
+	c->at += (size_t)nnodes * 4;
+	if ((rc = rd_i32(c, &blob)))
+		return rc;
+	if (blob < 0 || !need(c, (size_t)blob))
+		return gd_fail(c, "a node blob of %d bytes does not fit the snapshot", blob);
+	c->blob = c->d + c->at;
+	c->blob_len = (uint32_t)blob;
+	c->at += (size_t)blob;
+	if (root < 0 || (uint32_t)root >= c->nnodes)
+		return gd_fail(c, "the root node %d is not in the graph", root);
+	c->root = (uint32_t)root;
+	if (v > 1)
+		return gd_fail(c, "MemoryGraph version %d: this heap snapshot layout (addresses in groups) is not read yet", v);
+	if ((rc = rd_i32(c, &naddr)))
+		return rc;
+	if (naddr < 0 || !need(c, (size_t)naddr * 8))
+		return gd_fail(c, "%d addresses do not fit the snapshot", naddr);
+	c->at += (size_t)naddr * 8;
+	uint8_t t;
+	if ((rc = rd_u8(c, &t)))
+		return rc;
+	if (t == 8) { /* a tagged byte (Is64Bit, newer writers), then the end */
+		uint8_t b;
+		if ((rc = rd_u8(c, &b)) || (rc = rd_u8(c, &t)))
+			return rc;
+	}
+	if (t != 6)
+		return gd_fail(c, "the MemoryGraph object does not end where its fields do");
+	/* GCHeapDump's fields after the graph: 64-bit, then the sampling's multipliers */
+	uint8_t is64;
+	int32_t cm, sm;
+	c->count_mult = c->size_mult = 1;
+	if (!rd_u8(c, &is64) && !rd_i32(c, &cm) && !rd_i32(c, &sm)) {
+		float f;
+		memcpy(&f, &cm, 4);
+		if (isfinite(f) && f >= 1 && f < 1e9)
+			c->count_mult = f;
+		memcpy(&f, &sm, 4);
+		if (isfinite(f) && f >= 1 && f < 1e9)
+			c->size_mult = f;
+	}
+	sv_error_clear(c->err);
+	return 0;
+}
+
+/* ---- priorities: PerfView's Priority patterns ("PAT->NUM;..."), first match wins ---- */
+
+static int priorities(gd_ctx *c, const char *pats)
+{
+	const char *p = pats;
+	while (*p) {
+		const char *semi = strchr(p, ';'), *end = semi ? semi : p + strlen(p);
+		const char *arrow = NULL;
+		for (const char *q = p; q + 1 < end; q++)
+			if (q[0] == '-' && q[1] == '>')
+				arrow = q;
+		if (arrow) {
+			char pat[1024];
+			snprintf(pat, sizeof(pat), "%.*s", (int)(arrow - p), p);
+			float prio = strtof(arrow + 2, NULL);
+			size_t a = 0, b = strlen(pat);
+			while (a < b && pat[a] == ' ')
+				a++;
+			while (b > a && pat[b - 1] == ' ')
+				b--;
+			pat[b] = '\0';
+			sv_pattern *re = NULL;
+			sv_error e;
+			sv_error_clear(&e);
+			if (sv_pattern_new(&re, pat + a, strlen(pat + a), &e) == 0) {
+				for (uint32_t t = 0; t < c->ntypes; t++) {
+					gd_type *ty = &c->types[t];
+					if (ty->prio_set)
+						continue;
+					char full[2048];
+					int fl = ty->module.n >= 0 ? snprintf(full, sizeof(full), "%.*s!%.*s", ty->module.n ? ty->module.n : 1,
+									      ty->module.n ? ty->module.p : "?", ty->name.n, ty->name.p)
+								   : snprintf(full, sizeof(full), "%.*s", ty->name.n > 0 ? ty->name.n : 0, ty->name.p);
+					if (sv_pattern_match(re, full, (size_t)(fl < (int)sizeof(full) ? fl : (int)sizeof(full) - 1))) {
+						ty->priority = prio;
+						ty->prio_set = true;
+					}
+				}
+				sv_pattern_free(re);
+			}
+		}
+		p = semi ? semi + 1 : end;
+	}
+	return 0;
+}
+
+/* ---- the spanning tree, as PerfView's SpanningTree.ForEach walks it ---- */
+
+typedef struct pq_item {
+	float pri;
+	uint32_t node;
+} pq_item;
+
+/* PerfView's PriorityQueue, heap quirks and all (children of i at 2i and 2i+1, so the
+ * order among equal priorities is PerfView's). */
+static void pq_push(pq_item *h, size_t *n, uint32_t node, float pri)
+{
+	size_t i = (*n)++;
+	h[i] = (pq_item){ pri, node };
+	for (;;) {
+		size_t p = i / 2;
+		if (h[p].pri >= h[i].pri)
+			break;
+		pq_item t = h[i];
+		h[i] = h[p];
+		h[p] = t;
+		if (p == 0)
+			break;
+		i = p;
+	}
+}
+
+static pq_item pq_pop(pq_item *h, size_t *n)
+{
+	pq_item ret = h[0];
+	h[0] = h[--*n];
+	size_t i = 0;
+	for (;;) {
+		size_t l = i * 2, big = i;
+		if (l < *n && h[l].pri > h[big].pri)
+			big = l;
+		if (l + 1 < *n && h[l + 1].pri > h[big].pri)
+			big = l + 1;
+		if (big == i)
+			break;
+		pq_item t = h[i];
+		h[i] = h[big];
+		h[big] = t;
+		i = big;
+	}
+	return ret;
+}
+
+#define P_NONE (-1)    /* not visited */
+#define P_VISITED (-2) /* reached from another orphan (SpanningTree's orphanVisitedMarker) */
+#define P_VISITING (-3)
+
+/* SpanningTree.MarkDecendentsIgnoringCycles without recursion: mark what node reaches (not
+ * node itself), ignoring arcs that close a cycle, to at most 10,000 levels as there. */
+typedef struct mark_frame {
+	uint32_t node, at;
+	int32_t left;
+} mark_frame;
+
+static int mark_descendants(gd_ctx *c, int32_t *parent, uint32_t start, mark_frame **stk, size_t *cap)
+{
+	size_t depth = 0;
+	uint32_t type, at;
+	int64_t size;
+	int32_t nch;
+	int rc = node(c, start, &type, &size, &at, &nch);
+	if (rc)
+		return rc;
+	parent[start] = P_VISITING;
+	(*stk)[0] = (mark_frame){ start, at, nch };
+	for (;;) {
+		mark_frame *f = &(*stk)[depth];
+		if (f->left == 0) {
+			uint32_t x = f->node;
+			if (depth == 0) {
+				parent[x] = P_NONE; /* the start itself stays unmarked */
+				return 0;
+			}
+			depth--;
+			parent[x] = P_VISITED; /* the caller marks the child it went into */
+			continue;
+		}
+		f->left--;
+		uint32_t ch = 0;
+		if ((rc = child(c, f->node, &f->at, &ch)))
+			return rc;
+		if (parent[ch] != P_NONE)
+			continue;
+		if (depth + 1 > 10000) { /* PerfView gives up below that depth, and still marks the child */
+			parent[ch] = P_VISITED;
+			continue;
+		}
+		if ((rc = node(c, ch, &type, &size, &at, &nch)))
+			return rc;
+		if (depth + 2 > *cap) {
+			mark_frame *ns = realloc(*stk, *cap * 2 * sizeof(**stk));
+			if (!ns)
+				return SV_ENOMEM;
+			*stk = ns;
+			*cap *= 2;
+		}
+		parent[ch] = P_VISITING;
+		(*stk)[++depth] = (mark_frame){ ch, at, nch };
+	}
+}
+
+static int frame_of_type(gd_ctx *c, uint32_t t, sv_frame_id *fids, uint8_t *have, sv_frame_id *out)
+{
+	if (have[t]) {
+		*out = fids[t];
+		return 0;
+	}
+	const gd_type *ty = &c->types[t];
+	size_t need = (size_t)(ty->name.n > 0 ? ty->name.n : 0) + (size_t)(ty->module.n > 0 ? ty->module.n : 0) + 16;
+	if (SV_ARRAY_RESERVE(c->name, c->name_cap, need))
+		return SV_ENOMEM;
+	int len = ty->module.n >= 0 ? snprintf(c->name, need, "%.*s!%.*s", ty->module.n ? ty->module.n : 1,
+					       ty->module.n ? ty->module.p : "?", ty->name.n > 0 ? ty->name.n : 0, ty->name.p)
+				    : snprintf(c->name, need, "%.*s", ty->name.n > 0 ? ty->name.n : 0, ty->name.p);
+	int rc = c->sink->ops->intern_frame(c->sink->self, out, c->name, (size_t)len);
+	if (!rc) {
+		fids[t] = *out;
+		have[t] = 1;
+	}
+	return rc;
+}
+
+/* The walk: each node visited is a sample at the end of its path from the root. */
+static int walk(gd_ctx *c, size_t *unreachable)
+{
+	uint32_t n = c->nnodes;
+	int32_t *parent = malloc(((size_t)n + 1) * sizeof(*parent));
+	float *prio = calloc((size_t)n + 1, sizeof(*prio));
+	sv_stack_id *stack = malloc(((size_t)n + 1) * sizeof(*stack));
+	pq_item *heap = malloc(((size_t)n + 2) * sizeof(*heap));
+	sv_frame_id *fids = malloc(c->ntypes * sizeof(*fids));
+	uint8_t *have = calloc(c->ntypes, 1);
+	size_t mcap = 64;
+	mark_frame *mstk = malloc(mcap * sizeof(*mstk));
+	int rc = parent && prio && stack && heap && fids && have && mstk ? 0 : SV_ENOMEM;
+	for (uint32_t i = 0; !rc && i <= n; i++)
+		parent[i] = P_NONE;
+	size_t nh = 0;
+	if (!rc)
+		pq_push(heap, &nh, c->root, 0.0f);
+	bool orphans_added = false;
+	float order = 0, eps = 1e-7f;
+	sv_frame_id lost;
+	sv_stack_id lost_stack = SV_STACK_NONE;
+	while (!rc) {
+		if (nh == 0) {
+			if (orphans_added)
+				break;
+			orphans_added = true;
+			for (uint32_t i = 0; !rc && i < n; i++)
+				if (parent[i] == P_NONE)
+					rc = mark_descendants(c, parent, i, &mstk, &mcap);
+			for (uint32_t i = 0; !rc && i < n; i++) {
+				if (parent[i] == P_NONE && i != c->root) {
+					uint32_t type, at;
+					int64_t size;
+					int32_t nch;
+					if ((rc = node(c, i, &type, &size, &at, &nch)))
+						break;
+					pq_push(heap, &nh, i, c->types[type].priority);
+					parent[i] = (int32_t)n; /* "not reachable from roots" */
+					(*unreachable)++;
+				} else if (parent[i] < P_NONE) {
+					parent[i] = P_NONE;
+				}
+			}
+			if (!rc && nh && (rc = c->sink->ops->intern_frame(c->sink->self, &lost, "[not reachable from roots]", 26)) == 0)
+				rc = c->sink->ops->intern_stack(c->sink->self, &lost_stack, SV_STACK_NONE, lost);
+			continue;
+		}
+		uint32_t cur = pq_pop(heap, &nh).node;
+		uint32_t type, at;
+		int64_t size;
+		int32_t nch;
+		if ((rc = node(c, cur, &type, &size, &at, &nch)))
+			break;
+		float pp = prio[cur];
+		for (int32_t k = 0; k < nch && !rc; k++) {
+			uint32_t ch = 0;
+			if ((rc = child(c, cur, &at, &ch)))
+				break;
+			if (parent[ch] != P_NONE)
+				continue;
+			parent[ch] = (int32_t)cur;
+			uint32_t ctype, cat;
+			int64_t csize;
+			int32_t cn;
+			if ((rc = node(c, ch, &ctype, &csize, &cat, &cn)))
+				break;
+			float cp = c->types[ctype].priority + pp / 10;
+			prio[ch] = cp;
+			order += eps;
+			pq_push(heap, &nh, ch, cp - order);
+		}
+		/* the sample: its stack is its parent's and its type */
+		sv_frame_id f;
+		sv_stack_id up = cur == c->root || parent[cur] < 0 ? SV_STACK_NONE
+				 : (uint32_t)parent[cur] == n ? lost_stack
+							    : stack[parent[cur]];
+		if (!rc && !(rc = frame_of_type(c, type, fids, have, &f)) &&
+		    !(rc = c->sink->ops->intern_stack(c->sink->self, &stack[cur], up, f)))
+			rc = c->sink->ops->add_sample(c->sink->self, stack[cur], 0, (double)size * c->size_mult, c->count_mult);
+	}
+	free(parent);
+	free(prio);
+	free(stack);
+	free(heap);
+	free(fids);
+	free(have);
+	free(mstk);
+	return rc;
+}
+
+/* PerfView's default Priority patterns (SpanningTree.DefaultPriorities). */
+static const char gd_default_priorities[] =
+	"v4.0.30319\\%!->-1;v2.0.50727\\%!->-1;[*local vars]->-1000;"
+	"mscorlib!Runtime.CompilerServices.ConditionalWeakTable->-10000;[COM/WinRT Objects]->-1000000;"
+	"[*handles]->-2000000;[other roots]->-2000000";
+
+static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
+{
+	gd_ctx c;
+	memset(&c, 0, sizeof(c));
+	c.d = in->data;
+	c.n = in->len;
+	c.in = in;
+	c.err = err;
+	c.sink = sink;
+	int32_t v, len;
+	int rc = rd_i32(&c, &len);
+	if (!rc && (len != 20 || !need(&c, 20) || memcmp(c.d + c.at, GD_MAGIC, 20) != 0))
+		rc = gd_fail(&c, "not a FastSerialization stream");
+	c.at += 20;
+	if (!rc)
+		rc = object(&c, "GCHeapDump", &v);
+	if (!rc)
+		rc = read_graph(&c);
+	if (!rc)
+		rc = priorities(&c, gd_default_priorities);
+	size_t unreachable = 0;
+	if (!rc)
+		rc = walk(&c, &unreachable);
+	if (!rc && sink->ops->add_event)
+		rc = sink->ops->add_event(sink->self, "heap", c.nnodes, true);
+	if (!rc && sink->ops->set_scaling)
+		rc = sink->ops->set_scaling(sink->self, SV_SCALING_DATA);
+	if (!rc && sink->ops->set_unit)
+		rc = sink->ops->set_unit(sink->self, "bytes");
+	if (!rc)
+		rc = sv_sink_note(sink, SV_NOTE_INFO,
+				  "heap snapshot: %u objects of %u types, %lld bytes; a spanning tree from the root by PerfView's "
+				  "default priorities, %zu objects no root reaches under [not reachable from roots]",
+				  c.nnodes, c.ntypes, (long long)c.total, unreachable);
+	if (!rc && (c.count_mult != 1 || c.size_mult != 1))
+		rc = sv_sink_note(sink, SV_NOTE_INFO,
+				  "a sampled snapshot: each object counts %.3g objects and %.3g times its size, as the dump says, so "
+				  "totals match the whole heap",
+				  c.count_mult, c.size_mult);
+	(void)opts;
+	if (rc == SV_ENOMEM)
+		sv_error_set(err, SV_ENOMEM, NULL);
+	free(c.types);
+	free(c.name);
+	return rc;
+}
+
+static bool gd_probe(const unsigned char *d, size_t n)
+{
+	return n >= 40 && d[0] == 20 && d[1] == 0 && d[2] == 0 && d[3] == 0 && memcmp(d + 4, GD_MAGIC, 20) == 0 &&
+	       memmem(d, n < 256 ? n : 256, "GCHeapDump", 10);
+}
+
+static const char *const gd_patterns[] = { ".gcdump", NULL };
+
+/* PerfView's heap view boxes (semantics §11.2). */
+static const sv_format_defaults gd_defaults = {
+	.group = "[group Framework] mscorlib!=>LIB;System%!=>LIB;",
+	.fold = "[];mscorlib!String",
+};
+
+const sv_format sv_fmt_gcdump = {
+	.name = "gcdump", .patterns = gd_patterns, .probe = gd_probe, .import = gd_import, .defaults = &gd_defaults,
+};

@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: MIT
+# .gcdump heap snapshots (issue 33): files written by tests/gcdump/gen_gcdump.py from the
+# format's layout (no .NET runs here; test-extended reads PerfView's own test snapshot and
+# checks it against PerfView's XML dump of it). The spanning tree from the root, objects no
+# root reaches, sampled dumps' multipliers, and damage.
+GD=$TMP/gcdump
+mkdir -p "$GD"
+for m in ref sampled cycle; do python3 tests/gcdump/gen_gcdump.py "$GD/$m.gcdump" "$([ $m = ref ] || echo $m)"; done
+# every object once, under its first parent in PerfView's walk: App.Cache (reached from both
+# the statics and the locals) under [static vars]; the orphan under [not reachable from roots]
+cn gcdump.tree '[.tree.children[] | [.name, .inc, [.children[] | [.name, .inc, .inc_count]]]]' \
+	'[["[.NET Roots]",1204,[["[static vars]",1140,4],["[local vars]",64,3]]],["[not reachable from roots]",16,[["app!App.Orphan",16,1]]]]' \
+	calltree "$GD/ref.gcdump"
+cn gcdump.byname '[.rows[] | select(.name | test("String|Byte")) | [.name, .exc, .exc_count]] | sort' \
+	'[["mscorlib!System.Byte[]",1000,1],["mscorlib!System.String",80,2]]' byname "$GD/ref.gcdump"
+cn gcdump.info '[.format, .metric, .samples, (.found[] | select(startswith("heap snapshot")) | test("9 objects of 9 types, 1220 bytes.*1 objects no root reaches"))]' \
+	'["gcdump",1220,9,true]' info "$GD/ref.gcdump"
+# a sampled dump: each object counts as the multipliers say, so totals match the whole heap
+cn gcdump.sampled '[.metric, .count]' '[9760,90]' info "$GD/sampled.gcdump"
+# orphans: only those no other orphan reaches are roots (a cycle gives one), as PerfView
+cn gcdump.orphans '[.tree.children[] | select(.name == "[not reachable from roots]") | [.inc_count, [.children[] | [.name, .inc_count, .exc_count]]]]' \
+	'[[5,[["app!App.Orphan",5,4]]]]' calltree "$GD/cycle.gcdump"
+# damage: a one-line error with the byte offset, never a crash
+head -c 300 "$GD/ref.gcdump" > "$GD/cut.gcdump"
+e gcdump.truncated 1 "cut.gcdump: byte [0-9]+: .*(ends early|do not fit)" -- byname "$GD/cut.gcdump"
+python3 tests/gcdump/gen_gcdump.py "$GD/badchild.gcdump" badchild
+e gcdump.bad-child 1 "badchild.gcdump: byte [0-9]+: node 3 refers to a node outside the graph" -- byname "$GD/badchild.gcdump"
+printf "not a heap snapshot" > "$GD/notes.gcdump"
+e gcdump.not-fastser 1 "notes.gcdump" -- byname "$GD/notes.gcdump"
