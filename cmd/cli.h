@@ -50,6 +50,7 @@ typedef struct cli_opts {
 	bool by_cpu;              /* --by-cpu */
 	const char *symbol_path;  /* --symbol-path, else $_NT_SYMBOL_PATH */
 	bool offline;             /* --offline */
+	const char *priority;     /* --priority */
 	bool perf_layout;         /* diff --layout perf */
 	double net_timeout, net_total; /* --net-timeout, --net-total (0 = the defaults) */
 	const char *symfs;        /* --symfs */

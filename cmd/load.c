@@ -29,7 +29,7 @@ sv_import_opts cli_import_opts(const cli_opts *o)
 	return (sv_import_opts){ .format = o->format, .event = o->event, .kallsyms = o->kallsyms, .debug_dirs = o->debug_dirs,
 				 .perf_map_dir = o->perf_map_dir, .no_inline = o->no_inline, .by_cpu = o->by_cpu, .threads = o->threads,
 				 .symfs = o->symfs, .debuginfod = urls && *urls,
-				 .symbol_path = o->symbol_path ? o->symbol_path : getenv("_NT_SYMBOL_PATH"), .offline = o->offline,
+				 .symbol_path = o->symbol_path ? o->symbol_path : getenv("_NT_SYMBOL_PATH"), .offline = o->offline, .priority = o->priority,
 				 .net_file_s = o->net_timeout, .net_total_s = o->net_total };
 }
 

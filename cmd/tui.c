@@ -46,11 +46,14 @@ static int tui_save(void *payload, const sv_source *src, const char *path, sv_er
 
 /* The event picker's reload: the same file, the same options, another event; quietly (the
  * TUI owns the screen: no progress bar, warnings are in the file's notes). */
-static int tui_reload(const void *payload, const char *event, sv_source **out, sv_error *err)
+static int tui_reload(const void *payload, const char *event, const char *priority, sv_source **out, sv_error *err)
 {
 	const cli_opts *o = payload;
 	sv_import_opts io = cli_import_opts(o);
-	io.event = event;
+	if (event)
+		io.event = event;
+	if (priority)
+		io.priority = priority;
 	int rc = sv_load(out, o->files[0], &io, err);
 	if (!rc && o->scaling) /* as cli_load applies it to the first event */
 		sv_source_set_scaling(*out, strcmp(o->scaling, "time") == 0 ? SV_SCALING_TIME : SV_SCALING_DATA);
@@ -74,6 +77,9 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 			   /* nor can a diff's runs, one by one */
 			   o->nfiles && strcmp(o->files[0], "-") && !o->compare ? tui_reload : NULL, o, .expand_hot = pick || hot,
 			   .compare = o->compare };
+	/* a heap snapshot: the Priority box starts with what its tree was built with */
+	if (!o->compare && strcmp(sv_source_format(src), "gcdump") == 0)
+		to.priority = o->priority ? o->priority : sv_gcdump_default_priorities();
 	sv_error err;
 	sv_error_clear(&err);
 	cli_signals_on_fatal(tui_term_restore);

@@ -81,6 +81,43 @@ void sv_cmd_module_of(char *buf, size_t size, const char *name)
 	}
 }
 
+int sv_cmd_priority(char **out, const char *prio, const char *item, double delta)
+{
+	size_t ilen = strlen(item);
+	if (!ilen)
+		return SV_EINVAL;
+	double v = 0;
+	char *rest = malloc(strlen(prio) + 1);
+	if (!rest)
+		return SV_ENOMEM;
+	size_t o = 0;
+	for (const char *p = prio; *p;) {
+		const char *semi = strchr(p, ';'), *end = semi ? semi : p + strlen(p), *arrow = NULL;
+		for (const char *q = p; q + 1 < end; q++)
+			if (q[0] == '-' && q[1] == '>')
+				arrow = q;
+		const char *a = p, *z = arrow ? arrow : end;
+		while (a < z && sv_box_blank(*a))
+			a++;
+		while (z > a && sv_box_blank(z[-1]))
+			z--;
+		if (arrow && (size_t)(z - a) == ilen && memcmp(a, item, ilen) == 0) {
+			v = strtod(arrow + 2, NULL); /* this entry moves to the front */
+		} else if (a < end && !(a == z && !arrow)) {
+			if (o)
+				rest[o++] = ';';
+			memcpy(rest + o, p, (size_t)(end - p));
+			o += (size_t)(end - p);
+		}
+		p = semi ? semi + 1 : end;
+	}
+	rest[o] = '\0';
+	v += delta;
+	int rc = xasprintf(out, "%s->%.6g%s%s", item, v, o ? ";" : "", rest);
+	free(rest);
+	return rc;
+}
+
 /* The part of an entry-group display name between "<<" and the final ">>". */
 static bool entry_short(const char *name, const char **a, size_t *len)
 {

@@ -62,6 +62,7 @@ void tui_frame_dispose(tui_frame *f)
 	free(f->hist);
 	sv_params_dispose(&f->params);
 	free(f->focus);
+	free(f->priority);
 	free(f->title);
 	if (f->owns_src)
 		sv_source_free(f->src);
@@ -464,14 +465,24 @@ int tui_apply_params(tui_app *a, const sv_params *p, const char *what)
 
 int tui_push_frame(tui_app *a, sv_source *src, const sv_params *p, const char *title)
 {
+	/* `p` may be a frame's own (the array moves when it grows): copied first */
+	sv_params pc;
+	if (sv_params_copy(&pc, p)) {
+		sv_source_free(src);
+		tui_status(a, "out of memory");
+		return TUI_REDRAW;
+	}
 	if (SV_ARRAY_RESERVE(a->frames, a->frame_cap, a->nframes + 1)) {
+		sv_params_dispose(&pc);
 		sv_source_free(src);
 		tui_status(a, "out of memory");
 		return TUI_REDRAW;
 	}
 	sv_error err;
 	sv_error_clear(&err);
-	if (frame_init(&a->frames[a->nframes], src, true, p, title, &err)) {
+	int fr = frame_init(&a->frames[a->nframes], src, true, &pc, title, &err);
+	sv_params_dispose(&pc);
+	if (fr) {
 		tui_frame_dispose(&a->frames[a->nframes]);
 		tui_status(a, "%s", err.msg);
 		return TUI_REDRAW;

@@ -41,7 +41,7 @@ typedef enum tui_mode {
 } tui_mode;
 
 /* What the edit line's text is for. */
-typedef enum tui_edit_kind { EDIT_BOX, EDIT_FIND, EDIT_SAVE, EDIT_PRESET } tui_edit_kind;
+typedef enum tui_edit_kind { EDIT_BOX, EDIT_FIND, EDIT_SAVE, EDIT_PRESET, EDIT_PRIORITY } tui_edit_kind;
 
 typedef struct tui_pane {
 	size_t cursor, top;
@@ -57,6 +57,7 @@ typedef struct tui_frame {
 	sv_params *hist; /* filter history (Back / Forward) */
 	size_t nhist, hpos, hist_cap;
 	char *focus;
+	char *priority; /* a whole heap snapshot: the Priority patterns of src; NULL = not one */
 	sv_aggtree *agg; /* Callers or Callees of the focus, for the tab shown */
 	tui_tab agg_tab;
 	sv_callercallee *cc;
@@ -149,7 +150,7 @@ typedef struct tui_app {
 	tui_list events; /* the event picker */
 	struct sv_compare *compare; /* the first frame's runs (tui_options.compare), borrowed */
 	/* opening the file again for another event (borrowed from tui_options) */
-	int (*reload)(const void *payload, const char *event, sv_source **out, sv_error *err);
+	int (*reload)(const void *payload, const char *event, const char *priority, sv_source **out, sv_error *err);
 	const void *reload_payload;
 	unsigned char *picked;
 	char pick_filter[128];
@@ -305,6 +306,11 @@ int tui_columns_mouse(tui_app *a, tui_mouse m, int x, int y);
 void tui_columns_draw(tui_app *a, tui_screen *s);
 int tui_column_at(tui_app *a, int x, int *x0);
 int tui_events_start(tui_app *a);
+/* The Priority box of a heap snapshot (dlg_priority.c): whether they apply, apply a text, or change the
+ * cursor row's type (or module) priority by `delta`; each rebuilds the tree as a new view. */
+bool tui_priority_usable(tui_app *a); /* false: says why on the status line */
+int tui_priority_apply(tui_app *a, const char *text);
+int tui_priority_bump(tui_app *a, bool module, double delta);
 int tui_events_key(tui_app *a, int key);
 int tui_events_mouse(tui_app *a, tui_mouse m, int x, int y);
 void tui_events_draw(tui_app *a, tui_screen *s);

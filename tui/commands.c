@@ -702,6 +702,16 @@ static int grid_command(tui_app *a, tui_command c)
 		return TUI_REDRAW;
 	}
 	case CMD_EVENTS: return tui_events_start(a);
+	case CMD_EDIT_PRIORITY:
+		if (tui_priority_usable(a)) {
+			tui_edit_start(a, EDIT_PRIORITY, -1, f->priority);
+			tui_status(a, "priority: PAT->NUM;... first match wins; Enter rebuilds the tree, Esc cancels");
+		}
+		return TUI_REDRAW;
+	case CMD_RAISE_ITEM_PRIORITY: return tui_priority_bump(a, false, 1);
+	case CMD_LOWER_ITEM_PRIORITY: return tui_priority_bump(a, false, -1);
+	case CMD_RAISE_MODULE_PRIORITY: return tui_priority_bump(a, true, 1);
+	case CMD_LOWER_MODULE_PRIORITY: return tui_priority_bump(a, true, -1);
 	case CMD_PRESETS:
 		a->mode = MODE_PRESETS;
 		if (a->presets_list.cursor >= tui_preset_count(a))

@@ -3,6 +3,7 @@
  * the file again for the chosen one, on the stack of views (Esc comes back). Reading the file
  * is the caller's (tui_options.reload), as the TUI knows no formats. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
@@ -45,16 +46,23 @@ static int open_event(tui_app *a)
 	sv_source *ns = NULL;
 	sv_error err;
 	sv_error_clear(&err);
-	if (a->reload(a->reload_payload, e->name, &ns, &err)) {
+	if (a->reload(a->reload_payload, e->name, tui_app_frame(a)->priority, &ns, &err)) {
 		tui_status(a, "%s", err.msg);
 		return TUI_REDRAW;
 	}
 	char title[300];
 	snprintf(title, sizeof(title), "event %.200s", e->name);
+	char *prio = tui_app_frame(a)->priority ? strdup(tui_app_frame(a)->priority) : NULL;
 	tui_nav_push(a);
 	if (sv_source_intervals(ns)) /* thread time: the longest interval beside the counts */
 		a->col_hidden[SV_COL_MAX] = false;
-	return tui_push_frame(a, ns, &tui_app_frame(a)->params, title);
+	size_t before = a->nframes;
+	int r = tui_push_frame(a, ns, &tui_app_frame(a)->params, title);
+	if (a->nframes > before)
+		tui_app_frame(a)->priority = prio;
+	else
+		free(prio);
+	return r;
 }
 
 int tui_events_key(tui_app *a, int key)

@@ -292,7 +292,8 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 	tui_screen_text(s, a->w - hw, a->h - 1, hint, hw, TUI_A_REVERSE);
 	if (a->mode == MODE_EDIT && a->edit_kind != EDIT_BOX) {
 		snprintf(line, sizeof(line), "%s%.1000s",
-			 (a->edit_kind == EDIT_FIND) ? "find: " : (a->edit_kind == EDIT_SAVE) ? "save as: " : "save as preset named: ", a->edit);
+			 (a->edit_kind == EDIT_FIND) ? "find: " : (a->edit_kind == EDIT_SAVE) ? "save as: "
+			 : (a->edit_kind == EDIT_PRIORITY) ? "priority: " : "save as preset named: ", a->edit);
 		tui_screen_fill(s, 0, a->h - 1, a->w, TUI_A_REVERSE);
 		tui_screen_text(s, 0, a->h - 1, line, a->w, TUI_A_REVERSE);
 	}

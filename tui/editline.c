@@ -141,6 +141,7 @@ int tui_edit_key(tui_app *a, int key)
 		switch (a->edit_kind) {
 		case EDIT_SAVE: return a->edit[0] ? tui_save_view(a, a->edit) : TUI_REDRAW;
 		case EDIT_PRESET: return tui_save_preset(a, a->edit);
+		case EDIT_PRIORITY: return tui_priority_apply(a, a->edit);
 		case EDIT_FIND:
 			snprintf(a->find, sizeof(a->find), "%.*s", (int)sizeof(a->find) - 1, a->edit);
 			return tui_find_next(a, true, 1);

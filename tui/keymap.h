@@ -77,6 +77,11 @@
 	X(CMD_FIND_PREV, "find the previous match (wraps)")                            \
 	X(CMD_SAVE, "Save View (.perfView.xml.zip: samples, boxes, notes)")                \
 	X(CMD_EVENTS, "Events: open the file for another event it holds (perf: cycles ...)") \
+	X(CMD_EDIT_PRIORITY, "heap snapshot: edit the Priority box (PAT->NUM;..., first match wins)") \
+	X(CMD_RAISE_ITEM_PRIORITY, "heap snapshot: Raise Item Priority (the row's type, +1)") \
+	X(CMD_LOWER_ITEM_PRIORITY, "heap snapshot: Lower Item Priority (-1)")         \
+	X(CMD_RAISE_MODULE_PRIORITY, "heap snapshot: Raise Module Priority (+1)")     \
+	X(CMD_LOWER_MODULE_PRIORITY, "heap snapshot: Lower Module Priority (-1)")     \
 	X(CMD_PRESETS, "Presets: apply one (Enter), delete one of yours (d)")         \
 	X(CMD_SAVE_PRESET, "Save As Preset: GroupPats, Fold% and FoldPats under a name") \
 	X(CMD_HELP, "this help")                                                       \
@@ -167,6 +172,11 @@
 	X(CMD_SAVE, TUI_CTRL('s'), "C-s")                 \
 	X(CMD_SAVE, 'w', "w")                             \
 	X(CMD_EVENTS, 'v', "v")                           \
+	X(CMD_EDIT_PRIORITY, 'r', "r")                    \
+	X(CMD_RAISE_ITEM_PRIORITY, TUI_ALT('p'), "M-p")   \
+	X(CMD_LOWER_ITEM_PRIORITY, TUI_ALT('P'), "M-P")   \
+	X(CMD_RAISE_MODULE_PRIORITY, TUI_ALT('q'), "M-q") \
+	X(CMD_LOWER_MODULE_PRIORITY, TUI_ALT('Q'), "M-Q") \
 	X(CMD_PRESETS, 'P', "P")                          \
 	X(CMD_SAVE_PRESET, 'S', "S")                      \
 	X(CMD_HELP, '?', "?")                             \

@@ -220,6 +220,11 @@ int tui_run(sv_source *src, const sv_params *params, const tui_options *o, sv_er
 	a->reload = o->reload;
 	a->reload_payload = o->reload_payload;
 	a->expand_hot = o->expand_hot;
+	if (o->priority && !(a->frames[0].priority = strdup(o->priority))) {
+		tui_app_free(a);
+		sv_error_set(err, SV_ENOMEM, NULL);
+		return SV_ENOMEM;
+	}
 	a->compare = o->compare;
 	if (a->compare) {
 		tui_default_columns(a);

@@ -26,11 +26,16 @@ typedef struct tui_options {
 	void *presets_payload;
 	/* A first status line (what the opening boxes do), borrowed for the run; NULL = none. */
 	const char *hello;
-	/* Open the file again for another of its events (the event picker); NULL disables it. */
-	int (*reload)(const void *payload, const char *event, sv_source **out, sv_error *err);
+	/* Open the file again for another of its events (the event picker) or, on a heap
+	 * snapshot, with other Priority patterns (`priority`; NULL = as first opened); NULL
+	 * disables both. */
+	int (*reload)(const void *payload, const char *event, const char *priority, sv_source **out, sv_error *err);
 	const void *reload_payload;
 	/* Open each new call tree along its hot path (profiles of whole programs), not only ROOT. */
 	bool expand_hot;
+	/* A heap snapshot: the Priority patterns its tree was built with (the Priority box and
+	 * its commands then work); NULL = not a heap graph. Borrowed for the run. */
+	const char *priority;
 	/* A diff of several runs: the first view's rows get its Base, Test, 95 % CI, p and Sig
 	 * columns (the comparison follows the boxes). Borrowed for the run; NULL = none. */
 	struct sv_compare *compare;

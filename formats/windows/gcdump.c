@@ -16,6 +16,7 @@
  * in the order they were met), nodes no root reaches under "[not reachable from roots]"; each
  * node is a sample of its size (scaled for sampled dumps) whose stack is its path from the
  * root, a frame a type's name (MODULE!Name where the type has a module). */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -264,45 +265,63 @@ static int read_graph(gd_ctx *c)
 
 /* ---- priorities: PerfView's Priority patterns ("PAT->NUM;..."), first match wins ---- */
 
+static int prio_fail(gd_ctx *c, const char *entry, int n, const char *why)
+{
+	sv_error_set(c->err, SV_EINVAL, "--priority: '%.*s': %s", n > 200 ? 200 : n, entry, why);
+	return SV_EINVAL;
+}
+
+/* Each entry is PATTERN->NUMBER (the last "->" splits it, so "X->-1" is X at -1); empty
+ * entries are skipped, as PerfView's parser skips them. */
 static int priorities(gd_ctx *c, const char *pats)
 {
 	const char *p = pats;
 	while (*p) {
 		const char *semi = strchr(p, ';'), *end = semi ? semi : p + strlen(p);
-		const char *arrow = NULL;
+		const char *arrow = NULL, *a = p, *b = end;
 		for (const char *q = p; q + 1 < end; q++)
 			if (q[0] == '-' && q[1] == '>')
 				arrow = q;
-		if (arrow) {
-			char pat[1024];
-			snprintf(pat, sizeof(pat), "%.*s", (int)(arrow - p), p);
-			float prio = strtof(arrow + 2, NULL);
-			size_t a = 0, b = strlen(pat);
-			while (a < b && pat[a] == ' ')
-				a++;
-			while (b > a && pat[b - 1] == ' ')
-				b--;
-			pat[b] = '\0';
-			sv_pattern *re = NULL;
-			sv_error e;
-			sv_error_clear(&e);
-			if (sv_pattern_new(&re, pat + a, strlen(pat + a), &e) == 0) {
-				for (uint32_t t = 0; t < c->ntypes; t++) {
-					gd_type *ty = &c->types[t];
-					if (ty->prio_set)
-						continue;
-					char full[2048];
-					int fl = ty->module.n >= 0 ? snprintf(full, sizeof(full), "%.*s!%.*s", ty->module.n ? ty->module.n : 1,
-									      ty->module.n ? ty->module.p : "?", ty->name.n, ty->name.p)
-								   : snprintf(full, sizeof(full), "%.*s", ty->name.n > 0 ? ty->name.n : 0, ty->name.p);
-					if (sv_pattern_match(re, full, (size_t)(fl < (int)sizeof(full) ? fl : (int)sizeof(full) - 1))) {
-						ty->priority = prio;
-						ty->prio_set = true;
-					}
-				}
-				sv_pattern_free(re);
+		while (a < b && isspace((unsigned char)*a))
+			a++;
+		if (a == b) {
+			p = semi ? semi + 1 : end;
+			continue;
+		}
+		if (!arrow)
+			return prio_fail(c, p, (int)(end - p), "expected PATTERN->NUMBER");
+		char num[64], *numend;
+		int nl = snprintf(num, sizeof(num), "%.*s", (int)(end - arrow - 2), arrow + 2);
+		float prio = strtof(num, &numend);
+		while (*numend == ' ')
+			numend++;
+		if (nl <= 0 || nl >= (int)sizeof(num) || numend == num || *numend || !isfinite(prio))
+			return prio_fail(c, p, (int)(end - p), "the priority after -> is not a number");
+		b = arrow;
+		while (b > a && isspace((unsigned char)b[-1]))
+			b--;
+		sv_pattern *re = NULL;
+		sv_error e;
+		sv_error_clear(&e);
+		int rc = sv_pattern_new(&re, a, (size_t)(b - a), &e);
+		if (rc == SV_ENOMEM)
+			return rc;
+		if (rc)
+			return prio_fail(c, p, (int)(end - p), e.msg);
+		for (uint32_t t = 0; t < c->ntypes; t++) {
+			gd_type *ty = &c->types[t];
+			if (ty->prio_set)
+				continue;
+			char full[2048];
+			int fl = ty->module.n >= 0 ? snprintf(full, sizeof(full), "%.*s!%.*s", ty->module.n ? ty->module.n : 1,
+							      ty->module.n ? ty->module.p : "?", ty->name.n, ty->name.p)
+						   : snprintf(full, sizeof(full), "%.*s", ty->name.n > 0 ? ty->name.n : 0, ty->name.p);
+			if (sv_pattern_match(re, full, (size_t)(fl < (int)sizeof(full) ? fl : (int)sizeof(full) - 1))) {
+				ty->priority = prio;
+				ty->prio_set = true;
 			}
 		}
+		sv_pattern_free(re);
 		p = semi ? semi + 1 : end;
 	}
 	return 0;
@@ -531,6 +550,11 @@ static const char gd_default_priorities[] =
 	"mscorlib!Runtime.CompilerServices.ConditionalWeakTable->-10000;[COM/WinRT Objects]->-1000000;"
 	"[*handles]->-2000000;[other roots]->-2000000";
 
+const char *sv_gcdump_default_priorities(void)
+{
+	return gd_default_priorities;
+}
+
 static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
 {
 	gd_ctx c;
@@ -549,8 +573,9 @@ static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		rc = object(&c, "GCHeapDump", &v);
 	if (!rc)
 		rc = read_graph(&c);
+	const char *prio = opts && opts->priority ? opts->priority : gd_default_priorities;
 	if (!rc)
-		rc = priorities(&c, gd_default_priorities);
+		rc = priorities(&c, prio);
 	size_t unreachable = 0;
 	if (!rc)
 		rc = walk(&c, &unreachable);
@@ -562,15 +587,17 @@ static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		rc = sink->ops->set_unit(sink->self, "bytes");
 	if (!rc)
 		rc = sv_sink_note(sink, SV_NOTE_INFO,
-				  "heap snapshot: %u objects of %u types, %lld bytes; a spanning tree from the root by PerfView's "
-				  "default priorities, %zu objects no root reaches under [not reachable from roots]",
-				  c.nnodes, c.ntypes, (long long)c.total, unreachable);
+				  "heap snapshot: %u objects of %u types, %lld bytes; a spanning tree from the root by %s "
+				  "priorities, %zu objects no root reaches under [not reachable from roots]",
+				  c.nnodes, c.ntypes, (long long)c.total, prio == gd_default_priorities ? "PerfView's default" : "the given",
+				  unreachable);
+	if (!rc)
+		rc = sv_sink_note(sink, SV_NOTE_INFO, "priorities (--priority): %s", prio);
 	if (!rc && (c.count_mult != 1 || c.size_mult != 1))
 		rc = sv_sink_note(sink, SV_NOTE_INFO,
 				  "a sampled snapshot: each object counts %.3g objects and %.3g times its size, as the dump says, so "
 				  "totals match the whole heap",
 				  c.count_mult, c.size_mult);
-	(void)opts;
 	if (rc == SV_ENOMEM)
 		sv_error_set(err, SV_ENOMEM, NULL);
 	free(c.types);

@@ -78,4 +78,12 @@ if [ -f "$RG/test1.gcdump" ]; then
 	if why=$(python3 tests/tools/gcdump_oracle.py "$RG/test1_baseline.gcdump.xml.gz" "$IT/gc.json" 2>&1); then ok; else bad gcdump.real.tree "$why"; fi
 	want=$(gzip -dc "$RG/test1_baseline.gcdump.xml.gz" | sed -n 's/.*<MemoryGraph NumNodes="\([0-9]*\)".*TotalSize="\([0-9]*\)".*/[\2,\1]/p')
 	cn gcdump.real.total '[.metric, .samples]' "$want" info "$RG/test1.gcdump"
+	# --priority (PerfView's Priority box): raising Scope objects and lowering prototypes moves
+	# 112 paths of the default tree; the oracle walks with the same patterns
+	pr='*Type  Scope*->5;*prototype*->-50;*NodeList*->3'
+	"$SV" calltree "$RG/test1.gcdump" --priority "$pr" --json > "$IT/gcp.json" 2> /dev/null
+	if why=$(python3 tests/tools/gcdump_oracle.py "$RG/test1_baseline.gcdump.xml.gz" "$IT/gcp.json" "$pr" 2>&1); then ok; else bad gcdump.real.priority "$why"; fi
+	if python3 tests/tools/gcdump_oracle.py "$RG/test1_baseline.gcdump.xml.gz" "$IT/gc.json" "$pr" > /dev/null 2>&1; then
+		bad gcdump.real.priority-matters "the default tree equals the one with --priority '$pr': the check above cannot fail"
+	else ok; fi
 fi

@@ -15,6 +15,15 @@ cn gcdump.byname '[.rows[] | select(.name | test("String|Byte")) | [.name, .exc,
 	'[["mscorlib!System.Byte[]",1000,1],["mscorlib!System.String",80,2]]' byname "$GD/ref.gcdump"
 cn gcdump.info '[.format, .metric, .samples, (.found[] | select(startswith("heap snapshot")) | test("9 objects of 9 types, 1220 bytes.*1 objects no root reaches"))]' \
 	'["gcdump",1220,9,true]' info "$GD/ref.gcdump"
+# --priority (PerfView's Priority box) replaces the defaults: [local vars] raised above the
+# statics takes App.Cache and what it holds; info shows the patterns in use
+cn gcdump.priority '[.tree.children[0].children[] | [.name, .inc, .inc_count]]' \
+	'[["[local vars]",1204,6],["[static vars]",0,1]]' calltree --priority '[local vars]->10' "$GD/ref.gcdump"
+cn gcdump.priority-info '[.found[] | select(startswith("priorities")) | test("^priorities \\(--priority\\): v4.0.30319.*\\[other roots\\]->-2000000$")]' \
+	'[true]' info "$GD/ref.gcdump"
+e gcdump.priority-no-arrow 2 "^stackview: .*--priority: 'App.Cache': expected PATTERN->NUMBER" -- calltree --priority 'X->1;App.Cache' "$GD/ref.gcdump"
+e gcdump.priority-bad-number 2 "--priority: 'X->high': the priority after -> is not a number" -- calltree --priority 'X->high' "$GD/ref.gcdump"
+e gcdump.priority-bad-pattern 2 "--priority: 'X\\{->1': .*closing" -- calltree --priority 'X{->1' "$GD/ref.gcdump"
 # a sampled dump: each object counts as the multipliers say, so totals match the whole heap
 cn gcdump.sampled '[.metric, .count]' '[9760,90]' info "$GD/sampled.gcdump"
 # orphans: only those no other orphan reaches are roots (a cycle gives one), as PerfView

@@ -4,7 +4,9 @@
 <MemoryGraph> with its <NodeTypes> and <Nodes>, as GraphUtils.WriteXml writes it), compared
 with stackview's calltree --json of the .gcdump.
 
-  gcdump_oracle.py DUMP.xml[.gz] CALLTREE.json
+  gcdump_oracle.py DUMP.xml[.gz] CALLTREE.json [PRIORITIES]
+
+PRIORITIES: Priority patterns used instead of PerfView's defaults (stackview's --priority).
 
 From the XML alone it builds what PerfView's heap stack source is: SpanningTree.ForEach from
 the root (a priority queue as PerfView's, each child's priority its type's, from the default
@@ -48,7 +50,9 @@ N = len(nodes)
 
 prio = {}
 pats = []
-for p in DEFAULT.split(";"):
+for p in (sys.argv[3] if len(sys.argv) > 3 else DEFAULT).split(";"):
+    if not p.strip():
+        continue
     m = re.match(r"(.*)->(-?\d+.?\d*)", p)
     pats.append((translate(m.group(1).strip()), f32(float(m.group(2)))))
 for t, name in types.items():

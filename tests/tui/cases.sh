@@ -165,3 +165,8 @@ if [ "$got" = "$(printf 'yours A x->y\nyours B Fold%% 1 FoldPats z')" ]; then ok
 } > "$TMP/tiny.keys"
 if out=$("$SV" view examples/tutorial.perfView.xml --script "$TMP/tiny.keys" --size 100x30 2>&1) &&
 	printf '%s\n' "$out" | tail -31 | grep -q '^tutorial.perfView.xml'; then ok; else bad tui.tiny "$(printf '%s\n' "$out" | grep -m3 -E 'ERROR|runtime error|Abort' ; printf '%s' "$out" | tail -2)"; fi
+
+# The Priority box and its commands say why they do nothing outside a heap snapshot.
+printf '# input\nr :dump\n' > "$TMP/prio.keys"
+got=$("$SV" view examples/tutorial.perfView.xml --script "$TMP/prio.keys" --size 100x12 | sed -n 12p)
+case "$got" in *"priorities choose the tree of a heap snapshot (.gcdump); this is not one"*) ok ;; *) bad tui.priority.not-heap "$got" ;; esac

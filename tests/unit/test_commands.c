@@ -84,6 +84,22 @@ static void test_fold_pct(void **state)
 	EXPECT(sv_cmd_fold_pct(&out_, "1.6", false), "1.00");
 }
 
+static void test_priority(void **state)
+{
+	(void)state;
+	/* a new entry goes first (first match wins) at +-1 */
+	EXPECT(sv_cmd_priority(&out_, "[*local vars]->-1000;[other roots]->-2000000", "app!App.Cache", 1),
+	       "app!App.Cache->1;[*local vars]->-1000;[other roots]->-2000000");
+	/* an existing one moves to the front with its number changed; blank entries go */
+	EXPECT(sv_cmd_priority(&out_, "a->1; ;[*local vars] -> -1000;b->2", "[*local vars]", -1),
+	       "[*local vars]->-1001;a->1;b->2");
+	EXPECT(sv_cmd_priority(&out_, "", "mscorlib!", -1), "mscorlib!->-1");
+	EXPECT(sv_cmd_priority(&out_, "x->-1", "x", 1), "x->0");
+	char *none = NULL;
+	assert_int_equal(sv_cmd_priority(&none, "a->1", "", 1), SV_EINVAL);
+	assert_null(none);
+}
+
 static void test_params_cmds(void **state)
 {
 	(void)state;
@@ -105,6 +121,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ungroup), cmocka_unit_test(test_group_module), cmocka_unit_test(test_addset),
 		cmocka_unit_test(test_items),   cmocka_unit_test(test_fold_pct),     cmocka_unit_test(test_params_cmds),
+		cmocka_unit_test(test_priority),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,6 +34,8 @@ typedef struct sv_import_opts {
 	const char *symbol_path;  /* ETL: where PDBs are (_NT_SYMBOL_PATH syntax); NULL = none */
 	bool offline;             /* ETL: never download from the symbol path's servers */
 	bool no_default_kind;     /* ETL: without CPU samples, show nothing rather than another kind */
+	const char *priority;     /* gcdump: PerfView's Priority patterns ("PAT->NUM;..."), replacing
+				   * its defaults; NULL = the defaults */
 	unsigned threads;         /* perf script, folded text: 1 = one thread, 2 = two (any size),
 				   * 0 = two for a whole input of 16 MiB or more when there are two CPUs */
 	/* The network (ETL symbol servers, perf.data debuginfod): a file's transfer gives up
@@ -55,6 +57,10 @@ typedef struct sv_format_defaults {
 	 * profiled program's own modules kept by function (perf: "Just My App"). */
 	bool group_system;
 } sv_format_defaults;
+
+/* The Priority patterns PerfView builds a heap snapshot's tree with (sv_import_opts.priority
+ * replaces them); static text. */
+SV_API const char *sv_gcdump_default_priorities(void);
 
 struct sv_format {
 	const char *name;                 /* "perfview-xml", ... */

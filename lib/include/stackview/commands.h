@@ -30,6 +30,11 @@ SV_API int sv_cmd_include_items(char **out, const char *incpats, const char *con
 SV_API int sv_cmd_exclude_items(char **out, const char *excpats, const char *const *names, size_t n) SV_MUST_USE;
 /* F7 / Shift-F7 (§4.3). An empty or non-numeric box is returned unchanged. */
 SV_API int sv_cmd_fold_pct(char **out, const char *foldpct, bool increase) SV_MUST_USE;
+/* Raise / Lower Item Priority and Module Priority (PerfView's Alt-P, Shift-Alt-P, Alt-Q,
+ * Shift-Alt-Q on a heap snapshot): `prio` is the Priority box ("PAT->NUM;..."), `item` the
+ * pattern (a type name, or "MODULE!" for its module). The entry for `item` moves to the front,
+ * where it wins, with its number changed by `delta` (a new one starts from 0). */
+SV_API int sv_cmd_priority(char **out, const char *prio, const char *item, double delta) SV_MUST_USE;
 /* The module of a display name (§8): text before the first `!` made of module characters,
  * else the word after `module `. Writes "" when there is none. */
 SV_API void sv_cmd_module_of(char *buf, size_t size, const char *name);

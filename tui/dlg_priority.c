@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/* The Priority box of a heap snapshot (PerfView's, above its heap views): the patterns that
+ * choose the spanning tree the stacks come from. A change opens the file again with them
+ * (tui_options.reload) on the stack of views, so Esc goes back to the earlier priorities. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "stackview/commands.h"
+
+bool tui_priority_usable(tui_app *a)
+{
+	tui_frame *f = tui_app_frame(a);
+	if (!f->priority) {
+		bool heap = false;
+		for (size_t i = 0; i < a->nframes; i++)
+			heap = heap || a->frames[i].priority;
+		tui_status(a, heap ? "priorities change the whole snapshot: Esc back to its view first"
+				   : "priorities choose the tree of a heap snapshot (.gcdump); this is not one");
+		return false;
+	}
+	if (!a->reload) {
+		tui_status(a, "the file cannot be opened again here");
+		return false;
+	}
+	return true;
+}
+
+int tui_priority_apply(tui_app *a, const char *text)
+{
+	if (!tui_priority_usable(a))
+		return TUI_REDRAW;
+	if (strcmp(text, tui_app_frame(a)->priority) == 0) {
+		tui_status(a, "the priorities are unchanged");
+		return TUI_REDRAW;
+	}
+	char *prio = strdup(text);
+	if (!prio) {
+		tui_status(a, "out of memory");
+		return TUI_REDRAW;
+	}
+	sv_source *ns = NULL;
+	sv_error err;
+	sv_error_clear(&err);
+	if (a->reload(a->reload_payload, NULL, prio, &ns, &err)) {
+		tui_status(a, "%s", err.msg);
+		free(prio);
+		return TUI_REDRAW;
+	}
+	char title[300];
+	snprintf(title, sizeof(title), "priority %.200s", prio);
+	tui_nav_push(a);
+	size_t before = a->nframes;
+	int r = tui_push_frame(a, ns, &tui_app_frame(a)->params, title);
+	if (a->nframes > before) {
+		tui_app_frame(a)->priority = prio;
+		tui_expand_hot(a); /* as the snapshot first opened */
+	} else {
+		free(prio);
+	}
+	return r;
+}
+
+/* Raise / Lower Item (or Module) Priority on the cursor's row, by one. */
+int tui_priority_bump(tui_app *a, bool module, double delta)
+{
+	if (!tui_priority_usable(a))
+		return TUI_REDRAW;
+	tui_frame *f = tui_app_frame(a);
+	const char *name = tui_row_name(a, f->pane[a->tab].cursor);
+	if (!name) {
+		tui_status(a, "no row selected");
+		return TUI_REDRAW;
+	}
+	/* an entry group's row `G <<X>>` stands for X */
+	char item[1024];
+	const char *lt = strstr(name, " <<");
+	size_t nl = strlen(name);
+	if (lt && nl > 2 && strcmp(name + nl - 2, ">>") == 0)
+		snprintf(item, sizeof(item), "%.*s", (int)(name + nl - 2 - (lt + 3)), lt + 3);
+	else
+		snprintf(item, sizeof(item), "%s", name);
+	if (module) {
+		char mod[512];
+		sv_cmd_module_of(mod, sizeof(mod), item);
+		if (!mod[0]) {
+			tui_status(a, "'%s' names no module", item);
+			return TUI_REDRAW;
+		}
+		snprintf(item, sizeof(item), "%s!", mod);
+	}
+	char *out = NULL;
+	int rc = sv_cmd_priority(&out, f->priority, item, delta);
+	if (rc) {
+		tui_status(a, rc == SV_EINVAL ? "no name to give a priority" : "out of memory");
+		return TUI_REDRAW;
+	}
+	int r = tui_priority_apply(a, out);
+	free(out);
+	return r;
+}
