@@ -21,7 +21,7 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_OUTPUT = 3 };
 /* Files on one command line (diff and check take several runs a side). */
 #define CLI_MAX_FILES 256
 
-typedef enum cli_out { OUT_TEXT, OUT_JSON, OUT_TSV } cli_out;
+typedef enum cli_out { OUT_TEXT, OUT_JSON, OUT_TSV, OUT_CSV } cli_out;
 
 typedef struct cli_opts {
 	const char *cmd;
@@ -51,6 +51,9 @@ typedef struct cli_opts {
 	const char *symbol_path;  /* --symbol-path, else $_NT_SYMBOL_PATH */
 	bool offline;             /* --offline */
 	const char *priority;     /* --priority */
+	/* events: --process, --thread, --grep, --fields, --limit (-1 = all) */
+	const char *ev_process, *ev_thread, *ev_grep, *ev_fields;
+	long ev_limit;
 	bool perf_layout;         /* diff --layout perf */
 	double net_timeout, net_total; /* --net-timeout, --net-total (0 = the defaults) */
 	const char *symfs;        /* --symfs */
@@ -124,7 +127,7 @@ bool cli_progress_end(cli_progress *cp, bool ok);
 typedef enum cli_command_id {
 	CLI_CMD_VIEW, CLI_CMD_INFO, CLI_CMD_BYNAME, CLI_CMD_CALLTREE, CLI_CMD_CALLERS, CLI_CMD_CALLEES,
 	CLI_CMD_CALLERCALLEE, CLI_CMD_FLAME, CLI_CMD_DIFF, CLI_CMD_OVERWEIGHT, CLI_CMD_CHECK, CLI_CMD_EXPLAIN,
-	CLI_CMD_CONVERT, CLI_CMD_SYMBOLS, CLI_CMD_PRESETS, CLI_CMD_COUNT
+	CLI_CMD_CONVERT, CLI_CMD_SYMBOLS, CLI_CMD_PRESETS, CLI_CMD_EVENTS, CLI_CMD_COUNT
 } cli_command_id;
 enum { CLI_NEEDS_FOCUS = 1, CLI_NEEDS_OUTPUT = 2, CLI_WANTS_PRESETS = 4, CLI_SPLITS = 8 /* BASE... -- TEST... */,
        CLI_NEEDS_NAME = 16 };
@@ -173,6 +176,7 @@ int cli_view(const cli_opts *o, const char *what);
 int cli_print_view(sv_view *v, const char *what, const cli_opts *o);
 int cli_flame_to(const sv_view *v, const char *path, const char *title);
 int cmd_info(const cli_opts *o);
+int cmd_events(const cli_opts *o);
 int cmd_diff(const cli_opts *o);
 int cmd_overweight(const cli_opts *o);
 /* The runs of a diff, overweight or check (diff.c): files[first ..], the base runs up to

@@ -36,6 +36,7 @@ static int (*const run[CLI_CMD_COUNT])(const cli_opts *o) = {
 	[CLI_CMD_CONVERT] = cmd_convert,
 	[CLI_CMD_SYMBOLS] = cmd_symbols,
 	[CLI_CMD_PRESETS] = run_presets,
+	[CLI_CMD_EVENTS] = cmd_events,
 };
 
 int main(int argc, char **argv)

@@ -24,6 +24,8 @@ void cli_usage(FILE *f)
 	      "       stackview flame FILE [FILTER...] -o OUT.svg\n"
 	      "       stackview diff BASE TEST [FILTER...] -o OUT.svg   (differential flame graph)\n"
 	      "       stackview presets                    list the built-in presets and yours\n"
+	      "       stackview events FILE [--event PAT] [--process P] [--thread T] [--start MS] [--end MS]\n"
+	      "                    [--grep TEXT] [--fields A,B] [--limit N] [--json|--csv]   every event\n"
 	      "       stackview symbols FILE [--lookup ADDR[,ADDR...]] [--json]   a PDB's functions\n"
 	      "\n"
 	      "FILE may be - (standard input). Formats: .perfView.xml, .perfView.json (+ .zip),\n"
@@ -123,7 +125,7 @@ enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
 	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_LAYOUT, O_FORMAT, O_VERSION,
 	O_MATCH, O_NO_AUTO_MATCH, O_WELCH, O_JUNIT, O_NAME,
-	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_THREADS, O_BY_CPU, O_LOOKUP, O_SYMBOL_PATH, O_OFFLINE, O_PRIORITY, O_NET_TIMEOUT, O_NET_TOTAL, O_SYMFS, O_DEBUGINFOD, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT, O_SORT, O_COMM, O_PID, O_TID, O_DSOS, O_SYMBOLS, O_PERF_G, O_PERF_F,
+	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_THREADS, O_BY_CPU, O_LOOKUP, O_SYMBOL_PATH, O_OFFLINE, O_PRIORITY, O_PROCESS, O_THREAD, O_GREP, O_LIMIT, O_CSV, O_NET_TIMEOUT, O_NET_TOTAL, O_SYMFS, O_DEBUGINFOD, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT, O_SORT, O_COMM, O_PID, O_TID, O_DSOS, O_SYMBOLS, O_PERF_G, O_PERF_F,
 };
 
 static const struct option longopts[] = {
@@ -145,6 +147,11 @@ static const struct option longopts[] = {
 	{ "symbol-path", required_argument, NULL, O_SYMBOL_PATH },
 	{ "offline", no_argument, NULL, O_OFFLINE },
 	{ "priority", required_argument, NULL, O_PRIORITY },
+	{ "process", required_argument, NULL, O_PROCESS },
+	{ "thread", required_argument, NULL, O_THREAD },
+	{ "grep", required_argument, NULL, O_GREP },
+	{ "limit", required_argument, NULL, O_LIMIT },
+	{ "csv", no_argument, NULL, O_CSV },
 	{ "net-timeout", required_argument, NULL, O_NET_TIMEOUT },
 	{ "net-total", required_argument, NULL, O_NET_TOTAL },
 	{ "symfs", required_argument, NULL, O_SYMFS },
@@ -384,6 +391,7 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 	o->depth = -1;
 	o->progress = -1;
 	o->sort_col = -1;
+	o->ev_limit = -1;
 	int first = 1;
 	const cli_command *cmd = argc > 1 ? cli_command_find(argv[1]) : NULL;
 	if (cmd) {
@@ -452,6 +460,17 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 		case O_SYMBOL_PATH: o->symbol_path = optarg; break;
 		case O_OFFLINE: o->offline = true; break;
 		case O_PRIORITY: o->priority = optarg; break;
+		case O_PROCESS: o->ev_process = optarg; break;
+		case O_THREAD: o->ev_thread = optarg; break;
+		case O_GREP: o->ev_grep = optarg; break;
+		case O_CSV: o->out = OUT_CSV; break;
+		case O_LIMIT:
+			if (!parse_long(optarg, &n)) {
+				fprintf(stderr, "stackview: --limit needs a non-negative number\n");
+				return EXIT_USAGE;
+			}
+			o->ev_limit = n;
+			break;
 		case O_NET_TIMEOUT:
 		case O_NET_TOTAL: {
 			char *end;
@@ -500,9 +519,14 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 				return r;
 			break;
 		}
-		case O_COMM:
 		case O_PID:
 		case O_TID:
+			if (cmd->id == CLI_CMD_EVENTS) { /* events: the process or thread shown */
+				*(c == O_PID ? &o->ev_process : &o->ev_thread) = optarg;
+				break;
+			}
+			/* fall through */
+		case O_COMM:
 		case O_DSOS:
 		case O_SYMBOLS: {
 			int r = add_perf_filter(o, c, optarg);
@@ -510,8 +534,13 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 				return r;
 			break;
 		}
-		case O_PERF_G:
 		case O_PERF_F:
+			if (cmd->id == CLI_CMD_EVENTS) {
+				o->ev_fields = optarg;
+				break;
+			}
+			/* fall through */
+		case O_PERF_G:
 			fprintf(stderr, "stackview: --%s is perf report's option; here %s\n", c == O_PERF_G ? "call-graph" : "fields",
 				c == O_PERF_G ? "the views are the call graph: calltree (callers at the top), callers and callees of "
 						"--focus NAME, and Fold%% (--fold-pct) hides the small branches"

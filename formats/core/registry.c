@@ -109,42 +109,78 @@ int sv_input_open(sv_input *in, const char *path, bool format_named, sv_progress
 	return rc;
 }
 
-int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_error *err)
+/* Open an input and find its format (opts->format, else by content and name); the input
+ * is read whole unless the format streams. On failure nothing is left to dispose. */
+static int open_input(sv_input *in, const sv_format **fmt, const char *path, const sv_import_opts *opts, sv_error *err)
 {
-	static const sv_import_opts none = { 0 };
-	if (!opts)
-		opts = &none;
 	const char *format = opts->format;
-	sv_input in = { 0 };
-	sv_source *src = NULL;
-	const sv_format *fmt = NULL;
-	int rc = sv_input_open(&in, path, format != NULL, opts->progress, err);
+	int rc = sv_input_open(in, path, format != NULL, opts->progress, err);
 	if (rc)
 		return rc;
 	if (format) {
-		fmt = sv_format_find(format);
-		if (!fmt || !fmt->import) {
+		*fmt = sv_format_find(format);
+		if (!*fmt || !(*fmt)->import) {
 			rc = sv_error_set(err, SV_EINVAL, "unknown format '%s'", format);
 			goto out;
 		}
 	} else {
-		fmt = sv_format_detect(&in);
-		int k = unread_kind(&in);
+		*fmt = sv_format_detect(in);
+		int k = unread_kind(in);
 		if (k >= 0) {
 			rc = sv_error_set(err, SV_EFORMAT, "%s: not read; %s", unread[k].what, unread[k].advice);
 			sv_error_locate(err, path, 0, -1);
 			goto out;
 		}
-		if (!fmt) {
+		if (!*fmt) {
 			rc = sv_error_set(err, SV_EFORMAT, "unrecognised file format");
 			sv_error_locate(err, path, 0, -1);
 			goto out;
 		}
 	}
-	if (!fmt->streams && (rc = sv_input_complete(&in, err)))
+	if (!(*fmt)->streams && (rc = sv_input_complete(in, err)))
 		goto out;
-	if (in.progress)
-		in.progress->next = 0; /* parsing starts over at byte 0 of what was read */
+	if (in->progress)
+		in->progress->next = 0; /* parsing starts over at byte 0 of what was read */
+out:
+	if (rc)
+		sv_input_dispose(in);
+	return rc;
+}
+
+int sv_list_events(const char *path, const sv_import_opts *opts, const sv_event_lister *l, sv_error *err)
+{
+	static const sv_import_opts none = { 0 };
+	if (!opts)
+		opts = &none;
+	sv_input in = { 0 };
+	const sv_format *fmt = NULL;
+	int rc = open_input(&in, &fmt, path, opts, err);
+	if (rc)
+		return rc;
+	if (!fmt->list_events) {
+		rc = sv_error_set(err, SV_EINVAL, "a %s file holds no event list (events are listed from ETL and .nettrace traces)",
+				  fmt->name);
+		sv_error_locate(err, path, 0, -1);
+	} else {
+		rc = fmt->list_events(&in, opts, l, err);
+		if (rc < 0 && err && !err->file[0] && rc != SV_ENOMEM)
+			sv_error_locate(err, path, 0, -1);
+	}
+	sv_input_dispose(&in);
+	return rc;
+}
+
+int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_error *err)
+{
+	static const sv_import_opts none = { 0 };
+	if (!opts)
+		opts = &none;
+	sv_input in = { 0 };
+	sv_source *src = NULL;
+	const sv_format *fmt = NULL;
+	int rc = open_input(&in, &fmt, path, opts, err);
+	if (rc)
+		return rc;
 	if ((rc = sv_source_new(&src, fmt->name))) {
 		sv_error_set(err, rc, NULL);
 		goto out;

@@ -24,6 +24,7 @@
 
 static void ctx_dispose(etl_ctx *c)
 {
+	free(c->list_buf);
 	free(c->bufs);
 	free(c->streams);
 	free(c->heap);
@@ -159,6 +160,41 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 		rc = sv_etl_read_events(&c);
 	if (!rc)
 		rc = sv_etl_name_late_kinds(&c);
+	if (!rc && !c.want && !c.tt_on && !c.raw_samples && c.nkinds && !(opts && opts->no_default_kind)) {
+		/* No CPU samples (a GC or provider trace): the trace is read again for the kind a
+		 * user would look at first, the CLR's allocation ticks where it has them, else the
+		 * provider kind (then the kernel kind) with the most events, and the notes say so. */
+		const char *pick = NULL;
+		size_t most = 0;
+		bool pick_kernel = true; /* a provider's own events before the kernel's configuration ones */
+		for (size_t i = 0; i < c.nkinds; i++) {
+			const char *n = c.kinds[i].name;
+			bool kernel = strncmp(n, "Windows Kernel/", 15) == 0;
+			if (strcmp(n, "Microsoft-Windows-DotNETRuntime/GC/AllocationTick") == 0) {
+				pick = n;
+				break;
+			}
+			if (strncmp(n, "Windows Kernel/EventTrace", 25) != 0 &&
+			    ((pick_kernel && !kernel) || (kernel == pick_kernel && c.kinds[i].count > most)))
+				pick = n, most = c.kinds[i].count, pick_kernel = kernel;
+		}
+		if (pick) {
+			char name[512];
+			snprintf(name, sizeof(name), "%s", pick);
+			size_t kinds = c.nkinds;
+			ctx_dispose(&c);
+			sv_import_opts again = opts ? *opts : (sv_import_opts){ 0 };
+			again.event = name;
+			again.no_default_kind = true;
+			rc = etl_import(sink, in, &again, err);
+			if (!rc)
+				rc = sv_sink_note(sink, SV_NOTE_WARNING,
+						  "no CPU samples in the trace: showing '%s'; --event (v in the terminal UI) picks another "
+						  "of its %zu event kinds (info lists them)",
+						  name, kinds);
+			return rc;
+		}
+	}
 	if (!rc && c.tt_on && !c.cswitches)
 		rc = sv_error_set(err, SV_EINVAL,
 				  "event '%s' needs CSwitch events with stacks (xperf -on PROC_THREAD+LOADER+PROFILE+CSWITCH+DISPATCHER "
@@ -210,6 +246,13 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s %s", k ? "," : "", c.kinds[k].name);
 		rc = sv_error_set(err, SV_EINVAL, "%s", msg);
 	}
+	/* the trace first, then what was made of it */
+	if (!rc)
+		rc = sv_sink_note(c.sink, SV_NOTE_INFO,
+			  "Windows %u.%u build %u, %u CPUs, %u-bit pointers, clock %.0f Hz; %zu buffers (%zu compressed), "
+			  "%zu events in %zu bytes",
+			  c.os_major, c.os_minor, c.build, c.ncpus, c.ptr * 8, c.freq, nbufs, c.ncompressed, c.records,
+			  c.event_bytes);
 	if (!rc && c.want_disk)
 		rc = sv_sink_note(c.sink, SV_NOTE_INFO, "%s: %zu of %zu I/Os with the stack of their Init event (ReadInit/WriteInit, by Irp)",
 			  c.want, c.disk_inits, c.events_kept);
@@ -221,12 +264,6 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 			  c.clr_stacks,
 			  c.want_bytes ? "each weighing its bytes (docs/etl-events.md), with its stack where the trace has one"
 				       : "each counting 1, with its stack where the trace has one");
-	if (!rc)
-		rc = sv_sink_note(c.sink, SV_NOTE_INFO,
-			  "Windows %u.%u build %u, %u CPUs, %u-bit pointers, clock %.0f Hz; %zu buffers (%zu compressed), "
-			  "%zu events in %zu bytes",
-			  c.os_major, c.os_minor, c.build, c.ncpus, c.ptr * 8, c.freq, nbufs, c.ncompressed, c.records,
-			  c.event_bytes);
 	if (!rc && !c.want)
 		rc = sv_sink_note(c.sink, SV_NOTE_INFO,
 			  "CPU samples: %zu in the trace, %zu idle dropped, %zu kept (%zu with a stack, %zu under BROKEN), interval %.4g ms",
@@ -248,41 +285,6 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	}
 	if (!rc)
 		rc = sv_etl_symbols_notes(&c);
-	if (!rc && !c.want && !c.tt_on && !c.raw_samples && c.nkinds && !(opts && opts->no_default_kind)) {
-		/* No CPU samples (a GC or provider trace): the trace is read again for the kind a
-		 * user would look at first, the CLR's allocation ticks where it has them, else the
-		 * provider kind (then the kernel kind) with the most events, and the notes say so. */
-		const char *pick = NULL;
-		size_t most = 0;
-		bool pick_kernel = true; /* a provider's own events before the kernel's configuration ones */
-		for (size_t i = 0; i < c.nkinds; i++) {
-			const char *n = c.kinds[i].name;
-			bool kernel = strncmp(n, "Windows Kernel/", 15) == 0;
-			if (strcmp(n, "Microsoft-Windows-DotNETRuntime/GC/AllocationTick") == 0) {
-				pick = n;
-				break;
-			}
-			if (strncmp(n, "Windows Kernel/EventTrace", 25) != 0 &&
-			    ((pick_kernel && !kernel) || (kernel == pick_kernel && c.kinds[i].count > most)))
-				pick = n, most = c.kinds[i].count, pick_kernel = kernel;
-		}
-		if (pick) {
-			char name[512];
-			snprintf(name, sizeof(name), "%s", pick);
-			size_t kinds = c.nkinds;
-			ctx_dispose(&c);
-			sv_import_opts again = opts ? *opts : (sv_import_opts){ 0 };
-			again.event = name;
-			again.no_default_kind = true;
-			rc = etl_import(sink, in, &again, err);
-			if (!rc)
-				rc = sv_sink_note(sink, SV_NOTE_WARNING,
-						  "no CPU samples in the trace: showing '%s'; --event (v in the terminal UI) picks another "
-						  "of its %zu event kinds (info lists them)",
-						  name, kinds);
-			return rc;
-		}
-	}
 	const char *in_entry = in->inner ? "in " : "", *entry = in->inner ? in->inner : "", *sep = in->inner ? ": " : "";
 	for (int w = 0; !rc && w < W_COUNT; w++)
 		if (c.warns[w].count)
@@ -290,6 +292,58 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 				     ? sv_sink_note(c.sink, SV_NOTE_WARNING, "%s%s%s%s", in_entry, entry, sep, c.warns[w].first)
 				     : sv_sink_note(c.sink, SV_NOTE_WARNING, "%s%s%s%s (and %zu more like it)", in_entry, entry, sep,
 					    c.warns[w].first, c.warns[w].count - 1);
+	ctx_dispose(&c);
+	return rc;
+}
+
+/* The Events view's listing: the trace read once as an import reads it (no samples kept),
+ * then again with each record handed to fn. */
+static int etl_list_events(const sv_input *in, const sv_import_opts *opts, const sv_event_lister *l, sv_error *err)
+{
+	(void)opts;
+	etl_ctx c;
+	memset(&c, 0, sizeof(c));
+	sv_idmap *maps[] = { &c.rsds_by_key, &c.imageid_by_key, &c.heap_index, &c.disk_init, &c.leaf_index, &c.clr_last,
+			     &c.fname_index, &c.as_index, &c.by_ts, &c.pend, &c.kwait, &c.uwait, &c.proc_by_pid,
+			     &c.thread_by_tid, &c.kind_index, &c.meta_index, &c.image_by_key, &c.module_by_key };
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
+		sv_idmap_init(maps[i]);
+	c.want = "\x01 events"; /* a kind no trace has: no samples are kept */
+	c.want_kind = -1;
+	c.view = -1;
+	c.offline = true;
+	c.in = in;
+	c.err = err;
+	c.file = in->data;
+	c.flen = in->len;
+	int rc = sv_etl_read_header(&c);
+	if (!rc)
+		rc = sv_etl_walk_buffers(&c);
+	if (!rc)
+		rc = sv_etl_read_events(&c);
+	if (!rc)
+		rc = sv_etl_name_late_kinds(&c);
+	if (!rc) {
+		free(c.streams);
+		free(c.heap);
+		c.streams = NULL, c.heap = NULL, c.nstreams = c.nheap = 0;
+		memset(c.warns, 0, sizeof(c.warns)); /* the second pass meets the same damage */
+		c.list_fn = l->event, c.list_payload = l->payload;
+		c.list_buf = sv_etl_list_buf_new();
+		rc = c.list_buf ? sv_etl_read_events(&c) : SV_ENOMEM;
+	}
+	for (int w = 0; !rc && l->warning && w < W_COUNT; w++) {
+		char line[400];
+		if (!c.warns[w].count)
+			continue;
+		if (c.warns[w].count == 1)
+			snprintf(line, sizeof(line), "%s", c.warns[w].first);
+		else
+			snprintf(line, sizeof(line), "%s (and %zu more like it)", c.warns[w].first, c.warns[w].count - 1);
+		l->warning(l->payload, line);
+	}
+	if (rc == SV_ENOMEM)
+		sv_error_set(err, SV_ENOMEM, NULL);
 	ctx_dispose(&c);
 	return rc;
 }
@@ -313,4 +367,5 @@ static const sv_format_defaults etl_defaults = {
 };
 const sv_format sv_fmt_etl = {
 	.name = "etl", .patterns = etl_patterns, .probe = etl_probe, .import = etl_import, .defaults = &etl_defaults,
+	.list_events = etl_list_events,
 };

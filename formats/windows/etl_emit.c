@@ -246,7 +246,7 @@ static bool complete_stack(emit *e, uint32_t pid, uint64_t addr, uint64_t ts, co
 	return (pid == 0 || pid == 4) && (strcasecmp(b, "ntoskrnl.exe") == 0 || strcasecmp(b, "ntkrnlmp.exe") == 0);
 }
 
-static const eproc *find_proc(const etl_ctx *c, uint32_t pid, uint64_t ts)
+const eproc *sv_etl_find_proc(const etl_ctx *c, uint32_t pid, uint64_t ts)
 {
 	const eproc *best = NULL, *first = NULL;
 	uint32_t k = 0;
@@ -261,7 +261,7 @@ static const eproc *find_proc(const etl_ctx *c, uint32_t pid, uint64_t ts)
 
 /* tid -> pid at time ts: the latest Start/DCStart at or before ts, else the first thread
  * event after it (back-filling, etl.md §10). */
-static bool thread_pid(const etl_ctx *c, uint32_t tid, uint64_t ts, uint32_t *pid)
+bool sv_etl_thread_pid(const etl_ctx *c, uint32_t tid, uint64_t ts, uint32_t *pid)
 {
 	const ethread *best = NULL, *after = NULL;
 	uint32_t k = 0;
@@ -289,7 +289,7 @@ static int thread_frames(emit *e, ethr *t, uint32_t pid, uint64_t ts, double ms)
 	const sv_sink_ops *ops = c->sink->ops;
 	void *self = c->sink->self;
 	int rc;
-	const eproc *pr = pid != UINT32_MAX ? find_proc(c, pid, ts) : NULL;
+	const eproc *pr = pid != UINT32_MAX ? sv_etl_find_proc(c, pid, ts) : NULL;
 	char name[1200];
 	const char *img = pr && pr->image ? pr->image : "";
 	const char *dot = strrchr(img, '.');
@@ -383,7 +383,7 @@ static int thread_entry(emit *e, uint32_t pid, uint32_t tid, uint32_t *out)
 static uint32_t sample_pid(const etl_ctx *c, uint32_t tid, uint64_t ts, uint32_t spid)
 {
 	uint32_t pid = 0;
-	if (!thread_pid(c, tid, ts, &pid))
+	if (!sv_etl_thread_pid(c, tid, ts, &pid))
 		pid = spid ? spid - 1 : tid == 0 ? 0 : UINT32_MAX;
 	return pid;
 }
@@ -412,7 +412,7 @@ static int tt_waker_frame(void *payload, uint32_t tid, sv_frame_id *out)
 		return 0;
 	}
 	uint32_t pid = sample_pid(e->c, tid, e->now, 0);
-	const eproc *pr = pid != UINT32_MAX ? find_proc(e->c, pid, e->now) : NULL;
+	const eproc *pr = pid != UINT32_MAX ? sv_etl_find_proc(e->c, pid, e->now) : NULL;
 	const char *img = pr && pr->image && pr->image[0] ? pr->image : "?";
 	const char *dot = strrchr(img, '.');
 	int il = dot && dot != img ? (int)(dot - img) : (int)strlen(img);
@@ -583,7 +583,7 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 		uint64_t mkey = (uint64_t)sthr[i] << 32 | pair;
 		uint32_t st = sv_idmap_get(&memo, mkey);
 		/* The process record is needed only to name a new thread or a new stack. */
-		const eproc *pr = (!t->made || st == SV_IDMAP_NONE) && pid != UINT32_MAX ? find_proc(c, pid, s->ts) : NULL;
+		const eproc *pr = (!t->made || st == SV_IDMAP_NONE) && pid != UINT32_MAX ? sv_etl_find_proc(c, pid, s->ts) : NULL;
 		if (!t->made && (rc = thread_frames(&e, t, pid, s->ts, e.ms)))
 			goto out;
 		/* innermost first: kernel half then user half */

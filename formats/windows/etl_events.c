@@ -192,6 +192,8 @@ static int on_volume(etl_ctx *c, const etl_rec *r)
 }
 int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 {
+	if (c->list_fn)
+		return sv_etl_list_record(c, r);
 	uint32_t kind = 0;
 	int rc = r->kind == REC_EVENT && r->id == 65534 && r->guid < 0 ? sv_etl_on_manifest(c, r) : 0;
 	if (!rc)

@@ -100,6 +100,8 @@ typedef struct etl_rec {
 	size_t plen;
 	uint32_t cpu;
 	const char *tl_provider, *tl_event; /* TraceLogging names (extended data), or NULL */
+	const unsigned char *tl_fields;     /* ... and the schema's fields after the event name */
+	size_t tl_fields_len;
 	uint32_t buf;      /* file-order buffer index */
 	size_t pos;        /* offset in the (decompressed) buffer */
 } etl_rec;
@@ -347,6 +349,10 @@ typedef struct etl_ctx {
 	size_t ncpu_cur;
 	size_t cswitches, readies, cpu_kept;
 	uint32_t events_lost; /* the logfile header's EventsLost */
+	/* the listing pass: each record to list_fn (no samples kept) */
+	sv_trace_event_fn list_fn;
+	void *list_payload;
+	void *list_buf; /* etl_list.c's field text (owned) */
 
 	warn warns[W_COUNT];
 	uint32_t first_pid;
@@ -384,6 +390,12 @@ int sv_etl_read_events(etl_ctx *c);
 
 /* Decode one record into the context (first pass). 0 or an error. */
 int sv_etl_on_record(etl_ctx *c, const etl_rec *r);
+/* etl_emit.c: a process at a time (the latest started at or before it), a thread's pid. */
+const eproc *sv_etl_find_proc(const etl_ctx *c, uint32_t pid, uint64_t ts);
+bool sv_etl_thread_pid(const etl_ctx *c, uint32_t tid, uint64_t ts, uint32_t *pid);
+/* etl_list.c: the listing pass (sv_list_events) hands each record here. */
+int sv_etl_list_record(etl_ctx *c, const etl_rec *r);
+void *sv_etl_list_buf_new(void);
 /* The CLR module with this id in process pid, or NULL. */
 const emodule *sv_etl_find_module(const etl_ctx *c, uint32_t pid, uint64_t id);
 

@@ -189,8 +189,10 @@ static void tl_item(etl_rec *r, unsigned type, const unsigned char *d, size_t n)
 		size_t i = 2;
 		while (i < n && d[i] & 0x80)
 			i++;
-		if (i < n)
-			r->tl_event = cstr_in(d + i + 1, n - i - 1);
+		if (i < n && (r->tl_event = cstr_in(d + i + 1, n - i - 1))) {
+			size_t e = i + 1 + strlen(r->tl_event) + 1;
+			r->tl_fields = d + e, r->tl_fields_len = n - e;
+		}
 	}
 }
 

@@ -42,6 +42,7 @@ static void nt_dispose(nt_ctx *c)
 	free(c->methods);
 	free(c->modules);
 	free(c->seqs);
+	sv_nt_list_dispose(c);
 	free(c->cmdline);
 	sv_idmap_dispose(&c->kind_index);
 	sv_idmap_dispose(&c->meta_index);
@@ -144,6 +145,31 @@ static int nt_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	return rc;
 }
 
+static int nt_list_events(const sv_input *in, const sv_import_opts *opts, const sv_event_lister *l, sv_error *err)
+{
+	(void)opts;
+	nt_ctx c = { .in = in, .err = err, .d = in->data, .n = in->len, .listing = true };
+	sv_idmap_init(&c.kind_index);
+	sv_idmap_init(&c.meta_index);
+	sv_idmap_init(&c.stack_index);
+	sv_idmap_init(&c.seq_index);
+	int rc = sv_nt_parse(&c);
+	if (!rc)
+		rc = sv_nt_list(&c, l->event, l->payload);
+	char w[300];
+	w[0] = '\0';
+	if (!rc && l->warning && c.cut)
+		snprintf(w, sizeof(w), "the trace is cut short at byte %zu (no end tag): the events before it are listed", c.cut_at), l->warning(l->payload, w);
+	if (!rc && l->warning && c.lost)
+		snprintf(w, sizeof(w), "%zu events were dropped by the runtime (gaps in the sequence numbers)", c.lost), l->warning(l->payload, w);
+	if (!rc && l->warning && c.unknown_meta)
+		snprintf(w, sizeof(w), "%zu events name metadata the trace does not define: left out", c.unknown_meta), l->warning(l->payload, w);
+	if (rc == SV_ENOMEM)
+		sv_error_set(err, SV_ENOMEM, NULL);
+	nt_dispose(&c);
+	return rc;
+}
+
 static bool nt_probe(const unsigned char *data, size_t len)
 {
 	return len >= 8 && memcmp(data, "Nettrace", 8) == 0;
@@ -159,4 +185,5 @@ static const sv_format_defaults nt_defaults = {
 
 const sv_format sv_fmt_nettrace = {
 	.name = "nettrace", .patterns = nt_patterns, .probe = nt_probe, .import = nt_import, .defaults = &nt_defaults,
+	.list_events = nt_list_events,
 };

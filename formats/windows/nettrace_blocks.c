@@ -85,6 +85,8 @@ static int on_event(nt_ctx *c, const nt_hdr *h, const unsigned char *p, size_t o
 	}
 	if (c->nevents >= SV_MAX_SAMPLES)
 		return sv_nt_fail(c, off, "more than %u events", SV_MAX_SAMPLES);
+	if (c->listing && (rc = sv_nt_keep_event(c, i - 1, h->ts, h->tid, h->proc, stack != 0, (size_t)(p - c->d), h->size)))
+		return rc;
 	nt_kind *k = &c->kinds[m->kind];
 	k->count++;
 	k->stacks += stack != 0;

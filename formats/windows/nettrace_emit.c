@@ -161,10 +161,30 @@ static int by_time(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static double ms_of(const nt_ctx *c, uint64_t ts)
+double sv_nt_ms(const nt_ctx *c, uint64_t ts)
 {
 	return ts >= c->sync_qpc ? (double)(ts - c->sync_qpc) * 1000.0 / (double)c->freq
 				 : -(double)(c->sync_qpc - ts) * 1000.0 / (double)c->freq;
+}
+
+void sv_nt_process_name(const nt_ctx *c, char *pname, size_t cap)
+{
+	/* Process64 dotnet (4242) Args: app.dll: the command line ProcessInfo logged */
+	const char *cmd = c->cmdline ? c->cmdline : "";
+	size_t first = strcspn(cmd, " ");
+	const char *base = cmd;
+	for (size_t i = 0; i < first; i++)
+		if (cmd[i] == '/' || cmd[i] == '\\')
+			base = cmd + i + 1;
+	size_t bl = (size_t)(cmd + first - base);
+	const char *dot = memchr(base, '.', bl);
+	if (dot)
+		bl = (size_t)(dot - base);
+	const char *args = cmd[first] ? cmd + first + 1 : "";
+	if (bl)
+		snprintf(pname, cap, "Process%u %.*s (%u) Args: %.900s", c->ptr * 8, (int)bl, base, c->pid, args);
+	else
+		snprintf(pname, cap, "Process(%u)", c->pid); /* no ProcessInfo: as PerfView names it */
 }
 
 /* The samples of kind `want`; thread time (tt) holds each until its thread's next one. */
@@ -189,23 +209,8 @@ int sv_nt_emit_samples(nt_ctx *c, uint32_t want, bool tt, size_t *shown)
 		if (c->events[i].kind == want)
 			order[n++] = &c->events[i];
 	qsort(order, n, sizeof(*order), tt ? by_thread_time : by_time);
-	/* Process64 dotnet (4242) Args: app.dll: the command line ProcessInfo logged */
 	char pname[1024];
-	const char *cmd = c->cmdline ? c->cmdline : "";
-	size_t first = strcspn(cmd, " ");
-	const char *base = cmd;
-	for (size_t i = 0; i < first; i++)
-		if (cmd[i] == '/' || cmd[i] == '\\')
-			base = cmd + i + 1;
-	size_t bl = (size_t)(cmd + first - base);
-	const char *dot = memchr(base, '.', bl);
-	if (dot)
-		bl = (size_t)(dot - base);
-	const char *args = cmd[first] ? cmd + first + 1 : "";
-	if (bl)
-		snprintf(pname, sizeof(pname), "Process%u %.*s (%u) Args: %.900s", c->ptr * 8, (int)bl, base, c->pid, args);
-	else
-		snprintf(pname, sizeof(pname), "Process(%u)", c->pid); /* no ProcessInfo: as PerfView names it */
+	sv_nt_process_name(c, pname, sizeof(pname));
 	e.proc = SV_STACK_NONE;
 	sv_frame_id f;
 	if ((rc = k->ops->intern_frame(k->self, &f, pname, strlen(pname))) || (rc = k->ops->intern_stack(k->self, &e.proc, SV_STACK_NONE, f)) ||
@@ -224,11 +229,11 @@ int sv_nt_emit_samples(nt_ctx *c, uint32_t want, bool tt, size_t *shown)
 			if ((rc = event_stack(&e, ev, &s)) ||
 			    (rc = k->ops->intern_stack(k->self, &s, s, ev->type == 2 ? e.cpu : e.unmanaged)))
 				break;
-			rc = k->ops->add_sample(k->self, s, ms_of(c, ev->ts), ms_of(c, order[i + 1]->ts) - ms_of(c, ev->ts), 1.0);
+			rc = k->ops->add_sample(k->self, s, sv_nt_ms(c, ev->ts), sv_nt_ms(c, order[i + 1]->ts) - sv_nt_ms(c, ev->ts), 1.0);
 		} else {
 			if ((rc = event_stack(&e, ev, &s)))
 				break;
-			rc = k->ops->add_sample(k->self, s, ms_of(c, ev->ts), 1.0, 1.0);
+			rc = k->ops->add_sample(k->self, s, sv_nt_ms(c, ev->ts), 1.0, 1.0);
 		}
 		*shown += !rc;
 	}

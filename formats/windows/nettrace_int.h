@@ -29,7 +29,17 @@ typedef struct nt_kind {
 typedef struct nt_meta {
 	uint32_t kind;
 	int role;
+	uint32_t f0, nf; /* its payload's top-level fields: fields[f0 ..], nf of them (0: none described) */
 } nt_meta;
+
+/* A payload field from the metadata (V1 or V2 description), in pre-order: an object's
+ * (type 1) nchild fields follow it, each with its own children. */
+typedef struct nt_field {
+	char *name;
+	uint8_t type, elem;  /* TypeCode; elem: an array's (type 19) element type */
+	uint32_t nchild;     /* an object's fields, or an array of objects' element fields */
+	uint32_t span;       /* entries this field takes in the list, itself and all below it */
+} nt_field;
 
 typedef struct nt_event {
 	uint64_t ts, tid;
@@ -87,6 +97,12 @@ typedef struct nt_ctx {
 	size_t nmodules, modulecap;
 	nt_seq *seqs;
 	size_t nseqs, seqcap;
+	nt_field *fields;
+	size_t nfields, fieldcap;
+	/* listing (sv_list_events): field descriptions read, each event's place kept */
+	bool listing;
+	struct nt_lev *levs;
+	size_t nlevs, levcap;
 	sv_idmap seq_index;   /* capture thread -> index + 1 into seqs */
 	size_t lost, samples, blocks, unknown_meta, short_payloads;
 	size_t unnamed_ips;     /* distinct stack addresses of the shown samples no method covers */
@@ -113,6 +129,18 @@ int sv_nt_on_metadata(nt_ctx *c, const unsigned char *p, size_t n, size_t off);
 int sv_nt_on_method(nt_ctx *c, const unsigned char *p, size_t n);
 int sv_nt_on_module(nt_ctx *c, const unsigned char *p, size_t n);
 int sv_nt_on_procinfo(nt_ctx *c, const unsigned char *p, size_t n);
+/* nettrace_list.c: a metadata record's field descriptions (at p[at..n), after its Level)
+ * into c->fields; an event's place kept for the listing (payload at file offset off). */
+int sv_nt_meta_fields(nt_ctx *c, const unsigned char *p, size_t n, size_t at, uint32_t *f0, uint32_t *nf);
+int sv_nt_keep_event(nt_ctx *c, uint32_t meta, uint64_t ts, uint64_t tid, uint32_t proc, bool stack, size_t off,
+		     uint32_t size);
+/* After sv_nt_parse with c->listing: every kept event to fn in time order. */
+int sv_nt_list(nt_ctx *c, sv_trace_event_fn fn, void *payload);
+void sv_nt_list_dispose(nt_ctx *c);
+double sv_nt_ms(const nt_ctx *c, uint64_t ts);
+/* The process frame's name: "Process64 NAME (PID) Args: ..." from ProcessInfo, else
+ * "Process(PID)". */
+void sv_nt_process_name(const nt_ctx *c, char *buf, size_t cap);
 /* nettrace_blocks.c: the whole object stream, into c. */
 int sv_nt_parse(nt_ctx *c);
 /* nettrace_emit.c: the samples of event kind `want` (or thread time), into the sink. */

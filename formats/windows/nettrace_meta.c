@@ -180,13 +180,17 @@ int sv_nt_on_metadata(nt_ctx *c, const unsigned char *p, size_t n, size_t off)
 			snprintf(full, sizeof(full), "%s/%s", prov, known);
 		else
 			snprintf(full, sizeof(full), "%s/EventID(%d)", prov[0] ? prov : "?", eid);
-		uint32_t kind;
-		if (!(rc = kind_of(c, full, &kind))) {
+		uint32_t kind, f0 = 0, nf = 0;
+		/* the payload's layout, for the listing (a description that does not read: none) */
+		if (c->listing && n - at >= 16)
+			rc = sv_nt_meta_fields(c, p, n, at + 16, &f0, &nf);
+		if (!rc && !(rc = kind_of(c, full, &kind))) {
 			c->kinds[kind].samples |= role == R_SAMPLE;
 			uint32_t i = sv_idmap_get(&c->meta_index, id);
+			nt_meta m = { kind, role, f0, nf };
 			if (i != SV_IDMAP_NONE) {
-				c->metas[i - 1] = (nt_meta){ kind, role };
-			} else if (SV_ARRAY_PUSH(c->metas, c->nmetas, c->metacap, ((nt_meta){ kind, role }))) {
+				c->metas[i - 1] = m;
+			} else if (SV_ARRAY_PUSH(c->metas, c->nmetas, c->metacap, m)) {
 				rc = SV_ENOMEM;
 			} else {
 				rc = sv_idmap_put(&c->meta_index, id, (uint32_t)c->nmetas);

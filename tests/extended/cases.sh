@@ -50,6 +50,16 @@ if [ -d "$RN" ]; then
 	if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else bad nettrace.real.pname "got '$got', want '$want'"; fi
 	unnamed=$(for f in "$IT"/nt/*.nettrace; do "$SV" info "$f" --json 2>/dev/null | jq -r '.events[].name'; done | grep -c 'EventID(')
 	if [ "$unnamed" = 0 ]; then ok; else bad nettrace.real.names "$unnamed kinds are EventID(n)"; fi
+	# events (issue 34): the baseline's event with its fields; every event of every trace
+	# listed, as many of each kind as info counts
+	"$SV" events "$IT/nt/eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace" --json > "$IT/ec.json" 2> /dev/null
+	if why=$(python3 tests/tools/events_baseline.py "$RN/eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace.baseline.txt" "$IT/ec.json" \
+		--require Microsoft-Windows-DotNETRuntimeRundown/ExecutionCheckpointRundown/ExecutionCheckpointDCEnd 2>&1); then ok; else bad events.nettrace.baseline "$why"; fi
+	for f in "$IT"/nt/*.nettrace; do
+		want=$("$SV" info "$f" --json 2>/dev/null | jq -r '.events[] | select(.name != "thread-time") | "\(.name):\(.samples)"' | sort)
+		got=$("$SV" events "$f" --json 2>/dev/null | jq -r '.events | group_by(.event)[] | "\(.[0].event):\(length)"' | sort)
+		if [ "$got" = "$want" ]; then ok; else bad "events.nettrace.counts.$(basename "$f")" "$(diff <(echo "$want") <(echo "$got") | head -5)"; fi
+	done
 fi
 
 # heaptrack (issue 33): a program recorded here and now by heaptrack (tests/data/heaptrack's
@@ -87,3 +97,24 @@ if [ -f "$RG/test1.gcdump" ]; then
 		bad gcdump.real.priority-matters "the default tree equals the one with --priority '$pr': the check above cannot fail"
 	else ok; fi
 fi
+
+# events (issue 34) on TraceEvent's .NET 4.5.2 traces: every baseline event of the runtime's
+# providers listed (time, process, thread, CPU, payload size) with every field both have
+# equal; the runtime's common kinds with all their fields; each kind as often as info counts it
+ED=$SHARED/etl
+for a in x64 x86; do
+	"$SV" events "$ED/net.4.5.2.$a.etl.zip" --json > "$IT/ev-$a.json" 2> /dev/null
+	if why=$(python3 tests/tools/events_baseline.py "$ED/net.4.5.2.$a.baseline.txt" "$IT/ev-$a.json" \
+		--only Microsoft-Windows-DotNETRuntime/,Microsoft-Windows-DotNETRuntimeRundown/ \
+		--require Microsoft-Windows-DotNETRuntime/GC/Start Microsoft-Windows-DotNETRuntime/GC/Stop \
+		Microsoft-Windows-DotNETRuntime/GC/SuspendEEStart Microsoft-Windows-DotNETRuntime/GC/Triggered \
+		Microsoft-Windows-DotNETRuntime/Method/JittingStarted Microsoft-Windows-DotNETRuntime/Exception/Start \
+		Microsoft-Windows-DotNETRuntimeRundown/Loader/AssemblyDCStop Microsoft-Windows-DotNETRuntimeRundown/Runtime/Start 2>&1); then ok
+	else bad "events.etl.$a.baseline" "$(printf '%s\n' "$why" | grep DIFFERS | head -5)"; fi
+	want=$("$SV" info "$ED/net.4.5.2.$a.etl.zip" --json 2>/dev/null | jq -r '.events[] | select(.name | test("^(thread-time|ready-time|blocked-time|net-|disk-io-time)") | not) | "\(.name):\(.samples)"' | sort)
+	got=$(jq -r '.events | group_by(.event)[] | "\(.[0].event):\(length)"' "$IT/ev-$a.json" | sort)
+	if [ "$got" = "$want" ]; then ok; else bad "events.etl.$a.counts" "$(diff <(echo "$want") <(echo "$got") | head -5)"; fi
+done
+"$SV" events "$ED/gcrundownevents.etl.zip" --json > "$IT/ev-rd.json" 2> /dev/null
+if why=$(python3 tests/tools/events_baseline.py "$ED/gcrundownevents.baseline.txt" "$IT/ev-rd.json" --only Microsoft-Windows-DotNETRuntime 2>&1); then ok
+else bad events.etl.gcrundown "$(printf '%s\n' "$why" | grep DIFFERS | head -5)"; fi

@@ -4,12 +4,13 @@
  * stack source (ClrStackWalk attachment), then with another decoded kind the input picks
  * (image loads, disk and file I/O, hard faults, VirtualAlloc/VirtualFree, the OS heap, exceptions: each
  * row of the decoder table), and as thread time with the wakers' frames (CSwitch,
- * ReadyThread). */
+ * ReadyThread); and its event listing (TraceLogging schemas, the runtime's templates). */
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_import(&sv_fmt_etl, data, size);
+	fuzz_list_events(&sv_fmt_etl, data, size);
 	sv_import_opts alloc = { .event = "Microsoft-Windows-DotNETRuntime/GC/AllocationTick" };
 	fuzz_import_opts(&sv_fmt_etl, data, size, &alloc);
 	static const char *const kinds[] = {

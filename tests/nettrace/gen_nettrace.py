@@ -134,6 +134,28 @@ def metadata(meta_id, provider, event_id, name, version=0, fields=(), opcode=Non
     return p
 
 
+def v2_fields(fields):
+    """Format 5's V2Params description: per field i32 Size (with itself), UTF-16 name, i32
+    TypeCode, an array's i32 element TypeCode, an object's (or array of objects') own list."""
+    p = struct.pack("<i", len(fields))
+    for f in fields:
+        name, code = f[0], f[1]
+        body = utf16z(name) + struct.pack("<i", code)
+        if code == 19:
+            body += struct.pack("<i", f[2])
+        if code == 1 or (code == 19 and f[2] == 1):
+            body += v2_fields(f[3])
+        p += struct.pack("<i", 4 + len(body)) + body
+    return p
+
+
+def metadata_v2(meta_id, provider, event_id, name, fields):
+    """A metadata record whose V1 list is empty and whose fields are in a V2Params tag (2)."""
+    tag = v2_fields(fields)
+    return struct.pack("<i", meta_id) + utf16z(provider) + struct.pack("<i", event_id) + utf16z(name) + \
+        struct.pack("<qii", 0, 0, 4) + struct.pack("<i", 0) + struct.pack("<ib", len(tag), 2) + tag
+
+
 def method(mid, module, start, size, ns, name, sig):
     return struct.pack("<QQQIII", mid, module, start, size, 0x06000001, 8) + utf16z(ns) + utf16z(name) + \
         utf16z(sig) + struct.pack("<HQ", 0, 0)
@@ -183,6 +205,10 @@ def build(mode):
              metadata(8, "Contoso-App", 2, "TestEvent3", fields=((9, "Id"), (1, "Where"), (18, "Text")), opcode=24,
                       nested={"Where": ((9, "X"), (9, "Y"))}),
              metadata(9, "Contoso-App", 3, "FlushStop")]
+    if mode == "v2params":  # arrays (of numbers, strings, objects) and the other scalar types
+        metas.append(metadata_v2(10, "Contoso-App", 4, "Batch", (
+            ("Items", 19, 9), ("Names", 19, 18), ("Points", 19, 1, (("X", 9), ("Y", 9))), ("Flag", 3), ("Key", 17),
+            ("Ratio", 14), ("When", 16), ("Small", 5), ("Big", 12))))
     o.block("MetadataBlock", event_block([(0, 0, 0, 0, 0, 0, ms(0), m) for m in metas]))
     # stacks 1..6, leaf first
     o.block("StackBlock", stacks(1, [[WORK, MAIN], [SLEEP, WORK, MAIN], [MAIN], [WAIT, HANDLE], [HANDLE, UNKNOWN],
@@ -209,6 +235,11 @@ def build(mode):
     add(7, 8, 102, 5, 11.9, b"")
     add(8, 8, 102, 0, 11.95, struct.pack("<iii", 1, 2, 3) + utf16z("x"))
     add(9, 8, 102, 0, 11.96, b"")
+    if mode == "v2params":
+        seq[8] = seq.get(8, 0)
+        add(10, 8, 102, 0, 11.97, struct.pack("<Hiii", 3, 7, -8, 9) + struct.pack("<H", 2) + utf16z("a") + utf16z("b") +
+            struct.pack("<Hiiii", 2, 1, 2, 3, 4) + struct.pack("<I", 1) + bytes(range(16)) + struct.pack("<d", 0.25) +
+            struct.pack("<Q", 638679456000000000) + struct.pack("<b", -5) + struct.pack("<Q", 2**64 - 1))
     # a capture thread writes its events in time order, numbered 1, 2, ... (skip: events the
     # runtime dropped before this one); the capture threads' runs are not merged by time
     ev.sort(key=lambda e: (e[2], e[6]))

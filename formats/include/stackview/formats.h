@@ -62,6 +62,36 @@ typedef struct sv_format_defaults {
  * replaces them); static text. */
 SV_API const char *sv_gcdump_default_priorities(void);
 
+/* One event of a trace as the Events view lists it (PerfView's Events window): borrowed by
+ * the callback for its call only. */
+typedef struct sv_trace_event {
+	double ms;               /* on the stack views' time axis */
+	const char *name;        /* the event kind, as info and --event name it */
+	long long pid, tid;      /* -1 = not known */
+	int cpu;                 /* -1 = not known */
+	const char *process;     /* its process's name as the stack views give it; NULL = none */
+	size_t data_len;         /* payload bytes */
+	bool has_stack;
+	/* the payload's fields decoded from what the trace says of them (EventPipe metadata,
+	 * TraceLogging schemas ...): numbers in decimal (hex for pointers and addresses:
+	 * 0x...), strings as they are, GUIDs 8-4-4-4-12, times ISO 8601 UTC; nfields = 0 when
+	 * the trace does not describe the kind */
+	size_t nfields;
+	const char *const *field_names;
+	const char *const *field_values;
+} sv_trace_event;
+
+/* Called for each event in time order; a nonzero return stops the listing and is returned. */
+typedef int (*sv_trace_event_fn)(void *payload, const sv_trace_event *e);
+
+/* Where a listing goes: each event, and each warning about the trace (cut short, events
+ * dropped, records skipped) after the events, as one line naming the file (NULL = none). */
+typedef struct sv_event_lister {
+	sv_trace_event_fn event;
+	void (*warning)(void *payload, const char *text);
+	void *payload;
+} sv_event_lister;
+
 struct sv_format {
 	const char *name;                 /* "perfview-xml", ... */
 	const char *const *patterns;      /* file-name suffixes, NULL-terminated */
@@ -71,6 +101,8 @@ struct sv_format {
 	/* Write a source (NULL when the format cannot be written). */
 	int (*export)(FILE *f, const sv_source *src, const sv_export_opts *opts, sv_error *err);
 	const sv_format_defaults *defaults; /* NULL = PerfView's plain defaults */
+	/* Every event of the trace to fn (NULL when the format holds no event list). */
+	int (*list_events)(const sv_input *in, const sv_import_opts *opts, const sv_event_lister *l, sv_error *err);
 };
 
 extern SV_API const sv_format sv_fmt_perfview_xml;
@@ -102,6 +134,12 @@ SV_API const sv_format *sv_format_detect(const sv_input *in);
  * failure nothing is left to dispose. */
 SV_API int sv_input_open(sv_input *in, const char *path, bool format_named, sv_progress *progress,
 			 sv_error *err) SV_MUST_USE;
+
+/* Read an input as sv_load does and hand each of its events to l->event, in time order
+ * (ETL, .nettrace). SV_EINVAL when the format holds no event list; a nonzero return of
+ * l->event stops it and is returned. */
+SV_API int sv_list_events(const char *path, const sv_import_opts *opts, const sv_event_lister *l,
+			  sv_error *err) SV_MUST_USE;
 
 /* Read, unzip if needed, detect (or use opts->format) and import into a new source. opts
  * may be NULL. Errors carry the file name and a line or byte offset. */

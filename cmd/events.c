@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: MIT */
+/* stackview events: every event of a trace, one row each (PerfView's Events window): time,
+ * event, process, thread, CPU and the payload's fields, filtered by event name pattern,
+ * process, thread, time range and text; as text, JSON or CSV. Streams: each row is written
+ * as the reader hands it over. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "stackview/pattern.h"
+
+typedef struct ev_ctx {
+	const cli_opts *o;
+	sv_pattern *pat;
+	double start, end; /* NAN-free: -inf / +inf when not given */
+	long long pid, tid;    /* -1: any */
+	const char *pname;     /* a process name part, or NULL */
+	char *fields[64];      /* --fields, or none */
+	size_t nfields;
+	long long seen, shown;
+	bool warned;
+	jw w;
+	char *line;            /* --grep's text of an event */
+	size_t linecap;
+} ev_ctx;
+
+enum { STOP = 1 }; /* --limit reached */
+
+static bool has_ci(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	if (!n)
+		return true;
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return true;
+	return false;
+}
+
+/* The value of field `name` of e, or NULL. */
+static const char *field(const sv_trace_event *e, const char *name)
+{
+	for (size_t i = 0; i < e->nfields; i++)
+		if (strcasecmp(e->field_names[i], name) == 0)
+			return e->field_values[i];
+	return NULL;
+}
+
+static void put_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void put_csv(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* The fields shown: --fields in its order, else all of them. */
+static size_t shown_fields(const ev_ctx *x, const sv_trace_event *e, const char **names, const char **values, size_t cap)
+{
+	size_t n = 0;
+	if (x->nfields) {
+		for (size_t i = 0; i < x->nfields && n < cap; i++) {
+			const char *v = field(e, x->fields[i]);
+			if (v)
+				names[n] = x->fields[i], values[n++] = v;
+		}
+	} else {
+		for (size_t i = 0; i < e->nfields && n < cap; i++)
+			names[n] = e->field_names[i], values[n++] = e->field_values[i];
+	}
+	return n;
+}
+
+static bool grep_match(ev_ctx *x, const sv_trace_event *e)
+{
+	if (has_ci(e->name, x->o->ev_grep) || (e->process && has_ci(e->process, x->o->ev_grep)))
+		return true;
+	for (size_t i = 0; i < e->nfields; i++) {
+		/* name=value as the text shows it */
+		size_t k = strlen(e->field_names[i]) + strlen(e->field_values[i]) + 4;
+		if (k > x->linecap) {
+			char *nl = realloc(x->line, k);
+			if (!nl)
+				return true;
+			x->line = nl, x->linecap = k;
+		}
+		snprintf(x->line, x->linecap, "%s=\"%s\"", e->field_names[i], e->field_values[i]);
+		if (has_ci(x->line, x->o->ev_grep))
+			return true;
+	}
+	return false;
+}
+
+static int on_event(void *payload, const sv_trace_event *e)
+{
+	ev_ctx *x = payload;
+	x->seen++;
+	if (e->ms < x->start || e->ms > x->end)
+		return 0;
+	if (x->pat && !sv_pattern_match(x->pat, e->name, strlen(e->name)))
+		return 0;
+	if (x->pid >= 0 && e->pid != x->pid)
+		return 0;
+	if (x->pname && !(e->process && has_ci(e->process, x->pname)))
+		return 0;
+	if (x->tid >= 0 && e->tid != x->tid)
+		return 0;
+	if (x->o->ev_grep && !grep_match(x, e))
+		return 0;
+	if (x->o->ev_limit >= 0 && x->shown >= x->o->ev_limit)
+		return STOP;
+	x->shown++;
+	const char *names[512], *values[512];
+	size_t n = shown_fields(x, e, names, values, 512);
+	FILE *f = stdout;
+	if (x->o->out == OUT_JSON) {
+		jw *w = &x->w;
+		jw_begin_obj(w);
+		jw_key(w, "ms"); jw_num(w, e->ms);
+		jw_key(w, "event"); jw_str(w, e->name);
+		jw_key(w, "process"); if (e->process) jw_str(w, e->process); else jw_null(w);
+		jw_key(w, "pid"); if (e->pid >= 0) jw_int(w, e->pid); else jw_null(w);
+		jw_key(w, "tid"); if (e->tid >= 0) jw_int(w, e->tid); else jw_null(w);
+		jw_key(w, "cpu"); if (e->cpu >= 0) jw_int(w, e->cpu); else jw_null(w);
+		jw_key(w, "has_stack"); jw_bool(w, e->has_stack);
+		jw_key(w, "data_len"); jw_int(w, (long long)e->data_len);
+		jw_key(w, "fields");
+		jw_begin_obj(w);
+		for (size_t i = 0; i < n; i++) {
+			jw_key(w, names[i]);
+			jw_str(w, values[i]);
+		}
+		jw_end_obj(w);
+		jw_end_obj(w);
+	} else if (x->o->out == OUT_CSV) {
+		fprintf(f, "%.3f,", e->ms);
+		put_csv(f, e->name);
+		fputc(',', f);
+		put_csv(f, e->process ? e->process : "");
+		fprintf(f, ",%lld,%lld,%d,%d,%zu", e->pid, e->tid, e->cpu, e->has_stack, e->data_len);
+		if (x->nfields) {
+			for (size_t i = 0; i < x->nfields; i++) {
+				fputc(',', f);
+				put_csv(f, field(e, x->fields[i]) ? field(e, x->fields[i]) : "");
+			}
+		} else {
+			/* all fields in one column, as the text shows them */
+			char *rest = NULL;
+			size_t len = 0;
+			FILE *m = open_memstream(&rest, &len);
+			for (size_t i = 0; m && i < n; i++) {
+				fprintf(m, "%s%s=", i ? " " : "", names[i]);
+				put_quoted(m, values[i]);
+			}
+			if (m)
+				fclose(m);
+			fputc(',', f);
+			put_csv(f, rest ? rest : "");
+			free(rest);
+		}
+		fputc('\n', f);
+	} else {
+		fprintf(f, "%12.3f  %s  %s", e->ms, e->name, e->process ? e->process : "?");
+		if (e->pid >= 0 && !(e->process && strncmp(e->process, "Process(", 8) == 0))
+			fprintf(f, " (%lld)", e->pid);
+		if (e->tid >= 0)
+			fprintf(f, "  tid=%lld", e->tid);
+		if (e->cpu >= 0)
+			fprintf(f, "  cpu=%d", e->cpu);
+		if (e->has_stack)
+			fputs("  stack", f);
+		for (size_t i = 0; i < n; i++) {
+			fprintf(f, i ? " %s=" : "  %s=", names[i]);
+			put_quoted(f, values[i]);
+		}
+		fputc('\n', f);
+	}
+	return ferror(f) ? SV_EIO : 0;
+}
+
+static void on_warning(void *payload, const char *text)
+{
+	ev_ctx *x = payload;
+	x->warned = true;
+	fprintf(stderr, "stackview: %s: warning: %s\n", x->o->files[0], text);
+}
+
+static bool parse_ms(const char *s, double *out, const char *what)
+{
+	if (sv_parse_number(s, out))
+		return true;
+	fprintf(stderr, "stackview: --%s needs a time in ms, not '%s'\n", what, s);
+	return false;
+}
+
+int cmd_events(const cli_opts *o)
+{
+	ev_ctx x = { .o = o, .start = -1e300, .end = 1e300, .pid = -1, .tid = -1, .w = { .f = stdout } };
+	int rc = EXIT_OK;
+	const char *s = o->box[SV_BOX_START], *e = o->box[SV_BOX_END];
+	if ((s && *s && !parse_ms(s, &x.start, "start")) || (e && *e && !parse_ms(e, &x.end, "end")))
+		return EXIT_USAGE;
+	sv_error err;
+	sv_error_clear(&err);
+	if (o->event && sv_pattern_new(&x.pat, o->event, strlen(o->event), &err)) {
+		fprintf(stderr, "stackview: --event: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	if (o->ev_process) {
+		char *end;
+		long long v = strtoll(o->ev_process, &end, 10);
+		if (*o->ev_process && !*end && v >= 0)
+			x.pid = v;
+		else
+			x.pname = o->ev_process;
+	}
+	if (o->ev_thread) {
+		char *end;
+		x.tid = strtoll(o->ev_thread, &end, 10);
+		if (!*o->ev_thread || *end || x.tid < 0) {
+			fprintf(stderr, "stackview: --thread needs a thread id, not '%s'\n", o->ev_thread);
+			sv_pattern_free(x.pat);
+			return EXIT_USAGE;
+		}
+	}
+	char *fl = o->ev_fields ? strdup(o->ev_fields) : NULL;
+	for (char *t = fl ? strtok(fl, ",") : NULL; t && x.nfields < 64; t = strtok(NULL, ","))
+		if (*t)
+			x.fields[x.nfields++] = t;
+	if (o->out == OUT_JSON) {
+		jw_begin_obj(&x.w);
+		jw_key(&x.w, "events");
+		jw_begin_arr(&x.w);
+	} else if (o->out == OUT_CSV) {
+		fputs("ms,event,process,pid,tid,cpu,has_stack,data_len", stdout);
+		for (size_t i = 0; i < x.nfields; i++) {
+			fputc(',', stdout);
+			put_csv(stdout, x.fields[i]);
+		}
+		fputs(x.nfields ? "\n" : ",fields\n", stdout);
+	}
+	sv_import_opts io = cli_import_opts(o);
+	io.event = NULL;
+	sv_event_lister l = { on_event, on_warning, &x };
+	int r = sv_list_events(o->files[0], &io, &l, &err);
+	if (r && r != STOP) {
+		if (r == SV_EIO) {
+			rc = cli_finish_output(stdout);
+			rc = rc ? rc : EXIT_OUTPUT;
+		} else {
+			cli_report(&err);
+			rc = r == SV_EINVAL ? EXIT_USAGE : EXIT_INPUT;
+		}
+	}
+	if (!rc && o->out == OUT_JSON) {
+		jw_end_arr(&x.w);
+		jw_key(&x.w, "shown"); jw_int(&x.w, x.shown);
+		jw_key(&x.w, "limited"); jw_bool(&x.w, r == STOP);
+		jw_end_obj(&x.w);
+		fputc('\n', stdout);
+	}
+	if (!rc && r == STOP)
+		fprintf(stderr, "stackview: %s: the first %lld matching events (--limit)\n", o->files[0], x.shown);
+	else if (!rc && !x.shown && !x.warned)
+		fprintf(stderr, "stackview: %s: none of its %lld events matches\n", o->files[0], x.seen);
+	if (!rc)
+		rc = cli_finish_output(stdout);
+	free(fl);
+	free(x.line);
+	sv_pattern_free(x.pat);
+	return rc;
+}

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/* The payloads of the .NET runtime's events (the Microsoft-Windows-DotNETRuntime and
+ * ...Rundown providers), which neither an ETL nor a .nettrace describes: the runtime's
+ * manifest does, and TraceEvent compiles it in. The fields of the events a .NET
+ * investigation reads first (GC, JIT and method, loader, exceptions, contention, thread
+ * pool, tiered compilation, rundown), in payload order, with the value names TraceEvent
+ * shows for its enumerations. A template is an event's latest version: an older event is a
+ * prefix of it, so fields are read while the payload lasts. */
+#include "clr_events.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "etl_int.h" /* rd16/32/64, UTF-16 strings */
+
+enum { U8 = 1, U16, U32, U64, I32, I64, X32, X64, PTR, USTR, GUID, F64, BOOL32 };
+enum { M_NONE, M_GC_REASON, M_GC_TYPE, M_SUSPEND, M_ALLOC_KIND, M_SEGMENT, M_SKU, M_STARTUP_MODE, M_PAUSE_MODE,
+       M_GC_MECHANISMS, M_METHOD_FLAGS, M_MODULE_FLAGS, M_ASSEMBLY_FLAGS, M_STARTUP_FLAGS, M_CONTENTION, M_EXCEPTION_FLAGS };
+
+typedef struct clr_field {
+	const char *name;
+	uint8_t type, map;
+} clr_field;
+
+#define MAXF 16
+typedef struct clr_template {
+	const char *event; /* the name after the provider, as the kinds are named */
+	clr_field f[MAXF];
+} clr_template;
+
+#define CLR_ID { "ClrInstanceID", U16, 0 }
+#define METHOD_VERBOSE                                                                                              \
+	{ { "MethodID", X64, 0 }, { "ModuleID", X64, 0 }, { "MethodStartAddress", X64, 0 }, { "MethodSize", U32, 0 }, \
+	  { "MethodToken", X32, 0 }, { "MethodFlags", U32, M_METHOD_FLAGS }, { "MethodNamespace", USTR, 0 },                      \
+	  { "MethodName", USTR, 0 }, { "MethodSignature", USTR, 0 }, CLR_ID, { "ReJITID", U64, 0 } }
+#define MODULE_LOAD                                                                                                   \
+	{ { "ModuleID", X64, 0 }, { "AssemblyID", X64, 0 }, { "ModuleFlags", U32, M_MODULE_FLAGS }, { "Reserved1", U32, 0 },       \
+	  { "ModuleILPath", USTR, 0 }, { "ModuleNativePath", USTR, 0 }, CLR_ID, { "ManagedPdbSignature", GUID, 0 },   \
+	  { "ManagedPdbAge", U32, 0 }, { "ManagedPdbBuildPath", USTR, 0 }, { "NativePdbSignature", GUID, 0 },        \
+	  { "NativePdbAge", U32, 0 }, { "NativePdbBuildPath", USTR, 0 } }
+#define DOMAIN_MODULE_LOAD                                                                                            \
+	{ { "ModuleID", X64, 0 }, { "AssemblyID", X64, 0 }, { "AppDomainID", X64, 0 }, { "ModuleFlags", U32, M_MODULE_FLAGS },     \
+	  { "Reserved1", U32, 0 }, { "ModuleILPath", USTR, 0 }, { "ModuleNativePath", USTR, 0 }, CLR_ID }
+#define ASSEMBLY_LOAD                                                                                                 \
+	{ { "AssemblyID", X64, 0 }, { "AppDomainID", X64, 0 }, { "BindingID", X64, 0 }, { "AssemblyFlags", U32, M_ASSEMBLY_FLAGS },  \
+	  { "FullyQualifiedAssemblyName", USTR, 0 }, CLR_ID }
+#define RUNTIME_INFO                                                                                                  \
+	{ CLR_ID, { "Sku", U16, M_SKU }, { "BclMajorVersion", U16, 0 }, { "BclMinorVersion", U16, 0 },                 \
+	  { "BclBuildNumber", U16, 0 }, { "BclQfeNumber", U16, 0 }, { "VMMajorVersion", U16, 0 },                     \
+	  { "VMMinorVersion", U16, 0 }, { "VMBuildNumber", U16, 0 }, { "VMQfeNumber", U16, 0 },                       \
+	  { "StartupFlags", U32, M_STARTUP_FLAGS }, { "StartupMode", U8, M_STARTUP_MODE }, { "CommandLine", USTR, 0 },              \
+	  { "ComObjectGuid", GUID, 0 }, { "RuntimeDllPath", USTR, 0 } }
+#define WORKER_THREAD { { "ActiveWorkerThreadCount", U32, 0 }, { "RetiredWorkerThreadCount", U32, 0 }, CLR_ID }
+
+static const clr_template runtime[] = {
+	{ "GC/Start", { { "Count", U32, 0 }, { "Depth", U32, 0 }, { "Reason", U32, M_GC_REASON }, { "Type", U32, M_GC_TYPE },
+			CLR_ID, { "ClientSequenceNumber", U64, 0 } } },
+	{ "GC/Stop", { { "Count", U32, 0 }, { "Depth", U32, 0 }, CLR_ID } },
+	{ "GC/HeapStats",
+	  { { "GenerationSize0", U64, 0 }, { "TotalPromotedSize0", U64, 0 }, { "GenerationSize1", U64, 0 },
+	    { "TotalPromotedSize1", U64, 0 }, { "GenerationSize2", U64, 0 }, { "TotalPromotedSize2", U64, 0 },
+	    { "GenerationSize3", U64, 0 }, { "TotalPromotedSize3", U64, 0 }, { "FinalizationPromotedSize", U64, 0 },
+	    { "FinalizationPromotedCount", U64, 0 }, { "PinnedObjectCount", U32, 0 }, { "SinkBlockCount", U32, 0 },
+	    { "GCHandleCount", U32, 0 }, CLR_ID, { "GenerationSize4", U64, 0 }, { "TotalPromotedSize4", U64, 0 } } },
+	{ "GC/CreateSegment", { { "Address", X64, 0 }, { "Size", X64, 0 }, { "Type", U32, M_SEGMENT }, CLR_ID } },
+	{ "GC/FreeSegment", { { "Address", X64, 0 }, CLR_ID } },
+	{ "GC/RestartEEStart", { CLR_ID } },
+	{ "GC/RestartEEStop", { CLR_ID } },
+	{ "GC/SuspendEEStart", { { "Reason", U32, M_SUSPEND }, { "Count", U32, 0 }, CLR_ID } },
+	{ "GC/SuspendEEStop", { CLR_ID } },
+	{ "GC/AllocationTick",
+	  { { "AllocationAmount", U32, 0 }, { "AllocationKind", U32, M_ALLOC_KIND }, CLR_ID, { "AllocationAmount64", U64, 0 },
+	    { "TypeID", PTR, 0 }, { "TypeName", USTR, 0 }, { "HeapIndex", U32, 0 }, { "Address", PTR, 0 },
+	    { "ObjectSize", U64, 0 } } },
+	{ "GC/CreateConcurrentThread", { CLR_ID } },
+	{ "GC/TerminateConcurrentThread", { CLR_ID } },
+	{ "GC/FinalizersStop", { { "Count", U32, 0 }, CLR_ID } },
+	{ "GC/FinalizersStart", { CLR_ID } },
+	{ "GC/Triggered", { { "Reason", U32, M_GC_REASON }, CLR_ID } },
+	{ "GC/FinalizeObject", { { "TypeID", PTR, 0 }, { "ObjectID", PTR, 0 }, CLR_ID, { "TypeName", USTR, 0 } } },
+	{ "GC/PinObjectAtGCTime",
+	  { { "HandleID", PTR, 0 }, { "ObjectID", PTR, 0 }, { "ObjectSize", U64, 0 }, { "TypeName", USTR, 0 }, CLR_ID } },
+	{ "GC/MarkWithType", { { "HeapNum", U32, 0 }, CLR_ID, { "Type", U32, 0 }, { "Promoted", U64, 0 } } },
+	{ "GC/GenerationRange",
+	  { { "Generation", U8, 0 }, { "RangeStart", PTR, 0 }, { "RangeUsedLength", U64, 0 },
+	    { "RangeReservedLength", U64, 0 }, CLR_ID } },
+	{ "GC/GlobalHeapHistory",
+	  { { "FinalYoungestDesired", U64, 0 }, { "NumHeaps", I32, 0 }, { "CondemnedGeneration", U32, 0 },
+	    { "Gen0ReductionCount", U32, 0 }, { "Reason", U32, M_GC_REASON }, { "GlobalMechanisms", U32, M_GC_MECHANISMS },
+	    CLR_ID, { "PauseMode", U32, M_PAUSE_MODE }, { "MemoryPressure", U32, 0 }, { "CondemnReasons0", U32, 0 },
+	    { "CondemnReasons1", U32, 0 }, { "Count", U32, 0 } } },
+	{ "Runtime/Start", RUNTIME_INFO },
+	{ "Method/LoadVerbose", METHOD_VERBOSE },
+	{ "Method/UnloadVerbose", METHOD_VERBOSE },
+	{ "Method/JittingStarted",
+	  { { "MethodID", X64, 0 }, { "ModuleID", X64, 0 }, { "MethodToken", X32, 0 }, { "MethodILSize", U32, 0 },
+	    { "MethodNamespace", USTR, 0 }, { "MethodName", USTR, 0 }, { "MethodSignature", USTR, 0 }, CLR_ID } },
+	{ "Loader/ModuleLoad", MODULE_LOAD },
+	{ "Loader/ModuleUnload", MODULE_LOAD },
+	{ "Loader/DomainModuleLoad", DOMAIN_MODULE_LOAD },
+	{ "Loader/AssemblyLoad", ASSEMBLY_LOAD },
+	{ "Loader/AssemblyUnload", ASSEMBLY_LOAD },
+	{ "Exception/Start",
+	  { { "ExceptionType", USTR, 0 }, { "ExceptionMessage", USTR, 0 }, { "ExceptionEIP", PTR, 0 },
+	    { "ExceptionHRESULT", X32, 0 }, { "ExceptionFlags", U16, M_EXCEPTION_FLAGS }, CLR_ID } },
+	{ "Contention/Start",
+	  { { "ContentionFlags", U8, M_CONTENTION }, CLR_ID, { "LockID", PTR, 0 }, { "AssociatedObjectID", PTR, 0 },
+	    { "LockOwnerThreadID", U64, 0 } } },
+	{ "Contention/Stop", { { "ContentionFlags", U8, M_CONTENTION }, CLR_ID, { "DurationNs", F64, 0 } } },
+	{ "ThreadPoolWorkerThread/Start", WORKER_THREAD },
+	{ "ThreadPoolWorkerThread/Stop", WORKER_THREAD },
+	{ "ThreadPoolWorkerThread/Wait", WORKER_THREAD },
+	{ "AppDomainResourceManagement/ThreadCreated",
+	  { { "ManagedThreadID", X64, 0 }, { "AppDomainID", X64, 0 }, { "Flags", U32, 0 }, { "ManagedThreadIndex", U32, 0 },
+	    { "OSThreadID", U32, 0 }, CLR_ID } },
+	{ "TieredCompilation/Settings", { CLR_ID, { "Flags", U32, 0 } } },
+	{ "TieredCompilation/Pause", { CLR_ID } },
+	{ "TieredCompilation/Resume", { CLR_ID, { "NewMethodCount", U32, 0 } } },
+	{ "TieredCompilation/BackgroundJitStart", { CLR_ID, { "PendingMethodCount", U32, 0 } } },
+	{ "TieredCompilation/BackgroundJitStop",
+	  { CLR_ID, { "PendingMethodCount", U32, 0 }, { "JittedMethodCount", U32, 0 } } },
+};
+
+static const clr_template rundown[] = {
+	{ "Method/DCStartVerbose", METHOD_VERBOSE },
+	{ "Method/DCStopVerbose", METHOD_VERBOSE },
+	{ "Method/DCStartComplete", { CLR_ID } },
+	{ "Method/DCStopComplete", { CLR_ID } },
+	{ "Method/DCStartInit", { CLR_ID } },
+	{ "Method/DCStopInit", { CLR_ID } },
+	{ "Loader/ModuleDCStart", MODULE_LOAD },
+	{ "Loader/ModuleDCStop", MODULE_LOAD },
+	{ "Loader/DomainModuleDCStart", DOMAIN_MODULE_LOAD },
+	{ "Loader/DomainModuleDCStop", DOMAIN_MODULE_LOAD },
+	{ "Loader/AssemblyDCStart", ASSEMBLY_LOAD },
+	{ "Loader/AssemblyDCStop", ASSEMBLY_LOAD },
+	{ "Runtime/Start", RUNTIME_INFO },
+	{ "ExecutionCheckpointRundown/ExecutionCheckpointDCEnd",
+	  { CLR_ID, { "Name", USTR, 0 }, { "Timestamp", I64, 0 } } },
+};
+
+static const char *const gc_reason[] = { "AllocSmall",         "Induced",        "LowMemory",        "Empty",
+					 "AllocLarge",         "OutOfSpaceSOH",  "OutOfSpaceLOH",    "InducedNotForced",
+					 "Internal",           "InducedLowMemory", "InducedCompacting", "LowMemoryHost",
+					 "PMFullGC",           "LowMemoryHostBlocking" };
+static const char *const gc_type[] = { "NonConcurrentGC", "BackgroundGC", "ForegroundGC" };
+static const char *const suspend[] = { "SuspendOther",         "SuspendForGC",       "SuspendForAppDomainShutdown",
+				       "SuspendForCodePitching", "SuspendForShutdown", "SuspendForDebugger",
+				       "SuspendForGCPrep",     "SuspendForDebuggerSweep" };
+static const char *const alloc_kind[] = { "Small", "Large", "Pinned" };
+static const char *const segment[] = { "SmallObjectHeap", "LargeObjectHeap", "ReadOnlyHeap", "PinnedObjectHeap" };
+static const char *const pause_mode[] = { "Batch", "Interactive", "LowLatency", "SustainedLowLatency", "NoGC" };
+static const char *const contention[] = { "Managed", "Native" };
+
+/* Flag sets: bit and name, shown as C# shows a [Flags] enum (TraceEvent's display): the
+ * names joined with ", ", "None" for 0, the number itself when a bit has no name. */
+typedef struct flag {
+	uint32_t bit;
+	const char *name;
+} flag;
+static const flag sku_flags[] = { { 1, "DesktopClr" }, { 2, "CoreClr" } };
+static const flag startup_mode[] = { { 1, "ManagedExe" }, { 2, "HostedClr" }, { 4, "IjwDll" }, { 8, "ComActivated" },
+				     { 16, "Other" } };
+static const flag mechanism_flags[] = { { 1, "Concurrent" }, { 2, "Compaction" }, { 4, "Promotion" }, { 8, "Demotion" },
+					{ 16, "CardBundles" } };
+static const flag method_flags[] = { { 1, "Dynamic" }, { 2, "Generic" }, { 4, "HasSharedGenericCode" }, { 8, "Jitted" },
+				     { 16, "JitHelper" }, { 32, "ProfilerRejectedPrecompiledCode" },
+				     { 64, "ReadyToRunRejectedPrecompiledCode" } };
+static const flag module_flags[] = { { 1, "DomainNeutral" }, { 2, "NativeImage" }, { 4, "Dynamic" }, { 8, "Manifest" },
+				     { 16, "IbcOptimized" }, { 32, "ReadyToRunModule" }, { 64, "PartialReadyToRunModule" } };
+static const flag exception_flags[] = { { 1, "HasInnerException" }, { 2, "Nested" }, { 4, "ReThrown" },
+					{ 8, "CorruptedState" }, { 16, "CLSCompliant" } };
+static const flag assembly_flags[] = { { 1, "DomainNeutral" }, { 2, "Dynamic" }, { 4, "NativeImage" }, { 8, "Collectible" },
+				       { 16, "ReadyToRun" } };
+static const flag startup_flags[] = {
+	{ 0x1, "CONCURRENT_GC" }, { 0x2, "LOADER_OPTIMIZATION_SINGLE_DOMAIN" }, { 0x4, "LOADER_OPTIMIZATION_MULTI_DOMAIN" },
+	{ 0x10, "LOADER_SAFEMODE" }, { 0x100, "LOADER_SETPREFERENCE" }, { 0x1000, "SERVER_GC" }, { 0x2000, "HOARD_GC_VM" },
+	{ 0x4000, "SINGLE_VERSION_HOSTING_INTERFACE" }, { 0x10000, "LEGACY_IMPERSONATION" },
+	{ 0x20000, "DISABLE_COMMITTHREADSTACK" }, { 0x40000, "ALWAYSFLOW_IMPERSONATION" }, { 0x80000, "TRIM_GC_COMMIT" },
+	{ 0x100000, "ETW" }, { 0x200000, "SERVER_BUILD" }, { 0x400000, "ARM" } };
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void named(char *buf, size_t cap, uint64_t v, uint8_t map)
+{
+	const char *const *names = NULL;
+	const flag *flags = NULL;
+	size_t n = 0;
+	switch (map) {
+	case M_GC_REASON: names = gc_reason, n = N(gc_reason); break;
+	case M_GC_TYPE: names = gc_type, n = N(gc_type); break;
+	case M_SUSPEND: names = suspend, n = N(suspend); break;
+	case M_ALLOC_KIND: names = alloc_kind, n = N(alloc_kind); break;
+	case M_SEGMENT: names = segment, n = N(segment); break;
+	case M_PAUSE_MODE: names = pause_mode, n = N(pause_mode); break;
+	case M_CONTENTION: names = contention, n = N(contention); break;
+	case M_SKU: flags = sku_flags, n = N(sku_flags); break;
+	case M_STARTUP_MODE: flags = startup_mode, n = N(startup_mode); break;
+	case M_GC_MECHANISMS: flags = mechanism_flags, n = N(mechanism_flags); break;
+	case M_METHOD_FLAGS: flags = method_flags, n = N(method_flags); break;
+	case M_MODULE_FLAGS: flags = module_flags, n = N(module_flags); break;
+	case M_ASSEMBLY_FLAGS: flags = assembly_flags, n = N(assembly_flags); break;
+	case M_STARTUP_FLAGS: flags = startup_flags, n = N(startup_flags); break;
+	case M_EXCEPTION_FLAGS: flags = exception_flags, n = N(exception_flags); break;
+	default: break;
+	}
+	if (names && v < n) {
+		snprintf(buf, cap, "%s", names[v]);
+	} else if (flags) {
+		uint64_t known = 0;
+		for (size_t i = 0; i < n; i++)
+			known |= flags[i].bit;
+		if (!v) {
+			snprintf(buf, cap, "None");
+		} else if (v & ~known) {
+			snprintf(buf, cap, "%" PRIu64, v);
+		} else {
+			size_t o = 0;
+			for (size_t i = 0; i < n && o < cap; i++)
+				if (v & flags[i].bit)
+					o += (size_t)snprintf(buf + o, cap - o, "%s%s", o ? ", " : "", flags[i].name);
+		}
+	} else {
+		snprintf(buf, cap, "%" PRIu64, v);
+	}
+}
+
+static const clr_template *find(const clr_template *t, size_t n, const char *event)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(t[i].event, event) == 0)
+			return &t[i];
+	return NULL;
+}
+
+bool sv_clr_has_template(const char *kind)
+{
+	static const char rt[] = "Microsoft-Windows-DotNETRuntime/", rd[] = "Microsoft-Windows-DotNETRuntimeRundown/";
+	if (strncmp(kind, rd, sizeof(rd) - 1) == 0)
+		return find(rundown, N(rundown), kind + sizeof(rd) - 1) != NULL;
+	if (strncmp(kind, rt, sizeof(rt) - 1) == 0)
+		return find(runtime, N(runtime), kind + sizeof(rt) - 1) != NULL;
+	return false;
+}
+
+size_t sv_clr_decode(const char *kind, const unsigned char *p, size_t n, unsigned ptr, sv_clr_field_fn fn, void *payload)
+{
+	static const char rt[] = "Microsoft-Windows-DotNETRuntime/", rd[] = "Microsoft-Windows-DotNETRuntimeRundown/";
+	const clr_template *t = NULL;
+	if (strncmp(kind, rd, sizeof(rd) - 1) == 0)
+		t = find(rundown, N(rundown), kind + sizeof(rd) - 1);
+	else if (strncmp(kind, rt, sizeof(rt) - 1) == 0)
+		t = find(runtime, N(runtime), kind + sizeof(rt) - 1);
+	if (!t)
+		return 0;
+	size_t at = 0, k = 0;
+	char buf[1024];
+	for (int i = 0; i < MAXF && t->f[i].name; i++) {
+		const clr_field *f = &t->f[i];
+		const unsigned char *q = p + at;
+		size_t left = n - at, w = 0;
+		uint64_t v = 0;
+		switch (f->type) {
+		case U8: w = 1; break;
+		case U16: w = 2; break;
+		case U32: case I32: case X32: case BOOL32: w = 4; break;
+		case U64: case I64: case X64: case F64: w = 8; break;
+		case PTR: w = ptr; break;
+		case GUID: w = 16; break;
+		default: break;
+		}
+		if (f->type == USTR) {
+			size_t j = 0;
+			while (j + 2 <= left && (q[j] || q[j + 1]))
+				j += 2;
+			if (j + 2 > left)
+				break;
+			size_t used = 0;
+			char *s = sv_etl_dup_utf16(q, left, &used);
+			if (!s)
+				break;
+			fn(payload, f->name, s);
+			free(s);
+			at += used, k++;
+			continue;
+		}
+		if (!w || left < w)
+			break;
+		v = w == 1 ? q[0] : w == 2 ? rd16(q) : w == 4 ? rd32(q) : w == 8 ? rd64(q) : 0;
+		switch (f->type) {
+		case I32: snprintf(buf, sizeof(buf), "%d", (int32_t)v); break;
+		case I64: snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)v); break;
+		case X32: case X64: case PTR: snprintf(buf, sizeof(buf), "0x%" PRIx64, v); break;
+		case BOOL32: snprintf(buf, sizeof(buf), "%s", v ? "True" : "False"); break;
+		case F64: {
+			double d;
+			memcpy(&d, q, 8);
+			snprintf(buf, sizeof(buf), "%.17g", d);
+			break;
+		}
+		case GUID:
+			snprintf(buf, sizeof(buf), "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", rd32(q), rd16(q + 4), rd16(q + 6),
+				 q[8], q[9], q[10], q[11], q[12], q[13], q[14], q[15]);
+			break;
+		default: named(buf, sizeof(buf), v, f->map); break;
+		}
+		fn(payload, f->name, buf);
+		at += w, k++;
+	}
+	return k;
+}

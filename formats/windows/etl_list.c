@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: MIT */
+/* ETL importer: the Events view's listing. A first pass reads the trace as an import does
+ * (processes, threads, the kinds' final names); the second hands every record, in time
+ * order, to the listing callback: its kind, process, thread, CPU, payload size and the
+ * fields the trace describes (TraceLogging schemas). */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clr_events.h"
+#include "etl_int.h"
+#include "sv/array.h"
+
+typedef struct lbuf {
+	char text[65536];
+	size_t len;
+	size_t name_at[256], value_at[256];
+	size_t n;
+} lbuf;
+
+static void put(lbuf *o, const char *s, size_t k)
+{
+	if (o->len + k + 1 > sizeof(o->text))
+		k = sizeof(o->text) - o->len - 1;
+	memcpy(o->text + o->len, s, k);
+	o->len += k;
+	o->text[o->len] = '\0';
+}
+
+static void putf(lbuf *o, const char *fmt, ...) SV_PRINTF(2, 3);
+static void putf(lbuf *o, const char *fmt, ...)
+{
+	char tmp[160];
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		put(o, tmp, (size_t)k < sizeof(tmp) ? (size_t)k : sizeof(tmp) - 1);
+}
+
+static bool begin(lbuf *o, const char *name, size_t nl)
+{
+	if (o->n >= 256 || o->len + nl + 64 > sizeof(o->text))
+		return false;
+	o->name_at[o->n] = o->len;
+	put(o, name, nl);
+	o->len++; /* the name's NUL */
+	o->value_at[o->n] = o->len;
+	o->text[o->len] = '\0';
+	return true;
+}
+
+static void end(lbuf *o)
+{
+	if (o->len + 1 < sizeof(o->text))
+		o->len++;
+	o->n++;
+}
+
+/* 100 ns since 1601-01-01 (FILETIME) as ISO 8601 UTC. */
+static void put_filetime(lbuf *o, uint64_t ft)
+{
+	int64_t secs = (int64_t)(ft / 10000000ULL) - 11644473600LL, days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400;
+	int64_t sod = secs - days * 86400;
+	int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
+	unsigned doe = (unsigned)(z - era * 146097), yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t y = (int64_t)yoe + era * 400;
+	unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153, d = doy - (153 * mp + 2) / 5 + 1;
+	unsigned m = mp < 10 ? mp + 3 : mp - 9;
+	putf(o, "%04" PRId64 "-%02u-%02uT%02u:%02u:%02u.%07uZ", y + (m <= 2), m, d, (unsigned)(sod / 3600),
+	     (unsigned)(sod / 60 % 60), (unsigned)(sod % 60), (unsigned)(ft % 10000000ULL));
+}
+
+/* TraceLogging's in-types (TlgIn*): the low 5 bits of a field's InType byte. */
+enum { TL_USTR = 1, TL_ASTR, TL_I8, TL_U8, TL_I16, TL_U16, TL_I32, TL_U32, TL_I64, TL_U64, TL_F32, TL_F64, TL_BOOL32,
+       TL_BINARY, TL_GUID, TL_PTR, TL_FILETIME, TL_SYSTEMTIME, TL_SID, TL_HEX32, TL_HEX64, TL_CUSTR, TL_CASTR, TL_STRUCT,
+       TL_CBINARY };
+
+enum { OUT_BOOLEAN = 3, OUT_HEX = 4, OUT_SIGNED = 17, OUT_UNSIGNED = 18 }; /* TlgOut* that change a number's text */
+
+/* One value of in-type t at p[*at..n) into o; false when it does not fit or is not known.
+ * The out-type shows integers as booleans, hex, signed or unsigned. */
+static bool tl_value(lbuf *o, unsigned t, unsigned out, const unsigned char *p, size_t n, size_t *at, unsigned ptr)
+{
+	static const unsigned char isz[] = { [TL_I8] = 1, [TL_U8] = 1, [TL_I16] = 2, [TL_U16] = 2, [TL_I32] = 4,
+					     [TL_U32] = 4, [TL_I64] = 8, [TL_U64] = 8, [TL_HEX32] = 4, [TL_HEX64] = 8 };
+	size_t w = t < sizeof(isz) ? isz[t] : 0;
+	if (w && (out == OUT_BOOLEAN || out == OUT_HEX || out == OUT_SIGNED || out == OUT_UNSIGNED)) {
+		if (n - *at < w)
+			return false;
+		const unsigned char *q = p + *at;
+		uint64_t v = w == 1 ? q[0] : w == 2 ? rd16(q) : w == 4 ? rd32(q) : rd64(q);
+		*at += w;
+		if (out == OUT_BOOLEAN)
+			put(o, v ? "True" : "False", v ? 4 : 5);
+		else if (out == OUT_HEX)
+			putf(o, "0x%" PRIx64, v);
+		else if (out == OUT_SIGNED)
+			putf(o, "%" PRId64, w == 8 ? (int64_t)v : (int64_t)(v << (64 - 8 * w)) >> (64 - 8 * w));
+		else
+			putf(o, "%" PRIu64, v);
+		return true;
+	}
+	const unsigned char *q = p + *at;
+	size_t left = n - *at, k = 0;
+	switch (t) {
+	case TL_USTR: {
+		while (k + 2 <= left && (q[k] || q[k + 1]))
+			k += 2;
+		if (k + 2 > left)
+			return false;
+		size_t used = 0;
+		char *s = sv_etl_dup_utf16(q, left, &used);
+		if (!s)
+			return false;
+		put(o, s, strlen(s));
+		free(s);
+		*at += used;
+		return true;
+	}
+	case TL_ASTR: {
+		const unsigned char *z = memchr(q, 0, left);
+		if (!z)
+			return false;
+		put(o, (const char *)q, (size_t)(z - q));
+		*at += (size_t)(z - q) + 1;
+		return true;
+	}
+	case TL_CUSTR:
+	case TL_CASTR:
+	case TL_BINARY:
+	case TL_CBINARY: {
+		if (left < 2 || (size_t)rd16(q) > left - 2)
+			return false;
+		size_t len = rd16(q);
+		if (t == TL_CUSTR) {
+			char *s = sv_etl_dup_utf16(q + 2, len, &k);
+			if (!s)
+				return false;
+			put(o, s, strlen(s));
+			free(s);
+		} else if (t == TL_CASTR) {
+			put(o, (const char *)q + 2, len);
+		} else {
+			put(o, "0x", 2);
+			for (size_t i = 0; i < len && i < 256; i++)
+				putf(o, "%02X", q[2 + i]);
+		}
+		*at += 2 + len;
+		return true;
+	}
+	case TL_SID: { /* revision, sub-authority count, 6-byte authority, the sub-authorities */
+		if (left < 8 || left < 8 + 4 * (size_t)q[1])
+			return false;
+		uint64_t auth = 0;
+		for (int i = 2; i < 8; i++)
+			auth = auth << 8 | q[i];
+		putf(o, "S-%u-%" PRIu64, q[0], auth);
+		for (unsigned i = 0; i < q[1]; i++)
+			putf(o, "-%u", rd32(q + 8 + 4 * i));
+		*at += 8 + 4 * (size_t)q[1];
+		return true;
+	}
+	default: break;
+	}
+	static const unsigned char sz[] = { [TL_I8] = 1, [TL_U8] = 1, [TL_I16] = 2, [TL_U16] = 2, [TL_I32] = 4, [TL_U32] = 4,
+					    [TL_I64] = 8, [TL_U64] = 8, [TL_F32] = 4, [TL_F64] = 8, [TL_BOOL32] = 4,
+					    [TL_GUID] = 16, [TL_FILETIME] = 8, [TL_SYSTEMTIME] = 16, [TL_HEX32] = 4,
+					    [TL_HEX64] = 8 };
+	k = t == TL_PTR ? ptr : t < sizeof(sz) ? sz[t] : 0;
+	if (!k || left < k)
+		return false;
+	*at += k;
+	switch (t) {
+	case TL_I8: putf(o, "%d", (int8_t)q[0]); break;
+	case TL_U8: putf(o, "%u", q[0]); break;
+	case TL_I16: putf(o, "%d", (int16_t)rd16(q)); break;
+	case TL_U16: putf(o, "%u", rd16(q)); break;
+	case TL_I32: putf(o, "%d", (int32_t)rd32(q)); break;
+	case TL_U32: putf(o, "%u", rd32(q)); break;
+	case TL_I64: putf(o, "%" PRId64, (int64_t)rd64(q)); break;
+	case TL_U64: putf(o, "%" PRIu64, rd64(q)); break;
+	case TL_F32: {
+		float f;
+		memcpy(&f, q, 4);
+		putf(o, "%.9g", (double)f);
+		break;
+	}
+	case TL_F64: {
+		double f;
+		memcpy(&f, q, 8);
+		putf(o, "%.17g", f);
+		break;
+	}
+	case TL_BOOL32: put(o, rd32(q) ? "True" : "False", rd32(q) ? 4 : 5); break;
+	case TL_GUID:
+		putf(o, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", rd32(q), rd16(q + 4), rd16(q + 6), q[8], q[9], q[10],
+		     q[11], q[12], q[13], q[14], q[15]);
+		break;
+	case TL_FILETIME: put_filetime(o, rd64(q)); break;
+	case TL_SYSTEMTIME:
+		putf(o, "%04u-%02u-%02uT%02u:%02u:%02u.%03uZ", rd16(q), rd16(q + 2), rd16(q + 6), rd16(q + 8), rd16(q + 10),
+		     rd16(q + 12), rd16(q + 14));
+		break;
+	case TL_HEX32: putf(o, "0x%" PRIx32, rd32(q)); break;
+	case TL_PTR:
+	case TL_HEX64: putf(o, "0x%" PRIx64, k == 8 ? rd64(q) : rd32(q)); break;
+	default: return false;
+	}
+	return true;
+}
+
+/* A TraceLogging event's fields: the schema s[0..sn) (name, InType [, OutType [, tags]]
+ * [, constant count] per field), the payload p[0..n). Structs are flattened into
+ * "Struct.field"; stops at what it cannot read. */
+static void tl_fields(lbuf *o, const unsigned char *s, size_t sn, const unsigned char *p, size_t n, unsigned ptr)
+{
+	size_t si = 0, at = 0;
+	char prefix[128] = "";
+	unsigned in_struct = 0; /* fields left in the struct being read */
+	while (si < sn) {
+		const unsigned char *z = memchr(s + si, 0, sn - si);
+		if (!z || (size_t)(z - s) + 1 >= sn)
+			return;
+		const char *name = (const char *)s + si;
+		si = (size_t)(z - s) + 1;
+		unsigned in = s[si++], out = 0, count = 1;
+		if (in & 0x80) {
+			if (si >= sn)
+				return;
+			out = s[si++];
+			while ((out & 0x80) && si < sn && (s[si++] & 0x80)) /* field tags */
+				;
+		}
+		unsigned arr = in & 0x60, t = in & 0x1F;
+		if (arr == 0x40) { /* a constant count */
+			if (sn - si < 2)
+				return;
+			count = rd16(s + si);
+			si += 2;
+		} else if (arr == 0x60) { /* custom: its own schema, not read */
+			return;
+		}
+		if (t == TL_STRUCT) {
+			if (arr) /* arrays of structs: not read */
+				return;
+			snprintf(prefix, sizeof(prefix), "%s.", name);
+			in_struct = out & 0x7F;
+			continue;
+		}
+		if (arr == 0x20) { /* a variable count in the payload */
+			if (n - at < 2)
+				return;
+			count = rd16(p + at);
+			at += 2;
+		}
+		char full[256];
+		int fl = snprintf(full, sizeof(full), "%s%s", in_struct ? prefix : "", name);
+		if (!begin(o, full, fl > 0 && (size_t)fl < sizeof(full) ? (size_t)fl : 0))
+			return;
+		if (arr)
+			put(o, "[", 1);
+		bool ok = true;
+		for (unsigned i = 0; i < count && ok; i++) {
+			if (i)
+				put(o, ", ", 2);
+			ok = tl_value(o, t, out & 0x7F, p, n, &at, ptr);
+		}
+		if (arr)
+			put(o, "]", 1);
+		end(o);
+		if (!ok) {
+			o->n--; /* not there: left out, and what follows */
+			return;
+		}
+		if (in_struct && !--in_struct)
+			prefix[0] = '\0';
+	}
+}
+
+static void clr_field(void *payload, const char *name, const char *value)
+{
+	lbuf *o = payload;
+	if (begin(o, name, strlen(name))) {
+		put(o, value, strlen(value));
+		end(o);
+	}
+}
+
+int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
+{
+	uint32_t kind = 0;
+	int rc = sv_etl_count_kind(c, r, &kind);
+	if (rc)
+		return rc;
+	uint32_t pid = r->pid, tid = r->tid;
+	if (r->kind == REC_HOOK && r->group == 0x0F && r->type == 46 && r->plen >= c->ptr + 7) {
+		/* a CPU sample: its thread is the payload's; the idle loop's (thread 0, not DPC or
+		 * ISR work) are not events, as TraceEvent's TraceLog drops them */
+		tid = rd32(r->payload + c->ptr);
+		if (tid == 0 && !(r->payload[c->ptr + 6] & 3))
+			return 0;
+		pid = UINT32_MAX;
+	}
+	if (pid == UINT32_MAX && tid != UINT32_MAX)
+		(void)sv_etl_thread_pid(c, tid, r->ts, &pid);
+	char pname[300];
+	const eproc *pr = pid != UINT32_MAX ? sv_etl_find_proc(c, pid, r->ts) : NULL;
+	const char *img = pr && pr->image ? pr->image : "";
+	const char *dot = strrchr(img, '.');
+	int il = dot && dot != img ? (int)(dot - img) : (int)strlen(img);
+	if (il)
+		snprintf(pname, sizeof(pname), "%.*s", il, img);
+	else
+		snprintf(pname, sizeof(pname), "Process(%u)", pid); /* as TraceEvent names a process the trace does not */
+	lbuf *o = c->list_buf;
+	o->len = o->n = 0;
+	if (r->kind == REC_EVENT && r->tl_fields)
+		tl_fields(o, r->tl_fields, r->tl_fields_len, r->payload, r->plen, r->ptr);
+	else if (r->kind == REC_EVENT && (r->guid == G_CLR || r->guid == G_CLR_RUNDOWN))
+		sv_clr_decode(c->kinds[kind].name, r->payload, r->plen, r->ptr, clr_field, o);
+	const char *names[256], *values[256];
+	for (size_t i = 0; i < o->n; i++)
+		names[i] = o->text + o->name_at[i], values[i] = o->text + o->value_at[i];
+	sv_trace_event e = { .ms = r->ts >= c->hdr_ts ? (double)(r->ts - c->hdr_ts) * 1000.0 / c->freq : 0.0,
+			     .name = c->kinds[kind].name,
+			     .pid = pid == UINT32_MAX ? -1 : (long long)pid,
+			     .tid = tid == UINT32_MAX ? -1 : (long long)tid,
+			     .cpu = (int)r->cpu,
+			     .process = pid == UINT32_MAX ? NULL : pname,
+			     .data_len = r->plen,
+			     .nfields = o->n,
+			     .field_names = names,
+			     .field_values = values };
+	return c->list_fn(c->list_payload, &e);
+}
+
+void *sv_etl_list_buf_new(void)
+{
+	return malloc(sizeof(lbuf));
+}

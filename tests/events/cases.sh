@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: MIT
+# stackview events (issue 34): every event of a trace with its payload's fields. Checked
+# against TraceEvent's own baselines of two of its test traces (tests/data/etl, MIT): every
+# baseline event is listed at its time, process, thread, CPU and payload size, and every
+# field both have agrees (tests/tools/events_baseline.py); the kinds named with --require
+# have every field TraceEvent shows. .nettrace: metadata-described fields (objects, V2
+# arrays) and the runtime's events by its templates; filters, outputs, bad input.
+EV=$TMP/events
+mkdir -p "$EV"
+ED=tests/data/etl
+# the CLR's GC events (no metadata in the trace: the runtime's templates)
+"$SV" events "$ED/gcevents.etl.zip" --json > "$EV/gc.json" 2> /dev/null
+req="Microsoft-Windows-DotNETRuntime/GC/Start Microsoft-Windows-DotNETRuntime/GC/Stop Microsoft-Windows-DotNETRuntime/GC/HeapStats
+Microsoft-Windows-DotNETRuntime/GC/AllocationTick Microsoft-Windows-DotNETRuntime/GC/CreateSegment
+Microsoft-Windows-DotNETRuntime/GC/SuspendEEStart Microsoft-Windows-DotNETRuntime/GC/Triggered Microsoft-Windows-DotNETRuntime/GC/GlobalHeapHistory
+Microsoft-Windows-DotNETRuntime/GC/MarkWithType Microsoft-Windows-DotNETRuntime/GC/PinObjectAtGCTime Microsoft-Windows-DotNETRuntime/Runtime/Start"
+# shellcheck disable=SC2086 # the kinds are words
+if why=$(python3 tests/tools/events_baseline.py "$ED/gcevents.baseline.txt" "$EV/gc.json" --only Microsoft-Windows-DotNETRuntime --require $req 2>&1); then ok; else bad events.etl.gc "$why"; fi
+# TraceLogging: the fields from the event's own schema
+"$SV" events "$ED/primitive-types.etl.zip" --json > "$EV/pt.json" 2> /dev/null
+if why=$(python3 tests/tools/events_baseline.py "$ED/primitive-types.baseline.txt" "$EV/pt.json" --only solar --require solar_system/PrimitiveTypesTest 2>&1); then ok; else bad events.etl.tracelogging "$why"; fi
+# the comparison fails when a value differs (it is not vacuous)
+jq '.events[2].fields.int32_type = "7"' "$EV/pt.json" > "$EV/pt-bad.json"
+if python3 tests/tools/events_baseline.py "$ED/primitive-types.baseline.txt" "$EV/pt-bad.json" --only solar > /dev/null 2>&1; then
+	bad events.baseline.self-test "a changed field was not seen"; else ok; fi
+# every event, in time order, as many as the kinds count
+cn events.count '[.events | length, (map(.ms) | . == sort)]' '[71,true]' events "$ED/gcevents.etl.zip"
+n=$("$SV" info "$ED/gcevents.etl.zip" --json 2>/dev/null | jq '[.events[] | select(.name | test("^Windows Kernel/EventTrace$|^Microsoft")) | .samples] | add')
+cn events.count-kinds '[.events[] | select(.event | test("^Windows Kernel/EventTrace$|^Microsoft"))] | length' "$n" events "$ED/gcevents.etl.zip"
+
+# ---- .nettrace ----
+NT=tests/data/nettrace/ref.nettrace
+cn events.nettrace.object '[.events[] | select(.event == "Contoso-App/TestEvent3/24") | .fields]' \
+	'[{"Id":"1","Where.X":"2","Where.Y":"3","Text":"x"}]' events "$NT"
+cn events.nettrace.runtime '[.events[] | select(.event | endswith("Method/LoadVerbose")) | .fields | [.MethodNamespace, .MethodName, .MethodFlags, .MethodStartAddress]][0]' \
+	'["Contoso.Program","Main","Jitted","0x7f0000001000"]' events "$NT"
+cn events.nettrace.process '[.events[0] | .process, .pid, .tid, .ms]' '["dotnet",4242,101,0.5]' events "$NT"
+python3 tests/nettrace/gen_nettrace.py "$EV/v2.nettrace" v2params
+cn events.nettrace.v2 '.events[] | select(.event == "Contoso-App/Batch") | .fields' \
+	'{"Items":"[7, -8, 9]","Names":"[a, b]","Points":"[{X=1 Y=2}, {X=3 Y=4}]","Flag":"True","Key":"03020100-0504-0706-0809-0a0b0c0d0e0f","Ratio":"0.25","When":"2024-11-23T08:00:00.0000000Z","Small":"-5","Big":"18446744073709551615"}' \
+	events "$EV/v2.nettrace"
+python3 tests/nettrace/gen_nettrace.py "$EV/cut.nettrace" truncated
+# a trace cut short: the events before the cut, and warnings after them (the cut, the
+# sequence numbers' gap the fixture writes)
+got=$("$SV" events "$EV/cut.nettrace" 2>&1 >/dev/null)
+case "$got" in *"cut.nettrace: warning: the trace is cut short at byte "*"(no end tag): the events before it are listed"*"2 events were dropped by the runtime"*) ok ;;
+*) bad events.nettrace.cut "$got" ;; esac
+
+# ---- filters and outputs ----
+# (the filters' counts from the unfiltered listing: another path to the same answer)
+cn events.filter.event '[.events | length, (map(.event) | unique)]' '[4,["Microsoft-Windows-DotNETRuntime/GC/Start","Microsoft-Windows-DotNETRuntime/GC/Stop"]]' \
+	events "$ED/gcevents.etl.zip" --event 'GC/Start|GC/Stop'
+n=$(jq '[.events[] | select(.ms >= 11607 and .ms <= 11608)] | length' "$EV/gc.json")
+cn events.filter.time '[.events | length, (map(.ms) | min >= 11607 and max <= 11608)]' "[$n,true]" events "$ED/gcevents.etl.zip" --start 11607 --end 11608
+n=$(jq '[.events[] | select(.pid == 179596)] | length' "$EV/gc.json")
+cn events.filter.process '[.events | length, ([.[] | .pid] | unique)]' "[$n,[179596]]" events "$ED/gcevents.etl.zip" --process 179596
+cn events.filter.process-name '[.events | length]' "[$n]" events "$ED/gcevents.etl.zip" --process 'process(1795'
+# FinalizersStart and FinalizersStop: 3 each on the finalizer thread (the baseline's COUNT lines)
+cn events.filter.thread '[.events | length, ([.[] | .tid] | unique)]' '[6,[177072]]' events "$ED/gcevents.etl.zip" --thread 177072 --event Finalizers
+cn events.filter.grep '[.events[] | .fields.TypeName]' '["System.Text.StringBuilder"]' events "$ED/gcevents.etl.zip" --grep stringbuilder
+cn events.filter.fields '[.events[0].fields]' '[{"TypeName":"System.String","AllocationKind":"Small"}]' events "$ED/gcevents.etl.zip" --event AllocationTick --fields TypeName,AllocationKind
+cn events.limit '[.shown, .limited]' '[2,true]' events "$ED/gcevents.etl.zip" --limit 2
+got=$("$SV" events "$ED/gcevents.etl.zip" --event AllocationTick --fields TypeName,ObjectSize --csv 2>/dev/null | head -n 2)
+want='ms,event,process,pid,tid,cpu,has_stack,data_len,TypeName,ObjectSize
+8215.606,Microsoft-Windows-DotNETRuntime/GC/AllocationTick,Process(179596),179596,168672,6,0,74,System.String,32'
+if [ "$got" = "$want" ]; then ok; else bad events.csv "$got"; fi
+got=$("$SV" events "$ED/gcevents.etl.zip" --event 'GC/Triggered' 2>/dev/null | head -n 1)
+want='   11607.371  Microsoft-Windows-DotNETRuntime/GC/Triggered  Process(179596)  tid=168672  cpu=4  Reason="Induced" ClrInstanceID="8"'
+if [ "$got" = "$want" ]; then ok; else bad events.text "$got"; fi
+e events.none 0 "none of its 71 events matches" -- events "$ED/gcevents.etl.zip" --event nothing-like-this
+
+# ---- bad input ----
+e events.not-a-trace 2 "s-basic.perfView.xml: a perfview-xml file holds no event list" -- events "$IN/s-basic.perfView.xml"
+e events.bad-thread 2 "^stackview: --thread needs a thread id, not 'x'" -- events "$ED/gcevents.etl.zip" --thread x
+e events.bad-pattern 2 "^stackview: --event: " -- events "$ED/gcevents.etl.zip" --event 'a{'
+e events.bad-start 2 "^stackview: --start needs a time in ms" -- events "$ED/gcevents.etl.zip" --start soon
+head -c 300 "$NT" > "$EV/short.nettrace"
+e events.short 0 "short.nettrace: warning: the trace is cut short" -- events "$EV/short.nettrace"
+printf 'Nettrace' > "$EV/magic.nettrace"
+e events.magic-only 1 "magic.nettrace: byte 0: not a .nettrace file" -- events "$EV/magic.nettrace"
