@@ -10,6 +10,7 @@
 #include <termios.h>
 
 #include "stackview/aggview.h"
+#include "stackview/evlog.h"
 #include "stackview/formats.h"
 #include "stackview/grid.h"
 #include "stackview/params.h"
@@ -177,6 +178,9 @@ int cli_print_view(sv_view *v, const char *what, const cli_opts *o);
 int cli_flame_to(const sv_view *v, const char *path, const char *title);
 int cmd_info(const cli_opts *o);
 int cmd_events(const cli_opts *o);
+/* The file's events into a new event log (the terminal UI's Events view); the first warning
+ * about the trace into warn ("" when none). 0, or the listing's error in err. */
+int cli_events_log(const cli_opts *o, sv_evlog **out, char *warn, size_t warncap, sv_error *err);
 int cmd_diff(const cli_opts *o);
 int cmd_overweight(const cli_opts *o);
 /* The runs of a diff, overweight or check (diff.c): files[first ..], the base runs up to

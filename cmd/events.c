@@ -292,3 +292,81 @@ int cmd_events(const cli_opts *o)
 	sv_pattern_free(x.pat);
 	return rc;
 }
+
+/* ---- the terminal UI's Events view: the listing into an event log ---- */
+
+typedef struct log_ctx {
+	sv_evlog *log;
+	char *text;
+	size_t cap;
+	char *warn;
+	size_t warncap;
+	bool full;
+} log_ctx;
+
+static int log_event(void *payload, const sv_trace_event *e)
+{
+	log_ctx *x = payload;
+	size_t need = 1;
+	for (size_t i = 0; i < e->nfields; i++)
+		need += strlen(e->field_names[i]) + 2 * strlen(e->field_values[i]) + 4;
+	if (need > x->cap) {
+		char *t = realloc(x->text, need);
+		if (!t)
+			return SV_ENOMEM;
+		x->text = t, x->cap = need;
+	}
+	size_t o = 0;
+	for (size_t i = 0; i < e->nfields; i++) {
+		o += (size_t)snprintf(x->text + o, x->cap - o, "%s%s=\"", i ? " " : "", e->field_names[i]);
+		for (const char *v = e->field_values[i]; *v; v++) {
+			if (*v == '"' || *v == '\\')
+				x->text[o++] = '\\';
+			x->text[o++] = *v == '\n' ? ' ' : *v;
+		}
+		x->text[o++] = '"';
+	}
+	x->text[o] = '\0';
+	sv_evrow r = { .ms = e->ms, .kind = e->name, .process = e->process, .fields = x->text, .pid = e->pid, .tid = e->tid,
+		       .cpu = e->cpu, .has_stack = e->has_stack };
+	int rc = sv_evlog_add(x->log, &r);
+	if (rc == SV_ELIMIT) {
+		x->full = true;
+		return STOP;
+	}
+	return rc;
+}
+
+static void log_warning(void *payload, const char *text)
+{
+	log_ctx *x = payload;
+	if (x->warncap && !x->warn[0])
+		snprintf(x->warn, x->warncap, "%s", text);
+}
+
+int cli_events_log(const cli_opts *o, sv_evlog **out, char *warn, size_t warncap, sv_error *err)
+{
+	log_ctx x = { .warn = warn, .warncap = warncap };
+	if (warncap)
+		warn[0] = '\0';
+	int rc = sv_evlog_new(&x.log);
+	if (rc)
+		return sv_error_set(err, rc, NULL);
+	sv_import_opts io = cli_import_opts(o);
+	io.event = NULL;
+	sv_event_lister l = { log_event, log_warning, &x };
+	rc = sv_list_events(o->files[0], &io, &l, err);
+	free(x.text);
+	if (rc == STOP && x.full) {
+		rc = 0;
+		if (warncap)
+			snprintf(warn, warncap, "the first %u events are listed (stackview events FILE --start MS lists the rest)",
+				 SV_EVLOG_MAX);
+	}
+	if (rc) {
+		sv_evlog_free(x.log);
+		return rc;
+	}
+	*out = x.log;
+	return 0;
+}

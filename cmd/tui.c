@@ -60,6 +60,12 @@ static int tui_reload(const void *payload, const char *event, const char *priori
 	return rc;
 }
 
+/* The Events view's reading of the file (V). */
+static int tui_load_events(const void *payload, sv_evlog **out, char *warn, size_t warncap, sv_error *err)
+{
+	return cli_events_log(payload, out, warn, warncap, err);
+}
+
 /* The terminal UI (or its headless run with --script). The TUI starts from the file's saved
  * state or the per-source defaults of spec §11.2; the command line's boxes go on top. */
 int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick, bool hot,
@@ -77,6 +83,10 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 			   /* nor can a diff's runs, one by one */
 			   o->nfiles && strcmp(o->files[0], "-") && !o->compare ? tui_reload : NULL, o, .expand_hot = pick || hot,
 			   .compare = o->compare };
+	/* a trace read from a file: its events can be listed */
+	if (!o->compare && o->nfiles && strcmp(o->files[0], "-") &&
+	    (!strcmp(sv_source_format(src), "etl") || !strcmp(sv_source_format(src), "nettrace")))
+		to.load_events = tui_load_events;
 	/* a heap snapshot: the Priority box starts with what its tree was built with */
 	if (!o->compare && strcmp(sv_source_format(src), "gcdump") == 0)
 		to.priority = o->priority ? o->priority : sv_gcdump_default_priorities();

@@ -225,6 +225,8 @@ void tui_app_free(tui_app *a)
 	free(a->procs);
 	free(a->shown);
 	free(a->picked);
+	sv_evlog_free(a->evlog);
+	free(a->evidx);
 	for (size_t i = 0; i < a->nframes; i++)
 		tui_frame_dispose(&a->frames[i]);
 	free(a->frames);

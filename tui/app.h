@@ -14,6 +14,7 @@
 #include "keymap.h"
 #include "screen.h"
 #include "stackview/aggview.h"
+#include "stackview/evlog.h"
 #include "stackview/grid.h"
 #include "stackview/preset.h"
 #include "stackview/rows.h"
@@ -37,6 +38,7 @@ typedef enum tui_mode {
 	MODE_NOTES,   /* editing the Notes tab */
 	MODE_WHEN,    /* When characters of the cursor row selected */
 	MODE_EVENTS,  /* the event picker */
+	MODE_EVLIST,  /* the Events view: every event of the trace */
 	MODE_COUNT
 } tui_mode;
 
@@ -148,6 +150,14 @@ typedef struct tui_app {
 	size_t nshown;
 	tui_list pick; /* item 0 = "all processes", i+1 = shown[i] */
 	tui_list events; /* the event picker */
+	/* the Events view (dlg_evlist.c): the trace's events, read when first opened */
+	int (*load_events)(const void *payload, sv_evlog **out, char *warn, size_t warncap, sv_error *err);
+	sv_evlog *evlog;
+	size_t *evidx, nevidx; /* the rows the filter keeps */
+	tui_list evl;
+	char ev_filter[128];
+	char ev_warn[300];
+	int ev_kind_w, ev_proc_w; /* the Event and Process columns' widths for the rows painted */
 	struct sv_compare *compare; /* the first frame's runs (tui_options.compare), borrowed */
 	/* opening the file again for another event (borrowed from tui_options) */
 	int (*reload)(const void *payload, const char *event, const char *priority, sv_source **out, sv_error *err);
@@ -310,6 +320,11 @@ int tui_events_start(tui_app *a);
  * cursor row's type (or module) priority by `delta`; each rebuilds the tree as a new view. */
 bool tui_priority_usable(tui_app *a); /* false: says why on the status line */
 int tui_priority_apply(tui_app *a, const char *text);
+/* The Events view (dlg_evlist.c). */
+int tui_evlist_start(tui_app *a);
+int tui_evlist_key(tui_app *a, int key);
+int tui_evlist_mouse(tui_app *a, tui_mouse m, int x, int y);
+void tui_evlist_draw(tui_app *a, tui_screen *s);
 int tui_priority_bump(tui_app *a, bool module, double delta);
 int tui_events_key(tui_app *a, int key);
 int tui_events_mouse(tui_app *a, tui_mouse m, int x, int y);

@@ -508,6 +508,7 @@ static const tui_mode_ops modes[MODE_COUNT] = {
 	[MODE_COLUMNS] = { .key = tui_columns_key, .mouse = tui_columns_mouse, .draw = tui_columns_draw },
 	[MODE_HELP] = { .key = tui_help_key, .draw = tui_help_draw },
 	[MODE_EVENTS] = { .key = tui_events_key, .mouse = tui_events_mouse, .draw = tui_events_draw },
+	[MODE_EVLIST] = { .key = tui_evlist_key, .mouse = tui_evlist_mouse, .draw = tui_evlist_draw },
 	[MODE_NOTES] = { .key = tui_notes_key },
 	[MODE_WHEN] = { .key = when_mode_key, .mouse = grid_mouse },
 };
@@ -702,6 +703,7 @@ static int grid_command(tui_app *a, tui_command c)
 		return TUI_REDRAW;
 	}
 	case CMD_EVENTS: return tui_events_start(a);
+	case CMD_EVLIST: return tui_evlist_start(a);
 	case CMD_EDIT_PRIORITY:
 		if (tui_priority_usable(a)) {
 			tui_edit_start(a, EDIT_PRIORITY, -1, f->priority);

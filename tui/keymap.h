@@ -77,6 +77,7 @@
 	X(CMD_FIND_PREV, "find the previous match (wraps)")                            \
 	X(CMD_SAVE, "Save View (.perfView.xml.zip: samples, boxes, notes)")                \
 	X(CMD_EVENTS, "Events: open the file for another event it holds (perf: cycles ...)") \
+	X(CMD_EVLIST, "Events view: every event with its fields; Enter: the stacks around it") \
 	X(CMD_EDIT_PRIORITY, "heap snapshot: edit the Priority box (PAT->NUM;..., first match wins)") \
 	X(CMD_RAISE_ITEM_PRIORITY, "heap snapshot: Raise Item Priority (the row's type, +1)") \
 	X(CMD_LOWER_ITEM_PRIORITY, "heap snapshot: Lower Item Priority (-1)")         \
@@ -172,6 +173,7 @@
 	X(CMD_SAVE, TUI_CTRL('s'), "C-s")                 \
 	X(CMD_SAVE, 'w', "w")                             \
 	X(CMD_EVENTS, 'v', "v")                           \
+	X(CMD_EVLIST, 'V', "V")                           \
 	X(CMD_EDIT_PRIORITY, 'r', "r")                    \
 	X(CMD_RAISE_ITEM_PRIORITY, TUI_ALT('p'), "M-p")   \
 	X(CMD_LOWER_ITEM_PRIORITY, TUI_ALT('P'), "M-P")   \

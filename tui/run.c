@@ -219,6 +219,7 @@ int tui_run(sv_source *src, const sv_params *params, const tui_options *o, sv_er
 	a->hello = o->hello;
 	a->reload = o->reload;
 	a->reload_payload = o->reload_payload;
+	a->load_events = o->load_events;
 	a->expand_hot = o->expand_hot;
 	if (o->priority && !(a->frames[0].priority = strdup(o->priority))) {
 		tui_app_free(a);

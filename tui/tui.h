@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "stackview/evlog.h"
 #include "stackview/params.h"
 #include "stackview/preset.h"
 #include "stackview/source.h"
@@ -31,6 +32,9 @@ typedef struct tui_options {
 	 * disables both. */
 	int (*reload)(const void *payload, const char *event, const char *priority, sv_source **out, sv_error *err);
 	const void *reload_payload;
+	/* Read the file's events for the Events view (reload_payload is its payload); NULL
+	 * disables the view. */
+	int (*load_events)(const void *payload, sv_evlog **out, char *warn, size_t warncap, sv_error *err);
 	/* Open each new call tree along its hot path (profiles of whole programs), not only ROOT. */
 	bool expand_hot;
 	/* A heap snapshot: the Priority patterns its tree was built with (the Priority box and

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* An event log: the events of a trace as the Events view shows them (one row each: time,
+ * kind, process, thread, CPU, the payload's fields as text), and the rows a filter keeps.
+ * The formats fill it (cmd/ hands each listed event over); the TUI paints it.
+ *
+ * Ownership: the log owns every text it was given (copied); rows returned by sv_evlog_get
+ * point into it and stay valid until sv_evlog_free. */
+#ifndef STACKVIEW_EVLOG_H
+#define STACKVIEW_EVLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stackview/status.h"
+
+typedef struct sv_evlog sv_evlog;
+
+typedef struct sv_evrow {
+	double ms;
+	const char *kind, *process; /* process: "" when not known */
+	const char *fields;         /* name="value" pairs, space-separated */
+	long long pid, tid;         /* -1: not known */
+	int cpu;                    /* -1: not known */
+	bool has_stack;
+} sv_evrow;
+
+/* Events kept at most (a listing stops there and says so). */
+#define SV_EVLOG_MAX 4000000u
+
+SV_API int sv_evlog_new(sv_evlog **out) SV_MUST_USE;
+SV_API void sv_evlog_free(sv_evlog *l);
+/* Append one event (texts copied; NULL process or fields = ""). SV_ELIMIT past
+ * SV_EVLOG_MAX, SV_ENOMEM. */
+SV_API int sv_evlog_add(sv_evlog *l, const sv_evrow *row) SV_MUST_USE;
+SV_API size_t sv_evlog_count(const sv_evlog *l);
+SV_API void sv_evlog_get(const sv_evlog *l, size_t i, sv_evrow *out);
+/* The rows whose time is within [start, end] and whose kind, process or fields contain
+ * `text` (ASCII case-insensitive; NULL or "" = any), in order: a malloc'ed index array into
+ * *idx (NULL when none), the count into *n. 0 or SV_ENOMEM. */
+SV_API int sv_evlog_filter(const sv_evlog *l, const char *text, double start, double end, size_t **idx,
+			   size_t *n) SV_MUST_USE;
+/* The first row at or after `ms` among idx[0..n) (n when none). */
+SV_API size_t sv_evlog_seek(const sv_evlog *l, const size_t *idx, size_t n, double ms);
+
+#endif

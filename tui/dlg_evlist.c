@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/* The Events view (V; PerfView's Events window): every event of the trace, one row each —
+ * time, kind, process, thread, CPU and the payload's fields — filtered by what is typed (any
+ * case, in the kind, the process or the fields). Enter on an event goes back to the stack
+ * window with Start and End around it, the cursor's event time in the status line. The
+ * events are read (through tui_options.load_events: the TUI knows no formats) when the view
+ * is first opened, and kept. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "stackview/commands.h"
+
+#define EV_AROUND_MS 10.0 /* Enter: the stack window's time range is the event's time +- this */
+
+static void place(tui_app *a)
+{
+	tui_list_place(&a->evl, a->nevidx, TUI_PICK_TOP, a->h - 6);
+}
+
+static int refilter(tui_app *a)
+{
+	/* keep the cursor on its event (or the next one) across filters */
+	double at = a->evl.cursor < a->nevidx ? 0 : -1;
+	sv_evrow r;
+	if (a->evl.cursor < a->nevidx) {
+		sv_evlog_get(a->evlog, a->evidx[a->evl.cursor], &r);
+		at = r.ms;
+	}
+	free(a->evidx);
+	a->evidx = NULL;
+	a->nevidx = 0;
+	if (sv_evlog_filter(a->evlog, a->ev_filter, -1e300, 1e300, &a->evidx, &a->nevidx)) {
+		tui_status(a, "out of memory");
+		return TUI_REDRAW;
+	}
+	a->evl.cursor = at >= 0 ? sv_evlog_seek(a->evlog, a->evidx, a->nevidx, at) : 0;
+	if (a->evl.cursor >= a->nevidx)
+		a->evl.cursor = a->nevidx ? a->nevidx - 1 : 0;
+	place(a);
+	return TUI_REDRAW;
+}
+
+int tui_evlist_start(tui_app *a)
+{
+	if (!a->load_events) {
+		tui_status(a, "the Events view lists the events of ETL and .nettrace traces read from a file");
+		return TUI_REDRAW;
+	}
+	if (!a->evlog) {
+		sv_error err;
+		sv_error_clear(&err);
+		if (a->load_events(a->reload_payload, &a->evlog, a->ev_warn, sizeof(a->ev_warn), &err)) {
+			tui_status(a, "%s", err.msg);
+			return TUI_REDRAW;
+		}
+		a->evl = (tui_list){ 0 };
+	}
+	a->mode = MODE_EVLIST;
+	return refilter(a);
+}
+
+/* Back to the stack window with Start/End around the cursor's event. */
+static int open_event(tui_app *a)
+{
+	a->mode = MODE_GRID;
+	if (a->evl.cursor >= a->nevidx)
+		return TUI_REDRAW;
+	sv_evrow r;
+	sv_evlog_get(a->evlog, a->evidx[a->evl.cursor], &r);
+	tui_frame *f = tui_app_frame(a);
+	sv_params p;
+	if (sv_params_copy(&p, &f->params) || sv_cmd_set_time_range(&p, r.ms - EV_AROUND_MS, r.ms + EV_AROUND_MS)) {
+		sv_params_dispose(&p);
+		tui_status(a, "out of memory");
+		return TUI_REDRAW;
+	}
+	char what[400];
+	snprintf(what, sizeof(what), "%.3f ms: %.200s on thread %lld; Start and End %g ms either side ([ goes back)", r.ms,
+		 r.kind, r.tid, EV_AROUND_MS);
+	int flags = tui_apply_params(a, &p, what);
+	sv_params_dispose(&p);
+	return flags;
+}
+
+int tui_evlist_key(tui_app *a, int key)
+{
+	place(a);
+	if (tui_list_key(&a->evl, key, false)) /* letters go to the filter */
+		return TUI_REDRAW;
+	if (key == '\n' || key == KEY_ENTER)
+		return open_event(a);
+	if (key == TUI_KEY_ESC) {
+		a->mode = MODE_GRID;
+		return TUI_REDRAW;
+	}
+	if ((key == KEY_BACKSPACE || key == 127 || key == 8) && a->ev_filter[0]) {
+		a->ev_filter[strlen(a->ev_filter) - 1] = '\0';
+		return refilter(a);
+	}
+	if (key >= 0x20 && key < 0x7f && strlen(a->ev_filter) + 1 < sizeof(a->ev_filter)) {
+		size_t l = strlen(a->ev_filter);
+		a->ev_filter[l] = (char)key;
+		a->ev_filter[l + 1] = '\0';
+		return refilter(a);
+	}
+	return TUI_REDRAW;
+}
+
+int tui_evlist_mouse(tui_app *a, tui_mouse m, int x, int y)
+{
+	(void)x;
+	place(a);
+	switch (tui_list_mouse(&a->evl, m, y)) {
+	case TUI_LIST_NONE: return 0;
+	case TUI_LIST_OPEN: return open_event(a);
+	default: return TUI_REDRAW;
+	}
+}
+
+/* The Event and Process columns as wide as the rows on screen need (within bounds). */
+static void measure(tui_app *a)
+{
+	int kind_w = 5, proc_w = 7;
+	for (size_t i = a->evl.top; i < a->nevidx && i < a->evl.top + (size_t)(a->evl.rows > 0 ? a->evl.rows : 0); i++) {
+		sv_evrow r;
+		sv_evlog_get(a->evlog, a->evidx[i], &r);
+		int k = (int)strlen(r.kind), p = (int)strlen(r.process);
+		kind_w = k > kind_w ? k : kind_w;
+		proc_w = p > proc_w ? p : proc_w;
+	}
+	a->ev_kind_w = kind_w > 64 ? 64 : kind_w;
+	a->ev_proc_w = proc_w > 24 ? 24 : proc_w;
+}
+
+static void event_line(tui_app *a, tui_screen *s, size_t i, int y, int attr)
+{
+	sv_evrow r;
+	sv_evlog_get(a->evlog, a->evidx[i], &r);
+	char when[32], tid[24], cpu[16], line[2048];
+	sv_format_number(when, sizeof(when), r.ms, 3);
+	snprintf(tid, sizeof(tid), "%lld", r.tid);
+	snprintf(cpu, sizeof(cpu), "%d", r.cpu);
+	snprintf(line, sizeof(line), "%12s  %-*.*s %-*.*s %8s %3s %s%s", when, a->ev_kind_w, a->ev_kind_w, r.kind, a->ev_proc_w, a->ev_proc_w, r.process,
+		 r.tid >= 0 ? tid : "", r.cpu >= 0 ? cpu : "", r.has_stack ? "[stack] " : "", r.fields);
+	tui_screen_text(s, 0, y, line, a->w, attr);
+}
+
+void tui_evlist_draw(tui_app *a, tui_screen *s)
+{
+	tui_frame *f = tui_app_frame(a);
+	char line[512], n1[32], n2[32];
+	snprintf(line, sizeof(line), "%s: Events", f->title);
+	tui_screen_text(s, 0, 0, line, a->w, TUI_A_TITLE);
+	sv_format_number(n1, sizeof(n1), (double)a->nevidx, 0);
+	sv_format_number(n2, sizeof(n2), (double)sv_evlog_count(a->evlog), 0);
+	snprintf(line, sizeof(line), "Filter: %s", a->ev_filter);
+	int used = tui_screen_text(s, 0, 1, line, a->w, TUI_A_BOLD);
+	tui_screen_fill(s, used, 1, 1, TUI_A_REVERSE);
+	snprintf(line, sizeof(line), "%s of %s events", n1, n2);
+	tui_screen_text(s, a->w - (int)strlen(line), 1, line, (int)strlen(line), 0);
+	if (a->ev_warn[0])
+		tui_screen_text(s, 0, 2, a->ev_warn, a->w, 0);
+	place(a);
+	measure(a);
+	tui_screen_fill(s, 0, 3, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
+	snprintf(line, sizeof(line), "%12s  %-*s %-*s %8s %3s %s", "Time ms", a->ev_kind_w, "Event", a->ev_proc_w, "Process", "TID", "CPU",
+		 "Fields");
+	tui_screen_text(s, 0, 3, line, a->w, TUI_A_TITLE | TUI_A_UNDERLINE);
+	tui_list_draw(&a->evl, a, s, event_line);
+	tui_screen_fill(s, 0, a->h - 1, a->w, TUI_A_REVERSE);
+	tui_screen_text(s, 0, a->h - 1, "type to filter  Enter: the stacks around the event  Esc closes", a->w, TUI_A_REVERSE);
+}
