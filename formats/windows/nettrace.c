@@ -42,6 +42,10 @@ static void nt_dispose(nt_ctx *c)
 	free(c->methods);
 	free(c->modules);
 	free(c->seqs);
+	for (size_t i = 0; i < c->nleaves; i++)
+		free(c->leaves[i]);
+	free(c->leaves);
+	sv_idmap_dispose(&c->leaf_index);
 	sv_nt_list_dispose(c);
 	free(c->cmdline);
 	sv_idmap_dispose(&c->kind_index);
@@ -57,6 +61,7 @@ static int nt_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	sv_idmap_init(&c.meta_index);
 	sv_idmap_init(&c.stack_index);
 	sv_idmap_init(&c.seq_index);
+	sv_idmap_init(&c.leaf_index);
 	const char *event = opts ? opts->event : NULL;
 	int rc = sv_nt_parse(&c);
 	uint32_t want = UINT32_MAX, sample_kind = UINT32_MAX;
@@ -97,7 +102,7 @@ static int nt_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	if (!rc && tt && sink->ops->set_intervals)
 		rc = sink->ops->set_intervals(sink->self);
 	if (!rc && !tt && sink->ops->set_unit)
-		rc = sink->ops->set_unit(sink->self, "events");
+		rc = sink->ops->set_unit(sink->self, c.kinds[want].bytes ? "bytes" : "events");
 	size_t shown = 0;
 	if (!rc)
 		rc = sv_nt_emit_samples(&c, tt ? sample_kind : want, tt, &shown);
@@ -115,6 +120,11 @@ static int nt_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 				  c.samples, c.rate ? c.rate / 1e6 : 1.0); /* the Trace object gives ns a sample */
 	else if (!rc && !event)
 		rc = sv_sink_note(sink, SV_NOTE_INFO, "no sample profiler events: showing '%s', the kind with the most stacks",
+				  c.kinds[want].name);
+	if (!rc && !tt && c.kinds[want].bytes)
+		rc = sv_sink_note(sink, SV_NOTE_INFO,
+				  "%s: each event weighs the bytes allocated since the previous one (the runtime sends one about "
+				  "every 100 KB: PerfView's GC Heap Alloc Ignore Free), under a 'Type NAME' leaf",
 				  c.kinds[want].name);
 	bool rundown = false;
 	for (size_t i = 0; i < c.nkinds && !rundown; i++)
@@ -153,6 +163,7 @@ static int nt_list_events(const sv_input *in, const sv_import_opts *opts, const 
 	sv_idmap_init(&c.meta_index);
 	sv_idmap_init(&c.stack_index);
 	sv_idmap_init(&c.seq_index);
+	sv_idmap_init(&c.leaf_index);
 	int rc = sv_nt_parse(&c);
 	if (!rc)
 		rc = sv_nt_list(&c, l->event, l->payload);

@@ -76,6 +76,9 @@ static int on_event(nt_ctx *c, const nt_hdr *h, const unsigned char *p, size_t o
 		stack = c->stks[s - 1].n ? s : 0;
 	}
 	uint32_t type = 0;
+	double metric = 1;
+	if (m->role == R_ALLOC && (rc = sv_nt_on_alloc_tick(c, p, h->size, &metric, &type)))
+		return rc;
 	if (m->role == R_SAMPLE) {
 		c->samples++;
 		if (h->size >= 4)
@@ -90,7 +93,7 @@ static int on_event(nt_ctx *c, const nt_hdr *h, const unsigned char *p, size_t o
 	nt_kind *k = &c->kinds[m->kind];
 	k->count++;
 	k->stacks += stack != 0;
-	return SV_ARRAY_PUSH(c->events, c->nevents, c->eventcap, ((nt_event){ h->ts, h->tid, m->kind, stack, type }));
+	return SV_ARRAY_PUSH(c->events, c->nevents, c->eventcap, ((nt_event){ h->ts, h->tid, m->kind, stack, type, metric }));
 }
 
 /* A record that runs past its block: an error, or in the block the file's end cuts, the end

@@ -233,7 +233,19 @@ int sv_nt_emit_samples(nt_ctx *c, uint32_t want, bool tt, size_t *shown)
 		} else {
 			if ((rc = event_stack(&e, ev, &s)))
 				break;
-			rc = k->ops->add_sample(k->self, s, sv_nt_ms(c, ev->ts), 1.0, 1.0);
+			if (c->kinds[ev->kind].bytes && ev->type) { /* AllocationTick: its Type leaf */
+				const char *t = c->leaves[ev->type - 1];
+				while (*t && !rc) {
+					size_t l = strcspn(t, ";");
+					sv_frame_id lf;
+					if (!(rc = k->ops->intern_frame(k->self, &lf, t, l)))
+						rc = k->ops->intern_stack(k->self, &s, s, lf);
+					t += l + (t[l] == ';');
+				}
+				if (rc)
+					break;
+			}
+			rc = k->ops->add_sample(k->self, s, sv_nt_ms(c, ev->ts), ev->metric, 1.0);
 		}
 		*shown += !rc;
 	}

@@ -18,12 +18,13 @@
 
 #include "sv/idmap.h"
 
-enum { R_OTHER, R_SAMPLE, R_PROCINFO, R_METHOD, R_MODULE };
+enum { R_OTHER, R_SAMPLE, R_PROCINFO, R_METHOD, R_MODULE, R_ALLOC };
 
 typedef struct nt_kind {
 	char *name;
 	size_t count, stacks;
 	bool samples; /* the sample profiler's */
+	bool bytes;   /* its events weigh bytes (the CLR's AllocationTick) */
 } nt_kind;
 
 typedef struct nt_meta {
@@ -45,7 +46,9 @@ typedef struct nt_event {
 	uint64_t ts, tid;
 	uint32_t kind;
 	uint32_t stack; /* index + 1 into stks, 0 = none */
-	uint32_t type;  /* sample profiler: 0 error, 1 external code, 2 managed code */
+	uint32_t type;  /* sample profiler: 0 error, 1 external code, 2 managed code; AllocationTick:
+			 * its leaf frames, index + 1 into leaves */
+	double metric;  /* AllocationTick: the bytes allocated since the previous tick; else 1 */
 } nt_event;
 
 typedef struct nt_stack {
@@ -97,6 +100,9 @@ typedef struct nt_ctx {
 	size_t nmodules, modulecap;
 	nt_seq *seqs;
 	size_t nseqs, seqcap;
+	char **leaves;        /* AllocationTick leaf frames ("Type System.String") */
+	size_t nleaves, leafcap;
+	sv_idmap leaf_index;  /* text hash -> index + 1 (probed) */
 	nt_field *fields;
 	size_t nfields, fieldcap;
 	/* listing (sv_list_events): field descriptions read, each event's place kept */
@@ -129,6 +135,8 @@ int sv_nt_on_metadata(nt_ctx *c, const unsigned char *p, size_t n, size_t off);
 int sv_nt_on_method(nt_ctx *c, const unsigned char *p, size_t n);
 int sv_nt_on_module(nt_ctx *c, const unsigned char *p, size_t n);
 int sv_nt_on_procinfo(nt_ctx *c, const unsigned char *p, size_t n);
+/* GC/AllocationTick: its bytes into *metric, its leaf frames (index + 1 into leaves) into *leaf. */
+int sv_nt_on_alloc_tick(nt_ctx *c, const unsigned char *p, size_t n, double *metric, uint32_t *leaf);
 /* nettrace_list.c: a metadata record's field descriptions (at p[at..n), after its Level)
  * into c->fields; an event's place kept for the listing (payload at file offset off). */
 int sv_nt_meta_fields(nt_ctx *c, const unsigned char *p, size_t n, size_t at, uint32_t *f0, uint32_t *nf);

@@ -22,7 +22,7 @@ static int kind_of(nt_ctx *c, const char *name, uint32_t *out)
 		uint32_t i = sv_idmap_get(&c->kind_index, h);
 		if (i == SV_IDMAP_NONE) {
 			char *dup = strdup(name);
-			if (!dup || SV_ARRAY_PUSH(c->kinds, c->nkinds, c->kindcap, ((nt_kind){ dup, 0, 0, false }))) {
+			if (!dup || SV_ARRAY_PUSH(c->kinds, c->nkinds, c->kindcap, ((nt_kind){ dup, 0, 0, false, false }))) {
 				free(dup);
 				return SV_ENOMEM;
 			}
@@ -64,7 +64,9 @@ static const char *known_name(const char *provider, int id, int *role)
 		return *role = R_PROCINFO, "ProcessInfo";
 	bool rt = strcmp(provider, "Microsoft-Windows-DotNETRuntime") == 0;
 	bool rundown = strcmp(provider, "Microsoft-Windows-DotNETRuntimeRundown") == 0;
-	if ((rt && (id == 143 || id == 144)) || (rundown && (id == 143 || id == 144)))
+	if (rt && id == 10)
+		*role = R_ALLOC;
+	else if ((rt && (id == 143 || id == 144)) || (rundown && (id == 143 || id == 144)))
 		*role = R_METHOD;
 	else if ((rt && id == 152) || (rundown && (id == 153 || id == 154)))
 		*role = R_MODULE;
@@ -186,6 +188,7 @@ int sv_nt_on_metadata(nt_ctx *c, const unsigned char *p, size_t n, size_t off)
 			rc = sv_nt_meta_fields(c, p, n, at + 16, &f0, &nf);
 		if (!rc && !(rc = kind_of(c, full, &kind))) {
 			c->kinds[kind].samples |= role == R_SAMPLE;
+			c->kinds[kind].bytes |= role == R_ALLOC;
 			uint32_t i = sv_idmap_get(&c->meta_index, id);
 			nt_meta m = { kind, role, f0, nf };
 			if (i != SV_IDMAP_NONE) {
@@ -269,4 +272,49 @@ int sv_nt_on_procinfo(nt_ctx *c, const unsigned char *p, size_t n)
 		c->cmdline = cmd;
 	}
 	return 0;
+}
+
+/* GC/AllocationTick (PerfView's GC Heap Alloc Ignore Free): u32 AllocationAmount, u32
+ * AllocationKind (1: the large object heap), u16 ClrInstanceID, then (version 2 on) u64
+ * AllocationAmount64, a pointer TypeID, UTF-16 TypeName. The bytes allocated since the
+ * previous tick, under "Type NAME" (and LargeObject), as the ETL reader weighs them. */
+int sv_nt_on_alloc_tick(nt_ctx *c, const unsigned char *p, size_t n, double *metric, uint32_t *leaf)
+{
+	*leaf = 0;
+	if (n < 8) {
+		c->short_payloads++;
+		return 0;
+	}
+	uint32_t kind = rd32(p + 4);
+	*metric = rd32(p);
+	char text[700];
+	snprintf(text, sizeof(text), "%s", kind == 1 ? "LargeObject;Type ?" : "Type ?");
+	size_t at = 18 + c->ptr;
+	if (n >= at + 2) {
+		*metric = (double)rd64(p + 10);
+		bool nomem = false;
+		char *type = utf16_field(p, n, &at, &nomem);
+		if (nomem)
+			return SV_ENOMEM;
+		if (type && type[0])
+			snprintf(text, sizeof(text), "%s%.600s", kind == 1 ? "LargeObject;Type " : "Type ", type);
+		free(type);
+	}
+	size_t len = strlen(text);
+	for (uint64_t h = sv_hash_bytes(text, len);; h++) {
+		uint32_t i = sv_idmap_get(&c->leaf_index, h);
+		if (i == SV_IDMAP_NONE) {
+			char *dup = strdup(text);
+			if (!dup || SV_ARRAY_PUSH(c->leaves, c->nleaves, c->leafcap, dup)) {
+				free(dup);
+				return SV_ENOMEM;
+			}
+			*leaf = (uint32_t)c->nleaves;
+			return sv_idmap_put(&c->leaf_index, h, (uint32_t)c->nleaves);
+		}
+		if (strcmp(c->leaves[i - 1], text) == 0) {
+			*leaf = i;
+			return 0;
+		}
+	}
 }

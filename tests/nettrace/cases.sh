@@ -64,3 +64,16 @@ e nettrace.bad.stack 1 "badstack.nettrace: byte [0-9]+: an event refers to stack
 	-- byname "$NT/badstack.nettrace"
 printf 'Nettrace\x14\0\0\0!FastSerialization.1\x07' > "$NT/tag.nettrace"
 e nettrace.bad.tag 1 "tag.nettrace: byte 32: expected an object \\(tag 5\\) or the end \\(tag 1\\), found byte 0x07" -- byname "$NT/tag.nettrace"
+
+# The runtime's AllocationTick (issue 33): each event weighs the bytes allocated since the
+# previous one (AllocationAmount64: past 32 bits too), under Type NAME (and LargeObject for the
+# large object heap), as the ETL reader and PerfView's GC Heap Alloc view weigh them. The
+# listing decodes the same payloads by the runtime's template: the bytes per type agree.
+python3 tests/nettrace/gen_nettrace.py "$NT/alloc.nettrace" alloc
+AT=Microsoft-Windows-DotNETRuntime/GC/AllocationTick
+want=$("$SV" events "$NT/alloc.nettrace" --event AllocationTick --json 2>/dev/null |
+	jq -c '[.events[] | {t: ("Type " + .fields.TypeName), b: (.fields.AllocationAmount64 | tonumber)}] | group_by(.t) | map([.[0].t, (map(.b) | add)])')
+cn nettrace.alloc.bytes '[.rows[] | select(.name | startswith("Type ")) | [.name, .exc]] | sort' "$want" byname "$NT/alloc.nettrace" --event "$AT"
+cn nettrace.alloc.large '[.tree.children[0].children[] | select(.name == "Thread (102)") | .. | objects | select(.name? == "LargeObject") | [.inc, .children[0].name]]' \
+	'[[5000000000,"Type System.Byte[]"]]' calltree "$NT/alloc.nettrace" --event "$AT"
+cn nettrace.alloc.unit '[.metric, .samples, ([.found[] | select(test("weighs the bytes allocated since the previous one"))] | length)]' '[5000311400,4,1]' info "$NT/alloc.nettrace" --event "$AT"

@@ -205,6 +205,8 @@ def build(mode):
              metadata(8, "Contoso-App", 2, "TestEvent3", fields=((9, "Id"), (1, "Where"), (18, "Text")), opcode=24,
                       nested={"Where": ((9, "X"), (9, "Y"))}),
              metadata(9, "Contoso-App", 3, "FlushStop")]
+    if mode == "alloc":  # the runtime's AllocationTick (version 4, no field descriptions)
+        metas.append(metadata(11, "Microsoft-Windows-DotNETRuntime", 10, "", version=4))
     if mode == "v2params":  # arrays (of numbers, strings, objects) and the other scalar types
         metas.append(metadata_v2(10, "Contoso-App", 4, "Batch", (
             ("Items", 19, 9), ("Names", 19, 18), ("Points", 19, 1, (("X", 9), ("Y", 9))), ("Flag", 3), ("Key", 17),
@@ -235,6 +237,14 @@ def build(mode):
     add(7, 8, 102, 5, 11.9, b"")
     add(8, 8, 102, 0, 11.95, struct.pack("<iii", 1, 2, 3) + utf16z("x"))
     add(9, 8, 102, 0, 11.96, b"")
+    if mode == "alloc":
+        def tick(amount, kind, typename):
+            return struct.pack("<IIHQQ", amount & 0xFFFFFFFF, kind, 0, amount, 0x7FFB0000 + len(typename)) + \
+                utf16z(typename) + struct.pack("<IQQ", 0, 0x1B0F0000, 32)
+        add(11, 8, 101, 1, 12.0, tick(102400, 0, "System.String"))
+        add(11, 8, 101, 2, 12.5, tick(110000, 0, "System.Byte[]"))
+        add(11, 8, 102, 5, 13.0, tick(5000000000, 1, "System.Byte[]"))  # past 32 bits: AllocationAmount64
+        add(11, 8, 101, 1, 13.5, tick(99000, 0, "System.String"))
     if mode == "v2params":
         seq[8] = seq.get(8, 0)
         add(10, 8, 102, 0, 11.97, struct.pack("<Hiii", 3, 7, -8, 9) + struct.pack("<H", 2) + utf16z("a") + utf16z("b") +
