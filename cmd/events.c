@@ -344,7 +344,7 @@ static void log_warning(void *payload, const char *text)
 		snprintf(x->warn, x->warncap, "%s", text);
 }
 
-int cli_events_log(const cli_opts *o, sv_evlog **out, char *warn, size_t warncap, sv_error *err)
+int cli_events_log(const cli_opts *o, const char *path, sv_evlog **out, char *warn, size_t warncap, sv_error *err)
 {
 	log_ctx x = { .warn = warn, .warncap = warncap };
 	if (warncap)
@@ -355,7 +355,7 @@ int cli_events_log(const cli_opts *o, sv_evlog **out, char *warn, size_t warncap
 	sv_import_opts io = cli_import_opts(o);
 	io.event = NULL;
 	sv_event_lister l = { log_event, log_warning, &x };
-	rc = sv_list_events(o->files[0], &io, &l, err);
+	rc = sv_list_events(path, &io, &l, err);
 	free(x.text);
 	if (rc == STOP && x.full) {
 		rc = 0;

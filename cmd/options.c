@@ -26,6 +26,7 @@ void cli_usage(FILE *f)
 	      "       stackview presets                    list the built-in presets and yours\n"
 	      "       stackview events FILE [--event PAT] [--process P] [--thread T] [--start MS] [--end MS]\n"
 	      "                    [--grep TEXT] [--fields A,B] [--limit N] [--json|--csv]   every event\n"
+	      "       stackview report gcstats|jitstats|traceinfo FILE [--json] [--top N]   PerfView's reports\n"
 	      "       stackview symbols FILE [--lookup ADDR[,ADDR...]] [--json]   a PDB's functions\n"
 	      "\n"
 	      "FILE may be - (standard input). Formats: .perfView.xml, .perfView.json (+ .zip),\n"

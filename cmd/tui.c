@@ -63,7 +63,8 @@ static int tui_reload(const void *payload, const char *event, const char *priori
 /* The Events view's reading of the file (V). */
 static int tui_load_events(const void *payload, sv_evlog **out, char *warn, size_t warncap, sv_error *err)
 {
-	return cli_events_log(payload, out, warn, warncap, err);
+	const cli_opts *o = payload;
+	return cli_events_log(o, o->files[0], out, warn, warncap, err);
 }
 
 /* The terminal UI (or its headless run with --script). The TUI starts from the file's saved

@@ -78,3 +78,22 @@ head -c 300 "$NT" > "$EV/short.nettrace"
 e events.short 0 "short.nettrace: warning: the trace is cut short" -- events "$EV/short.nettrace"
 printf 'Nettrace' > "$EV/magic.nettrace"
 e events.magic-only 1 "magic.nettrace: byte 0: not a .nettrace file" -- events "$EV/magic.nettrace"
+
+# ---- reports (issue 34): GCStats and JITStats from the events themselves ----
+"$SV" report gcstats "$ED/gcevents.etl.zip" --json > "$EV/gcs.json" 2> /dev/null
+if why=$(python3 tests/tools/reports_oracle.py gcstats "$EV/gc.json" "$EV/gcs.json" 2>&1); then ok; else bad report.gcstats.oracle "$why"; fi
+# the two induced GCs of TraceEvent's GC test (its baseline: GC/Start Count 1 Depth 1, Count 2 Depth 2, Reason Induced)
+cn report.gcstats.gcs '[.processes[0].gcs[] | [.number, .gen, .reason, .induced, (.pause_ms > .duration_ms), (.after_mb > 0)]]' \
+	'[[1,1,"Induced",true,true,true],[2,2,"Induced",true,true,true]]' report gcstats "$ED/gcevents.etl.zip"
+# the oracle sees a wrong number (it is not vacuous)
+jq '.processes[0].gcs[0].pause_ms += 1' "$EV/gcs.json" > "$EV/gcs-bad.json"
+if python3 tests/tools/reports_oracle.py gcstats "$EV/gc.json" "$EV/gcs-bad.json" > /dev/null 2>&1; then
+	bad report.oracle.self-test "a changed pause was not seen"; else ok; fi
+got=$("$SV" report gcstats "$ED/gcevents.etl.zip" 2>&1 | head -n 1)
+want='Process(179596): 2 GCs, 2 induced; paused 1.329 ms, 0.04 % of its 3,423.154 ms in the trace; 1.383 MB allocated by 12 AllocationTick events'
+if [ "$got" = "$want" ]; then ok; else bad report.gcstats.text "$got"; fi
+cn report.traceinfo '[.events, .kinds, ([.providers[] | [.name, .events]])]' '[71,22,[["Windows Kernel",2],["Microsoft-Windows-DotNETRuntime",69]]]' \
+	report traceinfo "$ED/gcevents.etl.zip"
+e report.jitstats.none 0 "no methods jitted in the trace" -- report jitstats "$ED/gcevents.etl.zip"
+e report.bad-kind 2 "^stackview: report 'gc': the reports are gcstats, jitstats and traceinfo" -- report gc "$ED/gcevents.etl.zip"
+e report.not-a-trace 2 "a perfview-xml file holds no event list" -- report gcstats "$IN/s-basic.perfView.xml"

@@ -118,3 +118,17 @@ done
 "$SV" events "$ED/gcrundownevents.etl.zip" --json > "$IT/ev-rd.json" 2> /dev/null
 if why=$(python3 tests/tools/events_baseline.py "$ED/gcrundownevents.baseline.txt" "$IT/ev-rd.json" --only Microsoft-Windows-DotNETRuntime 2>&1); then ok
 else bad events.etl.gcrundown "$(printf '%s\n' "$why" | grep DIFFERS | head -5)"; fi
+
+# GCStats and JITStats (issue 34) on the real traces: every GC, pause, heap size and JIT time
+# equals what the events themselves give (tests/tools/reports_oracle.py)
+for f in "$ED/net.4.5.2.x64.etl.zip" "$ED/net.4.5.2.x86.etl.zip" "$IT"/nt/*.nettrace; do
+	[ -f "$f" ] || continue
+	n=$(basename "$f")
+	"$SV" events "$f" --json > "$IT/rep-ev.json" 2> /dev/null
+	for k in gcstats jitstats; do
+		"$SV" report "$k" "$f" --json --top 100000 > "$IT/rep.json" 2> /dev/null
+		if why=$(python3 tests/tools/reports_oracle.py "$k" "$IT/rep-ev.json" "$IT/rep.json" 2>&1); then ok; else bad "report.$k.$n" "$why"; fi
+	done
+done
+# TraceEvent's count of the x64 trace's GCs: 264 GC/Stop events (528 GC/Start: .NET 4.5 logs two a GC)
+cn report.gcstats.x64-count '[.processes[] | .all.count] | add' '264' report gcstats "$ED/net.4.5.2.x64.etl.zip"

@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: MIT */
+/* stackview report gcstats|jitstats|traceinfo FILE: PerfView's first stops for a .NET
+ * process, from the trace's events (lib/report.c computes them; this file prints them as
+ * text or JSON). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "stackview/report.h"
+
+static void put_ms(jw *w, const char *key, double v)
+{
+	jw_key(w, key);
+	if (v < 0)
+		jw_null(w);
+	else
+		jw_num(w, v);
+}
+
+static void rollup_json(jw *w, const sv_gc_rollup *g)
+{
+	jw_begin_obj(w);
+	jw_key(w, "count"); jw_int(w, (long long)g->count);
+	jw_key(w, "induced"); jw_int(w, (long long)g->induced);
+	jw_key(w, "total_pause_ms"); jw_num(w, g->total_pause_ms);
+	jw_key(w, "mean_pause_ms"); jw_num(w, g->mean_pause_ms);
+	jw_key(w, "max_pause_ms"); jw_num(w, g->max_pause_ms);
+	jw_key(w, "mean_after_mb"); jw_num(w, g->mean_after_mb);
+	jw_key(w, "max_after_mb"); jw_num(w, g->max_after_mb);
+	jw_key(w, "promoted_mb"); jw_num(w, g->promoted_mb);
+	jw_end_obj(w);
+}
+
+/* "NAME (PID)", or the name alone when it is Process(PID) already */
+static void proc_label(char *b, size_t cap, const char *name, long long pid)
+{
+	if (strncmp(name, "Process(", 8) == 0)
+		snprintf(b, cap, "%s", name);
+	else
+		snprintf(b, cap, "%s (%lld)", name, pid);
+}
+
+static void num_or_dash(char *b, size_t cap, double v, int dec)
+{
+	if (v < 0)
+		snprintf(b, cap, "-");
+	else
+		sv_format_number(b, cap, v, dec);
+}
+
+static int gcstats(const cli_opts *o, const sv_evlog *log)
+{
+	sv_gc_process *ps;
+	size_t n;
+	if (sv_report_gcstats(log, &ps, &n)) {
+		fprintf(stderr, "stackview: out of memory\n");
+		return EXIT_INPUT;
+	}
+	FILE *f = stdout;
+	if (o->out == OUT_JSON) {
+		jw w = { .f = f };
+		jw_begin_obj(&w);
+		jw_key(&w, "processes");
+		jw_begin_arr(&w);
+		for (size_t i = 0; i < n; i++) {
+			const sv_gc_process *p = &ps[i];
+			jw_begin_obj(&w);
+			jw_key(&w, "pid"); jw_int(&w, p->pid);
+			jw_key(&w, "name"); jw_str(&w, p->name);
+			jw_key(&w, "first_ms"); jw_num(&w, p->first_ms);
+			jw_key(&w, "last_ms"); jw_num(&w, p->last_ms);
+			jw_key(&w, "pct_paused"); jw_num(&w, p->pct_paused);
+			jw_key(&w, "alloc_mb"); jw_num(&w, p->alloc_mb);
+			jw_key(&w, "alloc_ticks"); jw_int(&w, (long long)p->alloc_ticks);
+			jw_key(&w, "all"); rollup_json(&w, &p->all);
+			jw_key(&w, "gen");
+			jw_begin_arr(&w);
+			for (int g = 0; g < 3; g++)
+				rollup_json(&w, &p->gen[g]);
+			jw_end_arr(&w);
+			jw_key(&w, "gcs");
+			jw_begin_arr(&w);
+			for (size_t j = 0; j < p->ngcs; j++) {
+				const sv_gc *g = &p->gcs[j];
+				jw_begin_obj(&w);
+				jw_key(&w, "number"); jw_int(&w, g->number);
+				jw_key(&w, "gen"); jw_int(&w, g->gen);
+				jw_key(&w, "reason"); jw_str(&w, g->reason);
+				jw_key(&w, "type"); jw_str(&w, g->type);
+				jw_key(&w, "induced"); jw_bool(&w, g->induced);
+				jw_key(&w, "start_ms"); jw_num(&w, g->start_ms);
+				put_ms(&w, "pause_ms", g->pause_ms);
+				put_ms(&w, "suspend_ms", g->suspend_ms);
+				put_ms(&w, "duration_ms", g->duration_ms);
+				put_ms(&w, "after_mb", g->after_mb);
+				put_ms(&w, "promoted_mb", g->promoted_mb);
+				jw_end_obj(&w);
+			}
+			jw_end_arr(&w);
+			jw_end_obj(&w);
+		}
+		jw_end_arr(&w);
+		jw_end_obj(&w);
+		fputc('\n', f);
+	} else {
+		if (!n)
+			fprintf(stderr, "stackview: %s: no GC events (the runtime's GC keyword, on by default in dotnet-trace and PerfView)\n",
+				o->files[1]);
+		for (size_t i = 0; i < n; i++) {
+			const sv_gc_process *p = &ps[i];
+			char span[32], pause[32], alloc[32];
+			sv_format_number(span, sizeof(span), p->last_ms - p->first_ms, 3);
+			sv_format_number(pause, sizeof(pause), p->all.total_pause_ms, 3);
+			sv_format_number(alloc, sizeof(alloc), p->alloc_mb, 3);
+			char who[200];
+			proc_label(who, sizeof(who), p->name, p->pid);
+			fprintf(f, "%s%s: %zu GCs, %zu induced; paused %s ms, %.2f %% of its %s ms in the trace",
+				i ? "\n" : "", who, p->all.count, p->all.induced, pause, p->pct_paused, span);
+			if (p->alloc_ticks)
+				fprintf(f, "; %s MB allocated by %zu AllocationTick events", alloc, p->alloc_ticks);
+			fputs("\n\n", f);
+			fprintf(f, "%-5s %6s %8s %14s %13s %12s %13s %12s %11s\n", "Gen", "GCs", "Induced", "Total pause ms",
+				"Mean pause ms", "Max pause ms", "Mean after MB", "Max after MB", "Promoted MB");
+			for (int g = 0; g <= 3; g++) {
+				const sv_gc_rollup *r = g < 3 ? &p->gen[g] : &p->all;
+				fprintf(f, "%-5s %6zu %8zu %14.3f %13.3f %12.3f %13.3f %12.3f %11.3f\n", g == 3 ? "All" : g == 2 ? "2" : g ? "1" : "0",
+					r->count, r->induced, r->total_pause_ms, r->mean_pause_ms, r->max_pause_ms, r->mean_after_mb,
+					r->max_after_mb, r->promoted_mb);
+			}
+			fputc('\n', f);
+			fprintf(f, "%6s %3s %-18s %-16s %12s %9s %10s %11s %9s %11s\n", "GC", "Gen", "Reason", "Type", "Start ms", "Pause ms",
+				"Suspend ms", "Duration ms", "After MB", "Promoted MB");
+			for (size_t j = 0; j < p->ngcs; j++) {
+				const sv_gc *g = &p->gcs[j];
+				char st[32], pa[32], su[32], du[32], af[32], pr[32];
+				sv_format_number(st, sizeof(st), g->start_ms, 3);
+				num_or_dash(pa, sizeof(pa), g->pause_ms, 3);
+				num_or_dash(su, sizeof(su), g->suspend_ms, 3);
+				num_or_dash(du, sizeof(du), g->duration_ms, 3);
+				num_or_dash(af, sizeof(af), g->after_mb, 3);
+				num_or_dash(pr, sizeof(pr), g->promoted_mb, 3);
+				fprintf(f, "%6lld %3d %-18s %-16s %12s %9s %10s %11s %9s %11s\n", g->number, g->gen, g->reason, g->type, st, pa,
+					su, du, af, pr);
+			}
+		}
+	}
+	sv_report_gcstats_free(ps, n);
+	return 0;
+}
+
+static int jitstats(const cli_opts *o, const sv_evlog *log)
+{
+	sv_jit_process *ps;
+	size_t n;
+	if (sv_report_jitstats(log, &ps, &n)) {
+		fprintf(stderr, "stackview: out of memory\n");
+		return EXIT_INPUT;
+	}
+	size_t top = o->top >= 0 ? (size_t)o->top : 20;
+	FILE *f = stdout;
+	if (o->out == OUT_JSON) {
+		jw w = { .f = f };
+		jw_begin_obj(&w);
+		jw_key(&w, "processes");
+		jw_begin_arr(&w);
+		for (size_t i = 0; i < n; i++) {
+			const sv_jit_process *p = &ps[i];
+			jw_begin_obj(&w);
+			jw_key(&w, "pid"); jw_int(&w, p->pid);
+			jw_key(&w, "name"); jw_str(&w, p->name);
+			jw_key(&w, "methods_jitted"); jw_int(&w, (long long)p->nmethods);
+			jw_key(&w, "jit_ms"); jw_num(&w, p->total_jit_ms);
+			jw_key(&w, "il_bytes"); jw_int(&w, (long long)p->il_bytes);
+			jw_key(&w, "native_bytes"); jw_int(&w, (long long)p->native_bytes);
+			jw_key(&w, "methods");
+			jw_begin_arr(&w);
+			for (size_t j = 0; j < p->nmethods && (o->top < 0 || j < top); j++) {
+				const sv_jit_method *m = &p->methods[j];
+				jw_begin_obj(&w);
+				jw_key(&w, "name"); jw_str(&w, m->name);
+				jw_key(&w, "start_ms"); jw_num(&w, m->start_ms);
+				put_ms(&w, "jit_ms", m->jit_ms);
+				jw_key(&w, "il_size"); jw_int(&w, m->il_size);
+				jw_key(&w, "native_size"); jw_int(&w, m->native_size);
+				jw_key(&w, "tid"); jw_int(&w, m->tid);
+				jw_end_obj(&w);
+			}
+			jw_end_arr(&w);
+			jw_end_obj(&w);
+		}
+		jw_end_arr(&w);
+		jw_end_obj(&w);
+		fputc('\n', f);
+	} else {
+		if (!n)
+			fprintf(stderr, "stackview: %s: no methods jitted in the trace (the runtime's JIT keyword, on by default)\n",
+				o->files[1]);
+		for (size_t i = 0; i < n; i++) {
+			const sv_jit_process *p = &ps[i];
+			char t[32];
+			sv_format_number(t, sizeof(t), p->total_jit_ms, 3);
+			char who[200];
+			proc_label(who, sizeof(who), p->name, p->pid);
+			fprintf(f, "%s%s: %zu methods jitted in %s ms; %llu bytes of IL, %llu of native code\n\n", i ? "\n" : "", who,
+				p->nmethods, t, p->il_bytes, p->native_bytes);
+			fprintf(f, "%9s %12s %7s %7s %8s  %s\n", "JIT ms", "Start ms", "IL", "Native", "Thread", "Method");
+			for (size_t j = 0; j < p->nmethods && j < top; j++) {
+				const sv_jit_method *m = &p->methods[j];
+				char jm[32], sm[32];
+				num_or_dash(jm, sizeof(jm), m->jit_ms, 3);
+				sv_format_number(sm, sizeof(sm), m->start_ms, 3);
+				fprintf(f, "%9s %12s %7u %7u %8lld  %s\n", jm, sm, m->il_size, m->native_size, m->tid, m->name);
+			}
+			if (p->nmethods > top)
+				fprintf(f, "(%zu more: --top N)\n", p->nmethods - top);
+		}
+	}
+	sv_report_jitstats_free(ps, n);
+	return 0;
+}
+
+/* What the trace is: its span, events, kinds, providers and processes. */
+static int traceinfo(const cli_opts *o, const sv_evlog *log, const char *warn)
+{
+	size_t n = sv_evlog_count(log);
+	double first = 0, last = 0;
+	/* providers and processes, counted */
+	struct cnt { char name[256]; long long pid; size_t n; } *prov = NULL, *proc = NULL;
+	size_t np = 0, npr = 0, kinds = 0;
+	char **kind_seen = NULL;
+	for (size_t i = 0; i < n; i++) {
+		sv_evrow r;
+		sv_evlog_get(log, i, &r);
+		if (!i)
+			first = r.ms;
+		last = r.ms;
+		size_t pl = strcspn(r.kind, "/");
+		size_t k;
+		for (k = 0; k < np && !(strlen(prov[k].name) == pl && !strncmp(prov[k].name, r.kind, pl)); k++)
+			;
+		if (k == np) {
+			void *g = realloc(prov, (np + 1) * sizeof(*prov));
+			if (!g)
+				break;
+			prov = g;
+			snprintf(prov[np].name, sizeof(prov[np].name), "%.*s", (int)pl, r.kind);
+			prov[np++].n = 0;
+		}
+		prov[k].n++;
+		for (k = 0; k < npr && proc[k].pid != r.pid; k++)
+			;
+		if (k == npr) {
+			void *g = realloc(proc, (npr + 1) * sizeof(*proc));
+			if (!g)
+				break;
+			proc = g;
+			snprintf(proc[npr].name, sizeof(proc[npr].name), "%s", r.process);
+			proc[npr].pid = r.pid;
+			proc[npr++].n = 0;
+		}
+		proc[k].n++;
+		for (k = 0; k < kinds && kind_seen[k] != r.kind; k++) /* interned: one pointer a kind */
+			;
+		if (k == kinds) {
+			void *g = realloc(kind_seen, (kinds + 1) * sizeof(*kind_seen));
+			if (!g)
+				break;
+			kind_seen = g;
+			kind_seen[kinds++] = (char *)(uintptr_t)r.kind;
+		}
+	}
+	FILE *f = stdout;
+	if (o->out == OUT_JSON) {
+		jw w = { .f = f };
+		jw_begin_obj(&w);
+		jw_key(&w, "events"); jw_int(&w, (long long)n);
+		jw_key(&w, "kinds"); jw_int(&w, (long long)kinds);
+		jw_key(&w, "first_ms"); jw_num(&w, first);
+		jw_key(&w, "last_ms"); jw_num(&w, last);
+		jw_key(&w, "warning"); if (warn[0]) jw_str(&w, warn); else jw_null(&w);
+		jw_key(&w, "providers");
+		jw_begin_arr(&w);
+		for (size_t i = 0; i < np; i++) {
+			jw_begin_obj(&w);
+			jw_key(&w, "name"); jw_str(&w, prov[i].name);
+			jw_key(&w, "events"); jw_int(&w, (long long)prov[i].n);
+			jw_end_obj(&w);
+		}
+		jw_end_arr(&w);
+		jw_key(&w, "processes");
+		jw_begin_arr(&w);
+		for (size_t i = 0; i < npr; i++) {
+			jw_begin_obj(&w);
+			jw_key(&w, "pid"); if (proc[i].pid >= 0) jw_int(&w, proc[i].pid); else jw_null(&w);
+			jw_key(&w, "name"); jw_str(&w, proc[i].name);
+			jw_key(&w, "events"); jw_int(&w, (long long)proc[i].n);
+			jw_end_obj(&w);
+		}
+		jw_end_arr(&w);
+		jw_end_obj(&w);
+		fputc('\n', f);
+	} else {
+		char a[32], b[32], d[32], e[32];
+		sv_format_number(a, sizeof(a), first, 3);
+		sv_format_number(b, sizeof(b), last, 3);
+		sv_format_number(d, sizeof(d), last - first, 3);
+		sv_format_number(e, sizeof(e), (double)n, 0);
+		fprintf(f, "%s events of %zu kinds from %s to %s ms (%s ms)\n", e, kinds, a, b, d);
+		if (warn[0])
+			fprintf(f, "warning: %s\n", warn);
+		fprintf(f, "\n%10s  %s\n", "Events", "Provider");
+		for (size_t i = 0; i < np; i++)
+			fprintf(f, "%10zu  %s\n", prov[i].n, prov[i].name);
+		fprintf(f, "\n%10s %8s  %s\n", "Events", "PID", "Process");
+		for (size_t i = 0; i < npr; i++)
+			fprintf(f, "%10zu %8lld  %s\n", proc[i].n, proc[i].pid, proc[i].name);
+	}
+	free(prov);
+	free(proc);
+	free(kind_seen);
+	return 0;
+}
+
+int cmd_report(const cli_opts *o)
+{
+	const char *kind = o->files[0];
+	if (strcmp(kind, "gcstats") && strcmp(kind, "jitstats") && strcmp(kind, "traceinfo")) {
+		fprintf(stderr, "stackview: report '%s': the reports are gcstats, jitstats and traceinfo\n", kind);
+		return EXIT_USAGE;
+	}
+	sv_evlog *log;
+	sv_error err;
+	sv_error_clear(&err);
+	char warn[400];
+	int rc = cli_events_log(o, o->files[1], &log, warn, sizeof(warn), &err);
+	if (rc) {
+		cli_report(&err);
+		return rc == SV_EINVAL ? EXIT_USAGE : EXIT_INPUT;
+	}
+	if (warn[0] && strcmp(kind, "traceinfo"))
+		fprintf(stderr, "stackview: %s: warning: %s\n", o->files[1], warn);
+	rc = !strcmp(kind, "gcstats") ? gcstats(o, log) : !strcmp(kind, "jitstats") ? jitstats(o, log) : traceinfo(o, log, warn);
+	sv_evlog_free(log);
+	return rc ? rc : cli_finish_output(stdout);
+}
