@@ -190,10 +190,46 @@ static int on_volume(etl_ctx *c, const etl_rec *r)
 	c->vols[c->nvols++] = (evolume){ nt, dos };
 	return 0;
 }
+
+/* A process at a time: the latest entry for pid started at or before ts, else the oldest. */
+const eproc *sv_etl_find_proc(const etl_ctx *c, uint32_t pid, uint64_t ts)
+{
+	const eproc *best = NULL, *first = NULL;
+	uint32_t k = 0;
+	for (uint32_t v = sv_etl_list_get(&c->proc_by_pid, pid); v && k < MAX_HISTORY; v = c->procs[v - 1].next, k++) {
+		const eproc *p = &c->procs[v - 1];
+		first = p; /* the list runs newest to oldest */
+		if (p->ts <= ts && (!best || p->ts > best->ts))
+			best = p;
+	}
+	return best ? best : first;
+}
+
+/* tid -> pid at time ts: the latest Start/DCStart at or before ts, else the first thread
+ * event after it (back-filling, etl.md §10). */
+bool sv_etl_thread_pid(const etl_ctx *c, uint32_t tid, uint64_t ts, uint32_t *pid)
+{
+	const ethread *best = NULL, *after = NULL;
+	uint32_t k = 0;
+	for (uint32_t v = sv_etl_list_get(&c->thread_by_tid, tid); v && k < MAX_HISTORY; v = c->threads[v - 1].next, k++) {
+		const ethread *t = &c->threads[v - 1];
+		if (t->start && t->ts <= ts) {
+			if (!best || t->ts > best->ts)
+				best = t;
+		} else if (t->ts > ts && (!after || t->ts < after->ts)) {
+			after = t;
+		}
+	}
+	if (!best)
+		best = after;
+	if (!best)
+		return false;
+	*pid = best->pid;
+	return true;
+}
+
 int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 {
-	if (c->list_fn)
-		return sv_etl_list_record(c, r);
 	uint32_t kind = 0;
 	int rc = r->kind == REC_EVENT && r->id == 65534 && r->guid < 0 ? sv_etl_on_manifest(c, r) : 0;
 	if (!rc)

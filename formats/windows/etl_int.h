@@ -390,7 +390,7 @@ int sv_etl_read_events(etl_ctx *c);
 
 /* Decode one record into the context (first pass). 0 or an error. */
 int sv_etl_on_record(etl_ctx *c, const etl_rec *r);
-/* etl_emit.c: a process at a time (the latest started at or before it), a thread's pid. */
+/* etl_events.c: a process at a time (the latest started at or before it), a thread's pid. */
 const eproc *sv_etl_find_proc(const etl_ctx *c, uint32_t pid, uint64_t ts);
 bool sv_etl_thread_pid(const etl_ctx *c, uint32_t tid, uint64_t ts, uint32_t *pid);
 /* etl_list.c: the listing pass (sv_list_events) hands each record here. */

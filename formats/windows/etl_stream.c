@@ -404,7 +404,8 @@ int sv_etl_read_events(etl_ctx *c)
 		heap_down(c, i);
 	while (c->nheap) {
 		stream *s = &c->streams[c->heap[0]];
-		if ((rc = sv_etl_on_record(c, &s->rec)))
+		/* the listing pass hands each record to the Events view's lister instead */
+		if ((rc = c->list_fn ? sv_etl_list_record(c, &s->rec) : sv_etl_on_record(c, &s->rec)))
 			goto out;
 		rc = stream_next(c, s);
 		if (rc < 0)
