@@ -40,6 +40,7 @@ static void ctx_dispose(etl_ctx *c)
 	free(c->rsds);
 	sv_idmap_dispose(&c->rsds_by_key);
 	sv_idmap_dispose(&c->imageid_by_key);
+	sv_idmap_dispose(&c->unnamed_mods);
 	for (size_t i = 0; i < c->nsymfiles; i++) {
 		free(c->symfiles[i].name);
 		sv_symtab_free(c->symfiles[i].t);
@@ -120,6 +121,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	sv_net_init(&c.net, opts);
 	sv_idmap_init(&c.rsds_by_key);
 	sv_idmap_init(&c.imageid_by_key);
+	sv_idmap_init(&c.unnamed_mods);
 	c.want = opts && opts->event && !c.tt_on && strcmp(opts->event, "Windows Kernel/PerfInfo/Sample") ? opts->event : NULL;
 	c.want_kind = -1;
 	c.view = -1;
@@ -305,7 +307,7 @@ static int etl_list_events(const sv_input *in, const sv_import_opts *opts, const
 	memset(&c, 0, sizeof(c));
 	sv_idmap *maps[] = { &c.rsds_by_key, &c.imageid_by_key, &c.heap_index, &c.disk_init, &c.leaf_index, &c.clr_last,
 			     &c.fname_index, &c.as_index, &c.by_ts, &c.pend, &c.kwait, &c.uwait, &c.proc_by_pid,
-			     &c.thread_by_tid, &c.kind_index, &c.meta_index, &c.image_by_key, &c.module_by_key };
+			     &c.thread_by_tid, &c.kind_index, &c.meta_index, &c.image_by_key, &c.module_by_key, &c.unnamed_mods };
 	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
 		sv_idmap_init(maps[i]);
 	c.want = "\x01 events"; /* a kind no trace has: no samples are kept */

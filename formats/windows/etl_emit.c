@@ -218,6 +218,16 @@ static int address_frame(emit *e, sv_frame_id *out, uint32_t pid, uint64_t addr,
 			return sv_error_set(c->err, SV_ECANCELED, "loading canceled (while downloading symbols)");
 		const sv_symbol *s = t && addr - im->base <= UINT32_MAX ? sv_symtab_lookup(t, (uint32_t)(addr - im->base)) : NULL;
 		snprintf(buf + len, sizeof(buf) - len, "!%s", s ? s->name : "?");
+		if (!s) { /* unnamed: counted, with its module, for the notes */
+			c->unnamed_addrs++;
+			uint64_t h = sv_hash_bytes(im->path, strlen(im->path));
+			if (sv_idmap_get(&c->unnamed_mods, h) == SV_IDMAP_NONE) {
+				int rc = sv_idmap_put(&c->unnamed_mods, h, 1);
+				if (rc)
+					return rc;
+				c->unnamed_nmods++;
+			}
+		}
 	} else if (m) {
 		const emodule *mod = sv_etl_find_module(c, pid, m->module);
 		const char *path = mod ? mod->path : NULL;

@@ -336,6 +336,8 @@ typedef struct etl_ctx {
 	size_t nsymfiles, symfilecap;
 	bool offline;         /* never download */
 	sv_net net;           /* the downloads' time and Ctrl-C (core/net.h) */
+	size_t unnamed_addrs, unnamed_nmods; /* addresses in images no symbol names, their modules */
+	sv_idmap unnamed_mods;                /* module path hash -> 1 */
 	char **noid;          /* images the frames need whose PDB identity the trace does not give */
 	size_t nnoid, noidcap;
 	char **failed;        /* servers that could not be reached this run */

@@ -277,7 +277,12 @@ const sv_symtab *sv_etl_symtab(etl_ctx *c, const eimage *im)
 int sv_etl_symbols_notes(etl_ctx *c)
 {
 	if (!c->symbol_path)
-		return 0;
+		return !c->unnamed_addrs ? 0
+					 : sv_sink_note(c->sink, SV_NOTE_WARNING,
+							"symbols: %zu addresses in %zu native modules are unnamed (MODULE!?): no symbol path "
+							"is set; --symbol-path 'srv*CACHE*https://msdl.microsoft.com/download/symbols' (or "
+							"_NT_SYMBOL_PATH, or a folder of PDBs) names them",
+							c->unnamed_addrs, c->unnamed_nmods);
 	size_t found = 0, npdbs = 0, images = 0, images_found = 0;
 	char missing[600] = "";
 	size_t ml = 0, nmissing = 0;
