@@ -72,29 +72,41 @@ void sv_json_write_string(FILE *f, const char *str)
 	const unsigned char *s = (const unsigned char *)str;
 	fputc('"', f);
 	while (*s) {
+		/* a run of bytes written as they are (printable ASCII but the quote and backslash,
+		 * whole UTF-8 characters) goes out in one write */
+		const unsigned char *run = s;
+		for (;;) {
+			unsigned char c = *s;
+			if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+				s++;
+			} else if (c >= 0x80) {
+				int n = sv_utf8_len(s);
+				if (n == 0)
+					break;
+				s += n;
+			} else {
+				break;
+			}
+		}
+		if (s > run)
+			fwrite(run, 1, (size_t)(s - run), f);
 		unsigned char c = *s;
+		if (!c)
+			break;
 		if (c == '"' || c == '\\') {
 			fputc('\\', f);
 			fputc(c, f);
-			s++;
-		} else if (c < 0x20 || c == 0x7f) {
+		} else if (c >= 0x80) { /* not UTF-8 */
+			fputs("\\ufffd", f);
+		} else {
 			switch (c) {
 			case '\n': fputs("\\n", f); break;
 			case '\t': fputs("\\t", f); break;
 			case '\r': fputs("\\r", f); break;
 			default: fprintf(f, "\\u%04x", c);
 			}
-			s++;
-		} else {
-			int n = sv_utf8_len(s);
-			if (n == 0) {
-				fputs("\\ufffd", f);
-				s++;
-			} else {
-				fwrite(s, 1, (size_t)n, f);
-				s += n;
-			}
 		}
+		s++;
 	}
 	fputc('"', f);
 }

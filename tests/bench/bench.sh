@@ -216,5 +216,11 @@ if [ -f "$E" ] && command -v unzip >/dev/null 2>&1; then
 		echo
 		echo "== ETL: $f ($(du -m "$f" | cut -f1) MB on disk)"
 		awk -v b="$bytes" -v ms="$best" 'BEGIN {printf "stackview load (best of 3): %.0f ms for %.1f MB of decompressed events = %.0f MB/s\n", ms, b / 1e6, b / 1e6 / (ms / 1000)}'
+		# the Events view's listing (issue 34): every event with its fields, as JSON
+		n=$("$B/stackview" events "$f" --json 2>/dev/null | jq '.shown')
+		t0=$(date +%s%N)
+		"$B/stackview" events "$f" --json > /dev/null 2>&1
+		t1=$(date +%s%N)
+		awk -v n="$n" -v ns="$((t1 - t0))" 'BEGIN {printf "stackview events --json: %d events in %.0f ms = %.0f events/s\n", n, ns / 1e6, n / (ns / 1e9)}'
 	done
 fi
