@@ -95,6 +95,7 @@ typedef struct etl_rec {
 	int guid;          /* index into sv_etl_guids, or -1 */
 	const unsigned char *guid_bytes;
 	uint32_t tid, pid;
+	bool no_ids;       /* a compact header: tid and pid are not the record's */
 	uint64_t ts;
 	const unsigned char *payload;
 	size_t plen;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "clr_events.h"
 #include "etl_int.h"
@@ -281,6 +282,271 @@ static void tl_fields(lbuf *o, const unsigned char *s, size_t sn, const unsigned
 	}
 }
 
+/* ---- the kernel's own events (MOF classes: no description in the trace) ---- */
+
+static void kv(lbuf *o, const char *name, const char *fmt, ...) SV_PRINTF(3, 4);
+static void kv(lbuf *o, const char *name, const char *fmt, ...)
+{
+	if (!begin(o, name, strlen(name)))
+		return;
+	char tmp[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		put(o, tmp, (size_t)k < sizeof(tmp) ? (size_t)k : sizeof(tmp) - 1);
+	end(o);
+}
+
+/* A UTF-16 string field at p[*at..n) (NUL-terminated), as TraceEvent shows it; false when
+ * it does not fit. NT device paths become drive paths (the trace's volume mapping). */
+static bool ustr(lbuf *o, const etl_ctx *c, const char *name, const unsigned char *p, size_t n, size_t *at, bool path)
+{
+	size_t i = *at;
+	while (i + 2 <= n && (p[i] || p[i + 1]))
+		i += 2;
+	if (i + 2 > n)
+		return false;
+	size_t used = 0;
+	char *s = sv_etl_dup_utf16(p + *at, n - *at, &used);
+	if (!s)
+		return false;
+	*at += used;
+	const char *dos = "", *rest = s;
+	bool mapped = false;
+	for (size_t v = 0; path && v < c->nvols; v++) {
+		size_t l = strlen(c->vols[v].nt);
+		if (strncasecmp(s, c->vols[v].nt, l) == 0) {
+			dos = c->vols[v].dos, rest = s + l, mapped = true;
+			break;
+		}
+	}
+	/* as TraceEvent shows kernel paths: \SystemRoot is C:\Windows, \??\ goes, a path from the
+	 * root of no device is on the system drive (C:); UNC paths (\\server) stay */
+	if (path && !mapped) {
+		if (strncasecmp(s, "\\SystemRoot\\", 12) == 0)
+			dos = "C:\\Windows", rest = s + 11;
+		else if (strncmp(s, "\\??\\", 4) == 0)
+			rest = s + 4;
+		else if (s[0] == '\\' && s[1] != '\\' && strncasecmp(s, "\\Device\\", 8) != 0)
+			dos = "C:";
+	}
+	kv(o, name, "%s%s", dos, rest);
+	free(s);
+	return true;
+}
+
+static void put_ft(lbuf *o, const char *name, uint64_t ft)
+{
+	if (begin(o, name, strlen(name))) {
+		put_filetime(o, ft);
+		end(o);
+	}
+}
+
+/* The trace header (EventTrace, opcode 0): TRACE_LOGFILE_HEADER. */
+static void k_header(lbuf *o, const etl_rec *r, unsigned P)
+{
+	const unsigned char *p = r->payload;
+	size_t n = r->plen, tz = 56 + 2 * (size_t)P, after = tz + 176;
+	if (n < after + 32)
+		return;
+	static const char *const u32s[] = { "BufferSize", "Version", "ProviderVersion", "NumberOfProcessors" };
+	for (int i = 0; i < 4; i++)
+		kv(o, u32s[i], "%u", rd32(p + 4 * i));
+	put_ft(o, "EndTime", rd64(p + 16));
+	static const char *const u32b[] = { "TimerResolution", "MaxFileSize", "LogFileMode", "BuffersWritten",
+					    "StartBuffers",    "PointerSize", "EventsLost",  "CPUSpeed" };
+	for (int i = 0; i < 8; i++)
+		kv(o, u32b[i], "%u", rd32(p + 24 + 4 * i));
+	kv(o, "UtcOffsetMinutes", "%d", (int32_t)rd32(p + tz)); /* the time zone's Bias */
+	put_ft(o, "BootTime", rd64(p + after));
+	kv(o, "PerfFreq", "%" PRIu64, rd64(p + after + 8));
+	put_ft(o, "StartTime", rd64(p + after + 16));
+	kv(o, "ReservedFlags", "%u", rd32(p + after + 24));
+	kv(o, "BuffersLost", "%u", rd32(p + after + 28));
+	size_t at = after + 32;
+	if (ustr(o, NULL, "SessionName", p, n, &at, false))
+		ustr(o, NULL, "LogFileName", p, n, &at, false);
+}
+
+/* Process Start/Stop/DCStart/DCStop/Defunct (version 3 and 4): the event's process is the
+ * one it describes, with no thread (TraceEvent's PID and TID). */
+static void k_process(lbuf *o, const etl_ctx *c, const etl_rec *r, unsigned P, uint32_t *pid, uint32_t *tid)
+{
+	const unsigned char *p = r->payload;
+	size_t n = r->plen;
+	if (r->version < 3 || n < 2 * (size_t)P + 20)
+		return;
+	*pid = rd32(p + P), *tid = UINT32_MAX;
+	kv(o, "ProcessID", "%u", rd32(p + P));
+	kv(o, "ParentID", "%u", rd32(p + P + 4));
+	kv(o, "SessionID", "%d", (int32_t)rd32(p + P + 8));
+	kv(o, "ExitStatus", "%d", (int32_t)rd32(p + P + 12));
+	kv(o, "UniqueProcessKey", "0x%" PRIx64, rdptr(p, P));
+	kv(o, "PageDirectoryBase", "0x%" PRIx64, rdptr(p + P + 16, P));
+	size_t sid = 2 * (size_t)P + 16;
+	if (r->version >= 4) {
+		uint32_t fl = rd32(p + sid);
+		static const char *const names[] = { "PackageFullName", "Wow64", "Protected" };
+		char b[80] = "";
+		size_t bl = 0;
+		for (int i = 0; i < 3; i++)
+			if (fl & (1u << i))
+				bl += (size_t)snprintf(b + bl, sizeof(b) - bl, "%s%s", bl ? ", " : "", names[i]);
+		if (fl >> 3)
+			snprintf(b, sizeof(b), "%u", fl);
+		kv(o, "Flags", "%s", fl ? b : "None");
+		sid += 4;
+	}
+	if (sid + 4 > n)
+		return;
+	size_t name = sid + 4;
+	if (rd32(p + sid) != 0) {
+		if (sid + 2 * (size_t)P + 2 > n)
+			return;
+		name = sid + 2 * (size_t)P + 8 + 4 * (size_t)p[sid + 2 * P + 1];
+	}
+	if (name >= n)
+		return;
+	size_t nl = strnlen((const char *)p + name, n - name);
+	if (name + nl >= n)
+		return;
+	kv(o, "ImageFileName", "%.*s", (int)nl, (const char *)p + name);
+	size_t at = name + nl + 1;
+	if (ustr(o, c, "CommandLine", p, n, &at, false) && ustr(o, c, "PackageFullName", p, n, &at, false))
+		ustr(o, c, "ApplicationID", p, n, &at, false);
+}
+
+/* Process PerfCtr/PerfCtrRundown: a process's memory counters (names as TraceEvent's). */
+static void k_perfctr(lbuf *o, const etl_rec *r, unsigned P, uint32_t *pid, uint32_t *tid)
+{
+	const unsigned char *p = r->payload;
+	if (r->plen < 16 + 11 * (size_t)P)
+		return;
+	*pid = rd32(p), *tid = UINT32_MAX;
+	kv(o, "ProcessID", "%u", rd32(p));
+	kv(o, "MemoryCount", "%u", rd32(p + 4));
+	kv(o, "HandleCount", "%u", rd32(p + 8));
+	static const char *const sizes[] = { "PeakVirtualSize", "PeakWorkingSetSize", "PeakPagefileUsage",
+					     "QuotaPeakPagedPoolUsage", "QuotaPeakNonPagedPoolUsage", "VirtualSize",
+					     "WorkingSetSize", "PagefileUsage", "QuotaPagedPoolUsage", "QuotaNonPagedPoolUsage",
+					     "PrivatePageCount" };
+	for (int i = 0; i < 11; i++)
+		kv(o, sizes[i], "%" PRIu64, rdptr(p + 16 + (size_t)i * P, P));
+}
+
+/* Thread Start/Stop/DCStart/DCStop (version 2 on): its process and thread are the event's. */
+static void k_thread(lbuf *o, const etl_rec *r, unsigned P, uint32_t *pid, uint32_t *tid)
+{
+	const unsigned char *p = r->payload;
+	size_t n = r->plen, at = 8 + 7 * (size_t)P;
+	if (r->version < 2 || n < 8)
+		return;
+	*pid = rd32(p), *tid = rd32(p + 4);
+	if (n < at + 8)
+		return;
+	static const char *const ptrs[] = { "StackBase", "StackLimit", "UserStackBase", "UserStackLimit", "StartAddr",
+					    "Win32StartAddr", "TebBase" };
+	for (int i = 0; i < 7; i++)
+		kv(o, ptrs[i], "0x%" PRIx64, rdptr(p + 8 + (size_t)i * P, P));
+	kv(o, "SubProcessTag", "%u", rd32(p + at));
+	kv(o, "BasePriority", "%u", p[at + 4]);
+	kv(o, "PagePriority", "%u", p[at + 5]);
+	kv(o, "IoPriority", "%u", p[at + 6]);
+	kv(o, "ThreadFlags", "%u", p[at + 7]);
+}
+
+/* Image Load/Unload/DCStart/DCStop (version 2 on): its process is the one it names; only a
+ * load has a thread (TraceEvent's PID and TID). */
+static void k_image(lbuf *o, const etl_ctx *c, const etl_rec *r, unsigned P, uint32_t *pid, uint32_t *tid)
+{
+	const unsigned char *p = r->payload;
+	size_t n = r->plen, fname = 3 * (size_t)P + 32;
+	if (r->version < 2 || n < fname)
+		return;
+	*pid = rd32(p + 2 * P);
+	if (!(r->group == 0x03 && r->type == 10)) /* only a load is its thread's */
+		*tid = UINT32_MAX;
+	kv(o, "ImageBase", "0x%" PRIx64, rdptr(p, P));
+	kv(o, "ImageSize", "%" PRIu64, rdptr(p + P, P));
+	kv(o, "ImageChecksum", "%u", rd32(p + 2 * P + 4));
+	kv(o, "TimeDateStamp", "%d", (int32_t)rd32(p + 2 * P + 8));
+	kv(o, "DefaultBase", "0x%" PRIx64, rdptr(p + 2 * P + 16, P));
+	size_t at = fname;
+	ustr(o, c, "FileName", p, n, &at, true);
+}
+
+/* PerfInfo/Sample: the sampled thread is the payload's; the flags byte holds the DPC and ISR
+ * bits (0, 1) and the thread's priority (bits 3-7), the next byte the rank. */
+static void k_sample(lbuf *o, const etl_rec *r, unsigned P)
+{
+	const unsigned char *p = r->payload;
+	if (r->plen < (size_t)P + 8)
+		return;
+	kv(o, "InstructionPointer", "0x%" PRIx64, rdptr(p, P));
+	kv(o, "ProcessorNumber", "%u", r->cpu);
+	kv(o, "Priority", "%u", p[P + 6] >> 3);
+	kv(o, "ExecutingDPC", "%s", p[P + 6] & 1 ? "True" : "False");
+	kv(o, "ExecutingISR", "%s", p[P + 6] & 2 ? "True" : "False");
+	kv(o, "Rank", "%u", p[P + 7]);
+	kv(o, "Count", "%u", rd16(p + P + 4));
+}
+
+/* QPC ticks as ms. */
+static double ticks_ms(const etl_ctx *c, uint64_t t)
+{
+	return (double)t * 1000.0 / c->freq;
+}
+
+/* Memory/HardFault (version 2): InitialTime (QPC), ReadOffset, VirtualAddress, FileObject,
+ * TThreadId, ByteCount; the faulting thread is the event's. */
+static void k_hardfault(lbuf *o, const etl_ctx *c, const etl_rec *r, unsigned P, uint32_t *tid)
+{
+	const unsigned char *p = r->payload;
+	if (r->plen < 24 + 2 * (size_t)P)
+		return;
+	uint64_t t0 = rd64(p);
+	*tid = rd32(p + 16 + 2 * P);
+	kv(o, "ElapsedTimeMSec", "%.6f", r->ts >= t0 ? ticks_ms(c, r->ts - t0) : 0.0);
+	kv(o, "ReadOffset", "%" PRIu64, rd64(p + 8));
+	kv(o, "VirtualAddress", "0x%" PRIx64, rdptr(p + 16, P));
+	kv(o, "FileKey", "0x%" PRIx64, rdptr(p + 16 + P, P));
+	kv(o, "ByteCount", "%u", rd32(p + 20 + 2 * P));
+}
+
+/* DiskIO Read/Write (version 3): DiskNumber, IrpFlags, TransferSize, Reserved, ByteOffset,
+ * FileObject, Irp, HighResResponseTime (QPC ticks from issue to completion),
+ * IssuingThreadId: the issuing thread is the event's. */
+static void k_disk(lbuf *o, const etl_ctx *c, const etl_rec *r, unsigned P, uint32_t *tid)
+{
+	const unsigned char *p = r->payload;
+	size_t it = 32 + 2 * (size_t)P;
+	if (r->plen < it)
+		return;
+	if (r->plen >= it + 4)
+		*tid = rd32(p + it);
+	kv(o, "DiskNumber", "%u", rd32(p));
+	kv(o, "TransferSize", "%u", rd32(p + 8));
+	kv(o, "ByteOffset", "%" PRId64, (int64_t)rd64(p + 16));
+	kv(o, "FileKey", "0x%" PRIx64, rdptr(p + 24, P));
+	kv(o, "Irp", "0x%" PRIx64, rdptr(p + 24 + P, P));
+	kv(o, "ElapsedTimeMSec", "%.6f", ticks_ms(c, rd64(p + 24 + 2 * P)));
+}
+
+/* DiskIO FlushBuffers: DiskNumber, IrpFlags, HighResResponseTime, Irp, IssuingThreadId. */
+static void k_flush(lbuf *o, const etl_ctx *c, const etl_rec *r, unsigned P, uint32_t *pid, uint32_t *tid)
+{
+	const unsigned char *p = r->payload;
+	if (r->plen < 20 + (size_t)P)
+		return;
+	*pid = UINT32_MAX, *tid = rd32(p + 16 + P);
+	kv(o, "DiskNumber", "%u", rd32(p));
+	kv(o, "Irp", "0x%" PRIx64, rdptr(p + 16, P));
+	kv(o, "ElapsedTimeMSec", "%.6f", ticks_ms(c, rd64(p + 8)));
+}
+
 static void clr_field(void *payload, const char *name, const char *value)
 {
 	lbuf *o = payload;
@@ -305,7 +571,42 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 			return 0;
 		pid = UINT32_MAX;
 	}
-	if (pid == UINT32_MAX && tid != UINT32_MAX)
+	lbuf *o = c->list_buf;
+	o->len = o->n = 0;
+	bool no_pid = false;
+	unsigned P = c->ptr;
+	if (r->kind == REC_HOOK && r->group == 0x00 && r->type == 0)
+		k_header(o, r, r->ptr);
+	else if (r->kind == REC_HOOK && r->group == 0x03 && (r->type <= 4 || r->type == 39) && r->type >= 1)
+		k_process(o, c, r, P, &pid, &tid);
+	else if (r->kind == REC_HOOK && r->group == 0x03 && (r->type == 32 || r->type == 33))
+		k_perfctr(o, r, P, &pid, &tid);
+	else if (r->kind == REC_HOOK && r->group == 0x05 && r->type >= 1 && r->type <= 4)
+		k_thread(o, r, P, &pid, &tid);
+	else if (r->kind == REC_HOOK && ((r->group == 0x03 && r->type == 10) || (r->group == 0x14 && r->type >= 2 && r->type <= 4)))
+		k_image(o, c, r, P, &pid, &tid);
+	else if (r->kind == REC_HOOK && r->group == 0x0F && r->type == 46)
+		k_sample(o, r, P);
+	else if (r->kind == REC_EVENT && r->tl_fields)
+		tl_fields(o, r->tl_fields, r->tl_fields_len, r->payload, r->plen, r->ptr);
+	else if (r->kind == REC_HOOK) {
+		/* the kernel's other kinds by name: whose process or thread the event is */
+		const char *k = c->kinds[kind].name;
+		if (!strcmp(k, "Windows Kernel/Memory/HardFault"))
+			k_hardfault(o, c, r, P, &tid), pid = UINT32_MAX;
+		else if (!strcmp(k, "Windows Kernel/DiskIO/Read") || !strcmp(k, "Windows Kernel/DiskIO/Write"))
+			k_disk(o, c, r, P, &tid), pid = UINT32_MAX;
+		else if (!strcmp(k, "Windows Kernel/DiskIO/FlushBuffers"))
+			k_flush(o, c, r, P, &pid, &tid), no_pid = true; /* TraceEvent: no process */
+		else if ((!strncmp(k, "Windows Kernel/TcpIp/", 21) || !strncmp(k, "Windows Kernel/UdpIp/", 21) ||
+			  !strcmp(k, "Windows Kernel/SystemConfig/Services")) && r->plen >= 4)
+			pid = rd32(r->payload), tid = !strcmp(k, "Windows Kernel/SystemConfig/Services") ? tid : UINT32_MAX;
+		else if (r->no_ids) /* a compact header names no thread or process */
+			pid = tid = UINT32_MAX;
+	}
+	else if (r->kind == REC_EVENT && (r->guid == G_CLR || r->guid == G_CLR_RUNDOWN))
+		sv_clr_decode(c->kinds[kind].name, r->payload, r->plen, r->ptr, clr_field, o);
+	if (pid == UINT32_MAX && tid != UINT32_MAX && !no_pid)
 		(void)sv_etl_thread_pid(c, tid, r->ts, &pid);
 	char pname[300];
 	const eproc *pr = pid != UINT32_MAX ? sv_etl_find_proc(c, pid, r->ts) : NULL;
@@ -316,12 +617,6 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 		snprintf(pname, sizeof(pname), "%.*s", il, img);
 	else
 		snprintf(pname, sizeof(pname), "Process(%u)", pid); /* as TraceEvent names a process the trace does not */
-	lbuf *o = c->list_buf;
-	o->len = o->n = 0;
-	if (r->kind == REC_EVENT && r->tl_fields)
-		tl_fields(o, r->tl_fields, r->tl_fields_len, r->payload, r->plen, r->ptr);
-	else if (r->kind == REC_EVENT && (r->guid == G_CLR || r->guid == G_CLR_RUNDOWN))
-		sv_clr_decode(c->kinds[kind].name, r->payload, r->plen, r->ptr, clr_field, o);
 	const char *names[256], *values[256];
 	for (size_t i = 0; i < o->n; i++)
 		names[i] = o->text + o->name_at[i], values[i] = o->text + o->value_at[i];

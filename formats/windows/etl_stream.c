@@ -275,8 +275,9 @@ static int stream_next(etl_ctx *c, stream *s)
 			r->version = ver & 0xFF;
 			r->type = p[6];
 			r->group = p[7];
-			if (hdr == 16) {
+			if (hdr == 16) { /* the compact header: no thread, no process */
 				r->ts = rd64(p + 8);
+				r->no_ids = true;
 			} else {
 				r->tid = rd32(p + 8);
 				r->pid = rd32(p + 12);
