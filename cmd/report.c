@@ -219,6 +219,24 @@ static int jitstats(const cli_opts *o, const sv_evlog *log)
 	return 0;
 }
 
+/* The fields of the first event of a kind that describes the trace (names, values). */
+typedef struct desc {
+	const char *kind;
+	const char *const *fields;
+	const char *title;
+} desc;
+
+static const char *const header_fields[] = { "SessionName", "LogFileName", "StartTime", "EndTime", "BootTime",
+					     "NumberOfProcessors", "CPUSpeed", "PointerSize", "EventsLost", "BuffersLost",
+					     "ProviderVersion", "UtcOffsetMinutes", NULL };
+static const char *const cpu_fields[] = { "ComputerName", "DomainName", "NumberOfProcessors", "MHz", "MemSize", NULL };
+static const char *const procinfo_fields[] = { "CommandLine", "OSInformation", "ArchInformation", NULL };
+static const desc descs[] = {
+	{ "Windows Kernel/EventTrace", header_fields, "session" },
+	{ "Windows Kernel/SystemConfig/CPU", cpu_fields, "machine" },
+	{ "Microsoft-DotNETCore-EventPipe/ProcessInfo", procinfo_fields, "process" },
+};
+
 /* What the trace is: its span, events, kinds, providers and processes. */
 static int traceinfo(const cli_opts *o, const sv_evlog *log, const char *warn)
 {
@@ -269,10 +287,34 @@ static int traceinfo(const cli_opts *o, const sv_evlog *log, const char *warn)
 			kind_seen[kinds++] = (char *)(uintptr_t)r.kind;
 		}
 	}
+	/* the events that describe the trace, its machine, its process */
+	sv_evrow found[sizeof(descs) / sizeof(descs[0])];
+	bool have[sizeof(descs) / sizeof(descs[0])] = { false };
+	for (size_t i = 0; i < n; i++) {
+		sv_evrow r;
+		sv_evlog_get(log, i, &r);
+		for (size_t d = 0; d < sizeof(descs) / sizeof(descs[0]); d++)
+			if (!have[d] && !strcmp(r.kind, descs[d].kind) && r.fields[0])
+				found[d] = r, have[d] = true;
+	}
 	FILE *f = stdout;
 	if (o->out == OUT_JSON) {
 		jw w = { .f = f };
 		jw_begin_obj(&w);
+		for (size_t d = 0; d < sizeof(descs) / sizeof(descs[0]); d++) {
+			if (!have[d])
+				continue;
+			jw_key(&w, descs[d].title);
+			jw_begin_obj(&w);
+			for (const char *const *fl = descs[d].fields; *fl; fl++) {
+				char v[1024];
+				if (sv_evrow_field(&found[d], *fl, v, sizeof(v))) {
+					jw_key(&w, *fl);
+					jw_str(&w, v);
+				}
+			}
+			jw_end_obj(&w);
+		}
 		jw_key(&w, "events"); jw_int(&w, (long long)n);
 		jw_key(&w, "kinds"); jw_int(&w, (long long)kinds);
 		jw_key(&w, "first_ms"); jw_num(&w, first);
@@ -305,6 +347,17 @@ static int traceinfo(const cli_opts *o, const sv_evlog *log, const char *warn)
 		sv_format_number(b, sizeof(b), last, 3);
 		sv_format_number(d, sizeof(d), last - first, 3);
 		sv_format_number(e, sizeof(e), (double)n, 0);
+		for (size_t di = 0; di < sizeof(descs) / sizeof(descs[0]); di++) {
+			if (!have[di])
+				continue;
+			fprintf(f, "%c%s:", descs[di].title[0] - 32, descs[di].title + 1);
+			for (const char *const *fl = descs[di].fields; *fl; fl++) {
+				char v[1024];
+				if (sv_evrow_field(&found[di], *fl, v, sizeof(v)) && v[0])
+					fprintf(f, " %s=%s", *fl, v);
+			}
+			fputc('\n', f);
+		}
 		fprintf(f, "%s events of %zu kinds from %s to %s ms (%s ms)\n", e, kinds, a, b, d);
 		if (warn[0])
 			fprintf(f, "warning: %s\n", warn);

@@ -494,6 +494,35 @@ static void k_sample(lbuf *o, const etl_rec *r, unsigned P)
 	kv(o, "Count", "%u", rd16(p + P + 4));
 }
 
+/* A UTF-16 string in a fixed field of n bytes (NUL-padded). */
+static void fixed_ustr(lbuf *o, const char *name, const unsigned char *p, size_t n)
+{
+	size_t l = 0;
+	while (l + 2 <= n && (p[l] || p[l + 1]))
+		l += 2;
+	char *s = sv_etl_dup_utf16(p, l + 2 <= n ? l + 2 : l, NULL);
+	if (s) {
+		kv(o, name, "%s", s);
+		free(s);
+	}
+}
+
+/* SystemConfig/CPU (version 2 on): MHz, NumberOfProcessors, MemSize (MB), PageSize,
+ * AllocationGranularity, ComputerName (256 UTF-16 units), DomainName (134), then a pointer
+ * of hyper-threading flags. */
+static void k_cpu(lbuf *o, const etl_rec *r, unsigned P)
+{
+	const unsigned char *p = r->payload;
+	if (r->plen < 820 + (size_t)P)
+		return;
+	static const char *const u32s[] = { "MHz", "NumberOfProcessors", "MemSize", "PageSize", "AllocationGranularity" };
+	for (int i = 0; i < 5; i++)
+		kv(o, u32s[i], "%u", rd32(p + 4 * i));
+	fixed_ustr(o, "ComputerName", p + 20, 512);
+	fixed_ustr(o, "DomainName", p + 532, 268);
+	kv(o, "HyperThreadingFlag", "0x%" PRIx64, rdptr(p + 800, P));
+}
+
 /* QPC ticks as ms. */
 static double ticks_ms(const etl_ctx *c, uint64_t t)
 {
@@ -592,7 +621,9 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 	else if (r->kind == REC_HOOK) {
 		/* the kernel's other kinds by name: whose process or thread the event is */
 		const char *k = c->kinds[kind].name;
-		if (!strcmp(k, "Windows Kernel/Memory/HardFault"))
+		if (!strcmp(k, "Windows Kernel/SystemConfig/CPU"))
+			k_cpu(o, r, P);
+		else if (!strcmp(k, "Windows Kernel/Memory/HardFault"))
 			k_hardfault(o, c, r, P, &tid), pid = UINT32_MAX;
 		else if (!strcmp(k, "Windows Kernel/DiskIO/Read") || !strcmp(k, "Windows Kernel/DiskIO/Write"))
 			k_disk(o, c, r, P, &tid), pid = UINT32_MAX;

@@ -97,3 +97,7 @@ cn report.traceinfo '[.events, .kinds, ([.providers[] | [.name, .events]])]' '[7
 e report.jitstats.none 0 "no methods jitted in the trace" -- report jitstats "$ED/gcevents.etl.zip"
 e report.bad-kind 2 "^stackview: report 'gc': the reports are gcstats, jitstats and traceinfo" -- report gc "$ED/gcevents.etl.zip"
 e report.not-a-trace 2 "a perfview-xml file holds no event list" -- report gcstats "$IN/s-basic.perfView.xml"
+# traceinfo: the session from the trace's header (TraceEvent's baseline of it: SessionName=PerfViewSession,
+# NumberOfProcessors=8, PointerSize=8, EventsLost=0)
+cn report.traceinfo.session '[.session.SessionName, .session.NumberOfProcessors, .session.PointerSize, .session.EventsLost]' \
+	'["PerfViewSession","8","8","0"]' report traceinfo "$ED/gcevents.etl.zip"
