@@ -56,7 +56,7 @@ B := build/$(VARIANT)
 
 LIB_SRCS := lib/status.c lib/arena.c lib/array.c lib/boxtext.c lib/idmap.c lib/strtab.c lib/params.c lib/source.c lib/source_sink.c lib/source_sums.c lib/source_meta.c \
 	lib/pattern.c lib/view.c lib/view_byname.c lib/view_query.c lib/when.c lib/aggview.c lib/commands.c lib/derive.c lib/copier.c lib/compare.c lib/compare_stats.c lib/compare_names.c lib/compare_rows.c lib/budget.c lib/rows.c lib/grid.c lib/utf8.c lib/flame.c lib/preset.c \
-	lib/thread_time.c lib/cpu_root.c lib/evlog.c lib/report.c
+	lib/thread_time.c lib/cpu_root.c lib/evlog.c lib/report.c lib/report_text.c
 FMT_SRCS := $(addprefix formats/core/,input.c side_file.c registry.c json_stream.c two_parts.c symtab.c symbol_open.c hold.c net.c \
 		writer.c escape.c) \
 	$(addprefix formats/perf/,script.c script_read.c script_tt.c script_events.c script_frames.c script_lex.c \
@@ -68,7 +68,7 @@ FMT_SRCS := $(addprefix formats/core/,input.c side_file.c registry.c json_stream
 	$(addprefix formats/json/,perfview_json.c speedscope.c pprof.c pprof_write.c chrome.c chrome_legacy.c chrome_frame.c gecko.c) \
 	$(addprefix formats/text/,perfview_xml.c perfview_xml_attr.c perfview_xml_stacks.c perfview_xml_gui.c \
 		perfview_xml_write.c folded.c collapse.c wperf.c heaptrack.c dtrace.c mac_sample.c flame_svg.c)
-TUI_SRCS := tui/screen.c tui/keymap.c tui/app.c tui/commands.c tui/list.c tui/nav.c tui/editline.c tui/dlg_presets.c tui/dlg_priority.c tui/dlg_evlist.c tui/dlg_picker.c \
+TUI_SRCS := tui/screen.c tui/keymap.c tui/app.c tui/commands.c tui/list.c tui/nav.c tui/editline.c tui/dlg_presets.c tui/dlg_priority.c tui/dlg_evlist.c tui/dlg_report.c tui/dlg_picker.c \
 	tui/dlg_columns.c tui/dlg_events.c tui/dlg_help.c tui/tab_flame.c tui/tab_notes.c tui/layout.c tui/draw.c tui/run.c tui/term.c
 CMD_SRCS := cmd/main.c cmd/commands.c cmd/load.c cmd/view.c cmd/info.c cmd/events.c cmd/report.c cmd/diff.c cmd/convert.c cmd/tui.c cmd/options.c \
 	cmd/output.c cmd/check.c cmd/explain.c cmd/symbols.c cmd/json_out.c cmd/presets.c cmd/progress.c cmd/signals.c cmd/suggest.c

@@ -226,6 +226,8 @@ void tui_app_free(tui_app *a)
 	free(a->shown);
 	free(a->picked);
 	sv_evlog_free(a->evlog);
+	free(a->report);
+	free(a->report_lines);
 	free(a->evidx);
 	for (size_t i = 0; i < a->nframes; i++)
 		tui_frame_dispose(&a->frames[i]);

@@ -39,6 +39,7 @@ typedef enum tui_mode {
 	MODE_WHEN,    /* When characters of the cursor row selected */
 	MODE_EVENTS,  /* the event picker */
 	MODE_EVLIST,  /* the Events view: every event of the trace */
+	MODE_REPORT,  /* the Reports view: GCStats and JITStats */
 	MODE_COUNT
 } tui_mode;
 
@@ -158,6 +159,10 @@ typedef struct tui_app {
 	char ev_filter[128];
 	char ev_warn[300];
 	int ev_kind_w, ev_proc_w; /* the Event and Process columns' widths for the rows painted */
+	/* the Reports view (dlg_report.c): its text, made when first opened, and its lines */
+	char *report;
+	size_t *report_lines, nreport_lines;
+	tui_list report_list;
 	struct sv_compare *compare; /* the first frame's runs (tui_options.compare), borrowed */
 	/* opening the file again for another event (borrowed from tui_options) */
 	int (*reload)(const void *payload, const char *event, const char *priority, sv_source **out, sv_error *err);
@@ -320,7 +325,13 @@ int tui_events_start(tui_app *a);
  * cursor row's type (or module) priority by `delta`; each rebuilds the tree as a new view. */
 bool tui_priority_usable(tui_app *a); /* false: says why on the status line */
 int tui_priority_apply(tui_app *a, const char *text);
-/* The Events view (dlg_evlist.c). */
+/* The Events view (dlg_evlist.c); tui_evlog_load reads the events once (false: the status
+ * line says why, after `what`). */
+bool tui_evlog_load(tui_app *a, const char *what);
+/* The Reports view (dlg_report.c). */
+int tui_report_start(tui_app *a);
+int tui_report_key(tui_app *a, int key);
+void tui_report_draw(tui_app *a, tui_screen *s);
 int tui_evlist_start(tui_app *a);
 int tui_evlist_key(tui_app *a, int key);
 int tui_evlist_mouse(tui_app *a, tui_mouse m, int x, int y);

@@ -509,6 +509,7 @@ static const tui_mode_ops modes[MODE_COUNT] = {
 	[MODE_HELP] = { .key = tui_help_key, .draw = tui_help_draw },
 	[MODE_EVENTS] = { .key = tui_events_key, .mouse = tui_events_mouse, .draw = tui_events_draw },
 	[MODE_EVLIST] = { .key = tui_evlist_key, .mouse = tui_evlist_mouse, .draw = tui_evlist_draw },
+	[MODE_REPORT] = { .key = tui_report_key, .draw = tui_report_draw },
 	[MODE_NOTES] = { .key = tui_notes_key },
 	[MODE_WHEN] = { .key = when_mode_key, .mouse = grid_mouse },
 };
@@ -704,6 +705,7 @@ static int grid_command(tui_app *a, tui_command c)
 	}
 	case CMD_EVENTS: return tui_events_start(a);
 	case CMD_EVLIST: return tui_evlist_start(a);
+	case CMD_REPORTS: return tui_report_start(a);
 	case CMD_EDIT_PRIORITY:
 		if (tui_priority_usable(a)) {
 			tui_edit_start(a, EDIT_PRIORITY, -1, f->priority);

@@ -42,21 +42,28 @@ static int refilter(tui_app *a)
 	return TUI_REDRAW;
 }
 
-int tui_evlist_start(tui_app *a)
+bool tui_evlog_load(tui_app *a, const char *what)
 {
 	if (!a->load_events) {
-		tui_status(a, "the Events view lists the events of ETL and .nettrace traces read from a file");
-		return TUI_REDRAW;
+		tui_status(a, "%s: the events of ETL and .nettrace traces read from a file", what);
+		return false;
 	}
 	if (!a->evlog) {
 		sv_error err;
 		sv_error_clear(&err);
 		if (a->load_events(a->reload_payload, &a->evlog, a->ev_warn, sizeof(a->ev_warn), &err)) {
 			tui_status(a, "%s", err.msg);
-			return TUI_REDRAW;
+			return false;
 		}
 		a->evl = (tui_list){ 0 };
 	}
+	return true;
+}
+
+int tui_evlist_start(tui_app *a)
+{
+	if (!tui_evlog_load(a, "the Events view lists"))
+		return TUI_REDRAW;
 	a->mode = MODE_EVLIST;
 	return refilter(a);
 }

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "stackview/evlog.h"
 #include "stackview/status.h"
@@ -72,6 +73,12 @@ typedef struct sv_jit_process {
 
 SV_API int sv_report_jitstats(const sv_evlog *l, sv_jit_process **out, size_t *n) SV_MUST_USE;
 SV_API void sv_report_jitstats_free(sv_jit_process *p, size_t n);
+
+/* The reports as text tables (stackview report's; the terminal UI's Reports view): per process
+ * a summary line, GCStats' rollup by generation and its GCs; JITStats' top methods by JIT
+ * time (at most `top`). */
+SV_API void sv_report_gcstats_print(FILE *f, const sv_gc_process *p, size_t n);
+SV_API void sv_report_jitstats_print(FILE *f, const sv_jit_process *p, size_t n, size_t top);
 
 /* A field's value from an event row's fields text (name="value" pairs): into buf, false when
  * the row has no such field. */
