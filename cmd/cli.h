@@ -52,6 +52,7 @@ typedef struct cli_opts {
 	const char *symbol_path;  /* --symbol-path, else $_NT_SYMBOL_PATH */
 	bool offline;             /* --offline */
 	const char *priority;     /* --priority */
+	const char *symbol_modules; /* --symbol-modules */
 	/* events: --process, --thread, --grep, --fields, --limit (-1 = all) */
 	const char *ev_process, *ev_thread, *ev_grep, *ev_fields;
 	long ev_limit;

@@ -30,6 +30,7 @@ sv_import_opts cli_import_opts(const cli_opts *o)
 				 .perf_map_dir = o->perf_map_dir, .no_inline = o->no_inline, .by_cpu = o->by_cpu, .threads = o->threads,
 				 .symfs = o->symfs, .debuginfod = urls && *urls,
 				 .symbol_path = o->symbol_path ? o->symbol_path : getenv("_NT_SYMBOL_PATH"), .offline = o->offline, .priority = o->priority,
+				 .symbol_modules = o->symbol_modules,
 				 .net_file_s = o->net_timeout, .net_total_s = o->net_total };
 }
 

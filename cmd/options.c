@@ -73,6 +73,8 @@ void cli_usage(FILE *f)
 	      "      --symbol-path P   ETL: where PDBs are, as _NT_SYMBOL_PATH (default: that variable):\n"
 	      "                        DIR;cache*DIR;srv*CACHE*URL (a PDB not in CACHE is downloaded)\n"
 	      "      --offline         ETL: never download from symbol servers\n"
+	      "      --symbol-modules M,N  ETL: look only these modules' symbols up (clr,ntdll; in the\n"
+	      "                        terminal UI, Alt-S on a row looks its module's up)\n"
 	      "      --priority PATS   .gcdump: PerfView's Priority patterns, PAT->NUM;... (first match\n"
 	      "                        wins; replaces PerfView's defaults, which info shows)\n"
 	      "      --net-timeout S   symbol servers, debuginfod: give up on one file after S seconds\n"
@@ -126,7 +128,7 @@ enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
 	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_LAYOUT, O_FORMAT, O_VERSION,
 	O_MATCH, O_NO_AUTO_MATCH, O_WELCH, O_JUNIT, O_NAME,
-	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_THREADS, O_BY_CPU, O_LOOKUP, O_SYMBOL_PATH, O_OFFLINE, O_PRIORITY, O_PROCESS, O_THREAD, O_GREP, O_LIMIT, O_CSV, O_NET_TIMEOUT, O_NET_TOTAL, O_SYMFS, O_DEBUGINFOD, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT, O_SORT, O_COMM, O_PID, O_TID, O_DSOS, O_SYMBOLS, O_PERF_G, O_PERF_F,
+	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_THREADS, O_BY_CPU, O_LOOKUP, O_SYMBOL_PATH, O_OFFLINE, O_PRIORITY, O_SYMBOL_MODULES, O_PROCESS, O_THREAD, O_GREP, O_LIMIT, O_CSV, O_NET_TIMEOUT, O_NET_TOTAL, O_SYMFS, O_DEBUGINFOD, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT, O_SORT, O_COMM, O_PID, O_TID, O_DSOS, O_SYMBOLS, O_PERF_G, O_PERF_F,
 };
 
 static const struct option longopts[] = {
@@ -148,6 +150,7 @@ static const struct option longopts[] = {
 	{ "symbol-path", required_argument, NULL, O_SYMBOL_PATH },
 	{ "offline", no_argument, NULL, O_OFFLINE },
 	{ "priority", required_argument, NULL, O_PRIORITY },
+	{ "symbol-modules", required_argument, NULL, O_SYMBOL_MODULES },
 	{ "process", required_argument, NULL, O_PROCESS },
 	{ "thread", required_argument, NULL, O_THREAD },
 	{ "grep", required_argument, NULL, O_GREP },
@@ -461,6 +464,7 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 		case O_SYMBOL_PATH: o->symbol_path = optarg; break;
 		case O_OFFLINE: o->offline = true; break;
 		case O_PRIORITY: o->priority = optarg; break;
+		case O_SYMBOL_MODULES: o->symbol_modules = optarg; break;
 		case O_PROCESS: o->ev_process = optarg; break;
 		case O_THREAD: o->ev_thread = optarg; break;
 		case O_GREP: o->ev_grep = optarg; break;

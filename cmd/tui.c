@@ -46,14 +46,30 @@ static int tui_save(void *payload, const sv_source *src, const char *path, sv_er
 
 /* The event picker's reload: the same file, the same options, another event; quietly (the
  * TUI owns the screen: no progress bar, warnings are in the file's notes). */
-static int tui_reload(const void *payload, const char *event, const char *priority, sv_source **out, sv_error *err)
+static int reload_file(const void *payload, const tui_reload *r, sv_source **out, sv_error *err)
 {
 	const cli_opts *o = payload;
 	sv_import_opts io = cli_import_opts(o);
-	if (event)
-		io.event = event;
-	if (priority)
-		io.priority = priority;
+	char def[4400]; /* the default symbol path, while the file loads */
+	if (r->event)
+		io.event = r->event;
+	if (r->priority)
+		io.priority = r->priority;
+	char mods[2100];
+	if (r->symbol_modules) {
+		/* symbols on demand: the modules given (--symbol-modules) and those asked for; the
+		 * symbol path given, else PerfView's default (Microsoft's server, cached under
+		 * ~/.cache/stackview/symbols) */
+		snprintf(mods, sizeof(mods), "%s%s%s", o->symbol_modules ? o->symbol_modules : "",
+			 o->symbol_modules && *o->symbol_modules ? "," : "", r->symbol_modules);
+		io.symbol_modules = mods;
+		if (!io.symbol_path || !*io.symbol_path) {
+			const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+			snprintf(def, sizeof(def), "srv*%s%s/stackview/symbols*https://msdl.microsoft.com/download/symbols",
+				 cache && *cache ? cache : home ? home : ".", cache && *cache ? "" : "/.cache");
+			io.symbol_path = def;
+		}
+	}
 	int rc = sv_load(out, o->files[0], &io, err);
 	if (!rc && o->scaling) /* as cli_load applies it to the first event */
 		sv_source_set_scaling(*out, strcmp(o->scaling, "time") == 0 ? SV_SCALING_TIME : SV_SCALING_DATA);
@@ -82,7 +98,7 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 			   o->presets, cli_presets_store, NULL, hello,
 			   /* a file read from a pipe cannot be read again */
 			   /* nor can a diff's runs, one by one */
-			   o->nfiles && strcmp(o->files[0], "-") && !o->compare ? tui_reload : NULL, o, .expand_hot = pick || hot,
+			   o->nfiles && strcmp(o->files[0], "-") && !o->compare ? reload_file : NULL, o, .expand_hot = pick || hot,
 			   .compare = o->compare };
 	/* a trace read from a file: its events can be listed */
 	if (!o->compare && o->nfiles && strcmp(o->files[0], "-") &&

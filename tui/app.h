@@ -13,6 +13,7 @@
 
 #include "keymap.h"
 #include "screen.h"
+#include "tui.h"
 #include "stackview/aggview.h"
 #include "stackview/evlog.h"
 #include "stackview/grid.h"
@@ -165,7 +166,8 @@ typedef struct tui_app {
 	tui_list report_list;
 	struct sv_compare *compare; /* the first frame's runs (tui_options.compare), borrowed */
 	/* opening the file again for another event (borrowed from tui_options) */
-	int (*reload)(const void *payload, const char *event, const char *priority, sv_source **out, sv_error *err);
+	int (*reload)(const void *payload, const tui_reload *r, sv_source **out, sv_error *err);
+	char symbol_modules[1024]; /* modules looked up so far (Alt-S), comma-separated */
 	const void *reload_payload;
 	unsigned char *picked;
 	char pick_filter[128];
@@ -328,6 +330,8 @@ int tui_priority_apply(tui_app *a, const char *text);
 /* The Events view (dlg_evlist.c); tui_evlog_load reads the events once (false: the status
  * line says why, after `what`). */
 bool tui_evlog_load(tui_app *a, const char *what);
+/* Lookup Symbols (symbols.c): the cursor row's module's PDB, the file read again. */
+int tui_lookup_symbols(tui_app *a);
 /* The Reports view (dlg_report.c). */
 int tui_report_start(tui_app *a);
 int tui_report_key(tui_app *a, int key);

@@ -706,6 +706,7 @@ static int grid_command(tui_app *a, tui_command c)
 	case CMD_EVENTS: return tui_events_start(a);
 	case CMD_EVLIST: return tui_evlist_start(a);
 	case CMD_REPORTS: return tui_report_start(a);
+	case CMD_LOOKUP_SYMBOLS: return tui_lookup_symbols(a);
 	case CMD_EDIT_PRIORITY:
 		if (tui_priority_usable(a)) {
 			tui_edit_start(a, EDIT_PRIORITY, -1, f->priority);

@@ -46,7 +46,9 @@ static int open_event(tui_app *a)
 	sv_source *ns = NULL;
 	sv_error err;
 	sv_error_clear(&err);
-	if (a->reload(a->reload_payload, e->name, tui_app_frame(a)->priority, &ns, &err)) {
+	tui_reload rl = { .event = e->name, .priority = tui_app_frame(a)->priority,
+			  .symbol_modules = a->symbol_modules[0] ? a->symbol_modules : NULL };
+	if (a->reload(a->reload_payload, &rl, &ns, &err)) {
 		tui_status(a, "%s", err.msg);
 		return TUI_REDRAW;
 	}

@@ -43,7 +43,8 @@ int tui_priority_apply(tui_app *a, const char *text)
 	sv_source *ns = NULL;
 	sv_error err;
 	sv_error_clear(&err);
-	if (a->reload(a->reload_payload, NULL, prio, &ns, &err)) {
+	tui_reload rl = { .priority = prio };
+	if (a->reload(a->reload_payload, &rl, &ns, &err)) {
 		tui_status(a, "%s", err.msg);
 		free(prio);
 		return TUI_REDRAW;

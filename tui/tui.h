@@ -11,6 +11,13 @@
 #include "stackview/source.h"
 #include "stackview/status.h"
 
+/* What a reload changes (NULL: as the file was first opened). */
+typedef struct tui_reload {
+	const char *event;          /* another event of the file */
+	const char *priority;       /* a heap snapshot's Priority patterns */
+	const char *symbol_modules; /* ETL: the modules whose symbols to look up ("clr,ntdll") */
+} tui_reload;
+
 typedef struct tui_options {
 	const char *title;
 	const char *script; /* headless: the key script's text; NULL = a real terminal */
@@ -30,7 +37,7 @@ typedef struct tui_options {
 	/* Open the file again for another of its events (the event picker) or, on a heap
 	 * snapshot, with other Priority patterns (`priority`; NULL = as first opened); NULL
 	 * disables both. */
-	int (*reload)(const void *payload, const char *event, const char *priority, sv_source **out, sv_error *err);
+	int (*reload)(const void *payload, const tui_reload *r, sv_source **out, sv_error *err);
 	const void *reload_payload;
 	/* Read the file's events for the Events view (reload_payload is its payload); NULL
 	 * disables the view. */

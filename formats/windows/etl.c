@@ -118,6 +118,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	c.by_cpu = opts && opts->by_cpu;
 	c.symbol_path = opts && opts->symbol_path && *opts->symbol_path ? opts->symbol_path : NULL;
 	c.offline = opts && opts->offline;
+	c.symbol_modules = opts && opts->symbol_modules && *opts->symbol_modules ? opts->symbol_modules : NULL;
 	sv_net_init(&c.net, opts);
 	sv_idmap_init(&c.rsds_by_key);
 	sv_idmap_init(&c.imageid_by_key);

@@ -329,6 +329,7 @@ typedef struct etl_ctx {
 
 	/* symbols (etl_symbols.c): the images' PDB identities, the PDBs looked for */
 	const char *symbol_path; /* NULL: frames stay module!? */
+	const char *symbol_modules; /* only these modules' symbols ("clr,ntdll"); NULL: all */
 	ersds *rsds;
 	size_t nrsds, rsdscap;
 	sv_idmap rsds_by_key; /* (base, pid) hash -> index + 1 */

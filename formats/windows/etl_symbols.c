@@ -255,10 +255,35 @@ static ersds *identity(etl_ctx *c, const sv_idmap *m, uint32_t pid, uint64_t bas
 	return e && e->pid == pid && e->base == base ? e : NULL; /* else none, or another image's key */
 }
 
+/* Is the image's module one of the list's ("clr,ntdll": names without their extension, any
+ * case)? */
+static bool module_listed(const char *list, const char *path)
+{
+	const char *base = path;
+	for (const char *q = path; *q; q++)
+		if (*q == '\\' || *q == '/')
+			base = q + 1;
+	const char *dot = strrchr(base, '.');
+	size_t bl = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, ",");
+		while (l && p[l - 1] == ' ')
+			l--;
+		if (l == bl && strncasecmp(p, base, bl) == 0)
+			return true;
+		p += strcspn(p, ",");
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	return false;
+}
+
 const sv_symtab *sv_etl_symtab(etl_ctx *c, const eimage *im)
 {
 	if (!c->symbol_path)
 		return NULL;
+	if (c->symbol_modules && !module_listed(c->symbol_modules, im->path))
+		return NULL; /* symbols on demand: only the modules asked for */
 	/* its PDB; else the image itself for its exports (ImageID names it, often with pid 0) */
 	ersds *pdb = identity(c, &c->rsds_by_key, im->pid, im->base);
 	const sv_symtab *t = pdb ? resolve(c, pdb) : NULL;

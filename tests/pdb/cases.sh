@@ -229,3 +229,34 @@ ms=$((($(date +%s%N) - t0) / 1000000))
 if [ "$st" = 1 ] && [ "$ms" -lt 2500 ] && grep -q "loading canceled (while asking debuginfod)" "$PT/dsig.out"; then ok; else bad pdb.debuginfod.sigint "exit $st after $ms ms: $(tail -n 1 "$PT/dsig.out")"; fi
 kill "$BADSRV" 2> /dev/null
 wait "$BADSRV" 2> /dev/null
+
+# Symbols on demand (issue 34): --symbol-modules looks only those modules' PDBs up; in the
+# terminal UI, Lookup Symbols (Alt-S) on a module's row reads the file again with its PDB,
+# as a new view (Esc goes back).
+cn pdb.etl.modules-none '[.rows[] | select(.name | test("^crash!")) | .name]' '["crash!?"]' \
+	byname "$PT/sym.etl" --symbol-path "cache*$PT/store" --symbol-modules ntdll
+cn pdb.etl.modules-crash '[.rows[] | select(.name | test("^crash!")) | .name] | length' 3 \
+	byname "$PT/sym.etl" --symbol-path "cache*$PT/store" --symbol-modules ntdll,CRASH
+printf '# input\n<Esc> 1 / "crash" <Enter> <M-s> :dump\n<Esc> :dump\n' > "$PT/lookup.keys"
+got=$("$SV" view "$PT/sym.etl" --symbol-path "cache*$PT/store" --symbol-modules ntdll --script "$PT/lookup.keys" --size 110x16 2> /dev/null)
+case "$got" in *"module crash <<crash!google_breakpad::"*"symbols: crash (Esc goes back)"*"----"*"module crash <<crash!?>>"*) ok ;;
+*) bad pdb.tui.lookup "$(printf '%s\n' "$got" | grep -E 'crash|symbols' | head -5)" ;; esac
+# end to end on a terminal (tmux): open the trace, Alt-S on crash's row, its frames named
+if command -v tmux > /dev/null 2>&1; then
+	sock="sv-pdb-$$"
+	tm() { tmux -L "$sock" "$@"; }
+	tm new-session -d -s sym -x 120 -y 30 "TERM=xterm-256color $SV $PT/sym.etl --symbol-path 'cache*$PT/store' --symbol-modules ntdll; sleep 20"
+	seen=""
+	for _ in $(seq 50); do tm capture-pane -t sym -p 2>/dev/null | grep -q 'Filter:' && break; sleep 0.1; done
+	tm send-keys -t sym Escape # (alone: Esc and a key at once are Alt-key)
+	sleep 0.3
+	tm send-keys -t sym 1 / c r a s h Enter
+	sleep 0.3
+	tm send-keys -t sym M-s
+	for _ in $(seq 50); do
+		if tm capture-pane -t sym -p 2>/dev/null | grep -q 'crash!google_breakpad'; then seen=1; break; fi
+		sleep 0.1
+	done
+	if [ -n "$seen" ]; then ok; else bad pdb.tmux.lookup "$(tm capture-pane -t sym -p 2>&1 | grep -E 'crash|symbols' | head -4)"; fi
+	tm kill-server 2> /dev/null
+fi

@@ -33,6 +33,8 @@ typedef struct sv_import_opts {
 	bool by_cpu;              /* perf, ETL: every stack under a "CPU n" root frame (WPA's Cpu) */
 	const char *symbol_path;  /* ETL: where PDBs are (_NT_SYMBOL_PATH syntax); NULL = none */
 	bool offline;             /* ETL: never download from the symbol path's servers */
+	const char *symbol_modules; /* ETL: look only these modules' symbols up ("clr,ntdll", names
+				     * without extension); NULL = every module the frames need */
 	bool no_default_kind;     /* ETL: without CPU samples, show nothing rather than another kind */
 	const char *priority;     /* gcdump: PerfView's Priority patterns ("PAT->NUM;..."), replacing
 				   * its defaults; NULL = the defaults */
