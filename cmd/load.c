@@ -86,11 +86,13 @@ int cli_make_params(sv_params *p, const sv_source *src, const char *const box[SV
 	for (int i = 0; !rc && i < SV_BOX_COUNT; i++) {
 		if (!box[i])
 			continue;
-		/* --preset 'group system modules' (cli_resolve_preset): made for this profile, as the
-		 * terminal UI opens perf profiles */
+		/* --preset 'group system modules' or 'Just My App' (cli_resolve_preset): made for
+		 * this profile from its program's modules, as the terminal UI makes them */
 		char *made = NULL;
 		if (i == SV_BOX_GROUP && src && strcmp(box[i], "[group system modules] ") == 0)
 			rc = sv_preset_group_system(&made, src);
+		else if (i == SV_BOX_GROUP && src && strcmp(box[i], "[Just My App] ") == 0)
+			rc = sv_preset_just_my_app(&made, src);
 		if (!rc)
 			rc = sv_params_set(p, (sv_box)i, made ? made : box[i]);
 		free(made);

@@ -20,6 +20,8 @@ static const struct {
 	{ "fold threads", "Thread -> AllThreads" },
 	/* the profile's own: what the TUI opens perf profiles with (sv_preset_group_system) */
 	{ "group system modules", "" },
+	/* PerfView's Just My App: the program's modules by function, the rest as OTHER at its entry */
+	{ "Just My App", "" },
 };
 
 size_t sv_builtin_preset_count(void) { return sizeof(builtins) / sizeof(builtins[0]); }
@@ -28,19 +30,22 @@ const char *sv_builtin_preset_group(size_t i) { return builtins[i].group; }
 
 const char *sv_builtin_preset_describe(size_t i)
 {
-	return strcmp(builtins[i].name, "group system modules") == 0
-		       ? "^PROGRAM!->;{%}!=>module $1  (your program's modules by function, the others by module)"
-		       : builtins[i].group;
+	if (strcmp(builtins[i].name, "group system modules") == 0)
+		return "^PROGRAM!->;{%}!=>module $1  (your program's modules by function, the others by module)";
+	if (strcmp(builtins[i].name, "Just My App") == 0)
+		return "^PROGRAM!->;!=>OTHER  (your program's modules by function, everything else as OTHER where it is entered)";
+	return builtins[i].group;
 }
 
 int sv_builtin_preset_for(char **out, size_t i, const sv_source *src)
 {
-	if (strcmp(builtins[i].name, "group system modules") != 0 || !src) {
+	bool sys = strcmp(builtins[i].name, "group system modules") == 0, mine = strcmp(builtins[i].name, "Just My App") == 0;
+	if ((!sys && !mine) || !src) {
 		*out = strdup(builtins[i].group);
 		return *out ? 0 : SV_ENOMEM;
 	}
 	char *g = NULL;
-	int rc = sv_preset_group_system(&g, src);
+	int rc = sys ? sv_preset_group_system(&g, src) : sv_preset_just_my_app(&g, src);
 	if (rc)
 		return rc;
 	const char *rest = strstr(g, "] "); /* without the "[...] " comment: applying adds the name */
@@ -259,6 +264,32 @@ int sv_preset_split_group(char **name, char **pats, const char *group)
 		*name = *pats = NULL;
 		return SV_ENOMEM;
 	}
+	return 0;
+}
+
+int sv_preset_just_my_app(char **out, const sv_source *src)
+{
+	size_t n = sv_source_user_module_count(src), kept = 0, len = 64;
+	for (size_t i = 0; i < n; i++)
+		len += 2 * strlen(sv_source_user_module(src, i)) + 9;
+	char *buf = malloc(len);
+	if (!buf)
+		return SV_ENOMEM;
+	size_t o = (size_t)snprintf(buf, len, "[Just My App] ");
+	for (size_t i = 0; i < n; i++) {
+		const char *m = sv_source_user_module(src, i);
+		if (strpbrk(m, "%*^|{};\\") || isspace((unsigned char)m[0]))
+			continue;
+		/* the module's frames whether the full name is the module alone (perf) or its path
+		 * (ETL: C:\dir\app!Main) */
+		o += (size_t)snprintf(buf + o, len - o, "^%s!|\\%s!->;", m, m);
+		kept++;
+	}
+	if (!kept) /* the input names no program modules: as PerfView without an exe, by module */
+		o = (size_t)snprintf(buf, len, "[group module entries] {%%}!=>module $1");
+	else
+		snprintf(buf + o, len - o, "!=>OTHER");
+	*out = buf;
 	return 0;
 }
 

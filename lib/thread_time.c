@@ -345,12 +345,12 @@ static uint64_t untraced_wait_end(const sv_tt *tt, const tthread *th, uint32_t c
 /* The waiting interval of thread n, switched out at n->since, until it runs at t. */
 static int emit_wait(sv_tt *tt, tthread *n, uint64_t t, sv_stack_id at, uint32_t cpu)
 {
-	int rc;
 	if (n->how == SV_TT_OUT_RUNNABLE)
 		return emit(tt, n, n->since, t, at, K_PREEMPTED, cpu);
-	if (n->woken && !(rc = emit(tt, n, n->since, n->woken_t, at, K_BLOCKED, cpu)))
-		return emit(tt, n, n->woken_t, t, at, K_READIED, cpu);
-	return n->woken ? rc : emit(tt, n, n->since, t, at, K_BLOCKED, cpu);
+	if (!n->woken)
+		return emit(tt, n, n->since, t, at, K_BLOCKED, cpu);
+	int rc = emit(tt, n, n->since, n->woken_t, at, K_BLOCKED, cpu);
+	return rc ? rc : emit(tt, n, n->woken_t, t, at, K_READIED, cpu);
 }
 
 /* Thread th, its switch-in untraced, waited until `end` (untraced_wait_end) and is seen

@@ -106,6 +106,50 @@ static void ctx_dispose(etl_ctx *c)
 	sv_idmap_dispose(&c->meta_index);
 }
 
+/* The program's modules (PerfView's Just My App): for each process with kept samples whose
+ * program is outside the Windows directory, the images loaded from its program's directory,
+ * by the names frames give them (the file name without extension). */
+static int user_modules(etl_ctx *c)
+{
+	if (!c->sink->ops->add_user_module)
+		return 0;
+	int rc = 0;
+	for (size_t i = 0; i < c->nprocs && !rc; i++) {
+		const eproc *p = &c->procs[i];
+		if (!p->image || !p->image[0] || p->pid == 0 || p->pid == 4)
+			continue;
+		/* the program's path: an image of this process named as its program */
+		const char *dir = NULL;
+		size_t dl = 0;
+		for (size_t k = 0; k < c->nimages; k++) {
+			const eimage *im = &c->images[k];
+			if (im->pid != p->pid)
+				continue;
+			const char *b = strrchr(im->path, '\\');
+			b = b ? b + 1 : im->path;
+			if (strcasecmp(b, p->image) == 0) {
+				dir = im->path, dl = (size_t)(b - im->path);
+				break;
+			}
+		}
+		if (!dir || !dl)
+			continue;
+		char d[1024];
+		snprintf(d, sizeof(d), "%.*s", (int)dl, dir);
+		if (strcasestr(d, "\\Windows\\")) /* a system program */
+			continue;
+		for (size_t k = 0; k < c->nimages && !rc; k++) {
+			const eimage *im = &c->images[k];
+			if (im->pid != p->pid || strlen(im->path) <= dl || strncasecmp(im->path, d, dl) != 0 ||
+			    strchr(im->path + dl, '\\'))
+				continue;
+			const char *b = im->path + dl, *dot = strrchr(b, '.');
+			rc = c->sink->ops->add_user_module(c->sink->self, b, dot && dot != b ? (size_t)(dot - b) : strlen(b));
+		}
+	}
+	return rc;
+}
+
 static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
 {
 	etl_ctx c;
@@ -209,6 +253,8 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 		rc = sink->ops->set_unit(sink->self, c.view == V_DISK_TIME ? "ms" : c.want_bytes ? "bytes" : "events");
 	if (!rc)
 		rc = sv_etl_emit_samples(&c, &with_stack, &jit_leaf, &broken);
+	if (!rc)
+		rc = user_modules(&c);
 	if (rc == SV_ENOMEM)
 		sv_error_set(err, SV_ENOMEM, NULL);
 	size_t cswitch = 0, in_view[V_COUNT] = { 0 };

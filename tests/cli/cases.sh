@@ -382,3 +382,8 @@ b=$("$SV" byname "$TMP/mt-e.txt" --min-pct 5 --json 2>/dev/null | jq -c '[.rows[
 if [ "$a" = "$b" ]; then ok; else bad cli.perf.percent-limit "$a vs $b"; fi
 e cli.perf.pid.bad 2 "--pid needs numbers separated by commas" -- byname "$TMP/mt-e.txt" --pid abc
 e cli.perf.callgraph 2 "--call-graph is perf report's option; here the views are the call graph" -- byname "$TMP/mt-e.txt" --call-graph caller
+
+# Just My App (PerfView's, issue 34): the program's modules by function, every other frame
+# as OTHER where it is entered; perf text names its program's modules (here mt)
+cn preset.just-my-app '[.rows[0:3][] | .name]' '["mt!leaf_math","mt!leaf_mem","OTHER <<libc.so.6!__memset_avx512_unaligned_erms>>"]' \
+	byname examples/threads.perf-script.txt.gz --preset 'Just My App'

@@ -136,3 +136,9 @@ for f in "$ED/net.4.5.2.x64.etl.zip" "$ED/net.4.5.2.x86.etl.zip" "$IT"/nt/*.nett
 done
 # TraceEvent's count of the x64 trace's GCs: 264 GC/Stop events (528 GC/Start: .NET 4.5 logs two a GC)
 cn report.gcstats.x64-count '[.processes[] | .all.count] | add' '264' report gcstats "$ED/net.4.5.2.x64.etl.zip"
+
+# Just My App on an ETL trace (issue 34): the program's directory from its image loads; its
+# frames kept by function between OTHER entries, as PerfView's view of Test.x64
+cn preset.just-my-app.etl '[.tree.children[0].children[0].children[0] | .name, .children[0].name, .children[0].children[0].name]' \
+	'["OTHER <<ntdll!?>>","Test.x64!Test.Program.Main(class System.String[])","OTHER <<mscorlib!System.DateTime.get_Now()>>"]' \
+	calltree "$SHARED/etl/net.4.5.2.x64.etl.zip" --inc 'Process% Test.x64' --preset 'Just My App'

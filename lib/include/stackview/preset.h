@@ -60,6 +60,10 @@ SV_API int sv_preset_apply(sv_params *p, const char *name, const char *group, co
  * "[group module entries] {%}!=>module $1". Modules whose names the pattern language cannot
  * spell (%, *, ^, |, {, }, ;) are left to the grouping. *out is malloc'ed. */
 SV_API int sv_preset_group_system(char **out, const sv_source *src) SV_MUST_USE;
+/* PerfView's Just My App from the same modules: "[Just My App] ^prog!->;...;!=>OTHER" (every
+ * other frame grouped as OTHER where it is entered); "[group module entries] ..." when the
+ * source names none. */
+SV_API int sv_preset_just_my_app(char **out, const sv_source *src) SV_MUST_USE;
 
 SV_API int sv_preset_split_group(char **name, char **pats, const char *group) SV_MUST_USE;
 
