@@ -158,11 +158,12 @@ int sv_list_events(const char *path, const sv_import_opts *opts, const sv_event_
 	if (rc)
 		return rc;
 	if (!fmt->list_events) {
+		/* (nothing to list) */
 		rc = sv_error_set(err, SV_EINVAL, "a %s file holds no event list (events are listed from ETL and .nettrace traces)",
 				  fmt->name);
 		sv_error_locate(err, path, 0, -1);
-	} else {
-		rc = fmt->list_events(&in, opts, l, err);
+	} else if (!fmt->streams || !(rc = sv_input_complete(&in, err))) {
+		rc = fmt->list_events(&in, opts, l, err); /* a listing reads the whole input */
 		if (rc < 0 && err && !err->file[0] && rc != SV_ENOMEM)
 			sv_error_locate(err, path, 0, -1);
 	}

@@ -332,7 +332,80 @@ static bool ps_probe(const unsigned char *d, size_t n)
 
 static const char *const ps_patterns[] = { ".data.txt", ".perf.txt", ".perf.data.dump", ".trace.zip", NULL };
 
+/* The Events view's listing of perf script text: every sample line (the event perf recorded:
+ * cpu-clock, cycles, a tracepoint) with its comm, pid, tid, CPU and time on the stack views'
+ * axis (from the first sample of the event they open by default), the tracepoint's name=value
+ * fields (or the line's text), and whether a stack follows. */
+static int ps_list_events(const sv_input *in, const sv_import_opts *opts, const sv_event_lister *l, sv_error *err)
+{
+	(void)err;
+	const char *d = (const char *)in->data, *end = d + in->len;
+	char *def = opts && opts->event ? strdup(opts->event) : sv_ps_default_event(d, end);
+	long long t0s = 0, t0ns = 0;
+	size_t where;
+	bool t0 = def && first_time(d, in->len, def, &t0s, &t0ns, &where);
+	free(def);
+	char *text = NULL;
+	size_t cap = 0;
+	int rc = 0;
+	const char *names[128], *values[128];
+	for (const char *p = d; p < end && !rc;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		span line = { p, (size_t)((nl ? nl : end) - p) };
+		p = nl ? nl + 1 : end;
+		if (!line.n || line.p[0] == '\t' || line.p[0] == '#' || line.p[0] == ' ')
+			continue;
+		if (line.p[line.n - 1] == '\r')
+			line.n--;
+		header h;
+		if (!sv_ps_parse_header(line, &h) || h.record || !h.event.n)
+			continue;
+		/* the texts: comm, event, fields, NUL-separated in one buffer */
+		size_t need = h.comm.n + h.event.n + 2 * h.payload.n + 16;
+		if (need > cap) {
+			char *t = realloc(text, need);
+			if (!t) {
+				rc = SV_ENOMEM;
+				break;
+			}
+			text = t, cap = need;
+		}
+		size_t o = 0;
+		const char *comm = text + o;
+		memcpy(text + o, h.comm.p, h.comm.n), o += h.comm.n, text[o++] = '\0';
+		const char *event = text + o;
+		memcpy(text + o, h.event.p, h.event.n), o += h.event.n, text[o++] = '\0';
+		size_t nf = 0;
+		span tok[MAX_TOKENS];
+		size_t nt = sv_ps_tokenize(h.payload, tok, MAX_TOKENS);
+		for (size_t i = 0; i < nt && nf < 128; i++) {
+			const char *eq = memchr(tok[i].p, '=', tok[i].n);
+			if (!eq || eq == tok[i].p)
+				continue;
+			names[nf] = text + o;
+			memcpy(text + o, tok[i].p, (size_t)(eq - tok[i].p)), o += (size_t)(eq - tok[i].p), text[o++] = '\0';
+			values[nf++] = text + o;
+			size_t vl = tok[i].n - (size_t)(eq - tok[i].p) - 1;
+			memcpy(text + o, eq + 1, vl), o += vl, text[o++] = '\0';
+		}
+		if (!nf && h.payload.n) { /* not a tracepoint's fields: the line's rest as it is */
+			names[nf] = "text";
+			values[nf++] = text + o;
+			memcpy(text + o, h.payload.p, h.payload.n), o += h.payload.n, text[o++] = '\0';
+		}
+		double ms = h.has_time ? (double)((h.time_s - t0s) * 1000000000LL + (h.time_ns - t0ns)) / 1e6 : 0;
+		sv_trace_event e = { .ms = t0 ? ms : 0, .name = event, .pid = h.has_pid ? h.pid : -1, .tid = h.tid,
+				     .cpu = (int)h.cpu, .process = comm, .data_len = h.payload.n,
+				     .has_stack = p < end && *p == '\t', .nfields = nf, .field_names = names,
+				     .field_values = values };
+		rc = l->event(l->payload, &e);
+	}
+	free(text);
+	return rc;
+}
+
 const sv_format sv_fmt_perf_script = {
 	.name = "perf-script", .patterns = ps_patterns, .probe = ps_probe, .import = ps_import, .streams = true,
+	.list_events = ps_list_events,
 	.defaults = &sv_perf_defaults,
 };

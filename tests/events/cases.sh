@@ -101,3 +101,15 @@ e report.not-a-trace 2 "a perfview-xml file holds no event list" -- report gcsta
 # NumberOfProcessors=8, PointerSize=8, EventsLost=0)
 cn report.traceinfo.session '[.session.SessionName, .session.NumberOfProcessors, .session.PointerSize, .session.EventsLost]' \
 	'["PerfViewSession","8","8","0"]' report traceinfo "$ED/gcevents.etl.zip"
+
+# ---- perf script text: every sample line, tracepoints with their name=value fields ----
+TT=tests/data/threadtime/tt.perf.txt.gz
+for ev in sched:sched_switch sched:sched_wakeup cpu-clock; do
+	want=$(gzip -dc "$TT" | grep -c " $ev:")
+	cn "events.perf.count.$ev" "[.events[] | select(.event == \"$ev\")] | length" "$want" events "$TT"
+done
+# the first switch's fields, as the line prints them (prev_comm=... ==> next_comm=...)
+line=$(gzip -dc "$TT" | grep -m1 " sched:sched_switch:")
+want=$(printf '%s' "$line" | sed 's/.*sched_switch: *//; s/==> //' | tr ' ' '\n' | grep = | jq -Rn '[inputs | capture("(?<k>[^=]+)=(?<v>.*)") | {(.k): .v}] | add' | jq -c .)
+cn events.perf.fields '.events[0].fields' "$want" events "$TT" --event 'sched_switch'
+cn events.perf.ids '[.events[0] | .process, .pid, .tid, .cpu, .has_stack]' '["perf",13247,13247,0,true]' events "$TT" --event 'sched_switch'

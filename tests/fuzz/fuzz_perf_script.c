@@ -53,6 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_two_threads(&sv_fmt_perf_script, data, size);
 	static const sv_import_opts tt = { .event = "thread-time-readied" };
 	fuzz_import(&sv_fmt_perf_script, data, size);
+	fuzz_list_events(&sv_fmt_perf_script, data, size); /* the Events view's listing */
 	if (memmem(data, size, "sched_switch", 12))
 		fuzz_import_opts(&sv_fmt_perf_script, data, size, &tt);
 	fuzz_collapse(data, size);
