@@ -102,7 +102,8 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 			   .compare = o->compare };
 	/* a trace read from a file: its events can be listed */
 	if (!o->compare && o->nfiles && strcmp(o->files[0], "-") &&
-	    (!strcmp(sv_source_format(src), "etl") || !strcmp(sv_source_format(src), "nettrace")))
+	    (!strcmp(sv_source_format(src), "etl") || !strcmp(sv_source_format(src), "nettrace") ||
+	     !strcmp(sv_source_format(src), "perf-script")))
 		to.load_events = tui_load_events;
 	/* a heap snapshot: the Priority box starts with what its tree was built with */
 	if (!o->compare && strcmp(sv_source_format(src), "gcdump") == 0)
