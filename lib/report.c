@@ -323,7 +323,7 @@ int sv_report_jitstats(const sv_evlog *l, sv_jit_process **out, size_t *n)
 		}
 		sv_jit_method *m = &p->methods[p->nmethods++];
 		memset(m, 0, sizeof(*m));
-		char ns[200] = "", nm[200] = "", sig[100] = "";
+		char ns[200] = "", nm[200] = "", sig[300] = "";
 		sv_evrow_field(&r, "MethodNamespace", ns, sizeof(ns));
 		sv_evrow_field(&r, "MethodName", nm, sizeof(nm));
 		sv_evrow_field(&r, "MethodSignature", sig, sizeof(sig));

@@ -36,3 +36,9 @@ python3 tests/gcdump/gen_gcdump.py "$GD/badchild.gcdump" badchild
 e gcdump.bad-child 1 "badchild.gcdump: byte [0-9]+: node 3 refers to a node outside the graph" -- byname "$GD/badchild.gcdump"
 printf "not a heap snapshot" > "$GD/notes.gcdump"
 e gcdump.not-fastser 1 "notes.gcdump" -- byname "$GD/notes.gcdump"
+# Two snapshots, diffed (PerfView's heap diff): what grew and the path that holds it. The second
+# snapshot's byte array is 4000 bytes larger and its cache holds one more 40-byte string.
+python3 tests/gcdump/gen_gcdump.py "$GD/grown.gcdump" grown
+cn gcdump.diff '[.rows[] | select(.exc != 0 or .name == "app!App.Cache") | [.name, .exc, .inc]]' \
+	'[["mscorlib!System.Byte[]",4000,4000],["mscorlib!System.String",40,40],["app!App.Cache",0,4040]]' \
+	diff "$GD/ref.gcdump" "$GD/grown.gcdump" --view byname

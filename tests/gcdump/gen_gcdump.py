@@ -54,6 +54,10 @@ def build(mode):
         nodes += [(8, None, [10]), (8, None, [9]), (8, None, [12]), (7, None, [])]
     if mode == "badchild":
         nodes[3] = (4, None, [99])
+    if mode == "grown":  # the cache's byte array grew by 4000 bytes and it holds one more string
+        nodes[4] = (5, 5000, [])
+        nodes[2] = (3, None, [3, 4, 9])
+        nodes.append((4, None, []))
     blob, labels = bytearray(), []
     for i, (t, size, kids) in enumerate(nodes):
         labels.append(len(blob))

@@ -56,7 +56,7 @@ SV_API int sv_report_gcstats(const sv_evlog *l, sv_gc_process **out, size_t *n) 
 SV_API void sv_report_gcstats_free(sv_gc_process *p, size_t n);
 
 typedef struct sv_jit_method {
-	char name[512];              /* Namespace.Name(signature) */
+	char name[768];              /* Namespace.Name(signature) */
 	double start_ms, jit_ms;     /* jit_ms: -1 when the start was not seen */
 	unsigned il_size, native_size;
 	long long tid;
