@@ -17,7 +17,8 @@
 
 enum { U8 = 1, U16, U32, U64, I32, I64, X32, X64, PTR, USTR, GUID, F64, BOOL32 };
 enum { M_NONE, M_GC_REASON, M_GC_TYPE, M_SUSPEND, M_ALLOC_KIND, M_SEGMENT, M_SKU, M_STARTUP_MODE, M_PAUSE_MODE,
-       M_GC_MECHANISMS, M_METHOD_FLAGS, M_MODULE_FLAGS, M_ASSEMBLY_FLAGS, M_STARTUP_FLAGS, M_CONTENTION, M_EXCEPTION_FLAGS };
+       M_GC_MECHANISMS, M_METHOD_FLAGS, M_MODULE_FLAGS, M_ASSEMBLY_FLAGS, M_STARTUP_FLAGS, M_CONTENTION, M_EXCEPTION_FLAGS,
+       M_APPDOMAIN_FLAGS };
 
 typedef struct clr_field {
 	const char *name;
@@ -53,6 +54,10 @@ typedef struct clr_template {
 	  { "StartupFlags", U32, M_STARTUP_FLAGS }, { "StartupMode", U8, M_STARTUP_MODE }, { "CommandLine", USTR, 0 },              \
 	  { "ComObjectGuid", GUID, 0 }, { "RuntimeDllPath", USTR, 0 } }
 #define WORKER_THREAD { { "ActiveWorkerThreadCount", U32, 0 }, { "RetiredWorkerThreadCount", U32, 0 }, CLR_ID }
+#define APPDOMAIN                                                                                                     \
+	{ { "AppDomainID", U64, 0 }, { "AppDomainFlags", U32, M_APPDOMAIN_FLAGS }, { "AppDomainName", USTR, 0 },      \
+	  { "AppDomainIndex", U32, 0 }, CLR_ID }
+#define HEAP_NUM { { "HeapNum", U32, 0 }, CLR_ID }
 
 static const clr_template runtime[] = {
 	{ "GC/Start", { { "Count", U32, 0 }, { "Depth", U32, 0 }, { "Reason", U32, M_GC_REASON }, { "Type", U32, M_GC_TYPE },
@@ -115,12 +120,35 @@ static const clr_template runtime[] = {
 	{ "AppDomainResourceManagement/ThreadCreated",
 	  { { "ManagedThreadID", X64, 0 }, { "AppDomainID", X64, 0 }, { "Flags", U32, 0 }, { "ManagedThreadIndex", U32, 0 },
 	    { "OSThreadID", U32, 0 }, CLR_ID } },
+	{ "GC/MarkStackRoots", HEAP_NUM },
+	{ "GC/MarkFinalizeQueueRoots", HEAP_NUM },
+	{ "GC/MarkHandles", HEAP_NUM },
+	{ "GC/MarkCards", HEAP_NUM },
+	{ "GC/BulkSurvivingObjectRanges", { { "Index", U32, 0 }, { "Count", U32, 0 }, CLR_ID } },
+	{ "GC/BulkMovedObjectRanges", { { "Index", U32, 0 }, { "Count", U32, 0 }, CLR_ID } },
+	{ "GarbageCollection/IncreaseMemoryPressure", { { "BytesAllocated", U64, 0 }, CLR_ID } },
+	{ "GarbageCollection/DecreaseMemoryPressure", { { "BytesFreed", U64, 0 }, CLR_ID } },
+	{ "Type/BulkType", { { "Count", U32, 0 }, CLR_ID } },
+	{ "Loader/AppDomainLoad", APPDOMAIN },
+	{ "Loader/AppDomainUnload", APPDOMAIN },
+	{ "Method/ILToNativeMap",
+	  { { "MethodID", X64, 0 }, { "ReJITID", U64, 0 }, { "MethodExtent", U8, 0 }, { "CountOfMapEntries", U16, 0 } } },
 	{ "TieredCompilation/Settings", { CLR_ID, { "Flags", U32, 0 } } },
 	{ "TieredCompilation/Pause", { CLR_ID } },
 	{ "TieredCompilation/Resume", { CLR_ID, { "NewMethodCount", U32, 0 } } },
 	{ "TieredCompilation/BackgroundJitStart", { CLR_ID, { "PendingMethodCount", U32, 0 } } },
 	{ "TieredCompilation/BackgroundJitStop",
 	  { CLR_ID, { "PendingMethodCount", U32, 0 }, { "JittedMethodCount", U32, 0 } } },
+};
+
+/* The runtime's private provider (Microsoft-Windows-DotNETRuntimePrivate): the GC's. */
+static const clr_template private_events[] = {
+	{ "GC/MarkStackRoots", HEAP_NUM },
+	{ "GC/MarkFinalizeQueueRoots", HEAP_NUM },
+	{ "GC/MarkHandles", HEAP_NUM },
+	{ "GC/MarkCards", HEAP_NUM },
+	{ "GC/Settings",
+	  { { "SegmentSize", U64, 0 }, { "LargeObjectSegmentSize", U64, 0 }, { "ServerGC", BOOL32, 0 }, CLR_ID } },
 };
 
 static const clr_template rundown[] = {
@@ -137,6 +165,8 @@ static const clr_template rundown[] = {
 	{ "Loader/AssemblyDCStart", ASSEMBLY_LOAD },
 	{ "Loader/AssemblyDCStop", ASSEMBLY_LOAD },
 	{ "Runtime/Start", RUNTIME_INFO },
+	{ "Loader/AppDomainDCStart", APPDOMAIN },
+	{ "Loader/AppDomainDCStop", APPDOMAIN },
 	{ "ExecutionCheckpointRundown/ExecutionCheckpointDCEnd",
 	  { CLR_ID, { "Name", USTR, 0 }, { "Timestamp", I64, 0 } } },
 };
@@ -172,6 +202,7 @@ static const flag module_flags[] = { { 1, "DomainNeutral" }, { 2, "NativeImage" 
 				     { 16, "IbcOptimized" }, { 32, "ReadyToRunModule" }, { 64, "PartialReadyToRunModule" } };
 static const flag exception_flags[] = { { 1, "HasInnerException" }, { 2, "Nested" }, { 4, "ReThrown" },
 					{ 8, "CorruptedState" }, { 16, "CLSCompliant" } };
+static const flag appdomain_flags[] = { { 1, "Default" }, { 2, "Executable" }, { 4, "Shared" } };
 static const flag assembly_flags[] = { { 1, "DomainNeutral" }, { 2, "Dynamic" }, { 4, "NativeImage" }, { 8, "Collectible" },
 				       { 16, "ReadyToRun" } };
 static const flag startup_flags[] = {
@@ -204,6 +235,7 @@ static void named(char *buf, size_t cap, uint64_t v, uint8_t map)
 	case M_ASSEMBLY_FLAGS: flags = assembly_flags, n = N(assembly_flags); break;
 	case M_STARTUP_FLAGS: flags = startup_flags, n = N(startup_flags); break;
 	case M_EXCEPTION_FLAGS: flags = exception_flags, n = N(exception_flags); break;
+	case M_APPDOMAIN_FLAGS: flags = appdomain_flags, n = N(appdomain_flags); break;
 	default: break;
 	}
 	if (names && v < n) {
@@ -235,24 +267,32 @@ static const clr_template *find(const clr_template *t, size_t n, const char *eve
 	return NULL;
 }
 
+/* The template of a kind, by its provider's name and the event's. */
+static const clr_template *template_of(const char *kind)
+{
+	static const struct {
+		const char *prefix;
+		const clr_template *t;
+		size_t n;
+	} providers[] = { { "Microsoft-Windows-DotNETRuntimeRundown/", rundown, N(rundown) },
+			  { "Microsoft-Windows-DotNETRuntimePrivate/", private_events, N(private_events) },
+			  { "Microsoft-Windows-DotNETRuntime/", runtime, N(runtime) } };
+	for (size_t i = 0; i < N(providers); i++) {
+		size_t l = strlen(providers[i].prefix);
+		if (strncmp(kind, providers[i].prefix, l) == 0)
+			return find(providers[i].t, providers[i].n, kind + l);
+	}
+	return NULL;
+}
+
 bool sv_clr_has_template(const char *kind)
 {
-	static const char rt[] = "Microsoft-Windows-DotNETRuntime/", rd[] = "Microsoft-Windows-DotNETRuntimeRundown/";
-	if (strncmp(kind, rd, sizeof(rd) - 1) == 0)
-		return find(rundown, N(rundown), kind + sizeof(rd) - 1) != NULL;
-	if (strncmp(kind, rt, sizeof(rt) - 1) == 0)
-		return find(runtime, N(runtime), kind + sizeof(rt) - 1) != NULL;
-	return false;
+	return template_of(kind) != NULL;
 }
 
 size_t sv_clr_decode(const char *kind, const unsigned char *p, size_t n, unsigned ptr, sv_clr_field_fn fn, void *payload)
 {
-	static const char rt[] = "Microsoft-Windows-DotNETRuntime/", rd[] = "Microsoft-Windows-DotNETRuntimeRundown/";
-	const clr_template *t = NULL;
-	if (strncmp(kind, rd, sizeof(rd) - 1) == 0)
-		t = find(rundown, N(rundown), kind + sizeof(rd) - 1);
-	else if (strncmp(kind, rt, sizeof(rt) - 1) == 0)
-		t = find(runtime, N(runtime), kind + sizeof(rt) - 1);
+	const clr_template *t = template_of(kind);
 	if (!t)
 		return 0;
 	size_t at = 0, k = 0;

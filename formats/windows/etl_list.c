@@ -616,6 +616,19 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 		k_image(o, c, r, P, &pid, &tid);
 	else if (r->kind == REC_HOOK && r->group == 0x0F && r->type == 46)
 		k_sample(o, r, P);
+	else if (r->kind == REC_HOOK && r->group == 0x00 && r->plen >= 36 &&
+		 (!strcmp(c->kinds[kind].name, "Windows Kernel/EventTrace/Extension") ||
+		  !strcmp(c->kinds[kind].name, "Windows Kernel/EventTrace/EndExtension"))) {
+		/* the session's kernel group masks; the logger's own events have no process */
+		if (pid == 0 && tid == 0)
+			pid = tid = UINT32_MAX;
+		for (int i = 0; i < 8; i++) {
+			char nm[16];
+			snprintf(nm, sizeof(nm), "GroupMask%d", i + 1);
+			kv(o, nm, "%u", rd32(r->payload + 4 * i));
+		}
+		kv(o, "KernelEventVersion", "%u", rd32(r->payload + 32));
+	}
 	else if (r->kind == REC_EVENT && r->tl_fields)
 		tl_fields(o, r->tl_fields, r->tl_fields_len, r->payload, r->plen, r->ptr);
 	else if (r->kind == REC_HOOK) {
@@ -635,7 +648,7 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 		else if (r->no_ids) /* a compact header names no thread or process */
 			pid = tid = UINT32_MAX;
 	}
-	else if (r->kind == REC_EVENT && (r->guid == G_CLR || r->guid == G_CLR_RUNDOWN))
+	else if (r->kind == REC_EVENT || r->kind == REC_CLASSIC) /* the runtime's (by name: its three providers) */
 		sv_clr_decode(c->kinds[kind].name, r->payload, r->plen, r->ptr, clr_field, o);
 	if (pid == UINT32_MAX && tid != UINT32_MAX && !no_pid)
 		(void)sv_etl_thread_pid(c, tid, r->ts, &pid);
