@@ -623,7 +623,7 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 		if (pid == 0 && tid == 0)
 			pid = tid = UINT32_MAX;
 		for (int i = 0; i < 8; i++) {
-			char nm[16];
+			char nm[32];
 			snprintf(nm, sizeof(nm), "GroupMask%d", i + 1);
 			kv(o, nm, "%u", rd32(r->payload + 4 * i));
 		}
