@@ -285,6 +285,17 @@ void sv_pdr_sort_recs(rec *v, size_t n, rec *tmp);
 /* stacks.c: apply one side-band record, or turn one sample into a stack, in time order. */
 int sv_pdr_apply(pdr *r, uint32_t type, uint16_t misc, const unsigned char *p, size_t n);
 int sv_pdr_sample(pdr *r, const unsigned char *p, size_t n, uint16_t misc, size_t off);
+
+/* tasks.c: address spaces (a table of maps, reference-counted; own before changing a shared
+ * one; insert trims what the new map overlaps), processes and threads by id (made on first
+ * use; NULL when out of memory), comm names (interned in r->comm_names). */
+maps *sv_pdr_maps_new(void);
 void sv_pdr_maps_unref(maps *m);
+maps *sv_pdr_maps_own(maps *m);
+int sv_pdr_maps_insert(maps *m, map nm);
+const map *sv_pdr_maps_find(const maps *m, uint64_t addr);
+proc *sv_pdr_proc(pdr *r, int32_t pid);
+thread *sv_pdr_thread(pdr *r, int32_t pid, int32_t tid);
+int sv_pdr_comm_intern(pdr *r, const char *s, size_t n, uint32_t *out);
 
 #endif

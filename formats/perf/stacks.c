@@ -1,159 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* perf.data reader, second half: per-process address spaces (MMAP/MMAP2 sorted and trimmed,
- * shared on FORK), threads and their comms, frames named through sym.c, samples turned
- * into stacks memoized per (thread, address space, callchain), --call-graph dwarf samples
- * unwound through unwind.c. Records arrive here in time order from data.c. */
+/* perf.data reader, second half: side-band records applied to the address spaces and tasks
+ * (tasks.c), frames named through sym.c, samples turned into stacks memoized per (thread,
+ * address space, callchain), --call-graph dwarf samples unwound through unwind.c, and the
+ * scheduler tracepoints for thread time. Records arrive here in time order from data.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "data_int.h"
-
-/* ---- address spaces ---- */
-
-static maps *maps_new(void)
-{
-	maps *m = calloc(1, sizeof(*m));
-	if (m)
-		m->refs = 1;
-	return m;
-}
-
-void sv_pdr_maps_unref(maps *m)
-{
-	if (m && --m->refs == 0) {
-		free(m->v);
-		free(m);
-	}
-}
-
-/* A private copy before changing a shared table. */
-static maps *maps_own(maps *m)
-{
-	if (m->refs == 1)
-		return m;
-	maps *c = maps_new();
-	if (!c || (m->n && !(c->v = malloc(m->n * sizeof(*c->v))))) {
-		free(c);
-		return NULL;
-	}
-	if (m->n)
-		memcpy(c->v, m->v, m->n * sizeof(*c->v));
-	c->n = c->cap = m->n;
-	m->refs--;
-	return c;
-}
-
-/* Insert [start, end): what it overlaps is trimmed or dropped (the newest mapping wins). */
-static int maps_insert(maps *m, map nm)
-{
-	if (nm.end <= nm.start)
-		return 0;
-	size_t lo = 0, hi = m->n;
-	while (lo < hi) { /* first map ending after nm.start */
-		size_t mid = lo + (hi - lo) / 2;
-		if (m->v[mid].end <= nm.start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	size_t first = lo, last = lo;
-	while (last < m->n && m->v[last].start < nm.end)
-		last++;
-	/* first..last-1 overlap: keep a head of the first and a tail of the last. */
-	map keep[2];
-	size_t nk = 0;
-	if (first < last && m->v[first].start < nm.start) {
-		keep[nk] = m->v[first];
-		keep[nk++].end = nm.start;
-	}
-	map insert_after = { 0, 0, 0, NULL };
-	bool tail = false;
-	if (first < last && m->v[last - 1].end > nm.end) {
-		insert_after = m->v[last - 1];
-		insert_after.pgoff += nm.end - insert_after.start;
-		insert_after.start = nm.end;
-		tail = true;
-	}
-	size_t nnew = nk + 1 + (tail ? 1 : 0);
-	size_t removed = last - first;
-	if (m->n - removed + nnew > m->cap && SV_ARRAY_RESERVE(m->v, m->cap, m->n - removed + nnew))
-		return SV_ENOMEM;
-	memmove(m->v + first + nnew, m->v + last, (m->n - last) * sizeof(*m->v));
-	size_t k = first;
-	for (size_t i = 0; i < nk; i++)
-		m->v[k++] = keep[i];
-	m->v[k++] = nm;
-	if (tail)
-		m->v[k++] = insert_after;
-	m->n = m->n - removed + nnew;
-	return 0;
-}
-
-static const map *maps_find(const maps *m, uint64_t addr)
-{
-	if (!m)
-		return NULL;
-	size_t lo = sv_perf_upper(m->v, m->n, sizeof(*m->v), offsetof(map, start), addr);
-	return lo && addr < m->v[lo - 1].end ? &m->v[lo - 1] : NULL;
-}
-
-/* ---- processes and threads ---- */
-
-static proc *proc_get(pdr *r, int32_t pid)
-{
-	uint32_t i = sv_idmap_get(&r->proc_idx, (uint32_t)pid);
-	if (i != SV_IDMAP_NONE)
-		return &r->procs[i];
-	if (SV_ARRAY_RESERVE(r->procs, r->proc_cap, r->nprocs + 1))
-		return NULL;
-	proc *p = &r->procs[r->nprocs];
-	memset(p, 0, sizeof(*p));
-	p->pid = pid;
-	p->gen = ++r->gen;
-	if (!(p->m = maps_new()) || sv_idmap_put(&r->proc_idx, (uint32_t)pid, (uint32_t)r->nprocs)) {
-		sv_pdr_maps_unref(p->m);
-		return NULL;
-	}
-	r->nprocs++;
-	return p;
-}
-
-static thread *thread_get(pdr *r, int32_t pid, int32_t tid)
-{
-	uint32_t i = sv_idmap_get(&r->thread_idx, (uint32_t)tid);
-	if (i != SV_IDMAP_NONE) {
-		thread *t = &r->threads[i];
-		if (pid != -1 && t->pid != pid) { /* tid reused by another process */
-			t->pid = pid;
-		}
-		return t;
-	}
-	if (SV_ARRAY_RESERVE(r->threads, r->thread_cap, r->nthreads + 1))
-		return NULL;
-	thread *t = &r->threads[r->nthreads];
-	*t = (thread){ pid, tid, UINT32_MAX, 0, NULL, SV_STACK_NONE };
-	if (sv_idmap_put(&r->thread_idx, (uint32_t)tid, (uint32_t)r->nthreads))
-		return NULL;
-	r->nthreads++;
-	return t;
-}
-
-static int comm_intern(pdr *r, const char *s, size_t n, uint32_t *out)
-{
-	if (n > 255)
-		n = 255;
-	if (r->comm_len + n + 1 > (256u << 20))
-		return SV_ELIMIT;
-	if (sv_array_reserve(&r->comm_names, &r->comm_cap, r->comm_len + n + 1, 1))
-		return SV_ENOMEM;
-	memcpy(r->comm_names + r->comm_len, s, n);
-	r->comm_names[r->comm_len + n] = '\0';
-	*out = (uint32_t)r->comm_len;
-	r->comm_len += n + 1;
-	return 0;
-}
 
 static int tt_start(pdr *r, uint64_t time);
 
@@ -212,10 +67,10 @@ int sv_pdr_apply(pdr *r, uint32_t type, uint16_t misc, const unsigned char *p, s
 		bool kernel = pid == -1 || (misc & MISC_CPUMODE) == MISC_KERNEL;
 		if (kernel) {
 			r->kgen = ++r->gen;
-			return maps_insert(&r->kmaps, nm) ? sv_pdr_oom(r) : 0;
+			return sv_pdr_maps_insert(&r->kmaps, nm) ? sv_pdr_oom(r) : 0;
 		}
-		proc *pr = proc_get(r, pid);
-		if (!pr || !(pr->m = maps_own(pr->m)) || maps_insert(pr->m, nm))
+		proc *pr = sv_pdr_proc(r, pid);
+		if (!pr || !(pr->m = sv_pdr_maps_own(pr->m)) || sv_pdr_maps_insert(pr->m, nm))
 			return sv_pdr_oom(r);
 		pr->gen = ++r->gen;
 		return 0;
@@ -225,8 +80,8 @@ int sv_pdr_apply(pdr *r, uint32_t type, uint16_t misc, const unsigned char *p, s
 			return 0;
 		int32_t pid = (int32_t)rd32(p), tid = (int32_t)rd32(p + 4);
 		const char *c = (const char *)p + 8;
-		thread *t = thread_get(r, pid, tid);
-		if (!t || comm_intern(r, c, strnlen(c, n - 8), &t->comm))
+		thread *t = sv_pdr_thread(r, pid, tid);
+		if (!t || sv_pdr_comm_intern(r, c, strnlen(c, n - 8), &t->comm))
 			return sv_pdr_oom(r);
 		/* As perf: exec does not drop the old mappings; the new image's mmaps replace what
 		 * they overlap, and samples taken inside execve still name the old frames. */
@@ -241,16 +96,16 @@ int sv_pdr_apply(pdr *r, uint32_t type, uint16_t misc, const unsigned char *p, s
 		uint32_t pi = sv_idmap_get(&r->thread_idx, (uint32_t)ptid);
 		if (pi != SV_IDMAP_NONE)
 			pc = r->threads[pi].comm;
-		thread *t = thread_get(r, pid, tid);
+		thread *t = sv_pdr_thread(r, pid, tid);
 		if (!t)
 			return sv_pdr_oom(r);
 		t->comm = pc;
 		if (pid != ppid) { /* a new process shares its parent's mappings until it changes them */
-			proc *pp = proc_get(r, ppid);
-			proc *np = pp ? proc_get(r, pid) : NULL;
+			proc *pp = sv_pdr_proc(r, ppid);
+			proc *np = pp ? sv_pdr_proc(r, pid) : NULL;
 			if (!np)
 				return sv_pdr_oom(r);
-			pp = proc_get(r, ppid); /* proc_get may have moved the array */
+			pp = sv_pdr_proc(r, ppid); /* proc_get may have moved the array */
 			if (np != pp && np->m->n == 0) {
 				sv_pdr_maps_unref(np->m);
 				np->m = pp->m;
@@ -326,7 +181,7 @@ static int kernel_frame(pdr *r, sv_frame_id *out, uint64_t ip)
 	}
 	/* No symbol: the module the kernel maps name ("kernel.kallsyms" for the kernel) and the
 	 * address, as perf report shows it. */
-	const map *m = maps_find(&r->kmaps, ip);
+	const map *m = sv_pdr_maps_find(&r->kmaps, ip);
 	const char *module = m ? m->dso->module : "kernel.kallsyms";
 	char hex[24];
 	int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
@@ -335,7 +190,7 @@ static int kernel_frame(pdr *r, sv_frame_id *out, uint64_t ip)
 
 static int user_frame(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip)
 {
-	const map *m = maps_find(pr->m, ip);
+	const map *m = sv_pdr_maps_find(pr->m, ip);
 	char hex[24];
 	if (!m) { /* outside every mapping: the address alone */
 		int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
@@ -385,7 +240,7 @@ static int inline_frames(pdr *r, const proc *pr, uint64_t ip, const sv_frame_id 
 {
 	*n = 0;
 	*fids = NULL;
-	const map *m = maps_find(pr->m, ip);
+	const map *m = sv_pdr_maps_find(pr->m, ip);
 	if (!m || m->dso->jit || m->dso->kernel)
 		return 0;
 	sv_perf_dso *d = m->dso;
@@ -508,7 +363,7 @@ static int ensure_comm(pdr *r, thread *t)
 	char buf[24];
 	int n = t->tid == 0 ? snprintf(buf, sizeof(buf), "swapper") /* the idle task, as perf names it */
 			    : snprintf(buf, sizeof(buf), ":%d", t->tid);
-	return comm_intern(r, buf, (size_t)n, &t->comm) ? SV_ENOMEM : 0;
+	return sv_pdr_comm_intern(r, buf, (size_t)n, &t->comm) ? SV_ENOMEM : 0;
 }
 
 /* The user part of a --call-graph dwarf sample, unwound into pcs. */
@@ -559,12 +414,12 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 		r->have_t0 = true;
 		r->t0 = s.time;
 	}
-	proc *pr = proc_get(r, s.pid);
-	thread *t = pr ? thread_get(r, s.pid, s.tid) : NULL;
+	proc *pr = sv_pdr_proc(r, s.pid);
+	thread *t = pr ? sv_pdr_thread(r, s.pid, s.tid) : NULL;
 	if (!t)
 		return sv_pdr_oom(r);
-	pr = proc_get(r, s.pid);
-	t = thread_get(r, s.pid, s.tid);
+	pr = sv_pdr_proc(r, s.pid);
+	t = sv_pdr_thread(r, s.pid, s.tid);
 	if (!pr || !t || ensure_comm(r, t))
 		return sv_pdr_oom(r);
 	sv_stack_id st;
@@ -665,7 +520,7 @@ static double rel_ms(const pdr *r, uint64_t t)
 static int tt_thread_root(void *payload, uint32_t tid, sv_stack_id *out)
 {
 	pdr *r = payload;
-	thread *t = thread_get(r, -1, (int32_t)tid);
+	thread *t = sv_pdr_thread(r, -1, (int32_t)tid);
 	if (!t)
 		return SV_ENOMEM;
 	if (t->pid == -1)
@@ -756,7 +611,7 @@ static int switch_sample(pdr *r, sample *s, uint16_t misc, size_t off)
 	const char *reason;
 	sv_tt_out how = switch_state(state, &reason);
 	if (r->counts[R_SWITCH] && how != SV_TT_OUT_DEAD) { /* the switch-out record that follows does the switch (an exiting thread has none) */
-		thread *th = prev > 0 ? thread_get(r, s->pid, (int32_t)prev) : NULL;
+		thread *th = prev > 0 ? sv_pdr_thread(r, s->pid, (int32_t)prev) : NULL;
 		if (prev > 0 && !th)
 			return sv_pdr_oom(r);
 		if (th) {
