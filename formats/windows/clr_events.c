@@ -330,20 +330,14 @@ size_t sv_clr_decode(const char *kind, const unsigned char *p, size_t n, unsigne
 			break;
 		v = w == 1 ? q[0] : w == 2 ? rd16(q) : w == 4 ? rd32(q) : w == 8 ? rd64(q) : 0;
 		switch (f->type) {
-		case I32: snprintf(buf, sizeof(buf), "%d", (int32_t)v); break;
-		case I64: snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)v); break;
-		case X32: case X64: case PTR: snprintf(buf, sizeof(buf), "0x%" PRIx64, v); break;
-		case BOOL32: snprintf(buf, sizeof(buf), "%s", v ? "True" : "False"); break;
-		case F64: {
-			double d;
-			memcpy(&d, q, 8);
-			snprintf(buf, sizeof(buf), "%.17g", d);
-			break;
-		}
-		case GUID:
-			snprintf(buf, sizeof(buf), "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", rd32(q), rd16(q + 4), rd16(q + 6),
-				 q[8], q[9], q[10], q[11], q[12], q[13], q[14], q[15]);
-			break;
+		case I32: sv_etl_val_text(buf, sizeof(buf), EV_I32, q); break;
+		case I64: sv_etl_val_text(buf, sizeof(buf), EV_I64, q); break;
+		case X32: sv_etl_val_text(buf, sizeof(buf), EV_HEX32, q); break;
+		case X64: sv_etl_val_text(buf, sizeof(buf), EV_HEX64, q); break;
+		case PTR: sv_etl_val_text(buf, sizeof(buf), w == 8 ? EV_HEX64 : EV_HEX32, q); break;
+		case BOOL32: sv_etl_val_text(buf, sizeof(buf), EV_BOOL32, q); break;
+		case F64: sv_etl_val_text(buf, sizeof(buf), EV_F64, q); break;
+		case GUID: sv_etl_val_text(buf, sizeof(buf), EV_GUID, q); break;
 		default: named(buf, sizeof(buf), v, f->map); break;
 		}
 		fn(payload, f->name, buf);

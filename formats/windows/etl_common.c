@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ETL importer: helpers shared by its layers (UTF-16 strings, provider identities,
  * warnings and located errors). See etl_int.h for the layout. */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,66 @@ char *sv_etl_dup_utf16(const unsigned char *p, size_t n, size_t *used)
 
 /* A .NET method's frame name: "Namespace.Name(args)", the arguments what the signature has
  * in parentheses (as PerfView names JIT-compiled methods); malloc'ed, NULL for no memory. */
+size_t sv_etl_val_size(etl_val v)
+{
+	static const unsigned char sz[] = { [EV_I8] = 1,  [EV_U8] = 1,	 [EV_I16] = 2,	  [EV_U16] = 2,	  [EV_I32] = 4,
+					    [EV_U32] = 4, [EV_I64] = 8,	 [EV_U64] = 8,	  [EV_F32] = 4,	  [EV_F64] = 8,
+					    [EV_BOOL32] = 4, [EV_HEX32] = 4, [EV_HEX64] = 8, [EV_GUID] = 16,
+					    [EV_FILETIME] = 8, [EV_DATETIME] = 8 };
+	return sz[v];
+}
+
+/* 100 ns ticks `t` after the day `epoch` days before 1970-01-01, as ISO 8601 (proleptic
+ * Gregorian, civil from days). */
+static void iso_ticks(char *buf, size_t cap, uint64_t t, int64_t epoch)
+{
+	uint64_t secs = t / 10000000ULL;
+	int64_t days = (int64_t)(secs / 86400) - epoch;
+	unsigned sod = (unsigned)(secs % 86400);
+	int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
+	unsigned doe = (unsigned)(z - era * 146097), yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t y = (int64_t)yoe + era * 400;
+	unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153, d = doy - (153 * mp + 2) / 5 + 1;
+	unsigned m = mp < 10 ? mp + 3 : mp - 9;
+	snprintf(buf, cap, "%04" PRId64 "-%02u-%02uT%02u:%02u:%02u.%07uZ", y + (m <= 2), m, d, sod / 3600, sod / 60 % 60,
+		 sod % 60, (unsigned)(t % 10000000ULL));
+}
+
+void sv_etl_val_text(char *buf, size_t cap, etl_val v, const unsigned char *q)
+{
+	switch (v) {
+	case EV_I8: snprintf(buf, cap, "%d", (int8_t)q[0]); break;
+	case EV_U8: snprintf(buf, cap, "%u", q[0]); break;
+	case EV_I16: snprintf(buf, cap, "%d", (int16_t)rd16(q)); break;
+	case EV_U16: snprintf(buf, cap, "%u", rd16(q)); break;
+	case EV_I32: snprintf(buf, cap, "%d", (int32_t)rd32(q)); break;
+	case EV_U32: snprintf(buf, cap, "%u", rd32(q)); break;
+	case EV_I64: snprintf(buf, cap, "%" PRId64, (int64_t)rd64(q)); break;
+	case EV_U64: snprintf(buf, cap, "%" PRIu64, rd64(q)); break;
+	case EV_F32: {
+		float f;
+		memcpy(&f, q, 4);
+		snprintf(buf, cap, "%.9g", (double)f);
+		break;
+	}
+	case EV_F64: {
+		double f;
+		memcpy(&f, q, 8);
+		snprintf(buf, cap, "%.17g", f);
+		break;
+	}
+	case EV_BOOL32: snprintf(buf, cap, "%s", rd32(q) ? "True" : "False"); break;
+	case EV_HEX32: snprintf(buf, cap, "0x%" PRIx32, rd32(q)); break;
+	case EV_HEX64: snprintf(buf, cap, "0x%" PRIx64, rd64(q)); break;
+	case EV_GUID:
+		snprintf(buf, cap, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", rd32(q), rd16(q + 4), rd16(q + 6), q[8], q[9],
+			 q[10], q[11], q[12], q[13], q[14], q[15]);
+		break;
+	case EV_FILETIME: iso_ticks(buf, cap, rd64(q), 134774); break; /* 1601-01-01 */
+	case EV_DATETIME: iso_ticks(buf, cap, rd64(q) & 0x3FFFFFFFFFFFFFFFULL, 719162); break; /* 0001-01-01 */
+	}
+}
+
 char *sv_etl_method_name(const char *ns, const char *name, const char *sig)
 {
 	const char *open = strchr(sig, '('), *close = strrchr(sig, ')');

@@ -368,6 +368,18 @@ typedef struct etl_ctx {
  * *used = input bytes consumed. NULL when out of memory. */
 char *sv_etl_method_name(const char *ns, const char *name, const char *sig);
 char *sv_etl_dup_utf16(const unsigned char *p, size_t n, size_t *used);
+/* Payload values as the Events view shows them, shared by the ETL (TraceLogging, kernel),
+ * .nettrace and runtime-template decoders: integers in decimal, HEX ones 0x..., floats to
+ * their precision, BOOL32 True/False, GUIDs 8-4-4-4-12, FILETIME (100 ns from 1601) and .NET
+ * DateTime (100 ns from year 1, the kind in the top two bits) as ISO 8601 UTC. */
+typedef enum etl_val {
+	EV_I8, EV_U8, EV_I16, EV_U16, EV_I32, EV_U32, EV_I64, EV_U64, EV_F32, EV_F64, EV_BOOL32, EV_HEX32, EV_HEX64,
+	EV_GUID, EV_FILETIME, EV_DATETIME
+} etl_val;
+/* The value's size in bytes. */
+size_t sv_etl_val_size(etl_val v);
+/* Its text into buf (cap >= 48); q holds sv_etl_val_size(v) bytes. */
+void sv_etl_val_text(char *buf, size_t cap, etl_val v, const unsigned char *q);
 /* The name of a kernel hook group, or NULL. */
 const char *sv_etl_group_name(int group);
 /* Index into sv_etl_guids of the 16-byte GUID at g, or -1. */

@@ -61,19 +61,6 @@ static void end(lbuf *o)
 	o->n++;
 }
 
-/* 100 ns since 1601-01-01 (FILETIME) as ISO 8601 UTC. */
-static void put_filetime(lbuf *o, uint64_t ft)
-{
-	int64_t secs = (int64_t)(ft / 10000000ULL) - 11644473600LL, days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400;
-	int64_t sod = secs - days * 86400;
-	int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
-	unsigned doe = (unsigned)(z - era * 146097), yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	int64_t y = (int64_t)yoe + era * 400;
-	unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153, d = doy - (153 * mp + 2) / 5 + 1;
-	unsigned m = mp < 10 ? mp + 3 : mp - 9;
-	putf(o, "%04" PRId64 "-%02u-%02uT%02u:%02u:%02u.%07uZ", y + (m <= 2), m, d, (unsigned)(sod / 3600),
-	     (unsigned)(sod / 60 % 60), (unsigned)(sod % 60), (unsigned)(ft % 10000000ULL));
-}
 
 /* TraceLogging's in-types (TlgIn*): the low 5 bits of a field's InType byte. */
 enum { TL_USTR = 1, TL_ASTR, TL_I8, TL_U8, TL_I16, TL_U16, TL_I32, TL_U32, TL_I64, TL_U64, TL_F32, TL_F64, TL_BOOL32,
@@ -167,50 +154,35 @@ static bool tl_value(lbuf *o, unsigned t, unsigned out, const unsigned char *p, 
 	}
 	default: break;
 	}
-	static const unsigned char sz[] = { [TL_I8] = 1, [TL_U8] = 1, [TL_I16] = 2, [TL_U16] = 2, [TL_I32] = 4, [TL_U32] = 4,
-					    [TL_I64] = 8, [TL_U64] = 8, [TL_F32] = 4, [TL_F64] = 8, [TL_BOOL32] = 4,
-					    [TL_GUID] = 16, [TL_FILETIME] = 8, [TL_SYSTEMTIME] = 16, [TL_HEX32] = 4,
-					    [TL_HEX64] = 8 };
-	k = t == TL_PTR ? ptr : t < sizeof(sz) ? sz[t] : 0;
-	if (!k || left < k)
-		return false;
-	*at += k;
-	switch (t) {
-	case TL_I8: putf(o, "%d", (int8_t)q[0]); break;
-	case TL_U8: putf(o, "%u", q[0]); break;
-	case TL_I16: putf(o, "%d", (int16_t)rd16(q)); break;
-	case TL_U16: putf(o, "%u", rd16(q)); break;
-	case TL_I32: putf(o, "%d", (int32_t)rd32(q)); break;
-	case TL_U32: putf(o, "%u", rd32(q)); break;
-	case TL_I64: putf(o, "%" PRId64, (int64_t)rd64(q)); break;
-	case TL_U64: putf(o, "%" PRIu64, rd64(q)); break;
-	case TL_F32: {
-		float f;
-		memcpy(&f, q, 4);
-		putf(o, "%.9g", (double)f);
-		break;
-	}
-	case TL_F64: {
-		double f;
-		memcpy(&f, q, 8);
-		putf(o, "%.17g", f);
-		break;
-	}
-	case TL_BOOL32: put(o, rd32(q) ? "True" : "False", rd32(q) ? 4 : 5); break;
-	case TL_GUID:
-		putf(o, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", rd32(q), rd16(q + 4), rd16(q + 6), q[8], q[9], q[10],
-		     q[11], q[12], q[13], q[14], q[15]);
-		break;
-	case TL_FILETIME: put_filetime(o, rd64(q)); break;
-	case TL_SYSTEMTIME:
+	/* the in-types with a shared value kind (TL_PTR: the trace's pointer size, in hex) */
+	static const signed char kind[] = { [TL_I8] = EV_I8 + 1,	[TL_U8] = EV_U8 + 1,	  [TL_I16] = EV_I16 + 1,
+					    [TL_U16] = EV_U16 + 1,	[TL_I32] = EV_I32 + 1,	  [TL_U32] = EV_U32 + 1,
+					    [TL_I64] = EV_I64 + 1,	[TL_U64] = EV_U64 + 1,	  [TL_F32] = EV_F32 + 1,
+					    [TL_F64] = EV_F64 + 1,	[TL_BOOL32] = EV_BOOL32 + 1, [TL_GUID] = EV_GUID + 1,
+					    [TL_FILETIME] = EV_FILETIME + 1, [TL_HEX32] = EV_HEX32 + 1,
+					    [TL_HEX64] = EV_HEX64 + 1 };
+	if (t == TL_SYSTEMTIME) {
+		if (left < 16)
+			return false;
+		*at += 16;
 		putf(o, "%04u-%02u-%02uT%02u:%02u:%02u.%03uZ", rd16(q), rd16(q + 2), rd16(q + 6), rd16(q + 8), rd16(q + 10),
 		     rd16(q + 12), rd16(q + 14));
-		break;
-	case TL_HEX32: putf(o, "0x%" PRIx32, rd32(q)); break;
-	case TL_PTR:
-	case TL_HEX64: putf(o, "0x%" PRIx64, k == 8 ? rd64(q) : rd32(q)); break;
-	default: return false;
+		return true;
 	}
+	etl_val v;
+	if (t == TL_PTR)
+		v = ptr == 8 ? EV_HEX64 : EV_HEX32;
+	else if (t < sizeof(kind) && kind[t])
+		v = (etl_val)(kind[t] - 1);
+	else
+		return false;
+	k = sv_etl_val_size(v);
+	if (left < k)
+		return false;
+	*at += k;
+	char b[64];
+	sv_etl_val_text(b, sizeof(b), v, q);
+	put(o, b, strlen(b));
 	return true;
 }
 
@@ -337,12 +309,12 @@ static bool ustr(lbuf *o, const etl_ctx *c, const char *name, const unsigned cha
 	return true;
 }
 
-static void put_ft(lbuf *o, const char *name, uint64_t ft)
+/* A FILETIME field at q. */
+static void put_ft(lbuf *o, const char *name, const unsigned char *q)
 {
-	if (begin(o, name, strlen(name))) {
-		put_filetime(o, ft);
-		end(o);
-	}
+	char b[64];
+	sv_etl_val_text(b, sizeof(b), EV_FILETIME, q);
+	kv(o, name, "%s", b);
 }
 
 /* The trace header (EventTrace, opcode 0): TRACE_LOGFILE_HEADER. */
@@ -355,15 +327,15 @@ static void k_header(lbuf *o, const etl_rec *r, unsigned P)
 	static const char *const u32s[] = { "BufferSize", "Version", "ProviderVersion", "NumberOfProcessors" };
 	for (int i = 0; i < 4; i++)
 		kv(o, u32s[i], "%u", rd32(p + 4 * i));
-	put_ft(o, "EndTime", rd64(p + 16));
+	put_ft(o, "EndTime", p + 16);
 	static const char *const u32b[] = { "TimerResolution", "MaxFileSize", "LogFileMode", "BuffersWritten",
 					    "StartBuffers",    "PointerSize", "EventsLost",  "CPUSpeed" };
 	for (int i = 0; i < 8; i++)
 		kv(o, u32b[i], "%u", rd32(p + 24 + 4 * i));
 	kv(o, "UtcOffsetMinutes", "%d", (int32_t)rd32(p + tz)); /* the time zone's Bias */
-	put_ft(o, "BootTime", rd64(p + after));
+	put_ft(o, "BootTime", p + after);
 	kv(o, "PerfFreq", "%" PRIu64, rd64(p + after + 8));
-	put_ft(o, "StartTime", rd64(p + after + 16));
+	put_ft(o, "StartTime", p + after + 16);
 	kv(o, "ReservedFlags", "%u", rd32(p + after + 24));
 	kv(o, "BuffersLost", "%u", rd32(p + after + 28));
 	size_t at = after + 32;

@@ -231,32 +231,25 @@ static void end_value(out_buf *o)
 	put(o, "", 1);
 }
 
-/* .NET DateTime ticks (100 ns since 0001-01-01, the kind in the top two bits) as ISO 8601. */
-static void put_datetime(out_buf *o, uint64_t v)
-{
-	uint64_t ticks = v & 0x3FFFFFFFFFFFFFFFULL, secs = ticks / 10000000ULL;
-	int64_t days = (int64_t)(secs / 86400) - 719162; /* to 1970-01-01 */
-	unsigned sod = (unsigned)(secs % 86400);
-	/* civil from days (proleptic Gregorian) */
-	int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
-	unsigned doe = (unsigned)(z - era * 146097), yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	int64_t y = (int64_t)yoe + era * 400;
-	unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153, d = doy - (153 * mp + 2) / 5 + 1;
-	unsigned m = mp < 10 ? mp + 3 : mp - 9;
-	putf(o, "%04" PRId64 "-%02u-%02uT%02u:%02u:%02u.%07uZ", y + (m <= 2), m, d, sod / 3600, sod / 60 % 60, sod % 60,
-	     (unsigned)(ticks % 10000000ULL));
-}
-
 static bool value(out_buf *o, const unsigned char *p, size_t n, size_t *at, unsigned type, const nt_ctx *c);
 
-static bool scalar_size(unsigned type, size_t *k)
+/* The shared value kind of a scalar TypeCode (T_CHAR shows its code unit; decimal its bytes),
+ * false for the others. */
+static bool scalar_kind(unsigned type, etl_val *v, size_t *k)
 {
-	static const unsigned char sz[] = { [T_BOOL] = 4, [T_CHAR] = 2, [T_I8] = 1, [T_U8] = 1, [T_I16] = 2, [T_U16] = 2,
-					    [T_I32] = 4, [T_U32] = 4, [T_I64] = 8, [T_U64] = 8, [T_F32] = 4, [T_F64] = 8,
-					    [T_DECIMAL] = 16, [T_DATETIME] = 8, [T_GUID] = 16 };
-	if (type >= sizeof(sz) || !sz[type])
+	static const signed char kind[] = { [T_BOOL] = EV_BOOL32 + 1, [T_CHAR] = EV_U16 + 1, [T_I8] = EV_I8 + 1,
+					    [T_U8] = EV_U8 + 1,	      [T_I16] = EV_I16 + 1, [T_U16] = EV_U16 + 1,
+					    [T_I32] = EV_I32 + 1,     [T_U32] = EV_U32 + 1, [T_I64] = EV_I64 + 1,
+					    [T_U64] = EV_U64 + 1,     [T_F32] = EV_F32 + 1, [T_F64] = EV_F64 + 1,
+					    [T_DATETIME] = EV_DATETIME + 1, [T_GUID] = EV_GUID + 1 };
+	if (type == T_DECIMAL) {
+		*k = 16;
+		return true;
+	}
+	if (type >= sizeof(kind) || !kind[type])
 		return false;
-	*k = sz[type];
+	*v = (etl_val)(kind[type] - 1);
+	*k = sv_etl_val_size(*v);
 	return true;
 }
 
@@ -283,43 +276,19 @@ static bool value(out_buf *o, const unsigned char *p, size_t n, size_t *at, unsi
 		return true;
 	}
 	size_t k;
-	if (!scalar_size(type, &k) || n - *at < k)
+	etl_val v = EV_U8;
+	if (!scalar_kind(type, &v, &k) || n - *at < k)
 		return false;
 	const unsigned char *q = p + *at;
 	*at += k;
-	switch (type) {
-	case T_BOOL: put(o, rd32(q) ? "True" : "False", rd32(q) ? 4 : 5); break;
-	case T_CHAR: putf(o, "%u", rd16(q)); break;
-	case T_I8: putf(o, "%d", (int8_t)q[0]); break;
-	case T_U8: putf(o, "%u", q[0]); break;
-	case T_I16: putf(o, "%d", (int16_t)rd16(q)); break;
-	case T_U16: putf(o, "%u", rd16(q)); break;
-	case T_I32: putf(o, "%d", (int32_t)rd32(q)); break;
-	case T_U32: putf(o, "%u", rd32(q)); break;
-	case T_I64: putf(o, "%" PRId64, (int64_t)rd64(q)); break;
-	case T_U64: putf(o, "%" PRIu64, rd64(q)); break;
-	case T_F32: {
-		float f;
-		memcpy(&f, q, 4);
-		putf(o, "%.9g", (double)f);
-		break;
-	}
-	case T_F64: {
-		double f;
-		memcpy(&f, q, 8);
-		putf(o, "%.17g", f);
-		break;
-	}
-	case T_DATETIME: put_datetime(o, rd64(q)); break;
-	case T_GUID:
-		putf(o, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", rd32(q), rd16(q + 4), rd16(q + 6), q[8], q[9], q[10],
-		     q[11], q[12], q[13], q[14], q[15]);
-		break;
-	default: /* decimal: its 16 bytes */
+	if (type == T_DECIMAL) { /* its 16 bytes */
 		for (size_t i = 0; i < k; i++)
 			putf(o, "%02x", q[i]);
-		break;
+		return true;
 	}
+	char b[64];
+	sv_etl_val_text(b, sizeof(b), v, q);
+	put(o, b, strlen(b));
 	return true;
 }
 
@@ -366,7 +335,8 @@ static bool fields(out_buf *o, const nt_ctx *c, uint32_t f, uint32_t count, cons
 						break;
 				} else {
 					size_t sz;
-					if (fd->elem == T_STRING || !scalar_size(fd->elem, &sz) || n - *at < sz)
+					etl_val ev;
+					if (fd->elem == T_STRING || !scalar_kind(fd->elem, &ev, &sz) || n - *at < sz)
 						break;
 					*at += sz;
 				}
