@@ -520,6 +520,28 @@ bool sv_input_is_compressed_by_magic(const sv_input *in)
 	return (in->len >= 2 && in->data[0] == 0x1f && in->data[1] == 0x8b) || is_zstd(in);
 }
 
+/* The end of an inflater: the inflated bytes buf[0..len) replace the input's, or on failure
+ * (rc, or more than limit bytes) go, with the error naming the file. */
+static int inflated(sv_input *in, unsigned char *buf, size_t len, unsigned long long limit, int rc, sv_error *err)
+{
+	if (!rc && len > limit)
+		rc = sv_error_set(err, SV_ELIMIT, "compressed data inflates past %llu bytes (limit)", limit);
+	if (rc) {
+		free(buf);
+		sv_error_locate(err, in->name, 0, -1);
+		return rc;
+	}
+	buf[len] = '\0';
+	if (in->mapped)
+		munmap(in->data, in->len);
+	else
+		free(in->data);
+	in->data = buf;
+	in->len = len;
+	in->mapped = false;
+	return 0;
+}
+
 /* zstd frames, one after another, into a buffer no larger than the limit. */
 static int unzstd(sv_input *in, unsigned long long limit, sv_error *err)
 {
@@ -559,22 +581,7 @@ static int unzstd(sv_input *in, unsigned long long limit, sv_error *err)
 			rc = sv_error_set(err, SV_EFORMAT, "compressed data ends early (truncated zstd stream)");
 	}
 	ZSTD_freeDStream(zs);
-	if (!rc && len > limit)
-		rc = sv_error_set(err, SV_ELIMIT, "compressed data inflates past %llu bytes (limit)", limit);
-	if (rc) {
-		free(buf);
-		sv_error_locate(err, in->name, 0, -1);
-		return rc;
-	}
-	buf[len] = '\0';
-	if (in->mapped)
-		munmap(in->data, in->len);
-	else
-		free(in->data);
-	in->data = buf;
-	in->len = len;
-	in->mapped = false;
-	return 0;
+	return inflated(in, buf, len, limit, rc, err);
 }
 
 int sv_input_inflate(sv_input *in, sv_error *err)
@@ -643,22 +650,7 @@ int sv_input_inflate(sv_input *in, sv_error *err)
 			break;
 		}
 	inflateEnd(&zs);
-	if (!rc && len > limit)
-		rc = sv_error_set(err, SV_ELIMIT, "compressed data inflates past %llu bytes (limit)", limit);
-	if (rc) {
-		free(buf);
-		sv_error_locate(err, in->name, 0, -1);
-		return rc;
-	}
-	buf[len] = '\0';
-	if (in->mapped)
-		munmap(in->data, in->len);
-	else
-		free(in->data);
-	in->data = buf;
-	in->len = len;
-	in->mapped = false;
-	return 0;
+	return inflated(in, buf, len, limit, rc, err);
 }
 
 /* ---- lines ---- */
