@@ -167,19 +167,24 @@ double sv_nt_ms(const nt_ctx *c, uint64_t ts)
 				 : -(double)(c->sync_qpc - ts) * 1000.0 / (double)c->freq;
 }
 
+size_t sv_nt_program(const nt_ctx *c, const char **base)
+{
+	const char *cmd = c->cmdline ? c->cmdline : "";
+	size_t first = strcspn(cmd, " ");
+	*base = cmd;
+	for (size_t i = 0; i < first; i++)
+		if (cmd[i] == '/' || cmd[i] == '\\')
+			*base = cmd + i + 1;
+	size_t bl = (size_t)(cmd + first - *base);
+	const char *dot = memchr(*base, '.', bl);
+	return dot ? (size_t)(dot - *base) : bl;
+}
+
 void sv_nt_process_name(const nt_ctx *c, char *pname, size_t cap)
 {
 	/* Process64 dotnet (4242) Args: app.dll: the command line ProcessInfo logged */
-	const char *cmd = c->cmdline ? c->cmdline : "";
-	size_t first = strcspn(cmd, " ");
-	const char *base = cmd;
-	for (size_t i = 0; i < first; i++)
-		if (cmd[i] == '/' || cmd[i] == '\\')
-			base = cmd + i + 1;
-	size_t bl = (size_t)(cmd + first - base);
-	const char *dot = memchr(base, '.', bl);
-	if (dot)
-		bl = (size_t)(dot - base);
+	const char *cmd = c->cmdline ? c->cmdline : "", *base;
+	size_t first = strcspn(cmd, " "), bl = sv_nt_program(c, &base);
 	const char *args = cmd[first] ? cmd + first + 1 : "";
 	if (bl)
 		snprintf(pname, cap, "Process%u %.*s (%u) Args: %.900s", c->ptr * 8, (int)bl, base, c->pid, args);

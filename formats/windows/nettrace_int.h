@@ -146,6 +146,9 @@ int sv_nt_keep_event(nt_ctx *c, uint32_t meta, uint64_t ts, uint64_t tid, uint32
 int sv_nt_list(nt_ctx *c, sv_trace_event_fn fn, void *payload);
 void sv_nt_list_dispose(nt_ctx *c);
 double sv_nt_ms(const nt_ctx *c, uint64_t ts);
+/* The program's name from ProcessInfo's command line (its first word without folder and
+ * extension): *base and the length; 0 without one. */
+size_t sv_nt_program(const nt_ctx *c, const char **base);
 /* The process frame's name: "Process64 NAME (PID) Args: ..." from ProcessInfo, else
  * "Process(PID)". */
 void sv_nt_process_name(const nt_ctx *c, char *buf, size_t cap);

@@ -386,15 +386,8 @@ int sv_nt_list(nt_ctx *c, sv_trace_event_fn fn, void *payload)
 	/* the program's name, as TraceEvent's PName (the command line's first word, without
 	 * its folder and extension), else Process(PID) */
 	char pname[256];
-	const char *cmd = c->cmdline ? c->cmdline : "", *base = cmd;
-	size_t first = strcspn(cmd, " ");
-	for (size_t i = 0; i < first; i++)
-		if (cmd[i] == '/' || cmd[i] == '\\')
-			base = cmd + i + 1;
-	size_t bl = (size_t)(cmd + first - base);
-	const char *dot = memchr(base, '.', bl);
-	if (dot)
-		bl = (size_t)(dot - base);
+	const char *base;
+	size_t bl = sv_nt_program(c, &base);
 	if (bl)
 		snprintf(pname, sizeof(pname), "%.*s", (int)(bl < 200 ? bl : 200), base);
 	else
