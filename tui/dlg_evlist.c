@@ -22,9 +22,10 @@ static void place(tui_app *a)
 static int refilter(tui_app *a)
 {
 	/* keep the cursor on its event (or the next one) across filters */
-	double at = a->evl.cursor < a->nevidx ? 0 : -1;
+	double at = 0;
+	bool keep = a->evl.cursor < a->nevidx; /* (times may be negative: perf's before its first sample) */
 	sv_evrow r;
-	if (a->evl.cursor < a->nevidx) {
+	if (keep) {
 		sv_evlog_get(a->evlog, a->evidx[a->evl.cursor], &r);
 		at = r.ms;
 	}
@@ -35,7 +36,7 @@ static int refilter(tui_app *a)
 		tui_status(a, "out of memory");
 		return TUI_REDRAW;
 	}
-	a->evl.cursor = at >= 0 ? sv_evlog_seek(a->evlog, a->evidx, a->nevidx, at) : 0;
+	a->evl.cursor = keep ? sv_evlog_seek(a->evlog, a->evidx, a->nevidx, at) : 0;
 	if (a->evl.cursor >= a->nevidx)
 		a->evl.cursor = a->nevidx ? a->nevidx - 1 : 0;
 	place(a);
