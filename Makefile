@@ -22,7 +22,7 @@ CC ?= cc
 # Each layer is compiled with its own libraries' flags only, so the compiler keeps the layers
 # apart (design.md "Layers"): lib/ sees pcre2, formats/ the format libraries, tui/ ncursesw.
 LIB_PKGS := libpcre2-8
-FMT_PKGS := libxml-2.0 json-c libzip zlib libdw libzstd libprotobuf-c libcurl libmspack libdebuginfod
+FMT_PKGS := libxml-2.0 json-c libzip zlib libdw libzstd libprotobuf-c libcurl libmspack libdebuginfod capstone
 PKGS := $(LIB_PKGS) $(FMT_PKGS)
 LIB_PKG_CFLAGS := $(shell pkg-config --cflags $(LIB_PKGS) 2>/dev/null)
 FMT_PKG_CFLAGS := $(shell pkg-config --cflags $(FMT_PKGS) 2>/dev/null)
@@ -54,14 +54,14 @@ ALL_CFLAGS := $(BASE_CFLAGS) $(OPT) $(CFLAGS)
 LDFLAGS ?=
 B := build/$(VARIANT)
 
-LIB_SRCS := lib/status.c lib/arena.c lib/array.c lib/boxtext.c lib/idmap.c lib/strtab.c lib/params.c lib/source.c lib/source_sink.c lib/source_sums.c lib/source_meta.c \
+LIB_SRCS := lib/status.c lib/arena.c lib/array.c lib/boxtext.c lib/idmap.c lib/strtab.c lib/params.c lib/source.c lib/source_sink.c lib/source_sums.c lib/source_meta.c lib/source_loc.c lib/annotate.c \
 	lib/pattern.c lib/view.c lib/view_byname.c lib/view_query.c lib/when.c lib/aggview.c lib/commands.c lib/derive.c lib/copier.c lib/compare.c lib/compare_stats.c lib/compare_names.c lib/compare_rows.c lib/budget.c lib/rows.c lib/grid.c lib/utf8.c lib/flame.c lib/preset.c \
 	lib/thread_time.c lib/cpu_root.c lib/evlog.c lib/report.c lib/report_text.c
 FMT_SRCS := $(addprefix formats/core/,input.c side_file.c registry.c json_stream.c two_parts.c symtab.c symbol_open.c hold.c net.c \
 		writer.c escape.c) \
 	$(addprefix formats/perf/,script.c script_read.c script_tt.c script_events.c script_frames.c script_lex.c \
 		common.c names.c data.c records.c stacks.c tasks.c sym.c sym_maps.c \
-		unwind.c) \
+		unwind.c disasm.c) \
 	$(addprefix formats/windows/,etl.c etl_common.c etl_stream.c etl_events.c etl_kinds.c etl_decode.c etl_stacks.c etl_list.c clr_events.c etl_emit.c etl_symbols.c \
 		symsrv.c xpress.c pdb.c pe.c msvc_demangle.c nettrace.c nettrace_meta.c nettrace_blocks.c \
 		nettrace_emit.c nettrace_list.c gcdump.c) \
@@ -70,7 +70,7 @@ FMT_SRCS := $(addprefix formats/core/,input.c side_file.c registry.c json_stream
 		perfview_xml_write.c folded.c collapse.c wperf.c heaptrack.c dtrace.c mac_sample.c flame_svg.c)
 TUI_SRCS := tui/screen.c tui/keymap.c tui/app.c tui/commands.c tui/list.c tui/nav.c tui/editline.c tui/dlg_presets.c tui/dlg_priority.c tui/dlg_evlist.c tui/dlg_report.c tui/symbols.c tui/dlg_picker.c \
 	tui/dlg_columns.c tui/dlg_events.c tui/dlg_help.c tui/tab_flame.c tui/tab_notes.c tui/layout.c tui/draw.c tui/run.c tui/term.c
-CMD_SRCS := cmd/main.c cmd/commands.c cmd/load.c cmd/view.c cmd/info.c cmd/events.c cmd/report.c cmd/diff.c cmd/convert.c cmd/tui.c cmd/options.c \
+CMD_SRCS := cmd/main.c cmd/commands.c cmd/load.c cmd/view.c cmd/info.c cmd/events.c cmd/report.c cmd/annotate.c cmd/diff.c cmd/convert.c cmd/tui.c cmd/options.c \
 	cmd/output.c cmd/check.c cmd/explain.c cmd/symbols.c cmd/json_out.c cmd/presets.c cmd/progress.c cmd/signals.c cmd/suggest.c
 FUZZ_TARGETS := perfview_xml perfview_json perf_script perf_data folded pattern etl xpress speedscope budget pprof chrome wperf dtrace mac_sample gecko pdb nettrace symsrv heaptrack gcdump
 FUZZ_SECONDS ?= 60
@@ -169,7 +169,7 @@ bench: $(BIN) $(B)/tests/bench/gen $(B)/tests/bench/engine $(B)/tests/bench/tui-
 # deps-test first, so a clone's two commands (make demo, make test) need nothing else.
 DEB_BUILD := build-essential pkg-config libpcre2-dev libxml2-dev libjson-c-dev zlib1g-dev libzip-dev \
 	libncurses-dev libdw-dev libelf-dev libzstd-dev libiberty-dev libprotobuf-c-dev protobuf-c-compiler \
-	libcurl4-openssl-dev libmspack-dev libdebuginfod-dev
+	libcurl4-openssl-dev libmspack-dev libdebuginfod-dev libcapstone-dev
 DEB_TEST := libc6-dbg libcmocka-dev jq zip unzip tmux libxml2-utils time chromium clang libclang-rt-14-dev \
 	golang-go python3 gcab debuginfod gdb heaptrack zstd
 define install_missing

@@ -25,6 +25,8 @@ int sv_source_new(sv_source **out, const char *format)
 	sv_strtab_init(&src->frames);
 	sv_idmap_init(&src->st_index);
 	sv_idmap_init(&src->code_index);
+	sv_strtab_init(&src->code_files);
+	sv_idmap_init(&src->loc_index);
 	src->last_key = UINT64_MAX; /* no pair hashes to it before one is coded (see pair_key) */
 	src->format = strdup(format ? format : "");
 	src->notes = strdup("");
@@ -58,6 +60,7 @@ void sv_source_free(sv_source *src)
 	sv_idmap_dispose(&src->code_index);
 	free(src->agg_slot);
 	free(src->sums);
+	sv_source_loc_free(src);
 	if (src->saved) {
 		sv_params_dispose(src->saved);
 		free(src->saved);
@@ -411,6 +414,8 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 				return SV_ENOMEM;
 			src->s_count = c;
 		}
+		if (sv_source_loc_grow(src, ncap))
+			return SV_ENOMEM;
 		src->s_cap = ncap;
 	}
 	size_t i = src->nsamples;
@@ -422,6 +427,8 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 		*slot = (uint32_t)(i + 1); /* i < SV_MAX_SAMPLES < 2^32 */
 	src->s_stack[i] = stack;
 	src->s_time[i] = time;
+	if (src->s_loc)
+		src->s_loc[i] = SV_LOC_NONE;
 	account(src, time, metric, count);
 	return 0;
 }
@@ -532,6 +539,8 @@ size_t sv_source_memory(const sv_source *src)
 	       src->s_cap * (sizeof(sv_stack_id) + sizeof(double)) +
 	       (!src->wide ? src->s_cap * sizeof(uint16_t) + src->code_cap * (sizeof(double) + sizeof(float)) +
 				      src->code_index.cap * 12
-			    : src->s_cap * (sizeof(double) + sizeof(float)));
+			    : src->s_cap * (sizeof(double) + sizeof(float))) +
+	       (src->s_loc ? src->s_cap * sizeof(uint32_t) : 0) + (size_t)src->loc_cap * sizeof(sv_location) +
+	       src->loc_index.cap * 12;
 }
 

@@ -64,7 +64,18 @@ struct sv_source {
 	size_t ninotes, inote_cap;
 	char *user_mods[SV_MAX_USER_MODULES];
 	size_t nuser_mods;
+	/* code locations (source_loc.c): files, locations, and per sample its location */
+	strtab code_files;
+	sv_location *locs;
+	uint32_t nlocs;
+	size_t loc_cap;
+	sv_idmap loc_index; /* hash of (frame, file, addr) -> location, checked against locs */
+	uint32_t *s_loc;    /* per sample (s_cap of them) once a sample has one */
 };
+
+/* Room for the per-sample locations when the sample arrays grow to `ncap`. */
+int sv_source_loc_grow(sv_source *src, size_t ncap);
+void sv_source_loc_free(sv_source *src);
 
 uint32_t sv_source_short_offset(const char *name, size_t len);
 

@@ -94,6 +94,21 @@ static const char *sink_frame_name(void *self, sv_frame_id frame)
 	return sv_source_frame_name(self, frame);
 }
 
+static int sink_code_file(void *self, uint32_t *out, const char *path)
+{
+	return sv_source_intern_code_file(self, out, path);
+}
+
+static int sink_location(void *self, uint32_t *out, sv_frame_id frame, uint32_t file, uint64_t addr)
+{
+	return sv_source_intern_location(self, out, frame, file, addr);
+}
+
+static int sink_sample_at(void *self, sv_stack_id stack, double time, double metric, double count, uint32_t loc)
+{
+	return sv_source_add_sample_at(self, stack, time, metric, count, loc);
+}
+
 static const sv_sink_ops source_sink_ops = {
 	.intern_frame = sink_frame,
 	.intern_stack = sink_stack,
@@ -109,6 +124,9 @@ static const sv_sink_ops source_sink_ops = {
 	.stack_step = sink_stack_step,
 	.set_intervals = sink_intervals,
 	.frame_name = sink_frame_name,
+	.intern_code_file = sink_code_file,
+	.intern_location = sink_location,
+	.add_sample_at = sink_sample_at,
 };
 
 int sv_sink_note(const sv_sink *sink, int kind, const char *fmt, ...)

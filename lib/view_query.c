@@ -83,6 +83,34 @@ bool sv_view_sample(const sv_view *v, size_t i, sv_node_id *node, double *time, 
 	return true;
 }
 
+int sv_view_location_sums(const sv_view *v, double **metric, double **count)
+{
+	const sv_source *src = v->src;
+	const uint32_t *loc = sv_source_sample_locations(src);
+	uint32_t nl = sv_source_location_count(src);
+	*metric = *count = NULL;
+	if (!loc || !nl)
+		return 0;
+	double *m = calloc(nl, sizeof(*m)), *c = calloc(nl, sizeof(*c));
+	if (!m || !c) {
+		free(m);
+		free(c);
+		return SV_ENOMEM;
+	}
+	sv_samples smp = sv_source_samples(src);
+	for (size_t i = 0; i < smp.n; i++) {
+		sv_node_id node;
+		double t, x;
+		if (loc[i] < nl && sv_view_sample(v, i, &node, &t, &x)) {
+			m[loc[i]] += x;
+			c[loc[i]] += sv_sample_count(&smp, i);
+		}
+	}
+	*metric = m;
+	*count = c;
+	return 0;
+}
+
 void sv_view_summary(sv_summary *out, const sv_view *v)
 {
 	const vnode *r = &v->nodes[SV_NODE_ROOT];

@@ -111,6 +111,7 @@ typedef struct memo_slot {
 	uint64_t hash;
 	uint64_t off; /* into memo_words; 0 = empty */
 	uint32_t stack;
+	uint32_t loc; /* where the leaf executed (SV_LOC_NONE: unknown) */
 } memo_slot;
 
 typedef struct pdr {

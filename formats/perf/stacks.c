@@ -305,7 +305,7 @@ static memo_slot *memo_find(pdr *r, const uint64_t *key, size_t n, uint64_t h, b
 	}
 }
 
-static void memo_put(pdr *r, const uint64_t *key, size_t n, uint64_t h, sv_stack_id st)
+static void memo_put(pdr *r, const uint64_t *key, size_t n, uint64_t h, sv_stack_id st, uint32_t loc)
 {
 	if (r->memo_wlen + n + 1 > MEMO_MAX_WORDS)
 		return;
@@ -336,6 +336,7 @@ static void memo_put(pdr *r, const uint64_t *key, size_t n, uint64_t h, sv_stack
 	s->hash = h;
 	s->off = r->memo_wlen;
 	s->stack = st;
+	s->loc = loc;
 	r->memo_words[r->memo_wlen] = n;
 	memcpy(&r->memo_words[r->memo_wlen + 1], key, n * 8);
 	r->memo_wlen += n + 1;
@@ -404,9 +405,29 @@ static size_t unwind_user(pdr *r, proc *pr, const sample *s, uint64_t *pcs)
 				    UNWIND_MAX);
 }
 
-/* The stack of a parsed sample, under its thread and process frames: frames named once per
- * distinct (thread, address spaces, callchain). 0, or a failure already reported. */
-static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_stack_id *out)
+/* The location of a user-space leaf at ip whose symbol's frame is `frame`: its file (the ELF
+ * file whose symbols name it) and the address in that file; SV_LOC_NONE when the sink keeps no
+ * locations or the code is not a file's (JIT, anonymous memory, no file found). */
+static int leaf_location(pdr *r, const proc *pr, uint64_t ip, sv_frame_id frame, uint32_t *out)
+{
+	*out = SV_LOC_NONE;
+	const sv_sink_ops *ops = r->sink->ops;
+	if (!ops->intern_location || !ops->intern_code_file || !ops->add_sample_at)
+		return 0;
+	const map *m = sv_pdr_maps_find(pr->m, ip);
+	if (!m || m->dso->jit || !m->dso->elf_path || m->dso->elf_path[0] == '[')
+		return 0;
+	uint32_t file;
+	int rc = ops->intern_code_file(r->sink->self, &file, m->dso->elf_path);
+	if (!rc)
+		rc = ops->intern_location(r->sink->self, out, frame, file, sv_perf_dso_addr(m->dso, ip - m->start + m->pgoff));
+	return rc;
+}
+
+/* The stack of a parsed sample, under its thread and process frames, and where its leaf
+ * executed (loc: NULL when not wanted): frames named once per distinct (thread, address
+ * spaces, callchain). 0, or a failure already reported. */
+static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_stack_id *out, uint32_t *loc)
 {
 	sample s = *sp; /* a copy: DWARF unwinding rewrites its chain fields */
 	const attr *a = &r->attrs[s.attr];
@@ -462,13 +483,16 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 	uint64_t h = hash_words(key, klen);
 	bool found;
 	memo_slot *ms = memo_find(r, key, klen, h, &found);
+	uint32_t leaf = SV_LOC_NONE;
 	if (found) {
 		st = ms->stack;
+		leaf = ms->loc;
 	} else {
 		if (SV_ARRAY_RESERVE(r->fids, r->fid_cap, nchain + 1))
 			return sv_pdr_oom(r);
 		size_t nf = 0;
 		unsigned mode = misc & MISC_CPUMODE;
+		bool leaf_seen = false;
 		for (size_t i = 0; i < nchain; i++) {
 			uint64_t ip = key[4 + i];
 			if (s.has_chain && ip >= CTX_MAX) {
@@ -496,6 +520,9 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 				rc = user_frame(r, &r->fids[nf], pr, ip);
 			else
 				rc = unknown_frame(r, &r->fids[nf]);
+			if (!rc && !leaf_seen && mode == MISC_USER)
+				rc = leaf_location(r, pr, ip, r->fids[nf], &leaf);
+			leaf_seen = true;
 			if (rc)
 				return sv_pdr_fail(r, rc, off, "cannot name a frame");
 			nf++;
@@ -503,9 +530,11 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 		for (size_t i = nf; i-- > 0;)
 			if ((rc = r->sink->ops->intern_stack(r->sink->self, &st, st, r->fids[i])))
 				return sv_pdr_fail(r, rc, off, "cannot intern stack");
-		memo_put(r, key, klen, h, st);
+		memo_put(r, key, klen, h, st, leaf);
 	}
 	*out = st;
+	if (loc)
+		*loc = leaf;
 	return 0;
 }
 
@@ -605,7 +634,7 @@ static int switch_sample(pdr *r, sample *s, uint16_t misc, size_t off)
 	/* the stack is prev's own, except on an exiting thread's last switch, which perf records
 	 * with pid and tid -1 (the task is already released): it has no interval to carry */
 	sv_stack_id st = SV_STACK_NONE;
-	int rc = prev > 0 && s->tid == prev ? sample_stack(r, s, misc, off, &st) : 0;
+	int rc = prev > 0 && s->tid == prev ? sample_stack(r, s, misc, off, &st, NULL) : 0;
 	if (rc)
 		return rc;
 	const char *reason;
@@ -642,7 +671,7 @@ static int wakeup_sample(pdr *r, sample *s, uint16_t misc, size_t off, int k)
 	}
 	sv_stack_id st = SV_STACK_NONE;
 	int rc = 0;
-	if (s->tid > 0 && r->tt_view == SV_TT_READIED_BY && (rc = sample_stack(r, s, misc, off, &st)))
+	if (s->tid > 0 && r->tt_view == SV_TT_READIED_BY && (rc = sample_stack(r, s, misc, off, &st, NULL)))
 		return rc;
 	if ((rc = tt_start(r, s->time)) || (rc = sv_tt_wakeup(r->tt, s->time, (uint32_t)tid, s->tid > 0 ? (uint32_t)s->tid : 0, st)))
 		return sv_pdr_fail(r, rc, off, "cannot add sample");
@@ -672,7 +701,8 @@ int sv_pdr_sample(pdr *r, const unsigned char *p, size_t n, uint16_t misc, size_
 	if (tp >= 0)
 		return wakeup_sample(r, &s, misc, off, tp);
 	sv_stack_id st;
-	int rc = sample_stack(r, &s, misc, off, &st);
+	uint32_t loc;
+	int rc = sample_stack(r, &s, misc, off, &st, &loc);
 	if (rc)
 		return rc;
 	if (r->tt_on) { /* a CPU sample slices its thread's running time */
@@ -686,6 +716,7 @@ int sv_pdr_sample(pdr *r, const unsigned char *p, size_t n, uint16_t misc, size_
 	if (r->opts->by_cpu && (rc = sv_cpu_root_apply(&r->cpu_roots, r->sink, s.cpu, st, &st)))
 		return sv_pdr_fail(r, rc, off, "cannot intern stack");
 	r->kept++;
-	rc = r->sink->ops->add_sample(r->sink->self, st, rel_ms(r, s.time), m, 1.0);
+	rc = loc != SV_LOC_NONE ? r->sink->ops->add_sample_at(r->sink->self, st, rel_ms(r, s.time), m, 1.0, loc)
+				: r->sink->ops->add_sample(r->sink->self, st, rel_ms(r, s.time), m, 1.0);
 	return rc ? sv_pdr_fail(r, rc, off, "cannot add sample") : 0;
 }

@@ -143,6 +143,34 @@ SV_API int sv_input_open(sv_input *in, const char *path, bool format_named, sv_p
 SV_API int sv_list_events(const char *path, const sv_import_opts *opts, const sv_event_lister *l,
 			  sv_error *err) SV_MUST_USE;
 
+/* ---- a function's machine code (annotate) ---- */
+
+typedef struct sv_insn {
+	uint64_t addr;   /* in the file, as its symbols and perf annotate give addresses */
+	uint16_t size;
+	bool jump;       /* a jump (not a call) */
+	uint64_t target; /* a direct jump's or call's target, 0 when none */
+	uint32_t file;   /* its source file (index into files), UINT32_MAX when unknown */
+	uint32_t line;   /* its source line, 0 when unknown */
+	char text[112];  /* mnemonic and operands (AT&T syntax on x86) */
+} sv_insn;
+
+typedef struct sv_disasm {
+	char *symbol;        /* the function's symbol */
+	const char *arch;    /* "x86-64", "x86", "aarch64" (static) */
+	uint64_t start, end; /* its code: [start, end) */
+	sv_insn *insns;
+	size_t n, insns_cap;
+	char **files; /* source files named by the instructions' lines */
+	size_t nfiles, files_cap;
+} sv_disasm;
+
+/* The function whose symbol holds `addr` in the ELF file at `path`, decoded. On failure (not
+ * ELF, no symbol there, a debug-only file without code, an architecture not decoded) err says
+ * which and nothing is left to dispose. */
+SV_API int sv_disasm_function(sv_disasm *out, const char *path, uint64_t addr, sv_error *err) SV_MUST_USE;
+SV_API void sv_disasm_dispose(sv_disasm *d);
+
 /* Read, unzip if needed, detect (or use opts->format) and import into a new source. opts
  * may be NULL. Errors carry the file name and a line or byte offset. */
 SV_API int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_error *err) SV_MUST_USE;

@@ -64,6 +64,13 @@ typedef struct sv_sink_ops {
 	const char *(*frame_name)(void *self, sv_frame_id frame);
 	/* Each sample is one interval of a thread's time (thread time): its metric the length. */
 	int (*set_intervals)(void *self);
+	/* Code addresses (annotate, issue 36): a code file by its path, a location (the frame
+	 * whose code it is, that file, the address in it as the file's own addresses go), and a
+	 * sample at a location (add_sample's, plus where its leaf executed). NULL in sinks that
+	 * keep no addresses: importers then call add_sample. */
+	int (*intern_code_file)(void *self, uint32_t *out, const char *path);
+	int (*intern_location)(void *self, uint32_t *out, sv_frame_id frame, uint32_t file, uint64_t addr);
+	int (*add_sample_at)(void *self, sv_stack_id stack, double time, double metric, double count, uint32_t loc);
 } sv_sink_ops;
 
 typedef struct sv_sink {
@@ -156,6 +163,31 @@ SV_API const sv_stack_sums *sv_source_stack_sums(const sv_source *src);
 static inline size_t sv_sample_slot(const sv_samples *s, size_t i) { return s->code ? s->code[i] : i; }
 static inline double sv_sample_metric(const sv_samples *s, size_t i) { return s->metric[sv_sample_slot(s, i)]; }
 static inline double sv_sample_count(const sv_samples *s, size_t i) { return s->count[sv_sample_slot(s, i)]; }
+
+/* ---- code locations (where the input gives the address each sample's leaf executed at) ---- */
+
+#define SV_LOC_NONE UINT32_MAX
+/* A code file (an executable or library) by its path; the same path, the same id. */
+SV_API int sv_source_intern_code_file(sv_source *src, uint32_t *out, const char *path) SV_MUST_USE;
+/* A location: the frame whose code holds it, its code file and the address in that file. */
+SV_API int sv_source_intern_location(sv_source *src, uint32_t *out, sv_frame_id frame, uint32_t file,
+				     uint64_t addr) SV_MUST_USE;
+/* sv_source_add_sample, the sample's leaf having executed at `loc` (SV_LOC_NONE: unknown).
+ * An aggregating source keeps no locations. */
+SV_API int sv_source_add_sample_at(sv_source *src, sv_stack_id stack, double time, double metric, double count,
+				   uint32_t loc) SV_MUST_USE;
+SV_API uint32_t sv_source_location_count(const sv_source *src);
+SV_API uint32_t sv_source_code_file_count(const sv_source *src);
+SV_API const char *sv_source_code_file(const sv_source *src, uint32_t file);
+typedef struct sv_location {
+	sv_frame_id frame;
+	uint32_t file;
+	uint64_t addr;
+} sv_location;
+SV_API sv_location sv_source_location(const sv_source *src, uint32_t loc);
+/* Per sample, its location (SV_LOC_NONE for none); NULL when no sample has one. Borrowed
+ * until the next sample is added. */
+SV_API const uint32_t *sv_source_sample_locations(const sv_source *src);
 
 SV_API const char *sv_source_format(const sv_source *src);
 SV_API sv_scaling sv_source_scaling(const sv_source *src);

@@ -100,6 +100,11 @@ SV_API uint32_t sv_view_byname_find(const sv_view *v, sv_name_id name);
 /* Samples: the final node a sample lands on (after Fold%), with its prorated time and
  * metric; false when the sample is filtered out. */
 SV_API bool sv_view_sample(const sv_view *v, size_t sample, sv_node_id *node, double *time, double *metric);
+/* Per code location (sv_source_location), the metric and the count of the samples this view
+ * keeps (its filters and time range, a sample's metric prorated as sv_view_sample gives it)
+ * whose leaf executed there: arrays of sv_source_location_count entries, the caller's to free.
+ * Both NULL (0 returned) when the source has no locations. 0 or SV_ENOMEM. */
+SV_API int sv_view_location_sums(const sv_view *v, double **metric, double **count) SV_MUST_USE;
 /* Node count (ids are < this; dead ids, removed by Fold% or without samples, have no parent
  * chain to ROOT and no children). */
 SV_API uint32_t sv_view_node_count(const sv_view *v);

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/* A function's machine code for annotate (stackview/formats.h sv_disasm_function): the ELF
+ * symbol around an address (libdwfl), its bytes from the executable section that holds them
+ * (libelf), decoded by capstone (x86-64, x86, AArch64; AT&T syntax on x86 as perf annotate
+ * and objdump print it), each instruction's source line from DWARF when the file or its
+ * debug file has line tables. The file is untrusted: sizes are bounded, bad bytes are shown
+ * as `(bad)` one byte at a time and decoding goes on. */
+#include "stackview/formats.h"
+
+#include <capstone/capstone.h>
+#include <errno.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core/side_file.h"
+#include "sv/array.h"
+
+#define MAX_FUNCTION_BYTES (4u << 20) /* a function's code past this is not decoded */
+
+static char *no_debuginfod_path = NULL;
+static const Dwfl_Callbacks offline_cb = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &no_debuginfod_path,
+};
+
+/* The bytes of [start, end) from the executable section holding them; NULL with err set. */
+static const unsigned char *code_bytes(Elf *elf, const char *path, uint64_t start, uint64_t end, sv_error *err)
+{
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) || start < sh.sh_addr ||
+		    start >= sh.sh_addr + sh.sh_size)
+			continue;
+		if (sh.sh_type == SHT_NOBITS) {
+			sv_error_set(err, SV_EFORMAT,
+				     "%s: holds no code (a debug-only file): give the binary itself (--symfs, or the path it "
+				     "was run from)",
+				     path);
+			return NULL;
+		}
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || end > sh.sh_addr + d->d_size) {
+			sv_error_set(err, SV_EFORMAT, "%s: the code of 0x%llx..0x%llx is outside its section", path,
+				     (unsigned long long)start, (unsigned long long)end);
+			return NULL;
+		}
+		return (const unsigned char *)d->d_buf + (start - sh.sh_addr);
+	}
+	sv_error_set(err, SV_EFORMAT, "%s: no executable section holds 0x%llx", path, (unsigned long long)start);
+	return NULL;
+}
+
+/* capstone's architecture for an ELF machine; false when it is not one we decode. */
+static bool arch_of(int machine, bool is64, cs_arch *arch, cs_mode *mode, const char **name)
+{
+	switch (machine) {
+	case EM_X86_64:
+		*arch = CS_ARCH_X86, *mode = is64 ? CS_MODE_64 : CS_MODE_32, *name = "x86-64";
+		return true;
+	case EM_386:
+		*arch = CS_ARCH_X86, *mode = CS_MODE_32, *name = "x86";
+		return true;
+	case EM_AARCH64:
+		*arch = CS_ARCH_ARM64, *mode = CS_MODE_ARM, *name = "aarch64";
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A direct branch's or call's target (0 when the operand is not an immediate). */
+static uint64_t branch_target(cs_arch arch, const cs_insn *in)
+{
+	if (!in->detail)
+		return 0;
+	if (arch == CS_ARCH_X86) {
+		const cs_x86 *x = &in->detail->x86;
+		return x->op_count == 1 && x->operands[0].type == X86_OP_IMM ? (uint64_t)x->operands[0].imm : 0;
+	}
+	const cs_arm64 *a = &in->detail->arm64;
+	for (int i = a->op_count; i-- > 0;)
+		if (a->operands[i].type == ARM64_OP_IMM)
+			return (uint64_t)a->operands[i].imm;
+	return 0;
+}
+
+/* Each instruction's source line, from the module's DWARF when it has line tables. */
+static int add_lines(sv_disasm *out, Dwfl_Module *mod, GElf_Addr bias)
+{
+	for (size_t i = 0; i < out->n; i++) {
+		Dwfl_Line *l = dwfl_module_getsrc(mod, out->insns[i].addr + bias);
+		int line = 0;
+		const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+		if (!file || line <= 0)
+			continue;
+		out->insns[i].line = (uint32_t)line;
+		/* files repeat: keep each once */
+		size_t k = 0;
+		while (k < out->nfiles && strcmp(out->files[k], file))
+			k++;
+		if (k == out->nfiles) {
+			if (SV_ARRAY_RESERVE(out->files, out->files_cap, out->nfiles + 1) || !(out->files[k] = strdup(file)))
+				return SV_ENOMEM;
+			out->nfiles++;
+		}
+		out->insns[i].file = (uint32_t)k;
+	}
+	return 0;
+}
+
+static int decode(sv_disasm *out, cs_arch arch, cs_mode mode, const unsigned char *code, sv_error *err)
+{
+	csh h;
+	if (cs_open(arch, mode, &h) != CS_ERR_OK)
+		return sv_error_set(err, SV_ENOMEM, "capstone: cannot open a decoder for %s", out->arch);
+	if (arch == CS_ARCH_X86)
+		cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	cs_insn *in = cs_malloc(h);
+	int rc = in ? 0 : SV_ENOMEM;
+	uint64_t addr = out->start;
+	while (!rc && addr < out->end) {
+		const uint8_t *p = code + (addr - out->start);
+		size_t left = (size_t)(out->end - addr);
+		uint64_t a = addr;
+		if (SV_ARRAY_RESERVE(out->insns, out->insns_cap, out->n + 1)) {
+			rc = SV_ENOMEM;
+			break;
+		}
+		sv_insn *x = &out->insns[out->n];
+		memset(x, 0, sizeof(*x));
+		x->addr = addr;
+		x->file = UINT32_MAX;
+		if (cs_disasm_iter(h, &p, &left, &a, in)) {
+			x->size = in->size;
+			size_t ml = strnlen(in->mnemonic, sizeof(x->text) - 1);
+			memcpy(x->text, in->mnemonic, ml);
+			if (in->op_str[0] && ml + 2 < sizeof(x->text)) {
+				x->text[ml++] = ' ';
+				size_t ol = strnlen(in->op_str, sizeof(x->text) - 1 - ml);
+				memcpy(x->text + ml, in->op_str, ol);
+				ml += ol;
+			}
+			x->text[ml] = '\0';
+			bool jump = cs_insn_group(h, in, CS_GRP_JUMP), call = cs_insn_group(h, in, CS_GRP_CALL);
+			x->jump = jump;
+			x->target = jump || call ? branch_target(arch, in) : 0;
+		} else { /* not an instruction: a byte at a time, as objdump's (bad) */
+			x->size = 1;
+			snprintf(x->text, sizeof(x->text), "(bad)");
+		}
+		addr += x->size;
+		out->n++;
+	}
+	cs_free(in, 1);
+	cs_close(&h);
+	return rc;
+}
+
+int sv_disasm_function(sv_disasm *out, const char *path, uint64_t addr, sv_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	int fd = sv_side_open(path, SV_MAX_SIDE_ELF);
+	if (fd < 0)
+		return sv_error_set(err, SV_EIO, "%s: cannot open: %s", path, strerror(errno));
+	Dwfl *dwfl = dwfl_begin(&offline_cb);
+	if (!dwfl) {
+		close(fd);
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	}
+	int rc = 0;
+	dwfl_report_begin(dwfl);
+	Dwfl_Module *mod = dwfl_report_elf(dwfl, "code", path, fd, 0, true);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod) {
+		close(fd);
+		rc = sv_error_set(err, SV_EFORMAT, "%s: not an ELF file (%s)", path, dwfl_errmsg(-1));
+		goto out;
+	}
+	GElf_Addr bias = 0;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	GElf_Ehdr eh;
+	if (!elf || !gelf_getehdr(elf, &eh)) {
+		rc = sv_error_set(err, SV_EFORMAT, "%s: not an ELF file", path);
+		goto out;
+	}
+	cs_arch arch;
+	cs_mode mode;
+	if (!arch_of(eh.e_machine, eh.e_ident[EI_CLASS] == ELFCLASS64, &arch, &mode, &out->arch)) {
+		rc = sv_error_set(err, SV_EINVAL, "%s: machine %d is not one annotate decodes (x86-64, x86, AArch64)",
+				  path, eh.e_machine);
+		goto out;
+	}
+	GElf_Sym sym;
+	GElf_Off off = 0;
+	const char *name = dwfl_module_addrinfo(mod, addr + bias, &off, &sym, NULL, NULL, NULL);
+	if (!name || !sym.st_size) {
+		rc = sv_error_set(err, SV_EINVAL, "%s: no function symbol holds 0x%llx", path, (unsigned long long)addr);
+		goto out;
+	}
+	out->start = addr - off;
+	out->end = out->start + sym.st_size;
+	if (sym.st_size > MAX_FUNCTION_BYTES) {
+		rc = sv_error_set(err, SV_ELIMIT, "%s: %s is %llu bytes of code, more than annotate decodes (%u)", path, name,
+				  (unsigned long long)sym.st_size, MAX_FUNCTION_BYTES);
+		goto out;
+	}
+	if (!(out->symbol = strdup(name))) {
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
+		goto out;
+	}
+	const unsigned char *code = code_bytes(elf, path, out->start, out->end, err);
+	if (!code) {
+		rc = err ? err->code : SV_EFORMAT;
+		goto out;
+	}
+	if ((rc = decode(out, arch, mode, code, err)) || (rc = add_lines(out, mod, bias))) {
+		if (rc == SV_ENOMEM)
+			sv_error_set(err, rc, NULL);
+		goto out;
+	}
+out:
+	dwfl_end(dwfl);
+	if (rc)
+		sv_disasm_dispose(out);
+	return rc;
+}
+
+void sv_disasm_dispose(sv_disasm *d)
+{
+	free(d->symbol);
+	free(d->insns);
+	for (size_t i = 0; i < d->nfiles; i++)
+		free(d->files[i]);
+	free(d->files);
+	memset(d, 0, sizeof(*d));
+}

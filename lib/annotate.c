@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/* A function's cost address by address (stackview/annotate.h). */
+#include "stackview/annotate.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool frame_is(const sv_source *src, sv_frame_id f, const char *name)
+{
+	const char *full = sv_source_frame_name(src, f);
+	if (!strcmp(full, name) || !strcmp(sv_source_frame_short(src, f), name))
+		return true;
+	const char *bang = strchr(full, '!');
+	return bang && !strcmp(bang + 1, name);
+}
+
+static int by_function(const void *a, const void *b, void *payload)
+{
+	const sv_location *L = payload;
+	const sv_location *x = &L[*(const uint32_t *)a], *y = &L[*(const uint32_t *)b];
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->frame != y->frame)
+		return x->frame < y->frame ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int heaviest_first(const void *a, const void *b)
+{
+	const sv_code_costs *x = a, *y = b;
+	double ax = fabs(x->metric), ay = fabs(y->metric);
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	return x->frame != y->frame ? (x->frame < y->frame ? -1 : 1) : (x->file > y->file) - (x->file < y->file);
+}
+
+int sv_code_costs_new(sv_code_costs **out, size_t *n, const sv_view *v, const char *name)
+{
+	*out = NULL;
+	*n = 0;
+	const sv_source *src = sv_view_source(v);
+	uint32_t nl = sv_source_location_count(src), nf = sv_source_frame_count(src);
+	double *m = NULL, *c = NULL;
+	int rc = sv_view_location_sums(v, &m, &c);
+	if (rc || !m)
+		return rc;
+	/* the frames the name means, then their locations with samples, by (file, frame, addr) */
+	bool *want = calloc(nf ? nf : 1, sizeof(*want));
+	uint32_t *pick = malloc((nl ? nl : 1) * sizeof(*pick));
+	sv_location *L = malloc((nl ? nl : 1) * sizeof(*L));
+	sv_code_costs *fn = NULL;
+	size_t np = 0, nfn = 0;
+	if (!want || !pick || !L) {
+		rc = SV_ENOMEM;
+		goto out;
+	}
+	for (uint32_t f = 0; f < nf; f++)
+		want[f] = frame_is(src, f, name);
+	for (uint32_t l = 0; l < nl; l++) {
+		L[l] = sv_source_location(src, l);
+		if (want[L[l].frame] && (m[l] != 0 || c[l] != 0))
+			pick[np++] = l;
+	}
+	qsort_r(pick, np, sizeof(*pick), by_function, L);
+	/* one function per run of equal (file, frame): counted, then filled at their sizes */
+	size_t groups = 0;
+	for (size_t i = 0; i < np; i++)
+		groups += !i || L[pick[i - 1]].file != L[pick[i]].file || L[pick[i - 1]].frame != L[pick[i]].frame;
+	if (groups && !(fn = calloc(groups, sizeof(*fn)))) {
+		rc = SV_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0, j; i < np; i = j) {
+		const sv_location *x = &L[pick[i]];
+		for (j = i; j < np && L[pick[j]].file == x->file && L[pick[j]].frame == x->frame; j++)
+			;
+		sv_code_costs *g = &fn[nfn++];
+		*g = (sv_code_costs){ x->frame, x->file, 0, 0, malloc((j - i) * sizeof(*g->at)), 0 };
+		if (!g->at) {
+			rc = SV_ENOMEM;
+			goto out;
+		}
+		for (size_t k = i; k < j; k++) {
+			g->at[g->n++] = (sv_addr_cost){ L[pick[k]].addr, m[pick[k]], c[pick[k]] };
+			g->metric += m[pick[k]];
+			g->count += c[pick[k]];
+		}
+	}
+	if (nfn > 1)
+		qsort(fn, nfn, sizeof(*fn), heaviest_first);
+	*out = fn;
+	*n = nfn;
+	fn = NULL;
+	nfn = 0;
+out:
+	sv_code_costs_free(fn, nfn);
+	free(want);
+	free(pick);
+	free(L);
+	free(m);
+	free(c);
+	return rc;
+}
+
+void sv_code_costs_free(sv_code_costs *c, size_t n)
+{
+	for (size_t i = 0; c && i < n; i++)
+		free(c[i].at);
+	free(c);
+}

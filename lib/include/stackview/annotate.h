@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* The cost of a function's code, address by address (annotate, Goto Source; issue 36): what a
+ * view keeps (its filters and time range) of the samples whose leaf executed in the function,
+ * for sources whose importer gave each sample's code location (sv_source_add_sample_at).
+ * Ownership: sv_code_costs_new's list is the caller's, freed with sv_code_costs_free. */
+#ifndef STACKVIEW_ANNOTATE_H
+#define STACKVIEW_ANNOTATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stackview/source.h"
+#include "stackview/view.h"
+
+typedef struct sv_addr_cost {
+	uint64_t addr;
+	double metric, count;
+} sv_addr_cost;
+
+/* One function in one code file: its frame, the file, the view's totals of its samples and
+ * each address that has some, in address order. */
+typedef struct sv_code_costs {
+	sv_frame_id frame;
+	uint32_t file;
+	double metric, count;
+	sv_addr_cost *at;
+	size_t n;
+} sv_code_costs;
+
+/* The functions whose frame is `name` — the frame's full name, its short name, or the part
+ * after its module's `!` (`cc1!foo`, `foo`) — with the cost the view gives their addresses,
+ * heaviest first (*n = 0 when none has a sample in the view, or the source has no locations).
+ * 0 or SV_ENOMEM. */
+SV_API int sv_code_costs_new(sv_code_costs **out, size_t *n, const sv_view *v, const char *name) SV_MUST_USE;
+SV_API void sv_code_costs_free(sv_code_costs *c, size_t n);
+
+#endif

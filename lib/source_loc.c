@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/* Code locations (stackview/source.h): the code files and addresses where samples' leaves
+ * executed, kept beside the frames (a frame stays one frame however many addresses it has),
+ * and each sample's location. */
+#include "stackview/source.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "source_int.h"
+#include "sv/array.h"
+#include "sv/idmap.h"
+
+int sv_source_intern_code_file(sv_source *src, uint32_t *out, const char *path)
+{
+	return sv_strtab_intern(&src->code_files, out, path, strlen(path));
+}
+
+static uint64_t loc_key(sv_frame_id frame, uint32_t file, uint64_t addr)
+{
+	return sv_hash_mix64(addr ^ sv_hash_mix64(((uint64_t)frame << 32 | file) + 0x9E3779B97F4A7C15ULL));
+}
+
+int sv_source_intern_location(sv_source *src, uint32_t *out, sv_frame_id frame, uint32_t file, uint64_t addr)
+{
+	if (frame >= src->frames.count || file >= src->code_files.count)
+		return SV_EINVAL;
+	/* the key is a hash: a different location under it moves on to the next key */
+	for (uint64_t k = loc_key(frame, file, addr);; k = sv_hash_mix64(k + 1)) {
+		uint32_t id;
+		int rc = sv_idmap_get_or_put(&src->loc_index, k, src->nlocs, &id);
+		if (rc)
+			return rc;
+		if (id != src->nlocs) {
+			const sv_location *l = &src->locs[id];
+			if (l->frame == frame && l->file == file && l->addr == addr) {
+				*out = id;
+				return 0;
+			}
+			continue;
+		}
+		if (src->nlocs == SV_LOC_NONE - 1 || SV_ARRAY_RESERVE(src->locs, src->loc_cap, (size_t)src->nlocs + 1))
+			return src->nlocs == SV_LOC_NONE - 1 ? SV_ELIMIT : SV_ENOMEM;
+		src->locs[src->nlocs] = (sv_location){ frame, file, addr };
+		*out = src->nlocs++;
+		return 0;
+	}
+}
+
+int sv_source_loc_grow(sv_source *src, size_t ncap)
+{
+	if (!src->s_loc)
+		return 0;
+	uint32_t *p = realloc(src->s_loc, ncap * sizeof(*p));
+	if (!p)
+		return SV_ENOMEM;
+	src->s_loc = p;
+	return 0;
+}
+
+int sv_source_add_sample_at(sv_source *src, sv_stack_id stack, double time, double metric, double count, uint32_t loc)
+{
+	size_t before = src->nsamples;
+	int rc = sv_source_add_sample(src, stack, time, metric, count);
+	if (rc || src->nsamples == before || loc == SV_LOC_NONE)
+		return rc;
+	if (loc >= src->nlocs)
+		return SV_EINVAL;
+	if (!src->s_loc) { /* the first sample with a location: every earlier one has none */
+		if (!(src->s_loc = malloc(src->s_cap * sizeof(*src->s_loc))))
+			return SV_ENOMEM;
+		memset(src->s_loc, 0xff, src->s_cap * sizeof(*src->s_loc));
+	}
+	src->s_loc[src->nsamples - 1] = loc;
+	return 0;
+}
+
+uint32_t sv_source_location_count(const sv_source *src) { return src->nlocs; }
+uint32_t sv_source_code_file_count(const sv_source *src) { return src->code_files.count; }
+
+const char *sv_source_code_file(const sv_source *src, uint32_t file)
+{
+	return file < src->code_files.count ? sv_strtab_str(&src->code_files, file) : NULL;
+}
+
+sv_location sv_source_location(const sv_source *src, uint32_t loc)
+{
+	return loc < src->nlocs ? src->locs[loc] : (sv_location){ UINT32_MAX, UINT32_MAX, 0 };
+}
+
+const uint32_t *sv_source_sample_locations(const sv_source *src) { return src->s_loc; }
+
+void sv_source_loc_free(sv_source *src)
+{
+	sv_strtab_dispose(&src->code_files);
+	free(src->locs);
+	sv_idmap_dispose(&src->loc_index);
+	free(src->s_loc);
+}
