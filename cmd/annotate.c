@@ -1,120 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* stackview annotate FILE --name FUNC [FILTER...] [--json]: a function's machine code with each
  * instruction's share of the function's samples in the view (perf annotate's local period),
- * its source lines between the instructions, jump targets marked. The costs by address come
- * from lib/annotate.c, the instructions from the function's ELF file (formats/perf/disasm.c). */
+ * its source lines between the instructions, jump targets marked. formats/perf/annotate.c
+ * joins the view's cost by address (lib/annotate.c) to the instructions and prints the text;
+ * this file writes the JSON and says why nothing could be annotated. */
 #include <inttypes.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "stackview/annotate.h"
 
-#define MAX_SOURCE_BYTES (16u << 20)
-
-/* A source file's lines, read once (NULL when unreadable). */
-typedef struct src_text {
-	char *text;
-	const char **line; /* line[k]: line k + 1 */
-	size_t n;
-} src_text;
-
-static void src_load(src_text *s, const char *path)
+static void print_json(FILE *f, const sv_annotation *a)
 {
-	memset(s, 0, sizeof(*s));
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return;
-	char *t = malloc(MAX_SOURCE_BYTES + 1);
-	size_t len = t ? fread(t, 1, MAX_SOURCE_BYTES, f) : 0;
-	fclose(f);
-	if (!t)
-		return;
-	t[len] = '\0';
-	size_t lines = 1;
-	for (size_t i = 0; i < len; i++)
-		lines += t[i] == '\n';
-	s->line = malloc(lines * sizeof(*s->line));
-	if (!s->line) {
-		free(t);
-		return;
-	}
-	s->text = t;
-	char *p = t;
-	while (p && *p) {
-		s->line[s->n++] = p;
-		if ((p = strchr(p, '\n')))
-			*p++ = '\0';
-	}
-}
-
-static const char *src_line(const src_text *s, uint32_t line)
-{
-	return s->text && line >= 1 && line <= s->n ? s->line[line - 1] : NULL;
-}
-
-/* The instruction at addr (binary search), or SIZE_MAX. */
-static size_t insn_at(const sv_disasm *d, uint64_t addr)
-{
-	size_t lo = 0, hi = d->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->insns[mid].addr + d->insns[mid].size <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < d->n && d->insns[lo].addr <= addr ? lo : SIZE_MAX;
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
-}
-
-typedef struct annotation {
-	const sv_source *src;
-	const sv_code_costs *fn;
-	const char *path;
-	sv_disasm d;
-	double *metric, *count; /* per instruction */
-	bool *target;           /* per instruction: a jump in the function lands there */
-	double outside;         /* metric at addresses no instruction holds */
-	size_t hottest;
-	src_text *srcs; /* per source file of d */
-} annotation;
-
-static void print_text(FILE *f, const annotation *a, const char *event)
-{
-	const sv_disasm *d = &a->d;
-	fprintf(f, "Annotate: %s in %s (%s, %.0f samples in the view; percent of the function's metric, as perf annotate's local period)\n",
-		d->symbol, a->path, event ? event : "samples", a->fn->count);
-	fprintf(f, " Percent    Samples | Address  Instruction                           (> jump target, * hottest)\n");
-	uint32_t pf = UINT32_MAX, pl = 0;
-	for (size_t i = 0; i < d->n; i++) {
-		const sv_insn *x = &d->insns[i];
-		if (x->line && (x->file != pf || x->line != pl)) {
-			const char *txt = src_line(&a->srcs[x->file], x->line);
-			fprintf(f, "                    |   %s:%u%s%s\n", base_name(d->files[x->file]), x->line, txt ? "   " : "",
-				txt ? txt : "");
-			pf = x->file, pl = x->line;
-		}
-		double pct = a->fn->metric != 0 ? 100.0 * a->metric[i] / a->fn->metric : 0;
-		fprintf(f, "%8.2f %10.0f | %c%c%6" PRIx64 ":  %s", pct, a->count[i], i == a->hottest ? '*' : ' ',
-			a->target[i] ? '>' : ' ', x->addr, x->text);
-		if (x->jump && x->target >= d->start && x->target < d->end)
-			fprintf(f, "   <%s+0x%" PRIx64 ">", d->symbol, x->target - d->start);
-		fputc('\n', f);
-	}
-	if (a->outside != 0)
-		fprintf(f, "(%.2f %% of the function's metric is at addresses outside its symbol's code)\n",
-			100.0 * a->outside / a->fn->metric);
-}
-
-static void print_json(FILE *f, const annotation *a, const char *event)
-{
+	const char *event = sv_source_event_name(a->src);
 	const sv_disasm *d = &a->d;
 	char hex[24];
 	jw w = { .f = f };
@@ -162,66 +60,27 @@ static void print_json(FILE *f, const annotation *a, const char *event)
 	fputc('\n', f);
 }
 
-/* The function's instructions with their costs; 0 or an exit code (said on stderr). */
-static int annotate_one(annotation *a, const cli_opts *o)
+/* Why no function was found, on one line: the name is no frame's, its code file was not
+ * found when loading, or the view keeps none of its samples. */
+static int no_function(const sv_source *src, const char *name)
 {
-	sv_error err;
-	sv_error_clear(&err);
-	const sv_code_costs *fn = a->fn;
-	a->path = sv_source_code_file(a->src, fn->file);
-	/* the hottest address is surely inside the function */
-	size_t hot = 0;
-	for (size_t k = 1; k < fn->n; k++)
-		if (fabs(fn->at[k].metric) > fabs(fn->at[hot].metric))
-			hot = k;
-	if (sv_disasm_function(&a->d, a->path, fn->at[hot].addr, &err)) {
-		fprintf(stderr, "stackview: annotate %s: %s\n", o->name, err.msg);
+	sv_frame_id frame = UINT32_MAX;
+	for (sv_frame_id f = 0; f < sv_source_frame_count(src) && frame == UINT32_MAX; f++)
+		if (sv_frame_is(src, f, name))
+			frame = f;
+	bool located = false;
+	for (uint32_t l = 0; l < sv_source_location_count(src) && !located; l++)
+		located = sv_frame_is(src, sv_source_location(src, l).frame, name);
+	if (frame != UINT32_MAX && !located) {
+		fprintf(stderr, "stackview: annotate: %s: its code file was not found when loading (give the binary: "
+				"--symfs DIR, --debug-dir DIR, or run where it was recorded)\n",
+			sv_source_frame_name(src, frame));
 		return EXIT_INPUT;
 	}
-	size_t n = a->d.n ? a->d.n : 1;
-	a->metric = calloc(n, sizeof(*a->metric));
-	a->count = calloc(n, sizeof(*a->count));
-	a->target = calloc(n, sizeof(*a->target));
-	a->srcs = calloc(a->d.nfiles ? a->d.nfiles : 1, sizeof(*a->srcs));
-	if (!a->metric || !a->count || !a->target || !a->srcs) {
-		fprintf(stderr, "stackview: out of memory\n");
-		return EXIT_INPUT;
-	}
-	for (size_t k = 0; k < fn->n; k++) {
-		size_t i = insn_at(&a->d, fn->at[k].addr);
-		if (i == SIZE_MAX) {
-			a->outside += fn->at[k].metric;
-			continue;
-		}
-		a->metric[i] += fn->at[k].metric;
-		a->count[i] += fn->at[k].count;
-	}
-	a->hottest = 0;
-	for (size_t i = 0; i < a->d.n; i++) {
-		if (fabs(a->metric[i]) > fabs(a->metric[a->hottest]))
-			a->hottest = i;
-		const sv_insn *x = &a->d.insns[i];
-		size_t t = x->jump && x->target >= a->d.start && x->target < a->d.end ? insn_at(&a->d, x->target) : SIZE_MAX;
-		if (t != SIZE_MAX)
-			a->target[t] = true;
-	}
-	if (o->out != OUT_JSON)
-		for (size_t k = 0; k < a->d.nfiles; k++)
-			src_load(&a->srcs[k], a->d.files[k]);
-	return 0;
-}
-
-static void annotation_dispose(annotation *a)
-{
-	for (size_t k = 0; a->srcs && k < a->d.nfiles; k++) {
-		free(a->srcs[k].text);
-		free(a->srcs[k].line);
-	}
-	free(a->srcs);
-	free(a->metric);
-	free(a->count);
-	free(a->target);
-	sv_disasm_dispose(&a->d);
+	fprintf(stderr, "stackview: annotate: no sample in the view executed in '%s' (%s)\n", name,
+		located ? "the filters leave none of its samples"
+			: "give a function as byname names it: 'module!function' or 'function'");
+	return EXIT_USAGE;
 }
 
 int cmd_annotate(const cli_opts *o)
@@ -232,43 +91,37 @@ int cmd_annotate(const cli_opts *o)
 	int rc = cli_open_view(o, &src, &p, &v);
 	if (rc)
 		return rc;
-	sv_code_costs *fns = NULL;
-	size_t nfn = 0;
-	annotation a = { .src = src };
-	if (sv_code_costs_new(&fns, &nfn, v, o->name)) {
-		fprintf(stderr, "stackview: out of memory\n");
-		rc = EXIT_INPUT;
-		goto out;
-	}
+	sv_annotation a = { 0 };
+	sv_error err;
+	sv_error_clear(&err);
 	if (!sv_source_location_count(src)) {
 		fprintf(stderr, "stackview: annotate: %s has no code addresses (annotate reads perf.data recordings)\n",
 			o->files[0]);
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	if (!nfn) {
-		fprintf(stderr, "stackview: annotate: no sample in the view executed in '%s' (give a function as byname "
-				"names it: 'module!function' or 'function')\n",
-			o->name);
-		rc = EXIT_USAGE;
+	rc = sv_annotate(&a, v, o->name, o->out != OUT_JSON, &err);
+	if (rc == SV_ENOTFOUND) {
+		rc = no_function(src, o->name);
 		goto out;
 	}
-	for (size_t i = 1; i < nfn && i < 6; i++)
+	if (rc) {
+		fprintf(stderr, "stackview: annotate %s: %s\n", o->name, err.msg[0] ? err.msg : sv_status_str(rc));
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	const sv_code_costs *fns = a.fns;
+	for (size_t i = 1; i < a.nfns && i < 6; i++)
 		fprintf(stderr, "stackview: annotate: also '%s' in %s (%.1f %% of the first's metric); --name '%s' picks it\n",
 			sv_source_frame_name(src, fns[i].frame), sv_source_code_file(src, fns[i].file),
 			fns[0].metric != 0 ? 100.0 * fns[i].metric / fns[0].metric : 0, sv_source_frame_name(src, fns[i].frame));
-	a.fn = &fns[0];
-	if ((rc = annotate_one(&a, o)))
-		goto out;
-	const char *event = sv_source_event_name(src);
 	if (o->out == OUT_JSON)
-		print_json(stdout, &a, event);
+		print_json(stdout, &a);
 	else
-		print_text(stdout, &a, event);
+		sv_annotation_print(stdout, &a);
 	rc = cli_finish_output(stdout);
 out:
-	annotation_dispose(&a);
-	sv_code_costs_free(fns, nfn);
+	sv_annotation_dispose(&a);
 	sv_view_free(v);
 	sv_params_dispose(&p);
 	sv_source_free(src);

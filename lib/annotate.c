@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool frame_is(const sv_source *src, sv_frame_id f, const char *name)
+bool sv_frame_is(const sv_source *src, sv_frame_id f, const char *name)
 {
 	const char *full = sv_source_frame_name(src, f);
 	if (!strcmp(full, name) || !strcmp(sv_source_frame_short(src, f), name))
@@ -57,7 +57,7 @@ int sv_code_costs_new(sv_code_costs **out, size_t *n, const sv_view *v, const ch
 		goto out;
 	}
 	for (uint32_t f = 0; f < nf; f++)
-		want[f] = frame_is(src, f, name);
+		want[f] = sv_frame_is(src, f, name);
 	for (uint32_t l = 0; l < nl; l++) {
 		L[l] = sv_source_location(src, l);
 		if (want[L[l].frame] && (m[l] != 0 || c[l] != 0))

@@ -433,6 +433,23 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 	return 0;
 }
 
+int sv_source_add_sample_at(sv_source *src, sv_stack_id stack, double time, double metric, double count, uint32_t loc)
+{
+	size_t before = src->nsamples;
+	int rc = sv_source_add_sample(src, stack, time, metric, count);
+	if (rc || src->nsamples == before || loc == SV_LOC_NONE)
+		return rc;
+	if (loc >= src->nlocs)
+		return SV_EINVAL;
+	if (!src->s_loc) { /* the first sample with a location: every earlier one has none */
+		if (!(src->s_loc = malloc(src->s_cap * sizeof(*src->s_loc))))
+			return SV_ENOMEM;
+		memset(src->s_loc, 0xff, src->s_cap * sizeof(*src->s_loc));
+	}
+	src->s_loc[src->nsamples - 1] = loc;
+	return 0;
+}
+
 const sv_stack_sums *sv_source_stack_sums(const sv_source *src)
 {
 	return src->sums_nstacks == src->nstacks ? src->sums : NULL;

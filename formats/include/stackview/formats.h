@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "stackview/annotate.h"
 #include "stackview/input.h"
 #include "stackview/save.h"
 #include "stackview/source.h"
@@ -170,6 +171,31 @@ typedef struct sv_disasm {
  * which and nothing is left to dispose. */
 SV_API int sv_disasm_function(sv_disasm *out, const char *path, uint64_t addr, sv_error *err) SV_MUST_USE;
 SV_API void sv_disasm_dispose(sv_disasm *d);
+
+/* A function annotated: the heaviest of the functions `name` means (sv_code_costs_new) with
+ * each instruction's cost in the view. Owns what it points to; sv_annotation_dispose frees. */
+typedef struct sv_annotation {
+	const sv_source *src;
+	sv_code_costs *fns; /* every function the name means, heaviest first */
+	size_t nfns;
+	const sv_code_costs *fn; /* the one annotated: fns[0] */
+	const char *path;        /* its code file */
+	sv_disasm d;
+	double *metric, *count; /* per instruction */
+	bool *target;           /* per instruction: a jump inside the function lands there */
+	double outside;         /* metric at addresses no instruction holds */
+	size_t hottest;         /* the instruction with the most metric */
+	void *srcs;             /* the source files' text, when asked for */
+} sv_annotation;
+
+/* 0; SV_ENOTFOUND when no sample the view keeps executed in a function of that name (or the
+ * source has no code locations); else an error in err (the code file unreadable, not ELF,
+ * debug-only, ...). `sources`: read the source files for their lines' text. */
+SV_API int sv_annotate(sv_annotation *a, const sv_view *v, const char *name, bool sources, sv_error *err) SV_MUST_USE;
+/* As text: a header, then per instruction its percent and samples, `*` on the hottest, `>` on
+ * jump targets, address and instruction, each source line above its first instruction. */
+SV_API void sv_annotation_print(FILE *f, const sv_annotation *a);
+SV_API void sv_annotation_dispose(sv_annotation *a);
 
 /* Read, unzip if needed, detect (or use opts->format) and import into a new source. opts
  * may be NULL. Errors carry the file name and a line or byte offset. */

@@ -6,6 +6,7 @@
 #ifndef STACKVIEW_ANNOTATE_H
 #define STACKVIEW_ANNOTATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,5 +34,7 @@ typedef struct sv_code_costs {
  * 0 or SV_ENOMEM. */
 SV_API int sv_code_costs_new(sv_code_costs **out, size_t *n, const sv_view *v, const char *name) SV_MUST_USE;
 SV_API void sv_code_costs_free(sv_code_costs *c, size_t n);
+/* Whether frame f is `name` as sv_code_costs_new reads it. */
+SV_API bool sv_frame_is(const sv_source *src, sv_frame_id f, const char *name);
 
 #endif

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/* A function annotated (stackview/formats.h sv_annotate): the view's cost of its code by
+ * address (lib/annotate.c) joined to its instructions (disasm.c), each instruction's share of
+ * the function's metric (perf annotate's local period), the jumps' targets inside it, its
+ * source lines with their text where the source file can be read; printed as text here (the
+ * CLI writes JSON from the same structure, the TUI shows the text). */
+#include "stackview/formats.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SOURCE_BYTES (16u << 20)
+
+/* A source file's lines, read once (NULL when unreadable). */
+typedef struct src_text {
+	char *text;
+	const char **line; /* line[k]: line k + 1 */
+	size_t n;
+} src_text;
+
+static void src_load(src_text *s, const char *path)
+{
+	memset(s, 0, sizeof(*s));
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return;
+	char *t = malloc(MAX_SOURCE_BYTES + 1);
+	size_t len = t ? fread(t, 1, MAX_SOURCE_BYTES, f) : 0;
+	fclose(f);
+	if (!t)
+		return;
+	t[len] = '\0';
+	size_t lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += t[i] == '\n';
+	s->line = malloc(lines * sizeof(*s->line));
+	if (!s->line) {
+		free(t);
+		return;
+	}
+	s->text = t;
+	char *p = t;
+	while (p && *p) {
+		s->line[s->n++] = p;
+		if ((p = strchr(p, '\n')))
+			*p++ = '\0';
+	}
+}
+
+static const char *src_line(const src_text *s, uint32_t line)
+{
+	return s->text && line >= 1 && line <= s->n ? s->line[line - 1] : NULL;
+}
+
+/* The instruction at addr (binary search), or SIZE_MAX. */
+static size_t insn_at(const sv_disasm *d, uint64_t addr)
+{
+	size_t lo = 0, hi = d->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->insns[mid].addr + d->insns[mid].size <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->n && d->insns[lo].addr <= addr ? lo : SIZE_MAX;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+void sv_annotation_print(FILE *f, const sv_annotation *a)
+{
+	const char *event = sv_source_event_name(a->src);
+	const sv_disasm *d = &a->d;
+	fprintf(f, "Annotate: %s in %s (%s, %.0f samples in the view; percent of the function's metric, as perf annotate's local period)\n",
+		d->symbol, a->path, event ? event : "samples", a->fn->count);
+	fprintf(f, " Percent    Samples | Address  Instruction                           (> jump target, * hottest)\n");
+	uint32_t pf = UINT32_MAX, pl = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		const sv_insn *x = &d->insns[i];
+		if (x->line && (x->file != pf || x->line != pl)) {
+			const char *txt = src_line(&((const src_text *)a->srcs)[x->file], x->line);
+			fprintf(f, "                    |   %s:%u%s%s\n", base_name(d->files[x->file]), x->line, txt ? "   " : "",
+				txt ? txt : "");
+			pf = x->file, pl = x->line;
+		}
+		double pct = a->fn->metric != 0 ? 100.0 * a->metric[i] / a->fn->metric : 0;
+		fprintf(f, "%8.2f %10.0f | %c%c%6" PRIx64 ":  %s", pct, a->count[i], i == a->hottest ? '*' : ' ',
+			a->target[i] ? '>' : ' ', x->addr, x->text);
+		if (x->jump && x->target >= d->start && x->target < d->end)
+			fprintf(f, "   <%s+0x%" PRIx64 ">", d->symbol, x->target - d->start);
+		fputc('\n', f);
+	}
+	if (a->outside != 0)
+		fprintf(f, "(%.2f %% of the function's metric is at addresses outside its symbol's code)\n",
+			100.0 * a->outside / a->fn->metric);
+}
+
+/* The instructions of fns[which] with their costs (a is zeroed but for src and the functions). */
+static int annotate_one(sv_annotation *a, size_t which, bool sources, sv_error *err)
+{
+	const sv_code_costs *fn = a->fn = &a->fns[which];
+	a->path = sv_source_code_file(a->src, fn->file);
+	/* the hottest address is surely inside the function */
+	size_t hot = 0;
+	for (size_t k = 1; k < fn->n; k++)
+		if (fabs(fn->at[k].metric) > fabs(fn->at[hot].metric))
+			hot = k;
+	int rc = sv_disasm_function(&a->d, a->path, fn->at[hot].addr, err);
+	if (rc)
+		return rc;
+	size_t n = a->d.n ? a->d.n : 1;
+	a->metric = calloc(n, sizeof(*a->metric));
+	a->count = calloc(n, sizeof(*a->count));
+	a->target = calloc(n, sizeof(*a->target));
+	src_text *srcs = calloc(a->d.nfiles ? a->d.nfiles : 1, sizeof(*srcs));
+	a->srcs = srcs;
+	if (!a->metric || !a->count || !a->target || !srcs)
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	for (size_t k = 0; k < fn->n; k++) {
+		size_t i = insn_at(&a->d, fn->at[k].addr);
+		if (i == SIZE_MAX) {
+			a->outside += fn->at[k].metric;
+			continue;
+		}
+		a->metric[i] += fn->at[k].metric;
+		a->count[i] += fn->at[k].count;
+	}
+	a->hottest = 0;
+	for (size_t i = 0; i < a->d.n; i++) {
+		if (fabs(a->metric[i]) > fabs(a->metric[a->hottest]))
+			a->hottest = i;
+		const sv_insn *x = &a->d.insns[i];
+		size_t t = x->jump && x->target >= a->d.start && x->target < a->d.end ? insn_at(&a->d, x->target) : SIZE_MAX;
+		if (t != SIZE_MAX)
+			a->target[t] = true;
+	}
+	for (size_t i = 0; sources && i < a->d.nfiles; i++)
+		src_load(&srcs[i], a->d.files[i]);
+	return 0;
+}
+
+void sv_annotation_dispose(sv_annotation *a)
+{
+	src_text *srcs = a->srcs;
+	for (size_t k = 0; srcs && k < a->d.nfiles; k++) {
+		free(srcs[k].text);
+		free(srcs[k].line);
+	}
+	free(srcs);
+	sv_code_costs_free(a->fns, a->nfns);
+	free(a->metric);
+	free(a->count);
+	free(a->target);
+	sv_disasm_dispose(&a->d);
+	memset(a, 0, sizeof(*a));
+}
+
+int sv_annotate(sv_annotation *a, const sv_view *v, const char *name, bool sources, sv_error *err)
+{
+	memset(a, 0, sizeof(*a));
+	a->src = sv_view_source(v);
+	int rc = sv_code_costs_new(&a->fns, &a->nfns, v, name);
+	if (rc)
+		return sv_error_set(err, rc, NULL);
+	if (!a->nfns)
+		return SV_ENOTFOUND;
+	if ((rc = annotate_one(a, 0, sources, err)))
+		sv_annotation_dispose(a);
+	return rc;
+}
+

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: MIT
+# stackview annotate (issue 36) against perf annotate: tests/data/annotate holds a perf.data
+# of hot.c (recorded here: perf record -e cpu-clock -F 4000 -g, perf 6.1), its binary and
+# perf annotate --stdio --percent-type local-period of two functions. Every instruction perf
+# lists has our address and percentage (2 decimals); the view's filters decide what counts.
+AD=tests/data/annotate
+AT=$TMP/annotate
+mkdir -p "$AT/symfs/tmp/stackview-annotate"
+cp "$AD/hot" "$AT/symfs/tmp/stackview-annotate/hot"
+gzip -dc "$AD/hot.data.gz" > "$AT/hot.data"
+PIN=(--symfs "$AT/symfs" --kallsyms /nonexistent)
+
+# "address percent" per instruction, perf's and ours
+perf_pct() { awk '/^ +[0-9.]+ : +[0-9a-f]+:/ {a = $3; sub(":", "", a); print a, $1}' "$1"; }
+our_pct() { "$SV" annotate "$@" --json 2>/dev/null | jq -r '.instructions[] | "\(.address) \(.percent)"' | awk '{printf "%s %.2f\n", $1, $2}'; }
+for fn in mix count_bits; do
+	want=$(perf_pct "$AD/perf-annotate.$fn.txt")
+	got=$(our_pct "$AT/hot.data" --name "$fn" "${PIN[@]}")
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else
+		bad "annotate.perf.$fn" "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -5)"; fi
+done
+# the header's sample count is perf's
+n=$(sed -n 's/.*for cpu-clock (\([0-9]*\) samples.*/\1/p' "$AD/perf-annotate.mix.txt")
+cn annotate.count '[.function, .count, .arch, (.instructions | length > 10)]' "[\"mix\", $n, \"x86-64\", true]" \
+	annotate "$AT/hot.data" --name mix "${PIN[@]}"
+# jumps inside the function mark their targets; the source lines come from DWARF
+cn annotate.jumps '(.instructions | length) as $n | [([.instructions[] | select(.jumps_to)] | length > 3),
+	([.instructions[] | select(.jump_target)] | length > 2), ([.instructions[] | select(.line)] | length == $n),
+	(.instructions[0].source | endswith("hot.c"))]' \
+	'[true, true, true, true]' annotate "$AT/hot.data" --name mix "${PIN[@]}"
+# what the view counts is what the instructions count: a time range and IncPats keep the
+# function's exclusive samples of ByName, and the names perf and byname use both work
+for f in "--start 100 --end 300" "--inc main" "--exc count_bits"; do
+	# shellcheck disable=SC2086
+	want=$("$SV" byname "$AT/hot.data" "${PIN[@]}" $f --json 2>/dev/null | jq '[.rows[] | select(.name == "hot!mix") | .exc_count] | add // 0')
+	# shellcheck disable=SC2086
+	got=$("$SV" annotate "$AT/hot.data" --name 'hot!mix' "${PIN[@]}" $f --json 2>/dev/null | jq '[.instructions[].count] | add')
+	if [ -n "$want" ] && [ "$want" != 0 ] && [ "$got" = "$want" ]; then ok; else bad "annotate.filters.$f" "got $got, want $want"; fi
+done
+got=$("$SV" annotate "$AT/hot.data" --name mix "${PIN[@]}" 2>/dev/null | grep -c '^ *[0-9.]* *[0-9]* | [* ][> ] *[0-9a-f]*:' || true)
+if [ "$got" = "$(perf_pct "$AD/perf-annotate.mix.txt" | grep -c .)" ]; then ok; else bad annotate.text "$got instruction lines"; fi
+"$SV" annotate "$AT/hot.data" --name mix "${PIN[@]}" 2>/dev/null | grep -q '^ *[0-9.]* *[0-9]* | \*' && ok || bad annotate.hottest "no * on the hottest instruction"
+
+# what cannot be annotated says why, on one line after the load's warnings, exit 1 or 2
+ea() { # ID EXIT REGEX -- ARGS...
+	local id=$1 want=$2 rx=$3 err st
+	shift 4
+	err=$("$SV" "$@" 2>&1 >/dev/null)
+	st=$?
+	if [ "$st" = "$want" ] && printf '%s' "$err" | tail -n 1 | grep -Eq -- "^stackview: .*$rx" &&
+		[ "$(printf '%s\n' "$err" | grep -vc 'warning:')" = 1 ]; then ok; else bad "$id" "exit $st: $err"; fi
+}
+e annotate.bad.nocode 1 'has no code addresses' -- annotate examples/tutorial.perfView.xml --name Main
+e annotate.bad.noname 2 'annotate needs --name' -- annotate "$AT/hot.data" "${PIN[@]}"
+ea annotate.bad.unknown 2 "no sample in the view executed in 'nosuchfn'" -- annotate "$AT/hot.data" --name nosuchfn "${PIN[@]}"
+ea annotate.bad.filtered 2 "no sample in the view executed in 'mix' \\(the filters leave none of its samples\\)" -- annotate "$AT/hot.data" --name mix --exc mix "${PIN[@]}"
+# a debug-only file where the binary should be: the code is not there, and the error says so
+mkdir -p "$AT/dbg/tmp/stackview-annotate"
+objcopy --only-keep-debug "$AD/hot" "$AT/dbg/tmp/stackview-annotate/hot"
+ea annotate.bad.debugonly 1 'holds no code \(a debug-only file\)' -- annotate "$AT/hot.data" --name mix --symfs "$AT/dbg" --kallsyms /nonexistent
+# the binary missing: no symbols, so no function of that name (the load's warning names the file)
+mkdir -p "$AT/empty"
+ea annotate.bad.nofile 2 "no sample in the view executed in 'mix'" -- annotate "$AT/hot.data" --name mix --symfs "$AT/empty" --kallsyms /nonexistent
