@@ -118,7 +118,7 @@ int cmd_annotate(const cli_opts *o)
 	if (o->out == OUT_JSON)
 		print_json(stdout, &a);
 	else
-		sv_annotation_print(stdout, &a);
+		sv_annotation_print(stdout, &a, NULL);
 	rc = cli_finish_output(stdout);
 out:
 	sv_annotation_dispose(&a);

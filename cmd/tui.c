@@ -83,6 +83,48 @@ static int tui_load_events(const void *payload, sv_evlog **out, char *warn, size
 	return cli_events_log(o, o->files[0], out, warn, warncap, err);
 }
 
+/* Annotate (a): the text stackview annotate prints, each line marked hot when it is an
+ * instruction with at least HOT_PERCENT of the function. */
+#define HOT_PERCENT 0.5
+static int tui_annotate(const sv_view *v, const char *name, char **text, bool **hot, size_t *nlines, size_t *hottest,
+			sv_error *err)
+{
+	sv_annotation an;
+	*text = NULL;
+	*hot = NULL;
+	int rc = sv_annotate(&an, v, name, true, err);
+	if (rc)
+		return rc;
+	size_t len = 0, *at = malloc((an.d.n ? an.d.n : 1) * sizeof(*at));
+	FILE *f = at ? open_memstream(text, &len) : NULL;
+	if (f) {
+		sv_annotation_print(f, &an, at);
+		rc = fclose(f) ? SV_ENOMEM : 0;
+	} else {
+		rc = SV_ENOMEM;
+	}
+	size_t n = 0;
+	for (size_t i = 0; !rc && i < len; i++)
+		n += (*text)[i] == '\n';
+	if (!rc && !(*hot = calloc(n ? n : 1, sizeof(**hot))))
+		rc = SV_ENOMEM;
+	for (size_t i = 0; !rc && i < an.d.n; i++)
+		if (at[i] < n)
+			(*hot)[at[i]] = an.fn->metric != 0 && 100.0 * an.metric[i] / an.fn->metric >= HOT_PERCENT;
+	*nlines = n;
+	*hottest = !rc && an.hottest < an.d.n ? at[an.hottest] : 0;
+	free(at);
+	sv_annotation_dispose(&an);
+	if (rc) {
+		free(*text);
+		free(*hot);
+		*text = NULL;
+		*hot = NULL;
+		sv_error_set(err, rc, NULL);
+	}
+	return rc;
+}
+
 /* The terminal UI (or its headless run with --script). The TUI starts from the file's saved
  * state or the per-source defaults of spec §11.2; the command line's boxes go on top. */
 int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick, bool hot,
@@ -105,6 +147,9 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 	    (!strcmp(sv_source_format(src), "etl") || !strcmp(sv_source_format(src), "nettrace") ||
 	     !strcmp(sv_source_format(src), "perf-script")))
 		to.load_events = tui_load_events;
+	/* code addresses (perf.data): a row's function can be annotated */
+	if (sv_source_location_count(src))
+		to.annotate = tui_annotate;
 	/* a heap snapshot: the Priority box starts with what its tree was built with */
 	if (!o->compare && strcmp(sv_source_format(src), "gcdump") == 0)
 		to.priority = o->priority ? o->priority : sv_gcdump_default_priorities();

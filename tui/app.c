@@ -228,6 +228,9 @@ void tui_app_free(tui_app *a)
 	sv_evlog_free(a->evlog);
 	free(a->report);
 	free(a->report_lines);
+	free(a->annot);
+	free(a->annot_lines);
+	free(a->annot_hot);
 	free(a->evidx);
 	for (size_t i = 0; i < a->nframes; i++)
 		tui_frame_dispose(&a->frames[i]);

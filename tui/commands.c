@@ -510,6 +510,7 @@ static const tui_mode_ops modes[MODE_COUNT] = {
 	[MODE_EVENTS] = { .key = tui_events_key, .mouse = tui_events_mouse, .draw = tui_events_draw },
 	[MODE_EVLIST] = { .key = tui_evlist_key, .mouse = tui_evlist_mouse, .draw = tui_evlist_draw },
 	[MODE_REPORT] = { .key = tui_report_key, .draw = tui_report_draw },
+	[MODE_ANNOTATE] = { .key = tui_annotate_key, .draw = tui_annotate_draw },
 	[MODE_NOTES] = { .key = tui_notes_key },
 	[MODE_WHEN] = { .key = when_mode_key, .mouse = grid_mouse },
 };
@@ -706,6 +707,7 @@ static int grid_command(tui_app *a, tui_command c)
 	case CMD_EVENTS: return tui_events_start(a);
 	case CMD_EVLIST: return tui_evlist_start(a);
 	case CMD_REPORTS: return tui_report_start(a);
+	case CMD_ANNOTATE: return tui_annotate_start(a);
 	case CMD_LOOKUP_SYMBOLS: return tui_lookup_symbols(a);
 	case CMD_EDIT_PRIORITY:
 		if (tui_priority_usable(a)) {

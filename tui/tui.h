@@ -3,6 +3,7 @@
 #ifndef STACKVIEW_TUI_H
 #define STACKVIEW_TUI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "stackview/evlog.h"
@@ -10,6 +11,7 @@
 #include "stackview/preset.h"
 #include "stackview/source.h"
 #include "stackview/status.h"
+#include "stackview/view.h"
 
 /* What a reload changes (NULL: as the file was first opened). */
 typedef struct tui_reload {
@@ -42,6 +44,12 @@ typedef struct tui_options {
 	/* Read the file's events for the Events view (reload_payload is its payload); NULL
 	 * disables the view. */
 	int (*load_events)(const void *payload, sv_evlog **out, char *warn, size_t warncap, sv_error *err);
+	/* Annotate: the function `name` of view v as text (lines ending in \n), per line whether
+	 * it is a hot instruction, and the hottest instruction's line; all malloc'd, the caller's.
+	 * SV_ENOTFOUND when no sample of the view executed in such a function; other errors in
+	 * err. NULL disables annotate (a source without code addresses). */
+	int (*annotate)(const sv_view *v, const char *name, char **text, bool **hot, size_t *nlines, size_t *hottest,
+			sv_error *err);
 	/* Open each new call tree along its hot path (profiles of whole programs), not only ROOT. */
 	bool expand_hot;
 	/* A heap snapshot: the Priority patterns its tree was built with (the Priority box and

@@ -75,8 +75,24 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
-void sv_annotation_print(FILE *f, const sv_annotation *a)
+/* A source line as text: tabs to the next multiple of 8, other control characters as spaces. */
+static void put_source(FILE *f, const char *t)
 {
+	for (size_t col = 0; t && *t; t++) {
+		if (*t == '\t') {
+			do
+				fputc(' ', f);
+			while (++col % 8);
+		} else {
+			fputc((unsigned char)*t < 0x20 || *t == 0x7f ? ' ' : *t, f);
+			col++;
+		}
+	}
+}
+
+void sv_annotation_print(FILE *f, const sv_annotation *a, size_t *insn_line)
+{
+	size_t line = 2;
 	const char *event = sv_source_event_name(a->src);
 	const sv_disasm *d = &a->d;
 	fprintf(f, "Annotate: %s in %s (%s, %.0f samples in the view; percent of the function's metric, as perf annotate's local period)\n",
@@ -87,10 +103,14 @@ void sv_annotation_print(FILE *f, const sv_annotation *a)
 		const sv_insn *x = &d->insns[i];
 		if (x->line && (x->file != pf || x->line != pl)) {
 			const char *txt = src_line(&((const src_text *)a->srcs)[x->file], x->line);
-			fprintf(f, "                    |   %s:%u%s%s\n", base_name(d->files[x->file]), x->line, txt ? "   " : "",
-				txt ? txt : "");
+			fprintf(f, "                    |   %s:%u%s", base_name(d->files[x->file]), x->line, txt ? "   " : "");
+			put_source(f, txt);
+			fputc('\n', f);
 			pf = x->file, pl = x->line;
+			line++;
 		}
+		if (insn_line)
+			insn_line[i] = line++;
 		double pct = a->fn->metric != 0 ? 100.0 * a->metric[i] / a->fn->metric : 0;
 		fprintf(f, "%8.2f %10.0f | %c%c%6" PRIx64 ":  %s", pct, a->count[i], i == a->hottest ? '*' : ' ',
 			a->target[i] ? '>' : ' ', x->addr, x->text);

@@ -61,3 +61,19 @@ ea annotate.bad.debugonly 1 'holds no code \(a debug-only file\)' -- annotate "$
 # the binary missing: no symbols, so no function of that name (the load's warning names the file)
 mkdir -p "$AT/empty"
 ea annotate.bad.nofile 2 "no sample in the view executed in 'mix'" -- annotate "$AT/hot.data" --name mix --symfs "$AT/empty" --kallsyms /nonexistent
+
+# the terminal UI: a on a row annotates its function with the hottest instruction selected,
+# Tab moves to the next hot one (0.5 % or more, in address order), any other key closes
+printf '# annotate\n/ "mix" <Enter> a :dump\n<Tab> :dump\nq :dump\n' > "$AT/ann.keys"
+scr=$("$SV" view "$AT/hot.data" "${PIN[@]}" --script "$AT/ann.keys" --size 120x24 2>/dev/null)
+json=$("$SV" annotate "$AT/hot.data" --name mix "${PIN[@]}" --json 2>/dev/null)
+hot=$(printf '%s' "$json" | jq -r '.instructions | max_by(.percent) | .address')
+next=$(printf '%s' "$json" | jq -r --arg h "$hot" '.instructions as $i | ($i | map(.address) | index($h)) as $k
+	| [$i[$k + 1:][] | select(.percent >= 0.5)][0].address')
+foot() { printf '%s\n' "$scr" | awk -v n="$1" '/^----$/ {k++; next} k == n - 1 && /^Tab\/n next hot/ {print}'; }
+if foot 1 | grep -q "\*[> ] *$hot:" && foot 2 | grep -q " $next:" && printf '%s\n' "$scr" | awk '/^----$/ {k++} k == 2' | grep -q '^ 1 ByName'; then
+	ok; else bad annotate.tui "hottest $hot, next $next: $(foot 1) / $(foot 2)"; fi
+# a source without addresses says so instead of annotating
+printf '# annotate\na :dump\n' > "$AT/noaddr.keys"
+"$SV" view examples/tutorial.perfView.xml --script "$AT/noaddr.keys" --size 120x24 2>/dev/null | grep -q 'Annotate needs code addresses' &&
+	ok || bad annotate.tui.noaddr "no status line"

@@ -192,9 +192,10 @@ typedef struct sv_annotation {
  * source has no code locations); else an error in err (the code file unreadable, not ELF,
  * debug-only, ...). `sources`: read the source files for their lines' text. */
 SV_API int sv_annotate(sv_annotation *a, const sv_view *v, const char *name, bool sources, sv_error *err) SV_MUST_USE;
-/* As text: a header, then per instruction its percent and samples, `*` on the hottest, `>` on
- * jump targets, address and instruction, each source line above its first instruction. */
-SV_API void sv_annotation_print(FILE *f, const sv_annotation *a);
+/* As text: two header lines, then per instruction its percent and samples, `*` on the hottest,
+ * `>` on jump targets, address and instruction, each source line above its first instruction.
+ * insn_line (NULL, or room for a->d.n): each instruction's line number, the first line 0. */
+SV_API void sv_annotation_print(FILE *f, const sv_annotation *a, size_t *insn_line);
 SV_API void sv_annotation_dispose(sv_annotation *a);
 
 /* Read, unzip if needed, detect (or use opts->format) and import into a new source. opts
