@@ -60,8 +60,8 @@ static void print_json(FILE *f, const sv_annotation *a)
 	fputc('\n', f);
 }
 
-/* Why no function was found, on one line: the name is no frame's, its code file was not
- * found when loading, or the view keeps none of its samples. */
+/* Why no function was found, on one line: the name is no frame's, no sample's leaf address is
+ * in it (a caller only, or its code file was not found), or the view keeps none of them. */
 static int no_function(const sv_source *src, const char *name)
 {
 	sv_frame_id frame = UINT32_MAX;
@@ -72,10 +72,10 @@ static int no_function(const sv_source *src, const char *name)
 	for (uint32_t l = 0; l < sv_source_location_count(src) && !located; l++)
 		located = sv_frame_is(src, sv_source_location(src, l).frame, name);
 	if (frame != UINT32_MAX && !located) {
-		fprintf(stderr, "stackview: annotate: %s: its code file was not found when loading (give the binary: "
-				"--symfs DIR, --debug-dir DIR, or run where it was recorded)\n",
+		fprintf(stderr, "stackview: annotate: %s: no sample's own address is in it (it has samples only as a caller, or "
+				"its code file was not found when loading: give the binary with --symfs DIR or --debug-dir DIR)\n",
 			sv_source_frame_name(src, frame));
-		return EXIT_INPUT;
+		return EXIT_USAGE;
 	}
 	fprintf(stderr, "stackview: annotate: no sample in the view executed in '%s' (%s)\n", name,
 		located ? "the filters leave none of its samples"

@@ -142,3 +142,40 @@ cn report.gcstats.x64-count '[.processes[] | .all.count] | add' '264' report gcs
 cn preset.just-my-app.etl '[.tree.children[0].children[0].children[0] | .name, .children[0].name, .children[0].children[0].name]' \
 	'["OTHER <<ntdll!?>>","Test.x64!Test.Program.Main(class System.String[])","OTHER <<mscorlib!System.DateTime.get_Now()>>"]' \
 	calltree "$SHARED/etl/net.4.5.2.x64.etl.zip" --inc 'Process% Test.x64' --preset 'Just My App'
+
+# Annotate (issue 36) against perf annotate run here: the shared mt recordings (the binaries
+# from the shared debug directory, which hold their code) and a program recorded now; every
+# instruction perf lists has our address and percentage. perf annotate needs perf (Debian's
+# linux-perf, make deps-test) and objdump.
+AN=$IT/annotate
+mkdir -p "$AN/symfs/tmp/perfdata/bin"
+cp "$SHARED/perf/debug/.build-id/fd/5d207e3219251d345fad1f72dfdd507487ac29.debug" "$AN/symfs/tmp/perfdata/bin/mt"
+ann_cmp() { # ID PERF.DATA FUNCTION PERF-OPTIONS -- OUR-OPTIONS
+	local id=$1 data=$2 fn=$3 want got
+	shift 3
+	local popts=()
+	while [ "$1" != -- ]; do popts+=("$1"); shift; done
+	shift
+	want=$(perf annotate -i "$data" "${popts[@]}" --stdio --percent-type local-period "$fn" 2>/dev/null |
+		awk '/^ +[0-9.]+ : +[0-9a-f]+:/ {a = $3; sub(":", "", a); print a, $1}')
+	got=$("$SV" annotate "$data" --name "$fn" "$@" --json 2>/dev/null | jq -r '.instructions[] | "\(.address) \(.percent)"' |
+		awk '{printf "%s %.2f\n", $1, $2}')
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else bad "$id" "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -4 | tr '\n' '|')"; fi
+}
+if command -v perf > /dev/null && command -v objdump > /dev/null; then
+	for fn in leaf_math leaf_mem; do
+		ann_cmp "annotate.shared.mt.$fn" "$SHARED/perf/recordings/mt.fp.data" "$fn" --symfs "$AN/symfs" -- "${NATIVE[@]}"
+	done
+	# a program recorded now, at -F 10000 (perf's own binary path; the build-id cache kept out)
+	cp tests/data/annotate/hot.c "$AN/"
+	if cc -O2 -g -fno-omit-frame-pointer -o "$AN/hot" "$AN/hot.c" -lm &&
+		perf record -q -e cpu-clock -F 10000 -g -N -o "$AN/live.data" "$AN/hot" 2000 > /dev/null 2>&1; then
+		for fn in mix count_bits; do
+			ann_cmp "annotate.live.$fn" "$AN/live.data" "$fn" -- --kallsyms /nonexistent
+		done
+	else
+		bad annotate.live "cannot build or record tests/data/annotate/hot.c here"
+	fi
+else
+	bad annotate.perf "perf or objdump missing (make deps-test installs them)"
+fi
