@@ -77,3 +77,17 @@ if foot 1 | grep -q "\*[> ] *$hot:" && foot 2 | grep -q " $next:" && printf '%s\
 printf '# annotate\na :dump\n' > "$AT/noaddr.keys"
 "$SV" view examples/tutorial.perfView.xml --script "$AT/noaddr.keys" --size 120x24 2>/dev/null | grep -q 'Annotate needs code addresses' &&
 	ok || bad annotate.tui.noaddr "no status line"
+
+# Inline frames at call sites (issue 36 point 4): spin() is called from inside three levels of
+# inlined functions; a --call-graph dwarf recording (tests/data/inline, perf 6.1) keeps every
+# level above the call as perf does, and each (inlined) row's Inc equals perf report's
+# children column (perf-report.children.txt, made with --symfs on the same binary).
+ID=tests/data/inline
+mkdir -p "$AT/isymfs/tmp/stackview-inline"
+cp "$ID/inl" "$AT/isymfs/tmp/stackview-inline/inl"
+gzip -dc "$ID/inl.data.gz" > "$AT/inl.data"
+want=$(awk '/^ +[0-9.]+%.*\(inlined\)$/ {p = $1; sub("%", "", p); s = $0; sub(/.*\] /, "", s); print s, p}' "$ID/perf-report.children.txt" | sort)
+got=$("$SV" byname "$AT/inl.data" --symfs "$AT/isymfs" --kallsyms /nonexistent --json 2>/dev/null |
+	jq -r '.summary.metric as $t | .rows[] | select(.name | endswith("(inlined)")) | "\(.name | sub("^[^!]*!"; "")) \(.inc * 100 / $t)"' |
+	awk '{n = $NF; $NF = ""; sub(/ $/, ""); printf "%s %.2f\n", $0, n}' | sort)
+if [ "$(printf '%s\n' "$want" | grep -c inlined)" = 3 ] && [ "$got" = "$want" ]; then ok; else bad annotate.inline.levels "got [$got], want [$want]"; fi
