@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* stackview annotate FILE --name FUNC [FILTER...] [--json]: a function's machine code with each
+/* stackview annotate and stackview source (Goto Source). annotate FILE --name FUNC [FILTER...] [--json]: a function's machine code with each
  * instruction's share of the function's samples in the view (perf annotate's local period),
  * its source lines between the instructions, jump targets marked. formats/perf/annotate.c
  * joins the view's cost by address (lib/annotate.c) to the instructions and prints the text;
@@ -122,6 +122,84 @@ int cmd_annotate(const cli_opts *o)
 	rc = cli_finish_output(stdout);
 out:
 	sv_annotation_dispose(&a);
+	sv_view_free(v);
+	sv_params_dispose(&p);
+	sv_source_free(src);
+	return rc;
+}
+
+static void print_source_json(FILE *f, const sv_srcview *g)
+{
+	const char *event = sv_source_event_name(g->src);
+	jw w = { .f = f };
+	jw_begin_obj(&w);
+	jw_key(&w, "function"); jw_str(&w, g->symbol);
+	jw_key(&w, "frame"); jw_str(&w, sv_source_frame_name(g->src, g->frame));
+	jw_key(&w, "file"); jw_str(&w, g->path);
+	jw_key(&w, "event");
+	if (event)
+		jw_str(&w, event);
+	else
+		jw_null(&w);
+	jw_key(&w, "view_metric"); jw_num(&w, g->view_metric);
+	jw_key(&w, "inc"); jw_num(&w, g->total.inc);
+	jw_key(&w, "exc"); jw_num(&w, g->total.exc);
+	jw_key(&w, "inc_count"); jw_num(&w, g->total.inc_ct);
+	jw_key(&w, "exc_count"); jw_num(&w, g->total.exc_ct);
+	jw_key(&w, "callers"); jw_bool(&w, g->callers);
+	jw_key(&w, "lines");
+	jw_begin_arr(&w);
+	for (size_t i = 0; i < g->nlines; i++) {
+		const sv_source_line *l = &g->lines[i];
+		jw_begin_obj(&w);
+		jw_key(&w, "source"); jw_str(&w, g->files[l->file]);
+		jw_key(&w, "line"); jw_int(&w, l->line);
+		jw_key(&w, "inc"); jw_num(&w, l->cost.inc);
+		jw_key(&w, "exc"); jw_num(&w, l->cost.exc);
+		jw_key(&w, "inc_count"); jw_num(&w, l->cost.inc_ct);
+		jw_key(&w, "exc_count"); jw_num(&w, l->cost.exc_ct);
+		jw_key(&w, "hottest"); jw_bool(&w, i == g->hottest);
+		jw_end_obj(&w);
+	}
+	jw_end_arr(&w);
+	jw_end_obj(&w);
+	fputc('\n', f);
+}
+
+int cmd_source(const cli_opts *o)
+{
+	sv_source *src;
+	sv_view *v;
+	sv_params p = { 0 };
+	int rc = cli_open_view(o, &src, &p, &v);
+	if (rc)
+		return rc;
+	sv_srcview g = { 0 };
+	sv_error err;
+	sv_error_clear(&err);
+	if (!sv_source_location_count(src)) {
+		fprintf(stderr, "stackview: source: %s has no code addresses (Goto Source reads perf.data recordings)\n",
+			o->files[0]);
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	rc = sv_goto_source(&g, v, o->name, o->source_path, &err);
+	if (rc == SV_ENOTFOUND) {
+		rc = no_function(src, o->name);
+		goto out;
+	}
+	if (rc) {
+		fprintf(stderr, "stackview: source %s: %s\n", o->name, err.msg[0] ? err.msg : sv_status_str(rc));
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	if (o->out == OUT_JSON)
+		print_source_json(stdout, &g);
+	else
+		sv_srcview_print(stdout, &g, NULL);
+	rc = cli_finish_output(stdout);
+out:
+	sv_srcview_dispose(&g);
 	sv_view_free(v);
 	sv_params_dispose(&p);
 	sv_source_free(src);

@@ -59,6 +59,7 @@ typedef struct cli_opts {
 	bool perf_layout;         /* diff --layout perf */
 	double net_timeout, net_total; /* --net-timeout, --net-total (0 = the defaults) */
 	const char *symfs;        /* --symfs */
+	const char *source_path;  /* --source-path */
 	const char *perf_map_dir; /* --perf-map-dir */
 	const char *debug_dirs;   /* --debug-dir (each), then $PERF_BUILDID_DIR or ~/.debug, ':'-joined */
 	char debug_buf[4096];
@@ -129,7 +130,7 @@ bool cli_progress_end(cli_progress *cp, bool ok);
 typedef enum cli_command_id {
 	CLI_CMD_VIEW, CLI_CMD_INFO, CLI_CMD_BYNAME, CLI_CMD_CALLTREE, CLI_CMD_CALLERS, CLI_CMD_CALLEES,
 	CLI_CMD_CALLERCALLEE, CLI_CMD_FLAME, CLI_CMD_DIFF, CLI_CMD_OVERWEIGHT, CLI_CMD_CHECK, CLI_CMD_EXPLAIN,
-	CLI_CMD_CONVERT, CLI_CMD_SYMBOLS, CLI_CMD_PRESETS, CLI_CMD_EVENTS, CLI_CMD_REPORT, CLI_CMD_ANNOTATE, CLI_CMD_COUNT
+	CLI_CMD_CONVERT, CLI_CMD_SYMBOLS, CLI_CMD_PRESETS, CLI_CMD_EVENTS, CLI_CMD_REPORT, CLI_CMD_ANNOTATE, CLI_CMD_SOURCE, CLI_CMD_COUNT
 } cli_command_id;
 enum { CLI_NEEDS_FOCUS = 1, CLI_NEEDS_OUTPUT = 2, CLI_WANTS_PRESETS = 4, CLI_SPLITS = 8 /* BASE... -- TEST... */,
        CLI_NEEDS_NAME = 16 };
@@ -184,6 +185,7 @@ int cmd_events(const cli_opts *o);
 int cli_events_log(const cli_opts *o, const char *path, sv_evlog **out, char *warn, size_t warncap, sv_error *err);
 int cmd_report(const cli_opts *o);
 int cmd_annotate(const cli_opts *o); /* annotate.c */
+int cmd_source(const cli_opts *o);   /* annotate.c */
 int cmd_diff(const cli_opts *o);
 int cmd_overweight(const cli_opts *o);
 /* The runs of a diff, overweight or check (diff.c): files[first ..], the base runs up to

@@ -31,6 +31,7 @@ static const cli_command commands[] = {
 	{ .id = CLI_CMD_REPORT, .name = "report", .min_files = 2, .max_files = 2,
 	  .files = "a report (gcstats, jitstats or traceinfo) and a FILE" },
 	{ .id = CLI_CMD_ANNOTATE, .name = "annotate", .min_files = 1, .max_files = 1, .needs = CLI_NEEDS_NAME, .files = "FILE" },
+	{ .id = CLI_CMD_SOURCE, .name = "source", .min_files = 1, .max_files = 1, .needs = CLI_NEEDS_NAME, .files = "FILE" },
 	{ .id = CLI_CMD_PRESETS, .name = "presets", .min_files = 0, .max_files = 0, .needs = CLI_WANTS_PRESETS, .files = "" },
 };
 

@@ -39,6 +39,7 @@ static int (*const run[CLI_CMD_COUNT])(const cli_opts *o) = {
 	[CLI_CMD_EVENTS] = cmd_events,
 	[CLI_CMD_REPORT] = cmd_report,
 	[CLI_CMD_ANNOTATE] = cmd_annotate,
+	[CLI_CMD_SOURCE] = cmd_source,
 };
 
 int main(int argc, char **argv)

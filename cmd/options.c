@@ -30,6 +30,8 @@ void cli_usage(FILE *f)
 	      "       stackview symbols FILE [--lookup ADDR[,ADDR...]] [--json]   a PDB's functions\n"
 	      "       stackview annotate FILE --name FUNC [FILTER...] [--json]   a function's instructions and\n"
 	      "                    their share of its samples (perf.data)\n"
+	      "       stackview source FILE --name FUNC [FILTER...] [--source-path DIR] [--json]   Goto Source:\n"
+	      "                    a function's source lines with their inclusive and exclusive cost (perf.data)\n"
 	      "\n"
 	      "FILE may be - (standard input). Formats: .perfView.xml, .perfView.json (+ .zip),\n"
 	      "perf script text (*.data.txt, or piped), perf.data, perfcollect .trace.zip, Windows .etl and\n"
@@ -70,6 +72,7 @@ void cli_usage(FILE *f)
 	      "      --threads N       perf script and folded text: read with N threads, 1 or 2 (default:\n"
 	      "                        two for 16 MiB or more when there are two CPUs; same result)\n"
 	      "      --symfs DIR       perf.data: the recording's files under DIR (as perf's --symfs)\n"
+	      "      --source-path DIR source (Goto Source): also look for source files under DIR\n"
 	      "      --debuginfod URL  perf.data: files by build id from this debuginfod server (default:\n"
 	      "                        the servers in DEBUGINFOD_URLS; none when it is unset)\n"
 	      "      --symbol-path P   ETL: where PDBs are, as _NT_SYMBOL_PATH (default: that variable):\n"
@@ -106,7 +109,7 @@ void cli_usage(FILE *f)
 	      "      --depth N         calltree/callers/callees: levels below the top (text and TSV:\n"
 	      "                        500 unless given, with a note when the tree goes deeper)\n"
 	      "      --focus NAME      the name for callers, callees, callercallee\n"
-	      "      --name NAME       explain: the row to explain; annotate: the function\n"
+	      "      --name NAME       explain: the row to explain; annotate, source: the function\n"
 	      "      --junit FILE      check: also write the verdicts as JUnit XML\n"
 	      "  -o, --output FILE     flame / diff: write a flame graph SVG\n"
 	      "      --layout perf     diff: baseline %% and delta points per name, as perf diff\n"
@@ -130,7 +133,7 @@ enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
 	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_LAYOUT, O_FORMAT, O_VERSION,
 	O_MATCH, O_NO_AUTO_MATCH, O_WELCH, O_JUNIT, O_NAME,
-	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_THREADS, O_BY_CPU, O_LOOKUP, O_SYMBOL_PATH, O_OFFLINE, O_PRIORITY, O_SYMBOL_MODULES, O_PROCESS, O_THREAD, O_GREP, O_LIMIT, O_CSV, O_NET_TIMEOUT, O_NET_TOTAL, O_SYMFS, O_DEBUGINFOD, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT, O_SORT, O_COMM, O_PID, O_TID, O_DSOS, O_SYMBOLS, O_PERF_G, O_PERF_F,
+	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_THREADS, O_BY_CPU, O_LOOKUP, O_SYMBOL_PATH, O_OFFLINE, O_PRIORITY, O_SYMBOL_MODULES, O_PROCESS, O_THREAD, O_GREP, O_LIMIT, O_CSV, O_NET_TIMEOUT, O_NET_TOTAL, O_SYMFS, O_SOURCE_PATH, O_DEBUGINFOD, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT, O_SORT, O_COMM, O_PID, O_TID, O_DSOS, O_SYMBOLS, O_PERF_G, O_PERF_F,
 };
 
 static const struct option longopts[] = {
@@ -161,6 +164,7 @@ static const struct option longopts[] = {
 	{ "net-timeout", required_argument, NULL, O_NET_TIMEOUT },
 	{ "net-total", required_argument, NULL, O_NET_TOTAL },
 	{ "symfs", required_argument, NULL, O_SYMFS },
+	{ "source-path", required_argument, NULL, O_SOURCE_PATH },
 	{ "debuginfod", required_argument, NULL, O_DEBUGINFOD },
 	{ "debug-dir", required_argument, NULL, O_DEBUG_DIR },
 	{ "perf-map-dir", required_argument, NULL, O_PERF_MAP_DIR },
@@ -491,6 +495,7 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 			break;
 		}
 		case O_SYMFS: o->symfs = optarg; break;
+		case O_SOURCE_PATH: o->source_path = optarg; break;
 		case O_DEBUGINFOD: /* libdebuginfod reads its servers from the environment */
 			if (setenv("DEBUGINFOD_URLS", optarg, 1)) {
 				fprintf(stderr, "stackview: --debuginfod: cannot set DEBUGINFOD_URLS\n");

@@ -60,7 +60,7 @@ int sv_code_costs_new(sv_code_costs **out, size_t *n, const sv_view *v, const ch
 		want[f] = sv_frame_is(src, f, name);
 	for (uint32_t l = 0; l < nl; l++) {
 		L[l] = sv_source_location(src, l);
-		if (want[L[l].frame] && (m[l] != 0 || c[l] != 0))
+		if (L[l].file != SV_LOC_NONE && want[L[l].frame] && (m[l] != 0 || c[l] != 0))
 			pick[np++] = l;
 	}
 	qsort_r(pick, np, sizeof(*pick), by_function, L);
@@ -109,4 +109,55 @@ void sv_code_costs_free(sv_code_costs *c, size_t n)
 	for (size_t i = 0; c && i < n; i++)
 		free(c[i].at);
 	free(c);
+}
+
+int sv_view_key_costs(const sv_view *v, const uint32_t *loc_key, uint32_t nkeys, sv_key_cost *out)
+{
+	memset(out, 0, (size_t)nkeys * sizeof(*out));
+	const sv_source *src = sv_view_source(v);
+	const uint32_t *path = sv_source_sample_code_paths(src);
+	uint32_t np = sv_source_code_path_count(src);
+	if (!path || !np)
+		return 0;
+	const uint32_t *caller = sv_source_code_path_callers(src), *loc = sv_source_code_path_locs(src);
+	/* the view's samples summed per code path first, then each path walked once */
+	double *m = calloc(np, sizeof(*m)), *c = calloc(np, sizeof(*c));
+	uint32_t *stamp = malloc((nkeys ? nkeys : 1) * sizeof(*stamp));
+	if (!m || !c || !stamp) {
+		free(m);
+		free(c);
+		free(stamp);
+		return SV_ENOMEM;
+	}
+	memset(stamp, 0xff, (nkeys ? nkeys : 1) * sizeof(*stamp));
+	sv_samples smp = sv_source_samples(src);
+	for (size_t i = 0; i < smp.n; i++) {
+		sv_node_id node;
+		double t, x;
+		if (path[i] < np && sv_view_sample(v, i, &node, &t, &x)) {
+			m[path[i]] += x;
+			c[path[i]] += sv_sample_count(&smp, i);
+		}
+	}
+	for (uint32_t p = 0; p < np; p++) {
+		if (m[p] == 0 && c[p] == 0)
+			continue;
+		uint32_t k = loc_key[loc[p]];
+		if (k < nkeys) {
+			out[k].exc += m[p];
+			out[k].exc_ct += c[p];
+		}
+		for (uint32_t q = p; q != SV_LOC_NONE; q = caller[q]) {
+			k = loc_key[loc[q]];
+			if (k < nkeys && stamp[k] != p) {
+				stamp[k] = p;
+				out[k].inc += m[p];
+				out[k].inc_ct += c[p];
+			}
+		}
+	}
+	free(m);
+	free(c);
+	free(stamp);
+	return 0;
 }

@@ -27,6 +27,7 @@ int sv_source_new(sv_source **out, const char *format)
 	sv_idmap_init(&src->code_index);
 	sv_strtab_init(&src->code_files);
 	sv_idmap_init(&src->loc_index);
+	sv_idmap_init(&src->cp_index);
 	src->last_key = UINT64_MAX; /* no pair hashes to it before one is coded (see pair_key) */
 	src->format = strdup(format ? format : "");
 	src->notes = strdup("");
@@ -433,20 +434,20 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 	return 0;
 }
 
-int sv_source_add_sample_at(sv_source *src, sv_stack_id stack, double time, double metric, double count, uint32_t loc)
+int sv_source_add_sample_at(sv_source *src, sv_stack_id stack, double time, double metric, double count, uint32_t path)
 {
 	size_t before = src->nsamples;
 	int rc = sv_source_add_sample(src, stack, time, metric, count);
-	if (rc || src->nsamples == before || loc == SV_LOC_NONE)
+	if (rc || src->nsamples == before || path == SV_LOC_NONE)
 		return rc;
-	if (loc >= src->nlocs)
+	if (path >= src->ncps)
 		return SV_EINVAL;
 	if (!src->s_loc) { /* the first sample with a location: every earlier one has none */
 		if (!(src->s_loc = malloc(src->s_cap * sizeof(*src->s_loc))))
 			return SV_ENOMEM;
 		memset(src->s_loc, 0xff, src->s_cap * sizeof(*src->s_loc));
 	}
-	src->s_loc[src->nsamples - 1] = loc;
+	src->s_loc[src->nsamples - 1] = path;
 	return 0;
 }
 
@@ -558,6 +559,6 @@ size_t sv_source_memory(const sv_source *src)
 				      src->code_index.cap * 12
 			    : src->s_cap * (sizeof(double) + sizeof(float))) +
 	       (src->s_loc ? src->s_cap * sizeof(uint32_t) : 0) + (size_t)src->loc_cap * sizeof(sv_location) +
-	       src->loc_index.cap * 12;
+	       src->loc_index.cap * 12 + src->cp_cap * 8 + src->cp_index.cap * 12;
 }
 

@@ -64,13 +64,17 @@ struct sv_source {
 	size_t ninotes, inote_cap;
 	char *user_mods[SV_MAX_USER_MODULES];
 	size_t nuser_mods;
-	/* code locations (source_loc.c): files, locations, and per sample its location */
+	/* code locations (source_loc.c): files, locations, code paths, and per sample its path */
 	strtab code_files;
 	sv_location *locs;
 	uint32_t nlocs;
 	size_t loc_cap;
 	sv_idmap loc_index; /* hash of (frame, file, addr) -> location, checked against locs */
-	uint32_t *s_loc;    /* per sample (s_cap of them) once a sample has one */
+	uint32_t *cp_caller, *cp_loc; /* per code path */
+	uint32_t ncps;
+	size_t cp_cap, cp_loc_cap;
+	sv_idmap cp_index; /* (caller + 1) << 32 | loc -> code path */
+	uint32_t *s_loc;    /* per sample (s_cap of them) once a sample has one: its code path */
 };
 
 /* Room for the per-sample locations when the sample arrays grow to `ncap`. */

@@ -23,7 +23,7 @@ static uint64_t loc_key(sv_frame_id frame, uint32_t file, uint64_t addr)
 
 int sv_source_intern_location(sv_source *src, uint32_t *out, sv_frame_id frame, uint32_t file, uint64_t addr)
 {
-	if (frame >= src->frames.count || file >= src->code_files.count)
+	if (frame >= src->frames.count || (file != SV_LOC_NONE && file >= src->code_files.count))
 		return SV_EINVAL;
 	/* the key is a hash: a different location under it moves on to the next key */
 	for (uint64_t k = loc_key(frame, file, addr);; k = sv_hash_mix64(k + 1)) {
@@ -47,6 +47,27 @@ int sv_source_intern_location(sv_source *src, uint32_t *out, sv_frame_id frame, 
 	}
 }
 
+int sv_source_intern_code_path(sv_source *src, uint32_t *out, uint32_t caller, uint32_t loc)
+{
+	if (loc >= src->nlocs || (caller != SV_LOC_NONE && caller >= src->ncps))
+		return SV_EINVAL;
+	if (src->ncps == SV_LOC_NONE - 1)
+		return SV_ELIMIT;
+	uint32_t id;
+	int rc = sv_idmap_get_or_put(&src->cp_index, ((uint64_t)caller + 1) << 32 | loc, src->ncps, &id);
+	if (rc || id != src->ncps) {
+		*out = id;
+		return rc;
+	}
+	if (SV_ARRAY_RESERVE(src->cp_caller, src->cp_cap, (size_t)src->ncps + 1) ||
+	    SV_ARRAY_RESERVE(src->cp_loc, src->cp_loc_cap, (size_t)src->ncps + 1))
+		return SV_ENOMEM;
+	src->cp_caller[src->ncps] = caller;
+	src->cp_loc[src->ncps] = loc;
+	*out = src->ncps++;
+	return 0;
+}
+
 int sv_source_loc_grow(sv_source *src, size_t ncap)
 {
 	if (!src->s_loc)
@@ -59,6 +80,9 @@ int sv_source_loc_grow(sv_source *src, size_t ncap)
 }
 
 uint32_t sv_source_location_count(const sv_source *src) { return src->nlocs; }
+uint32_t sv_source_code_path_count(const sv_source *src) { return src->ncps; }
+const uint32_t *sv_source_code_path_callers(const sv_source *src) { return src->cp_caller; }
+const uint32_t *sv_source_code_path_locs(const sv_source *src) { return src->cp_loc; }
 uint32_t sv_source_code_file_count(const sv_source *src) { return src->code_files.count; }
 
 const char *sv_source_code_file(const sv_source *src, uint32_t file)
@@ -71,12 +95,15 @@ sv_location sv_source_location(const sv_source *src, uint32_t loc)
 	return loc < src->nlocs ? src->locs[loc] : (sv_location){ UINT32_MAX, UINT32_MAX, 0 };
 }
 
-const uint32_t *sv_source_sample_locations(const sv_source *src) { return src->s_loc; }
+const uint32_t *sv_source_sample_code_paths(const sv_source *src) { return src->s_loc; }
 
 void sv_source_loc_free(sv_source *src)
 {
 	sv_strtab_dispose(&src->code_files);
 	free(src->locs);
 	sv_idmap_dispose(&src->loc_index);
+	free(src->cp_caller);
+	free(src->cp_loc);
+	sv_idmap_dispose(&src->cp_index);
 	free(src->s_loc);
 }

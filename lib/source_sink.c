@@ -104,9 +104,14 @@ static int sink_location(void *self, uint32_t *out, sv_frame_id frame, uint32_t 
 	return sv_source_intern_location(self, out, frame, file, addr);
 }
 
-static int sink_sample_at(void *self, sv_stack_id stack, double time, double metric, double count, uint32_t loc)
+static int sink_code_path(void *self, uint32_t *out, uint32_t caller, uint32_t loc)
 {
-	return sv_source_add_sample_at(self, stack, time, metric, count, loc);
+	return sv_source_intern_code_path(self, out, caller, loc);
+}
+
+static int sink_sample_at(void *self, sv_stack_id stack, double time, double metric, double count, uint32_t path)
+{
+	return sv_source_add_sample_at(self, stack, time, metric, count, path);
 }
 
 static const sv_sink_ops source_sink_ops = {
@@ -126,6 +131,7 @@ static const sv_sink_ops source_sink_ops = {
 	.frame_name = sink_frame_name,
 	.intern_code_file = sink_code_file,
 	.intern_location = sink_location,
+	.intern_code_path = sink_code_path,
 	.add_sample_at = sink_sample_at,
 };
 

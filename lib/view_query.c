@@ -86,10 +86,10 @@ bool sv_view_sample(const sv_view *v, size_t i, sv_node_id *node, double *time, 
 int sv_view_location_sums(const sv_view *v, double **metric, double **count)
 {
 	const sv_source *src = v->src;
-	const uint32_t *loc = sv_source_sample_locations(src);
-	uint32_t nl = sv_source_location_count(src);
+	const uint32_t *path = sv_source_sample_code_paths(src), *leaf = sv_source_code_path_locs(src);
+	uint32_t nl = sv_source_location_count(src), np = sv_source_code_path_count(src);
 	*metric = *count = NULL;
-	if (!loc || !nl)
+	if (!path || !nl)
 		return 0;
 	double *m = calloc(nl, sizeof(*m)), *c = calloc(nl, sizeof(*c));
 	if (!m || !c) {
@@ -101,9 +101,9 @@ int sv_view_location_sums(const sv_view *v, double **metric, double **count)
 	for (size_t i = 0; i < smp.n; i++) {
 		sv_node_id node;
 		double t, x;
-		if (loc[i] < nl && sv_view_sample(v, i, &node, &t, &x)) {
-			m[loc[i]] += x;
-			c[loc[i]] += sv_sample_count(&smp, i);
+		if (path[i] < np && sv_view_sample(v, i, &node, &t, &x)) {
+			m[leaf[path[i]]] += x;
+			c[leaf[path[i]]] += sv_sample_count(&smp, i);
 		}
 	}
 	*metric = m;

@@ -12,83 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_SOURCE_BYTES (16u << 20)
-
-/* A source file's lines, read once (NULL when unreadable). */
-typedef struct src_text {
-	char *text;
-	const char **line; /* line[k]: line k + 1 */
-	size_t n;
-} src_text;
-
-static void src_load(src_text *s, const char *path)
-{
-	memset(s, 0, sizeof(*s));
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return;
-	char *t = malloc(MAX_SOURCE_BYTES + 1);
-	size_t len = t ? fread(t, 1, MAX_SOURCE_BYTES, f) : 0;
-	fclose(f);
-	if (!t)
-		return;
-	t[len] = '\0';
-	size_t lines = 1;
-	for (size_t i = 0; i < len; i++)
-		lines += t[i] == '\n';
-	s->line = malloc(lines * sizeof(*s->line));
-	if (!s->line) {
-		free(t);
-		return;
-	}
-	s->text = t;
-	char *p = t;
-	while (p && *p) {
-		s->line[s->n++] = p;
-		if ((p = strchr(p, '\n')))
-			*p++ = '\0';
-	}
-}
-
-static const char *src_line(const src_text *s, uint32_t line)
-{
-	return s->text && line >= 1 && line <= s->n ? s->line[line - 1] : NULL;
-}
-
-/* The instruction at addr (binary search), or SIZE_MAX. */
-static size_t insn_at(const sv_disasm *d, uint64_t addr)
-{
-	size_t lo = 0, hi = d->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->insns[mid].addr + d->insns[mid].size <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < d->n && d->insns[lo].addr <= addr ? lo : SIZE_MAX;
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
-}
-
-/* A source line as text: tabs to the next multiple of 8, other control characters as spaces. */
-static void put_source(FILE *f, const char *t)
-{
-	for (size_t col = 0; t && *t; t++) {
-		if (*t == '\t') {
-			do
-				fputc(' ', f);
-			while (++col % 8);
-		} else {
-			fputc((unsigned char)*t < 0x20 || *t == 0x7f ? ' ' : *t, f);
-			col++;
-		}
-	}
-}
+#include "code_int.h"
 
 void sv_annotation_print(FILE *f, const sv_annotation *a, size_t *insn_line)
 {
@@ -102,9 +26,9 @@ void sv_annotation_print(FILE *f, const sv_annotation *a, size_t *insn_line)
 	for (size_t i = 0; i < d->n; i++) {
 		const sv_insn *x = &d->insns[i];
 		if (x->line && (x->file != pf || x->line != pl)) {
-			const char *txt = src_line(&((const src_text *)a->srcs)[x->file], x->line);
-			fprintf(f, "                    |   %s:%u%s", base_name(d->files[x->file]), x->line, txt ? "   " : "");
-			put_source(f, txt);
+			const char *txt = sv_src_line(&((const sv_src_text *)a->srcs)[x->file], x->line);
+			fprintf(f, "                    |   %s:%u%s", sv_base_name(d->files[x->file]), x->line, txt ? "   " : "");
+			sv_put_source(f, txt);
 			fputc('\n', f);
 			pf = x->file, pl = x->line;
 			line++;
@@ -140,12 +64,12 @@ static int annotate_one(sv_annotation *a, size_t which, bool sources, sv_error *
 	a->metric = calloc(n, sizeof(*a->metric));
 	a->count = calloc(n, sizeof(*a->count));
 	a->target = calloc(n, sizeof(*a->target));
-	src_text *srcs = calloc(a->d.nfiles ? a->d.nfiles : 1, sizeof(*srcs));
+	sv_src_text *srcs = calloc(a->d.nfiles ? a->d.nfiles : 1, sizeof(*srcs));
 	a->srcs = srcs;
 	if (!a->metric || !a->count || !a->target || !srcs)
 		return sv_error_set(err, SV_ENOMEM, NULL);
 	for (size_t k = 0; k < fn->n; k++) {
-		size_t i = insn_at(&a->d, fn->at[k].addr);
+		size_t i = sv_insn_at(&a->d, fn->at[k].addr);
 		if (i == SIZE_MAX) {
 			a->outside += fn->at[k].metric;
 			continue;
@@ -158,22 +82,20 @@ static int annotate_one(sv_annotation *a, size_t which, bool sources, sv_error *
 		if (fabs(a->metric[i]) > fabs(a->metric[a->hottest]))
 			a->hottest = i;
 		const sv_insn *x = &a->d.insns[i];
-		size_t t = x->jump && x->target >= a->d.start && x->target < a->d.end ? insn_at(&a->d, x->target) : SIZE_MAX;
+		size_t t = x->jump && x->target >= a->d.start && x->target < a->d.end ? sv_insn_at(&a->d, x->target) : SIZE_MAX;
 		if (t != SIZE_MAX)
 			a->target[t] = true;
 	}
 	for (size_t i = 0; sources && i < a->d.nfiles; i++)
-		src_load(&srcs[i], a->d.files[i]);
+		sv_src_load(&srcs[i], a->d.files[i], NULL);
 	return 0;
 }
 
 void sv_annotation_dispose(sv_annotation *a)
 {
-	src_text *srcs = a->srcs;
-	for (size_t k = 0; srcs && k < a->d.nfiles; k++) {
-		free(srcs[k].text);
-		free(srcs[k].line);
-	}
+	sv_src_text *srcs = a->srcs;
+	for (size_t k = 0; srcs && k < a->d.nfiles; k++)
+		sv_src_dispose(&srcs[k]);
 	free(srcs);
 	sv_code_costs_free(a->fns, a->nfns);
 	free(a->metric);

@@ -428,6 +428,7 @@ out:
 	free(r.memo);
 	free(r.memo_words);
 	free(r.chain);
+	free(r.locs);
 	free(r.fids);
 	free(r.name);
 	sv_idmap_dispose(&r.id_attr);

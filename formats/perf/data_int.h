@@ -111,7 +111,7 @@ typedef struct memo_slot {
 	uint64_t hash;
 	uint64_t off; /* into memo_words; 0 = empty */
 	uint32_t stack;
-	uint32_t loc; /* where the leaf executed (SV_LOC_NONE: unknown) */
+	uint32_t loc; /* the code path it executed along (SV_LOC_NONE: unknown) */
 } memo_slot;
 
 typedef struct pdr {
@@ -173,6 +173,8 @@ typedef struct pdr {
 	size_t memo_cap, memo_n;
 	uint64_t *memo_words;
 	size_t memo_wlen, memo_wcap;
+	uint32_t *locs; /* current sample's code locations, leaf first */
+	size_t locs_cap;
 	uint64_t *chain; /* current sample's callchain copy (native order, markers kept) */
 	size_t chain_cap;
 	sv_frame_id *fids;

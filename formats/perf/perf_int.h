@@ -98,6 +98,7 @@ typedef struct sv_perf_dso {
 	bool inl_tried;
 	void *inl_dwfl, *inl_mod; /* Dwfl *, Dwfl_Module * */
 	uint32_t index;      /* position in the symbolizer's list */
+	uint32_t code_file;  /* its code file in the sink (code locations), +1; 0 = not yet */
 } sv_perf_dso;
 
 typedef struct sv_perf_syms sv_perf_syms;

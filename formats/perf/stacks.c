@@ -405,28 +405,46 @@ static size_t unwind_user(pdr *r, proc *pr, const sample *s, uint64_t *pcs)
 				    UNWIND_MAX);
 }
 
-/* The location of a user-space leaf at ip whose symbol's frame is `frame`: its file (the ELF
- * file whose symbols name it) and the address in that file; SV_LOC_NONE when the sink keeps no
- * locations or the code is not a file's (JIT, anonymous memory, no file found). */
-static int leaf_location(pdr *r, const proc *pr, uint64_t ip, sv_frame_id frame, uint32_t *out)
+/* The location of code at ip whose symbol's frame is `frame`: its file (the ELF file whose
+ * symbols name it) and the address in that file, `back` bytes before ip (a return address's
+ * call instruction). Code that is no file's (the kernel's, JIT, anonymous memory, no file
+ * found, pr NULL) has a location without a file when it is the leaf (back 0), so that a path
+ * ends at its sample's leaf; as a caller, none. SV_LOC_NONE when the sink keeps none. */
+static int code_location(pdr *r, const proc *pr, uint64_t ip, unsigned back, sv_frame_id frame, uint32_t *out)
 {
 	*out = SV_LOC_NONE;
 	const sv_sink_ops *ops = r->sink->ops;
-	if (!ops->intern_location || !ops->intern_code_file || !ops->add_sample_at)
+	if (!ops->intern_location || !ops->intern_code_file || !ops->intern_code_path || !ops->add_sample_at)
 		return 0;
-	const map *m = sv_pdr_maps_find(pr->m, ip);
+	const map *m = pr ? sv_pdr_maps_find(pr->m, ip) : NULL;
 	if (!m || m->dso->jit || !m->dso->elf_path || m->dso->elf_path[0] == '[')
-		return 0;
-	uint32_t file;
-	int rc = ops->intern_code_file(r->sink->self, &file, m->dso->elf_path);
+		return back ? 0 : ops->intern_location(r->sink->self, out, frame, SV_LOC_NONE, ip); /* a leaf: no file */
+	uint32_t file = m->dso->code_file - 1;
+	int rc = 0;
+	if (!m->dso->code_file && !(rc = ops->intern_code_file(r->sink->self, &file, m->dso->elf_path)))
+		m->dso->code_file = file + 1;
 	if (!rc)
-		rc = ops->intern_location(r->sink->self, out, frame, file, sv_perf_dso_addr(m->dso, ip - m->start + m->pgoff));
+		rc = ops->intern_location(r->sink->self, out, frame, file,
+					  sv_perf_dso_addr(m->dso, ip - m->start + m->pgoff) - back);
 	return rc;
 }
 
-/* The stack of a parsed sample, under its thread and process frames, and where its leaf
- * executed (loc: NULL when not wanted): frames named once per distinct (thread, address
- * spaces, callchain). 0, or a failure already reported. */
+/* The code path of the locations found leaf first (r->locs, n of them): interned from the
+ * outermost caller. */
+static int code_path(pdr *r, size_t n, uint32_t *out)
+{
+	*out = SV_LOC_NONE;
+	for (size_t i = n; i-- > 0;) {
+		int rc = r->sink->ops->intern_code_path(r->sink->self, out, *out, r->locs[i]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The stack of a parsed sample, under its thread and process frames, and the code path it
+ * executed along (loc: NULL when not wanted): frames named once per distinct (thread,
+ * address spaces, callchain). 0, or a failure already reported. */
 static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_stack_id *out, uint32_t *loc)
 {
 	sample s = *sp; /* a copy: DWARF unwinding rewrites its chain fields */
@@ -493,6 +511,9 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 		size_t nf = 0;
 		unsigned mode = misc & MISC_CPUMODE;
 		bool leaf_seen = false;
+		size_t nloc = 0;
+		if (loc && SV_ARRAY_RESERVE(r->locs, r->locs_cap, nchain + 1))
+			return sv_pdr_oom(r);
 		for (size_t i = 0; i < nchain; i++) {
 			uint64_t ip = key[4 + i];
 			if (s.has_chain && ip >= CTX_MAX) {
@@ -520,8 +541,14 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 				rc = user_frame(r, &r->fids[nf], pr, ip);
 			else
 				rc = unknown_frame(r, &r->fids[nf]);
-			if (!rc && !leaf_seen && mode == MISC_USER)
-				rc = leaf_location(r, pr, ip, r->fids[nf], &leaf);
+			/* where it executed: a leaf's instruction, a caller's call (a frame-pointer chain
+			 * holds return addresses; the unwinder gives calls already) */
+			uint32_t at = SV_LOC_NONE;
+			if (!rc && loc && (!leaf_seen || (r->opts->code_paths && mode == MISC_USER)))
+				rc = code_location(r, mode == MISC_USER ? pr : NULL, ip, leaf_seen && !dwarf ? 1 : 0,
+						   r->fids[nf], &at);
+			if (at != SV_LOC_NONE)
+				r->locs[nloc++] = at;
 			leaf_seen = true;
 			if (rc)
 				return sv_pdr_fail(r, rc, off, "cannot name a frame");
@@ -530,6 +557,8 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 		for (size_t i = nf; i-- > 0;)
 			if ((rc = r->sink->ops->intern_stack(r->sink->self, &st, st, r->fids[i])))
 				return sv_pdr_fail(r, rc, off, "cannot intern stack");
+		if (loc && (rc = code_path(r, nloc, &leaf)))
+			return sv_pdr_fail(r, rc, off, "cannot intern a code path");
 		memo_put(r, key, klen, h, st, leaf);
 	}
 	*out = st;

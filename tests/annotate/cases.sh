@@ -91,3 +91,31 @@ got=$("$SV" byname "$AT/inl.data" --symfs "$AT/isymfs" --kallsyms /nonexistent -
 	jq -r '.summary.metric as $t | .rows[] | select(.name | endswith("(inlined)")) | "\(.name | sub("^[^!]*!"; "")) \(.inc * 100 / $t)"' |
 	awk '{n = $NF; $NF = ""; sub(/ $/, ""); printf "%s %.2f\n", $0, n}' | sort)
 if [ "$(printf '%s\n' "$want" | grep -c inlined)" = 3 ] && [ "$got" = "$want" ]; then ok; else bad annotate.inline.levels "got [$got], want [$want]"; fi
+
+# Goto Source (stackview source): each line's inclusive cost is what passes through it: main's
+# call of mix (line 34) is mix's Inc in ByName, its call of count_bits (line 35) the Inc of
+# count_bits and of __popcountdi2 (a leaf without a frame: frame-pointer stacks put it under
+# main directly), under the same boxes; a line's exclusive samples are annotate's samples of
+# that line's instructions.
+for f in "" "--start 100 --end 300" "--exc mix"; do
+	# shellcheck disable=SC2086
+	bn=$("$SV" byname "$AT/hot.data" "${PIN[@]}" $f --json 2>/dev/null | jq -c '[.rows[] | {(.name): .inc_count}] | add
+		| [["hot!mix", (.["hot!mix"] // 0)], ["calls", (.["hot!count_bits"] // 0) + (.["hot!__popcountdi2"] // 0)]]')
+	# shellcheck disable=SC2086
+	src=$("$SV" source "$AT/hot.data" --name main "${PIN[@]}" $f --json 2>/dev/null |
+		jq -c '[.lines[] | select(.source | endswith("hot.c")) | {(.line | tostring): .inc_count}] | add | [["hot!mix", (.["34"] // 0)], ["calls", (.["35"] // 0)]]')
+	if [ -n "$bn" ] && [ "$src" = "$bn" ]; then ok; else bad "annotate.source.inc.${f:-all}" "source $src, byname $bn"; fi
+done
+want=$("$SV" annotate "$AT/hot.data" --name mix "${PIN[@]}" --json 2>/dev/null | jq -c '[.instructions[] | select(.count > 0) | {line, count}] | group_by(.line) | map([.[0].line, (map(.count) | add)])')
+got=$("$SV" source "$AT/hot.data" --name mix "${PIN[@]}" --json 2>/dev/null | jq -c '[.lines[] | select(.exc_count > 0) | [.line, .exc_count]]')
+if [ -n "$want" ] && [ "$want" != "[]" ] && [ "$got" = "$want" ]; then ok; else bad annotate.source.exc "source $got, annotate $want"; fi
+# the source text: not at the recorded path here, found with --source-path, the hottest line
+# is mix's hottest line
+txt=$("$SV" source "$AT/hot.data" --name mix "${PIN[@]}" 2>/dev/null)
+# (a machine that has the recorded source path checks nothing here)
+if [ -e /tmp/stackview-annotate/hot.c ] || printf '%s' "$txt" | grep -q 'hot.c   (source not found; looked at /tmp/stackview-annotate/hot.c)'; then
+	ok; else bad annotate.source.missing "$(printf '%s' "$txt" | sed -n 3p)"; fi
+mkdir -p "$AT/src"
+cp "$AD/hot.c" "$AT/src/"
+"$SV" source "$AT/hot.data" --name mix "${PIN[@]}" --source-path "$AT/src" 2>/dev/null | grep -Eq '^ +11 +[0-9.]+ .*\| +s \+= sqrt\(x \+ i\);' && ok || bad annotate.source.path "line 11 not shown with its text"
+ea annotate.source.noaddr 1 'has no code addresses' -- source examples/tutorial.perfView.xml --name Main

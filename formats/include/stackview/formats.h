@@ -31,6 +31,8 @@ typedef struct sv_import_opts {
 	sv_progress *progress;    /* borrowed; NULL = no progress reports */
 	bool aggregate;           /* one sample per stack (sv_source_set_aggregate) */
 	bool no_inline;           /* perf.data: no inline frames in DWARF-unwound stacks */
+	bool code_paths;          /* perf.data: every caller's code address too, not only the leaf's
+				   * (Goto Source's inclusive lines; a third more load time) */
 	bool by_cpu;              /* perf, ETL: every stack under a "CPU n" root frame (WPA's Cpu) */
 	const char *symbol_path;  /* ETL: where PDBs are (_NT_SYMBOL_PATH syntax); NULL = none */
 	bool offline;             /* ETL: never download from the symbol path's servers */
@@ -197,6 +199,43 @@ SV_API int sv_annotate(sv_annotation *a, const sv_view *v, const char *name, boo
  * insn_line (NULL, or room for a->d.n): each instruction's line number, the first line 0. */
 SV_API void sv_annotation_print(FILE *f, const sv_annotation *a, size_t *insn_line);
 SV_API void sv_annotation_dispose(sv_annotation *a);
+
+/* Goto Source (PerfView's name): a function's source lines, each with what the view keeps of
+ * the samples whose leaf is at that line (exclusive) and of those whose code path passes it
+ * (inclusive: the callers' lines too when the source has every caller's code address,
+ * sv_import_opts.code_paths). Owns what it points to; sv_srcview_dispose frees. */
+typedef struct sv_source_line {
+	uint32_t file, line; /* index into files; the line number */
+	sv_key_cost cost;
+} sv_source_line;
+
+typedef struct sv_srcview {
+	const sv_source *src;
+	sv_frame_id frame;  /* the function's frame */
+	const char *path;   /* its code file */
+	char *symbol;
+	sv_key_cost total;  /* the function's own: samples through any of its addresses */
+	double view_metric; /* the view's total, for percentages */
+	bool callers;       /* the source has callers' addresses (inclusive lines complete) */
+	char **files;       /* source files its code's lines are in */
+	size_t nfiles;
+	sv_source_line *lines; /* every line its code has, by file then line */
+	size_t nlines;
+	size_t hottest;     /* the line with the most exclusive metric (else inclusive) */
+	void *srcs;         /* the source files' text */
+} sv_srcview;
+
+/* 0; SV_ENOTFOUND when no sample the view keeps has a code address in a function of that name
+ * (or the source has no code locations); else an error in err. source_path: where else to
+ * look for the source files (NULL = only where DWARF says). */
+SV_API int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char *source_path,
+			  sv_error *err) SV_MUST_USE;
+/* As text: a header, then per source file its lines (from the function's first line to its
+ * last; other files' lines, inlined code, only where they have code) with Inc %, Exc % (of
+ * the view's metric), Inc, Exc and the text. line_row (NULL, or room for g->nlines): each
+ * line's row in that text, the first row 0. */
+SV_API void sv_srcview_print(FILE *f, const sv_srcview *g, size_t *line_row);
+SV_API void sv_srcview_dispose(sv_srcview *g);
 
 /* Read, unzip if needed, detect (or use opts->format) and import into a new source. opts
  * may be NULL. Errors carry the file name and a line or byte offset. */

@@ -34,6 +34,17 @@ typedef struct sv_code_costs {
  * 0 or SV_ENOMEM. */
 SV_API int sv_code_costs_new(sv_code_costs **out, size_t *n, const sv_view *v, const char *name) SV_MUST_USE;
 SV_API void sv_code_costs_free(sv_code_costs *c, size_t n);
+/* Goto Source's numbers: each location has a key (`loc_key`, sv_source_location_count
+ * entries: its source line as the caller numbers lines, or UINT32_MAX for none). Per key
+ * (out: nkeys entries, filled here), what the view keeps of the samples whose leaf location
+ * has it (exclusive) and of those whose code path passes a location that has it (inclusive,
+ * once a sample however often its path passes the key). Inclusive figures need the code
+ * paths of every caller (sv_import_opts.code_paths); otherwise only leaves count. 0 or
+ * SV_ENOMEM. */
+typedef struct sv_key_cost {
+	double exc, inc, exc_ct, inc_ct;
+} sv_key_cost;
+SV_API int sv_view_key_costs(const sv_view *v, const uint32_t *loc_key, uint32_t nkeys, sv_key_cost *out) SV_MUST_USE;
 /* Whether frame f is `name` as sv_code_costs_new reads it. */
 SV_API bool sv_frame_is(const sv_source *src, sv_frame_id f, const char *name);
 

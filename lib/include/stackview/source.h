@@ -64,13 +64,16 @@ typedef struct sv_sink_ops {
 	const char *(*frame_name)(void *self, sv_frame_id frame);
 	/* Each sample is one interval of a thread's time (thread time): its metric the length. */
 	int (*set_intervals)(void *self);
-	/* Code addresses (annotate, issue 36): a code file by its path, a location (the frame
-	 * whose code it is, that file, the address in it as the file's own addresses go), and a
-	 * sample at a location (add_sample's, plus where its leaf executed). NULL in sinks that
-	 * keep no addresses: importers then call add_sample. */
+	/* Code addresses (annotate and Goto Source, issue 36): a code file by its path, a
+	 * location (the frame whose code it is, that file, the address in it as the file's own
+	 * addresses go), a code path (locations from the outermost caller to the leaf, interned
+	 * as stacks are: a path and its last location), and a sample on a code path
+	 * (add_sample's, plus where it executed). NULL in sinks that keep no addresses:
+	 * importers then call add_sample. */
 	int (*intern_code_file)(void *self, uint32_t *out, const char *path);
 	int (*intern_location)(void *self, uint32_t *out, sv_frame_id frame, uint32_t file, uint64_t addr);
-	int (*add_sample_at)(void *self, sv_stack_id stack, double time, double metric, double count, uint32_t loc);
+	int (*intern_code_path)(void *self, uint32_t *out, uint32_t caller, uint32_t loc);
+	int (*add_sample_at)(void *self, sv_stack_id stack, double time, double metric, double count, uint32_t path);
 } sv_sink_ops;
 
 typedef struct sv_sink {
@@ -164,19 +167,24 @@ static inline size_t sv_sample_slot(const sv_samples *s, size_t i) { return s->c
 static inline double sv_sample_metric(const sv_samples *s, size_t i) { return s->metric[sv_sample_slot(s, i)]; }
 static inline double sv_sample_count(const sv_samples *s, size_t i) { return s->count[sv_sample_slot(s, i)]; }
 
-/* ---- code locations (where the input gives the address each sample's leaf executed at) ---- */
+/* ---- code locations (where the input gives the addresses a sample's frames executed at) ---- */
 
 #define SV_LOC_NONE UINT32_MAX
 /* A code file (an executable or library) by its path; the same path, the same id. */
 SV_API int sv_source_intern_code_file(sv_source *src, uint32_t *out, const char *path) SV_MUST_USE;
-/* A location: the frame whose code holds it, its code file and the address in that file. */
+/* A location: the frame whose code holds it, its code file and the address in that file (a
+ * leaf's executing instruction; a caller's call instruction, not its return address). File
+ * SV_LOC_NONE: code in no file known (a leaf in the kernel, JIT code), addr as executed. */
 SV_API int sv_source_intern_location(sv_source *src, uint32_t *out, sv_frame_id frame, uint32_t file,
 				     uint64_t addr) SV_MUST_USE;
-/* sv_source_add_sample, the sample's leaf having executed at `loc` (SV_LOC_NONE: unknown).
- * An aggregating source keeps no locations. */
+/* A code path: `caller` (a code path, SV_LOC_NONE for none) then `loc`. */
+SV_API int sv_source_intern_code_path(sv_source *src, uint32_t *out, uint32_t caller, uint32_t loc) SV_MUST_USE;
+/* sv_source_add_sample, the sample having executed along code path `path` (SV_LOC_NONE:
+ * unknown). An aggregating source keeps no code paths. */
 SV_API int sv_source_add_sample_at(sv_source *src, sv_stack_id stack, double time, double metric, double count,
-				   uint32_t loc) SV_MUST_USE;
+				   uint32_t path) SV_MUST_USE;
 SV_API uint32_t sv_source_location_count(const sv_source *src);
+SV_API uint32_t sv_source_code_path_count(const sv_source *src);
 SV_API uint32_t sv_source_code_file_count(const sv_source *src);
 SV_API const char *sv_source_code_file(const sv_source *src, uint32_t file);
 typedef struct sv_location {
@@ -185,9 +193,13 @@ typedef struct sv_location {
 	uint64_t addr;
 } sv_location;
 SV_API sv_location sv_source_location(const sv_source *src, uint32_t loc);
-/* Per sample, its location (SV_LOC_NONE for none); NULL when no sample has one. Borrowed
+/* Per code path: its caller path (SV_LOC_NONE at the outermost) and its own (last) location;
+ * borrowed until the next path is interned. */
+SV_API const uint32_t *sv_source_code_path_callers(const sv_source *src);
+SV_API const uint32_t *sv_source_code_path_locs(const sv_source *src);
+/* Per sample, its code path (SV_LOC_NONE for none); NULL when no sample has one. Borrowed
  * until the next sample is added. */
-SV_API const uint32_t *sv_source_sample_locations(const sv_source *src);
+SV_API const uint32_t *sv_source_sample_code_paths(const sv_source *src);
 
 SV_API const char *sv_source_format(const sv_source *src);
 SV_API sv_scaling sv_source_scaling(const sv_source *src);

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* What annotate.c and source_view.c share (code_text.c): source files read for their lines'
+ * text, an instruction found by address, text written for a terminal. */
+#ifndef SV_PERF_CODE_INT_H
+#define SV_PERF_CODE_INT_H
+
+#include <stdio.h>
+
+#include "stackview/formats.h"
+
+/* A source file's lines, read once (text NULL when it could not be read). */
+typedef struct sv_src_text {
+	char *text;
+	const char **line; /* line[k]: line k + 1 */
+	size_t n;
+	char *tried; /* the paths looked at, for a message when none could be read */
+} sv_src_text;
+
+/* Read `path` (as DWARF gives it), else under source_path (NULL = none): DIR/path and
+ * DIR/its base name. Never fails: an unreadable file leaves text NULL and says in `tried`
+ * what was looked at. */
+void sv_src_load(sv_src_text *s, const char *path, const char *source_path);
+const char *sv_src_line(const sv_src_text *s, uint32_t line);
+void sv_src_dispose(sv_src_text *s);
+/* The instruction holding addr, or SIZE_MAX. */
+size_t sv_insn_at(const sv_disasm *d, uint64_t addr);
+const char *sv_base_name(const char *path);
+/* A source line as terminal text: tabs to the next multiple of 8, control characters as spaces. */
+void sv_put_source(FILE *f, const char *text);
+
+#endif

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* Source text and instruction lookup for annotate and Goto Source (code_int.h). Source files
+ * are the user's but read from paths a binary's DWARF names: bounded in size, read as bytes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "code_int.h"
+
+#define MAX_SOURCE_BYTES (16u << 20)
+
+static bool try_read(sv_src_text *s, const char *path)
+{
+	size_t tl = s->tried ? strlen(s->tried) : 0, pl = strlen(path);
+	char *t = realloc(s->tried, tl + pl + 3);
+	if (t) {
+		s->tried = t;
+		snprintf(t + tl, pl + 3, "%s%s", tl ? ", " : "", path);
+	}
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	char *text = malloc(MAX_SOURCE_BYTES + 1);
+	size_t len = text ? fread(text, 1, MAX_SOURCE_BYTES, f) : 0;
+	fclose(f);
+	if (!text)
+		return false;
+	text[len] = '\0';
+	size_t lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	if (!(s->line = malloc(lines * sizeof(*s->line)))) {
+		free(text);
+		return false;
+	}
+	s->text = text;
+	char *p = text;
+	while (p && *p) {
+		s->line[s->n++] = p;
+		if ((p = strchr(p, '\n')))
+			*p++ = '\0';
+	}
+	return true;
+}
+
+void sv_src_load(sv_src_text *s, const char *path, const char *source_path)
+{
+	memset(s, 0, sizeof(*s));
+	if (try_read(s, path) || !source_path || !*source_path)
+		return;
+	size_t n = strlen(source_path) + strlen(path) + 2;
+	char *p = malloc(n);
+	if (!p)
+		return;
+	snprintf(p, n, "%s/%s", source_path, path[0] == '/' ? path + 1 : path);
+	if (!try_read(s, p)) {
+		snprintf(p, n, "%s/%s", source_path, sv_base_name(path));
+		try_read(s, p);
+	}
+	free(p);
+}
+
+const char *sv_src_line(const sv_src_text *s, uint32_t line)
+{
+	return s->text && line >= 1 && line <= s->n ? s->line[line - 1] : NULL;
+}
+
+void sv_src_dispose(sv_src_text *s)
+{
+	free(s->text);
+	free(s->line);
+	free(s->tried);
+	memset(s, 0, sizeof(*s));
+}
+
+size_t sv_insn_at(const sv_disasm *d, uint64_t addr)
+{
+	size_t lo = 0, hi = d->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->insns[mid].addr + d->insns[mid].size <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->n && d->insns[lo].addr <= addr ? lo : SIZE_MAX;
+}
+
+const char *sv_base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+void sv_put_source(FILE *f, const char *t)
+{
+	for (size_t col = 0; t && *t; t++) {
+		if (*t == '\t') {
+			do
+				fputc(' ', f);
+			while (++col % 8);
+		} else {
+			fputc((unsigned char)*t < 0x20 || *t == 0x7f ? ' ' : *t, f);
+			col++;
+		}
+	}
+}

@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/* Goto Source (stackview/formats.h sv_goto_source): the function a name means with the most
+ * inclusive cost in the view, its code decoded (disasm.c) for the source line of every
+ * address, and each line's exclusive and inclusive cost from the view's code paths
+ * (lib/annotate.c sv_view_key_costs). */
+#include "stackview/formats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "code_int.h"
+
+typedef struct fn_key {
+	uint32_t file;
+	sv_frame_id frame;
+} fn_key;
+
+/* Each located code address of the frames `name` means gets its function's index (file and
+ * frame); *nfn functions in fns. */
+static int function_keys(const sv_source *src, const char *name, uint32_t *key, fn_key **fns, uint32_t *nfn)
+{
+	uint32_t nl = sv_source_location_count(src), nf = sv_source_frame_count(src), cap = 0;
+	bool *want = calloc(nf ? nf : 1, sizeof(*want));
+	if (!want)
+		return SV_ENOMEM;
+	for (sv_frame_id f = 0; f < nf; f++)
+		want[f] = sv_frame_is(src, f, name);
+	*fns = NULL;
+	*nfn = 0;
+	int rc = 0;
+	for (uint32_t l = 0; l < nl && !rc; l++) {
+		sv_location x = sv_source_location(src, l);
+		key[l] = UINT32_MAX;
+		if (x.file == SV_LOC_NONE || !want[x.frame])
+			continue;
+		uint32_t k = 0;
+		while (k < *nfn && ((*fns)[k].file != x.file || (*fns)[k].frame != x.frame))
+			k++;
+		if (k == *nfn) {
+			if (*nfn == cap) {
+				cap = cap ? cap * 2 : 8;
+				fn_key *g = realloc(*fns, cap * sizeof(**fns));
+				if (!g) {
+					rc = SV_ENOMEM;
+					break;
+				}
+				*fns = g;
+			}
+			(*fns)[(*nfn)++] = (fn_key){ x.file, x.frame };
+		}
+		key[l] = k;
+	}
+	free(want);
+	return rc;
+}
+
+static int by_file_line(const void *a, const void *b)
+{
+	const sv_source_line *x = a, *y = b;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* The line table of index `k` in g->lines for (file, line), by binary search; SIZE_MAX when none. */
+static size_t line_index(const sv_srcview *g, uint32_t file, uint32_t line)
+{
+	sv_source_line want = { file, line, { 0, 0, 0, 0 } };
+	const sv_source_line *hit = bsearch(&want, g->lines, g->nlines, sizeof(*g->lines), by_file_line);
+	return hit ? (size_t)(hit - g->lines) : SIZE_MAX;
+}
+
+/* The function's lines: every (file, line) its instructions have, then each location's line
+ * (the instruction holding its address) as the key of its costs. */
+static int lines_of(sv_srcview *g, const sv_disasm *d, const sv_source *src, uint32_t file, uint32_t *key)
+{
+	g->lines = calloc(d->n ? d->n : 1, sizeof(*g->lines));
+	if (!g->lines)
+		return SV_ENOMEM;
+	for (size_t i = 0; i < d->n; i++)
+		if (d->insns[i].line)
+			g->lines[g->nlines++] = (sv_source_line){ d->insns[i].file, d->insns[i].line, { 0, 0, 0, 0 } };
+	qsort(g->lines, g->nlines, sizeof(*g->lines), by_file_line);
+	size_t n = 0;
+	for (size_t i = 0; i < g->nlines; i++)
+		if (!n || by_file_line(&g->lines[n - 1], &g->lines[i]))
+			g->lines[n++] = g->lines[i];
+	g->nlines = n;
+	for (uint32_t l = 0; l < sv_source_location_count(src); l++) {
+		sv_location x = sv_source_location(src, l);
+		size_t i = x.file == file && x.frame == g->frame ? sv_insn_at(d, x.addr) : SIZE_MAX;
+		const sv_insn *in = i == SIZE_MAX ? NULL : &d->insns[i];
+		size_t k = in && in->line ? line_index(g, in->file, in->line) : SIZE_MAX;
+		key[l] = k == SIZE_MAX ? UINT32_MAX : (uint32_t)k;
+	}
+	return 0;
+}
+
+int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char *source_path, sv_error *err)
+{
+	memset(g, 0, sizeof(*g));
+	const sv_source *src = g->src = sv_view_source(v);
+	uint32_t nl = sv_source_location_count(src), nfn = 0;
+	if (!nl || !sv_source_sample_code_paths(src))
+		return SV_ENOTFOUND;
+	uint32_t *key = malloc(nl * sizeof(*key));
+	fn_key *fns = NULL;
+	sv_key_cost *fc = NULL;
+	sv_disasm d = { 0 };
+	int rc = key ? function_keys(src, name, key, &fns, &nfn) : SV_ENOMEM;
+	if (!rc && nfn && !(fc = malloc(nfn * sizeof(*fc))))
+		rc = SV_ENOMEM;
+	if (!rc && nfn)
+		rc = sv_view_key_costs(v, key, nfn, fc);
+	/* the heaviest by inclusive cost: a function can be all callers' lines (main) */
+	uint32_t best = UINT32_MAX;
+	for (uint32_t k = 0; !rc && k < nfn; k++)
+		if ((fc[k].inc != 0 || fc[k].inc_ct != 0) && (best == UINT32_MAX || fabs(fc[k].inc) > fabs(fc[best].inc)))
+			best = k;
+	if (!rc && best == UINT32_MAX)
+		rc = SV_ENOTFOUND;
+	if (rc) {
+		if (rc == SV_ENOMEM)
+			sv_error_set(err, rc, NULL);
+		goto out;
+	}
+	g->frame = fns[best].frame;
+	g->path = sv_source_code_file(src, fns[best].file);
+	g->total = fc[best];
+	sv_summary sum;
+	sv_view_summary(&sum, v);
+	g->view_metric = sum.metric;
+	for (uint32_t p = 0; p < sv_source_code_path_count(src) && !g->callers; p++)
+		g->callers = sv_source_code_path_callers(src)[p] != SV_LOC_NONE;
+	/* any address of it: the first location found */
+	uint64_t addr = 0;
+	for (uint32_t l = 0; l < nl; l++)
+		if (key[l] == best) {
+			addr = sv_source_location(src, l).addr;
+			break;
+		}
+	if ((rc = sv_disasm_function(&d, g->path, addr, err)))
+		goto out;
+	g->symbol = d.symbol;
+	d.symbol = NULL;
+	g->files = d.files;
+	g->nfiles = d.nfiles;
+	d.files = NULL;
+	d.nfiles = 0;
+	if ((rc = lines_of(g, &d, src, fns[best].file, key)))
+		goto out;
+	sv_key_cost *lc = calloc(g->nlines ? g->nlines : 1, sizeof(*lc));
+	if (!lc || (rc = sv_view_key_costs(v, key, (uint32_t)g->nlines, lc))) {
+		free(lc);
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
+		goto out;
+	}
+	for (size_t i = 0; i < g->nlines; i++) {
+		g->lines[i].cost = lc[i];
+		const sv_key_cost *h = &g->lines[g->hottest].cost;
+		if (fabs(lc[i].exc) > fabs(h->exc) || (h->exc == 0 && fabs(lc[i].inc) > fabs(h->inc)))
+			g->hottest = i;
+	}
+	free(lc);
+	sv_src_text *srcs = calloc(g->nfiles ? g->nfiles : 1, sizeof(*srcs));
+	if (!srcs) {
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
+		goto out;
+	}
+	g->srcs = srcs;
+	for (size_t i = 0; i < g->nfiles; i++)
+		sv_src_load(&srcs[i], g->files[i], source_path);
+out:
+	sv_disasm_dispose(&d);
+	free(key);
+	free(fns);
+	free(fc);
+	if (rc)
+		sv_srcview_dispose(g);
+	return rc;
+}
+
+static void cost_cells(FILE *f, const sv_srcview *g, const sv_key_cost *c)
+{
+	double base = g->view_metric != 0 ? 100.0 / g->view_metric : 0;
+	if (c->inc == 0 && c->inc_ct == 0)
+		fprintf(f, "%8s %8s %10s %10s", "", "", "", "");
+	else
+		fprintf(f, "%8.2f %8.2f %10.3f %10.3f", c->inc * base, c->exc * base, c->inc, c->exc);
+}
+
+void sv_srcview_print(FILE *f, const sv_srcview *g, size_t *line_row)
+{
+	const char *event = sv_source_event_name(g->src);
+	size_t row = 0;
+	fprintf(f, "Goto Source: %s (%s in %s): Inc %.3f (%.2f %% of the view), Exc %.3f, %.0f samples (%s)%s\n",
+		sv_source_frame_name(g->src, g->frame), g->symbol, g->path, g->total.inc,
+		g->view_metric != 0 ? 100.0 * g->total.inc / g->view_metric : 0, g->total.exc, g->total.inc_ct,
+		event ? event : "samples",
+		g->callers ? "" : "; inclusive lines count leaves only: the callers' addresses were not loaded");
+	row++;
+	const sv_src_text *srcs = g->srcs;
+	for (size_t i = 0; i < g->nlines;) {
+		uint32_t file = g->lines[i].file;
+		size_t j = i;
+		while (j < g->nlines && g->lines[j].file == file)
+			j++;
+		const sv_src_text *t = &srcs[file];
+		if (t->text)
+			fprintf(f, "\n%s\n", g->files[file]);
+		else
+			fprintf(f, "\n%s   (source not found; looked at %s)\n", g->files[file], t->tried ? t->tried : "nothing");
+		fprintf(f, "%6s %8s %8s %10s %10s | %s\n", "Line", "Inc %", "Exc %", "Inc", "Exc", "Source");
+		row += 3;
+		/* the function's own file: every line from its first to its last; others (inlined
+		 * code): the lines that have code */
+		bool whole = t->text && file == g->lines[g->hottest].file;
+		uint32_t first = g->lines[i].line, last = g->lines[j - 1].line;
+		for (uint32_t ln = first, k = (uint32_t)i; ln <= last; ln++) {
+			bool has = k < j && g->lines[k].line == ln;
+			if (!has && !whole)
+				continue;
+			if (has && line_row)
+				line_row[k] = row;
+			fprintf(f, "%6u ", ln);
+			if (has)
+				cost_cells(f, g, &g->lines[k].cost);
+			else
+				fprintf(f, "%8s %8s %10s %10s", "", "", "", "");
+			fputs(" | ", f);
+			sv_put_source(f, sv_src_line(t, ln));
+			fputc('\n', f);
+			row++;
+			if (has)
+				k++;
+		}
+		i = j;
+	}
+}
+
+void sv_srcview_dispose(sv_srcview *g)
+{
+	sv_src_text *srcs = g->srcs;
+	for (size_t k = 0; srcs && k < g->nfiles; k++)
+		sv_src_dispose(&srcs[k]);
+	free(srcs);
+	for (size_t k = 0; k < g->nfiles; k++)
+		free(g->files[k]);
+	free(g->files);
+	free(g->symbol);
+	free(g->lines);
+	memset(g, 0, sizeof(*g));
+}
