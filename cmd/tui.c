@@ -55,6 +55,7 @@ static int reload_file(const void *payload, const tui_reload *r, sv_source **out
 		io.event = r->event;
 	if (r->priority)
 		io.priority = r->priority;
+	io.code_paths = r->code_paths;
 	char mods[2100];
 	if (r->symbol_modules) {
 		/* symbols on demand: the modules given (--symbol-modules) and those asked for; the
@@ -83,22 +84,29 @@ static int tui_load_events(const void *payload, sv_evlog **out, char *warn, size
 	return cli_events_log(o, o->files[0], out, warn, warncap, err);
 }
 
-/* Annotate (a): the text stackview annotate prints, each line marked hot when it is an
- * instruction with at least HOT_PERCENT of the function. */
+/* Annotate (a) and Goto Source (Alt-D): the text stackview annotate and stackview source
+ * print, each instruction or line marked hot when it has at least HOT_PERCENT of the
+ * function (Goto Source: of its inclusive metric). */
 #define HOT_PERCENT 0.5
-static int tui_annotate(const sv_view *v, const char *name, char **text, bool **hot, size_t *nlines, size_t *hottest,
-			sv_error *err)
+static int tui_code_text(const void *payload, const sv_view *v, const char *name, bool source, char **text, bool **hot, size_t *nlines,
+			 size_t *hottest, sv_error *err)
 {
 	sv_annotation an;
+	sv_srcview g;
 	*text = NULL;
 	*hot = NULL;
-	int rc = sv_annotate(&an, v, name, true, err);
+	const cli_opts *o = payload;
+	int rc = source ? sv_goto_source(&g, v, name, o ? o->source_path : NULL, err) : sv_annotate(&an, v, name, true, err);
 	if (rc)
 		return rc;
-	size_t len = 0, *at = malloc((an.d.n ? an.d.n : 1) * sizeof(*at));
+	size_t n_items = source ? g.nlines : an.d.n;
+	size_t len = 0, *at = malloc((n_items ? n_items : 1) * sizeof(*at));
 	FILE *f = at ? open_memstream(text, &len) : NULL;
 	if (f) {
-		sv_annotation_print(f, &an, at);
+		if (source)
+			sv_srcview_print(f, &g, at);
+		else
+			sv_annotation_print(f, &an, at);
 		rc = fclose(f) ? SV_ENOMEM : 0;
 	} else {
 		rc = SV_ENOMEM;
@@ -108,13 +116,19 @@ static int tui_annotate(const sv_view *v, const char *name, char **text, bool **
 		n += (*text)[i] == '\n';
 	if (!rc && !(*hot = calloc(n ? n : 1, sizeof(**hot))))
 		rc = SV_ENOMEM;
-	for (size_t i = 0; !rc && i < an.d.n; i++)
+	for (size_t i = 0; !rc && i < n_items; i++) {
+		double part = source ? g.lines[i].cost.inc : an.metric[i], whole = source ? g.total.inc : an.fn->metric;
 		if (at[i] < n)
-			(*hot)[at[i]] = an.fn->metric != 0 && 100.0 * an.metric[i] / an.fn->metric >= HOT_PERCENT;
+			(*hot)[at[i]] = whole != 0 && 100.0 * part / whole >= HOT_PERCENT;
+	}
+	size_t top = source ? g.hottest : an.hottest;
 	*nlines = n;
-	*hottest = !rc && an.hottest < an.d.n ? at[an.hottest] : 0;
+	*hottest = !rc && top < n_items ? at[top] : 0;
 	free(at);
-	sv_annotation_dispose(&an);
+	if (source)
+		sv_srcview_dispose(&g);
+	else
+		sv_annotation_dispose(&an);
 	if (rc) {
 		free(*text);
 		free(*hot);
@@ -149,7 +163,7 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 		to.load_events = tui_load_events;
 	/* code addresses (perf.data): a row's function can be annotated */
 	if (sv_source_location_count(src))
-		to.annotate = tui_annotate;
+		to.code_text = tui_code_text;
 	/* a heap snapshot: the Priority box starts with what its tree was built with */
 	if (!o->compare && strcmp(sv_source_format(src), "gcdump") == 0)
 		to.priority = o->priority ? o->priority : sv_gcdump_default_priorities();

@@ -41,7 +41,7 @@ typedef enum tui_mode {
 	MODE_EVENTS,  /* the event picker */
 	MODE_EVLIST,  /* the Events view: every event of the trace */
 	MODE_REPORT,  /* the Reports view: GCStats and JITStats */
-	MODE_ANNOTATE, /* the Annotate view: a function's instructions and their costs */
+	MODE_ANNOTATE, /* the Annotate and Goto Source views: a function's code or lines and their costs */
 	MODE_COUNT
 } tui_mode;
 
@@ -155,8 +155,8 @@ typedef struct tui_app {
 	tui_list events; /* the event picker */
 	/* the Events view (dlg_evlist.c): the trace's events, read when first opened */
 	int (*load_events)(const void *payload, sv_evlog **out, char *warn, size_t warncap, sv_error *err);
-	int (*annotate)(const sv_view *v, const char *name, char **text, bool **hot, size_t *nlines, size_t *hottest,
-			sv_error *err);
+	int (*code_text)(const void *payload, const sv_view *v, const char *name, bool source, char **text, bool **hot, size_t *nlines,
+			 size_t *hottest, sv_error *err);
 	sv_evlog *evlog;
 	size_t *evidx, nevidx; /* the rows the filter keeps */
 	tui_list evl;
@@ -167,7 +167,7 @@ typedef struct tui_app {
 	char *report;
 	size_t *report_lines, nreport_lines;
 	tui_list report_list;
-	/* the Annotate view (dlg_annotate.c): its text, lines and which lines are hot */
+	/* the Annotate and Goto Source views (dlg_annotate.c): the text, its lines, the hot ones */
 	char *annot;
 	size_t *annot_lines, nannot_lines;
 	bool *annot_hot;
@@ -340,8 +340,9 @@ int tui_priority_apply(tui_app *a, const char *text);
 bool tui_evlog_load(tui_app *a, const char *what);
 /* Lookup Symbols (symbols.c): the cursor row's module's PDB, the file read again. */
 int tui_lookup_symbols(tui_app *a);
-/* The Annotate view (dlg_annotate.c). */
+/* The Annotate and Goto Source views (dlg_annotate.c). */
 int tui_annotate_start(tui_app *a);
+int tui_goto_source_start(tui_app *a);
 int tui_annotate_key(tui_app *a, int key);
 void tui_annotate_draw(tui_app *a, tui_screen *s);
 /* The Reports view (dlg_report.c). */

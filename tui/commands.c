@@ -708,6 +708,7 @@ static int grid_command(tui_app *a, tui_command c)
 	case CMD_EVLIST: return tui_evlist_start(a);
 	case CMD_REPORTS: return tui_report_start(a);
 	case CMD_ANNOTATE: return tui_annotate_start(a);
+	case CMD_GOTO_SOURCE: return tui_goto_source_start(a);
 	case CMD_LOOKUP_SYMBOLS: return tui_lookup_symbols(a);
 	case CMD_EDIT_PRIORITY:
 		if (tui_priority_usable(a)) {

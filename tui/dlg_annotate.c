@@ -39,33 +39,24 @@ static void function_of(char *out, size_t cap, const char *row)
 		snprintf(out, cap, "%s", row);
 }
 
-int tui_annotate_start(tui_app *a)
+/* The function `name` as code (annotate) or source lines (Goto Source) in the current frame. */
+static int open_code(tui_app *a, const char *name, bool source)
 {
 	tui_frame *f = tui_app_frame(a);
-	const char *row = tui_row_name(a, f->pane[a->tab].cursor);
-	if (!row) {
-		tui_status(a, "no row selected");
-		return TUI_REDRAW;
-	}
-	if (!a->annotate || !sv_source_location_count(f->src)) {
-		tui_status(a, "Annotate needs code addresses: perf.data recordings have them, this %s has none",
-			   sv_source_format(f->src));
-		return TUI_REDRAW;
-	}
-	char name[1024];
-	function_of(name, sizeof(name), row);
+	const char *what = source ? "Goto Source" : "annotate";
 	sv_error err;
 	sv_error_clear(&err);
 	char *text;
 	bool *hot;
 	size_t n, hottest;
-	int rc = a->annotate(f->view, name, &text, &hot, &n, &hottest, &err);
+	int rc = a->code_text(a->reload_payload, f->view, name, source, &text, &hot, &n, &hottest, &err);
 	if (rc == SV_ENOTFOUND) {
-		tui_status(a, "no sample of this view executed in '%s' (annotate a function: its own code, not a group)", name);
+		tui_status(a, "no sample of this view has a code address in '%s' (%s a function: its own code, not a group)",
+			   name, what);
 		return TUI_REDRAW;
 	}
 	if (rc) {
-		tui_status(a, "annotate %s: %s", name, err.msg[0] ? err.msg : sv_status_str(rc));
+		tui_status(a, "%s %s: %s", what, name, err.msg[0] ? err.msg : sv_status_str(rc));
 		return TUI_REDRAW;
 	}
 	annot_dispose(a);
@@ -89,6 +80,60 @@ int tui_annotate_start(tui_app *a)
 	a->annot_list.top = hottest > (size_t)a->annot_list.rows / 2 ? hottest - (size_t)a->annot_list.rows / 2 : 0;
 	a->mode = MODE_ANNOTATE;
 	return TUI_REDRAW;
+}
+
+/* The cursor row's function into name; false (said) when there is none or no code address. */
+static bool row_function(tui_app *a, char *name, size_t cap, const char *what)
+{
+	tui_frame *f = tui_app_frame(a);
+	const char *row = tui_row_name(a, f->pane[a->tab].cursor);
+	if (!row) {
+		tui_status(a, "no row selected");
+		return false;
+	}
+	if (!a->code_text || !sv_source_location_count(f->src)) {
+		tui_status(a, "%s needs code addresses: perf.data recordings have them, this %s has none", what,
+			   sv_source_format(f->src));
+		return false;
+	}
+	function_of(name, cap, row);
+	return true;
+}
+
+int tui_annotate_start(tui_app *a)
+{
+	char name[1024];
+	return row_function(a, name, sizeof(name), "Annotate") ? open_code(a, name, false) : TUI_REDRAW;
+}
+
+/* Goto Source: the callers' addresses are read with the file again the first time (a third
+ * more load time, so not at start), as a new view on the stack (Esc comes back). */
+int tui_goto_source_start(tui_app *a)
+{
+	char name[1024];
+	if (!row_function(a, name, sizeof(name), "Goto Source"))
+		return TUI_REDRAW;
+	tui_frame *f = tui_app_frame(a);
+	const uint32_t *callers = sv_source_code_path_callers(f->src);
+	bool have = false;
+	for (uint32_t p = 0; p < sv_source_code_path_count(f->src) && !have; p++)
+		have = callers[p] != SV_LOC_NONE;
+	if (!have && a->reload) {
+		sv_source *ns = NULL;
+		sv_error err;
+		sv_error_clear(&err);
+		tui_reload rl = { .code_paths = true };
+		if (a->reload(a->reload_payload, &rl, &ns, &err)) {
+			tui_status(a, "%s", err.msg);
+			return TUI_REDRAW;
+		}
+		tui_nav_push(a);
+		int rc = tui_push_frame(a, ns, &f->params, "code paths");
+		if (tui_app_frame(a)->src != ns)
+			return rc;
+		return rc | open_code(a, name, true);
+	}
+	return open_code(a, name, true);
 }
 
 int tui_annotate_key(tui_app *a, int key)

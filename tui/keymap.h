@@ -80,6 +80,7 @@
 	X(CMD_EVLIST, "Events view: every event with its fields; Enter: the stacks around it") \
 	X(CMD_REPORTS, "Reports: GCStats and JITStats of a .NET trace")              \
 	X(CMD_ANNOTATE, "Annotate: the row's function as instructions with their costs (perf.data)") \
+	X(CMD_GOTO_SOURCE, "Goto Source: the row's function's source lines, Inc and Exc each (perf.data)") \
 	X(CMD_LOOKUP_SYMBOLS, "Lookup Symbols: the row's module's PDB (ETL), read again") \
 	X(CMD_EDIT_PRIORITY, "heap snapshot: edit the Priority box (PAT->NUM;..., first match wins)") \
 	X(CMD_RAISE_ITEM_PRIORITY, "heap snapshot: Raise Item Priority (the row's type, +1)") \
@@ -179,6 +180,7 @@
 	X(CMD_EVLIST, 'V', "V")                           \
 	X(CMD_REPORTS, 'R', "R")                          \
 	X(CMD_ANNOTATE, 'a', "a")                         \
+	X(CMD_GOTO_SOURCE, TUI_ALT('d'), "M-d")           \
 	X(CMD_LOOKUP_SYMBOLS, TUI_ALT('s'), "M-s")        \
 	X(CMD_EDIT_PRIORITY, 'r', "r")                    \
 	X(CMD_RAISE_ITEM_PRIORITY, TUI_ALT('p'), "M-p")   \

@@ -220,7 +220,7 @@ int tui_run(sv_source *src, const sv_params *params, const tui_options *o, sv_er
 	a->reload = o->reload;
 	a->reload_payload = o->reload_payload;
 	a->load_events = o->load_events;
-	a->annotate = o->annotate;
+	a->code_text = o->code_text;
 	a->expand_hot = o->expand_hot;
 	if (o->priority && !(a->frames[0].priority = strdup(o->priority))) {
 		tui_app_free(a);

@@ -18,6 +18,7 @@ typedef struct tui_reload {
 	const char *event;          /* another event of the file */
 	const char *priority;       /* a heap snapshot's Priority patterns */
 	const char *symbol_modules; /* ETL: the modules whose symbols to look up ("clr,ntdll") */
+	bool code_paths;            /* perf.data: every caller's code address too (Goto Source) */
 } tui_reload;
 
 typedef struct tui_options {
@@ -44,12 +45,14 @@ typedef struct tui_options {
 	/* Read the file's events for the Events view (reload_payload is its payload); NULL
 	 * disables the view. */
 	int (*load_events)(const void *payload, sv_evlog **out, char *warn, size_t warncap, sv_error *err);
-	/* Annotate: the function `name` of view v as text (lines ending in \n), per line whether
-	 * it is a hot instruction, and the hottest instruction's line; all malloc'd, the caller's.
-	 * SV_ENOTFOUND when no sample of the view executed in such a function; other errors in
-	 * err. NULL disables annotate (a source without code addresses). */
-	int (*annotate)(const sv_view *v, const char *name, char **text, bool **hot, size_t *nlines, size_t *hottest,
-			sv_error *err);
+	/* Annotate (source false) or Goto Source (true): the function `name` of view v as text
+	 * (lines ending in \n), per line whether it is hot (an instruction or line with at least
+	 * 0.5 % of the function), and the hottest one's line; all malloc'd, the caller's.
+	 * SV_ENOTFOUND when no sample of the view has a code address in such a function; other
+	 * errors in err. payload: reload_payload. NULL disables both (a source without code
+	 * addresses). */
+	int (*code_text)(const void *payload, const sv_view *v, const char *name, bool source, char **text, bool **hot, size_t *nlines,
+			 size_t *hottest, sv_error *err);
 	/* Open each new call tree along its hot path (profiles of whole programs), not only ROOT. */
 	bool expand_hot;
 	/* A heap snapshot: the Priority patterns its tree was built with (the Priority box and

@@ -159,7 +159,7 @@ int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char
 	for (size_t i = 0; i < g->nlines; i++) {
 		g->lines[i].cost = lc[i];
 		const sv_key_cost *h = &g->lines[g->hottest].cost;
-		if (fabs(lc[i].exc) > fabs(h->exc) || (h->exc == 0 && fabs(lc[i].inc) > fabs(h->inc)))
+		if (fabs(lc[i].inc) > fabs(h->inc) || (lc[i].inc == h->inc && fabs(lc[i].exc) > fabs(h->exc)))
 			g->hottest = i;
 	}
 	free(lc);

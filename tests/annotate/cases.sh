@@ -119,3 +119,10 @@ mkdir -p "$AT/src"
 cp "$AD/hot.c" "$AT/src/"
 "$SV" source "$AT/hot.data" --name mix "${PIN[@]}" --source-path "$AT/src" 2>/dev/null | grep -Eq '^ +11 +[0-9.]+ .*\| +s \+= sqrt\(x \+ i\);' && ok || bad annotate.source.path "line 11 not shown with its text"
 ea annotate.source.noaddr 1 'has no code addresses' -- source examples/tutorial.perfView.xml --name Main
+# Goto Source in the terminal UI (Alt-D): the file is read again for the callers' addresses
+# (a view on the stack), then main's lines with the line of its heaviest call selected
+printf '# source\n/ "main" <Enter> <M-d> :dump\nq :dump\n' > "$AT/src.keys"
+scr=$("$SV" view "$AT/hot.data" "${PIN[@]}" --script "$AT/src.keys" --size 120x30 2>/dev/null)
+first=$(printf '%s\n' "$scr" | awk '/^----$/ {exit} {print}')
+if printf '%s\n' "$first" | grep -q '^Goto Source: hot!main' && printf '%s\n' "$first" | grep -Eq '^Tab/n next hot .*: +34 +[0-9.]+' &&
+	printf '%s\n' "$scr" | awk '/^----$/ {k++} k == 1' | grep -q '^code paths'; then ok; else bad annotate.source.tui "$(printf '%s\n' "$first" | grep -E '^(Goto|Tab)')"; fi

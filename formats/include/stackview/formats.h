@@ -221,7 +221,7 @@ typedef struct sv_srcview {
 	size_t nfiles;
 	sv_source_line *lines; /* every line its code has, by file then line */
 	size_t nlines;
-	size_t hottest;     /* the line with the most exclusive metric (else inclusive) */
+	size_t hottest;     /* the line with the most inclusive metric (then exclusive) */
 	void *srcs;         /* the source files' text */
 } sv_srcview;
 
