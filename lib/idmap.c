@@ -16,8 +16,7 @@ void sv_idmap_dispose(sv_idmap *m)
 {
 	if (!m)
 		return;
-	free(m->keys);
-	free(m->vals);
+	free(m->slots);
 	sv_idmap_init(m);
 }
 
@@ -27,37 +26,33 @@ uint32_t sv_idmap_get(const sv_idmap *m, uint64_t key)
 		return SV_IDMAP_NONE;
 	size_t mask = m->cap - 1;
 	for (size_t i = sv_hash_mix64(key) & mask;; i = (i + 1) & mask) {
-		if (m->vals[i] == SV_IDMAP_NONE)
+		const sv_idmap_slot *s = &m->slots[i];
+		if (s->val == SV_IDMAP_NONE)
 			return SV_IDMAP_NONE;
-		if (m->keys[i] == key)
-			return m->vals[i];
+		if (s->key == key)
+			return s->val;
 	}
 }
 
 static int sv_idmap_rehash(sv_idmap *m, size_t ncap)
 {
-	uint64_t *keys = malloc(ncap * sizeof(*keys));
-	uint32_t *vals = malloc(ncap * sizeof(*vals));
-	if (!keys || !vals) {
-		free(keys);
-		free(vals);
+	sv_idmap_slot *slots = malloc(ncap * sizeof(*slots));
+	if (!slots)
 		return SV_ENOMEM;
-	}
-	memset(vals, 0xff, ncap * sizeof(*vals));
+	for (size_t i = 0; i < ncap; i++)
+		slots[i].val = SV_IDMAP_NONE;
 	size_t mask = ncap - 1;
 	for (size_t j = 0; j < m->cap; j++) {
-		if (m->vals[j] == SV_IDMAP_NONE)
+		const sv_idmap_slot *o = &m->slots[j];
+		if (o->val == SV_IDMAP_NONE)
 			continue;
-		size_t i = sv_hash_mix64(m->keys[j]) & mask;
-		while (vals[i] != SV_IDMAP_NONE)
+		size_t i = sv_hash_mix64(o->key) & mask;
+		while (slots[i].val != SV_IDMAP_NONE)
 			i = (i + 1) & mask;
-		keys[i] = m->keys[j];
-		vals[i] = m->vals[j];
+		slots[i] = *o;
 	}
-	free(m->keys);
-	free(m->vals);
-	m->keys = keys;
-	m->vals = vals;
+	free(m->slots);
+	m->slots = slots;
 	m->cap = ncap;
 	return 0;
 }
@@ -80,11 +75,11 @@ static int claim(sv_idmap *m, uint64_t key, uint32_t val, size_t *out)
 	}
 	size_t mask = m->cap - 1;
 	size_t i = sv_hash_mix64(key) & mask;
-	while (m->vals[i] != SV_IDMAP_NONE && m->keys[i] != key)
+	while (m->slots[i].val != SV_IDMAP_NONE && m->slots[i].key != key)
 		i = (i + 1) & mask;
-	if (m->vals[i] == SV_IDMAP_NONE) {
-		m->keys[i] = key;
-		m->vals[i] = val;
+	if (m->slots[i].val == SV_IDMAP_NONE) {
+		m->slots[i].key = key;
+		m->slots[i].val = val;
 		m->len++;
 	}
 	*out = i;
@@ -96,7 +91,7 @@ int sv_idmap_put(sv_idmap *m, uint64_t key, uint32_t val)
 	size_t i;
 	int rc = claim(m, key, val, &i);
 	if (!rc)
-		m->vals[i] = val;
+		m->slots[i].val = val;
 	return rc;
 }
 
@@ -105,6 +100,6 @@ int sv_idmap_get_or_put(sv_idmap *m, uint64_t key, uint32_t val, uint32_t *out)
 	size_t i;
 	int rc = claim(m, key, val, &i);
 	if (!rc)
-		*out = m->vals[i];
+		*out = m->slots[i].val;
 	return rc;
 }

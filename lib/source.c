@@ -26,6 +26,7 @@ int sv_source_new(sv_source **out, const char *format)
 	sv_idmap_init(&src->st_index);
 	sv_idmap_init(&src->code_index);
 	sv_strtab_init(&src->code_files);
+	sv_strtab_init(&src->shorts);
 	sv_idmap_init(&src->loc_index);
 	sv_idmap_init(&src->cp_index);
 	src->last_key = UINT64_MAX; /* no pair hashes to it before one is coded (see pair_key) */
@@ -62,6 +63,8 @@ void sv_source_free(sv_source *src)
 	free(src->agg_slot);
 	free(src->sums);
 	sv_source_loc_free(src);
+	sv_strtab_dispose(&src->shorts);
+	free(src->short_id);
 	if (src->saved) {
 		sv_params_dispose(src->saved);
 		free(src->saved);
@@ -559,6 +562,7 @@ size_t sv_source_memory(const sv_source *src)
 				      src->code_index.cap * 12
 			    : src->s_cap * (sizeof(double) + sizeof(float))) +
 	       (src->s_loc ? src->s_cap * sizeof(uint32_t) : 0) + (size_t)src->loc_cap * sizeof(sv_location) +
-	       src->loc_index.cap * 12 + src->cp_cap * 8 + src->cp_index.cap * 12;
+	       src->loc_index.cap * 12 + src->cp_cap * 8 + src->cp_index.cap * 12 + src->shorts.text.total +
+	       (size_t)src->shorts.cap * 12 + (size_t)src->shorts.slot_cap * 4 + (size_t)src->nshort_id * 4;
 }
 

@@ -75,7 +75,15 @@ struct sv_source {
 	size_t cp_cap, cp_loc_cap;
 	sv_idmap cp_index; /* (caller + 1) << 32 | loc -> code path */
 	uint32_t *s_loc;    /* per sample (s_cap of them) once a sample has one: its code path */
+	/* the frames' short names interned once (sv_source_sum_stacks), for views to share: the
+	 * first nshort_id frames' ids in `shorts` */
+	strtab shorts;
+	uint32_t *short_id, nshort_id;
 };
+
+/* The short names' table and each frame's id in it (NULL until sv_source_sum_stacks); views
+ * start their names from it instead of interning every frame's again. */
+const strtab *sv_source_short_names(const sv_source *src, const uint32_t **ids, uint32_t *nids);
 
 /* Room for the per-sample locations when the sample arrays grow to `ncap`. */
 int sv_source_loc_grow(sv_source *src, size_t ncap);

@@ -33,8 +33,40 @@ static bool sums_exact(int low, double total)
 	return low != INT_MAX && total < ldexp(1, 52 + (low < -1000 ? -1000 : low));
 }
 
+/* Each frame's short name interned once, for every view to come. */
+static int index_short_names(sv_source *src)
+{
+	uint32_t nf = src->frames.count;
+	if (src->short_id || !nf)
+		return 0;
+	uint32_t *ids = malloc(nf * sizeof(*ids));
+	if (!ids)
+		return SV_ENOMEM;
+	for (uint32_t f = 0; f < nf; f++) {
+		const char *s = sv_source_frame_short(src, f);
+		if (sv_strtab_intern(&src->shorts, &ids[f], s, strlen(s))) {
+			free(ids);
+			sv_strtab_dispose(&src->shorts);
+			sv_strtab_init(&src->shorts);
+			return SV_ENOMEM;
+		}
+	}
+	src->short_id = ids;
+	src->nshort_id = nf;
+	return 0;
+}
+
+const strtab *sv_source_short_names(const sv_source *src, const uint32_t **ids, uint32_t *nids)
+{
+	*ids = src->short_id;
+	*nids = src->nshort_id;
+	return src->short_id ? &src->shorts : NULL;
+}
+
 int sv_source_sum_stacks(sv_source *src)
 {
+	if (index_short_names(src))
+		return SV_ENOMEM;
 	/* at least 4 samples a stack: the sums (56 bytes a stack) cost at most what the samples do */
 	if (sv_source_stack_sums(src) || src->negative || src->nsamples / 4 < (size_t)src->nstacks + 1)
 		return 0;

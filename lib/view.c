@@ -12,6 +12,7 @@
 
 #include "sv/idmap.h"
 #include "stackview/pattern.h"
+#include "source_int.h"
 #include "view_int.h"
 #include "sv/array.h"
 
@@ -49,7 +50,23 @@ typedef struct build {
 
 static int name_intern(sv_view *v, uint32_t *out, const char *s, size_t len)
 {
-	return sv_strtab_intern(&v->names, out, s, len);
+	uint32_t id = v->base ? sv_strtab_find(v->base, s, len) : UINT32_MAX;
+	if (id != UINT32_MAX) {
+		*out = id;
+		return 0;
+	}
+	int rc = sv_strtab_intern(&v->names, &id, s, len);
+	*out = id + v->nbase;
+	return rc;
+}
+
+/* The names start from the source's short names when it has them interned (a view among
+ * many: the terminal UI's). */
+static void names_init(sv_view *v)
+{
+	sv_strtab_init(&v->names);
+	v->base = sv_source_short_names(v->src, &v->base_ids, &v->nbase_ids);
+	v->nbase = v->base ? v->base->count : 0;
 }
 
 /* ---- parameters ---- */
@@ -153,7 +170,9 @@ static int memo_frame(build *b, sv_frame_id f)
 	char *g = NULL, *pn = NULL;
 	int rc = 0;
 
-	if ((rc = name_intern(v, &m->short_id, shrt, slen)))
+	if (f < v->nbase_ids)
+		m->short_id = v->base_ids[f];
+	else if ((rc = name_intern(v, &m->short_id, shrt, slen)))
 		goto out;
 	int kind = sv_grouppats_count(b->group) ? sv_grouppats_eval(&g, b->group, full, flen) : SV_GROUP_NONE;
 	if (kind < 0) {
@@ -479,7 +498,7 @@ static int child_cmp(const void *a, const void *b, void *payload)
 		return ax > ay ? -1 : 1;
 	if (x->st.first != y->st.first)
 		return x->st.first < y->st.first ? -1 : 1;
-	return strcmp(sv_strtab_str(&sort_view->names, x->name), sv_strtab_str(&sort_view->names, y->name));
+	return strcmp(view_name_str(sort_view, x->name), view_name_str(sort_view, y->name));
 }
 
 /* Child lists of alive nodes, sorted (§6.1): counted into kids[p + 2], summed so kids[p + 1]
@@ -530,7 +549,7 @@ static int fold_percent(sv_view *v)
 	if (!sv_parse_number(v->params.box[SV_BOX_FOLD_PCT], &pct) || !(pct > 0))
 		return 0;
 	double threshold = pct * v->nodes[SV_NODE_ROOT].st.inc / 100.0;
-	uint32_t broken = sv_strtab_find(&v->names, "BROKEN", 6);
+	uint32_t broken = view_name_find(v, "BROKEN", 6);
 	/* Top-down over ROOT's descendants; ROOT's own children are never folded. Node ids are
 	 * in parent-before-child order, so one forward pass sees every parent first. */
 	for (uint32_t i = 1; i < v->nnodes; i++) {
@@ -628,6 +647,10 @@ int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params
 	v->scaling = prev->scaling;
 	v->inc_empty = prev->inc_empty;
 	sv_strtab_init(&v->names);
+	v->base = prev->base;
+	v->nbase = prev->nbase;
+	v->base_ids = prev->base_ids;
+	v->nbase_ids = prev->nbase_ids;
 	double t0 = now_ms();
 	if (sv_params_copy(&v->params, params)) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
@@ -673,7 +696,7 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 	b.v = v;
 	v->src = src;
 	v->scaling = sv_source_scaling(src);
-	sv_strtab_init(&v->names);
+	names_init(v);
 	if (sv_params_copy(&v->params, params)) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;
@@ -711,7 +734,10 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 	/* a node per kept stack at most: room for them all at once, not by doubling */
 	b.first_kid = malloc(((size_t)nst + 2) * sizeof(*b.first_kid));
 	b.first_kid_name = malloc(((size_t)nst + 2) * sizeof(*b.first_kid_name));
-	if (nodes_reserve(v, (size_t)nst + 1) || !b.first_kid || !b.first_kid_name)
+	/* the stacks that are not their caller's first make at most that many second children
+	 * (grouping only merges them): room for them at once instead of growing */
+	if (nodes_reserve(v, (size_t)nst + 1) || !b.first_kid || !b.first_kid_name ||
+	    sv_idmap_reserve(&b.child_index, src->st_index.len))
 		goto fail_nomem;
 	uint32_t root;
 	if ((rc = node_child(&b, &root, NONE32, root_name)))

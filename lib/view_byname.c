@@ -31,7 +31,7 @@ static int byname_cmp(const void *a, const void *b, void *payload)
 	double ax = fabs(sort_view->byname_st[x].exc), ay = fabs(sort_view->byname_st[y].exc);
 	if (ax != ay)
 		return ax > ay ? -1 : 1;
-	return strcmp(sv_strtab_str(&sort_view->names, x), sv_strtab_str(&sort_view->names, y));
+	return strcmp(view_name_str(sort_view, x), view_name_str(sort_view, y));
 }
 
 /* Depth-first with an on-path counter per name: inclusive counted once per path. The walk's
@@ -39,7 +39,7 @@ static int byname_cmp(const void *a, const void *b, void *payload)
  * nodes are then read in a row and asked for ahead, not found one child at a time. */
 int sv_view_compute_byname(sv_view *v)
 {
-	uint32_t nn = v->names.count, n = v->nnodes;
+	uint32_t nn = view_name_count(v), n = v->nnodes;
 	const uint32_t *kids = v->kids, *children = v->children;
 	int rc = 0;
 	uint32_t *onpath = calloc(nn ? nn : 1, sizeof(*onpath));

@@ -25,6 +25,12 @@ struct sv_view {
 	bool has_range;
 	bool inc_empty;
 
+	/* Name ids: [0, nbase) the source's short names (base, shared; sv_source_sum_stacks made
+	 * it), then the view's own names (groups, composed names) in `names`, each string once. */
+	const strtab *base;
+	uint32_t nbase;
+	const uint32_t *base_ids; /* per frame (< nbase_ids): its short name's id */
+	uint32_t nbase_ids;
 	strtab names;
 
 	vnode *nodes;
@@ -81,6 +87,26 @@ static inline bool view_clip(const sv_view *v, double *t, double *m)
 		*m = sign * span;
 	}
 	return true;
+}
+
+static inline const char *view_name_str(const sv_view *v, uint32_t id)
+{
+	return id < v->nbase ? sv_strtab_str(v->base, id) : sv_strtab_str(&v->names, id - v->nbase);
+}
+
+static inline uint32_t view_name_count(const sv_view *v)
+{
+	return v->nbase + v->names.count;
+}
+
+/* A name's id, or UINT32_MAX. */
+static inline uint32_t view_name_find(const sv_view *v, const char *s, size_t len)
+{
+	uint32_t id = v->base ? sv_strtab_find(v->base, s, len) : UINT32_MAX;
+	if (id != UINT32_MAX)
+		return id;
+	id = sv_strtab_find(&v->names, s, len);
+	return id == UINT32_MAX ? id : id + v->nbase;
 }
 
 /* view_byname.c: ByName's rows from the finished tree (building a view calls it). */

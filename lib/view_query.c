@@ -19,12 +19,12 @@
 const sv_source *sv_view_source(const sv_view *v) { return v->src; }
 const sv_params *sv_view_params(const sv_view *v) { return &v->params; }
 sv_scaling sv_view_scaling(const sv_view *v) { return v->scaling; }
-const char *sv_view_name(const sv_view *v, sv_name_id id) { return sv_strtab_str(&v->names, id); }
-uint32_t sv_view_name_count(const sv_view *v) { return v->names.count; }
+const char *sv_view_name(const sv_view *v, sv_name_id id) { return view_name_str(v, id); }
+uint32_t sv_view_name_count(const sv_view *v) { return view_name_count(v); }
 
 sv_name_id sv_view_name_find(const sv_view *v, const char *name)
 {
-	return sv_strtab_find(&v->names, name, strlen(name));
+	return view_name_find(v, name, strlen(name));
 }
 
 sv_name_id sv_view_node_name(const sv_view *v, sv_node_id n) { return v->nodes[n].name; }
@@ -56,7 +56,7 @@ const sv_stats *sv_view_byname_stats(const sv_view *v, uint32_t row) { return &v
 
 uint32_t sv_view_byname_find(const sv_view *v, sv_name_id name)
 {
-	return name < v->names.count ? v->byname_row[name] : NONE32;
+	return name < view_name_count(v) ? v->byname_row[name] : NONE32;
 }
 
 bool sv_view_sample(const sv_view *v, size_t i, sv_node_id *node, double *time, double *metric)
@@ -240,5 +240,5 @@ size_t sv_view_memory(const sv_view *v)
 {
 	uint32_t nst = sv_source_stack_count(v->src);
 	return (size_t)v->node_cap * (sizeof(vnode) + 4) + (size_t)v->nnodes * 14 + (size_t)nst * 5 +
-	       v->names.text.total + (size_t)v->names.cap * 12 + (size_t)v->names.count * (sizeof(sv_stats) + 8);
+	       v->names.text.total + (size_t)v->names.cap * 12 + (size_t)view_name_count(v) * (sizeof(sv_stats) + 8);
 }

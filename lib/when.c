@@ -336,7 +336,7 @@ static int name_hists(sv_view *v, uint32_t upto)
 	int rc = sv_view_when_scale(&scale, v);
 	if (rc)
 		return rc;
-	uint32_t nn = v->names.count, nrows = v->nbyname;
+	uint32_t nn = view_name_count(v), nrows = v->nbyname;
 	uint32_t from = v->name_hist_rows;
 	upto = upto < 64 ? 64 : upto;
 	if (upto < 2 * from)

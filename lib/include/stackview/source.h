@@ -157,9 +157,9 @@ typedef struct sv_stack_sums {
 	uint64_t n;      /* samples */
 } sv_stack_sums;
 
-/* Builds them (one pass over the samples) when they can be kept: for a source that makes
- * many views (the terminal UI). 0 (built, or not to be had) or SV_ENOMEM. Adding a sample
- * drops them. */
+/* Builds them (one pass over the samples) when they can be kept, and the frames' short names
+ * once for every view: for a source that makes many views (the terminal UI). 0 (built, or
+ * not to be had) or SV_ENOMEM. Adding a sample drops the sums. */
 SV_API int sv_source_sum_stacks(sv_source *src) SV_MUST_USE;
 /* Borrowed until the next sample is added; NULL when not built, or a stack was made since. */
 SV_API const sv_stack_sums *sv_source_stack_sums(const sv_source *src);

@@ -11,10 +11,16 @@
 
 #define SV_IDMAP_NONE UINT32_MAX
 
+/* A key and its value side by side: a probe reads one place (12 bytes, unaligned reads are
+ * cheap where this runs). */
+typedef struct __attribute__((packed)) sv_idmap_slot {
+	uint64_t key;
+	uint32_t val; /* SV_IDMAP_NONE = empty slot */
+} sv_idmap_slot;
+
 typedef struct sv_idmap {
-	uint64_t *keys;
-	uint32_t *vals; /* SV_IDMAP_NONE = empty slot */
-	size_t cap;     /* power of two or 0 */
+	sv_idmap_slot *slots;
+	size_t cap; /* power of two or 0 */
 	size_t len;
 } sv_idmap;
 
