@@ -300,6 +300,7 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	sv_idmap_init(&r.thread_idx);
 	sv_perf_names_init(&r.names);
 	sv_idmap_init(&r.inl_idx);
+	sv_idmap_init(&r.addr_fids);
 	for (int k = 0; k < TP_KINDS; k++)
 		r.tp[k].id = r.tp_attr[k] = -1;
 	sv_cpu_root_init(&r.cpu_roots);
@@ -436,6 +437,7 @@ out:
 	sv_idmap_dispose(&r.thread_idx);
 	sv_perf_names_dispose(&r.names);
 	sv_idmap_dispose(&r.inl_idx);
+	sv_idmap_dispose(&r.addr_fids);
 	sv_tt_free(r.tt);
 	sv_cpu_root_dispose(&r.cpu_roots);
 	free(r.inl);

@@ -194,6 +194,10 @@ typedef struct pdr {
 	/* inline frames of DWARF-unwound user frames, per (DSO, address): inl_idx gives
 	 * index + 1 into inl (start and count in inl_fids) */
 	sv_idmap inl_idx;
+	/* frames named by address (no symbol there): kernel address, DSO index << 48 | file
+	 * offset, or 0x7ffe << 48 | pid for JIT code no map names -> frame, so each is named once
+	 * and not once a stack */
+	sv_idmap addr_fids;
 	uint32_t (*inl)[2];
 	size_t ninl, inl_cap;
 	sv_frame_id *inl_fids;

@@ -144,6 +144,20 @@ static int intern_name(pdr *r, sv_frame_id *out, const char *module, size_t mlen
 	return r->sink->ops->intern_frame(r->sink->self, out, r->name, len);
 }
 
+/* A frame named module!0xADDR, once per key (addr_fids). */
+static int address_frame(pdr *r, sv_frame_id *out, uint64_t key, const char *module, uint64_t addr)
+{
+	uint32_t id = sv_idmap_get(&r->addr_fids, key);
+	if (id != SV_IDMAP_NONE) {
+		*out = id;
+		return 0;
+	}
+	char hex[24];
+	int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, addr);
+	int rc = intern_name(r, out, module, strlen(module), hex, (size_t)hl);
+	return rc ? rc : sv_idmap_put(&r->addr_fids, key, *out);
+}
+
 static int unknown_frame(pdr *r, sv_frame_id *out)
 {
 	if (!r->have_unknown) {
@@ -183,9 +197,12 @@ static int kernel_frame(pdr *r, sv_frame_id *out, uint64_t ip)
 	 * address, as perf report shows it. */
 	const map *m = sv_pdr_maps_find(&r->kmaps, ip);
 	const char *module = m ? m->dso->module : "kernel.kallsyms";
-	char hex[24];
-	int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
-	return intern_name(r, out, module, strlen(module), hex, (size_t)hl);
+	if (ip >> 48 != 0xffff) { /* a key of its own only in the kernel's half */
+		char hex[24];
+		int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
+		return intern_name(r, out, module, strlen(module), hex, (size_t)hl);
+	}
+	return address_frame(r, out, ip, module, ip);
 }
 
 static int user_frame(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip)
@@ -207,9 +224,17 @@ static int user_frame(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip)
 				return intern_name(r, out, jm, jl, rl ? rest : "unknown", rl ? rl : 7);
 			return intern_name(r, out, module, strlen(module), sym, sl);
 		}
+		/* no map entry: one "perf-PID.map!unknown" frame a process, named once */
+		uint64_t key = (uint64_t)0x7ffe << 48 | (uint32_t)pr->pid;
+		uint32_t id = sv_idmap_get(&r->addr_fids, key);
+		if (id != SV_IDMAP_NONE) {
+			*out = id;
+			return 0;
+		}
 		char mod[64];
 		int ml = snprintf(mod, sizeof(mod), "perf-%d.map", pr->pid);
-		return intern_name(r, out, mod, (size_t)ml, "unknown", 7);
+		int rc = intern_name(r, out, mod, (size_t)ml, "unknown", 7);
+		return rc ? rc : sv_idmap_put(&r->addr_fids, key, *out);
 	}
 	sv_perf_dso_load(r->syms, d);
 	if (!d->fids) {
@@ -219,7 +244,10 @@ static int user_frame(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip)
 	}
 	long i = d->nsyms ? sv_perf_dso_find(d, sv_perf_dso_addr(d, ip - m->start + m->pgoff)) : -1;
 	if (i < 0) { /* no symbol: the address in the file, as perf report's [.] 0x… rows */
-		int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, ip - m->start + m->pgoff);
+		uint64_t off = ip - m->start + m->pgoff;
+		if (d->index < 0x7ffe && !(off >> 48))
+			return address_frame(r, out, (uint64_t)d->index << 48 | off, d->module, off);
+		int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, off);
 		return intern_name(r, out, d->module, strlen(d->module), hex, (size_t)hl);
 	}
 	size_t slot = (size_t)i;
