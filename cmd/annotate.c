@@ -94,8 +94,8 @@ int cmd_annotate(const cli_opts *o)
 	sv_annotation a = { 0 };
 	sv_error err;
 	sv_error_clear(&err);
-	if (!sv_source_location_count(src)) {
-		fprintf(stderr, "stackview: annotate: %s has no code addresses (annotate reads perf.data recordings)\n",
+	if (!sv_source_code_file_count(src)) {
+		fprintf(stderr, "stackview: annotate: %s has no code addresses in files (annotate reads perf.data recordings)\n",
 			o->files[0]);
 		rc = EXIT_INPUT;
 		goto out;
@@ -178,7 +178,7 @@ int cmd_source(const cli_opts *o)
 	sv_error err;
 	sv_error_clear(&err);
 	if (!sv_source_location_count(src)) {
-		fprintf(stderr, "stackview: source: %s has no code addresses (Goto Source reads perf.data recordings)\n",
+		fprintf(stderr, "stackview: source: %s has no code addresses (Goto Source reads perf.data and pprof profiles)\n",
 			o->files[0]);
 		rc = EXIT_INPUT;
 		goto out;

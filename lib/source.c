@@ -27,6 +27,7 @@ int sv_source_new(sv_source **out, const char *format)
 	sv_idmap_init(&src->code_index);
 	sv_strtab_init(&src->code_files);
 	sv_strtab_init(&src->shorts);
+	sv_strtab_init(&src->src_files);
 	sv_idmap_init(&src->loc_index);
 	sv_idmap_init(&src->cp_index);
 	src->last_key = UINT64_MAX; /* no pair hashes to it before one is coded (see pair_key) */

@@ -75,6 +75,9 @@ struct sv_source {
 	size_t cp_cap, cp_loc_cap;
 	sv_idmap cp_index; /* (caller + 1) << 32 | loc -> code path */
 	uint32_t *s_loc;    /* per sample (s_cap of them) once a sample has one: its code path */
+	strtab src_files;   /* source files the input named for its locations' lines */
+	uint32_t *loc_src, *loc_line; /* per location (loc_line_cap), once one has a line */
+	size_t loc_line_cap;
 	/* the frames' short names interned once (sv_source_sum_stacks), for views to share: the
 	 * first nshort_id frames' ids in `shorts` */
 	strtab shorts;

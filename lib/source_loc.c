@@ -79,6 +79,43 @@ int sv_source_loc_grow(sv_source *src, size_t ncap)
 	return 0;
 }
 
+int sv_source_set_location_line(sv_source *src, uint32_t loc, const char *source_file, uint32_t line)
+{
+	if (loc >= src->nlocs)
+		return SV_EINVAL;
+	if (loc >= src->loc_line_cap) {
+		size_t cap = src->loc_line_cap, ncap = cap ? cap : 256;
+		while (ncap <= loc)
+			ncap *= 2;
+		uint32_t *f = realloc(src->loc_src, ncap * sizeof(*f));
+		if (!f)
+			return SV_ENOMEM;
+		src->loc_src = f;
+		uint32_t *l = realloc(src->loc_line, ncap * sizeof(*l));
+		if (!l)
+			return SV_ENOMEM;
+		src->loc_line = l;
+		memset(src->loc_line + cap, 0, (ncap - cap) * sizeof(*l));
+		src->loc_line_cap = ncap;
+	}
+	uint32_t id;
+	int rc = sv_strtab_intern(&src->src_files, &id, source_file, strlen(source_file));
+	if (rc)
+		return rc;
+	src->loc_src[loc] = id;
+	src->loc_line[loc] = line;
+	return 0;
+}
+
+uint32_t sv_source_location_line(const sv_source *src, uint32_t loc, const char **file)
+{
+	*file = NULL;
+	if (loc >= src->loc_line_cap || !src->loc_line[loc])
+		return 0;
+	*file = sv_strtab_str(&src->src_files, src->loc_src[loc]);
+	return src->loc_line[loc];
+}
+
 uint32_t sv_source_location_count(const sv_source *src) { return src->nlocs; }
 uint32_t sv_source_code_path_count(const sv_source *src) { return src->ncps; }
 const uint32_t *sv_source_code_path_callers(const sv_source *src) { return src->cp_caller; }
@@ -106,4 +143,7 @@ void sv_source_loc_free(sv_source *src)
 	free(src->cp_loc);
 	sv_idmap_dispose(&src->cp_index);
 	free(src->s_loc);
+	sv_strtab_dispose(&src->src_files);
+	free(src->loc_src);
+	free(src->loc_line);
 }

@@ -109,6 +109,11 @@ static int sink_code_path(void *self, uint32_t *out, uint32_t caller, uint32_t l
 	return sv_source_intern_code_path(self, out, caller, loc);
 }
 
+static int sink_location_line(void *self, uint32_t loc, const char *source_file, uint32_t line)
+{
+	return sv_source_set_location_line(self, loc, source_file, line);
+}
+
 static int sink_sample_at(void *self, sv_stack_id stack, double time, double metric, double count, uint32_t path)
 {
 	return sv_source_add_sample_at(self, stack, time, metric, count, path);
@@ -132,6 +137,7 @@ static const sv_sink_ops source_sink_ops = {
 	.intern_code_file = sink_code_file,
 	.intern_location = sink_location,
 	.intern_code_path = sink_code_path,
+	.set_location_line = sink_location_line,
 	.add_sample_at = sink_sample_at,
 };
 

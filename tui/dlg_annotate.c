@@ -91,9 +91,10 @@ static bool row_function(tui_app *a, char *name, size_t cap, const char *what)
 		tui_status(a, "no row selected");
 		return false;
 	}
-	if (!a->code_text || !sv_source_location_count(f->src)) {
-		tui_status(a, "%s needs code addresses: perf.data recordings have them, this %s has none", what,
-			   sv_source_format(f->src));
+	bool annotate = !strcmp(what, "Annotate");
+	if (!a->code_text || !sv_source_location_count(f->src) || (annotate && !sv_source_code_file_count(f->src))) {
+		tui_status(a, "%s needs code addresses: perf.data recordings have them%s, this %s has none", what,
+			   annotate ? "" : " (pprof profiles lines)", sv_source_format(f->src));
 		return false;
 	}
 	function_of(name, cap, row);

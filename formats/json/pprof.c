@@ -74,6 +74,9 @@ typedef struct pp_ctx {
 	size_t *loff;              /* location index -> first of its frames in lframes */
 	uint32_t *ln;              /* location index -> how many */
 	size_t nlframes, lframes_cap;
+	uint32_t *llocs;           /* per frame of lframes: its code location (SV_LOC_NONE: none) */
+	size_t llocs_cap;
+	bool code;                 /* the sink keeps code locations and paths */
 	char *name;                /* scratch for frame names */
 	size_t name_cap;
 	const pb_label **labels;
@@ -155,11 +158,31 @@ static int module_of(pp_ctx *c, const pb_location *l, const char **out)
 	return 0;
 }
 
+/* A location line's code location (its address; its source file and line when the profile
+ * gives them, for Goto Source), when the sink keeps them. */
+static int code_location(pp_ctx *c, const pb_location *l, size_t k, sv_frame_id frame, uint32_t *out)
+{
+	*out = SV_LOC_NONE;
+	if (!c->code)
+		return 0;
+	const sv_sink_ops *ops = c->sink->ops;
+	int rc = ops->intern_location(c->sink->self, out, frame, SV_LOC_NONE, l->address);
+	if (rc || !l->n_line || l->line[k]->line <= 0 || l->line[k]->line > UINT32_MAX)
+		return rc;
+	uint32_t fi = sv_idmap_get(&c->fn, l->line[k]->function_id);
+	const char *file;
+	if ((rc = str_at(c, c->p->function[fi]->filename, &file, "function", c->p->function[fi]->id)))
+		return rc;
+	return file[0] ? ops->set_location_line(c->sink->self, *out, file, (uint32_t)l->line[k]->line) : 0;
+}
+
 /* Every location's frames, root first: its last line is the function the address is in,
  * the lines before it were inlined into it. An unsymbolized location is its address. */
 static int location_frames(pp_ctx *c)
 {
 	const pb_profile *p = c->p;
+	const sv_sink_ops *so = c->sink->ops;
+	c->code = so->intern_location && so->intern_code_path && so->set_location_line && so->add_sample_at;
 	c->loff = malloc((p->n_location + 1) * sizeof(*c->loff));
 	c->ln = malloc((p->n_location + 1) * sizeof(*c->ln));
 	if (!c->loff || !c->ln)
@@ -177,7 +200,8 @@ static int location_frames(pp_ctx *c)
 		if (nl > SV_MAX_STACK_DEPTH)
 			return pp_fail(c, "location %llu has %zu lines (at most %u)", (unsigned long long)l->id, nl,
 				       SV_MAX_STACK_DEPTH);
-		if (SV_ARRAY_RESERVE(c->lframes, c->lframes_cap, c->nlframes + nl))
+		if (SV_ARRAY_RESERVE(c->lframes, c->lframes_cap, c->nlframes + nl) ||
+		    SV_ARRAY_RESERVE(c->llocs, c->llocs_cap, c->nlframes + nl))
 			return SV_ENOMEM;
 		for (size_t k = nl; k-- > 0;) {
 			size_t len;
@@ -204,7 +228,8 @@ static int location_frames(pp_ctx *c)
 			if (len > SV_MAX_NAME_LEN)
 				return pp_fail(c, "location %llu: a name of %zu bytes (at most %u)", (unsigned long long)l->id,
 					       len, SV_MAX_NAME_LEN);
-			if ((rc = ops->intern_frame(c->sink->self, &c->lframes[c->nlframes], c->name, len)))
+			if ((rc = ops->intern_frame(c->sink->self, &c->lframes[c->nlframes], c->name, len)) ||
+			    (rc = code_location(c, l, k, c->lframes[c->nlframes], &c->llocs[c->nlframes])))
 				return rc;
 			c->nlframes++;
 			c->ln[i]++;
@@ -392,16 +417,23 @@ static int pp_sample(pp_ctx *c, const pb_sample *s, size_t i, size_t sel, long c
 		    (rc = ops->intern_stack(c->sink->self, &st, st, f)))
 			return rc;
 	}
+	uint32_t path = SV_LOC_NONE;
 	for (size_t k = s->n_location_id; k-- > 0;) {
 		uint32_t li = sv_idmap_get(&c->loc, s->location_id[k]);
 		if (li == SV_IDMAP_NONE)
 			return pp_fail(c, "sample %zu: location %llu is not in the location table", i + 1,
 				       (unsigned long long)s->location_id[k]);
-		for (uint32_t j = 0; j < c->ln[li]; j++)
-			if ((rc = ops->intern_stack(c->sink->self, &st, st, c->lframes[c->loff[li] + j])))
+		for (uint32_t j = 0; j < c->ln[li]; j++) {
+			size_t at = c->loff[li] + j;
+			if ((rc = ops->intern_stack(c->sink->self, &st, st, c->lframes[at])))
 				return rc;
+			if (c->code && c->llocs[at] != SV_LOC_NONE &&
+			    (rc = ops->intern_code_path(c->sink->self, &path, path, c->llocs[at])))
+				return rc;
+		}
 	}
-	return ops->add_sample(c->sink->self, st, 0, metric, count);
+	return path != SV_LOC_NONE ? ops->add_sample_at(c->sink->self, st, 0, metric, count, path)
+				   : ops->add_sample(c->sink->self, st, 0, metric, count);
 }
 
 /* The samples, decoded one at a time from the message's sample fields. */
@@ -521,6 +553,7 @@ out:
 	free(unit);
 	free(nonzero);
 	free(c.lframes);
+	free(c.llocs);
 	free(c.loff);
 	free(c.ln);
 	free(c.name);

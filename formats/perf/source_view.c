@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "code_int.h"
+#include "sv/array.h"
 
 typedef struct fn_key {
 	uint32_t file;
@@ -31,8 +32,9 @@ static int function_keys(const sv_source *src, const char *name, uint32_t *key, 
 	int rc = 0;
 	for (uint32_t l = 0; l < nl && !rc; l++) {
 		sv_location x = sv_source_location(src, l);
+		const char *sf;
 		key[l] = UINT32_MAX;
-		if (x.file == SV_LOC_NONE || !want[x.frame])
+		if ((x.file == SV_LOC_NONE && !sv_source_location_line(src, l, &sf)) || !want[x.frame])
 			continue;
 		uint32_t k = 0;
 		while (k < *nfn && ((*fns)[k].file != x.file || (*fns)[k].frame != x.frame))
@@ -97,6 +99,55 @@ static int lines_of(sv_srcview *g, const sv_disasm *d, const sv_source *src, uin
 	return 0;
 }
 
+/* The lines the input gave its locations (pprof): the function's lines are those of its
+ * locations; each location's key is its line's index. */
+static int lines_given(sv_srcview *g, const sv_source *src, uint32_t fn, uint32_t *key)
+{
+	uint32_t nl = sv_source_location_count(src);
+	size_t n = 0, cap = 0;
+	for (uint32_t l = 0; l < nl; l++) {
+		const char *sf;
+		uint32_t line = key[l] == fn ? sv_source_location_line(src, l, &sf) : 0;
+		if (!line) {
+			key[l] = UINT32_MAX;
+			continue;
+		}
+		uint32_t fi = 0;
+		while (fi < g->nfiles && strcmp(g->files[fi], sf))
+			fi++;
+		if (fi == g->nfiles) {
+			char **files = realloc(g->files, (g->nfiles + 1) * sizeof(*files));
+			if (!files)
+				return SV_ENOMEM;
+			g->files = files;
+			if (!(g->files[fi] = strdup(sf)))
+				return SV_ENOMEM;
+			g->nfiles++;
+		}
+		if (SV_ARRAY_RESERVE(g->lines, cap, n + 1))
+			return SV_ENOMEM;
+		g->lines[n++] = (sv_source_line){ fi, line, { 0, 0, 0, 0 } };
+	}
+	qsort(g->lines, n, sizeof(*g->lines), by_file_line);
+	size_t u = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!u || by_file_line(&g->lines[u - 1], &g->lines[i]))
+			g->lines[u++] = g->lines[i];
+	g->nlines = u;
+	for (uint32_t l = 0; l < nl; l++) {
+		if (key[l] == UINT32_MAX)
+			continue;
+		const char *sf;
+		uint32_t line = sv_source_location_line(src, l, &sf);
+		uint32_t fi = 0;
+		while (fi < g->nfiles && strcmp(g->files[fi], sf))
+			fi++;
+		size_t k = line_index(g, fi, line);
+		key[l] = k == SIZE_MAX ? UINT32_MAX : (uint32_t)k;
+	}
+	return 0;
+}
+
 int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char *source_path, sv_error *err)
 {
 	memset(g, 0, sizeof(*g));
@@ -126,30 +177,40 @@ int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char
 		goto out;
 	}
 	g->frame = fns[best].frame;
-	g->path = sv_source_code_file(src, fns[best].file);
+	g->path = fns[best].file == SV_LOC_NONE ? "the profile's own line numbers" : sv_source_code_file(src, fns[best].file);
 	g->total = fc[best];
 	sv_summary sum;
 	sv_view_summary(&sum, v);
 	g->view_metric = sum.metric;
 	for (uint32_t p = 0; p < sv_source_code_path_count(src) && !g->callers; p++)
 		g->callers = sv_source_code_path_callers(src)[p] != SV_LOC_NONE;
-	/* any address of it: the first location found */
+	/* any address of it: the first location found; lines the input gave need no decoding */
 	uint64_t addr = 0;
-	for (uint32_t l = 0; l < nl; l++)
-		if (key[l] == best) {
-			addr = sv_source_location(src, l).addr;
-			break;
+	bool given = false;
+	for (uint32_t l = 0; l < nl && !given; l++) {
+		const char *sf;
+		if (key[l] == best)
+			addr = sv_source_location(src, l).addr, given = sv_source_location_line(src, l, &sf) != 0;
+	}
+	if (given) {
+		const char *shrt = sv_source_frame_short(src, g->frame), *bang = strchr(shrt, '!');
+		if (!(g->symbol = strdup(bang ? bang + 1 : shrt)) || (rc = lines_given(g, src, best, key))) {
+			rc = sv_error_set(err, SV_ENOMEM, NULL);
+			goto out;
 		}
-	if ((rc = sv_disasm_function(&d, g->path, addr, err)))
+	} else if ((rc = sv_disasm_function(&d, g->path, addr, err))) {
 		goto out;
-	g->symbol = d.symbol;
-	d.symbol = NULL;
-	g->files = d.files;
-	g->nfiles = d.nfiles;
-	d.files = NULL;
-	d.nfiles = 0;
-	if ((rc = lines_of(g, &d, src, fns[best].file, key)))
-		goto out;
+	}
+	if (!given) {
+		g->symbol = d.symbol;
+		d.symbol = NULL;
+		g->files = d.files;
+		g->nfiles = d.nfiles;
+		d.files = NULL;
+		d.nfiles = 0;
+		if ((rc = lines_of(g, &d, src, fns[best].file, key)))
+			goto out;
+	}
 	sv_key_cost *lc = calloc(g->nlines ? g->nlines : 1, sizeof(*lc));
 	if (!lc || (rc = sv_view_key_costs(v, key, (uint32_t)g->nlines, lc))) {
 		free(lc);

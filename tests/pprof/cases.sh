@@ -144,3 +144,25 @@ fi
 # name with what to do, not read as perf script text (a heap profile's header looked like one)
 e pprof.legacy-heap 1 "a legacy Go heap profile \(text\): not read; convert it with go tool pprof -proto FILE > FILE.pb.gz" -- info tests/data/pprof/heap.legacy.txt
 e pprof.legacy-goroutine 1 "a Go goroutine listing \(debug=1\): not read" -- info tests/data/pprof/goroutine.legacy.txt
+
+# Goto Source from the profile's own lines (issue 36): each line's Exc and Inc equal go tool
+# pprof -list's flat and cum (tests/data/pprof/list-cpu.txt, Go 1.19's pprof on cpu.pb.gz)
+awk '/^ROUTINE/ {fn = $3; next} fn && $NF ~ /:$/ {next}
+	fn && /^ +([0-9.]+m?s|\.) +([0-9.]+m?s|\.) +[0-9]+:/ {
+		f = $1; c = $2; l = $3; sub(":", "", l)
+		if (f == "." && c == ".") next
+		print fn, l, ms(f), ms(c)
+	}
+	function ms(v) { if (v == ".") return 0; if (v ~ /ms$/) { sub("ms", "", v); return v + 0 } sub("s", "", v); return v * 1000 }' \
+	"$PD/list-cpu.txt" | sort > "$TMP/pprof-list.want"
+: > "$TMP/pprof-list.got"
+for fn in main.allocLoop main.hashLoop main.sortLoop sort.partition; do
+	"$SV" source "$PD/cpu.pb.gz" --name "$fn" --json 2>/dev/null |
+		jq -r --arg fn "$fn" '.lines[] | select(.inc != 0 or .exc != 0) | "\($fn) \(.line) \(.exc | round) \(.inc | round)"' >> "$TMP/pprof-list.got"
+done
+sort -o "$TMP/pprof-list.got" "$TMP/pprof-list.got"
+if [ "$(grep -c . "$TMP/pprof-list.want")" -ge 12 ] && cmp -s "$TMP/pprof-list.want" "$TMP/pprof-list.got"; then ok; else
+	bad pprof.source.list "$(diff "$TMP/pprof-list.want" "$TMP/pprof-list.got" | head -5 | tr '\n' '|')"; fi
+# the source text is found under --source-path by its base name
+"$SV" source "$PD/cpu.pb.gz" --name main.allocLoop --source-path "$PD" 2>/dev/null | grep -Eq '^ +48 .*\| +b := make\(\[\]byte' && ok ||
+	bad pprof.source.text "line 48 not shown with its text"

@@ -73,6 +73,8 @@ typedef struct sv_sink_ops {
 	int (*intern_code_file)(void *self, uint32_t *out, const char *path);
 	int (*intern_location)(void *self, uint32_t *out, sv_frame_id frame, uint32_t file, uint64_t addr);
 	int (*intern_code_path)(void *self, uint32_t *out, uint32_t caller, uint32_t loc);
+	/* The source line a location is at, when the input says it (pprof's lines). */
+	int (*set_location_line)(void *self, uint32_t loc, const char *source_file, uint32_t line);
 	int (*add_sample_at)(void *self, sv_stack_id stack, double time, double metric, double count, uint32_t path);
 } sv_sink_ops;
 
@@ -193,6 +195,11 @@ typedef struct sv_location {
 	uint64_t addr;
 } sv_location;
 SV_API sv_location sv_source_location(const sv_source *src, uint32_t loc);
+/* The source line of a location as the input gave it (pprof: each location line's file and
+ * number), for Goto Source without debug information. */
+SV_API int sv_source_set_location_line(sv_source *src, uint32_t loc, const char *source_file, uint32_t line) SV_MUST_USE;
+/* 0 and *file NULL when the input gave none. */
+SV_API uint32_t sv_source_location_line(const sv_source *src, uint32_t loc, const char **file);
 /* Per code path: its caller path (SV_LOC_NONE at the outermost) and its own (last) location;
  * borrowed until the next path is interned. */
 SV_API const uint32_t *sv_source_code_path_callers(const sv_source *src);
