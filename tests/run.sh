@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=lib.sh
 . tests/lib.sh
 
-GROUPS_TEST="unit fuzz docs conformance golden cli convert flame speedscope tui compare pprof chrome readers threadtime pdb nettrace gcdump events annotate"
+GROUPS_TEST="unit fuzz docs conformance golden cli convert flame speedscope tui compare pprof chrome readers threadtime pdb nettrace gcdump events annotate perfhabits"
 GROUPS_EXTENDED="perf etl extended tui-shared"
 if [ -n "${T:-}" ]; then
 	groups=${T//,/ }
