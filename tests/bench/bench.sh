@@ -199,6 +199,37 @@ if [ -s "${P:-}" ]; then
 	fi
 fi
 
+# ---- point 9 of issue 37: a real build recorded at -F 49000 (about a million samples over
+# many processes, stripped cc1: hundreds of thousands of distinct frames, more stacks than
+# samples), against perf report in the same run ----
+if command -v perf >/dev/null 2>&1 && perf record -q -e cpu-clock -o /dev/null true 2>/dev/null; then
+	G=$B/bench/build.data
+	if [ ! -s "$G" ]; then
+		echo
+		echo "recording a build of lib/ (perf record -e cpu-clock -g -F 49000 -- make -j2)"
+		rm -rf "$B/bench/src" && mkdir -p "$B/bench/src" && cp -r lib Makefile "$B/bench/src/"
+		(cd "$B/bench/src" && perf record -q -e cpu-clock -g -F 49000 -o ../build.data -- \
+			make -j2 B=build/o build/o/libstackview.a > /dev/null 2>&1) || true
+	fi
+	if [ -s "$G" ]; then
+		n=$("$B/stackview" info "$G" --json 2>/dev/null | jq .samples)
+		echo
+		echo "== perf.data of a build: $G ($n samples, $(du -m "$G" | cut -f1) MB)"
+		ours=$(best_of3 "$B/stackview" info "$G")
+		theirs=$(best_of3 perf report -i "$G" --children -g none --stdio)
+		awk -v a="$ours" -v b="$theirs" -v n="$n" 'BEGIN {printf "load: stackview info %d ms = %.2f M samples/s (goal >= 2); perf report --children -g none %d ms; ratio %.1fx\n", a, n / a / 1000, b, b / a}'
+		ours=$(best_of3 "$B/stackview" byname "$G")
+		theirs=$(best_of3 perf report -i "$G" --stdio --children)
+		/usr/bin/time -f %M -o "$B/bench/rss" "$B/stackview" byname "$G" > /dev/null 2>&1
+		ro=$(tail -1 "$B/bench/rss")
+		/usr/bin/time -f %M -o "$B/bench/rss" perf report -i "$G" --stdio --children > /dev/null 2>&1
+		rt=$(tail -1 "$B/bench/rss")
+		awk -v a="$ours" -v b="$theirs" -v ro="$ro" -v rt="$rt" 'BEGIN {printf "byname (every row): %d ms, %.0f MB; perf report --stdio --children %d ms, %.0f MB; %.1fx faster (goal >= 10), %.2f of its memory (goal <= 0.125)\n", a, ro / 1024, b, rt / 1024, b / a, ro / rt}'
+		echo "refilter on it (goal: <= 150 ms per million samples):"
+		"$B/tests/bench/engine" "$G" 2 | sed -n '/with the stacks/,$p'
+	fi
+fi
+
 # ---- Windows ETL import (issue 4): the x64 PerfView trace, and the same buffers 10 times ----
 E=../shared/data/etl/net.4.5.2.x64.etl.zip
 if [ -f "$E" ] && command -v unzip >/dev/null 2>&1; then
