@@ -22,14 +22,6 @@
 
 #define MAX_FUNCTION_BYTES (4u << 20) /* a function's code past this is not decoded */
 
-static char *no_debuginfod_path = NULL;
-static const Dwfl_Callbacks offline_cb = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &no_debuginfod_path,
-};
-
 /* The bytes of [start, end) from the executable section holding them; NULL with err set. */
 static const unsigned char *code_bytes(Elf *elf, const char *path, uint64_t start, uint64_t end, sv_error *err)
 {
@@ -171,7 +163,16 @@ int sv_disasm_function(sv_disasm *out, const char *path, uint64_t addr, sv_error
 	int fd = sv_side_open(path, SV_MAX_SIDE_ELF);
 	if (fd < 0)
 		return sv_error_set(err, SV_EIO, "%s: cannot open: %s", path, strerror(errno));
-	Dwfl *dwfl = dwfl_begin(&offline_cb);
+	/* the debug file (lines) where libdwfl finds one by itself: beside the file, by build id
+	 * under /usr/lib/debug; the callbacks outlive nothing past this call */
+	char *debuginfo_path = NULL;
+	const Dwfl_Callbacks cb = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+		.debuginfo_path = &debuginfo_path,
+	};
+	Dwfl *dwfl = dwfl_begin(&cb);
 	if (!dwfl) {
 		close(fd);
 		return sv_error_set(err, SV_ENOMEM, NULL);
