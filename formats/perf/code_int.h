@@ -16,9 +16,9 @@ typedef struct sv_src_text {
 	char *tried; /* the paths looked at, for a message when none could be read */
 } sv_src_text;
 
-/* Read `path` (as DWARF gives it), else under source_path (NULL = none): DIR/path and
- * DIR/its base name. Never fails: an unreadable file leaves text NULL and says in `tried`
- * what was looked at. */
+/* Read `path` (as DWARF gives it), else through source_path (NULL = none): ':'-separated
+ * entries, OLD=NEW (the prefix OLD replaced by NEW) or DIR (DIR/path, DIR/base name). Never
+ * fails: an unreadable file leaves text NULL and says in `tried` what was looked at. */
 void sv_src_load(sv_src_text *s, const char *path, const char *source_path);
 const char *sv_src_line(const sv_src_text *s, uint32_t line);
 void sv_src_dispose(sv_src_text *s);

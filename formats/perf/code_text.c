@@ -42,21 +42,45 @@ static bool try_read(sv_src_text *s, const char *path)
 	return true;
 }
 
+/* One entry of source_path: OLD=NEW replaces the prefix OLD (perf's --prefix, gdb's
+ * substitute-path); DIR tries DIR/path, then DIR/its base name. */
+static bool try_entry(sv_src_text *s, const char *path, const char *e, size_t elen)
+{
+	const char *eq = memchr(e, '=', elen);
+	size_t n = elen + strlen(path) + 2;
+	char *p = malloc(n);
+	if (!p)
+		return false;
+	bool got = false;
+	if (eq) {
+		size_t ol = (size_t)(eq - e);
+		if (ol && !strncmp(path, e, ol)) {
+			snprintf(p, n, "%.*s%s", (int)(elen - ol - 1), eq + 1, path + ol);
+			got = try_read(s, p);
+		}
+	} else if (elen) {
+		snprintf(p, n, "%.*s/%s", (int)elen, e, path[0] == '/' ? path + 1 : path);
+		if (!(got = try_read(s, p))) {
+			snprintf(p, n, "%.*s/%s", (int)elen, e, sv_base_name(path));
+			got = try_read(s, p);
+		}
+	}
+	free(p);
+	return got;
+}
+
 void sv_src_load(sv_src_text *s, const char *path, const char *source_path)
 {
 	memset(s, 0, sizeof(*s));
-	if (try_read(s, path) || !source_path || !*source_path)
+	if (try_read(s, path) || !source_path)
 		return;
-	size_t n = strlen(source_path) + strlen(path) + 2;
-	char *p = malloc(n);
-	if (!p)
-		return;
-	snprintf(p, n, "%s/%s", source_path, path[0] == '/' ? path + 1 : path);
-	if (!try_read(s, p)) {
-		snprintf(p, n, "%s/%s", source_path, sv_base_name(path));
-		try_read(s, p);
+	for (const char *e = source_path; *e;) {
+		const char *end = strchr(e, ':');
+		size_t len = end ? (size_t)(end - e) : strlen(e);
+		if (try_entry(s, path, e, len))
+			return;
+		e += len + (end ? 1 : 0);
 	}
-	free(p);
 }
 
 const char *sv_src_line(const sv_src_text *s, uint32_t line)

@@ -118,6 +118,10 @@ if [ -e /tmp/stackview-annotate/hot.c ] || printf '%s' "$txt" | grep -q 'hot.c  
 mkdir -p "$AT/src"
 cp "$AD/hot.c" "$AT/src/"
 "$SV" source "$AT/hot.data" --name mix "${PIN[@]}" --source-path "$AT/src" 2>/dev/null | grep -Eq '^ +11 +[0-9.]+ .*\| +s \+= sqrt\(x \+ i\);' && ok || bad annotate.source.path "line 11 not shown with its text"
+# a prefix map (OLD=NEW, as perf annotate's --prefix and gdb's substitute-path) after a
+# directory that has nothing
+"$SV" source "$AT/hot.data" --name mix "${PIN[@]}" --source-path "$AT/nothing:/tmp/stackview-annotate=$AT/src" 2>/dev/null |
+	grep -Eq '^ +11 +[0-9.]+ .*\| +s \+= sqrt\(x \+ i\);' && ok || bad annotate.source.prefix "line 11 not shown with its text"
 ea annotate.source.noaddr 1 'has no code addresses' -- source examples/tutorial.perfView.xml --name Main
 # Goto Source in the terminal UI (Alt-D): the file is read again for the callers' addresses
 # (a view on the stack), then main's lines with the line of its heaviest call selected
