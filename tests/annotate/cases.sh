@@ -130,3 +130,8 @@ scr=$("$SV" view "$AT/hot.data" "${PIN[@]}" --script "$AT/src.keys" --size 120x3
 first=$(printf '%s\n' "$scr" | awk '/^----$/ {exit} {print}')
 if printf '%s\n' "$first" | grep -q '^Goto Source: hot!main' && printf '%s\n' "$first" | grep -Eq '^Tab/n next hot .*: +34 +[0-9.]+' &&
 	printf '%s\n' "$scr" | awk '/^----$/ {k++} k == 1' | grep -q '^code paths'; then ok; else bad annotate.source.tui "$(printf '%s\n' "$first" | grep -E '^(Goto|Tab)')"; fi
+# a drilled-into view keeps its samples' addresses: annotate there is the same function
+printf '# drill\n/ "mix" <Enter> <C-d> / "mix" <Enter> a :dump\n' > "$AT/drill.keys"
+scr=$("$SV" view "$AT/hot.data" "${PIN[@]}" --script "$AT/drill.keys" --size 120x24 2>/dev/null)
+if printf '%s\n' "$scr" | grep -q "^Annotate: mix .*, $n samples in the view" && printf '%s\n' "$scr" | grep -q "\*[> ] *$hot:"; then
+	ok; else bad annotate.tui.drill "$(printf '%s\n' "$scr" | grep -E '^(Annotate|Tab)' | head -2)"; fi
