@@ -21,7 +21,8 @@ typedef struct fn_key {
  * frame); *nfn functions in fns. */
 static int function_keys(const sv_source *src, const char *name, uint32_t *key, fn_key **fns, uint32_t *nfn)
 {
-	uint32_t nl = sv_source_location_count(src), nf = sv_source_frame_count(src), cap = 0;
+	uint32_t nl = sv_source_location_count(src), nf = sv_source_frame_count(src);
+	size_t cap = 0;
 	bool *want = calloc(nf ? nf : 1, sizeof(*want));
 	if (!want)
 		return SV_ENOMEM;
@@ -40,16 +41,12 @@ static int function_keys(const sv_source *src, const char *name, uint32_t *key, 
 		while (k < *nfn && ((*fns)[k].file != x.file || (*fns)[k].frame != x.frame))
 			k++;
 		if (k == *nfn) {
-			if (*nfn == cap) {
-				cap = cap ? cap * 2 : 8;
-				fn_key *g = realloc(*fns, cap * sizeof(**fns));
-				if (!g) {
-					rc = SV_ENOMEM;
-					break;
-				}
-				*fns = g;
+			size_t have = *nfn;
+			if (SV_ARRAY_PUSH(*fns, have, cap, ((fn_key){ x.file, x.frame }))) {
+				rc = SV_ENOMEM;
+				break;
 			}
-			(*fns)[(*nfn)++] = (fn_key){ x.file, x.frame };
+			*nfn = (uint32_t)have;
 		}
 		key[l] = k;
 	}
@@ -104,7 +101,7 @@ static int lines_of(sv_srcview *g, const sv_disasm *d, const sv_source *src, uin
 static int lines_given(sv_srcview *g, const sv_source *src, uint32_t fn, uint32_t *key)
 {
 	uint32_t nl = sv_source_location_count(src);
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, fcap = 0;
 	for (uint32_t l = 0; l < nl; l++) {
 		const char *sf;
 		uint32_t line = key[l] == fn ? sv_source_location_line(src, l, &sf) : 0;
@@ -116,13 +113,11 @@ static int lines_given(sv_srcview *g, const sv_source *src, uint32_t fn, uint32_
 		while (fi < g->nfiles && strcmp(g->files[fi], sf))
 			fi++;
 		if (fi == g->nfiles) {
-			char **files = realloc(g->files, (g->nfiles + 1) * sizeof(*files));
-			if (!files)
+			char *copy = strdup(sf);
+			if (!copy || SV_ARRAY_PUSH(g->files, g->nfiles, fcap, copy)) {
+				free(copy);
 				return SV_ENOMEM;
-			g->files = files;
-			if (!(g->files[fi] = strdup(sf)))
-				return SV_ENOMEM;
-			g->nfiles++;
+			}
 		}
 		if (SV_ARRAY_RESERVE(g->lines, cap, n + 1))
 			return SV_ENOMEM;
