@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Box texts, number parsing and n0/n1/n3 formatting. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "stackview/params.h"
@@ -44,6 +45,40 @@ static void test_format(void **state)
 	assert_memory_equal(big, "-179,769,313", 12);
 }
 
+/* The digits are printf's "%.*f" (ties away from zero, as .NET), whichever way they are made:
+ * random values of the kinds profiles have (ms of sampled periods, counts, halves and
+ * eighths, any double) at 0-4 decimals, separators taken out. */
+static void test_format_like_printf(void **state)
+{
+	(void)state;
+	uint64_t s = 88172645463325252ull;
+	for (long i = 0; i < 400000; i++) {
+		s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+		double v, d;
+		switch (i % 4) {
+		case 0: v = (double)(s % 100000000) / 1000.0; break;
+		case 1: v = (double)(s % 1000000) * 0.020408; break;
+		case 2: memcpy(&d, &s, sizeof(d)); v = isfinite(d) ? fmod(fabs(d), 1e12) : 0.5; break;
+		default: v = ((double)(s % 2000000) - 1000000) / 8.0; break;
+		}
+		int dec = (int)(i % 5);
+		char got[512], want[512], tie[512], g[512];
+		sv_format_number(got, sizeof(got), v, dec);
+		size_t o = 0;
+		for (const char *p = got; *p; p++)
+			if (*p != ',')
+				g[o++] = *p;
+		g[o] = '\0';
+		snprintf(want, sizeof(want), "%.*f", dec, v);
+		snprintf(tie, sizeof(tie), "%.*f", dec, nextafter(v, v < 0 ? -INFINITY : INFINITY));
+		/* "-0.0" prints without its sign */
+		const char *w = want[0] == '-' && !strpbrk(want, "123456789") ? want + 1 : want;
+		const char *t = tie[0] == '-' && !strpbrk(tie, "123456789") ? tie + 1 : tie;
+		if (strcmp(g, w) && strcmp(g, t))
+			fail_msg("%.17g at %d decimals: %s, printf %s", v, dec, g, want);
+	}
+}
+
 static void test_copy_equal(void **state)
 {
 	(void)state;
@@ -62,6 +97,7 @@ static void test_copy_equal(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_parse), cmocka_unit_test(test_format),
+					    cmocka_unit_test(test_format_like_printf),
 					    cmocka_unit_test(test_copy_equal) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
