@@ -62,22 +62,61 @@ static void print_json(FILE *f, const sv_annotation *a)
 
 /* Why no function was found, on one line: the name is no frame's, no sample's leaf address is
  * in it (a caller only, or its code file was not found), or the view keeps none of them. */
-static int no_function(const sv_source *src, const char *name)
+/* The function an inline frame was inlined into: the nearest caller of the same module that
+ * is not itself an inline frame (perf's convention: `m!f (inlined)` is called by the real
+ * `m!g` it is part of, at the same address). */
+static const char *inlined_into(const sv_source *src, sv_frame_id inl)
 {
-	sv_frame_id frame = UINT32_MAX;
-	for (sv_frame_id f = 0; f < sv_source_frame_count(src) && frame == UINT32_MAX; f++)
+	const sv_stack_id *caller = sv_source_stack_callers(src);
+	const sv_frame_id *frame = sv_source_stack_frames(src);
+	const char *iname = sv_source_frame_name(src, inl), *ibang = strchr(iname, '!');
+	size_t ml = ibang ? (size_t)(ibang - iname) + 1 : 0;
+	for (uint32_t st = 0; st < sv_source_stack_count(src); st++) {
+		if (frame[st] != inl)
+			continue;
+		for (sv_stack_id c = caller[st]; c != SV_STACK_NONE; c = caller[c]) {
+			const char *name = sv_source_frame_name(src, frame[c]);
+			size_t n = strlen(name);
+			if (strncmp(name, iname, ml))
+				break;
+			if (n < 10 || strcmp(name + n - 10, " (inlined)"))
+				return name;
+		}
+	}
+	return NULL;
+}
+
+static int no_function(const sv_source *src, const char *name, const char *cmd)
+{
+	sv_frame_id frame = UINT32_MAX, inlined = UINT32_MAX;
+	size_t nl = strlen(name);
+	for (sv_frame_id f = 0; f < sv_source_frame_count(src) && frame == UINT32_MAX; f++) {
 		if (sv_frame_is(src, f, name))
 			frame = f;
+		/* an inline frame, named with or without perf's mark */
+		const char *full = sv_source_frame_name(src, f), *bang = strchr(full, '!');
+		const char *fn = bang ? bang + 1 : full;
+		if (inlined == UINT32_MAX && !strncmp(fn, name, nl) && !strcmp(fn + nl, " (inlined)"))
+			inlined = f;
+	}
+	if (inlined != UINT32_MAX || (frame != UINT32_MAX && nl > 10 && !strcmp(name + nl - 10, " (inlined)"))) {
+		sv_frame_id f = inlined != UINT32_MAX ? inlined : frame;
+		const char *host = inlined_into(src, f);
+		fprintf(stderr, "stackview: %s: %s is inlined: its code and lines are those of the function it was inlined "
+				"into; %s --name '%s' shows them\n",
+			cmd, sv_source_frame_name(src, f), cmd, host ? host : "FUNCTION");
+		return EXIT_USAGE;
+	}
 	bool located = false;
 	for (uint32_t l = 0; l < sv_source_location_count(src) && !located; l++)
 		located = sv_frame_is(src, sv_source_location(src, l).frame, name);
 	if (frame != UINT32_MAX && !located) {
-		fprintf(stderr, "stackview: annotate: %s: no sample's own address is in it (it has samples only as a caller, or "
+		fprintf(stderr, "stackview: %s: %s: no sample's own address is in it (it has samples only as a caller, or "
 				"its code file was not found when loading: give the binary with --symfs DIR or --debug-dir DIR)\n",
-			sv_source_frame_name(src, frame));
+			cmd, sv_source_frame_name(src, frame));
 		return EXIT_USAGE;
 	}
-	fprintf(stderr, "stackview: annotate: no sample in the view executed in '%s' (%s)\n", name,
+	fprintf(stderr, "stackview: %s: no sample in the view executed in '%s' (%s)\n", cmd, name,
 		located ? "the filters leave none of its samples"
 			: "give a function as byname names it: 'module!function' or 'function'");
 	return EXIT_USAGE;
@@ -102,7 +141,7 @@ int cmd_annotate(const cli_opts *o)
 	}
 	rc = sv_annotate(&a, v, o->name, o->out != OUT_JSON, &err);
 	if (rc == SV_ENOTFOUND) {
-		rc = no_function(src, o->name);
+		rc = no_function(src, o->name, o->cmd);
 		goto out;
 	}
 	if (rc) {
@@ -185,7 +224,7 @@ int cmd_source(const cli_opts *o)
 	}
 	rc = sv_goto_source(&g, v, o->name, o->source_path, &err);
 	if (rc == SV_ENOTFOUND) {
-		rc = no_function(src, o->name);
+		rc = no_function(src, o->name, o->cmd);
 		goto out;
 	}
 	if (rc) {

@@ -135,3 +135,9 @@ printf '# drill\n/ "mix" <Enter> <C-d> / "mix" <Enter> a :dump\n' > "$AT/drill.k
 scr=$("$SV" view "$AT/hot.data" "${PIN[@]}" --script "$AT/drill.keys" --size 120x24 2>/dev/null)
 if printf '%s\n' "$scr" | grep -q "^Annotate: mix .*, $n samples in the view" && printf '%s\n' "$scr" | grep -q "\*[> ] *$hot:"; then
 	ok; else bad annotate.tui.drill "$(printf '%s\n' "$scr" | grep -E '^(Annotate|Tab)' | head -2)"; fi
+# an inlined function has no code of its own: annotate and source name the function it was
+# inlined into (lvl1 and lvl3 into outer)
+for c in annotate source; do
+	ea "annotate.inlined.$c" 2 "$c: inl!lvl3 \\(inlined\\) is inlined: .*$c --name 'inl!outer' shows them" -- \
+		$c "$AT/inl.data" --name lvl3 --symfs "$AT/isymfs" --kallsyms /nonexistent
+done
