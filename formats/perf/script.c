@@ -349,17 +349,8 @@ static int ps_list_events(const sv_input *in, const sv_import_opts *opts, const 
 	size_t cap = 0;
 	int rc = 0;
 	const char *names[128], *values[128];
-	for (const char *p = d; p < end && !rc;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		span line = { p, (size_t)((nl ? nl : end) - p) };
-		p = nl ? nl + 1 : end;
-		if (!line.n || line.p[0] == '\t' || line.p[0] == '#' || line.p[0] == ' ')
-			continue;
-		if (line.p[line.n - 1] == '\r')
-			line.n--;
-		header h;
-		if (!sv_ps_parse_header(line, &h) || h.record || !h.event.n)
-			continue;
+	header h;
+	for (const char *p = d; !rc && sv_ps_next_header(&p, end, &h);) {
 		/* the texts: comm, event, fields, NUL-separated in one buffer */
 		size_t need = h.comm.n + h.event.n + 2 * h.payload.n + 16;
 		if (need > cap) {

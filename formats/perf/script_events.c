@@ -82,17 +82,8 @@ static bool tracepoint_name(span e)
 char *sv_ps_default_event(const char *p, const char *end)
 {
 	char *first = NULL;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		span line = { p, (size_t)((nl ? nl : end) - p) };
-		p = nl ? nl + 1 : end;
-		if (!line.n || line.p[0] == '\t' || line.p[0] == '#')
-			continue;
-		if (line.p[line.n - 1] == '\r')
-			line.n--;
-		header h;
-		if (!sv_ps_parse_header(line, &h) || h.record || !h.event.n)
-			continue;
+	header h;
+	while (sv_ps_next_header(&p, end, &h)) {
 		if (!tracepoint_name(h.event)) {
 			free(first);
 			return strndup(h.event.p, h.event.n);

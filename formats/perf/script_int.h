@@ -57,6 +57,9 @@ size_t sv_ps_tokenize(span line, span *tok, size_t max);
 /* A sample header line (perf.md §1.1: the pid/tid token is the first integer or int/int token
  * whose whole tail reads [cpu]? time:? period? event:); false when the line is not one. */
 bool sv_ps_parse_header(span line, header *h);
+/* The next sample header line from *p (before end), for scans that want only the headers
+ * (frame lines, comments and PERF_RECORD_ lines skipped); *p moves past it. false at the end. */
+bool sv_ps_next_header(const char **p, const char *end, header *h);
 
 /* ---- the reader's state, shared by script*.c ---- */
 

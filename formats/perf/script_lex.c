@@ -171,3 +171,21 @@ bool sv_ps_parse_header(span line, header *h)
 	}
 	return false;
 }
+
+bool sv_ps_next_header(const char **p, const char *end, header *h)
+{
+	while (*p < end) {
+		const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+		span line = { *p, (size_t)((nl ? nl : end) - *p) };
+		*p = nl ? nl + 1 : end;
+		/* a frame line starts with a tab; a header may start with spaces (perf right-aligns
+		 * the comm) */
+		if (!line.n || line.p[0] == '\t' || line.p[0] == '#')
+			continue;
+		if (line.p[line.n - 1] == '\r')
+			line.n--;
+		if (sv_ps_parse_header(line, h) && !h->record && h->event.n)
+			return true;
+	}
+	return false;
+}

@@ -108,6 +108,9 @@ for ev in sched:sched_switch sched:sched_wakeup cpu-clock; do
 	want=$(gzip -dc "$TT" | grep -c " $ev:")
 	cn "events.perf.count.$ev" "[.events[] | select(.event == \"$ev\")] | length" "$want" events "$TT"
 done
+# perf script's default layout right-aligns the comm: header lines that start with spaces
+want=$(grep -c ' cpu-clock:' tests/data/perf-text/oneline.txt)
+cn events.perf.padded-comm '[.shown, .events[0].process]' "[$want, \"sh\"]" events tests/data/perf-text/oneline.txt
 # the first switch's fields, as the line prints them (prev_comm=... ==> next_comm=...)
 line=$(gzip -dc "$TT" | grep -m1 " sched:sched_switch:")
 want=$(printf '%s' "$line" | sed 's/.*sched_switch: *//; s/==> //' | tr ' ' '\n' | grep = | jq -Rn '[inputs | capture("(?<k>[^=]+)=(?<v>.*)") | {(.k): .v}] | add' | jq -c .)
