@@ -122,51 +122,6 @@ static int no_function(const sv_source *src, const char *name, const char *cmd)
 	return EXIT_USAGE;
 }
 
-int cmd_annotate(const cli_opts *o)
-{
-	sv_source *src;
-	sv_view *v;
-	sv_params p = { 0 };
-	int rc = cli_open_view(o, &src, &p, &v);
-	if (rc)
-		return rc;
-	sv_annotation a = { 0 };
-	sv_error err;
-	sv_error_clear(&err);
-	if (!sv_source_code_file_count(src)) {
-		fprintf(stderr, "stackview: annotate: %s has no code addresses in files (annotate reads perf.data recordings)\n",
-			o->files[0]);
-		rc = EXIT_INPUT;
-		goto out;
-	}
-	rc = sv_annotate(&a, v, o->name, o->out != OUT_JSON, &err);
-	if (rc == SV_ENOTFOUND) {
-		rc = no_function(src, o->name, o->cmd);
-		goto out;
-	}
-	if (rc) {
-		fprintf(stderr, "stackview: annotate %s: %s\n", o->name, err.msg[0] ? err.msg : sv_status_str(rc));
-		rc = EXIT_INPUT;
-		goto out;
-	}
-	const sv_code_costs *fns = a.fns;
-	for (size_t i = 1; i < a.nfns && i < 6; i++)
-		fprintf(stderr, "stackview: annotate: also '%s' in %s (%.1f %% of the first's metric); --name '%s' picks it\n",
-			sv_source_frame_name(src, fns[i].frame), sv_source_code_file(src, fns[i].file),
-			fns[0].metric != 0 ? 100.0 * fns[i].metric / fns[0].metric : 0, sv_source_frame_name(src, fns[i].frame));
-	if (o->out == OUT_JSON)
-		print_json(stdout, &a);
-	else
-		sv_annotation_print(stdout, &a, NULL);
-	rc = cli_finish_output(stdout);
-out:
-	sv_annotation_dispose(&a);
-	sv_view_free(v);
-	sv_params_dispose(&p);
-	sv_source_free(src);
-	return rc;
-}
-
 static void print_source_json(FILE *f, const sv_srcview *g)
 {
 	const char *event = sv_source_event_name(g->src);
@@ -205,7 +160,8 @@ static void print_source_json(FILE *f, const sv_srcview *g)
 	fputc('\n', f);
 }
 
-int cmd_source(const cli_opts *o)
+/* annotate and source: the view, the function's instructions or lines, text or JSON. */
+static int code_command(const cli_opts *o, bool source)
 {
 	sv_source *src;
 	sv_view *v;
@@ -213,34 +169,59 @@ int cmd_source(const cli_opts *o)
 	int rc = cli_open_view(o, &src, &p, &v);
 	if (rc)
 		return rc;
+	sv_annotation a = { 0 };
 	sv_srcview g = { 0 };
 	sv_error err;
 	sv_error_clear(&err);
-	if (!sv_source_location_count(src)) {
-		fprintf(stderr, "stackview: source: %s has no code addresses (Goto Source reads perf.data and pprof profiles)\n",
-			o->files[0]);
+	/* annotate decodes code, so needs code files; Goto Source a profile's own lines too */
+	if (source ? !sv_source_location_count(src) : !sv_source_code_file_count(src)) {
+		fprintf(stderr, "stackview: %s: %s has no code addresses%s\n", o->cmd, o->files[0],
+			source ? " (Goto Source reads perf.data and pprof profiles)"
+			       : " in files (annotate reads perf.data recordings)");
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	rc = sv_goto_source(&g, v, o->name, o->source_path, &err);
+	rc = source ? sv_goto_source(&g, v, o->name, o->source_path, &err)
+		    : sv_annotate(&a, v, o->name, o->out != OUT_JSON, &err);
 	if (rc == SV_ENOTFOUND) {
 		rc = no_function(src, o->name, o->cmd);
 		goto out;
 	}
 	if (rc) {
-		fprintf(stderr, "stackview: source %s: %s\n", o->name, err.msg[0] ? err.msg : sv_status_str(rc));
+		fprintf(stderr, "stackview: %s %s: %s\n", o->cmd, o->name, err.msg[0] ? err.msg : sv_status_str(rc));
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	if (o->out == OUT_JSON)
+	for (size_t i = 1; !source && i < a.nfns && i < 6; i++) {
+		const sv_code_costs *f = &a.fns[i];
+		fprintf(stderr, "stackview: annotate: also '%s' in %s (%.1f %% of the first's metric); --name '%s' picks it\n",
+			sv_source_frame_name(src, f->frame), sv_source_code_file(src, f->file),
+			a.fns[0].metric != 0 ? 100.0 * f->metric / a.fns[0].metric : 0, sv_source_frame_name(src, f->frame));
+	}
+	if (source && o->out == OUT_JSON)
 		print_source_json(stdout, &g);
-	else
+	else if (source)
 		sv_srcview_print(stdout, &g, NULL);
+	else if (o->out == OUT_JSON)
+		print_json(stdout, &a);
+	else
+		sv_annotation_print(stdout, &a, NULL);
 	rc = cli_finish_output(stdout);
 out:
+	sv_annotation_dispose(&a);
 	sv_srcview_dispose(&g);
 	sv_view_free(v);
 	sv_params_dispose(&p);
 	sv_source_free(src);
 	return rc;
+}
+
+int cmd_annotate(const cli_opts *o)
+{
+	return code_command(o, false);
+}
+
+int cmd_source(const cli_opts *o)
+{
+	return code_command(o, true);
 }
