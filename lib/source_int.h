@@ -72,6 +72,7 @@ struct sv_source {
 	sv_idmap loc_index; /* hash of (frame, file, addr) -> location, checked against locs */
 	uint32_t *cp_caller, *cp_loc; /* per code path */
 	uint32_t ncps;
+	bool cp_callers; /* some code path has a caller */
 	size_t cp_cap, cp_loc_cap;
 	sv_idmap cp_index; /* (caller + 1) << 32 | loc -> code path */
 	uint32_t *s_loc;    /* per sample (s_cap of them) once a sample has one: its code path */

@@ -64,6 +64,7 @@ int sv_source_intern_code_path(sv_source *src, uint32_t *out, uint32_t caller, u
 		return SV_ENOMEM;
 	src->cp_caller[src->ncps] = caller;
 	src->cp_loc[src->ncps] = loc;
+	src->cp_callers |= caller != SV_LOC_NONE;
 	*out = src->ncps++;
 	return 0;
 }
@@ -120,6 +121,7 @@ uint32_t sv_source_location_count(const sv_source *src) { return src->nlocs; }
 uint32_t sv_source_code_path_count(const sv_source *src) { return src->ncps; }
 const uint32_t *sv_source_code_path_callers(const sv_source *src) { return src->cp_caller; }
 const uint32_t *sv_source_code_path_locs(const sv_source *src) { return src->cp_loc; }
+bool sv_source_has_code_callers(const sv_source *src) { return src->cp_callers; }
 uint32_t sv_source_code_file_count(const sv_source *src) { return src->code_files.count; }
 
 const char *sv_source_code_file(const sv_source *src, uint32_t file)

@@ -115,11 +115,7 @@ int tui_goto_source_start(tui_app *a)
 	if (!row_function(a, name, sizeof(name), "Goto Source"))
 		return TUI_REDRAW;
 	tui_frame *f = tui_app_frame(a);
-	const uint32_t *callers = sv_source_code_path_callers(f->src);
-	bool have = false;
-	for (uint32_t p = 0; p < sv_source_code_path_count(f->src) && !have; p++)
-		have = callers[p] != SV_LOC_NONE;
-	if (!have && a->reload) {
+	if (!sv_source_has_code_callers(f->src) && a->reload) {
 		sv_source *ns = NULL;
 		sv_error err;
 		sv_error_clear(&err);

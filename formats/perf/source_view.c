@@ -177,8 +177,7 @@ int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char
 	sv_summary sum;
 	sv_view_summary(&sum, v);
 	g->view_metric = sum.metric;
-	for (uint32_t p = 0; p < sv_source_code_path_count(src) && !g->callers; p++)
-		g->callers = sv_source_code_path_callers(src)[p] != SV_LOC_NONE;
+	g->callers = sv_source_has_code_callers(src);
 	/* any address of it: the first location found; lines the input gave need no decoding */
 	uint64_t addr = 0;
 	bool given = false;

@@ -203,6 +203,8 @@ SV_API uint32_t sv_source_location_line(const sv_source *src, uint32_t loc, cons
 /* Per code path: its caller path (SV_LOC_NONE at the outermost) and its own (last) location;
  * borrowed until the next path is interned. */
 SV_API const uint32_t *sv_source_code_path_callers(const sv_source *src);
+/* Whether some code path has a caller: the input gave callers' addresses, not leaves' only. */
+SV_API bool sv_source_has_code_callers(const sv_source *src);
 SV_API const uint32_t *sv_source_code_path_locs(const sv_source *src);
 /* Per sample, its code path (SV_LOC_NONE for none); NULL when no sample has one. Borrowed
  * until the next sample is added. */
