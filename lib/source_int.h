@@ -77,8 +77,10 @@ struct sv_source {
 	sv_idmap cp_index; /* (caller + 1) << 32 | loc -> code path */
 	uint32_t *s_loc;    /* per sample (s_cap of them) once a sample has one: its code path */
 	strtab src_files;   /* source files the input named for its locations' lines */
-	uint32_t *loc_src, *loc_line; /* per location (loc_line_cap), once one has a line */
-	size_t loc_line_cap;
+	struct sv_loc_line {
+		uint32_t file, line; /* line 0: none */
+	} *loc_lines;       /* per location, the first nloc_lines of them, once one has a line */
+	size_t nloc_lines, loc_lines_cap;
 	/* the frames' short names interned once (sv_source_sum_stacks), for views to share: the
 	 * first nshort_id frames' ids in `shorts` */
 	strtab shorts;

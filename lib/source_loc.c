@@ -84,37 +84,27 @@ int sv_source_set_location_line(sv_source *src, uint32_t loc, const char *source
 {
 	if (loc >= src->nlocs)
 		return SV_EINVAL;
-	if (loc >= src->loc_line_cap) {
-		size_t cap = src->loc_line_cap, ncap = cap ? cap : 256;
-		while (ncap <= loc)
-			ncap *= 2;
-		uint32_t *f = realloc(src->loc_src, ncap * sizeof(*f));
-		if (!f)
+	if (loc >= src->nloc_lines) { /* the locations before it have no line */
+		if (SV_ARRAY_RESERVE(src->loc_lines, src->loc_lines_cap, (size_t)loc + 1))
 			return SV_ENOMEM;
-		src->loc_src = f;
-		uint32_t *l = realloc(src->loc_line, ncap * sizeof(*l));
-		if (!l)
-			return SV_ENOMEM;
-		src->loc_line = l;
-		memset(src->loc_line + cap, 0, (ncap - cap) * sizeof(*l));
-		src->loc_line_cap = ncap;
+		memset(src->loc_lines + src->nloc_lines, 0, ((size_t)loc + 1 - src->nloc_lines) * sizeof(*src->loc_lines));
+		src->nloc_lines = (size_t)loc + 1;
 	}
 	uint32_t id;
 	int rc = sv_strtab_intern(&src->src_files, &id, source_file, strlen(source_file));
 	if (rc)
 		return rc;
-	src->loc_src[loc] = id;
-	src->loc_line[loc] = line;
+	src->loc_lines[loc] = (struct sv_loc_line){ id, line };
 	return 0;
 }
 
 uint32_t sv_source_location_line(const sv_source *src, uint32_t loc, const char **file)
 {
 	*file = NULL;
-	if (loc >= src->loc_line_cap || !src->loc_line[loc])
+	if (loc >= src->nloc_lines || !src->loc_lines[loc].line)
 		return 0;
-	*file = sv_strtab_str(&src->src_files, src->loc_src[loc]);
-	return src->loc_line[loc];
+	*file = sv_strtab_str(&src->src_files, src->loc_lines[loc].file);
+	return src->loc_lines[loc].line;
 }
 
 uint32_t sv_source_location_count(const sv_source *src) { return src->nlocs; }
@@ -146,6 +136,5 @@ void sv_source_loc_free(sv_source *src)
 	sv_idmap_dispose(&src->cp_index);
 	free(src->s_loc);
 	sv_strtab_dispose(&src->src_files);
-	free(src->loc_src);
-	free(src->loc_line);
+	free(src->loc_lines);
 }
