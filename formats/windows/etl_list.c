@@ -30,16 +30,22 @@ static void put(lbuf *o, const char *s, size_t k)
 	o->text[o->len] = '\0';
 }
 
+static void vputf(lbuf *o, const char *fmt, va_list ap) SV_PRINTF(2, 0);
+static void vputf(lbuf *o, const char *fmt, va_list ap)
+{
+	char tmp[1024];
+	int k = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	if (k > 0)
+		put(o, tmp, (size_t)k < sizeof(tmp) ? (size_t)k : sizeof(tmp) - 1);
+}
+
 static void putf(lbuf *o, const char *fmt, ...) SV_PRINTF(2, 3);
 static void putf(lbuf *o, const char *fmt, ...)
 {
-	char tmp[160];
 	va_list ap;
 	va_start(ap, fmt);
-	int k = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	vputf(o, fmt, ap);
 	va_end(ap);
-	if (k > 0)
-		put(o, tmp, (size_t)k < sizeof(tmp) ? (size_t)k : sizeof(tmp) - 1);
 }
 
 static bool begin(lbuf *o, const char *name, size_t nl)
@@ -261,13 +267,10 @@ static void kv(lbuf *o, const char *name, const char *fmt, ...)
 {
 	if (!begin(o, name, strlen(name)))
 		return;
-	char tmp[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	int k = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	vputf(o, fmt, ap);
 	va_end(ap);
-	if (k > 0)
-		put(o, tmp, (size_t)k < sizeof(tmp) ? (size_t)k : sizeof(tmp) - 1);
 	end(o);
 }
 
