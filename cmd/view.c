@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "stackview/commands.h"
 #include "stackview/flame.h"
 
 typedef struct flame_job {
@@ -21,13 +22,9 @@ void cli_name_not_found(sv_view *v, const char *option, const char *focus)
 	size_t n = cli_suggest_names(v, focus, near, 3);
 	/* A grouped name copied from the terminal UI ("module libm.so.6 <<libm.so.6!__sin_fma>>",
 	 * whose default boxes group system modules): the frame between << >> is the name here. */
-	const char *lt = strstr(focus, "<<"), *gt = lt ? strstr(lt + 2, ">>") : NULL;
-	char inner[1024] = "";
-	if (lt && gt && (size_t)(gt - lt - 2) < sizeof(inner)) {
-		snprintf(inner, sizeof(inner), "%.*s", (int)(gt - lt - 2), lt + 2);
-		if (!n)
-			n = cli_suggest_names(v, inner, near, 3);
-	}
+	char inner[1024];
+	if (sv_cmd_entry_frame(inner, sizeof(inner), focus) && !n)
+		n = cli_suggest_names(v, inner, near, 3);
 	fprintf(stderr, "stackview: %s '%s': no such name in the view", option, focus);
 	for (size_t i = 0; i < n; i++)
 		fprintf(stderr, "%s'%s'", i ? ", " : "; did you mean ", near[i]);

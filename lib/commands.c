@@ -130,6 +130,16 @@ static bool entry_short(const char *name, const char **a, size_t *len)
 	return true;
 }
 
+bool sv_cmd_entry_frame(char *buf, size_t size, const char *name)
+{
+	const char *a;
+	size_t len;
+	bool ok = entry_short(name, &a, &len);
+	if (size)
+		snprintf(buf, size, "%.*s", ok ? (int)len : 0, ok ? a : "");
+	return ok;
+}
+
 /* Match the replacement template `repl` (with $n holes) against name; on success fill caps. */
 static bool template_match(const char *repl, const char *name, const char *caps[10], size_t caplen[10])
 {

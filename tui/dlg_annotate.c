@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "stackview/commands.h"
 #include "sv/array.h"
 
 #define HEAD 2 /* the text's first lines: the title and the column heads */
@@ -27,16 +28,6 @@ static void annot_dispose(tui_app *a)
 	a->annot_lines = NULL;
 	a->annot_hot = NULL;
 	a->nannot_lines = 0;
-}
-
-/* The function a row names: a grouped name's frame between << >>, else the name. */
-static void function_of(char *out, size_t cap, const char *row)
-{
-	const char *lt = strstr(row, "<<"), *gt = lt ? strstr(lt + 2, ">>") : NULL;
-	if (lt && gt)
-		snprintf(out, cap, "%.*s", (int)(gt - lt - 2), lt + 2);
-	else
-		snprintf(out, cap, "%s", row);
 }
 
 /* The function `name` as code (annotate) or source lines (Goto Source) in the current frame. */
@@ -97,7 +88,9 @@ static bool row_function(tui_app *a, char *name, size_t cap, const char *what)
 			   annotate ? "" : " (pprof profiles lines)", sv_source_format(f->src));
 		return false;
 	}
-	function_of(name, cap, row);
+	/* a grouped row's function is the frame between << >> */
+	if (!sv_cmd_entry_frame(name, cap, row))
+		snprintf(name, cap, "%s", row);
 	return true;
 }
 

@@ -38,6 +38,9 @@ SV_API int sv_cmd_priority(char **out, const char *prio, const char *item, doubl
 /* The module of a display name (§8): text before the first `!` made of module characters,
  * else the word after `module `. Writes "" when there is none. */
 SV_API void sv_cmd_module_of(char *buf, size_t size, const char *name);
+/* The frame an entry group's display name shows ("module libc.so.6 <<libc.so.6!malloc>>":
+ * "libc.so.6!malloc"): true with it in buf; false (buf "") for any other name. */
+SV_API bool sv_cmd_entry_frame(char *buf, size_t size, const char *name);
 
 /* Apply a command to a whole parameter set (what the TUI does). */
 SV_API int sv_cmd_remove_all_folding(sv_params *p) SV_MUST_USE;
