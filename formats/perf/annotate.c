@@ -47,10 +47,11 @@ void sv_annotation_print(FILE *f, const sv_annotation *a, size_t *insn_line)
 			100.0 * a->outside / a->fn->metric);
 }
 
-/* The instructions of fns[which] with their costs (a is zeroed but for src and the functions). */
-static int annotate_one(sv_annotation *a, size_t which, bool sources, sv_error *err)
+/* The instructions of the heaviest function (fns[0]) with their costs (a is zeroed but for
+ * src and the functions). */
+static int annotate_heaviest(sv_annotation *a, bool sources, sv_error *err)
 {
-	const sv_code_costs *fn = a->fn = &a->fns[which];
+	const sv_code_costs *fn = a->fn = &a->fns[0];
 	a->path = sv_source_code_file(a->src, fn->file);
 	/* the hottest address is surely inside the function */
 	size_t hot = 0;
@@ -114,7 +115,7 @@ int sv_annotate(sv_annotation *a, const sv_view *v, const char *name, bool sourc
 		return sv_error_set(err, rc, NULL);
 	if (!a->nfns)
 		return SV_ENOTFOUND;
-	if ((rc = annotate_one(a, 0, sources, err)))
+	if ((rc = annotate_heaviest(a, sources, err)))
 		sv_annotation_dispose(a);
 	return rc;
 }
