@@ -3,7 +3,9 @@
  * are the user's but read from paths a binary's DWARF names: bounded in size, read as bytes. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../core/side_file.h"
 #include "code_int.h"
 
 #define MAX_SOURCE_BYTES (16u << 20)
@@ -16,9 +18,14 @@ static bool try_read(sv_src_text *s, const char *path)
 		s->tried = t;
 		snprintf(t + tl, pl + 3, "%s%s", tl ? ", " : "", path);
 	}
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	/* a path a binary names: only a regular file of bounded size (a FIFO would block) */
+	int fd = sv_side_open(path, SV_MAX_SIDE_TEXT);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return false;
+	}
 	char *text = malloc(MAX_SOURCE_BYTES + 1);
 	size_t len = text ? fread(text, 1, MAX_SOURCE_BYTES, f) : 0;
 	fclose(f);

@@ -141,3 +141,8 @@ for c in annotate source; do
 	ea "annotate.inlined.$c" 2 "$c: inl!lvl3 \\(inlined\\) is inlined: .*$c --name 'inl!outer' shows them" -- \
 		$c "$AT/inl.data" --name lvl3 --symfs "$AT/isymfs" --kallsyms /nonexistent
 done
+# a source path that is a FIFO is not opened (it would block): the table without text
+mkdir -p "$AT/fifo"
+mkfifo "$AT/fifo/hot.c"
+got=$(timeout 20 "$SV" source "$AT/hot.data" --name mix "${PIN[@]}" --source-path "/tmp/stackview-annotate=$AT/fifo" 2>/dev/null | sed -n 3p)
+case $got in *"source not found; looked at"*"$AT/fifo/hot.c"*) ok ;; *) bad annotate.source.fifo "got: $got" ;; esac
