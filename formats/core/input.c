@@ -587,7 +587,7 @@ static int unzstd(sv_input *in, unsigned long long limit, sv_error *err)
 int sv_input_inflate(sv_input *in, sv_error *err)
 {
 	if (is_zstd(in)) {
-		unsigned long long limit = (unsigned long long)in->len * SV_MAX_ZIP_RATIO + (1ULL << 20);
+		unsigned long long limit = (unsigned long long)in->len * SV_MAX_ZSTD_RATIO + (1ULL << 20);
 		return unzstd(in, limit > max_bytes(in) ? max_bytes(in) : limit, err);
 	}
 	size_t start = deflate_start(in);

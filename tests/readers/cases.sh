@@ -306,6 +306,13 @@ e heaptrack.bad-index 1 "bad-trace.heaptrack:6: trace 5 is not one defined befor
 printf 'v 10400 3\nX ./x\nQ 1\n' > "$RT/bad-line.heaptrack"
 e heaptrack.bad-line 1 "bad-line.heaptrack:3: unknown heaptrack line 'Q'" -- byname "$RT/bad-line.heaptrack"
 e heaptrack.bad-event 2 "no event 'cpu' in a heaptrack file; it has: peak, leaked" -- byname "$RD/heaptrack/ht.zst" --event cpu
-# a zstd bomb stops at the inflate limit, as gzip does
+# a zstd bomb stops at the inflate limit, as gzip does; a recording of a tight allocation loop
+# inflates thousands of times (2,500 on a real one, 3,700 here) and is read
+{
+	printf 'v 10400 3\nX ./x\ns 4 main\ni 10 1 1\nt 1 0\n'
+	for i in $(seq 1 16); do printf 'a %x 1\n' "$i"; done
+	awk 'BEGIN { for (i = 0; i < 1000000; i++) { printf "+ %x\n- %x\n", i % 16, i % 16; if (i % 5000 == 0) printf "c %x\n", i / 50 } }'
+} | zstd -q -19 -c > "$RT/loop.heaptrack.zst"
+cn heaptrack.zstd-loop '[.format, .count]' '["heaptrack",1000000]' info --event allocations "$RT/loop.heaptrack.zst"
 head -c 67108864 /dev/zero | zstd -q -19 -c > "$RT/bomb.zst"
 e heaptrack.zstd-bomb 1 "bomb.zst: compressed data inflates past [0-9]+ bytes \(limit\)" -- byname "$RT/bomb.zst"

@@ -14,7 +14,9 @@
 
 /* Bounds on what an input may make us allocate (docs/guide.md "Limits"). */
 #define SV_MAX_INPUT_BYTES (8ULL << 30)       /* 8 GiB read or unzipped */
-#define SV_MAX_ZIP_RATIO 1000ULL              /* unzipped / zipped */
+#define SV_MAX_ZIP_RATIO 1000ULL              /* unzipped / zipped (deflate cannot pass 1032) */
+#define SV_MAX_ZSTD_RATIO 10000ULL            /* zstd: a heaptrack recording of a tight loop
+                                               * inflates 2,500 times; zeros 32,000 */
 
 /* Progress of a load: fn is called with the bytes parsed so far and the input's size (0 when
  * unknown: a pipe still being read), at most once per `step` bytes; a non-zero return cancels
