@@ -329,17 +329,47 @@ static int priorities(gd_ctx *c, const char *pats)
 
 /* ---- the spanning tree, as PerfView's SpanningTree.ForEach walks it ---- */
 
+/* The queue holds (priority in the queue, slot): `pri` is a node's own priority less the order it
+ * was met in; the slot holds the rest (the node, its own priority, a tenth of which its
+ * children inherit, and the stack of the node that took it), so the heap's entries stay 8
+ * bytes and nothing per node is kept beside the queue but one state byte. */
 typedef struct pq_item {
 	float pri;
-	uint32_t node;
+	uint32_t slot;
 } pq_item;
+
+typedef struct pq_slot {
+	uint32_t node;
+	float prio;
+	sv_stack_id up;
+} pq_slot;
+
+typedef struct pq {
+	pq_item *h;
+	size_t n, cap;
+	pq_slot *slots;
+	uint32_t *free; /* slots given back */
+	size_t nfree, nslots, slot_cap, free_cap;
+} pq;
 
 /* PerfView's PriorityQueue, heap quirks and all (children of i at 2i and 2i+1, so the
  * order among equal priorities is PerfView's). */
-static void pq_push(pq_item *h, size_t *n, uint32_t node, float pri)
+static int pq_push(pq *q, float pri, pq_slot v)
 {
-	size_t i = (*n)++;
-	h[i] = (pq_item){ pri, node };
+	uint32_t slot;
+	if (q->nfree) {
+		slot = q->free[--q->nfree];
+	} else {
+		if (q->nslots >= UINT32_MAX || SV_ARRAY_RESERVE(q->slots, q->slot_cap, q->nslots + 1))
+			return SV_ENOMEM;
+		slot = (uint32_t)q->nslots++;
+	}
+	if (SV_ARRAY_RESERVE(q->h, q->cap, q->n + 1))
+		return SV_ENOMEM;
+	q->slots[slot] = v;
+	pq_item *h = q->h;
+	size_t i = q->n++;
+	h[i] = (pq_item){ pri, slot };
 	for (;;) {
 		size_t p = i / 2;
 		if (h[p].pri >= h[i].pri)
@@ -351,18 +381,25 @@ static void pq_push(pq_item *h, size_t *n, uint32_t node, float pri)
 			break;
 		i = p;
 	}
+	return 0;
 }
 
-static pq_item pq_pop(pq_item *h, size_t *n)
+static int pq_pop(pq *q, pq_slot *out)
 {
-	pq_item ret = h[0];
-	h[0] = h[--*n];
+	pq_item *h = q->h;
+	uint32_t slot = h[0].slot;
+	*out = q->slots[slot];
+	if (SV_ARRAY_RESERVE(q->free, q->free_cap, q->nfree + 1))
+		return SV_ENOMEM;
+	q->free[q->nfree++] = slot;
+	size_t n = --q->n;
+	h[0] = h[n];
 	size_t i = 0;
 	for (;;) {
 		size_t l = i * 2, big = i;
-		if (l < *n && h[l].pri > h[big].pri)
+		if (l < n && h[l].pri > h[big].pri)
 			big = l;
-		if (l + 1 < *n && h[l + 1].pri > h[big].pri)
+		if (l + 1 < n && h[l + 1].pri > h[big].pri)
 			big = l + 1;
 		if (big == i)
 			break;
@@ -371,12 +408,16 @@ static pq_item pq_pop(pq_item *h, size_t *n)
 		h[big] = t;
 		i = big;
 	}
-	return ret;
+	return 0;
 }
 
-#define P_NONE (-1)    /* not visited */
-#define P_VISITED (-2) /* reached from another orphan (SpanningTree's orphanVisitedMarker) */
-#define P_VISITING (-3)
+/* a node's state in the walk */
+enum {
+	S_NONE,     /* not met yet */
+	S_TAKEN,    /* in the tree (or queued for it) */
+	S_VISITED,  /* reached from another orphan (SpanningTree's orphanVisitedMarker) */
+	S_VISITING, /* on mark_descendants' path */
+};
 
 /* SpanningTree.MarkDecendentsIgnoringCycles without recursion: mark what node reaches (not
  * node itself), ignoring arcs that close a cycle, to at most 10,000 levels as there. */
@@ -385,7 +426,7 @@ typedef struct mark_frame {
 	int32_t left;
 } mark_frame;
 
-static int mark_descendants(gd_ctx *c, int32_t *parent, uint32_t start, mark_frame **stk, size_t *cap)
+static int mark_descendants(gd_ctx *c, uint8_t *state, uint32_t start, mark_frame **stk, size_t *cap)
 {
 	size_t depth = 0;
 	uint32_t type, at;
@@ -394,28 +435,28 @@ static int mark_descendants(gd_ctx *c, int32_t *parent, uint32_t start, mark_fra
 	int rc = node(c, start, &type, &size, &at, &nch);
 	if (rc)
 		return rc;
-	parent[start] = P_VISITING;
+	state[start] = S_VISITING;
 	(*stk)[0] = (mark_frame){ start, at, nch };
 	for (;;) {
 		mark_frame *f = &(*stk)[depth];
 		if (f->left == 0) {
 			uint32_t x = f->node;
 			if (depth == 0) {
-				parent[x] = P_NONE; /* the start itself stays unmarked */
+				state[x] = S_NONE; /* the start itself stays unmarked */
 				return 0;
 			}
 			depth--;
-			parent[x] = P_VISITED; /* the caller marks the child it went into */
+			state[x] = S_VISITED; /* the caller marks the child it went into */
 			continue;
 		}
 		f->left--;
 		uint32_t ch = 0;
 		if ((rc = child(c, f->node, &f->at, &ch)))
 			return rc;
-		if (parent[ch] != P_NONE)
+		if (state[ch] != S_NONE)
 			continue;
 		if (depth + 1 > 10000) { /* PerfView gives up below that depth, and still marks the child */
-			parent[ch] = P_VISITED;
+			state[ch] = S_VISITED;
 			continue;
 		}
 		if ((rc = node(c, ch, &type, &size, &at, &nch)))
@@ -427,7 +468,7 @@ static int mark_descendants(gd_ctx *c, int32_t *parent, uint32_t start, mark_fra
 			*stk = ns;
 			*cap *= 2;
 		}
-		parent[ch] = P_VISITING;
+		state[ch] = S_VISITING;
 		(*stk)[++depth] = (mark_frame){ ch, at, nch };
 	}
 }
@@ -453,94 +494,119 @@ static int frame_of_type(gd_ctx *c, uint32_t t, sv_frame_id *fids, uint8_t *have
 	return rc;
 }
 
-/* The walk: each node visited is a sample at the end of its path from the root. */
+/* The orphans: nodes no root reaches and no other such node reaches (a cycle of them gives
+ * one), queued under "[not reachable from roots]" by their types' priorities. */
+static int queue_orphans(gd_ctx *c, uint8_t *state, pq *q, size_t *unreachable)
+{
+	size_t mcap = 64;
+	mark_frame *mstk = malloc(mcap * sizeof(*mstk));
+	int rc = mstk ? 0 : SV_ENOMEM;
+	for (uint32_t i = 0; !rc && i < c->nnodes; i++)
+		if (state[i] == S_NONE)
+			rc = mark_descendants(c, state, i, &mstk, &mcap);
+	free(mstk);
+	sv_stack_id lost = SV_STACK_NONE;
+	for (uint32_t i = 0; !rc && i < c->nnodes; i++) {
+		if (state[i] == S_NONE && i != c->root) {
+			uint32_t type, at;
+			int64_t size;
+			int32_t nch;
+			if ((rc = node(c, i, &type, &size, &at, &nch)))
+				break;
+			if (lost == SV_STACK_NONE) {
+				sv_frame_id f;
+				if ((rc = c->sink->ops->intern_frame(c->sink->self, &f, "[not reachable from roots]", 26)) ||
+				    (rc = c->sink->ops->intern_stack(c->sink->self, &lost, SV_STACK_NONE, f)))
+					break;
+			}
+			float p = c->types[type].priority;
+			if ((rc = pq_push(q, p, (pq_slot){ i, p, lost })))
+				break;
+			state[i] = S_TAKEN;
+			(*unreachable)++;
+		} else if (state[i] >= S_VISITED) {
+			state[i] = S_NONE;
+		}
+	}
+	return rc;
+}
+
+/* The walk: each node taken is a sample at the end of its path from the root. A node's
+ * children are read in three passes so that the memory each needs (its state, then its
+ * offset and data) is fetched for all of them at once rather than one miss after another:
+ * the walk goes through the graph in priority order, not in the order it is stored. */
 static int walk(gd_ctx *c, size_t *unreachable)
 {
 	uint32_t n = c->nnodes;
-	int32_t *parent = malloc(((size_t)n + 1) * sizeof(*parent));
-	float *prio = calloc((size_t)n + 1, sizeof(*prio));
-	sv_stack_id *stack = malloc(((size_t)n + 1) * sizeof(*stack));
-	pq_item *heap = malloc(((size_t)n + 2) * sizeof(*heap));
+	uint8_t *state = calloc((size_t)n + 1, 1);
+	pq q = { 0 };
 	sv_frame_id *fids = malloc(c->ntypes * sizeof(*fids));
 	uint8_t *have = calloc(c->ntypes, 1);
-	size_t mcap = 64;
-	mark_frame *mstk = malloc(mcap * sizeof(*mstk));
-	int rc = parent && prio && stack && heap && fids && have && mstk ? 0 : SV_ENOMEM;
-	for (uint32_t i = 0; !rc && i <= n; i++)
-		parent[i] = P_NONE;
-	size_t nh = 0;
-	if (!rc)
-		pq_push(heap, &nh, c->root, 0.0f);
+	uint32_t *kids = NULL;
+	size_t kcap = 0;
+	int rc = state && fids && have ? 0 : SV_ENOMEM;
+	if (!rc) /* the root is queued but not marked, as in PerfView: an arc back to it takes it again */
+		rc = pq_push(&q, 0.0f, (pq_slot){ c->root, 0.0f, SV_STACK_NONE });
 	bool orphans_added = false;
 	float order = 0, eps = 1e-7f;
-	sv_frame_id lost;
-	sv_stack_id lost_stack = SV_STACK_NONE;
 	while (!rc) {
-		if (nh == 0) {
+		if (q.n == 0) {
 			if (orphans_added)
 				break;
 			orphans_added = true;
-			for (uint32_t i = 0; !rc && i < n; i++)
-				if (parent[i] == P_NONE)
-					rc = mark_descendants(c, parent, i, &mstk, &mcap);
-			for (uint32_t i = 0; !rc && i < n; i++) {
-				if (parent[i] == P_NONE && i != c->root) {
-					uint32_t type, at;
-					int64_t size;
-					int32_t nch;
-					if ((rc = node(c, i, &type, &size, &at, &nch)))
-						break;
-					pq_push(heap, &nh, i, c->types[type].priority);
-					parent[i] = (int32_t)n; /* "not reachable from roots" */
-					(*unreachable)++;
-				} else if (parent[i] < P_NONE) {
-					parent[i] = P_NONE;
-				}
-			}
-			if (!rc && nh && (rc = c->sink->ops->intern_frame(c->sink->self, &lost, "[not reachable from roots]", 26)) == 0)
-				rc = c->sink->ops->intern_stack(c->sink->self, &lost_stack, SV_STACK_NONE, lost);
+			rc = queue_orphans(c, state, &q, unreachable);
 			continue;
 		}
-		uint32_t cur = pq_pop(heap, &nh).node;
+		pq_slot cur;
+		if ((rc = pq_pop(&q, &cur)))
+			break;
 		uint32_t type, at;
 		int64_t size;
 		int32_t nch;
-		if ((rc = node(c, cur, &type, &size, &at, &nch)))
+		sv_frame_id f;
+		sv_stack_id here;
+		if ((rc = node(c, cur.node, &type, &size, &at, &nch)) || (rc = frame_of_type(c, type, fids, have, &f)) ||
+		    (rc = c->sink->ops->intern_stack(c->sink->self, &here, cur.up, f)) ||
+		    (rc = c->sink->ops->add_sample(c->sink->self, here, 0, (double)size * c->size_mult, c->count_mult)))
 			break;
-		float pp = prio[cur];
+		if (nch > 0 && SV_ARRAY_RESERVE(kids, kcap, (size_t)nch)) {
+			rc = SV_ENOMEM;
+			break;
+		}
 		for (int32_t k = 0; k < nch && !rc; k++) {
-			uint32_t ch = 0;
-			if ((rc = child(c, cur, &at, &ch)))
-				break;
-			if (parent[ch] != P_NONE)
+			rc = child(c, cur.node, &at, &kids[k]);
+			__builtin_prefetch(&state[kids[k]]);
+			__builtin_prefetch(c->labels + (size_t)kids[k] * 4);
+		}
+		int32_t nnew = 0;
+		for (int32_t k = 0; k < nch && !rc; k++) {
+			uint32_t ch = kids[k];
+			if (state[ch] != S_NONE)
 				continue;
-			parent[ch] = (int32_t)cur;
+			state[ch] = S_TAKEN;
+			kids[nnew++] = ch;
+			uint32_t l = label(c, ch);
+			if (l < c->blob_len)
+				__builtin_prefetch(c->blob + l);
+		}
+		for (int32_t k = 0; k < nnew && !rc; k++) {
 			uint32_t ctype, cat;
 			int64_t csize;
 			int32_t cn;
-			if ((rc = node(c, ch, &ctype, &csize, &cat, &cn)))
+			if ((rc = node(c, kids[k], &ctype, &csize, &cat, &cn)))
 				break;
-			float cp = c->types[ctype].priority + pp / 10;
-			prio[ch] = cp;
+			float cp = c->types[ctype].priority + cur.prio / 10;
 			order += eps;
-			pq_push(heap, &nh, ch, cp - order);
+			rc = pq_push(&q, cp - order, (pq_slot){ kids[k], cp, here });
 		}
-		/* the sample: its stack is its parent's and its type */
-		sv_frame_id f;
-		sv_stack_id up = cur == c->root || parent[cur] < 0 ? SV_STACK_NONE
-				 : (uint32_t)parent[cur] == n ? lost_stack
-							    : stack[parent[cur]];
-		if (!rc && !(rc = frame_of_type(c, type, fids, have, &f)) &&
-		    !(rc = c->sink->ops->intern_stack(c->sink->self, &stack[cur], up, f)))
-			rc = c->sink->ops->add_sample(c->sink->self, stack[cur], 0, (double)size * c->size_mult, c->count_mult);
 	}
-	free(parent);
-	free(prio);
-	free(stack);
-	free(heap);
+	free(state);
+	free(q.h);
+	free(q.slots);
+	free(q.free);
 	free(fids);
 	free(have);
-	free(mstk);
+	free(kids);
 	return rc;
 }
 

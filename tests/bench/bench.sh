@@ -255,3 +255,36 @@ if [ -f "$E" ] && command -v unzip >/dev/null 2>&1; then
 		awk -v n="$n" -v ns="$((t1 - t0))" 'BEGIN {printf "stackview events --json: %d events in %.0f ms = %.0f events/s\n", n, ns / 1e6, n / (ns / 1e9)}'
 	done
 fi
+
+# ---- memory profiles (issue 33): a generated 10-million-object heap snapshot (30 million
+# references, a quarter of them to anywhere in the heap: the walk's worst case for caches),
+# and a heaptrack recording of a program making millions of allocations ----
+H=$B/bench/heap-10m.gcdump
+[ -s "$H" ] || "$B/tests/bench/gen" 10000000 5000 gcdump > "$H"
+echo
+echo "== heap snapshot: $H ($(du -m "$H" | cut -f1) MB, 10,000,006 objects)"
+/usr/bin/time -f %M -o "$B/bench/rss" "$B/stackview" info "$H" > /dev/null 2>&1
+rss=$(tail -1 "$B/bench/rss")
+ms=$(best_of3 "$B/stackview" info "$H")
+awk -v ms="$ms" -v rss="$rss" 'BEGIN {printf "open (read, spanning tree, samples): %d ms (goal <= 5000), %.0f MB = %.0f bytes an object (goal <= 64)\n", ms, rss / 1024, rss * 1024 / 10000006}'
+ms=$(best_of3 "$B/stackview" byname "$H" --priority 'App.Core!->5' --limit 20)
+echo "a Priority change (the file read again, the tree and ByName's first rows): $ms ms (goal <= 1000)"
+if command -v heaptrack > /dev/null && command -v cc > /dev/null; then
+	HT=$B/bench/allocs.heaptrack
+	if [ ! -s "$HT.zst" ] && [ ! -s "$HT.gz" ]; then
+		printf '%s\n' '#include <stdlib.h>' \
+			'static void *keep[4096];' \
+			'__attribute__((noinline)) static void *grow(size_t n) { return malloc(n); }' \
+			'__attribute__((noinline)) static void churn(int i) { free(keep[i & 4095]); keep[i & 4095] = grow(16 + (i * 7) % 512); }' \
+			'int main(void) { for (int i = 0; i < 6000000; i++) churn(i); return keep[1] == 0; }' > "$B/bench/allocs.c"
+		cc -O1 -g -o "$B/bench/allocs" "$B/bench/allocs.c"
+		(cd "$B/bench" && heaptrack -o "$PWD/allocs.heaptrack" ./allocs > /dev/null 2>&1) || true
+	fi
+	HF=$(ls "$HT".zst "$HT".gz 2>/dev/null | head -1)
+	if [ -n "$HF" ]; then
+		case $HF in *.zst) mb=$(zstd -dc "$HF" | wc -c) ;; *) mb=$(gzip -dc "$HF" | wc -c) ;; esac
+		ms=$(best_of3 "$B/stackview" info "$HF")
+		theirs=$(best_of3 heaptrack_print -F /dev/null "$HF")
+		awk -v ms="$ms" -v b="$mb" -v t="$theirs" 'BEGIN {printf "heaptrack file: %.0f MB of text read in %d ms = %.0f MB/s (goal >= 200); heaptrack_print -F %d ms\n", b / 1e6, ms, b / 1e6 / (ms / 1000), t}'
+	fi
+fi

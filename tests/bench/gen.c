@@ -4,7 +4,12 @@
  * script` text of N samples whose stacks are MIN to MAX frames deep (the text importer's
  * deep-stack benchmark: real C++/Java/kernel stacks are 30-100 frames).
  * usage: gen SAMPLES STACKS > out.perfView.xml
- *        gen SAMPLES STACKS perf-script MIN MAX > out.perf.txt */
+ *        gen SAMPLES STACKS perf-script MIN MAX > out.perf.txt
+ *        gen OBJECTS TYPES gcdump > out.gcdump
+ * The heap snapshot (issue 33's benchmark): a .gcdump of OBJECTS objects of TYPES types, three
+ * references an object on average (a binary tree of containers, and two anywhere: cycles and
+ * shared objects), as PerfView's GCHeapDump in a FastSerialization stream. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,12 +76,164 @@ static int perf_script(long nsamples, long nstacks, long lo, long hi)
 	return 0;
 }
 
+/* ---- .gcdump (FastSerialization, the layout tests/gcdump/gen_gcdump.py documents) ---- */
+
+static void w32(int32_t v)
+{
+	fwrite(&v, 4, 1, stdout);
+}
+
+static void wstr(const char *v)
+{
+	w32((int32_t)strlen(v));
+	fputs(v, stdout);
+}
+
+static void wtype(const char *name, int32_t version, int32_t minr)
+{
+	putchar(4);
+	putchar(1);
+	w32(version);
+	w32(minr);
+	wstr(name);
+	putchar(6);
+}
+
+static size_t wcint(unsigned char *o, int32_t v)
+{
+	int n = v << 25 >> 25 == v ? 1 : v << 18 >> 18 == v ? 2 : v << 11 >> 11 == v ? 3 : v << 4 >> 4 == v ? 4 : 5;
+	for (int k = n - 1; k > 0; k--)
+		*o++ = (unsigned char)((((uint32_t)v >> (7 * k)) & 0x7f) | 0x80);
+	*o = (unsigned char)(v & 0x7f);
+	return (size_t)n;
+}
+
+static int gcdump(long nobj, long ntypes)
+{
+	static const char *const roots[] = { "[.NET Roots]", "[static vars]", "[local vars]", "[strong handles]",
+					     "[pinned handles]", "[finalization handles]" };
+	long nroot = 6, base = nroot; /* node 0 the root, 1..5 its categories, objects after */
+	long n = base + nobj;
+	int32_t *type = malloc(sizeof(*type) * (size_t)n);
+	int32_t *label = malloc(sizeof(*label) * (size_t)n);
+	unsigned char *blob = malloc((size_t)n * 24 + 64);
+	int32_t *tsize = malloc(sizeof(*tsize) * (size_t)(ntypes + nroot));
+	if (!type || !label || !blob || !tsize)
+		return 1;
+	for (long t = 0; t < nroot; t++)
+		tsize[t] = 0;
+	for (long t = nroot; t < ntypes + nroot; t++)
+		tsize[t] = 24 + 8 * (int32_t)(next() % 12);
+	/* an object's type follows from its container's type and its slot, so paths repeat as
+	 * they do in real heaps (every List's strings under the same path) */
+	for (long i = 0; i < nroot; i++)
+		type[i] = (int32_t)i;
+	for (long i = base; i < n; i++) {
+		long o = i - base, up = o ? (o - 1) / 2 : -1;
+		uint32_t pt = up < 0 ? 7 : (uint32_t)type[base + up];
+		uint32_t h = pt * 2654435761u + (uint32_t)(o & 1) * 40503u + (uint32_t)(o % 97 == 0) * 977u;
+		type[i] = (int32_t)(nroot + (h >> 7) % (uint32_t)ntypes);
+	}
+	size_t at = 0;
+	uint64_t refs = 0;
+	int64_t total = 0;
+	for (long i = 0; i < n; i++) {
+		label[i] = (int32_t)at;
+		int32_t kids[64];
+		int nk = 0;
+		if (i == 0) {
+			for (long c = 1; c < nroot; c++)
+				kids[nk++] = (int32_t)c;
+		} else if (i < nroot) { /* each category holds a few of the tree's tops */
+			for (long k = 0; k < 12; k++)
+				kids[nk++] = (int32_t)(base + (long)(next() % (uint64_t)(nobj < 4096 ? nobj : 4096)));
+		} else {
+			long o = i - base;
+			for (long c = 2 * o + 1; c <= 2 * o + 2; c++)
+				if (c < nobj)
+					kids[nk++] = (int32_t)(base + c);
+			kids[nk++] = (int32_t)(base + (long)(next() % (uint64_t)nobj));
+			kids[nk++] = (int32_t)(base + (long)(next() % (uint64_t)nobj));
+		}
+		bool own = i >= base && type[i] % 5 == 0; /* arrays and strings: a size of their own */
+		at += wcint(blob + at, type[i] << 1 | own);
+		int32_t sz = own ? 16 + (int32_t)(next() % 4000) : tsize[type[i]];
+		if (own)
+			at += wcint(blob + at, sz);
+		total += sz;
+		at += wcint(blob + at, nk);
+		for (int k = 0; k < nk; k++)
+			at += wcint(blob + at, kids[k] - (int32_t)i);
+		refs += (uint64_t)nk;
+	}
+	w32(20);
+	fputs("!FastSerialization.1", stdout);
+	putchar(4);
+	wtype("GCHeapDump", 10, 8);
+	putchar(4);
+	wtype("Graphs.MemoryGraph", 1, 0);
+	fwrite(&total, 8, 1, stdout);
+	w32(0);
+	w32((int32_t)(ntypes + nroot));
+	for (long t = 0; t < ntypes + nroot; t++) {
+		char name[128];
+		if (t < nroot) {
+			wstr(roots[t]);
+			w32(0);
+			w32(-1);
+			continue;
+		}
+		snprintf(name, sizeof(name), "App.%s.%s%sItem%ld", ns[t % 12], verbs[(t / 12) % 16], (t % 5) ? "" : "Array", t);
+		wstr(name);
+		w32(tsize[t]);
+		wstr(t % 3 ? "App.Core" : "System.Private.CoreLib");
+	}
+	w32((int32_t)n);
+	fwrite(label, 4, (size_t)n, stdout);
+	w32((int32_t)at);
+	fwrite(blob, 1, at, stdout);
+	w32((int32_t)n);
+	for (long i = 0; i < n; i++) {
+		int64_t a = 0x7f0000000000LL + i * 48;
+		fwrite(&a, 8, 1, stdout);
+	}
+	putchar(8); /* tagged Is64Bit */
+	putchar(1);
+	putchar(6);
+	putchar(1);
+	float one = 1;
+	fwrite(&one, 4, 1, stdout);
+	fwrite(&one, 4, 1, stdout);
+	putchar(1); /* no JSHeapInfo, no DotNetHeapInfo */
+	putchar(1);
+	wstr("generated by tests/bench/gen");
+	int64_t zero = 0;
+	fwrite(&zero, 8, 1, stdout);
+	wstr("bench");
+	wstr("bench");
+	w32(1);
+	fwrite(&zero, 8, 1, stdout);
+	fwrite(&zero, 8, 1, stdout);
+	w32(0);
+	putchar(1);
+	putchar(6);
+	fprintf(stderr, "gcdump: %ld objects, %ld types, %llu references, %zu bytes of node data\n", n, ntypes + nroot,
+		(unsigned long long)refs, at);
+	free(type);
+	free(label);
+	free(blob);
+	free(tsize);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long nsamples = argc > 1 ? atol(argv[1]) : 2000000;
 	long nstacks = argc > 2 ? atol(argv[2]) : 50000;
 	if (argc > 5 && strcmp(argv[3], "perf-script") == 0)
 		return perf_script(nsamples, nstacks, atol(argv[4]), atol(argv[5]));
+	if (argc > 3 && strcmp(argv[3], "gcdump") == 0)
+		return gcdump(nsamples, nstacks);
 	size_t nmod = sizeof(modules) / sizeof(modules[0]);
 	long nroots = 64;
 	printf("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<StackWindow>\n <StackSource>\n");
