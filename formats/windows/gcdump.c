@@ -8,13 +8,17 @@
  *                  addresses; (newer writers) a tagged bool; end of object
  *     a node in the blob: compressed int (type << 1 | has size) [compressed size], compressed
  *                  child count, each child compressed and relative to the node's index
- *     then:        bool 64-bit, f32 count multiplier, f32 size multiplier (sampled dumps), ...
+ *     then (GCHeapDump version 9 and later): bool 64-bit, f32 average count and size
+ *                  multipliers, the JSHeapInfo and DotNetHeapInfo objects, the collection log,
+ *                  time, machine, process name and id, commit and working set, i32 count and
+ *                  that many f32 per-type count multipliers (sampled dumps), tagged fields;
+ *                  (versions 4 to 7) the heap's sizes, the collection, segments
  *
  * (strings: i32 length, -1 for none, then the characters). The graph becomes samples as
  * PerfView's heap views make them: a spanning tree from the root, the next node taken by
  * priority (its type's priority from the Priority patterns, plus a tenth of its parent's; ties
  * in the order they were met), nodes no root reaches under "[not reachable from roots]"; each
- * node is a sample of its size (scaled for sampled dumps) whose stack is its path from the
+ * node is a sample of its size (times its type's count multiplier in a sampled dump) whose stack is its path from the
  * root, a frame a type's name (MODULE!Name where the type has a module). */
 #include <ctype.h>
 #include <math.h>
@@ -40,7 +44,8 @@ typedef struct gd_type {
 	gd_str name, module;
 	int32_t size;
 	float priority;
-	bool prio_set; /* a pattern matched it (the first one that does decides) */
+	bool prio_set;    /* a pattern matched it (the first one that does decides) */
+	float count_mult; /* a sampled dump: how many objects each of this type stands for */
 } gd_type;
 
 typedef struct gd_ctx {
@@ -56,7 +61,11 @@ typedef struct gd_ctx {
 	const unsigned char *blob;
 	uint32_t blob_len;
 	int64_t total;
-	float count_mult, size_mult;
+	float count_mult, size_mult; /* a sampled dump's averages (shown, not applied: per type is) */
+	bool sampled;
+	gd_str log, machine, process;
+	int32_t pid;
+	int64_t ticks;
 	char *name;
 	size_t name_cap;
 } gd_ctx;
@@ -98,7 +107,7 @@ static int rd_i32(gd_ctx *c, int32_t *v)
 
 static int rd_i64(gd_ctx *c, int64_t *v)
 {
-	int32_t lo, hi;
+	int32_t lo = 0, hi = 0;
 	int rc = rd_i32(c, &lo);
 	if (!rc)
 		rc = rd_i32(c, &hi);
@@ -123,10 +132,9 @@ static int rd_str(gd_ctx *c, gd_str *s)
 
 /* FastSerialization's object header: BeginObject (4) or BeginPrivateObject (5), its type
  * (the same, then a null type, i32 version, i32 oldest reader, the name, EndObject). */
-static int object(gd_ctx *c, const char *want, int32_t *version)
+static int object(gd_ctx *c, const char *want, int32_t *version, int32_t *minr)
 {
 	uint8_t t = 0, t2 = 0, nul = 0, end = 0;
-	int32_t minr;
 	gd_str name;
 	int rc;
 	size_t start = c->at;
@@ -136,7 +144,7 @@ static int object(gd_ctx *c, const char *want, int32_t *version)
 		c->at = start;
 		return gd_fail(c, "expected the %s object", want);
 	}
-	if ((rc = rd_i32(c, version)) || (rc = rd_i32(c, &minr)) || (rc = rd_str(c, &name)) || (rc = rd_u8(c, &end)))
+	if ((rc = rd_i32(c, version)) || (rc = rd_i32(c, minr)) || (rc = rd_str(c, &name)) || (rc = rd_u8(c, &end)))
 		return rc;
 	if (end != 6 || name.n != (int32_t)strlen(want) || memcmp(name.p, want, (size_t)name.n) != 0) {
 		c->at = start;
@@ -179,7 +187,7 @@ static int node(gd_ctx *c, uint32_t i, uint32_t *type, int64_t *size, uint32_t *
 	*at = label(c, i);
 	int32_t ts, sz = 0;
 	if (!cint(c, at, &ts) || ts < 0 || (uint32_t)ts >> 1 >= c->ntypes || ((ts & 1) && !cint(c, at, &sz)) ||
-	    !cint(c, at, nch) || *nch < 0)
+	    !cint(c, at, nch) || *nch < 0 || (uint32_t)*nch > c->blob_len - *at) /* a byte a child at least */
 		return gd_fail(c, "node %u's data is damaged", i);
 	*type = (uint32_t)ts >> 1;
 	*size = ts & 1 ? sz : c->types[*type].size;
@@ -197,9 +205,9 @@ static int child(gd_ctx *c, uint32_t i, uint32_t *at, uint32_t *out)
 
 static int read_graph(gd_ctx *c)
 {
-	int32_t v, root, ntypes, nnodes, blob, naddr;
+	int32_t v, minr, root, ntypes, nnodes, blob, naddr;
 	int rc;
-	if ((rc = object(c, "Graphs.MemoryGraph", &v)))
+	if ((rc = object(c, "Graphs.MemoryGraph", &v, &minr)))
 		return rc;
 	if ((rc = rd_i64(c, &c->total)) || (rc = rd_i32(c, &root)) || (rc = rd_i32(c, &ntypes)))
 		return rc;
@@ -208,6 +216,8 @@ static int read_graph(gd_ctx *c)
 	if (!(c->types = calloc((size_t)ntypes, sizeof(*c->types))))
 		return SV_ENOMEM;
 	c->ntypes = (uint32_t)ntypes;
+	for (int32_t i = 0; i < ntypes; i++)
+		c->types[i].count_mult = 1;
 	for (int32_t i = 0; i < ntypes; i++)
 		if ((rc = rd_str(c, &c->types[i].name)) || (rc = rd_i32(c, &c->types[i].size)) ||
 		    (rc = rd_str(c, &c->types[i].module)))
@@ -230,7 +240,9 @@ static int read_graph(gd_ctx *c)
 		return gd_fail(c, "the root node %d is not in the graph", root);
 	c->root = (uint32_t)root;
 	if (v > 1)
-		return gd_fail(c, "MemoryGraph version %d: this heap snapshot layout (addresses in groups) is not read yet", v);
+		return gd_fail(c, "MemoryGraph version %d is newer than any PerfView writes (1)", v);
+	if (minr >= 1) /* Graph.ToStream's deferred region: types named by ID and module (.NET Native) */
+		return gd_fail(c, "the types are named by ID for symbol lookup (a .NET Native dump): not read");
 	if ((rc = rd_i32(c, &naddr)))
 		return rc;
 	if (naddr < 0 || !need(c, (size_t)naddr * 8))
@@ -246,20 +258,115 @@ static int read_graph(gd_ctx *c)
 	}
 	if (t != 6)
 		return gd_fail(c, "the MemoryGraph object does not end where its fields do");
-	/* GCHeapDump's fields after the graph: 64-bit, then the sampling's multipliers */
-	uint8_t is64;
-	int32_t cm, sm;
-	c->count_mult = c->size_mult = 1;
-	if (!rd_u8(c, &is64) && !rd_i32(c, &cm) && !rd_i32(c, &sm)) {
-		float f;
-		memcpy(&f, &cm, 4);
-		if (isfinite(f) && f >= 1 && f < 1e9)
-			c->count_mult = f;
-		memcpy(&f, &sm, 4);
-		if (isfinite(f) && f >= 1 && f < 1e9)
-			c->size_mult = f;
+	return 0;
+}
+
+/* An object field (FastSerialization): null, a reference to one read before, or the object
+ * itself: its type (defined here or referred to), `fields` (what its class writes), its end. */
+static int skip_object(gd_ctx *c, const char *what, int (*fields)(gd_ctx *c))
+{
+	uint8_t t = 0;
+	int32_t ref;
+	int rc = rd_u8(c, &t);
+	if (rc || t == 1) /* NullReference */
+		return rc;
+	if (t == 2) /* ObjectReference */
+		return rd_i32(c, &ref);
+	if (t != 4 && t != 5)
+		return gd_fail(c, "expected the %s field", what);
+	uint8_t tt = 0;
+	if ((rc = rd_u8(c, &tt)))
+		return rc;
+	if (tt == 2) {
+		rc = rd_i32(c, &ref);
+	} else if (tt == 4 || tt == 5) {
+		uint8_t nul = 0, end = 0;
+		int32_t v, minr;
+		gd_str name;
+		if (!(rc = rd_u8(c, &nul)) && nul != 1)
+			return gd_fail(c, "the %s field's type is damaged", what);
+		if (!rc && !(rc = rd_i32(c, &v)) && !(rc = rd_i32(c, &minr)) && !(rc = rd_str(c, &name)) && !(rc = rd_u8(c, &end)) &&
+		    end != 6)
+			return gd_fail(c, "the %s field's type is damaged", what);
+	} else {
+		return gd_fail(c, "the %s field's type is damaged", what);
 	}
-	sv_error_clear(c->err);
+	uint8_t end = 0;
+	if (!rc && fields)
+		rc = fields(c);
+	if (!rc && !(rc = rd_u8(c, &end)) && end != 6)
+		return gd_fail(c, "the %s field does not end where its fields do", what);
+	return rc;
+}
+
+static int segment_fields(gd_ctx *c) /* GCHeapDumpSegment: start, end, the generations' ends */
+{
+	return need(c, 48) ? (c->at += 48, 0) : gd_fail(c, "a heap segment ends early");
+}
+
+static int heap_info_fields(gd_ctx *c) /* DotNetHeapInfo: size of all segments, the segments */
+{
+	int64_t size;
+	int32_t n;
+	int rc = rd_i64(c, &size);
+	if (!rc && !(rc = rd_i32(c, &n)) && (n < 0 || (size_t)n > c->n / 10))
+		return gd_fail(c, "%d heap segments do not fit the snapshot", n);
+	for (int32_t i = 0; !rc && i < n; i++)
+		rc = skip_object(c, "heap segment", segment_fields);
+	return rc;
+}
+
+/* What the collection says of itself: its log, when, the machine, the process. */
+static int collection(gd_ctx *c)
+{
+	int64_t ticks, commit, ws;
+	int rc;
+	if ((rc = rd_str(c, &c->log)) || (rc = rd_i64(c, &ticks)) || (rc = rd_str(c, &c->machine)) ||
+	    (rc = rd_str(c, &c->process)) || (rc = rd_i32(c, &c->pid)) || (rc = rd_i64(c, &commit)) || (rc = rd_i64(c, &ws)))
+		return rc;
+	c->ticks = ticks;
+	return 0;
+}
+
+/* GCHeapDump's fields after its graph, by the version that wrote them (GCHeapDump.FromStream):
+ * before 8 the heap's sizes and segments; 8 never read; from 9 the sampling's average
+ * multipliers (shown), the heap infos, the collection, and per type the count multiplier
+ * each object of it is scaled by (PerfView's MemoryGraphStackSource). */
+static int dump_fields(gd_ctx *c, int32_t version)
+{
+	int rc;
+	c->count_mult = c->size_mult = 1;
+	if (version == 8)
+		return gd_fail(c, "GCHeapDump version 8 is not a layout any reader takes (PerfView refuses it too)");
+	if (version < 8) {
+		int64_t x;
+		uint8_t b;
+		if ((rc = rd_i64(c, &x)) || (rc = rd_i64(c, &x)) || (rc = rd_i64(c, &x)) || (rc = rd_u8(c, &b)))
+			return rc;
+		return version >= 5 ? collection(c) : 0;
+	}
+	uint8_t is64;
+	int32_t cm, sm, n;
+	if ((rc = rd_u8(c, &is64)) || (rc = rd_i32(c, &cm)) || (rc = rd_i32(c, &sm)))
+		return rc;
+	memcpy(&c->count_mult, &cm, 4);
+	memcpy(&c->size_mult, &sm, 4);
+	if ((rc = skip_object(c, "JSHeapInfo", NULL)) || (rc = skip_object(c, "DotNetHeapInfo", heap_info_fields)) ||
+	    (rc = collection(c)) || (rc = rd_i32(c, &n)))
+		return rc;
+	if (n < 0 || !need(c, (size_t)n * 4))
+		return gd_fail(c, "%d count multipliers do not fit the snapshot", n);
+	if (n > 0 && (uint32_t)n != c->ntypes)
+		return gd_fail(c, "%d count multipliers for %u types", n, c->ntypes);
+	for (int32_t i = 0; i < n; i++) {
+		float f;
+		memcpy(&f, c->d + c->at + (size_t)i * 4, 4);
+		if (!isfinite(f) || f <= 0 || f > 1e9)
+			return gd_fail(c, "type %d's count multiplier %g is not a scale", i, (double)f);
+		c->types[i].count_mult = f;
+		c->sampled = true;
+	}
+	c->at += (size_t)n * 4;
 	return 0;
 }
 
@@ -567,7 +674,8 @@ static int walk(gd_ctx *c, size_t *unreachable)
 		sv_stack_id here;
 		if ((rc = node(c, cur.node, &type, &size, &at, &nch)) || (rc = frame_of_type(c, type, fids, have, &f)) ||
 		    (rc = c->sink->ops->intern_stack(c->sink->self, &here, cur.up, f)) ||
-		    (rc = c->sink->ops->add_sample(c->sink->self, here, 0, (double)size * c->size_mult, c->count_mult)))
+		    (rc = c->sink->ops->add_sample(c->sink->self, here, 0, (double)size * c->types[type].count_mult,
+						   c->types[type].count_mult)))
 			break;
 		if (nch > 0 && SV_ARRAY_RESERVE(kids, kcap, (size_t)nch)) {
 			rc = SV_ENOMEM;
@@ -630,15 +738,19 @@ static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	c.in = in;
 	c.err = err;
 	c.sink = sink;
-	int32_t v, len;
+	int32_t v, minr, len;
 	int rc = rd_i32(&c, &len);
 	if (!rc && (len != 20 || !need(&c, 20) || memcmp(c.d + c.at, GD_MAGIC, 20) != 0))
 		rc = gd_fail(&c, "not a FastSerialization stream");
 	c.at += 20;
 	if (!rc)
-		rc = object(&c, "GCHeapDump", &v);
+		rc = object(&c, "GCHeapDump", &v, &minr);
+	if (!rc && v < 4)
+		rc = gd_fail(&c, "GCHeapDump version %d is older than PerfView reads (4)", v);
 	if (!rc)
 		rc = read_graph(&c);
+	if (!rc)
+		rc = dump_fields(&c, v);
 	const char *prio = opts && opts->priority ? opts->priority : gd_default_priorities;
 	if (!rc)
 		rc = priorities(&c, prio);
@@ -659,11 +771,16 @@ static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 				  unreachable);
 	if (!rc)
 		rc = sv_sink_note(sink, SV_NOTE_INFO, "priorities (--priority): %s", prio);
-	if (!rc && (c.count_mult != 1 || c.size_mult != 1))
+	if (!rc && c.sampled)
 		rc = sv_sink_note(sink, SV_NOTE_INFO,
-				  "a sampled snapshot: each object counts %.3g objects and %.3g times its size, as the dump says, so "
-				  "totals match the whole heap",
-				  c.count_mult, c.size_mult);
+				  "a sampled snapshot: each object counts as many objects of its type as the dump's per-type "
+				  "count multiplier says (on average %.3g objects and %.3g times the size), so totals "
+				  "approximate the whole heap, as PerfView shows them",
+				  (double)c.count_mult, (double)c.size_mult);
+	if (!rc && (c.process.n > 0 || c.machine.n > 0))
+		rc = sv_sink_note(sink, SV_NOTE_INFO, "collected from %.*s (%d) on %.*s", c.process.n > 0 ? c.process.n : 1,
+				  c.process.n > 0 ? c.process.p : "?", c.pid, c.machine.n > 0 ? c.machine.n : 1,
+				  c.machine.n > 0 ? c.machine.p : "?");
 	if (rc == SV_ENOMEM)
 		sv_error_set(err, SV_ENOMEM, NULL);
 	free(c.types);

@@ -24,8 +24,13 @@ cn gcdump.priority-info '[.found[] | select(startswith("priorities")) | test("^p
 e gcdump.priority-no-arrow 2 "^stackview: .*--priority: 'App.Cache': expected PATTERN->NUMBER" -- calltree --priority 'X->1;App.Cache' "$GD/ref.gcdump"
 e gcdump.priority-bad-number 2 "--priority: 'X->high': the priority after -> is not a number" -- calltree --priority 'X->high' "$GD/ref.gcdump"
 e gcdump.priority-bad-pattern 2 "--priority: 'X\\{->1': .*closing" -- calltree --priority 'X{->1' "$GD/ref.gcdump"
-# a sampled dump: each object counts as the multipliers say, so totals match the whole heap
-cn gcdump.sampled '[.metric, .count]' '[9760,90]' info "$GD/sampled.gcdump"
+# a sampled dump: each object counts as its type's multiplier says (PerfView's
+# MemoryGraphStackSource: count = the multiplier, metric = size x it); the averages are shown
+cn gcdump.sampled '[.metric, .count]' '[2940,28]' info "$GD/sampled.gcdump"
+cn gcdump.sampled-byname '[.rows[] | select(.name | test("String|Byte")) | [.name, .exc, .exc_count]] | sort' \
+	'[["mscorlib!System.Byte[]",2000,2],["mscorlib!System.String",800,20]]' byname "$GD/sampled.gcdump"
+cn gcdump.sampled-info '[.found[] | select(startswith("a sampled")) | test("on average 3.1 objects and 2.4 times")]' '[true]' info "$GD/sampled.gcdump"
+cn gcdump.collected '[.found[] | select(startswith("collected"))]' '["collected from app (42) on machine"]' info "$GD/ref.gcdump"
 # orphans: only those no other orphan reaches are roots (a cycle gives one), as PerfView
 cn gcdump.orphans '[.tree.children[] | select(.name == "[not reachable from roots]") | [.inc_count, [.children[] | [.name, .inc_count, .exc_count]]]]' \
 	'[[5,[["app!App.Orphan",5,4]]]]' calltree "$GD/cycle.gcdump"
@@ -34,6 +39,10 @@ head -c 300 "$GD/ref.gcdump" > "$GD/cut.gcdump"
 e gcdump.truncated 1 "cut.gcdump: byte [0-9]+: .*(ends early|do not fit)" -- byname "$GD/cut.gcdump"
 python3 tests/gcdump/gen_gcdump.py "$GD/badchild.gcdump" badchild
 e gcdump.bad-child 1 "badchild.gcdump: byte [0-9]+: node 3 refers to a node outside the graph" -- byname "$GD/badchild.gcdump"
+python3 tests/gcdump/gen_gcdump.py "$GD/badmult.gcdump" badmult
+e gcdump.bad-multipliers 1 "badmult.gcdump: byte [0-9]+: 3 count multipliers for 9 types" -- byname "$GD/badmult.gcdump"
+python3 tests/gcdump/gen_gcdump.py "$GD/v8.gcdump" v8
+e gcdump.version-8 1 "v8.gcdump: byte [0-9]+: GCHeapDump version 8 is not a layout" -- byname "$GD/v8.gcdump"
 printf "not a heap snapshot" > "$GD/notes.gcdump"
 e gcdump.not-fastser 1 "notes.gcdump" -- byname "$GD/notes.gcdump"
 # Two snapshots, diffed (PerfView's heap diff): what grew and the path that holds it. The second
