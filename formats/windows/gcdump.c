@@ -182,9 +182,9 @@ static uint32_t label(const gd_ctx *c, uint32_t node)
 }
 
 /* Node i's type and size, and where its children start (*at) and how many (*nch). */
-static int node(gd_ctx *c, uint32_t i, uint32_t *type, int64_t *size, uint32_t *at, int32_t *nch)
+static int node_at(gd_ctx *c, uint32_t i, uint32_t start, uint32_t *type, int64_t *size, uint32_t *at, int32_t *nch)
 {
-	*at = label(c, i);
+	*at = start;
 	int32_t ts, sz = 0;
 	if (!cint(c, at, &ts) || ts < 0 || (uint32_t)ts >> 1 >= c->ntypes || ((ts & 1) && !cint(c, at, &sz)) ||
 	    !cint(c, at, nch) || *nch < 0 || (uint32_t)*nch > c->blob_len - *at) /* a byte a child at least */
@@ -192,6 +192,11 @@ static int node(gd_ctx *c, uint32_t i, uint32_t *type, int64_t *size, uint32_t *
 	*type = (uint32_t)ts >> 1;
 	*size = ts & 1 ? sz : c->types[*type].size;
 	return 0;
+}
+
+static int node(gd_ctx *c, uint32_t i, uint32_t *type, int64_t *size, uint32_t *at, int32_t *nch)
+{
+	return node_at(c, i, label(c, i), type, size, at, nch);
 }
 
 static int child(gd_ctx *c, uint32_t i, uint32_t *at, uint32_t *out)
@@ -439,7 +444,7 @@ static int priorities(gd_ctx *c, const char *pats)
 /* The queue holds (priority in the queue, slot): `pri` is a node's own priority less the order it
  * was met in; the slot holds the rest (the node, its own priority, a tenth of which its
  * children inherit, and the stack of the node that took it), so the heap's entries stay 8
- * bytes and nothing per node is kept beside the queue but one state byte. */
+ * bytes and nothing per node is kept beside the queue but a bit. */
 typedef struct pq_item {
 	float pri;
 	uint32_t slot;
@@ -449,6 +454,7 @@ typedef struct pq_slot {
 	uint32_t node;
 	float prio;
 	sv_stack_id up;
+	uint32_t label; /* where its data starts (read when it was met: not looked up again) */
 } pq_slot;
 
 typedef struct pq {
@@ -503,6 +509,13 @@ static int pq_pop(pq *q, pq_slot *out)
 	h[0] = h[n];
 	size_t i = 0;
 	for (;;) {
+		/* i's descendants three and four levels down are 8 and 16 entries side by side
+		 * (children at 2i, 2i+1): fetch them while this level is compared */
+		if (i * 16 + 15 < n) {
+			__builtin_prefetch(&h[i * 8]);
+			__builtin_prefetch(&h[i * 16]);
+			__builtin_prefetch(&h[i * 16 + 8]);
+		}
 		size_t l = i * 2, big = i;
 		if (l < n && h[l].pri > h[big].pri)
 			big = l;
@@ -518,12 +531,23 @@ static int pq_pop(pq *q, pq_slot *out)
 	return 0;
 }
 
-/* a node's state in the walk */
+/* Which nodes are taken (in the tree or queued for it): a bit a node, so that the test made
+ * for every reference stays in the cache however large the heap. */
+static bool is_taken(const uint64_t *taken, uint32_t i)
+{
+	return taken[i >> 6] >> (i & 63) & 1;
+}
+
+static void take(uint64_t *taken, uint32_t i)
+{
+	taken[i >> 6] |= 1ull << (i & 63);
+}
+
+/* while looking for orphans, a node not taken is also */
 enum {
-	S_NONE,     /* not met yet */
-	S_TAKEN,    /* in the tree (or queued for it) */
-	S_VISITED,  /* reached from another orphan (SpanningTree's orphanVisitedMarker) */
-	S_VISITING, /* on mark_descendants' path */
+	M_NONE,     /* not reached from another orphan */
+	M_VISITED,  /* reached from another orphan (SpanningTree's orphanVisitedMarker) */
+	M_VISITING, /* on mark_descendants' path */
 };
 
 /* SpanningTree.MarkDecendentsIgnoringCycles without recursion: mark what node reaches (not
@@ -533,7 +557,8 @@ typedef struct mark_frame {
 	int32_t left;
 } mark_frame;
 
-static int mark_descendants(gd_ctx *c, uint8_t *state, uint32_t start, mark_frame **stk, size_t *cap)
+static int mark_descendants(gd_ctx *c, const uint64_t *taken, uint8_t *mark, uint32_t start, mark_frame **stk,
+			    size_t *cap)
 {
 	size_t depth = 0;
 	uint32_t type, at;
@@ -542,28 +567,28 @@ static int mark_descendants(gd_ctx *c, uint8_t *state, uint32_t start, mark_fram
 	int rc = node(c, start, &type, &size, &at, &nch);
 	if (rc)
 		return rc;
-	state[start] = S_VISITING;
+	mark[start] = M_VISITING;
 	(*stk)[0] = (mark_frame){ start, at, nch };
 	for (;;) {
 		mark_frame *f = &(*stk)[depth];
 		if (f->left == 0) {
 			uint32_t x = f->node;
 			if (depth == 0) {
-				state[x] = S_NONE; /* the start itself stays unmarked */
+				mark[x] = M_NONE; /* the start itself stays unmarked */
 				return 0;
 			}
 			depth--;
-			state[x] = S_VISITED; /* the caller marks the child it went into */
+			mark[x] = M_VISITED; /* the caller marks the child it went into */
 			continue;
 		}
 		f->left--;
 		uint32_t ch = 0;
 		if ((rc = child(c, f->node, &f->at, &ch)))
 			return rc;
-		if (state[ch] != S_NONE)
+		if (is_taken(taken, ch) || mark[ch] != M_NONE)
 			continue;
 		if (depth + 1 > 10000) { /* PerfView gives up below that depth, and still marks the child */
-			state[ch] = S_VISITED;
+			mark[ch] = M_VISITED;
 			continue;
 		}
 		if ((rc = node(c, ch, &type, &size, &at, &nch)))
@@ -575,7 +600,7 @@ static int mark_descendants(gd_ctx *c, uint8_t *state, uint32_t start, mark_fram
 			*stk = ns;
 			*cap *= 2;
 		}
-		state[ch] = S_VISITING;
+		mark[ch] = M_VISITING;
 		(*stk)[++depth] = (mark_frame){ ch, at, nch };
 	}
 }
@@ -603,18 +628,19 @@ static int frame_of_type(gd_ctx *c, uint32_t t, sv_frame_id *fids, uint8_t *have
 
 /* The orphans: nodes no root reaches and no other such node reaches (a cycle of them gives
  * one), queued under "[not reachable from roots]" by their types' priorities. */
-static int queue_orphans(gd_ctx *c, uint8_t *state, pq *q, size_t *unreachable)
+static int queue_orphans(gd_ctx *c, uint64_t *taken, pq *q, size_t *unreachable)
 {
 	size_t mcap = 64;
 	mark_frame *mstk = malloc(mcap * sizeof(*mstk));
-	int rc = mstk ? 0 : SV_ENOMEM;
+	uint8_t *mark = calloc(c->nnodes, 1);
+	int rc = mstk && mark ? 0 : SV_ENOMEM;
 	for (uint32_t i = 0; !rc && i < c->nnodes; i++)
-		if (state[i] == S_NONE)
-			rc = mark_descendants(c, state, i, &mstk, &mcap);
+		if (!is_taken(taken, i) && mark[i] == M_NONE)
+			rc = mark_descendants(c, taken, mark, i, &mstk, &mcap);
 	free(mstk);
 	sv_stack_id lost = SV_STACK_NONE;
 	for (uint32_t i = 0; !rc && i < c->nnodes; i++) {
-		if (state[i] == S_NONE && i != c->root) {
+		if (!is_taken(taken, i) && mark[i] == M_NONE && i != c->root) {
 			uint32_t type, at;
 			int64_t size;
 			int32_t nch;
@@ -627,33 +653,36 @@ static int queue_orphans(gd_ctx *c, uint8_t *state, pq *q, size_t *unreachable)
 					break;
 			}
 			float p = c->types[type].priority;
-			if ((rc = pq_push(q, p, (pq_slot){ i, p, lost })))
+			if ((rc = pq_push(q, p, (pq_slot){ i, p, lost, label(c, i) })))
 				break;
-			state[i] = S_TAKEN;
+			take(taken, i);
 			(*unreachable)++;
-		} else if (state[i] >= S_VISITED) {
-			state[i] = S_NONE;
 		}
 	}
+	free(mark);
 	return rc;
 }
 
+typedef struct gd_kid {
+	uint32_t node, label;
+} gd_kid;
+
 /* The walk: each node taken is a sample at the end of its path from the root. A node's
- * children are read in three passes so that the memory each needs (its state, then its
- * offset and data) is fetched for all of them at once rather than one miss after another:
+ * children are read in three passes so that the memory each needs (its offset, then its
+ * data) is fetched for all of them at once rather than one miss after another:
  * the walk goes through the graph in priority order, not in the order it is stored. */
 static int walk(gd_ctx *c, size_t *unreachable)
 {
 	uint32_t n = c->nnodes;
-	uint8_t *state = calloc((size_t)n + 1, 1);
+	uint64_t *taken = calloc((size_t)n / 64 + 1, sizeof(*taken));
 	pq q = { 0 };
 	sv_frame_id *fids = malloc(c->ntypes * sizeof(*fids));
 	uint8_t *have = calloc(c->ntypes, 1);
-	uint32_t *kids = NULL;
+	gd_kid *kids = NULL;
 	size_t kcap = 0;
-	int rc = state && fids && have ? 0 : SV_ENOMEM;
+	int rc = taken && fids && have ? 0 : SV_ENOMEM;
 	if (!rc) /* the root is queued but not marked, as in PerfView: an arc back to it takes it again */
-		rc = pq_push(&q, 0.0f, (pq_slot){ c->root, 0.0f, SV_STACK_NONE });
+		rc = pq_push(&q, 0.0f, (pq_slot){ c->root, 0.0f, SV_STACK_NONE, label(c, c->root) });
 	bool orphans_added = false;
 	float order = 0, eps = 1e-7f;
 	while (!rc) {
@@ -661,7 +690,7 @@ static int walk(gd_ctx *c, size_t *unreachable)
 			if (orphans_added)
 				break;
 			orphans_added = true;
-			rc = queue_orphans(c, state, &q, unreachable);
+			rc = queue_orphans(c, taken, &q, unreachable);
 			continue;
 		}
 		pq_slot cur;
@@ -672,7 +701,14 @@ static int walk(gd_ctx *c, size_t *unreachable)
 		int32_t nch;
 		sv_frame_id f;
 		sv_stack_id here;
-		if ((rc = node(c, cur.node, &type, &size, &at, &nch)) || (rc = frame_of_type(c, type, fids, have, &f)) ||
+		/* the next node's data is fetched while this one's children are met */
+		if (q.n) {
+			uint32_t nl = q.slots[q.h[0].slot].label;
+			if (nl < c->blob_len)
+				__builtin_prefetch(c->blob + nl);
+		}
+		if ((rc = node_at(c, cur.node, cur.label, &type, &size, &at, &nch)) ||
+		    (rc = frame_of_type(c, type, fids, have, &f)) ||
 		    (rc = c->sink->ops->intern_stack(c->sink->self, &here, cur.up, f)) ||
 		    (rc = c->sink->ops->add_sample(c->sink->self, here, 0, (double)size * c->types[type].count_mult,
 						   c->types[type].count_mult)))
@@ -681,19 +717,19 @@ static int walk(gd_ctx *c, size_t *unreachable)
 			rc = SV_ENOMEM;
 			break;
 		}
-		for (int32_t k = 0; k < nch && !rc; k++) {
-			rc = child(c, cur.node, &at, &kids[k]);
-			__builtin_prefetch(&state[kids[k]]);
-			__builtin_prefetch(c->labels + (size_t)kids[k] * 4);
+		for (int32_t k = 0; k < nch; k++) {
+			if ((rc = child(c, cur.node, &at, &kids[k].node)))
+				break;
+			__builtin_prefetch(c->labels + (size_t)kids[k].node * 4);
 		}
 		int32_t nnew = 0;
 		for (int32_t k = 0; k < nch && !rc; k++) {
-			uint32_t ch = kids[k];
-			if (state[ch] != S_NONE)
+			uint32_t ch = kids[k].node;
+			if (is_taken(taken, ch))
 				continue;
-			state[ch] = S_TAKEN;
-			kids[nnew++] = ch;
+			take(taken, ch);
 			uint32_t l = label(c, ch);
+			kids[nnew++] = (gd_kid){ ch, l };
 			if (l < c->blob_len)
 				__builtin_prefetch(c->blob + l);
 		}
@@ -701,14 +737,14 @@ static int walk(gd_ctx *c, size_t *unreachable)
 			uint32_t ctype, cat;
 			int64_t csize;
 			int32_t cn;
-			if ((rc = node(c, kids[k], &ctype, &csize, &cat, &cn)))
+			if ((rc = node_at(c, kids[k].node, kids[k].label, &ctype, &csize, &cat, &cn)))
 				break;
 			float cp = c->types[ctype].priority + cur.prio / 10;
 			order += eps;
-			rc = pq_push(&q, cp - order, (pq_slot){ kids[k], cp, here });
+			rc = pq_push(&q, cp - order, (pq_slot){ kids[k].node, cp, here, kids[k].label });
 		}
 	}
-	free(state);
+	free(taken);
 	free(q.h);
 	free(q.slots);
 	free(q.free);
