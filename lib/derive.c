@@ -41,7 +41,7 @@ int sv_drill_into(sv_source **out, sv_params *out_params, const sv_view *v, sv_d
 			continue;
 		sv_stack_id s;
 		if ((rc = sv_copier_stack(&c, &s, stk[i])) ||
-		    (rc = sv_copier_sample(&c, i, s, sv_source_sample_times(src)[i], sv_sample_metric(&smp, i),
+		    (rc = sv_copier_sample(&c, i, s, sv_sample_time(&smp, i), sv_sample_metric(&smp, i),
 					   sv_sample_count(&smp, i))))
 			goto out;
 	}

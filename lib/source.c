@@ -326,6 +326,17 @@ static int set_pair(sv_source *src, size_t i, double metric, float count)
 	return 0;
 }
 
+/* Times are kept from the first sample whose time is not 0 (heap snapshots, folded stacks
+ * and other untimed inputs keep none: 8 bytes a sample). */
+static int keep_times(sv_source *src)
+{
+	if (src->s_time)
+		return 0;
+	if (!(src->s_time = calloc(src->s_cap ? src->s_cap : 1, sizeof(*src->s_time))))
+		return SV_ENOMEM;
+	return 0;
+}
+
 /* Aggregating: another sample of a stack already seen adds to its one sample, which keeps
  * the earliest time. */
 static int add_to(sv_source *src, size_t i, double time, double metric, double count)
@@ -334,8 +345,11 @@ static int add_to(sv_source *src, size_t i, double time, double metric, double c
 	int rc = set_pair(src, i, src->s_metric[k] + metric, (float)((double)src->s_count[k] + count));
 	if (rc)
 		return rc;
-	if (time < src->s_time[i])
+	if (time < (src->s_time ? src->s_time[i] : 0)) {
+		if ((rc = keep_times(src)))
+			return rc;
 		src->s_time[i] = time;
+	}
 	account(src, time, metric, count);
 	return 0;
 }
@@ -400,10 +414,12 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 		if (!s)
 			return SV_ENOMEM;
 		src->s_stack = s;
-		double *t = realloc(src->s_time, ncap * sizeof(*t));
-		if (!t)
-			return SV_ENOMEM;
-		src->s_time = t;
+		if (src->s_time) {
+			double *t = realloc(src->s_time, ncap * sizeof(*t));
+			if (!t)
+				return SV_ENOMEM;
+			src->s_time = t;
+		}
 		if (!src->wide) {
 			uint16_t *k = realloc(src->s_code, ncap * sizeof(*k));
 			if (!k)
@@ -425,13 +441,16 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 	}
 	size_t i = src->nsamples;
 	int rc = set_pair(src, i, metric, (float)count);
+	if (!rc && time != 0)
+		rc = keep_times(src);
 	if (rc)
 		return rc;
 	src->nsamples++;
 	if (slot)
 		*slot = (uint32_t)(i + 1); /* i < SV_MAX_SAMPLES < 2^32 */
 	src->s_stack[i] = stack;
-	src->s_time[i] = time;
+	if (src->s_time)
+		src->s_time[i] = time;
 	if (src->s_loc)
 		src->s_loc[i] = SV_LOC_NONE;
 	account(src, time, metric, count);
@@ -558,7 +577,7 @@ size_t sv_source_memory(const sv_source *src)
 	return src->frames.text.total + (size_t)src->frames.cap * (sizeof(char *) + 4) +
 	       (size_t)src->frames.slot_cap * 4 + (size_t)src->short_cap * 4 +
 	       (size_t)src->st_cap * 12 + src->st_index.cap * 12 +
-	       src->s_cap * (sizeof(sv_stack_id) + sizeof(double)) +
+	       src->s_cap * sizeof(sv_stack_id) + (src->s_time ? src->s_cap * sizeof(double) : 0) +
 	       (!src->wide ? src->s_cap * sizeof(uint16_t) + src->code_cap * (sizeof(double) + sizeof(float)) +
 				      src->code_index.cap * 12
 			    : src->s_cap * (sizeof(double) + sizeof(float))) +

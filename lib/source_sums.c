@@ -95,7 +95,7 @@ int sv_source_sum_stacks(sv_source *src)
 	for (size_t i = 0; i < smp.n; i++) {
 		sv_stack_id st = smp.stack[i];
 		sv_stack_sums *x = &ss[st == SV_STACK_NONE ? src->nstacks : st];
-		double t = smp.time[i], m = sv_sample_metric(&smp, i), end = t + fabs(m);
+		double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i), end = t + fabs(m);
 		x->metric += m;
 		x->count += sv_sample_count(&smp, i);
 		x->n++;

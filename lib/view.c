@@ -433,7 +433,6 @@ static void add_samples(sv_view *v)
 	const sv_source *src = v->src;
 	size_t ns = sv_source_sample_count(src);
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
-	const double *tim = sv_source_sample_times(src);
 	sv_samples smp = sv_source_samples(src);
 	bool tm = v->scaling == SV_SCALING_TIME;
 	vnode *nodes = v->nodes;
@@ -450,7 +449,7 @@ static void add_samples(sv_view *v)
 		uint32_t node = stack_target(v, stk[i], &folded);
 		if (node == NONE32)
 			continue;
-		double t = tim[i], m = sv_sample_metric(&smp, i);
+		double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i);
 		if (!view_clip(v, &t, &m))
 			continue;
 		double c = sv_sample_count(&smp, i);

@@ -74,7 +74,7 @@ bool sv_view_sample(const sv_view *v, size_t i, sv_node_id *node, double *time, 
 			return false;
 	}
 	sv_samples smp = sv_source_samples(src);
-	double t = smp.time[i], m = sv_sample_metric(&smp, i);
+	double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i);
 	if (!view_clip(v, &t, &m))
 		return false;
 	*node = v->remap[n];

@@ -117,7 +117,7 @@ static void fill_dense(const sv_view *v, double D, double *dh)
 	for (size_t i = 0; i < smp.n; i++) {
 		sv_stack_id st = smp.stack[i];
 		uint32_t n = st == SV_STACK_NONE ? none : v->stack_node[st];
-		double t = smp.time[i], m = sv_sample_metric(&smp, i);
+		double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i);
 		if (n == UINT32_MAX || !view_clip(v, &t, &m))
 			continue;
 		hist_sample(v, t, m, D, dh + (size_t)v->remap[n] * SV_WHEN_LEN, NULL, 0);
@@ -153,7 +153,7 @@ static int fill_sparse(const sv_view *v, double D, float *fh)
 			sv_stack_id a = smp.stack[i + 8];
 			uint64_t r = row[a == SV_STACK_NONE ? nst : a];
 			if (r != UINT64_MAX) {
-				double q = (smp.time[i + 8] - v->lo) * invD;
+				double q = (sv_sample_time(&smp, i + 8) - v->lo) * invD;
 				long b = !(q > 0) ? 0 : q >= SV_WHEN_LEN - 1 ? SV_WHEN_LEN - 1 : (long)q;
 				long lo = (long)(r & 31);
 				__builtin_prefetch(fh + (r >> 5) + (b > lo ? b - lo : 0), 1);
@@ -161,7 +161,7 @@ static int fill_sparse(const sv_view *v, double D, float *fh)
 		}
 		sv_stack_id st = smp.stack[i];
 		uint64_t r = row[st == SV_STACK_NONE ? nst : st];
-		double t = smp.time[i], m = sv_sample_metric(&smp, i);
+		double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i);
 		if (r == UINT64_MAX || !view_clip(v, &t, &m))
 			continue;
 		hist_sample(v, t, m, D, NULL, fh + (r >> 5), (int)(r & 31));

@@ -244,7 +244,7 @@ int sv_two_join(sv_sink *sink, const sv_source *part, sv_two_maps *maps)
 	sv_samples smp = sv_source_samples(part);
 	for (size_t i = 0; i < smp.n && !rc; i++)
 		rc = sink->ops->add_sample(sink->self, smp.stack[i] == SV_STACK_NONE ? SV_STACK_NONE : m->stack[smp.stack[i]],
-					   smp.time[i], sv_sample_metric(&smp, i), sv_sample_count(&smp, i));
+					   sv_sample_time(&smp, i), sv_sample_metric(&smp, i), sv_sample_count(&smp, i));
 	sv_two_maps_free(&own);
 	return rc;
 }

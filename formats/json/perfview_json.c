@@ -208,12 +208,11 @@ int sv_fmt_perfview_json_export(FILE *f, const sv_source *src, const sv_export_o
 	(void)opts;
 	size_t ns = sv_source_sample_count(src);
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
-	const double *tim = sv_source_sample_times(src);
 	sv_samples smp = sv_source_samples(src);
 	fputs("{ \"StackSource\": { \"Samples\": [\n", f);
 	for (size_t i = 0; i < ns && !ferror(f); i++) { /* a failed write (or a held signal) stops */
 		fputs(i ? ",\n  { \"Time\": " : "  { \"Time\": ", f);
-		sv_json_write_number(f, tim[i]);
+		sv_json_write_number(f, sv_sample_time(&smp, i));
 		fputs(", \"Metric\": ", f);
 		sv_json_write_number(f, sv_sample_metric(&smp, i));
 		fputs(", \"Stack\": [", f);

@@ -49,11 +49,10 @@ int sv_fmt_perfview_xml_export(FILE *f, const sv_source *src, const sv_export_op
 	}
 	fprintf(f, "  </Stacks>\n  <Samples Count=\"%zu\">\n", ns);
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
-	const double *tim = sv_source_sample_times(src);
 	sv_samples smp = sv_source_samples(src);
 	for (size_t i = 0; i < ns && !ferror(f); i++) { /* a failed write (or a held signal) stops */
 		fprintf(f, "   <Sample ID=\"%zu\" Time=\"", i);
-		sv_write_num(f, tim[i]);
+		sv_write_num(f, sv_sample_time(&smp, i));
 		fputc('"', f);
 		if (stk[i] != SV_STACK_NONE)
 			fprintf(f, " StackID=\"%u\"", stk[i]);

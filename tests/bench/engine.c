@@ -205,7 +205,8 @@ int main(int argc, char **argv)
 		sv_params p, q;
 		sv_view *base, *v;
 		char end[32];
-		snprintf(end, sizeof(end), "%g", sv_source_sample_times(src)[n / 2]);
+		sv_samples all = sv_source_samples(src);
+		snprintf(end, sizeof(end), "%g", sv_sample_time(&all, n / 2));
 		if (sv_params_init(&p) || sv_params_set(&p, SV_BOX_GROUP, configs[1][1]) || sv_view_new(&base, src, &p, &err) ||
 		    sv_params_copy(&q, &p) || sv_params_set(&q, SV_BOX_END, end))
 			return 1;

@@ -201,7 +201,8 @@ static inline void fuzz_two_threads(const sv_format *fmt, const uint8_t *data, s
 		sv_samples x = sv_source_samples(a), y = sv_source_samples(b);
 		for (size_t i = 0; i < x.n; i++) {
 			double m1 = sv_sample_metric(&x, i), m2 = sv_sample_metric(&y, i);
-			if (x.stack[i] != y.stack[i] || memcmp(&x.time[i], &y.time[i], sizeof(double)) ||
+			double t1 = sv_sample_time(&x, i), t2 = sv_sample_time(&y, i);
+			if (x.stack[i] != y.stack[i] || memcmp(&t1, &t2, sizeof(double)) ||
 			    memcmp(&m1, &m2, sizeof(double)) || sv_sample_count(&x, i) != sv_sample_count(&y, i))
 				abort();
 		}

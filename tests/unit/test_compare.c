@@ -204,7 +204,7 @@ static void test_one_run_is_diff(void **state)
 	for (size_t i = 0; i < sv_source_sample_count(d); i++) {
 		assert_true(sv_sample_metric(&sd, i) == sv_sample_metric(&so, i));
 		assert_true(sv_sample_count(&sd, i) == sv_sample_count(&so, i));
-		assert_true(sv_source_sample_times(d)[i] == sv_source_sample_times(old)[i]);
+		assert_true(sv_sample_time(&sd, i) == sv_sample_time(&so, i));
 	}
 	sv_view_free(b);
 	sv_view_free(t);

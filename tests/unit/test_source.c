@@ -129,6 +129,37 @@ static void test_sample_pairs(void **state)
 	assert_true(sv_sample_metric(&smp, 1) == 150000 && sv_sample_count(&smp, 1) == 150000);
 	assert_true(smp.time[0] == 2 && smp.time[1] == 1);
 	sv_source_free(s);
+
+	/* times are kept from the first one that is not 0: until then none (8 bytes a sample) */
+	assert_int_equal(sv_source_new(&s, "test"), 0);
+	assert_int_equal(sv_source_intern_frame(s, &f, "f", 1), 0);
+	assert_int_equal(sv_source_intern_stack(s, &st, SV_STACK_NONE, f), 0);
+	for (int i = 0; i < 5000; i++)
+		assert_int_equal(sv_source_add_sample(s, st, 0, 1, 1), 0);
+	smp = sv_source_samples(s);
+	assert_null(smp.time);
+	assert_null(sv_source_sample_times(s));
+	assert_true(sv_sample_time(&smp, 4999) == 0);
+	size_t untimed = sv_source_memory(s);
+	assert_int_equal(sv_source_add_sample(s, st, -3.5, 1, 1), 0);
+	smp = sv_source_samples(s);
+	assert_non_null(smp.time);
+	assert_true(sv_sample_time(&smp, 0) == 0 && sv_sample_time(&smp, 4999) == 0 && sv_sample_time(&smp, 5000) == -3.5);
+	assert_true(sv_source_memory(s) >= untimed + 5001 * sizeof(double));
+	sv_source_free(s);
+
+	/* aggregating: an earlier time than 0 arriving for a stack makes the times kept */
+	assert_int_equal(sv_source_new(&s, "test"), 0);
+	sv_source_set_aggregate(s, true);
+	assert_int_equal(sv_source_intern_frame(s, &f, "f", 1), 0);
+	assert_int_equal(sv_source_intern_stack(s, &st, SV_STACK_NONE, f), 0);
+	assert_int_equal(sv_source_add_sample(s, st, 0, 1, 1), 0);
+	assert_null(sv_source_samples(s).time);
+	assert_int_equal(sv_source_add_sample(s, st, -2, 1, 1), 0);
+	smp = sv_source_samples(s);
+	assert_int_equal(smp.n, 1);
+	assert_true(sv_sample_time(&smp, 0) == -2);
+	sv_source_free(s);
 }
 
 int main(void)

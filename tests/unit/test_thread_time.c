@@ -80,14 +80,13 @@ static const char *dump(world *w)
 	static char out[8192];
 	size_t o = 0;
 	const sv_stack_id *st = sv_source_sample_stacks(w->src);
-	const double *t = sv_source_sample_times(w->src);
 	sv_samples smp = sv_source_samples(w->src);
 	for (size_t i = 0; i < sv_source_sample_count(w->src); i++) {
 		const char *names[64];
 		size_t n = 0;
 		for (sv_stack_id s = st[i]; s != SV_STACK_NONE && n < 64; s = sv_source_stack_caller(w->src, s))
 			names[n++] = sv_source_frame_name(w->src, sv_source_stack_frame(w->src, s));
-		o += (size_t)snprintf(out + o, sizeof(out) - o, "%g %g ", t[i], sv_sample_metric(&smp, i));
+		o += (size_t)snprintf(out + o, sizeof(out) - o, "%g %g ", sv_sample_time(&smp, i), sv_sample_metric(&smp, i));
 		while (n-- > 0)
 			o += (size_t)snprintf(out + o, sizeof(out) - o, "%s%s", names[n], n ? ";" : "\n");
 	}

@@ -127,17 +127,18 @@ SV_API const sv_stack_id *sv_source_stack_callers(const sv_source *src);
 
 /* Sample arrays (structure of arrays, index = sample number). Borrowed. */
 SV_API const sv_stack_id *sv_source_sample_stacks(const sv_source *src);
+/* NULL while every sample's time is 0 (sv_sample_time reads either way). */
 SV_API const double *sv_source_sample_times(const sv_source *src);
 
 /* All the samples, borrowed until the next sample is added. A sample's metric and count are
  * read with sv_sample_metric / sv_sample_count: a profile's (metric, count) pairs are mostly
  * few (every cpu-clock sample is 1 ms, 1 sample), so while there are at most 65,536 distinct
- * ones a sample holds a 2-byte code into a table of them (14 bytes a sample in all), and one
- * double and one float of its own otherwise (24 bytes). */
+ * ones a sample holds a 2-byte code into a table of them (14 bytes a sample in all, 6 while
+ * every time is 0), and one double and one float of its own otherwise (24 bytes). */
 typedef struct sv_samples {
 	size_t n;
 	const sv_stack_id *stack;
-	const double *time;
+	const double *time;   /* NULL: every sample's time is 0 */
 	const uint16_t *code; /* NULL: metric and count are per sample */
 	const double *metric; /* indexed by code[i], or by i when code is NULL */
 	const float *count;
@@ -168,6 +169,7 @@ SV_API const sv_stack_sums *sv_source_stack_sums(const sv_source *src);
 static inline size_t sv_sample_slot(const sv_samples *s, size_t i) { return s->code ? s->code[i] : i; }
 static inline double sv_sample_metric(const sv_samples *s, size_t i) { return s->metric[sv_sample_slot(s, i)]; }
 static inline double sv_sample_count(const sv_samples *s, size_t i) { return s->count[sv_sample_slot(s, i)]; }
+static inline double sv_sample_time(const sv_samples *s, size_t i) { return s->time ? s->time[i] : 0; }
 
 /* ---- code locations (where the input gives the addresses a sample's frames executed at) ---- */
 
