@@ -31,6 +31,7 @@
 #include "stackview/formats.h"
 #include "stackview/pattern.h"
 #include "sv/array.h"
+#include "sv/heap_graph.h"
 
 #define GD_MAGIC "!FastSerialization.1"
 #define GD_MAX_NODES (1u << 28)
@@ -43,8 +44,6 @@ typedef struct gd_str {
 typedef struct gd_type {
 	gd_str name, module;
 	int32_t size;
-	float priority;
-	bool prio_set;    /* a pattern matched it (the first one that does decides) */
 	float count_mult; /* a sampled dump: how many objects each of this type stands for */
 } gd_type;
 
@@ -155,57 +154,11 @@ static int object(gd_ctx *c, const char *want, int32_t *version, int32_t *minr)
 
 /* ---- the graph ---- */
 
-/* PerfView's compressed int: big-endian 7-bit groups, the first sign-extended, the high bit
- * saying another group follows (5 at most). */
-static bool cint(const gd_ctx *c, uint32_t *at, int32_t *out)
-{
-	if (*at >= c->blob_len)
-		return false;
-	uint8_t b = c->blob[(*at)++];
-	int32_t v = (int32_t)((uint32_t)b << 25) >> 25;
-	for (int i = 0; (b & 0x80) && i < 4; i++) {
-		if (*at >= c->blob_len)
-			return false;
-		b = c->blob[(*at)++];
-		v = (int32_t)((uint32_t)v << 7) + (b & 0x7f);
-	}
-	if (b & 0x80)
-		return false;
-	*out = v;
-	return true;
-}
-
-static uint32_t label(const gd_ctx *c, uint32_t node)
+static uint32_t label_of(const gd_ctx *c, uint32_t node)
 {
 	const unsigned char *p = c->labels + (size_t)node * 4;
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* Node i's type and size, and where its children start (*at) and how many (*nch). */
-static int node_at(gd_ctx *c, uint32_t i, uint32_t start, uint32_t *type, int64_t *size, uint32_t *at, int32_t *nch)
-{
-	*at = start;
-	int32_t ts, sz = 0;
-	if (!cint(c, at, &ts) || ts < 0 || (uint32_t)ts >> 1 >= c->ntypes || ((ts & 1) && !cint(c, at, &sz)) ||
-	    !cint(c, at, nch) || *nch < 0 || (uint32_t)*nch > c->blob_len - *at) /* a byte a child at least */
-		return gd_fail(c, "node %u's data is damaged", i);
-	*type = (uint32_t)ts >> 1;
-	*size = ts & 1 ? sz : c->types[*type].size;
-	return 0;
-}
-
-static int node(gd_ctx *c, uint32_t i, uint32_t *type, int64_t *size, uint32_t *at, int32_t *nch)
-{
-	return node_at(c, i, label(c, i), type, size, at, nch);
-}
-
-static int child(gd_ctx *c, uint32_t i, uint32_t *at, uint32_t *out)
-{
-	int32_t rel;
-	if (!cint(c, at, &rel) || (int64_t)i + rel < 0 || (int64_t)i + rel >= c->nnodes)
-		return gd_fail(c, "node %u refers to a node outside the graph", i);
-	*out = (uint32_t)((int64_t)i + rel);
-	return 0;
+	uint32_t l = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return l < c->blob_len ? l : c->blob_len;
 }
 
 static int read_graph(gd_ctx *c)
@@ -375,394 +328,41 @@ static int dump_fields(gd_ctx *c, int32_t version)
 	return 0;
 }
 
-/* ---- priorities: PerfView's Priority patterns ("PAT->NUM;..."), first match wins ---- */
-
-static int prio_fail(gd_ctx *c, const char *entry, int n, const char *why)
-{
-	sv_error_set(c->err, SV_EINVAL, "--priority: '%.*s': %s", n > 200 ? 200 : n, entry, why);
-	return SV_EINVAL;
-}
-
-/* Each entry is PATTERN->NUMBER (the last "->" splits it, so "X->-1" is X at -1); empty
- * entries are skipped, as PerfView's parser skips them. */
-static int priorities(gd_ctx *c, const char *pats)
-{
-	const char *p = pats;
-	while (*p) {
-		const char *semi = strchr(p, ';'), *end = semi ? semi : p + strlen(p);
-		const char *arrow = NULL, *a = p, *b = end;
-		for (const char *q = p; q + 1 < end; q++)
-			if (q[0] == '-' && q[1] == '>')
-				arrow = q;
-		while (a < b && isspace((unsigned char)*a))
-			a++;
-		if (a == b) {
-			p = semi ? semi + 1 : end;
-			continue;
-		}
-		if (!arrow)
-			return prio_fail(c, p, (int)(end - p), "expected PATTERN->NUMBER");
-		char num[64], *numend;
-		int nl = snprintf(num, sizeof(num), "%.*s", (int)(end - arrow - 2), arrow + 2);
-		float prio = strtof(num, &numend);
-		while (*numend == ' ')
-			numend++;
-		if (nl <= 0 || nl >= (int)sizeof(num) || numend == num || *numend || !isfinite(prio))
-			return prio_fail(c, p, (int)(end - p), "the priority after -> is not a number");
-		b = arrow;
-		while (b > a && isspace((unsigned char)b[-1]))
-			b--;
-		sv_pattern *re = NULL;
-		sv_error e;
-		sv_error_clear(&e);
-		int rc = sv_pattern_new(&re, a, (size_t)(b - a), &e);
-		if (rc == SV_ENOMEM)
-			return rc;
-		if (rc)
-			return prio_fail(c, p, (int)(end - p), e.msg);
-		for (uint32_t t = 0; t < c->ntypes; t++) {
-			gd_type *ty = &c->types[t];
-			if (ty->prio_set)
-				continue;
-			char full[2048];
-			int fl = ty->module.n >= 0 ? snprintf(full, sizeof(full), "%.*s!%.*s", ty->module.n ? ty->module.n : 1,
-							      ty->module.n ? ty->module.p : "?", ty->name.n, ty->name.p)
-						   : snprintf(full, sizeof(full), "%.*s", ty->name.n > 0 ? ty->name.n : 0, ty->name.p);
-			if (sv_pattern_match(re, full, (size_t)(fl < (int)sizeof(full) ? fl : (int)sizeof(full) - 1))) {
-				ty->priority = prio;
-				ty->prio_set = true;
-			}
-		}
-		sv_pattern_free(re);
-		p = semi ? semi + 1 : end;
-	}
-	return 0;
-}
-
-/* ---- the spanning tree, as PerfView's SpanningTree.ForEach walks it ---- */
-
-/* The queue holds (priority in the queue, slot): `pri` is a node's own priority less the order it
- * was met in; the slot holds the rest (the node, its own priority, a tenth of which its
- * children inherit, and the stack of the node that took it), so the heap's entries stay 8
- * bytes and nothing per node is kept beside the queue but a bit. */
-typedef struct pq_item {
-	float pri;
-	uint32_t slot;
-} pq_item;
-
-typedef struct pq_slot {
-	uint32_t node;
-	float prio;
-	sv_stack_id up;
-	uint32_t label; /* where its data starts (read when it was met: not looked up again) */
-} pq_slot;
-
-typedef struct pq {
-	pq_item *h;
-	size_t n, cap;
-	pq_slot *slots;
-	uint32_t *free; /* slots given back */
-	size_t nfree, nslots, slot_cap, free_cap;
-} pq;
-
-/* PerfView's PriorityQueue, heap quirks and all (children of i at 2i and 2i+1, so the
- * order among equal priorities is PerfView's). */
-static int pq_push(pq *q, float pri, pq_slot v)
-{
-	uint32_t slot;
-	if (q->nfree) {
-		slot = q->free[--q->nfree];
-	} else {
-		if (q->nslots >= UINT32_MAX || SV_ARRAY_RESERVE(q->slots, q->slot_cap, q->nslots + 1))
-			return SV_ENOMEM;
-		slot = (uint32_t)q->nslots++;
-	}
-	if (SV_ARRAY_RESERVE(q->h, q->cap, q->n + 1))
-		return SV_ENOMEM;
-	q->slots[slot] = v;
-	pq_item *h = q->h;
-	size_t i = q->n++;
-	h[i] = (pq_item){ pri, slot };
-	for (;;) {
-		size_t p = i / 2;
-		if (h[p].pri >= h[i].pri)
-			break;
-		pq_item t = h[i];
-		h[i] = h[p];
-		h[p] = t;
-		if (p == 0)
-			break;
-		i = p;
-	}
-	return 0;
-}
-
-static int pq_pop(pq *q, pq_slot *out)
-{
-	pq_item *h = q->h;
-	uint32_t slot = h[0].slot;
-	*out = q->slots[slot];
-	if (SV_ARRAY_RESERVE(q->free, q->free_cap, q->nfree + 1))
-		return SV_ENOMEM;
-	q->free[q->nfree++] = slot;
-	size_t n = --q->n;
-	h[0] = h[n];
-	size_t i = 0;
-	for (;;) {
-		/* i's descendants three and four levels down are 8 and 16 entries side by side
-		 * (children at 2i, 2i+1): fetch them while this level is compared */
-		if (i * 16 + 15 < n) {
-			__builtin_prefetch(&h[i * 8]);
-			__builtin_prefetch(&h[i * 16]);
-			__builtin_prefetch(&h[i * 16 + 8]);
-		}
-		size_t l = i * 2, big = i;
-		if (l < n && h[l].pri > h[big].pri)
-			big = l;
-		if (l + 1 < n && h[l + 1].pri > h[big].pri)
-			big = l + 1;
-		if (big == i)
-			break;
-		pq_item t = h[i];
-		h[i] = h[big];
-		h[big] = t;
-		i = big;
-	}
-	return 0;
-}
-
-/* Which nodes are taken (in the tree or queued for it): a bit a node, so that the test made
- * for every reference stays in the cache however large the heap. */
-static bool is_taken(const uint64_t *taken, uint32_t i)
-{
-	return taken[i >> 6] >> (i & 63) & 1;
-}
-
-static void take(uint64_t *taken, uint32_t i)
-{
-	taken[i >> 6] |= 1ull << (i & 63);
-}
-
-/* while looking for orphans, a node not taken is also */
-enum {
-	M_NONE,     /* not reached from another orphan */
-	M_VISITED,  /* reached from another orphan (SpanningTree's orphanVisitedMarker) */
-	M_VISITING, /* on mark_descendants' path */
-};
-
-/* SpanningTree.MarkDecendentsIgnoringCycles without recursion: mark what node reaches (not
- * node itself), ignoring arcs that close a cycle, to at most 10,000 levels as there. */
-typedef struct mark_frame {
-	uint32_t node, at;
-	int32_t left;
-} mark_frame;
-
-static int mark_descendants(gd_ctx *c, const uint64_t *taken, uint8_t *mark, uint32_t start, mark_frame **stk,
-			    size_t *cap)
-{
-	size_t depth = 0;
-	uint32_t type, at;
-	int64_t size;
-	int32_t nch;
-	int rc = node(c, start, &type, &size, &at, &nch);
-	if (rc)
-		return rc;
-	mark[start] = M_VISITING;
-	(*stk)[0] = (mark_frame){ start, at, nch };
-	for (;;) {
-		mark_frame *f = &(*stk)[depth];
-		if (f->left == 0) {
-			uint32_t x = f->node;
-			if (depth == 0) {
-				mark[x] = M_NONE; /* the start itself stays unmarked */
-				return 0;
-			}
-			depth--;
-			mark[x] = M_VISITED; /* the caller marks the child it went into */
-			continue;
-		}
-		f->left--;
-		uint32_t ch = 0;
-		if ((rc = child(c, f->node, &f->at, &ch)))
-			return rc;
-		if (is_taken(taken, ch) || mark[ch] != M_NONE)
-			continue;
-		if (depth + 1 > 10000) { /* PerfView gives up below that depth, and still marks the child */
-			mark[ch] = M_VISITED;
-			continue;
-		}
-		if ((rc = node(c, ch, &type, &size, &at, &nch)))
-			return rc;
-		if (depth + 2 > *cap) {
-			mark_frame *ns = realloc(*stk, *cap * 2 * sizeof(**stk));
-			if (!ns)
-				return SV_ENOMEM;
-			*stk = ns;
-			*cap *= 2;
-		}
-		mark[ch] = M_VISITING;
-		(*stk)[++depth] = (mark_frame){ ch, at, nch };
-	}
-}
-
-static int frame_of_type(gd_ctx *c, uint32_t t, sv_frame_id *fids, uint8_t *have, sv_frame_id *out)
-{
-	if (have[t]) {
-		*out = fids[t];
-		return 0;
-	}
-	const gd_type *ty = &c->types[t];
-	size_t need = (size_t)(ty->name.n > 0 ? ty->name.n : 0) + (size_t)(ty->module.n > 0 ? ty->module.n : 0) + 16;
-	if (SV_ARRAY_RESERVE(c->name, c->name_cap, need))
-		return SV_ENOMEM;
-	int len = ty->module.n >= 0 ? snprintf(c->name, need, "%.*s!%.*s", ty->module.n ? ty->module.n : 1,
-					       ty->module.n ? ty->module.p : "?", ty->name.n > 0 ? ty->name.n : 0, ty->name.p)
-				    : snprintf(c->name, need, "%.*s", ty->name.n > 0 ? ty->name.n : 0, ty->name.p);
-	int rc = c->sink->ops->intern_frame(c->sink->self, out, c->name, (size_t)len);
-	if (!rc) {
-		fids[t] = *out;
-		have[t] = 1;
-	}
-	return rc;
-}
-
-/* The orphans: nodes no root reaches and no other such node reaches (a cycle of them gives
- * one), queued under "[not reachable from roots]" by their types' priorities. */
-static int queue_orphans(gd_ctx *c, uint64_t *taken, pq *q, size_t *unreachable)
-{
-	size_t mcap = 64;
-	mark_frame *mstk = malloc(mcap * sizeof(*mstk));
-	uint8_t *mark = calloc(c->nnodes, 1);
-	int rc = mstk && mark ? 0 : SV_ENOMEM;
-	for (uint32_t i = 0; !rc && i < c->nnodes; i++)
-		if (!is_taken(taken, i) && mark[i] == M_NONE)
-			rc = mark_descendants(c, taken, mark, i, &mstk, &mcap);
-	free(mstk);
-	sv_stack_id lost = SV_STACK_NONE;
-	for (uint32_t i = 0; !rc && i < c->nnodes; i++) {
-		if (!is_taken(taken, i) && mark[i] == M_NONE && i != c->root) {
-			uint32_t type, at;
-			int64_t size;
-			int32_t nch;
-			if ((rc = node(c, i, &type, &size, &at, &nch)))
-				break;
-			if (lost == SV_STACK_NONE) {
-				sv_frame_id f;
-				if ((rc = c->sink->ops->intern_frame(c->sink->self, &f, "[not reachable from roots]", 26)) ||
-				    (rc = c->sink->ops->intern_stack(c->sink->self, &lost, SV_STACK_NONE, f)))
-					break;
-			}
-			float p = c->types[type].priority;
-			if ((rc = pq_push(q, p, (pq_slot){ i, p, lost, label(c, i) })))
-				break;
-			take(taken, i);
-			(*unreachable)++;
-		}
-	}
-	free(mark);
-	return rc;
-}
-
-typedef struct gd_kid {
-	uint32_t node, label;
-} gd_kid;
-
-/* The walk: each node taken is a sample at the end of its path from the root. A node's
- * children are read in three passes so that the memory each needs (its offset, then its
- * data) is fetched for all of them at once rather than one miss after another:
- * the walk goes through the graph in priority order, not in the order it is stored. */
-static int walk(gd_ctx *c, size_t *unreachable)
-{
-	uint32_t n = c->nnodes;
-	uint64_t *taken = calloc((size_t)n / 64 + 1, sizeof(*taken));
-	pq q = { 0 };
-	sv_frame_id *fids = malloc(c->ntypes * sizeof(*fids));
-	uint8_t *have = calloc(c->ntypes, 1);
-	gd_kid *kids = NULL;
-	size_t kcap = 0;
-	int rc = taken && fids && have ? 0 : SV_ENOMEM;
-	if (!rc) /* the root is queued but not marked, as in PerfView: an arc back to it takes it again */
-		rc = pq_push(&q, 0.0f, (pq_slot){ c->root, 0.0f, SV_STACK_NONE, label(c, c->root) });
-	bool orphans_added = false;
-	float order = 0, eps = 1e-7f;
-	while (!rc) {
-		if (q.n == 0) {
-			if (orphans_added)
-				break;
-			orphans_added = true;
-			rc = queue_orphans(c, taken, &q, unreachable);
-			continue;
-		}
-		pq_slot cur;
-		if ((rc = pq_pop(&q, &cur)))
-			break;
-		uint32_t type, at;
-		int64_t size;
-		int32_t nch;
-		sv_frame_id f;
-		sv_stack_id here;
-		/* the next node's data is fetched while this one's children are met */
-		if (q.n) {
-			uint32_t nl = q.slots[q.h[0].slot].label;
-			if (nl < c->blob_len)
-				__builtin_prefetch(c->blob + nl);
-		}
-		if ((rc = node_at(c, cur.node, cur.label, &type, &size, &at, &nch)) ||
-		    (rc = frame_of_type(c, type, fids, have, &f)) ||
-		    (rc = c->sink->ops->intern_stack(c->sink->self, &here, cur.up, f)) ||
-		    (rc = c->sink->ops->add_sample(c->sink->self, here, 0, (double)size * c->types[type].count_mult,
-						   c->types[type].count_mult)))
-			break;
-		if (nch > 0 && SV_ARRAY_RESERVE(kids, kcap, (size_t)nch)) {
-			rc = SV_ENOMEM;
-			break;
-		}
-		for (int32_t k = 0; k < nch; k++) {
-			if ((rc = child(c, cur.node, &at, &kids[k].node)))
-				break;
-			__builtin_prefetch(c->labels + (size_t)kids[k].node * 4);
-		}
-		int32_t nnew = 0;
-		for (int32_t k = 0; k < nch && !rc; k++) {
-			uint32_t ch = kids[k].node;
-			if (is_taken(taken, ch))
-				continue;
-			take(taken, ch);
-			uint32_t l = label(c, ch);
-			kids[nnew++] = (gd_kid){ ch, l };
-			if (l < c->blob_len)
-				__builtin_prefetch(c->blob + l);
-		}
-		for (int32_t k = 0; k < nnew && !rc; k++) {
-			uint32_t ctype, cat;
-			int64_t csize;
-			int32_t cn;
-			if ((rc = node_at(c, kids[k].node, kids[k].label, &ctype, &csize, &cat, &cn)))
-				break;
-			float cp = c->types[ctype].priority + cur.prio / 10;
-			order += eps;
-			rc = pq_push(&q, cp - order, (pq_slot){ kids[k].node, cp, here, kids[k].label });
-		}
-	}
-	free(taken);
-	free(q.h);
-	free(q.slots);
-	free(q.free);
-	free(fids);
-	free(have);
-	free(kids);
-	return rc;
-}
-
-/* PerfView's default Priority patterns (SpanningTree.DefaultPriorities). */
-static const char gd_default_priorities[] =
-	"v4.0.30319\\%!->-1;v2.0.50727\\%!->-1;[*local vars]->-1000;"
-	"mscorlib!Runtime.CompilerServices.ConditionalWeakTable->-10000;[COM/WinRT Objects]->-1000000;"
-	"[*handles]->-2000000;[other roots]->-2000000";
+/* ---- the graph to samples (sv/heap_graph.h) ---- */
 
 const char *sv_gcdump_default_priorities(void)
 {
-	return gd_default_priorities;
+	return sv_heap_default_priorities();
+}
+
+/* The types as the engine takes them: frames named MODULE!Type, PerfView's FullName ("?" for
+ * an empty module), or Type where there is no module. */
+static int heap_types(gd_ctx *c, sv_heap_type **out, char **pool)
+{
+	size_t total = 1;
+	for (uint32_t t = 0; t < c->ntypes; t++)
+		total += (size_t)(c->types[t].name.n > 0 ? c->types[t].name.n : 0) +
+			 (size_t)(c->types[t].module.n > 0 ? c->types[t].module.n : 1) + 2;
+	sv_heap_type *ht = malloc(c->ntypes * sizeof(*ht));
+	char *p = malloc(total);
+	if (!ht || !p) {
+		free(ht);
+		free(p);
+		return SV_ENOMEM;
+	}
+	size_t at = 0;
+	for (uint32_t t = 0; t < c->ntypes; t++) {
+		const gd_type *ty = &c->types[t];
+		int name_n = ty->name.n > 0 ? ty->name.n : 0;
+		int len = ty->module.n >= 0 ? snprintf(p + at, total - at, "%.*s!%.*s", ty->module.n ? ty->module.n : 1,
+						       ty->module.n ? ty->module.p : "?", name_n, ty->name.p)
+					    : snprintf(p + at, total - at, "%.*s", name_n, ty->name.p);
+		ht[t] = (sv_heap_type){ p + at, (uint32_t)len, ty->size, ty->count_mult };
+		at += (size_t)len + 1;
+	}
+	*out = ht;
+	*pool = p;
+	return 0;
 }
 
 static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
@@ -787,12 +387,30 @@ static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		rc = read_graph(&c);
 	if (!rc)
 		rc = dump_fields(&c, v);
-	const char *prio = opts && opts->priority ? opts->priority : gd_default_priorities;
-	if (!rc)
-		rc = priorities(&c, prio);
+	const char *prio = opts && opts->priority ? opts->priority : sv_heap_default_priorities();
+	sv_heap_type *ht = NULL;
+	char *pool = NULL;
+	float *tprio = NULL;
 	size_t unreachable = 0;
 	if (!rc)
-		rc = walk(&c, &unreachable);
+		rc = heap_types(&c, &ht, &pool);
+	if (!rc && !(tprio = malloc(c.ntypes * sizeof(*tprio))))
+		rc = SV_ENOMEM;
+	if (!rc && (rc = sv_heap_priorities(tprio, ht, c.ntypes, prio, err)) == SV_EINVAL) {
+		char why[sizeof(err->msg)];
+		snprintf(why, sizeof(why), "%s", err->msg);
+		sv_error_set(err, SV_EINVAL, "--priority: %s", why);
+	}
+	if (!rc) {
+		sv_heap_graph g = { c.nnodes, c.root, c.ntypes, c.labels, c.blob, c.blob_len, ht };
+		uint32_t bad = UINT32_MAX;
+		rc = sv_heap_tree(&g, tprio, sink, &unreachable, &bad, err);
+		if (rc == SV_EFORMAT && bad < c.nnodes) /* where that node's data is in the file */
+			sv_error_locate(err, in->name, -1, (long long)(c.blob - c.d) + (long long)label_of(&c, bad));
+	}
+	free(ht);
+	free(pool);
+	free(tprio);
 	if (!rc && sink->ops->add_event)
 		rc = sink->ops->add_event(sink->self, "heap", c.nnodes, true);
 	if (!rc && sink->ops->set_scaling)
@@ -803,7 +421,7 @@ static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		rc = sv_sink_note(sink, SV_NOTE_INFO,
 				  "heap snapshot: %u objects of %u types, %lld bytes; a spanning tree from the root by %s "
 				  "priorities, %zu objects no root reaches under [not reachable from roots]",
-				  c.nnodes, c.ntypes, (long long)c.total, prio == gd_default_priorities ? "PerfView's default" : "the given",
+				  c.nnodes, c.ntypes, (long long)c.total, prio == sv_heap_default_priorities() ? "PerfView's default" : "the given",
 				  unreachable);
 	if (!rc)
 		rc = sv_sink_note(sink, SV_NOTE_INFO, "priorities (--priority): %s", prio);

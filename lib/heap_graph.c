@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: MIT */
+/* Heap graph -> samples: PerfView's SpanningTree over PerfView's Graph layout
+ * (sv/heap_graph.h). */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackview/pattern.h"
+#include "sv/array.h"
+#include "sv/heap_graph.h"
+
+typedef struct hg {
+	const sv_heap_graph *g;
+	const float *prio;
+	sv_sink *sink;
+	sv_error *err;
+	uint32_t bad; /* the node whose data is damaged */
+	sv_frame_id *fids; /* per type, once interned (have) */
+	uint8_t *have;
+} hg;
+
+static int bad(hg *c, uint32_t node, const char *fmt, ...) SV_PRINTF(3, 4);
+static int bad(hg *c, uint32_t node, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sv_error_vset(c->err, SV_EFORMAT, fmt, ap);
+	va_end(ap);
+	c->bad = node;
+	return SV_EFORMAT;
+}
+
+
+/* PerfView's compressed int: big-endian 7-bit groups, the first sign-extended, the high bit
+ * saying another group follows (5 at most). */
+static bool cint(const hg *c, uint32_t *at, int32_t *out)
+{
+	if (*at >= c->g->blob_len)
+		return false;
+	uint8_t b = c->g->blob[(*at)++];
+	int32_t v = (int32_t)((uint32_t)b << 25) >> 25;
+	for (int i = 0; (b & 0x80) && i < 4; i++) {
+		if (*at >= c->g->blob_len)
+			return false;
+		b = c->g->blob[(*at)++];
+		v = (int32_t)((uint32_t)v << 7) + (b & 0x7f);
+	}
+	if (b & 0x80)
+		return false;
+	*out = v;
+	return true;
+}
+
+static uint32_t label(const hg *c, uint32_t node)
+{
+	const unsigned char *p = c->g->labels + (size_t)node * 4;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Node i's type and size, and where its children start (*at) and how many (*nch). */
+static int node_at(hg *c, uint32_t i, uint32_t start, uint32_t *type, int64_t *size, uint32_t *at, int32_t *nch)
+{
+	*at = start;
+	int32_t ts, sz = 0;
+	if (!cint(c, at, &ts) || ts < 0 || (uint32_t)ts >> 1 >= c->g->ntypes || ((ts & 1) && !cint(c, at, &sz)) ||
+	    !cint(c, at, nch) || *nch < 0 || (uint32_t)*nch > c->g->blob_len - *at) /* a byte a child at least */
+		return bad(c, i, "node %u's data is damaged", i);
+	*type = (uint32_t)ts >> 1;
+	*size = ts & 1 ? sz : c->g->types[*type].size;
+	return 0;
+}
+
+static int node(hg *c, uint32_t i, uint32_t *type, int64_t *size, uint32_t *at, int32_t *nch)
+{
+	return node_at(c, i, label(c, i), type, size, at, nch);
+}
+
+static int child(hg *c, uint32_t i, uint32_t *at, uint32_t *out)
+{
+	int32_t rel;
+	if (!cint(c, at, &rel) || (int64_t)i + rel < 0 || (int64_t)i + rel >= c->g->nnodes)
+		return bad(c, i, "node %u refers to a node outside the graph", i);
+	*out = (uint32_t)((int64_t)i + rel);
+	return 0;
+}
+
+
+/* ---- the spanning tree, as PerfView's SpanningTree.ForEach walks it ---- */
+
+/* The queue holds (priority in the queue, slot): `pri` is a node's own priority less the order it
+ * was met in; the slot holds the rest (the node, its own priority, a tenth of which its
+ * children inherit, and the stack of the node that took it), so the heap's entries stay 8
+ * bytes and nothing per node is kept beside the queue but a bit. */
+typedef struct pq_item {
+	float pri;
+	uint32_t slot;
+} pq_item;
+
+typedef struct pq_slot {
+	uint32_t node;
+	float prio;
+	sv_stack_id up;
+	uint32_t label; /* where its data starts (read when it was met: not looked up again) */
+} pq_slot;
+
+typedef struct pq {
+	pq_item *h;
+	size_t n, cap;
+	pq_slot *slots;
+	uint32_t *free; /* slots given back */
+	size_t nfree, nslots, slot_cap, free_cap;
+} pq;
+
+/* PerfView's PriorityQueue, heap quirks and all (children of i at 2i and 2i+1, so the
+ * order among equal priorities is PerfView's). */
+static int pq_push(pq *q, float pri, pq_slot v)
+{
+	uint32_t slot;
+	if (q->nfree) {
+		slot = q->free[--q->nfree];
+	} else {
+		if (q->nslots >= UINT32_MAX || SV_ARRAY_RESERVE(q->slots, q->slot_cap, q->nslots + 1))
+			return SV_ENOMEM;
+		slot = (uint32_t)q->nslots++;
+	}
+	if (SV_ARRAY_RESERVE(q->h, q->cap, q->n + 1))
+		return SV_ENOMEM;
+	q->slots[slot] = v;
+	pq_item *h = q->h;
+	size_t i = q->n++;
+	h[i] = (pq_item){ pri, slot };
+	for (;;) {
+		size_t p = i / 2;
+		if (h[p].pri >= h[i].pri)
+			break;
+		pq_item t = h[i];
+		h[i] = h[p];
+		h[p] = t;
+		if (p == 0)
+			break;
+		i = p;
+	}
+	return 0;
+}
+
+static int pq_pop(pq *q, pq_slot *out)
+{
+	pq_item *h = q->h;
+	uint32_t slot = h[0].slot;
+	*out = q->slots[slot];
+	if (SV_ARRAY_RESERVE(q->free, q->free_cap, q->nfree + 1))
+		return SV_ENOMEM;
+	q->free[q->nfree++] = slot;
+	size_t n = --q->n;
+	h[0] = h[n];
+	size_t i = 0;
+	for (;;) {
+		/* i's descendants three and four levels down are 8 and 16 entries side by side
+		 * (children at 2i, 2i+1): fetch them while this level is compared */
+		if (i * 16 + 15 < n) {
+			__builtin_prefetch(&h[i * 8]);
+			__builtin_prefetch(&h[i * 16]);
+			__builtin_prefetch(&h[i * 16 + 8]);
+		}
+		size_t l = i * 2, big = i;
+		if (l < n && h[l].pri > h[big].pri)
+			big = l;
+		if (l + 1 < n && h[l + 1].pri > h[big].pri)
+			big = l + 1;
+		if (big == i)
+			break;
+		pq_item t = h[i];
+		h[i] = h[big];
+		h[big] = t;
+		i = big;
+	}
+	return 0;
+}
+
+/* Which nodes are taken (in the tree or queued for it): a bit a node, so that the test made
+ * for every reference stays in the cache however large the heap. */
+static bool is_taken(const uint64_t *taken, uint32_t i)
+{
+	return taken[i >> 6] >> (i & 63) & 1;
+}
+
+static void take(uint64_t *taken, uint32_t i)
+{
+	taken[i >> 6] |= 1ull << (i & 63);
+}
+
+/* while looking for orphans, a node not taken is also */
+enum {
+	M_NONE,     /* not reached from another orphan */
+	M_VISITED,  /* reached from another orphan (SpanningTree's orphanVisitedMarker) */
+	M_VISITING, /* on mark_descendants' path */
+};
+
+/* SpanningTree.MarkDecendentsIgnoringCycles without recursion: mark what node reaches (not
+ * node itself), ignoring arcs that close a cycle, to at most 10,000 levels as there. */
+typedef struct mark_frame {
+	uint32_t node, at;
+	int32_t left;
+} mark_frame;
+
+static int mark_descendants(hg *c, const uint64_t *taken, uint8_t *mark, uint32_t start, mark_frame **stk,
+			    size_t *cap)
+{
+	size_t depth = 0;
+	uint32_t type, at;
+	int64_t size;
+	int32_t nch;
+	int rc = node(c, start, &type, &size, &at, &nch);
+	if (rc)
+		return rc;
+	mark[start] = M_VISITING;
+	(*stk)[0] = (mark_frame){ start, at, nch };
+	for (;;) {
+		mark_frame *f = &(*stk)[depth];
+		if (f->left == 0) {
+			uint32_t x = f->node;
+			if (depth == 0) {
+				mark[x] = M_NONE; /* the start itself stays unmarked */
+				return 0;
+			}
+			depth--;
+			mark[x] = M_VISITED; /* the caller marks the child it went into */
+			continue;
+		}
+		f->left--;
+		uint32_t ch = 0;
+		if ((rc = child(c, f->node, &f->at, &ch)))
+			return rc;
+		if (is_taken(taken, ch) || mark[ch] != M_NONE)
+			continue;
+		if (depth + 1 > 10000) { /* PerfView gives up below that depth, and still marks the child */
+			mark[ch] = M_VISITED;
+			continue;
+		}
+		if ((rc = node(c, ch, &type, &size, &at, &nch)))
+			return rc;
+		if (depth + 2 > *cap) {
+			mark_frame *ns = realloc(*stk, *cap * 2 * sizeof(**stk));
+			if (!ns)
+				return SV_ENOMEM;
+			*stk = ns;
+			*cap *= 2;
+		}
+		mark[ch] = M_VISITING;
+		(*stk)[++depth] = (mark_frame){ ch, at, nch };
+	}
+}
+
+static int frame_of_type(hg *c, uint32_t t, sv_frame_id *out)
+{
+	if (c->have[t]) {
+		*out = c->fids[t];
+		return 0;
+	}
+	const sv_heap_type *ty = &c->g->types[t];
+	int rc = c->sink->ops->intern_frame(c->sink->self, out, ty->name, ty->len);
+	if (!rc) {
+		c->fids[t] = *out;
+		c->have[t] = 1;
+	}
+	return rc;
+}
+
+/* The orphans: nodes no root reaches and no other such node reaches (a cycle of them gives
+ * one), queued under "[not reachable from roots]" by their types' priorities. */
+static int queue_orphans(hg *c, uint64_t *taken, pq *q, size_t *unreachable)
+{
+	size_t mcap = 64;
+	mark_frame *mstk = malloc(mcap * sizeof(*mstk));
+	uint8_t *mark = calloc(c->g->nnodes, 1);
+	int rc = mstk && mark ? 0 : SV_ENOMEM;
+	for (uint32_t i = 0; !rc && i < c->g->nnodes; i++)
+		if (!is_taken(taken, i) && mark[i] == M_NONE)
+			rc = mark_descendants(c, taken, mark, i, &mstk, &mcap);
+	free(mstk);
+	sv_stack_id lost = SV_STACK_NONE;
+	for (uint32_t i = 0; !rc && i < c->g->nnodes; i++) {
+		if (!is_taken(taken, i) && mark[i] == M_NONE && i != c->g->root) {
+			uint32_t type, at;
+			int64_t size;
+			int32_t nch;
+			if ((rc = node(c, i, &type, &size, &at, &nch)))
+				break;
+			if (lost == SV_STACK_NONE) {
+				sv_frame_id f;
+				if ((rc = c->sink->ops->intern_frame(c->sink->self, &f, "[not reachable from roots]", 26)) ||
+				    (rc = c->sink->ops->intern_stack(c->sink->self, &lost, SV_STACK_NONE, f)))
+					break;
+			}
+			float p = c->prio[type];
+			if ((rc = pq_push(q, p, (pq_slot){ i, p, lost, label(c, i) })))
+				break;
+			take(taken, i);
+			(*unreachable)++;
+		}
+	}
+	free(mark);
+	return rc;
+}
+
+typedef struct hg_kid {
+	uint32_t node, label;
+} hg_kid;
+
+/* The walk: each node taken is a sample at the end of its path from the root. A node's
+ * children are read in three passes so that the memory each needs (its offset, then its
+ * data) is fetched for all of them at once rather than one miss after another:
+ * the walk goes through the graph in priority order, not in the order it is stored. */
+static int walk(hg *c, size_t *unreachable)
+{
+	uint32_t n = c->g->nnodes;
+	uint64_t *taken = calloc((size_t)n / 64 + 1, sizeof(*taken));
+	pq q = { 0 };
+	hg_kid *kids = NULL;
+	size_t kcap = 0;
+	int rc = taken ? 0 : SV_ENOMEM;
+	if (!rc) /* the root is queued but not marked, as in PerfView: an arc back to it takes it again */
+		rc = pq_push(&q, 0.0f, (pq_slot){ c->g->root, 0.0f, SV_STACK_NONE, label(c, c->g->root) });
+	bool orphans_added = false;
+	float order = 0, eps = 1e-7f;
+	while (!rc) {
+		if (q.n == 0) {
+			if (orphans_added)
+				break;
+			orphans_added = true;
+			rc = queue_orphans(c, taken, &q, unreachable);
+			continue;
+		}
+		pq_slot cur;
+		if ((rc = pq_pop(&q, &cur)))
+			break;
+		uint32_t type, at;
+		int64_t size;
+		int32_t nch;
+		sv_frame_id f;
+		sv_stack_id here;
+		/* the next node's data is fetched while this one's children are met */
+		if (q.n) {
+			uint32_t nl = q.slots[q.h[0].slot].label;
+			if (nl < c->g->blob_len)
+				__builtin_prefetch(c->g->blob + nl);
+		}
+		if ((rc = node_at(c, cur.node, cur.label, &type, &size, &at, &nch)) ||
+		    (rc = frame_of_type(c, type, &f)) ||
+		    (rc = c->sink->ops->intern_stack(c->sink->self, &here, cur.up, f)) ||
+		    (rc = c->sink->ops->add_sample(c->sink->self, here, 0, (double)size * c->g->types[type].count_mult,
+						   c->g->types[type].count_mult)))
+			break;
+		if (nch > 0 && SV_ARRAY_RESERVE(kids, kcap, (size_t)nch)) {
+			rc = SV_ENOMEM;
+			break;
+		}
+		for (int32_t k = 0; k < nch; k++) {
+			if ((rc = child(c, cur.node, &at, &kids[k].node)))
+				break;
+			__builtin_prefetch(c->g->labels + (size_t)kids[k].node * 4);
+		}
+		int32_t nnew = 0;
+		for (int32_t k = 0; k < nch && !rc; k++) {
+			uint32_t ch = kids[k].node;
+			if (is_taken(taken, ch))
+				continue;
+			take(taken, ch);
+			uint32_t l = label(c, ch);
+			kids[nnew++] = (hg_kid){ ch, l };
+			if (l < c->g->blob_len)
+				__builtin_prefetch(c->g->blob + l);
+		}
+		for (int32_t k = 0; k < nnew && !rc; k++) {
+			uint32_t ctype, cat;
+			int64_t csize;
+			int32_t cn;
+			if ((rc = node_at(c, kids[k].node, kids[k].label, &ctype, &csize, &cat, &cn)))
+				break;
+			float cp = c->prio[ctype] + cur.prio / 10;
+			order += eps;
+			rc = pq_push(&q, cp - order, (pq_slot){ kids[k].node, cp, here, kids[k].label });
+		}
+	}
+	free(taken);
+	free(q.h);
+	free(q.slots);
+	free(q.free);
+	free(kids);
+	return rc;
+}
+
+
+/* ---- priorities: PerfView's Priority patterns ("PAT->NUM;..."), first match wins ---- */
+
+static const char default_priorities[] =
+	"v4.0.30319\\%!->-1;v2.0.50727\\%!->-1;[*local vars]->-1000;"
+	"mscorlib!Runtime.CompilerServices.ConditionalWeakTable->-10000;[COM/WinRT Objects]->-1000000;"
+	"[*handles]->-2000000;[other roots]->-2000000";
+
+const char *sv_heap_default_priorities(void)
+{
+	return default_priorities;
+}
+
+static int prio_fail(sv_error *err, const char *entry, int n, const char *why)
+{
+	sv_error_set(err, SV_EINVAL, "'%.*s': %s", n > 200 ? 200 : n, entry, why);
+	return SV_EINVAL;
+}
+
+int sv_heap_priorities(float *out, const sv_heap_type *types, uint32_t ntypes, const char *pats, sv_error *err)
+{
+	uint8_t *set = calloc(ntypes ? ntypes : 1, 1);
+	if (!set)
+		return SV_ENOMEM;
+	for (uint32_t t = 0; t < ntypes; t++)
+		out[t] = 0;
+	int rc = 0;
+	const char *p = pats;
+	while (*p && !rc) {
+		const char *semi = strchr(p, ';'), *end = semi ? semi : p + strlen(p);
+		const char *arrow = NULL, *a = p, *b = end;
+		for (const char *q = p; q + 1 < end; q++)
+			if (q[0] == '-' && q[1] == '>')
+				arrow = q;
+		while (a < b && isspace((unsigned char)*a))
+			a++;
+		if (a == b) {
+			p = semi ? semi + 1 : end;
+			continue;
+		}
+		if (!arrow) {
+			rc = prio_fail(err, p, (int)(end - p), "expected PATTERN->NUMBER");
+			break;
+		}
+		char num[64], *numend;
+		int nl = snprintf(num, sizeof(num), "%.*s", (int)(end - arrow - 2), arrow + 2);
+		float prio = strtof(num, &numend);
+		while (*numend == ' ')
+			numend++;
+		if (nl <= 0 || nl >= (int)sizeof(num) || numend == num || *numend || !isfinite(prio)) {
+			rc = prio_fail(err, p, (int)(end - p), "the priority after -> is not a number");
+			break;
+		}
+		b = arrow;
+		while (b > a && isspace((unsigned char)b[-1]))
+			b--;
+		sv_pattern *re = NULL;
+		sv_error e;
+		sv_error_clear(&e);
+		rc = sv_pattern_new(&re, a, (size_t)(b - a), &e);
+		if (rc == SV_ENOMEM)
+			break;
+		if (rc) {
+			rc = prio_fail(err, p, (int)(end - p), e.msg);
+			break;
+		}
+		for (uint32_t t = 0; t < ntypes; t++)
+			if (!set[t] && sv_pattern_match(re, types[t].name, types[t].len)) {
+				out[t] = prio;
+				set[t] = 1;
+			}
+		sv_pattern_free(re);
+		p = semi ? semi + 1 : end;
+	}
+	free(set);
+	return rc;
+}
+
+int sv_heap_tree(const sv_heap_graph *g, const float *prio, sv_sink *sink, size_t *unreachable, uint32_t *bad_node,
+		 sv_error *err)
+{
+	hg c = { .g = g, .prio = prio, .sink = sink, .err = err, .bad = UINT32_MAX };
+	*unreachable = 0;
+	if (g->nnodes == 0 || g->root >= g->nnodes)
+		return bad(&c, g->root, "the root node %u is not in the graph", g->root);
+	c.fids = malloc((g->ntypes ? g->ntypes : 1) * sizeof(*c.fids));
+	c.have = calloc(g->ntypes ? g->ntypes : 1, 1);
+	int rc = c.fids && c.have ? walk(&c, unreachable) : SV_ENOMEM;
+	free(c.fids);
+	free(c.have);
+	*bad_node = c.bad;
+	return rc;
+}
