@@ -538,7 +538,7 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 			return sv_pdr_oom(r);
 		size_t nf = 0;
 		unsigned mode = misc & MISC_CPUMODE;
-		bool leaf_seen = false;
+		bool leaf_seen = false, exact = false; /* exact: the entry is where user code was interrupted */
 		size_t nloc = 0;
 		if (loc && SV_ARRAY_RESERVE(r->locs, r->locs_cap, nchain + 1))
 			return sv_pdr_oom(r);
@@ -551,6 +551,9 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 					break;
 				}
 				mode = ip == CTX_KERNEL ? MISC_KERNEL : ip == CTX_USER ? MISC_USER : 0;
+				/* the user part after the kernel's starts at the interrupted instruction
+				 * itself (the registers' ip), not at a return address */
+				exact = ip == CTX_USER && leaf_seen;
 				continue;
 			}
 			if (dwarf && mode == MISC_USER && !r->opts->no_inline) {
@@ -573,11 +576,12 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 			 * holds return addresses; the unwinder gives calls already) */
 			uint32_t at = SV_LOC_NONE;
 			if (!rc && loc && (!leaf_seen || (r->opts->code_paths && mode == MISC_USER)))
-				rc = code_location(r, mode == MISC_USER ? pr : NULL, ip, leaf_seen && !dwarf ? 1 : 0,
+				rc = code_location(r, mode == MISC_USER ? pr : NULL, ip, leaf_seen && !dwarf && !exact ? 1 : 0,
 						   r->fids[nf], &at);
 			if (at != SV_LOC_NONE)
 				r->locs[nloc++] = at;
 			leaf_seen = true;
+			exact = false;
 			if (rc)
 				return sv_pdr_fail(r, rc, off, "cannot name a frame");
 			nf++;
