@@ -107,9 +107,19 @@ static int no_function(const sv_source *src, const char *name, const char *cmd)
 			cmd, sv_source_frame_name(src, f), cmd, host ? host : "FUNCTION");
 		return EXIT_USAGE;
 	}
-	bool located = false;
-	for (uint32_t l = 0; l < sv_source_location_count(src) && !located; l++)
-		located = sv_frame_is(src, sv_source_location(src, l).frame, name);
+	bool located = false, coded = false;
+	for (uint32_t l = 0; l < sv_source_location_count(src) && !coded; l++)
+		if (sv_frame_is(src, sv_source_location(src, l).frame, name)) {
+			located = true;
+			coded = sv_source_location(src, l).file != SV_LOC_NONE;
+		}
+	if (located && !coded) { /* kernel code read through kallsyms, JIT code: names, no file */
+		fprintf(stderr, "stackview: %s: '%s' has samples but no code file to read its instructions from "
+				"(kernel functions are named from kallsyms; perf annotate needs the kernel's vmlinux or "
+				"/proc/kcore for them, and JIT code has no file at all)\n",
+			cmd, name);
+		return EXIT_USAGE;
+	}
 	if (frame != UINT32_MAX && !located) {
 		fprintf(stderr, "stackview: %s: %s: no sample's own address is in it (it has samples only as a caller, or "
 				"its code file was not found when loading: give the binary with --symfs DIR or --debug-dir DIR)\n",
@@ -181,8 +191,8 @@ static int code_command(const cli_opts *o, bool source)
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	rc = source ? sv_goto_source(&g, v, o->name, o->source_path, &err)
-		    : sv_annotate(&a, v, o->name, o->out != OUT_JSON, &err);
+	rc = source ? sv_goto_source(&g, v, o->name, o->source_path, o->debug_dirs, &err)
+		    : sv_annotate(&a, v, o->name, o->out != OUT_JSON, o->debug_dirs, &err);
 	if (rc == SV_ENOTFOUND) {
 		rc = no_function(src, o->name, o->cmd);
 		goto out;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Command-line parsing (spec/cli.md). */
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -217,9 +219,17 @@ static const struct option longopts[] = {
 
 
 /* Directories joined with ':' (libdwfl's debuginfo path syntax); a ':' in a name cannot be
- * represented and is refused. */
+ * represented and is refused. A relative one is made absolute: libdwfl would take it as
+ * relative to each binary's own directory. */
 static bool add_debug_dir(cli_opts *o, const char *dir)
 {
+	char abs[PATH_MAX];
+	if (dir[0] && dir[0] != '/') {
+		char cwd[PATH_MAX];
+		if (!getcwd(cwd, sizeof(cwd)) || snprintf(abs, sizeof(abs), "%s/%s", cwd, dir) >= (int)sizeof(abs))
+			return false;
+		dir = abs;
+	}
 	size_t used = strlen(o->debug_buf), n = strlen(dir);
 	if (!n || strchr(dir, ':') || used + n + 2 > sizeof(o->debug_buf))
 		return false;

@@ -96,7 +96,9 @@ static int tui_code_text(const void *payload, const sv_view *v, const char *name
 	*text = NULL;
 	*hot = NULL;
 	const cli_opts *o = payload;
-	int rc = source ? sv_goto_source(&g, v, name, o ? o->source_path : NULL, err) : sv_annotate(&an, v, name, true, err);
+	const char *dd = o ? o->debug_dirs : NULL;
+	int rc = source ? sv_goto_source(&g, v, name, o ? o->source_path : NULL, dd, err)
+			: sv_annotate(&an, v, name, true, dd, err);
 	if (rc)
 		return rc;
 	size_t n_items = source ? g.nlines : an.d.n;

@@ -111,7 +111,8 @@ void sv_code_costs_free(sv_code_costs *c, size_t n)
 	free(c);
 }
 
-int sv_view_key_costs(const sv_view *v, const uint32_t *loc_key, uint32_t nkeys, sv_key_cost *out)
+int sv_view_key_costs(const sv_view *v, const uint32_t *loc_key, const uint32_t *extra_off, const uint32_t *extra,
+		      uint32_t nkeys, sv_key_cost *out)
 {
 	memset(out, 0, (size_t)nkeys * sizeof(*out));
 	const sv_source *src = sv_view_source(v);
@@ -148,11 +149,15 @@ int sv_view_key_costs(const sv_view *v, const uint32_t *loc_key, uint32_t nkeys,
 			out[k].exc_ct += c[p];
 		}
 		for (uint32_t q = p; q != SV_LOC_NONE; q = caller[q]) {
-			k = loc_key[loc[q]];
-			if (k < nkeys && stamp[k] != p) {
-				stamp[k] = p;
-				out[k].inc += m[p];
-				out[k].inc_ct += c[p];
+			uint32_t l = loc[q], e = extra_off ? extra_off[l] : 0, end = extra_off ? extra_off[l + 1] : 0;
+			for (k = loc_key[l];; k = extra[e++]) {
+				if (k < nkeys && stamp[k] != p) {
+					stamp[k] = p;
+					out[k].inc += m[p];
+					out[k].inc_ct += c[p];
+				}
+				if (e >= end)
+					break;
 			}
 		}
 	}

@@ -49,7 +49,7 @@ void sv_annotation_print(FILE *f, const sv_annotation *a, size_t *insn_line)
 
 /* The instructions of the heaviest function (fns[0]) with their costs (a is zeroed but for
  * src and the functions). */
-static int annotate_heaviest(sv_annotation *a, bool sources, sv_error *err)
+static int annotate_heaviest(sv_annotation *a, bool sources, const char *debug_dirs, sv_error *err)
 {
 	const sv_code_costs *fn = a->fn = &a->fns[0];
 	a->path = sv_source_code_file(a->src, fn->file);
@@ -58,7 +58,7 @@ static int annotate_heaviest(sv_annotation *a, bool sources, sv_error *err)
 	for (size_t k = 1; k < fn->n; k++)
 		if (fabs(fn->at[k].metric) > fabs(fn->at[hot].metric))
 			hot = k;
-	int rc = sv_disasm_function(&a->d, a->path, fn->at[hot].addr, err);
+	int rc = sv_disasm_function(&a->d, a->path, debug_dirs, fn->at[hot].addr, err);
 	if (rc)
 		return rc;
 	size_t n = a->d.n ? a->d.n : 1;
@@ -106,7 +106,7 @@ void sv_annotation_dispose(sv_annotation *a)
 	memset(a, 0, sizeof(*a));
 }
 
-int sv_annotate(sv_annotation *a, const sv_view *v, const char *name, bool sources, sv_error *err)
+int sv_annotate(sv_annotation *a, const sv_view *v, const char *name, bool sources, const char *debug_dirs, sv_error *err)
 {
 	memset(a, 0, sizeof(*a));
 	a->src = sv_view_source(v);
@@ -115,7 +115,7 @@ int sv_annotate(sv_annotation *a, const sv_view *v, const char *name, bool sourc
 		return sv_error_set(err, rc, NULL);
 	if (!a->nfns)
 		return SV_ENOTFOUND;
-	if ((rc = annotate_heaviest(a, sources, err)))
+	if ((rc = annotate_heaviest(a, sources, debug_dirs, err)))
 		sv_annotation_dispose(a);
 	return rc;
 }

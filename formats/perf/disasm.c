@@ -9,6 +9,8 @@
 
 #include <capstone/capstone.h>
 #include <errno.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -84,7 +86,71 @@ static uint64_t branch_target(cs_arch arch, const cs_insn *in)
 	return 0;
 }
 
-/* Each instruction's source line, from the module's DWARF when it has line tables. */
+/* A source file's index in out->files (files repeat: each is kept once); -1: no memory. */
+static long file_index(sv_disasm *out, const char *file)
+{
+	size_t k = 0;
+	while (k < out->nfiles && strcmp(out->files[k], file))
+		k++;
+	if (k == out->nfiles) {
+		if (SV_ARRAY_RESERVE(out->files, out->files_cap, out->nfiles + 1) || !(out->files[k] = strdup(file)))
+			return -1;
+		out->nfiles++;
+	}
+	return (long)k;
+}
+
+/* The lines where the code at `pc` was inlined, innermost first: each inlined instance's
+ * DW_AT_call_file and DW_AT_call_line, its concrete parents from dwarf_getscopes_die (as
+ * eu-addr2line -i and the perf.data reader's inline frames). */
+static int add_sites(sv_disasm *out, sv_insn *in, Dwfl_Module *mod, Dwarf_Addr pc)
+{
+	Dwarf_Addr cubias = 0;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &cubias);
+	if (!cu)
+		return 0;
+	Dwarf_Die *scopes = NULL;
+	int ns = dwarf_getscopes(cu, pc - cubias, &scopes), first = 0;
+	while (first < ns && dwarf_tag(&scopes[first]) != DW_TAG_inlined_subroutine)
+		first++;
+	if (first < ns) {
+		Dwarf_Die inner = scopes[first];
+		free(scopes);
+		scopes = NULL;
+		ns = dwarf_getscopes_die(&inner, &scopes);
+	} else {
+		ns = 0;
+	}
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+	int rc = 0;
+	in->site = (uint32_t)out->nsites;
+	for (int s = 0; s < ns && !rc && in->nsite < 64; s++) {
+		int tag = dwarf_tag(&scopes[s]);
+		if (tag == DW_TAG_subprogram)
+			break;
+		Dwarf_Attribute a;
+		Dwarf_Word fi, line;
+		if (tag != DW_TAG_inlined_subroutine || dwarf_formudata(dwarf_attr(&scopes[s], DW_AT_call_file, &a), &fi) ||
+		    dwarf_formudata(dwarf_attr(&scopes[s], DW_AT_call_line, &a), &line) || !line || line > UINT32_MAX)
+			continue;
+		if (!files && dwarf_getsrcfiles(cu, &files, &nfiles))
+			break;
+		const char *name = fi < nfiles ? dwarf_filesrc(files, fi, NULL, NULL) : NULL;
+		long k = name ? file_index(out, name) : 0;
+		if (!name)
+			continue;
+		if (k < 0 || SV_ARRAY_RESERVE(out->sites, out->sites_cap, out->nsites + 1))
+			rc = SV_ENOMEM;
+		else
+			out->sites[out->nsites++] = (sv_callsite){ (uint32_t)k, (uint32_t)line }, in->nsite++;
+	}
+	free(scopes);
+	return rc;
+}
+
+/* Each instruction's source line, and the lines its code was inlined at, from the module's
+ * DWARF when it has line tables. */
 static int add_lines(sv_disasm *out, Dwfl_Module *mod, GElf_Addr bias)
 {
 	for (size_t i = 0; i < out->n; i++) {
@@ -94,15 +160,9 @@ static int add_lines(sv_disasm *out, Dwfl_Module *mod, GElf_Addr bias)
 		if (!file || line <= 0)
 			continue;
 		out->insns[i].line = (uint32_t)line;
-		/* files repeat: keep each once */
-		size_t k = 0;
-		while (k < out->nfiles && strcmp(out->files[k], file))
-			k++;
-		if (k == out->nfiles) {
-			if (SV_ARRAY_RESERVE(out->files, out->files_cap, out->nfiles + 1) || !(out->files[k] = strdup(file)))
-				return SV_ENOMEM;
-			out->nfiles++;
-		}
+		long k = file_index(out, file);
+		if (k < 0 || add_sites(out, &out->insns[i], mod, out->insns[i].addr + bias))
+			return SV_ENOMEM;
 		out->insns[i].file = (uint32_t)k;
 	}
 	return 0;
@@ -157,15 +217,19 @@ static int decode(sv_disasm *out, cs_arch arch, cs_mode mode, const unsigned cha
 	return rc;
 }
 
-int sv_disasm_function(sv_disasm *out, const char *path, uint64_t addr, sv_error *err)
+int sv_disasm_function(sv_disasm *out, const char *path, const char *debug_dirs, uint64_t addr, sv_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	int fd = sv_side_open(path, SV_MAX_SIDE_ELF);
 	if (fd < 0)
 		return sv_error_set(err, SV_EIO, "%s: cannot open: %s", path, strerror(errno));
-	/* the debug file (lines) where libdwfl finds one by itself: beside the file, by build id
-	 * under /usr/lib/debug; the callbacks outlive nothing past this call */
-	char *debuginfo_path = NULL;
+	/* the debug file (symbols, lines) where libdwfl finds one: beside the file (its debuglink),
+	 * by build id in the given directories and under /usr/lib/debug; the callbacks outlive
+	 * nothing past this call */
+	char dpath[4200];
+	snprintf(dpath, sizeof(dpath), ":.debug%s%s:/usr/lib/debug", debug_dirs && *debug_dirs ? ":" : "",
+		 debug_dirs && strlen(debug_dirs) < 4096 ? debug_dirs : "");
+	char *debuginfo_path = dpath;
 	const Dwfl_Callbacks cb = {
 		.find_elf = dwfl_build_id_find_elf,
 		.find_debuginfo = dwfl_standard_find_debuginfo,
@@ -242,5 +306,6 @@ void sv_disasm_dispose(sv_disasm *d)
 	for (size_t i = 0; i < d->nfiles; i++)
 		free(d->files[i]);
 	free(d->files);
+	free(d->sites);
 	memset(d, 0, sizeof(*d));
 }

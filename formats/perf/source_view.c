@@ -70,29 +70,54 @@ static size_t line_index(const sv_srcview *g, uint32_t file, uint32_t line)
 	return hit ? (size_t)(hit - g->lines) : SIZE_MAX;
 }
 
-/* The function's lines: every (file, line) its instructions have, then each location's line
- * (the instruction holding its address) as the key of its costs. */
-static int lines_of(sv_srcview *g, const sv_disasm *d, const sv_source *src, uint32_t file, uint32_t *key)
+/* The function's lines: every (file, line) its instructions have or were inlined at, then
+ * each location's line (the instruction holding its address) as the key of its costs, and
+ * the lines its code was inlined at as further keys counted inclusively (*xoff, *xkey: as
+ * sv_view_key_costs takes them; the caller frees them). */
+static int lines_of(sv_srcview *g, const sv_disasm *d, const sv_source *src, uint32_t file, uint32_t *key,
+		    uint32_t **xoff, uint32_t **xkey)
 {
-	g->lines = calloc(d->n ? d->n : 1, sizeof(*g->lines));
-	if (!g->lines)
+	g->lines = calloc(d->n + d->nsites ? d->n + d->nsites : 1, sizeof(*g->lines));
+	uint32_t nl = sv_source_location_count(src);
+	*xoff = calloc((size_t)nl + 1, sizeof(**xoff));
+	*xkey = malloc((d->nsites ? d->nsites : 1) * sizeof(**xkey) * 4);
+	if (!g->lines || !*xoff || !*xkey)
 		return SV_ENOMEM;
 	for (size_t i = 0; i < d->n; i++)
 		if (d->insns[i].line)
 			g->lines[g->nlines++] = (sv_source_line){ d->insns[i].file, d->insns[i].line, { 0, 0, 0, 0 } };
+	for (size_t i = 0; i < d->nsites; i++)
+		g->lines[g->nlines++] = (sv_source_line){ d->sites[i].file, d->sites[i].line, { 0, 0, 0, 0 } };
 	qsort(g->lines, g->nlines, sizeof(*g->lines), by_file_line);
 	size_t n = 0;
 	for (size_t i = 0; i < g->nlines; i++)
 		if (!n || by_file_line(&g->lines[n - 1], &g->lines[i]))
 			g->lines[n++] = g->lines[i];
 	g->nlines = n;
-	for (uint32_t l = 0; l < sv_source_location_count(src); l++) {
+	size_t nx = 0, xcap = (d->nsites ? d->nsites : 1) * 4;
+	for (uint32_t l = 0; l < nl; l++) {
 		sv_location x = sv_source_location(src, l);
 		size_t i = x.file == file && x.frame == g->frame ? sv_insn_at(d, x.addr) : SIZE_MAX;
 		const sv_insn *in = i == SIZE_MAX ? NULL : &d->insns[i];
 		size_t k = in && in->line ? line_index(g, in->file, in->line) : SIZE_MAX;
 		key[l] = k == SIZE_MAX ? UINT32_MAX : (uint32_t)k;
+		(*xoff)[l] = (uint32_t)nx;
+		for (uint32_t s = 0; in && s < in->nsite; s++) {
+			const sv_callsite *c = &d->sites[in->site + s];
+			size_t ck = line_index(g, c->file, c->line);
+			if (ck == SIZE_MAX)
+				continue;
+			if (nx == xcap) {
+				uint32_t *grown = realloc(*xkey, xcap * 2 * sizeof(**xkey));
+				if (!grown)
+					return SV_ENOMEM;
+				*xkey = grown;
+				xcap *= 2;
+			}
+			(*xkey)[nx++] = (uint32_t)ck;
+		}
 	}
+	(*xoff)[nl] = (uint32_t)nx;
 	return 0;
 }
 
@@ -143,7 +168,8 @@ static int lines_given(sv_srcview *g, const sv_source *src, uint32_t fn, uint32_
 	return 0;
 }
 
-int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char *source_path, sv_error *err)
+int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char *source_path, const char *debug_dirs,
+		   sv_error *err)
 {
 	memset(g, 0, sizeof(*g));
 	const sv_source *src = g->src = sv_view_source(v);
@@ -154,11 +180,12 @@ int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char
 	fn_key *fns = NULL;
 	sv_key_cost *fc = NULL;
 	sv_disasm d = { 0 };
+	uint32_t *xoff = NULL, *xkey = NULL; /* inline call sites' lines per location */
 	int rc = key ? function_keys(src, name, key, &fns, &nfn) : SV_ENOMEM;
 	if (!rc && nfn && !(fc = malloc(nfn * sizeof(*fc))))
 		rc = SV_ENOMEM;
 	if (!rc && nfn)
-		rc = sv_view_key_costs(v, key, nfn, fc);
+		rc = sv_view_key_costs(v, key, NULL, NULL, nfn, fc);
 	/* the heaviest by inclusive cost: a function can be all callers' lines (main) */
 	uint32_t best = UINT32_MAX;
 	for (uint32_t k = 0; !rc && k < nfn; k++)
@@ -192,7 +219,7 @@ int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char
 			rc = sv_error_set(err, SV_ENOMEM, NULL);
 			goto out;
 		}
-	} else if ((rc = sv_disasm_function(&d, g->path, addr, err))) {
+	} else if ((rc = sv_disasm_function(&d, g->path, debug_dirs, addr, err))) {
 		goto out;
 	}
 	if (!given) {
@@ -202,11 +229,13 @@ int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char
 		g->nfiles = d.nfiles;
 		d.files = NULL;
 		d.nfiles = 0;
-		if ((rc = lines_of(g, &d, src, fns[best].file, key)))
+		if ((rc = lines_of(g, &d, src, fns[best].file, key, &xoff, &xkey))) {
+			sv_error_set(err, rc, NULL);
 			goto out;
+		}
 	}
 	sv_key_cost *lc = calloc(g->nlines ? g->nlines : 1, sizeof(*lc));
-	if (!lc || (rc = sv_view_key_costs(v, key, (uint32_t)g->nlines, lc))) {
+	if (!lc || (rc = sv_view_key_costs(v, key, xoff, xkey, (uint32_t)g->nlines, lc))) {
 		free(lc);
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;
@@ -218,6 +247,14 @@ int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char
 			g->hottest = i;
 	}
 	free(lc);
+	/* its own file: that of its first instruction not inlined from elsewhere (else the
+	 * hottest line's) */
+	g->own_file = g->nlines ? g->lines[g->hottest].file : 0;
+	for (size_t i = 0; !given && i < d.n; i++)
+		if (d.insns[i].line && !d.insns[i].nsite) {
+			g->own_file = d.insns[i].file;
+			break;
+		}
 	sv_src_text *srcs = calloc(g->nfiles ? g->nfiles : 1, sizeof(*srcs));
 	if (!srcs) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
@@ -228,6 +265,8 @@ int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char
 		sv_src_load(&srcs[i], g->files[i], source_path);
 out:
 	sv_disasm_dispose(&d);
+	free(xoff);
+	free(xkey);
 	free(key);
 	free(fns);
 	free(fc);
@@ -256,42 +295,48 @@ void sv_srcview_print(FILE *f, const sv_srcview *g, size_t *line_row)
 		g->callers ? "" : "; inclusive lines count leaves only: the callers' addresses were not loaded");
 	row++;
 	const sv_src_text *srcs = g->srcs;
-	for (size_t i = 0; i < g->nlines;) {
-		uint32_t file = g->lines[i].file;
-		size_t j = i;
-		while (j < g->nlines && g->lines[j].file == file)
-			j++;
-		const sv_src_text *t = &srcs[file];
-		if (t->text)
-			fprintf(f, "\n%s\n", g->files[file]);
-		else
-			fprintf(f, "\n%s   (source not found; looked at %s)\n", g->files[file], t->tried ? t->tried : "nothing");
-		fprintf(f, "%6s %8s %8s %10s %10s | %s\n", "Line", "Inc %", "Exc %", "Inc", "Exc", "Source");
-		row += 3;
-		/* the function's own file: every line from its first to its last; others (inlined
-		 * code): the lines that have code */
-		bool whole = t->text && file == g->lines[g->hottest].file;
-		uint32_t first = g->lines[i].line, last = g->lines[j - 1].line;
-		for (uint32_t ln = first, k = (uint32_t)i; ln <= last; ln++) {
-			bool has = k < j && g->lines[k].line == ln;
-			if (!has && !whole)
+	/* the function's own file first, whole from its first line to its last; then the files
+	 * of code inlined into it, the lines that have code or were inlined at */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < g->nlines;) {
+			uint32_t file = g->lines[i].file;
+			size_t j = i;
+			while (j < g->nlines && g->lines[j].file == file)
+				j++;
+			if ((file == g->own_file) != (pass == 0)) {
+				i = j;
 				continue;
-			if (has && line_row)
-				line_row[k] = row;
-			fprintf(f, "%6u ", ln);
-			if (has)
-				cost_cells(f, g, &g->lines[k].cost);
+			}
+			const sv_src_text *t = &srcs[file];
+			if (t->text)
+				fprintf(f, "\n%s\n", g->files[file]);
 			else
-				fprintf(f, "%8s %8s %10s %10s", "", "", "", "");
-			fputs(" | ", f);
-			sv_put_source(f, sv_src_line(t, ln));
-			fputc('\n', f);
-			row++;
-			if (has)
-				k++;
+				fprintf(f, "\n%s   (source not found; looked at %s)\n", g->files[file],
+					t->tried ? t->tried : "nothing");
+			fprintf(f, "%6s %8s %8s %10s %10s | %s\n", "Line", "Inc %", "Exc %", "Inc", "Exc", "Source");
+			row += 3;
+			bool whole = t->text && file == g->own_file;
+			uint32_t first = g->lines[i].line, last = g->lines[j - 1].line;
+			for (uint32_t ln = first, k = (uint32_t)i; ln <= last; ln++) {
+				bool has = k < j && g->lines[k].line == ln;
+				if (!has && !whole)
+					continue;
+				if (has && line_row)
+					line_row[k] = row;
+				fprintf(f, "%6u ", ln);
+				if (has)
+					cost_cells(f, g, &g->lines[k].cost);
+				else
+					fprintf(f, "%8s %8s %10s %10s", "", "", "", "");
+				fputs(" | ", f);
+				sv_put_source(f, sv_src_line(t, ln));
+				fputc('\n', f);
+				row++;
+				if (has)
+					k++;
+			}
+			i = j;
 		}
-		i = j;
-	}
 }
 
 void sv_srcview_dispose(sv_srcview *g)

@@ -6,7 +6,7 @@
 AD=tests/data/annotate
 AT=$TMP/annotate
 mkdir -p "$AT/symfs/tmp/stackview-annotate"
-cp "$AD/hot" "$AT/symfs/tmp/stackview-annotate/hot"
+cp "$AD/hot" "$AD/inlhot" "$AT/symfs/tmp/stackview-annotate/"
 gzip -dc "$AD/hot.data.gz" > "$AT/hot.data"
 PIN=(--symfs "$AT/symfs" --kallsyms /nonexistent)
 
@@ -146,3 +146,27 @@ mkdir -p "$AT/fifo"
 mkfifo "$AT/fifo/hot.c"
 got=$(timeout 20 "$SV" source "$AT/hot.data" --name mix "${PIN[@]}" --source-path "/tmp/stackview-annotate=$AT/fifo" 2>/dev/null | sed -n 3p)
 case $got in *"source not found; looked at"*"$AT/fifo/hot.c"*) ok ;; *) bad annotate.source.fifo "got: $got" ;; esac
+
+# Goto Source of inlined code (issue 36 points 2 and 4): inlhot.c's work() runs a loop inlined
+# from loop.h two levels deep (hash_range, which calls mix_step). Each line's exclusive
+# samples are those perf script -F ip,sym,srcline (the oracle, perf 6.1) gives that line as
+# the leaf's; its inclusive ones those with a frame of work at it, and the lines the code was
+# inlined at (loop.h:11 calls mix_step, inlhot.c:6 hash_range) every sample of the code
+# inlined there, in its own file (perf script names the innermost line only).
+gzip -dc "$AD/inlhot.data.gz" > "$AT/inlhot.data"
+want=$(gzip -dc "$AD/perf-script.srcline.txt.gz" | awk 'BEGIN { RS = "" }
+	{ n = split($0, L, "\n"); delete seen
+	  for (i = 1; i < n; i += 2) if (L[i] ~ / work$/) {
+		s = L[i + 1]; gsub(/^ +/, "", s); seen[s] = 1
+		if (i == 1) exc[s]++
+		if (s ~ /^loop.h:/) seen["inlhot.c:6"] = 1
+		if (s ~ /^loop.h:[2-6]$/) seen["loop.h:11"] = 1 }
+	  for (k in seen) inc[k]++ }
+	END { for (k in inc) print k, inc[k], exc[k] + 0 }' | sort)
+got=$("$SV" source "$AT/inlhot.data" --name work "${PIN[@]}" --json 2>/dev/null |
+	jq -r '.lines[] | select(.inc_count > 0) | "\(.source | sub(".*/"; "")):\(.line) \(.inc_count) \(.exc_count)"' | sort)
+if [ "$(printf '%s\n' "$want" | wc -l)" -ge 6 ] && [ "$got" = "$want" ]; then ok; else
+	bad annotate.source.inlined "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -6 | tr '\n' '|')"; fi
+# the function's own file first, then the inlined lines in theirs
+got=$("$SV" source "$AT/inlhot.data" --name work "${PIN[@]}" --source-path "$AD" 2>/dev/null | grep -E '^(/|  +(6|11) )' | tr -s ' ' | tr '\n' '|')
+case $got in *"/inlhot.c| 6 "*"hash_range(n);|"*"/loop.h| 11 "*"mix_step(h, i);|") ok ;; *) bad annotate.source.inlined-text "$got" ;; esac

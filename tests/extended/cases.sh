@@ -176,6 +176,79 @@ if command -v perf > /dev/null && command -v objdump > /dev/null; then
 	else
 		bad annotate.live "cannot build or record tests/data/annotate/hot.c here"
 	fi
+	# the same program recorded with --call-graph dwarf; stripped, its symbols and lines in a
+	# separate debug file found by build id with --debug-dir (a relative one); a function of a
+	# shared library (addresses in the .so as perf annotate gives them)
+	if perf record -q -e cpu-clock -F 10000 --call-graph dwarf -N -o "$AN/dwarf.data" "$AN/hot" 1000 > /dev/null 2>&1; then
+		for fn in mix count_bits; do
+			ann_cmp "annotate.dwarf.$fn" "$AN/dwarf.data" "$fn" -- --kallsyms /nonexistent
+		done
+	else
+		bad annotate.dwarf "cannot record with --call-graph dwarf here"
+	fi
+	mkdir -p "$AN/strip"
+	objcopy --only-keep-debug "$AN/hot" "$AN/strip/hot.debug"
+	cp "$AN/hot" "$AN/strip/hot" && strip --strip-all "$AN/strip/hot" &&
+		(cd "$AN/strip" && objcopy --add-gnu-debuglink=hot.debug hot)
+	bid=$(readelf -n "$AN/strip/hot" | awk '/Build ID/ {print $3}')
+	mkdir -p "$AN/strip/dbg/.build-id/${bid:0:2}"
+	cp "$AN/strip/hot.debug" "$AN/strip/dbg/.build-id/${bid:0:2}/${bid:2}.debug"
+	if perf record -q -e cpu-clock -F 10000 -g -N -o "$AN/strip/strip.data" "$AN/strip/hot" 1000 > /dev/null 2>&1; then
+		for fn in mix count_bits; do # perf annotate reads the debug file beside the binary (its debuglink)
+			want=$(cd "$AN/strip" && perf annotate -i strip.data --stdio --percent-type local-period "$fn" 2>/dev/null |
+				awk '/^ +[0-9.]+ : +[0-9a-f]+:/ {a = $3; sub(":", "", a); print a, $1}')
+			# stackview with the debug file gone from there: found by build id in a relative --debug-dir
+			got=$(cd "$AN/strip" && mv hot.debug hot.debug.away && "$SV" annotate strip.data --name "$fn" --debug-dir dbg \
+				--kallsyms /nonexistent --json 2>/dev/null | jq -r '.instructions[] | "\(.address) \(.percent)"' |
+				awk '{printf "%s %.2f\n", $1, $2}'; mv hot.debug.away hot.debug)
+			if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else
+				bad "annotate.stripped.$fn" "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -4 | tr '\n' '|')"; fi
+		done
+	else
+		bad annotate.stripped "cannot record the stripped binary here"
+	fi
+	printf '%s\n' '__attribute__((noinline)) long lib_bits(long n)' '{' '	long c = 0;' \
+		'	for (long i = 0; i < n; i++)' '		c += (i * 2654435761u) >> (i & 7);' '	return c;' '}' > "$AN/libhot.c"
+	printf '%s\n' '#include <stdio.h>' '#include <stdlib.h>' 'long lib_bits(long n);' 'int main(int argc, char **argv)' '{' \
+		'	long r = 0, rounds = argc > 1 ? atol(argv[1]) : 100;' '	for (long k = 0; k < rounds; k++)' \
+		'		r += lib_bits(200000 + k);' '	printf("%ld\\n", r);' '	return 0;' '}' > "$AN/usehot.c"
+	if cc -O2 -g -fno-omit-frame-pointer -fPIC -shared -o "$AN/libhot.so" "$AN/libhot.c" &&
+		cc -O2 -g -fno-omit-frame-pointer -o "$AN/usehot" "$AN/usehot.c" -L"$AN" -lhot -Wl,-rpath,"$AN" &&
+		perf record -q -e cpu-clock -F 10000 -g -N -o "$AN/so.data" "$AN/usehot" 1500 > /dev/null 2>&1; then
+		ann_cmp annotate.shared-library "$AN/so.data" lib_bits -- --kallsyms /nonexistent
+	else
+		bad annotate.shared-library "cannot build or record a shared library here"
+	fi
+	# kernel code: named from kallsyms, no code file to disassemble (perf annotate needs
+	# vmlinux or /proc/kcore too): the command says so
+	if perf record -q -e cpu-clock -F 10000 -g -N -o "$AN/k.data" dd if=/dev/zero of=/dev/null bs=1M count=2000 2>/dev/null &&
+		kfn=$(perf report -i "$AN/k.data" --stdio --no-children 2>/dev/null | awk '/\[k\]/ {print $NF; exit}') && [ -n "$kfn" ]; then
+		e annotate.kernel 2 "annotate: '$kfn' has samples but no code file to read its instructions from \\(kernel" -- \
+			annotate "$AN/k.data" --name "$kfn"
+	else
+		echo "skip annotate.kernel: no kernel samples or symbols here"
+	fi
+	# Goto Source of inlined code recorded now: every line's exclusive and inclusive samples
+	# against perf script -F ip,sym,srcline (as tests/annotate does with the fixture)
+	cp tests/data/annotate/inlhot.c tests/data/annotate/loop.h "$AN/"
+	if cc -O2 -g -fno-omit-frame-pointer -o "$AN/inlhot" "$AN/inlhot.c" &&
+		perf record -q -e cpu-clock -F 10000 -g -N -o "$AN/inl.data" "$AN/inlhot" 300 > /dev/null 2>&1; then
+		want=$(perf script -i "$AN/inl.data" -F ip,sym,srcline 2>/dev/null | awk 'BEGIN { RS = "" }
+			{ n = split($0, L, "\n"); delete seen
+			  for (i = 1; i < n; i += 2) if (L[i] ~ / work$/) {
+				s = L[i + 1]; gsub(/^ +/, "", s); seen[s] = 1
+				if (i == 1) exc[s]++
+				if (s ~ /^loop.h:/) seen["inlhot.c:6"] = 1
+				if (s ~ /^loop.h:[2-6]$/) seen["loop.h:11"] = 1 }
+			  for (k in seen) inc[k]++ }
+			END { for (k in inc) print k, inc[k], exc[k] + 0 }' | sort)
+		got=$("$SV" source "$AN/inl.data" --name work --kallsyms /nonexistent --json 2>/dev/null |
+			jq -r '.lines[] | select(.inc_count > 0) | "\(.source | sub(".*/"; "")):\(.line) \(.inc_count) \(.exc_count)"' | sort)
+		if [ "$(printf '%s\n' "$want" | wc -l)" -ge 5 ] && [ "$got" = "$want" ]; then ok; else
+			bad annotate.live.source-inlined "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -6 | tr '\n' '|')"; fi
+	else
+		bad annotate.live.source-inlined "cannot build or record tests/data/annotate/inlhot.c here"
+	fi
 else
 	bad annotate.perf "perf or objdump missing (make deps-test installs them)"
 fi

@@ -155,8 +155,14 @@ typedef struct sv_insn {
 	uint64_t target; /* a direct jump's or call's target, 0 when none */
 	uint32_t file;   /* its source file (index into files), UINT32_MAX when unknown */
 	uint32_t line;   /* its source line, 0 when unknown */
+	uint32_t site, nsite; /* inlined code: the lines it was inlined at, sites[site, site + nsite),
+			       * innermost first (the line of the call in the function around it) */
 	char text[112];  /* mnemonic and operands (AT&T syntax on x86) */
 } sv_insn;
+
+typedef struct sv_callsite {
+	uint32_t file, line; /* file: index into sv_disasm.files */
+} sv_callsite;
 
 typedef struct sv_disasm {
 	char *symbol;        /* the function's symbol */
@@ -166,12 +172,17 @@ typedef struct sv_disasm {
 	size_t n, insns_cap;
 	char **files; /* source files named by the instructions' lines */
 	size_t nfiles, files_cap;
+	sv_callsite *sites; /* the instructions' inline call sites */
+	size_t nsites, sites_cap;
 } sv_disasm;
 
-/* The function whose symbol holds `addr` in the ELF file at `path`, decoded. On failure (not
- * ELF, no symbol there, a debug-only file without code, an architecture not decoded) err says
- * which and nothing is left to dispose. */
-SV_API int sv_disasm_function(sv_disasm *out, const char *path, uint64_t addr, sv_error *err) SV_MUST_USE;
+/* The function whose symbol holds `addr` in the ELF file at `path`, decoded; its symbols and
+ * lines from the file itself or its debug file (beside it, by build id in `debug_dirs`, ':'
+ * separated absolute directories or NULL, then /usr/lib/debug). On failure (not ELF, no
+ * symbol there, a debug-only file without code, an architecture not decoded) err says which
+ * and nothing is left to dispose. */
+SV_API int sv_disasm_function(sv_disasm *out, const char *path, const char *debug_dirs, uint64_t addr,
+			      sv_error *err) SV_MUST_USE;
 SV_API void sv_disasm_dispose(sv_disasm *d);
 
 /* A function annotated: the heaviest of the functions `name` means (sv_code_costs_new) with
@@ -192,8 +203,10 @@ typedef struct sv_annotation {
 
 /* 0; SV_ENOTFOUND when no sample the view keeps executed in a function of that name (or the
  * source has no code locations); else an error in err (the code file unreadable, not ELF,
- * debug-only, ...). `sources`: read the source files for their lines' text. */
-SV_API int sv_annotate(sv_annotation *a, const sv_view *v, const char *name, bool sources, sv_error *err) SV_MUST_USE;
+ * debug-only, ...). `sources`: read the source files for their lines' text; debug_dirs: as
+ * sv_disasm_function's. */
+SV_API int sv_annotate(sv_annotation *a, const sv_view *v, const char *name, bool sources, const char *debug_dirs,
+			sv_error *err) SV_MUST_USE;
 /* As text: two header lines, then per instruction its percent and samples, `*` on the hottest,
  * `>` on jump targets, address and instruction, each source line above its first instruction.
  * insn_line (NULL, or room for a->d.n): each instruction's line number, the first line 0. */
@@ -219,7 +232,8 @@ typedef struct sv_srcview {
 	bool callers;       /* the source has callers' addresses (inclusive lines complete) */
 	char **files;       /* source files its code's lines are in */
 	size_t nfiles;
-	sv_source_line *lines; /* every line its code has, by file then line */
+	uint32_t own_file;  /* the function's own (the others hold code inlined into it) */
+	sv_source_line *lines; /* every line its code has or was inlined at, by file then line */
 	size_t nlines;
 	size_t hottest;     /* the line with the most inclusive metric (then exclusive) */
 	void *srcs;         /* the source files' text */
@@ -227,9 +241,9 @@ typedef struct sv_srcview {
 
 /* 0; SV_ENOTFOUND when no sample the view keeps has a code address in a function of that name
  * (or the source has no code locations); else an error in err. source_path: where else to
- * look for the source files (NULL = only where DWARF says). */
+ * look for the source files (NULL = only where DWARF says); debug_dirs: as sv_disasm_function's. */
 SV_API int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char *source_path,
-			  sv_error *err) SV_MUST_USE;
+			  const char *debug_dirs, sv_error *err) SV_MUST_USE;
 /* As text: a header, then per source file its lines (from the function's first line to its
  * last; other files' lines, inlined code, only where they have code) with Inc %, Exc % (of
  * the view's metric), Inc, Exc and the text. line_row (NULL, or room for g->nlines): each

@@ -38,13 +38,16 @@ SV_API void sv_code_costs_free(sv_code_costs *c, size_t n);
  * entries: its source line as the caller numbers lines, or UINT32_MAX for none). Per key
  * (out: nkeys entries, filled here), what the view keeps of the samples whose leaf location
  * has it (exclusive) and of those whose code path passes a location that has it (inclusive,
- * once a sample however often its path passes the key). Inclusive figures need the code
- * paths of every caller (sv_import_opts.code_paths); otherwise only leaves count. 0 or
+ * once a sample however often its path passes the key). A location can have further keys
+ * counted inclusively only — the lines its code was inlined at: location l's are
+ * extra[extra_off[l], extra_off[l + 1]) (extra_off NULL: none). Inclusive figures need the
+ * code paths of every caller (sv_import_opts.code_paths); otherwise only leaves count. 0 or
  * SV_ENOMEM. */
 typedef struct sv_key_cost {
 	double exc, inc, exc_ct, inc_ct;
 } sv_key_cost;
-SV_API int sv_view_key_costs(const sv_view *v, const uint32_t *loc_key, uint32_t nkeys, sv_key_cost *out) SV_MUST_USE;
+SV_API int sv_view_key_costs(const sv_view *v, const uint32_t *loc_key, const uint32_t *extra_off, const uint32_t *extra,
+			     uint32_t nkeys, sv_key_cost *out) SV_MUST_USE;
 /* Whether frame f is `name` as sv_code_costs_new reads it. */
 SV_API bool sv_frame_is(const sv_source *src, sv_frame_id f, const char *name);
 
