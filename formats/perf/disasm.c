@@ -100,52 +100,74 @@ static long file_index(sv_disasm *out, const char *file)
 	return (long)k;
 }
 
-/* The lines where the code at `pc` was inlined, innermost first: each inlined instance's
- * DW_AT_call_file and DW_AT_call_line, its concrete parents from dwarf_getscopes_die (as
- * eu-addr2line -i and the perf.data reader's inline frames). */
+/* The subprogram DIE whose code holds pc, among the CU's (and its namespaces' and types')
+ * children, to `depth` levels; false when none does. */
+static bool find_subprogram(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, int depth)
+{
+	Dwarf_Die d;
+	if (depth > 8 || dwarf_child(parent, &d) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&d);
+		if (tag == DW_TAG_subprogram && dwarf_haspc(&d, pc) > 0) {
+			*out = d;
+			return true;
+		}
+		if ((tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type) &&
+		    find_subprogram(&d, pc, out, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&d, &d) == 0);
+	return false;
+}
+
+/* The lines where the code at `pc` was inlined, innermost first: the call file and line of
+ * each inlined instance holding pc, found going down from its subprogram through the
+ * instances and blocks that hold it (the concrete chain eu-addr2line -i prints). */
 static int add_sites(sv_disasm *out, sv_insn *in, Dwfl_Module *mod, Dwarf_Addr pc)
 {
 	Dwarf_Addr cubias = 0;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &cubias);
-	if (!cu)
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &cubias), fn;
+	if (!cu || !find_subprogram(cu, pc - cubias, &fn, 0))
 		return 0;
-	Dwarf_Die *scopes = NULL;
-	int ns = dwarf_getscopes(cu, pc - cubias, &scopes), first = 0;
-	while (first < ns && dwarf_tag(&scopes[first]) != DW_TAG_inlined_subroutine)
-		first++;
-	if (first < ns) {
-		Dwarf_Die inner = scopes[first];
-		free(scopes);
-		scopes = NULL;
-		ns = dwarf_getscopes_die(&inner, &scopes);
-	} else {
-		ns = 0;
+	Dwarf_Die chain[64];
+	int n = 0;
+	Dwarf_Die at = fn, d;
+	for (int depth = 0; depth < 256 && n < 64 && dwarf_child(&at, &d) == 0; depth++) {
+		bool down = false;
+		do {
+			int tag = dwarf_tag(&d);
+			if ((tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block) && dwarf_haspc(&d, pc - cubias) > 0) {
+				if (tag == DW_TAG_inlined_subroutine)
+					chain[n++] = d;
+				at = d;
+				down = true;
+				break;
+			}
+		} while (dwarf_siblingof(&d, &d) == 0);
+		if (!down)
+			break;
 	}
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
 	int rc = 0;
 	in->site = (uint32_t)out->nsites;
-	for (int s = 0; s < ns && !rc && in->nsite < 64; s++) {
-		int tag = dwarf_tag(&scopes[s]);
-		if (tag == DW_TAG_subprogram)
-			break;
+	for (int s = n; s-- > 0 && !rc;) {
 		Dwarf_Attribute a;
 		Dwarf_Word fi, line;
-		if (tag != DW_TAG_inlined_subroutine || dwarf_formudata(dwarf_attr(&scopes[s], DW_AT_call_file, &a), &fi) ||
-		    dwarf_formudata(dwarf_attr(&scopes[s], DW_AT_call_line, &a), &line) || !line || line > UINT32_MAX)
+		if (dwarf_formudata(dwarf_attr(&chain[s], DW_AT_call_file, &a), &fi) ||
+		    dwarf_formudata(dwarf_attr(&chain[s], DW_AT_call_line, &a), &line) || !line || line > UINT32_MAX)
 			continue;
 		if (!files && dwarf_getsrcfiles(cu, &files, &nfiles))
 			break;
 		const char *name = fi < nfiles ? dwarf_filesrc(files, fi, NULL, NULL) : NULL;
-		long k = name ? file_index(out, name) : 0;
 		if (!name)
 			continue;
+		long k = file_index(out, name);
 		if (k < 0 || SV_ARRAY_RESERVE(out->sites, out->sites_cap, out->nsites + 1))
 			rc = SV_ENOMEM;
 		else
 			out->sites[out->nsites++] = (sv_callsite){ (uint32_t)k, (uint32_t)line }, in->nsite++;
 	}
-	free(scopes);
 	return rc;
 }
 
