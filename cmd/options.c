@@ -233,7 +233,9 @@ static bool add_debug_dir(cli_opts *o, const char *dir)
 	size_t used = strlen(o->debug_buf), n = strlen(dir);
 	if (!n || strchr(dir, ':') || used + n + 2 > sizeof(o->debug_buf))
 		return false;
-	snprintf(o->debug_buf + used, sizeof(o->debug_buf) - used, "%s%s", used ? ":" : "", dir);
+	if (used)
+		o->debug_buf[used++] = ':';
+	memcpy(o->debug_buf + used, dir, n + 1); /* fits: checked above */
 	o->debug_dirs = o->debug_buf;
 	return true;
 }

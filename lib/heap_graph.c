@@ -35,7 +35,6 @@ static int bad(hg *c, uint32_t node, const char *fmt, ...)
 	return SV_EFORMAT;
 }
 
-
 /* PerfView's compressed int: big-endian 7-bit groups, the first sign-extended, the high bit
  * saying another group follows (5 at most). */
 static bool cint(const hg *c, uint32_t *at, int32_t *out)
@@ -88,7 +87,6 @@ static int child(hg *c, uint32_t i, uint32_t *at, uint32_t *out)
 	*out = (uint32_t)((int64_t)i + rel);
 	return 0;
 }
-
 
 /* ---- the spanning tree, as PerfView's SpanningTree.ForEach walks it ---- */
 
@@ -394,7 +392,6 @@ static int walk(hg *c, size_t *unreachable)
 	free(kids);
 	return rc;
 }
-
 
 /* ---- priorities: PerfView's Priority patterns ("PAT->NUM;..."), first match wins ---- */
 
