@@ -101,7 +101,12 @@ static void wtype(const char *name, int32_t version, int32_t minr)
 
 static size_t wcint(unsigned char *o, int32_t v)
 {
-	int n = v << 25 >> 25 == v ? 1 : v << 18 >> 18 == v ? 2 : v << 11 >> 11 == v ? 3 : v << 4 >> 4 == v ? 4 : 5;
+	int n = 5; /* the fewest 7-bit groups that hold v sign-extended */
+	for (int k = 1; k < 5; k++)
+		if (v >= -(1 << (7 * k - 1)) && v < (1 << (7 * k - 1))) {
+			n = k;
+			break;
+		}
 	for (int k = n - 1; k > 0; k--)
 		*o++ = (unsigned char)((((uint32_t)v >> (7 * k)) & 0x7f) | 0x80);
 	*o = (unsigned char)(v & 0x7f);
