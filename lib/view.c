@@ -361,7 +361,7 @@ static inline uint32_t stack_target(const sv_view *v, sv_stack_id s, bool *folde
 
 /* k samples of metric m and count c into a node's own sums (the inclusive ones start as
  * these: accumulate adds the children's), spanning first..end, the largest metric max. */
-static inline void node_add(vnode *n, double m, double c, bool folded, uint64_t k, double first, double end, double max)
+static inline void node_add(vnode *n, double m, double c, bool folded, uint32_t k, double first, double end, double max)
 {
 	n->st.exc += m;
 	n->st.exc_ct += c;
@@ -417,7 +417,7 @@ static bool add_stack_sums(sv_view *v)
 		v->np.net += x->metric;
 		latest = !any || x->last > latest ? x->last : latest;
 		any = true;
-		node_add(&nodes[node], x->metric, x->count, folded, x->n, x->first, end, x->max);
+		node_add(&nodes[node], x->metric, x->count, folded, (uint32_t)x->n, x->first, end, x->max);
 	}
 	/* no metric is below 0 (no sums otherwise): the peak is the net, at the last sample */
 	v->np.peak = v->np.net;

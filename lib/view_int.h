@@ -12,7 +12,7 @@
 
 typedef struct vnode {
 	uint32_t name;
-	uint64_t nsamp; /* inclusive number of samples */
+	uint32_t nsamp; /* inclusive number of samples (at most SV_MAX_SAMPLES) */
 	sv_stats st;
 	double xfirst, xlast, xmax; /* over the node's own (exclusive) samples */
 } vnode;
