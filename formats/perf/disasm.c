@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../core/side_file.h"
+#include "dwarf_inline.h"
 #include "sv/array.h"
 
 #define MAX_FUNCTION_BYTES (4u << 20) /* a function's code past this is not decoded */
@@ -100,58 +101,17 @@ static long file_index(sv_disasm *out, const char *file)
 	return (long)k;
 }
 
-/* The subprogram DIE whose code holds pc, among the CU's (and its namespaces' and types')
- * children, to `depth` levels; false when none does. */
-static bool find_subprogram(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, int depth)
-{
-	Dwarf_Die d;
-	if (depth > 8 || dwarf_child(parent, &d) != 0)
-		return false;
-	do {
-		int tag = dwarf_tag(&d);
-		if (tag == DW_TAG_subprogram && dwarf_haspc(&d, pc) > 0) {
-			*out = d;
-			return true;
-		}
-		if ((tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type) &&
-		    find_subprogram(&d, pc, out, depth + 1))
-			return true;
-	} while (dwarf_siblingof(&d, &d) == 0);
-	return false;
-}
-
 /* The lines where the code at `pc` was inlined, innermost first: the call file and line of
- * each inlined instance holding pc, found going down from its subprogram through the
- * instances and blocks that hold it (the concrete chain eu-addr2line -i prints). */
+ * each inlined instance holding pc (dwarf_inline.h). */
 static int add_sites(sv_disasm *out, sv_insn *in, Dwfl_Module *mod, Dwarf_Addr pc)
 {
-	Dwarf_Addr cubias = 0;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &cubias), fn;
-	if (!cu || !find_subprogram(cu, pc - cubias, &fn, 0))
-		return 0;
-	Dwarf_Die chain[64];
-	int n = 0;
-	Dwarf_Die at = fn, d;
-	for (int depth = 0; depth < 256 && n < 64 && dwarf_child(&at, &d) == 0; depth++) {
-		bool down = false;
-		do {
-			int tag = dwarf_tag(&d);
-			if ((tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block) && dwarf_haspc(&d, pc - cubias) > 0) {
-				if (tag == DW_TAG_inlined_subroutine)
-					chain[n++] = d;
-				at = d;
-				down = true;
-				break;
-			}
-		} while (dwarf_siblingof(&d, &d) == 0);
-		if (!down)
-			break;
-	}
+	Dwarf_Die *cu, chain[64];
+	int n = sv_perf_inline_chain(mod, pc, &cu, chain, 64);
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
 	int rc = 0;
 	in->site = (uint32_t)out->nsites;
-	for (int s = n; s-- > 0 && !rc;) {
+	for (int s = 0; s < n && !rc; s++) {
 		Dwarf_Attribute a;
 		Dwarf_Word fi, line;
 		if (dwarf_formudata(dwarf_attr(&chain[s], DW_AT_call_file, &a), &fi) ||

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dwarf_inline.h"
 #include "sym_int.h"
 #include "core/hold.h"
 #include "core/net.h"
@@ -758,31 +759,10 @@ size_t sv_perf_dso_inlines(sv_perf_syms *s, sv_perf_dso *d, uint64_t addr, const
 	}
 	if (!d->inl_mod || !max)
 		return 0;
-	Dwarf_Addr bias = 0;
-	Dwarf_Die *cu = dwfl_module_addrdie(d->inl_mod, addr, &bias);
-	if (!cu)
-		return 0;
-	/* dwarf_getscopes gives the innermost inlined instance, then the scopes of its abstract
-	 * definition; the instances it is inlined into are its concrete parents
-	 * (dwarf_getscopes_die), as eu-addr2line -i and perf find them. */
-	Dwarf_Die *scopes = NULL;
-	int ns = dwarf_getscopes(cu, addr - bias, &scopes);
-	int first = 0;
-	while (first < ns && dwarf_tag(&scopes[first]) != DW_TAG_inlined_subroutine)
-		first++;
-	if (first < ns) {
-		Dwarf_Die inner = scopes[first];
-		free(scopes);
-		scopes = NULL;
-		ns = dwarf_getscopes_die(&inner, &scopes);
-	}
+	Dwarf_Die *cu, scopes[64];
+	int ns = sv_perf_inline_chain(d->inl_mod, addr, &cu, scopes, 64);
 	size_t n = 0, used = 0;
 	for (int i = 0; i < ns && n < max; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-		if (tag == DW_TAG_subprogram)
-			break;
-		if (tag != DW_TAG_inlined_subroutine)
-			continue;
 		if (used + 2 > bufsize)
 			break;
 		size_t l = inline_name(&scopes[i], buf + used, bufsize - used);
@@ -791,6 +771,5 @@ size_t sv_perf_dso_inlines(sv_perf_syms *s, sv_perf_dso *d, uint64_t addr, const
 		names[n++] = buf + used;
 		used += l + 1;
 	}
-	free(scopes);
 	return n;
 }
