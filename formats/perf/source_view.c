@@ -80,8 +80,7 @@ static int lines_of(sv_srcview *g, const sv_disasm *d, const sv_source *src, uin
 	g->lines = calloc(d->n + d->nsites ? d->n + d->nsites : 1, sizeof(*g->lines));
 	uint32_t nl = sv_source_location_count(src);
 	*xoff = calloc((size_t)nl + 1, sizeof(**xoff));
-	*xkey = malloc((d->nsites ? d->nsites : 1) * sizeof(**xkey) * 4);
-	if (!g->lines || !*xoff || !*xkey)
+	if (!g->lines || !*xoff)
 		return SV_ENOMEM;
 	for (size_t i = 0; i < d->n; i++)
 		if (d->insns[i].line)
@@ -94,7 +93,7 @@ static int lines_of(sv_srcview *g, const sv_disasm *d, const sv_source *src, uin
 		if (!n || by_file_line(&g->lines[n - 1], &g->lines[i]))
 			g->lines[n++] = g->lines[i];
 	g->nlines = n;
-	size_t nx = 0, xcap = (d->nsites ? d->nsites : 1) * 4;
+	size_t nx = 0, xcap = 0;
 	for (uint32_t l = 0; l < nl; l++) {
 		sv_location x = sv_source_location(src, l);
 		size_t i = x.file == file && x.frame == g->frame ? sv_insn_at(d, x.addr) : SIZE_MAX;
@@ -105,16 +104,8 @@ static int lines_of(sv_srcview *g, const sv_disasm *d, const sv_source *src, uin
 		for (uint32_t s = 0; in && s < in->nsite; s++) {
 			const sv_callsite *c = &d->sites[in->site + s];
 			size_t ck = line_index(g, c->file, c->line);
-			if (ck == SIZE_MAX)
-				continue;
-			if (nx == xcap) {
-				uint32_t *grown = realloc(*xkey, xcap * 2 * sizeof(**xkey));
-				if (!grown)
-					return SV_ENOMEM;
-				*xkey = grown;
-				xcap *= 2;
-			}
-			(*xkey)[nx++] = (uint32_t)ck;
+			if (ck != SIZE_MAX && SV_ARRAY_PUSH(*xkey, nx, xcap, (uint32_t)ck))
+				return SV_ENOMEM;
 		}
 	}
 	(*xoff)[nl] = (uint32_t)nx;
