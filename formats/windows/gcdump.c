@@ -20,7 +20,6 @@
  * in the order they were met), nodes no root reaches under "[not reachable from roots]"; each
  * node is a sample of its size (times its type's count multiplier in a sampled dump) whose stack is its path from the
  * root, a frame a type's name (MODULE!Name where the type has a module). */
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -29,7 +28,6 @@
 #include <string.h>
 
 #include "stackview/formats.h"
-#include "stackview/pattern.h"
 #include "sv/array.h"
 #include "sv/heap_graph.h"
 
@@ -52,7 +50,6 @@ typedef struct gd_ctx {
 	size_t n, at;
 	const sv_input *in;
 	sv_error *err;
-	sv_sink *sink;
 	gd_type *types;
 	uint32_t ntypes;
 	uint32_t nnodes, root;
@@ -62,11 +59,8 @@ typedef struct gd_ctx {
 	int64_t total;
 	float count_mult, size_mult; /* a sampled dump's averages (shown, not applied: per type is) */
 	bool sampled;
-	gd_str log, machine, process;
+	gd_str machine, process; /* where the dump was collected */
 	int32_t pid;
-	int64_t ticks;
-	char *name;
-	size_t name_cap;
 } gd_ctx;
 
 static int gd_fail(gd_ctx *c, const char *fmt, ...) SV_PRINTF(2, 3);
@@ -274,15 +268,15 @@ static int heap_info_fields(gd_ctx *c) /* DotNetHeapInfo: size of all segments, 
 	return rc;
 }
 
-/* What the collection says of itself: its log, when, the machine, the process. */
+/* What the collection says of itself: its log and time (skipped), the machine, the process. */
 static int collection(gd_ctx *c)
 {
+	gd_str log;
 	int64_t ticks, commit, ws;
 	int rc;
-	if ((rc = rd_str(c, &c->log)) || (rc = rd_i64(c, &ticks)) || (rc = rd_str(c, &c->machine)) ||
+	if ((rc = rd_str(c, &log)) || (rc = rd_i64(c, &ticks)) || (rc = rd_str(c, &c->machine)) ||
 	    (rc = rd_str(c, &c->process)) || (rc = rd_i32(c, &c->pid)) || (rc = rd_i64(c, &commit)) || (rc = rd_i64(c, &ws)))
 		return rc;
-	c->ticks = ticks;
 	return 0;
 }
 
@@ -373,7 +367,6 @@ static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	c.n = in->len;
 	c.in = in;
 	c.err = err;
-	c.sink = sink;
 	int32_t v, minr, len;
 	int rc = rd_i32(&c, &len);
 	if (!rc && (len != 20 || !need(&c, 20) || memcmp(c.d + c.at, GD_MAGIC, 20) != 0))
@@ -438,7 +431,6 @@ static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	if (rc == SV_ENOMEM)
 		sv_error_set(err, SV_ENOMEM, NULL);
 	free(c.types);
-	free(c.name);
 	return rc;
 }
 
