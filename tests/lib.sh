@@ -159,3 +159,20 @@ screen_scripts() {
 		expect_file "tui.$(basename "$k" .keys)" "${k%.keys}.expected" "$got"
 	done
 }
+
+# Goto Source's oracle for tests/data/annotate/inlhot.c: `perf script -F ip,sym,srcline` on stdin
+# -> "FILE:LINE INC EXC" per line of work(), sorted: EXC the samples perf gives that line as the
+# leaf's, INC those with a frame of work at it; the lines the code was inlined at (loop.h:11
+# calls mix_step, body lines 2-6; inlhot.c:6 calls hash_range, all of loop.h) take every sample
+# of the code inlined there (perf script names the innermost line only).
+inlhot_srclines() {
+	awk 'BEGIN { RS = "" }
+	{ n = split($0, L, "\n"); delete seen
+	  for (i = 1; i < n; i += 2) if (L[i] ~ / work$/) {
+		s = L[i + 1]; gsub(/^ +/, "", s); seen[s] = 1
+		if (i == 1) exc[s]++
+		if (s ~ /^loop.h:/) seen["inlhot.c:6"] = 1
+		if (s ~ /^loop.h:[2-6]$/) seen["loop.h:11"] = 1 }
+	  for (k in seen) inc[k]++ }
+	END { for (k in inc) print k, inc[k], exc[k] + 0 }' | sort
+}

@@ -154,15 +154,7 @@ case $got in *"source not found; looked at"*"$AT/fifo/hot.c"*) ok ;; *) bad anno
 # inlined at (loop.h:11 calls mix_step, inlhot.c:6 hash_range) every sample of the code
 # inlined there, in its own file (perf script names the innermost line only).
 gzip -dc "$AD/inlhot.data.gz" > "$AT/inlhot.data"
-want=$(gzip -dc "$AD/perf-script.srcline.txt.gz" | awk 'BEGIN { RS = "" }
-	{ n = split($0, L, "\n"); delete seen
-	  for (i = 1; i < n; i += 2) if (L[i] ~ / work$/) {
-		s = L[i + 1]; gsub(/^ +/, "", s); seen[s] = 1
-		if (i == 1) exc[s]++
-		if (s ~ /^loop.h:/) seen["inlhot.c:6"] = 1
-		if (s ~ /^loop.h:[2-6]$/) seen["loop.h:11"] = 1 }
-	  for (k in seen) inc[k]++ }
-	END { for (k in inc) print k, inc[k], exc[k] + 0 }' | sort)
+want=$(gzip -dc "$AD/perf-script.srcline.txt.gz" | inlhot_srclines)
 got=$("$SV" source "$AT/inlhot.data" --name work "${PIN[@]}" --json 2>/dev/null |
 	jq -r '.lines[] | select(.inc_count > 0) | "\(.source | sub(".*/"; "")):\(.line) \(.inc_count) \(.exc_count)"' | sort)
 if [ "$(printf '%s\n' "$want" | wc -l)" -ge 6 ] && [ "$got" = "$want" ]; then ok; else

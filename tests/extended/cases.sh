@@ -233,15 +233,7 @@ if command -v perf > /dev/null && command -v objdump > /dev/null; then
 	cp tests/data/annotate/inlhot.c tests/data/annotate/loop.h "$AN/"
 	if cc -O2 -g -fno-omit-frame-pointer -o "$AN/inlhot" "$AN/inlhot.c" &&
 		perf record -q -e cpu-clock -F 10000 -g -N -o "$AN/inl.data" "$AN/inlhot" 300 > /dev/null 2>&1; then
-		want=$(perf script -i "$AN/inl.data" -F ip,sym,srcline 2>/dev/null | awk 'BEGIN { RS = "" }
-			{ n = split($0, L, "\n"); delete seen
-			  for (i = 1; i < n; i += 2) if (L[i] ~ / work$/) {
-				s = L[i + 1]; gsub(/^ +/, "", s); seen[s] = 1
-				if (i == 1) exc[s]++
-				if (s ~ /^loop.h:/) seen["inlhot.c:6"] = 1
-				if (s ~ /^loop.h:[2-6]$/) seen["loop.h:11"] = 1 }
-			  for (k in seen) inc[k]++ }
-			END { for (k in inc) print k, inc[k], exc[k] + 0 }' | sort)
+		want=$(perf script -i "$AN/inl.data" -F ip,sym,srcline 2>/dev/null | inlhot_srclines)
 		got=$("$SV" source "$AN/inl.data" --name work --kallsyms /nonexistent --json 2>/dev/null |
 			jq -r '.lines[] | select(.inc_count > 0) | "\(.source | sub(".*/"; "")):\(.line) \(.inc_count) \(.exc_count)"' | sort)
 		if [ "$(printf '%s\n' "$want" | wc -l)" -ge 5 ] && [ "$got" = "$want" ]; then ok; else
