@@ -22,10 +22,7 @@ static void print_json(FILE *f, const sv_annotation *a)
 	jw_key(&w, "file"); jw_str(&w, a->path);
 	jw_key(&w, "arch"); jw_str(&w, d->arch);
 	jw_key(&w, "event");
-	if (event)
-		jw_str(&w, event);
-	else
-		jw_null(&w);
+	jw_str(&w, event);
 	snprintf(hex, sizeof(hex), "%" PRIx64, d->start);
 	jw_key(&w, "start"); jw_str(&w, hex);
 	snprintf(hex, sizeof(hex), "%" PRIx64, d->end);
@@ -141,10 +138,7 @@ static void print_source_json(FILE *f, const sv_srcview *g)
 	jw_key(&w, "frame"); jw_str(&w, sv_source_frame_name(g->src, g->frame));
 	jw_key(&w, "file"); jw_str(&w, g->path);
 	jw_key(&w, "event");
-	if (event)
-		jw_str(&w, event);
-	else
-		jw_null(&w);
+	jw_str(&w, event);
 	jw_key(&w, "view_metric"); jw_num(&w, g->view_metric);
 	jw_key(&w, "inc"); jw_num(&w, g->total.inc);
 	jw_key(&w, "exc"); jw_num(&w, g->total.exc);

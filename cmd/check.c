@@ -167,10 +167,7 @@ static void print_json(const sv_budget *b, const char *file, const cli_runs *run
 		jw_key(&w, "rule"); jw_str(&w, r->text);
 		jw_key(&w, "kind"); jw_str(&w, r->kind == SV_RULE_INC ? "inc" : r->kind == SV_RULE_EXC ? "exc" : "growth");
 		jw_key(&w, "row");
-		if (r->row)
-			jw_str(&w, r->row);
-		else
-			jw_null(&w);
+		jw_str(&w, r->row);
 		jw_key(&w, "value");
 		if (isfinite(r->value))
 			jw_num(&w, r->value);

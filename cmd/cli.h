@@ -247,7 +247,7 @@ void jw_end_obj(jw *w);
 void jw_begin_arr(jw *w);
 void jw_end_arr(jw *w);
 void jw_key(jw *w, const char *k);
-void jw_str(jw *w, const char *s);
+void jw_str(jw *w, const char *s); /* NULL: null */
 void jw_num(jw *w, double d);
 void jw_int(jw *w, long long i);
 void jw_null(jw *w);

@@ -140,7 +140,7 @@ static int on_event(void *payload, const sv_trace_event *e)
 		jw_begin_obj(w);
 		jw_key(w, "ms"); jw_num(w, e->ms);
 		jw_key(w, "event"); jw_str(w, e->name);
-		jw_key(w, "process"); if (e->process) jw_str(w, e->process); else jw_null(w);
+		jw_key(w, "process"); jw_str(w, e->process);
 		jw_key(w, "pid"); if (e->pid >= 0) jw_int(w, e->pid); else jw_null(w);
 		jw_key(w, "tid"); if (e->tid >= 0) jw_int(w, e->tid); else jw_null(w);
 		jw_key(w, "cpu"); if (e->cpu >= 0) jw_int(w, e->cpu); else jw_null(w);

@@ -64,7 +64,10 @@ void jw_key(jw *w, const char *k)
 void jw_str(jw *w, const char *s)
 {
 	sep(w);
-	sv_json_write_string(w->f, s);
+	if (s)
+		sv_json_write_string(w->f, s);
+	else
+		fputs("null", w->f);
 }
 
 void jw_bool(jw *w, bool b)

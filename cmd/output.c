@@ -40,15 +40,9 @@ static void json_summary(jw *w, sv_view *v)
 	const sv_source *src = sv_view_source(v);
 	const char *ev = sv_source_event_name(src), *unit = sv_source_unit(src);
 	jw_key(w, "event");
-	if (ev)
-		jw_str(w, ev);
-	else
-		jw_null(w);
+	jw_str(w, ev);
 	jw_key(w, "unit");
-	if (unit)
-		jw_str(w, unit);
-	else
-		jw_null(w);
+	jw_str(w, unit);
 	jw_end_obj(w);
 }
 
