@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "sv/heap_graph.h"
 #include "tui.h"
 
 /* Read a whole small text file (a key script). */
@@ -168,7 +169,7 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 		to.code_text = tui_code_text;
 	/* a heap snapshot: the Priority box starts with what its tree was built with */
 	if (!o->compare && strcmp(sv_source_format(src), "gcdump") == 0)
-		to.priority = o->priority ? o->priority : sv_gcdump_default_priorities();
+		to.priority = o->priority ? o->priority : sv_heap_default_priorities();
 	sv_error err;
 	sv_error_clear(&err);
 	cli_signals_on_fatal(tui_term_restore);

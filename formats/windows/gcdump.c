@@ -324,11 +324,6 @@ static int dump_fields(gd_ctx *c, int32_t version)
 
 /* ---- the graph to samples (sv/heap_graph.h) ---- */
 
-const char *sv_gcdump_default_priorities(void)
-{
-	return sv_heap_default_priorities();
-}
-
 /* The types as the engine takes them: frames named MODULE!Type, PerfView's FullName ("?" for
  * an empty module), or Type where there is no module. */
 static int heap_types(gd_ctx *c, sv_heap_type **out, char **pool)

@@ -63,9 +63,6 @@ typedef struct sv_format_defaults {
 	bool group_system;
 } sv_format_defaults;
 
-/* The Priority patterns PerfView builds a heap snapshot's tree with (sv_import_opts.priority
- * replaces them); static text. */
-SV_API const char *sv_gcdump_default_priorities(void);
 
 /* One event of a trace as the Events view lists it (PerfView's Events window): borrowed by
  * the callback for its call only. */
