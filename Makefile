@@ -22,7 +22,7 @@ CC ?= cc
 # Each layer is compiled with its own libraries' flags only, so the compiler keeps the layers
 # apart (design.md "Layers"): lib/ sees pcre2, formats/ the format libraries, tui/ ncursesw.
 LIB_PKGS := libpcre2-8
-FMT_PKGS := libxml-2.0 json-c libzip zlib libdw libzstd libprotobuf-c libcurl libmspack libdebuginfod capstone
+FMT_PKGS := libxml-2.0 json-c libzip zlib libdw libzstd libprotobuf-c libcurl libmspack libdebuginfod capstone libtraceevent
 PKGS := $(LIB_PKGS) $(FMT_PKGS)
 LIB_PKG_CFLAGS := $(shell pkg-config --cflags $(LIB_PKGS) 2>/dev/null)
 FMT_PKG_CFLAGS := $(shell pkg-config --cflags $(FMT_PKGS) 2>/dev/null)
@@ -60,7 +60,7 @@ LIB_SRCS := lib/status.c lib/arena.c lib/array.c lib/boxtext.c lib/idmap.c lib/s
 FMT_SRCS := $(addprefix formats/core/,input.c side_file.c registry.c json_stream.c two_parts.c symtab.c symbol_open.c hold.c net.c \
 		writer.c escape.c) \
 	$(addprefix formats/perf/,script.c script_read.c script_tt.c script_events.c script_frames.c script_lex.c \
-		common.c names.c data.c records.c stacks.c tasks.c sym.c sym_maps.c \
+		common.c names.c data.c data_events.c records.c stacks.c tasks.c sym.c sym_maps.c \
 		unwind.c disasm.c dwarf_inline.c code_text.c annotate.c source_view.c) \
 	$(addprefix formats/windows/,etl.c etl_common.c etl_stream.c etl_events.c etl_kinds.c etl_decode.c etl_stacks.c etl_list.c clr_events.c etl_emit.c etl_symbols.c \
 		symsrv.c xpress.c pdb.c pe.c msvc_demangle.c nettrace.c nettrace_meta.c nettrace_blocks.c \
@@ -169,7 +169,7 @@ bench: $(BIN) $(B)/tests/bench/gen $(B)/tests/bench/engine $(B)/tests/bench/tui-
 # deps-test first, so a clone's two commands (make demo, make test) need nothing else.
 DEB_BUILD := build-essential pkg-config libpcre2-dev libxml2-dev libjson-c-dev zlib1g-dev libzip-dev \
 	libncurses-dev libdw-dev libelf-dev libzstd-dev libiberty-dev libprotobuf-c-dev protobuf-c-compiler \
-	libcurl4-openssl-dev libmspack-dev libdebuginfod-dev libcapstone-dev
+	libcurl4-openssl-dev libmspack-dev libdebuginfod-dev libcapstone-dev libtraceevent-dev
 DEB_TEST := libc6-dbg libcmocka-dev jq zip unzip tmux libxml2-utils time chromium clang libclang-rt-14-dev \
 	golang-go python3 gcab debuginfod gdb heaptrack zstd linux-perf
 define install_missing

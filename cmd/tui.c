@@ -159,10 +159,9 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 			   /* nor can a diff's runs, one by one */
 			   o->nfiles && strcmp(o->files[0], "-") && !o->compare ? reload_file : NULL, o, .expand_hot = pick || hot,
 			   .compare = o->compare };
-	/* a trace read from a file: its events can be listed */
-	if (!o->compare && o->nfiles && strcmp(o->files[0], "-") &&
-	    (!strcmp(sv_source_format(src), "etl") || !strcmp(sv_source_format(src), "nettrace") ||
-	     !strcmp(sv_source_format(src), "perf-script")))
+	/* a trace read from a file, of a format that lists events: its events can be listed */
+	const sv_format *fmt = sv_format_find(sv_source_format(src));
+	if (!o->compare && o->nfiles && strcmp(o->files[0], "-") && fmt && fmt->list_events)
 		to.load_events = tui_load_events;
 	/* code addresses (perf.data): a row's function can be annotated */
 	if (sv_source_location_count(src))

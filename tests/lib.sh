@@ -148,14 +148,16 @@ expect_file() {
 }
 
 # screen_scripts DIR: every DIR/*.keys runs headless; its screens must equal <name>.expected.
-# The first line names the input and size. SV_UPDATE_GOLDEN=1 rewrites.
+# The first line names the input and size, and may end with "args: OPTIONS" (words) for the
+# view. SV_UPDATE_GOLDEN=1 rewrites.
 screen_scripts() {
-	local k hdr in size got
+	local k hdr in size got args
 	for k in "$1"/*.keys; do
 		hdr=$(head -n 1 "$k")
 		in=$(printf '%s' "$hdr" | sed -n 's/.*input: \([^ ]*\).*/\1/p')
 		size=$(printf '%s' "$hdr" | sed -n 's/.*size: \([0-9]*x[0-9]*\).*/\1/p')
-		got=$("$SV" view "$in" --script "$k" --size "$size" 2>&1)
+		read -r -a args <<< "$(printf '%s' "$hdr" | sed -n 's/.*args: //p')"
+		got=$("$SV" view "$in" "${args[@]}" --script "$k" --size "$size" 2>&1)
 		expect_file "tui.$(basename "$k" .keys)" "${k%.keys}.expected" "$got"
 	done
 }

@@ -46,7 +46,7 @@ static int refilter(tui_app *a)
 bool tui_evlog_load(tui_app *a, const char *what)
 {
 	if (!a->load_events) {
-		tui_status(a, "%s: the events of ETL and .nettrace traces read from a file", what);
+		tui_status(a, "%s: the events of traces read from a file (ETL, .nettrace, perf.data, perf script text)", what);
 		return false;
 	}
 	if (!a->evlog) {

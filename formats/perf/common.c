@@ -81,3 +81,29 @@ bool sv_perf_program_file(const char *path, size_t len)
 	}
 	return true;
 }
+
+size_t sv_perf_text_fields(const char *text, size_t n, char *buf, const char **names, const char **values, size_t max)
+{
+	size_t nf = 0, o = 0, i = 0;
+	while (i < n && nf < max) {
+		while (i < n && (text[i] == ' ' || text[i] == '\t'))
+			i++;
+		size_t s = i;
+		while (i < n && text[i] != ' ' && text[i] != '\t')
+			i++;
+		const char *eq = memchr(text + s, '=', i - s);
+		if (!eq || eq == text + s)
+			continue;
+		size_t kl = (size_t)(eq - text - s), vl = i - s - kl - 1;
+		names[nf] = buf + o;
+		memcpy(buf + o, text + s, kl), o += kl, buf[o++] = '\0';
+		values[nf++] = buf + o;
+		memcpy(buf + o, eq + 1, vl), o += vl, buf[o++] = '\0';
+	}
+	if (!nf && n && max) {
+		names[nf] = "text";
+		values[nf++] = buf + o;
+		memcpy(buf + o, text, n), buf[o + n] = '\0';
+	}
+	return nf;
+}

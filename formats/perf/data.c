@@ -281,82 +281,85 @@ static int finish(pdr *r)
 	return rc ? sv_pdr_oom(r) : 0;
 }
 
-static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
+/* The records' walk in time order: each record's type, misc, payload (n bytes) and byte
+ * offset (of its compressed record when inflated). */
+typedef int (*pd_record_fn)(pdr *r, void *x, uint32_t type, uint16_t misc, const unsigned char *p, size_t n,
+			    size_t off);
+
+/* Read the header, index every record (features, attributes, tracing data on the way),
+ * choose the event and sort the records by time. pd_close frees what it made, whatever it
+ * returned. */
+static int pd_open(pdr *r, sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
 {
 	static const sv_import_opts none = { 0 };
-	pdr r;
-	memset(&r, 0, sizeof(r));
-	r.sink = sink;
-	r.in = in;
-	r.opts = opts ? opts : &none;
-	r.err = err;
-	r.d = in->data;
-	r.n = in->len;
-	r.kmaps.refs = 1;
+	r->sink = sink;
+	r->in = in;
+	r->opts = opts ? opts : &none;
+	r->err = err;
+	r->d = in->data;
+	r->n = in->len;
+	r->kmaps.refs = 1;
 	uint64_t lim = (uint64_t)in->len * SV_MAX_ZIP_RATIO;
-	r.dlimit = lim < SV_MAX_INPUT_BYTES ? lim : SV_MAX_INPUT_BYTES;
-	sv_idmap_init(&r.id_attr);
-	sv_idmap_init(&r.proc_idx);
-	sv_idmap_init(&r.thread_idx);
-	sv_perf_names_init(&r.names);
-	sv_idmap_init(&r.inl_idx);
-	sv_idmap_init(&r.addr_fids);
+	r->dlimit = lim < SV_MAX_INPUT_BYTES ? lim : SV_MAX_INPUT_BYTES;
+	sv_idmap_init(&r->id_attr);
+	sv_idmap_init(&r->proc_idx);
+	sv_idmap_init(&r->thread_idx);
+	sv_perf_names_init(&r->names);
+	sv_idmap_init(&r->inl_idx);
+	sv_idmap_init(&r->addr_fids);
 	for (int k = 0; k < TP_KINDS; k++)
-		r.tp[k].id = r.tp_attr[k] = -1;
-	sv_cpu_root_init(&r.cpu_roots);
-	rec *tmp = NULL;
-	struct low_mark { uint64_t file, inflated; } *low = NULL;
-	sv_net_init(&r.net, r.opts);
-	sv_perf_sym_opts so = { r.opts->kallsyms, r.opts->debug_dirs, r.opts->perf_map_dir, r.opts->symfs,
-				r.opts->debuginfod, &r.net };
-	int rc = sv_perf_syms_new(&r.syms, &so);
-	if (rc) {
-		sv_pdr_oom(&r);
-		goto out;
-	}
-	size_t doff = 0, dend = 0, stop = 0;
-	if ((rc = read_file_header(&r, &doff, &dend)))
-		goto out;
-	if ((rc = sv_pdr_index_buffer(&r, r.d, doff, dend, false, &stop)))
-		goto out;
-	if (stop < dend && !r.truncated) {
-		r.truncated = true;
-		snprintf(r.trunc_msg, sizeof(r.trunc_msg), "the data ends inside a record at byte offset %zu; %zu bytes ignored", stop,
+		r->tp[k].id = r->tp_attr[k] = -1;
+	sv_cpu_root_init(&r->cpu_roots);
+	sv_net_init(&r->net, r->opts);
+	sv_perf_sym_opts so = { r->opts->kallsyms, r->opts->debug_dirs, r->opts->perf_map_dir, r->opts->symfs,
+				r->opts->debuginfod, &r->net };
+	int rc = sv_perf_syms_new(&r->syms, &so);
+	if (rc)
+		return sv_pdr_oom(r);
+	if ((rc = read_file_header(r, &r->data_off, &r->data_end)))
+		return rc;
+	size_t doff = r->data_off, dend = r->data_end, stop = 0;
+	if ((rc = sv_pdr_index_buffer(r, r->d, doff, dend, false, &stop)))
+		return rc;
+	r->data_stop = stop;
+	if (stop < dend && !r->truncated) {
+		r->truncated = true;
+		snprintf(r->trunc_msg, sizeof(r->trunc_msg), "the data ends inside a record at byte offset %zu; %zu bytes ignored", stop,
 			 dend - stop);
 	}
-	if (r.dlen && !r.truncated) {
-		r.truncated = true;
-		snprintf(r.trunc_msg, sizeof(r.trunc_msg), "compressed records end inside a record; %zu inflated bytes ignored",
-			 r.dlen);
+	if (r->dlen && !r->truncated) {
+		r->truncated = true;
+		snprintf(r->trunc_msg, sizeof(r->trunc_msg), "compressed records end inside a record; %zu inflated bytes ignored",
+			 r->dlen);
 	}
-	if (!r.nattrs) {
-		rc = sv_pdr_fail(&r, SV_EFORMAT, doff, "no event attributes before the records%s%s%s", r.truncated ? " (" : "",
-			  r.truncated ? r.trunc_msg : "", r.truncated ? ")" : "");
-		goto out;
-	}
-	if ((rc = choose_event(&r)))
-		goto out;
-	if (r.nrecs && !(tmp = malloc(r.nrecs * sizeof(*tmp)))) {
-		rc = sv_pdr_oom(&r);
-		goto out;
-	}
-	sv_pdr_sort_recs(r.recs, r.nrecs, tmp);
+	if (!r->nattrs)
+		return sv_pdr_fail(r, SV_EFORMAT, doff, "no event attributes before the records%s%s%s", r->truncated ? " (" : "",
+				   r->truncated ? r->trunc_msg : "", r->truncated ? ")" : "");
+	if ((rc = choose_event(r)))
+		return rc;
+	rec *tmp = NULL;
+	if (r->nrecs && !(tmp = malloc(r->nrecs * sizeof(*tmp))))
+		return sv_pdr_oom(r);
+	sv_pdr_sort_recs(r->recs, r->nrecs, tmp);
 	free(tmp);
-	tmp = NULL;
-	/* The second pass reads the records in time order and lets go of what is behind it:
-	 * low[b] is the least file offset and the least inflated offset of the records from
-	 * block b of 64 on, so the input is never held whole (a mapped file's
-	 * pages go back to the kernel, the inflated stream is inflated again as it is needed).
-	 * Per block, not per record: a bound a little low keeps a little more, and the marks
-	 * take an entry per 64 records instead of a second index. */
-	size_t nblocks = (r.nrecs + 63) / 64;
-	if (!(low = malloc((nblocks ? nblocks : 1) * sizeof(*low)))) {
-		rc = sv_pdr_oom(&r);
-		goto out;
-	}
+	return 0;
+}
+
+/* The second pass: the records in time order to fn, letting go of what is behind it:
+ * low[b] is the least file offset and the least inflated offset of the records from block
+ * b of 64 on, so the input is never held whole (a mapped file's pages go back to the
+ * kernel, the inflated stream is inflated again as it is needed). Per block, not per record:
+ * a bound a little low keeps a little more, and the marks take an entry per 64 records
+ * instead of a second index. */
+static int pd_walk(pdr *r, pd_record_fn fn, void *x)
+{
+	struct low_mark { uint64_t file, inflated; } *low;
+	size_t nblocks = (r->nrecs + 63) / 64;
+	if (!(low = malloc((nblocks ? nblocks : 1) * sizeof(*low))))
+		return sv_pdr_oom(r);
 	uint64_t fmin = UINT64_MAX, dmin = UINT64_MAX;
-	for (size_t i = r.nrecs; i-- > 0;) {
-		uint64_t loc = r.recs[i].loc;
+	for (size_t i = r->nrecs; i-- > 0;) {
+		uint64_t loc = r->recs[i].loc;
 		if (loc & LOC_DECOMP)
 			dmin = (loc & ~LOC_DECOMP) < dmin ? loc & ~LOC_DECOMP : dmin;
 		else
@@ -364,84 +367,118 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		if (i % 64 == 0)
 			low[i / 64] = (struct low_mark){ fmin, dmin };
 	}
-	bool inflating = r.dbase + r.dlen > 0;
-	sv_pdr_rewind(&r, inflating ? doff : stop, stop);
-	for (size_t i = 0; i < r.nrecs; i++) {
-		uint64_t loc = r.recs[i].loc;
+	bool inflating = r->dbase + r->dlen > 0;
+	sv_pdr_rewind(r, inflating ? r->data_off : r->data_stop, r->data_stop);
+	int rc = 0;
+	for (size_t i = 0; i < r->nrecs; i++) {
+		uint64_t loc = r->recs[i].loc;
 		const unsigned char *h;
 		size_t off = (size_t)loc;
 		if (loc & LOC_DECOMP) {
 			uint64_t at = loc & ~LOC_DECOMP;
 			uint16_t hsize;
-			if ((rc = sv_pdr_inflated(&r, at, 8, low[i / 64].inflated, &h)))
-				goto out;
+			if ((rc = sv_pdr_inflated(r, at, 8, low[i / 64].inflated, &h)))
+				break;
 			memcpy(&hsize, h + 6, 2);
-			if ((rc = sv_pdr_inflated(&r, at, hsize, low[i / 64].inflated, &h)))
-				goto out;
-			off = r.comp_off;
+			if ((rc = sv_pdr_inflated(r, at, hsize, low[i / 64].inflated, &h)))
+				break;
+			off = r->comp_off;
 		} else {
-			h = r.d + loc;
+			h = r->d + loc;
 		}
 		if (i % 64 == 0)
-			sv_pdr_release(&r, low[i / 64].file < r.zpos ? (size_t)low[i / 64].file : r.zpos);
+			sv_pdr_release(r, low[i / 64].file < r->zpos ? (size_t)low[i / 64].file : r->zpos);
 		uint32_t type = rd32(h);
 		uint16_t misc, size;
 		memcpy(&misc, h + 4, 2);
 		memcpy(&size, h + 6, 2);
 		/* Symbols and unwinding make this pass the slow one: its share of records is
 		 * the progress reported. */
-		if ((rc = sv_input_progress(in, (unsigned long long)((double)i / (double)r.nrecs * (double)in->len), err)))
-			goto out;
-		rc = type == R_SAMPLE ? sv_pdr_sample(&r, h + 8, size - 8u, misc, off) : sv_pdr_apply(&r, type, misc, h + 8, size - 8u);
-		if (rc)
-			goto out;
-		if (r.net.stopped) { /* Ctrl-C while debuginfod was asked: the load ends too */
-			rc = sv_error_set(err, SV_ECANCELED, "loading canceled (while asking debuginfod)");
-			sv_error_locate(err, in->name, -1, -1);
-			goto out;
+		if ((rc = sv_input_progress(r->in, (unsigned long long)((double)i / (double)r->nrecs * (double)r->in->len), r->err)))
+			break;
+		if ((rc = fn(r, x, type, misc, h + 8, size - 8u, off)))
+			break;
+		if (r->net.stopped) { /* Ctrl-C while debuginfod was asked: the load ends too */
+			rc = sv_error_set(r->err, SV_ECANCELED, "loading canceled (while asking debuginfod)");
+			sv_error_locate(r->err, r->in->name, -1, -1);
+			break;
 		}
 	}
-	rc = finish(&r);
-out:
-	free(tmp);
 	free(low);
-	for (size_t i = 0; i < r.nattrs; i++)
-		free(r.attrs[i].name);
-	free(r.attrs);
-	free(r.recs);
-	free(r.dbuf);
-	ZSTD_freeDStream(r.zs);
-	free(r.hostname);
-	free(r.osrelease);
-	free(r.version);
-	free(r.arch);
-	free(r.cmdline);
-	sv_perf_syms_free(r.syms);
-	free(r.kfids);
-	free(r.kmaps.v);
-	for (size_t i = 0; i < r.nprocs; i++) {
-		sv_perf_unwinder_free(r.procs[i].uw);
-		sv_pdr_maps_unref(r.procs[i].m);
+	return rc;
+}
+
+static void pd_close(pdr *r)
+{
+	for (size_t i = 0; i < r->nattrs; i++)
+		free(r->attrs[i].name);
+	free(r->attrs);
+	free(r->recs);
+	free(r->dbuf);
+	ZSTD_freeDStream(r->zs);
+	free(r->hostname);
+	free(r->osrelease);
+	free(r->version);
+	free(r->arch);
+	free(r->cmdline);
+	free(r->tracing);
+	sv_perf_syms_free(r->syms);
+	free(r->kfids);
+	free(r->kmaps.v);
+	for (size_t i = 0; i < r->nprocs; i++) {
+		sv_perf_unwinder_free(r->procs[i].uw);
+		sv_pdr_maps_unref(r->procs[i].m);
 	}
-	free(r.procs);
-	free(r.threads);
-	free(r.comm_names);
-	free(r.memo);
-	free(r.memo_words);
-	free(r.chain);
-	free(r.locs);
-	free(r.fids);
-	free(r.name);
-	sv_idmap_dispose(&r.id_attr);
-	sv_idmap_dispose(&r.proc_idx);
-	sv_idmap_dispose(&r.thread_idx);
-	sv_perf_names_dispose(&r.names);
-	sv_idmap_dispose(&r.inl_idx);
-	sv_idmap_dispose(&r.addr_fids);
-	sv_tt_free(r.tt);
-	sv_cpu_root_dispose(&r.cpu_roots);
-	free(r.inl);
-	free(r.inl_fids);
+	free(r->procs);
+	free(r->threads);
+	free(r->comm_names);
+	free(r->memo);
+	free(r->memo_words);
+	free(r->chain);
+	free(r->locs);
+	free(r->fids);
+	free(r->name);
+	sv_idmap_dispose(&r->id_attr);
+	sv_idmap_dispose(&r->proc_idx);
+	sv_idmap_dispose(&r->thread_idx);
+	sv_perf_names_dispose(&r->names);
+	sv_idmap_dispose(&r->inl_idx);
+	sv_idmap_dispose(&r->addr_fids);
+	sv_tt_free(r->tt);
+	sv_cpu_root_dispose(&r->cpu_roots);
+	free(r->inl);
+	free(r->inl_fids);
+}
+
+static int import_record(pdr *r, void *x, uint32_t type, uint16_t misc, const unsigned char *p, size_t n, size_t off)
+{
+	(void)x;
+	return type == R_SAMPLE ? sv_pdr_sample(r, p, n, misc, off) : sv_pdr_apply(r, type, misc, p, n);
+}
+
+static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
+{
+	pdr r;
+	memset(&r, 0, sizeof(r));
+	int rc = pd_open(&r, sink, in, opts, err);
+	if (!rc && !(rc = pd_walk(&r, import_record, NULL)))
+		rc = finish(&r);
+	pd_close(&r);
+	return rc;
+}
+
+/* The Events view's listing: every sample in time order (data_events.c). */
+static int pd_list_events(const sv_input *in, const sv_import_opts *opts, const sv_event_lister *l, sv_error *err)
+{
+	pdr r;
+	memset(&r, 0, sizeof(r));
+	r.keep_tracing = true;
+	sv_pdr_lister *x = NULL;
+	int rc = pd_open(&r, NULL, in, opts, err);
+	if (!rc && !(rc = sv_pdr_lister_new(&x, &r, l)) && !(rc = pd_walk(&r, sv_pdr_lister_record, x)))
+		rc = sv_pdr_lister_end(x, &r);
+	sv_pdr_lister_free(x);
+	pd_close(&r);
 	return rc;
 }
 
@@ -454,5 +491,5 @@ static const char *const pd_patterns[] = { "perf.data", ".data", NULL };
 
 const sv_format sv_fmt_perf_data = {
 	.name = "perf-data", .patterns = pd_patterns, .probe = pd_probe, .import = pd_import,
-	.defaults = &sv_perf_defaults,
+	.defaults = &sv_perf_defaults, .list_events = pd_list_events,
 };

@@ -70,6 +70,7 @@ typedef struct attr {
 	uint32_t stack_user;
 	char *name;
 	size_t samples;
+	uint64_t first_time; /* its earliest sample's (UINT64_MAX: none) */
 	bool selected;
 } attr;
 
@@ -122,6 +123,7 @@ typedef struct pdr {
 	const unsigned char *d;
 	size_t n;
 	bool pipe;
+	size_t data_off, data_end, data_stop; /* the data section, and where its whole records end */
 
 	attr *attrs;
 	size_t nattrs, attr_cap;
@@ -150,6 +152,10 @@ typedef struct pdr {
 	unsigned char kbid[20];
 	size_t kbid_len;
 	uint64_t kernel_text;
+	/* the tracing data (every tracepoint's format), copied when keep_tracing is set */
+	bool keep_tracing;
+	unsigned char *tracing;
+	size_t tracing_len;
 
 	sv_perf_syms *syms;
 	sv_net net; /* debuginfod's time and Ctrl-C */
@@ -292,6 +298,15 @@ void sv_pdr_sort_recs(rec *v, size_t n, rec *tmp);
 /* stacks.c: apply one side-band record, or turn one sample into a stack, in time order. */
 int sv_pdr_apply(pdr *r, uint32_t type, uint16_t misc, const unsigned char *p, size_t n);
 int sv_pdr_sample(pdr *r, const unsigned char *p, size_t n, uint16_t misc, size_t off);
+
+/* data_events.c: the Events view's listing (one lister per listing, owned by the caller):
+ * made after the records are indexed, handed each record in time order, ended with the
+ * listing's warnings. */
+typedef struct sv_pdr_lister sv_pdr_lister;
+int sv_pdr_lister_new(sv_pdr_lister **out, pdr *r, const sv_event_lister *l);
+int sv_pdr_lister_record(pdr *r, void *x, uint32_t type, uint16_t misc, const unsigned char *p, size_t n, size_t off);
+int sv_pdr_lister_end(sv_pdr_lister *x, pdr *r);
+void sv_pdr_lister_free(sv_pdr_lister *x);
 
 /* tasks.c: address spaces (a table of maps, reference-counted; own before changing a shared
  * one; insert trims what the new map overlaps), processes and threads by id (made on first

@@ -20,6 +20,12 @@
  * the last of those. */
 size_t sv_perf_upper(const void *v, size_t n, size_t size, size_t key, uint64_t addr);
 
+/* A tracepoint's printed text ("prev_comm=perf prev_pid=13 ... ==> next_comm=..."), as the
+ * Events view's fields: each blank-separated NAME=VALUE word, copied NUL-terminated into buf
+ * (room for 2 * n + 2 bytes) and pointed at by names/values (at most max); a text with
+ * no such word is one field "text" holding it whole (none for an empty text). */
+size_t sv_perf_text_fields(const char *text, size_t n, char *buf, const char **names, const char **values, size_t max);
+
 /* names.c: the Process and Thread frames (see there). Importers call
  * sv_perf_names_thread for every sample's thread (its comm as the sample names it),
  * sv_perf_names_main_comm for a process's main thread's final comm when they know it, and
@@ -154,6 +160,7 @@ void sv_perf_kallsyms_load(sv_perf_syms *s, const unsigned char *kernel_build_id
  * ("kernel.kallsyms" or the module's name). */
 long sv_perf_kallsyms_find(const sv_perf_syms *s, uint64_t addr);
 void sv_perf_kallsyms_sym(const sv_perf_syms *s, long i, const char **sym, const char **module);
+uint64_t sv_perf_kallsyms_addr(const sv_perf_syms *s, long i);
 size_t sv_perf_kallsyms_count(const sv_perf_syms *s);
 
 /* JIT symbols of a process from perf-PID.map: false when none covers addr. The map is read

@@ -64,6 +64,7 @@ int sv_pdr_add_attr(pdr *r, const unsigned char *p, size_t size, size_t off)
 		return sv_pdr_oom(r);
 	attr *a = &r->attrs[r->nattrs];
 	memset(a, 0, sizeof(*a));
+	a->first_time = UINT64_MAX;
 	a->type = rd32(p);
 	a->config = rd64(p + 8);
 	a->period = rd64(p + 16);
@@ -192,6 +193,10 @@ static void tracing_format(const unsigned char *p, size_t n, const char *event, 
 
 static void tracing_formats(pdr *r, const unsigned char *p, size_t n)
 {
+	if (r->keep_tracing && !r->tracing && n && (r->tracing = malloc(n))) {
+		memcpy(r->tracing, p, n);
+		r->tracing_len = n;
+	}
 	static const char *const sw[] = { "prev_pid", "prev_state", "next_pid" }, *const wk[] = { "pid", NULL, NULL };
 	tracing_format(p, n, "sched_switch", sw, &r->tp[TP_SWITCH]);
 	tracing_format(p, n, "sched_wakeup", wk, &r->tp[TP_WAKEUP]);
@@ -547,6 +552,8 @@ static int handle_record(pdr *r, const unsigned char *base, size_t off, bool dec
 			return 0;
 		}
 		r->attrs[ai].samples++;
+		if (t < r->attrs[ai].first_time)
+			r->attrs[ai].first_time = t;
 	} else if (type != R_MMAP && type != R_MMAP2 && type != R_COMM && type != R_FORK && type != R_EXIT &&
 		   type != R_LOST && type != R_LOST_SAMPLES && type != R_SWITCH) {
 		return 0;

@@ -366,24 +366,7 @@ static int ps_list_events(const sv_input *in, const sv_import_opts *opts, const 
 		memcpy(text + o, h.comm.p, h.comm.n), o += h.comm.n, text[o++] = '\0';
 		const char *event = text + o;
 		memcpy(text + o, h.event.p, h.event.n), o += h.event.n, text[o++] = '\0';
-		size_t nf = 0;
-		span tok[MAX_TOKENS];
-		size_t nt = sv_ps_tokenize(h.payload, tok, MAX_TOKENS);
-		for (size_t i = 0; i < nt && nf < 128; i++) {
-			const char *eq = memchr(tok[i].p, '=', tok[i].n);
-			if (!eq || eq == tok[i].p)
-				continue;
-			names[nf] = text + o;
-			memcpy(text + o, tok[i].p, (size_t)(eq - tok[i].p)), o += (size_t)(eq - tok[i].p), text[o++] = '\0';
-			values[nf++] = text + o;
-			size_t vl = tok[i].n - (size_t)(eq - tok[i].p) - 1;
-			memcpy(text + o, eq + 1, vl), o += vl, text[o++] = '\0';
-		}
-		if (!nf && h.payload.n) { /* not a tracepoint's fields: the line's rest as it is */
-			names[nf] = "text";
-			values[nf++] = text + o;
-			memcpy(text + o, h.payload.p, h.payload.n), o += h.payload.n, text[o++] = '\0';
-		}
+		size_t nf = sv_perf_text_fields(h.payload.p, h.payload.n, text + o, names, values, 128);
 		double ms = h.has_time ? (double)((h.time_s - t0s) * 1000000000LL + (h.time_ns - t0ns)) / 1e6 : 0;
 		sv_trace_event e = { .ms = t0 ? ms : 0, .name = event, .pid = h.has_pid ? h.pid : -1, .tid = h.tid,
 				     .cpu = (int)h.cpu, .process = comm, .data_len = h.payload.n,

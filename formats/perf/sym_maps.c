@@ -204,6 +204,11 @@ void sv_perf_kallsyms_sym(const sv_perf_syms *s, long i, const char **sym, const
 	*module = k->module ? s->knames + k->module : "kernel.kallsyms";
 }
 
+uint64_t sv_perf_kallsyms_addr(const sv_perf_syms *s, long i)
+{
+	return s->ksyms[i].addr;
+}
+
 size_t sv_perf_kallsyms_count(const sv_perf_syms *s)
 {
 	return s->nksyms;

@@ -116,3 +116,47 @@ line=$(gzip -dc "$TT" | grep -m1 " sched:sched_switch:")
 want=$(printf '%s' "$line" | sed 's/.*sched_switch: *//; s/==> //' | tr ' ' '\n' | grep = | jq -Rn '[inputs | capture("(?<k>[^=]+)=(?<v>.*)") | {(.k): .v}] | add' | jq -c .)
 cn events.perf.fields '.events[0].fields' "$want" events "$TT" --event 'sched_switch'
 cn events.perf.ids '[.events[0] | .process, .pid, .tid, .cpu, .has_stack]' '["perf",13247,13247,0,true]' events "$TT" --event 'sched_switch'
+
+# ---- perf.data: every sample, tracepoints' fields as perf script prints them ----
+# The recordings' own perf script text (perf 6.1) is the oracle: event by event the same time,
+# comm, pid, tid, CPU, stack and tracepoint fields (libtraceevent renders the print fmt, as perf).
+for t in tt tt-idle tt-prog; do
+	gzip -dc "tests/data/threadtime/$t.perf.data.gz" > "$EV/$t.data"
+	"$SV" events "$EV/$t.data" --json > "$EV/$t.data.json" 2> /dev/null
+	"$SV" events "tests/data/threadtime/$t.perf.txt.gz" --json > "$EV/$t.txt.json" 2> /dev/null
+	if why=$(python3 tests/tools/events_same.py "$EV/$t.data.json" "$EV/$t.txt.json" --fields-of-tracepoints 2>&1); then ok; else
+		bad "events.perf-data.$t" "$why"; fi
+done
+# the comparison sees a changed field (it is not vacuous)
+jq '.events[3].fields.prev_state = "R"' "$EV/tt.data.json" > "$EV/tt-bad.json"
+if python3 tests/tools/events_same.py "$EV/tt-bad.json" "$EV/tt.txt.json" --fields-of-tracepoints > /dev/null 2>&1; then
+	bad events.perf-data.self-test "a changed field was not seen"; else ok; fi
+# as many of each event as perf recorded; a clock sample's period and address
+cn events.perf-data.counts '[.events | group_by(.event)[] | [.[0].event, length]]' \
+	"$("$SV" info "$EV/tt.data" --json 2>/dev/null | jq -c '[.events[] | select(.name | test("^(thread-time|off-cpu|ready-time)") | not) | [.name, .samples]] | sort')" \
+	events "$EV/tt.data"
+cn events.perf-data.clock '[.events[] | select(.event == "cpu-clock")][0] | [.process, .tid, .fields.period, (.fields.ip | test("^0x[0-9a-f]+$"))]' \
+	'["perf-exec",13248,"250000",true]' events "$EV/tt.data"
+# a thread the kernel reports as tid -1 (an exiting one) is named as perf names it
+cn events.perf-data.exiting '[.events[] | select(.tid == null)][0] | [.process, .pid]' '[":-1",13248]' events "$EV/tt.data"
+# damaged tracing data: the events are still listed, without fields, and a warning says why
+python3 - "$EV/tt.data" "$EV/tt-cut.data" "$EV/tt-off.data" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+at = d.find(b'\x17\x08Dtracing')
+cut = bytearray(d)
+i = cut.find(b'header_page\0', at) + 12
+cut[i:i + 8] = (1 << 40).to_bytes(8, 'little')  # header_page's size runs past the end
+open(sys.argv[2], 'wb').write(cut)
+off = bytearray(d)
+i = off.find(b'field:char prev_comm[16];\toffset:8;\tsize:16;', at)
+assert i > 0
+off[i + 41:i + 43] = b'96'  # prev_comm runs past the end of every switch's raw data
+open(sys.argv[3], 'wb').write(off)
+PY
+e events.perf-data.cut-tracing 0 "tt-cut.data: warning: the tracing data is cut short at its byte [0-9]+: 1268 tracepoint samples listed without fields" -- events "$EV/tt-cut.data"
+cn events.perf-data.cut-tracing.listed '[.shown, ([.events[] | select(.event | startswith("sched:")) | .fields | length] | add)]' '[5065,0]' \
+	events "$EV/tt-cut.data"
+e events.perf-data.raw-short 0 "tt-off.data: warning: [0-9]+ tracepoint samples listed without fields \\(no format for their id, or raw data shorter" \
+	-- events "$EV/tt-off.data"
+cn events.perf-data.raw-short.others '[.events[] | select(.event == "sched:sched_wakeup")][0].fields.comm' '"migration/0"' events "$EV/tt-off.data"

@@ -244,3 +244,24 @@ if command -v perf > /dev/null && command -v objdump > /dev/null; then
 else
 	bad annotate.perf "perf or objdump missing (make deps-test installs them)"
 fi
+
+# ---- events: perf.data's tracepoints against perf script's own text of the recording ----
+# Recorded now (strings, flags, symbolic values, kernel function names %pS from the running
+# kernel's kallsyms, as perf names them): event by event the same as perf script prints.
+if command -v perf > /dev/null; then
+	EVX=$TMP/events-live
+	mkdir -p "$EVX"
+	if perf record -q -g -o "$EVX/tp.data" -e sched:sched_process_exec -e sched:sched_process_fork \
+		-e sched:sched_process_exit -e kmem:kmalloc -e syscalls:sys_enter_openat -e timer:hrtimer_start \
+		-e signal:signal_generate -e sched:sched_switch -- \
+		sh -c 'for i in 1 2 3; do ls /usr > /dev/null; cat /etc/hostname > /dev/null; sleep 0.01; done; kill -0 $$' > /dev/null 2>&1; then
+		perf script -i "$EVX/tp.data" --ns -F comm,pid,tid,cpu,time,event,trace,ip,sym > "$EVX/tp.txt" 2> /dev/null
+		"$SV" events "$EVX/tp.data" --json > "$EVX/tp.data.json" 2> /dev/null
+		"$SV" events "$EVX/tp.txt" --json > "$EVX/tp.txt.json" 2> /dev/null
+		n=$(jq '[.events[] | .event] | unique | length' "$EVX/tp.data.json")
+		if why=$(python3 tests/tools/events_same.py "$EVX/tp.data.json" "$EVX/tp.txt.json" --shift 2>&1) && [ "$n" -ge 5 ]; then ok; else
+			bad events.perf-data.live "$n kinds; $why"; fi
+	else
+		bad events.perf-data.live "perf cannot record tracepoints here"
+	fi
+fi

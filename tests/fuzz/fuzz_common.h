@@ -148,7 +148,7 @@ static inline int fuzz_event_seen(void *payload, const sv_trace_event *e)
 	return 0;
 }
 
-static inline void fuzz_list_events(const sv_format *fmt, const uint8_t *data, size_t size)
+static inline void fuzz_list_events_opts(const sv_format *fmt, const uint8_t *data, size_t size, const sv_import_opts *opts)
 {
 	sv_input in;
 	if (!fmt->list_events || !fuzz_input(&in, data, size))
@@ -157,9 +157,14 @@ static inline void fuzz_list_events(const sv_format *fmt, const uint8_t *data, s
 	sv_error_clear(&err);
 	size_t total = 0;
 	sv_event_lister l = { fuzz_event_seen, NULL, &total };
-	if (fmt->list_events(&in, NULL, &l, &err) && strncmp(err.msg, "internal error", 14) == 0)
+	if (fmt->list_events(&in, opts, &l, &err) && strncmp(err.msg, "internal error", 14) == 0)
 		abort();
 	free(in.data);
+}
+
+static inline void fuzz_list_events(const sv_format *fmt, const uint8_t *data, size_t size)
+{
+	fuzz_list_events_opts(fmt, data, size, NULL);
 }
 
 /* A text read by one thread and by two (perf script, folded): the same source, id for id
