@@ -160,3 +160,16 @@ cn events.perf-data.cut-tracing.listed '[.shown, ([.events[] | select(.event | s
 e events.perf-data.raw-short 0 "tt-off.data: warning: [0-9]+ tracepoint samples listed without fields \\(no format for their id, or raw data shorter" \
 	-- events "$EV/tt-off.data"
 cn events.perf-data.raw-short.others '[.events[] | select(.event == "sched:sched_wakeup")][0].fields.comm' '"migration/0"' events "$EV/tt-off.data"
+# a format libtraceevent must not see (its print fmt closes a parenthesis it never opened): its events
+# listed without fields, the others with theirs
+python3 - "$EV/tt.data" "$EV/tt-paren.data" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+i = d.find(b'REC->prev_prio, (REC->prev_state')
+assert i > 0
+d[i + 16] = ord(" ")
+open(sys.argv[2], 'wb').write(d)
+PY
+e events.perf-data.bad-format 0 "tt-paren.data: warning: 1 of its 3 tracepoint formats could not be read: 841 tracepoint samples listed without fields" \
+	-- events "$EV/tt-paren.data"
+cn events.perf-data.bad-format.others '[.events[] | select(.event == "sched:sched_wakeup")][0].fields.comm' '"migration/0"' events "$EV/tt-paren.data"
