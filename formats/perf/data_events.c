@@ -83,10 +83,10 @@ static const char *tstr(tcur *c, size_t max)
 
 /* The printk formats ("0xffffffff82a3c1d0 : \"text\"" a line: the strings tracepoints point
  * at) to libtraceevent, NUL-terminated and only the lines of that shape (its parser reads
- * past the end of a line that stops after the colon). */
+ * past the end of a line that stops after the colon, and before a string shorter than 2). */
 static void printk_formats(struct tep_handle *tep, const unsigned char *p, size_t n)
 {
-	char *t = malloc(n + 1);
+	char *t = malloc(n + 2); /* every line kept with its newline, and a NUL */
 	if (!t)
 		return;
 	size_t o = 0;
@@ -95,7 +95,10 @@ static void printk_formats(struct tep_handle *tep, const unsigned char *p, size_
 		size_t e = nl ? (size_t)(nl - p) : n, k = i;
 		while (k < e && (isxdigit(p[k]) || p[k] == 'x'))
 			k++;
-		bool ok = k > i && e - k > 3 && !memcmp(p + k, " : ", 3) && !memchr(p + i, '\0', e - i);
+		/* the string quoted and of 2 characters at least: libtraceevent looks at the 3
+		 * bytes before its closing quote */
+		bool ok = k > i && e - k >= 7 && !memcmp(p + k, " : \"", 4) && p[e - 1] == '"' &&
+			  !memchr(p + i, '\0', e - i);
 		if (ok) {
 			memcpy(t + o, p + i, e - i);
 			o += e - i;
