@@ -98,6 +98,7 @@ static void ctx_dispose(etl_ctx *c)
 	for (size_t i = 0; i < c->nmetas; i++)
 		free(c->metas[i].name);
 	free(c->metas);
+	sv_etl_manifest_free_all(c);
 	free(c->man_buf);
 	sv_idmap_dispose(&c->disk_init);
 	sv_idmap_dispose(&c->heap_index);

@@ -210,7 +210,31 @@ typedef struct emeta {
 	unsigned char guid[16];
 	int id;
 	char *name; /* "Provider/Task[/Opcode]" */
+	int tpl;    /* its fields: index into the context's tpls, -1 = not described */
 } emeta;
+
+/* A field of an event a manifest in the trace describes: its name, TDH in-type and out-type
+ * (TraceLogging's numbering: 4 hex, 3 boolean) and value map (index into maps, -1 none). */
+typedef struct emfield {
+	char *name;
+	uint8_t in, out;
+	long map;
+} emfield;
+/* A manifest template: its fields; partial when decoding stops after them (a field sized by
+ * another, or of a type not read). */
+typedef struct etpl {
+	emfield *f;
+	size_t n;
+	bool partial;
+} etpl;
+/* A manifest's <valueMap> (a value's name) or <bitMap> (the names of the bits set, '|'). */
+typedef struct emap {
+	char *name;
+	bool bits;
+	uint64_t *values;
+	char **names;
+	size_t n;
+} emap;
 
 typedef struct ekind {
 	uint64_t key;
@@ -295,6 +319,10 @@ typedef struct etl_ctx {
 	emeta *metas;         /* names of manifest events the trace carries */
 	size_t nmetas, metacap;
 	sv_idmap meta_index;  /* (GUID, id) hash -> index + 1 (probed) */
+	etpl *tpls;           /* the manifests' templates and maps (etl_manifest.c) */
+	size_t ntpls, tplcap;
+	emap *maps;
+	size_t nmaps, mapcap;
 	unsigned char *man_buf; /* an EventSource manifest being put together from its chunks */
 	size_t man_len, man_cap;
 	unsigned man_next;      /* the chunk expected next */
@@ -424,6 +452,19 @@ int sv_etl_name_late_kinds(etl_ctx *c);
 int sv_etl_on_manifest(etl_ctx *c, const etl_rec *r);
 int sv_etl_count_kind(etl_ctx *c, const etl_rec *r, uint32_t *kind);
 int sv_etl_on_event_info(etl_ctx *c, const etl_rec *r);
+
+/* ---- etl_manifest.c ---- */
+
+/* A manifest document's templates and maps, read into c->tpls and c->maps; the handle
+ * gives a template's index by its tid until sv_etl_manifest_done. */
+typedef struct etl_mf etl_mf;
+struct _xmlNode;
+int sv_etl_manifest_read(etl_ctx *c, struct _xmlNode *root, etl_mf **out);
+int sv_etl_manifest_template(const etl_mf *mf, const char *tid);
+void sv_etl_manifest_done(etl_mf *mf);
+void sv_etl_manifest_free_all(etl_ctx *c);
+/* The metadata of a manifest event (GUID, id), or NULL. */
+const emeta *sv_etl_find_meta(const etl_ctx *c, const unsigned char *guid, int id);
 
 /* ---- etl_decode.c ---- */
 

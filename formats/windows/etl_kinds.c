@@ -18,7 +18,7 @@ static uint64_t meta_key(const unsigned char *guid, int id)
 	return sv_hash_bytes((const char *)guid, 16) ^ ((uint64_t)(unsigned)id * 0x9E3779B97F4A7C15ULL);
 }
 
-static const emeta *find_meta(const etl_ctx *c, const unsigned char *guid, int id)
+const emeta *sv_etl_find_meta(const etl_ctx *c, const unsigned char *guid, int id)
 {
 	for (uint64_t h = meta_key(guid, id);; h++) {
 		uint32_t i = sv_idmap_get(&c->meta_index, h);
@@ -30,10 +30,11 @@ static const emeta *find_meta(const etl_ctx *c, const unsigned char *guid, int i
 	}
 }
 
-/* Names event id of the provider guid (the first name given wins). */
-static int add_meta(etl_ctx *c, const unsigned char *guid, int id, const char *name)
+/* Names event id of the provider guid, its fields described by template tpl (-1: none); the
+ * first name given wins. */
+static int add_meta(etl_ctx *c, const unsigned char *guid, int id, const char *name, int tpl)
 {
-	if (find_meta(c, guid, id))
+	if (sv_etl_find_meta(c, guid, id))
 		return 0;
 	char *dup = strdup(name);
 	if (!dup || SV_ARRAY_RESERVE(c->metas, c->metacap, c->nmetas + 1)) {
@@ -44,6 +45,7 @@ static int add_meta(etl_ctx *c, const unsigned char *guid, int id, const char *n
 	memcpy(m->guid, guid, 16);
 	m->id = id;
 	m->name = dup;
+	m->tpl = tpl;
 	uint64_t h = meta_key(guid, id);
 	while (sv_idmap_get(&c->meta_index, h) != SV_IDMAP_NONE)
 		h++;
@@ -80,23 +82,25 @@ static int name_manifest(etl_ctx *c, const unsigned char *guid, const unsigned c
 		sv_etl_warn(c, W_PAYLOAD, "an EventSource manifest (ManifestData event) is not well-formed XML");
 		return 0;
 	}
-	int rc = 0;
 	char *prov = NULL;
+	etl_mf *mf = NULL;
+	int rc = sv_etl_manifest_read(c, xmlDocGetRootElement(doc), &mf);
 	/* depth-first over the document, without recursion */
 	for (xmlNode *x = xmlDocGetRootElement(doc); x && !rc;) {
 		if (x->type == XML_ELEMENT_NODE && !prov && strcmp((const char *)x->name, "provider") == 0)
 			prov = xattr(x, "name");
 		if (x->type == XML_ELEMENT_NODE && prov && strcmp((const char *)x->name, "event") == 0) {
-			char *v = xattr(x, "value"), *task = xattr(x, "task"), *op = xattr(x, "opcode"), *sym = xattr(x, "symbol");
+			char *v = xattr(x, "value"), *task = xattr(x, "task"), *op = xattr(x, "opcode"), *sym = xattr(x, "symbol"),
+			     *tid = xattr(x, "template");
 			char *end = NULL;
 			long id = v ? strtol(v, &end, 10) : -1;
 			const char *t = task ? task : sym;
 			if (v && end && !*end && id >= 0 && id <= 0xFFFF && t) {
 				char name[200];
 				task_opcode_name(name, sizeof(name), prov, t, op);
-				rc = add_meta(c, guid, (int)id, name);
+				rc = add_meta(c, guid, (int)id, name, sv_etl_manifest_template(mf, tid));
 			}
-			xmlFree(v), xmlFree(task), xmlFree(op), xmlFree(sym);
+			xmlFree(v), xmlFree(task), xmlFree(op), xmlFree(sym), xmlFree(tid);
 		}
 		if (x->children && x->type == XML_ELEMENT_NODE) {
 			x = x->children;
@@ -110,8 +114,9 @@ static int name_manifest(etl_ctx *c, const unsigned char *guid, const unsigned c
 	if (!rc && prov) {
 		char name[200];
 		snprintf(name, sizeof(name), "%s/ManifestData", prov);
-		rc = add_meta(c, guid, 65534, name);
+		rc = add_meta(c, guid, 65534, name, -1);
 	}
+	sv_etl_manifest_done(mf);
 	xmlFree(prov);
 	xmlFreeDoc(doc);
 	return rc;
@@ -124,7 +129,7 @@ static int name_manifest(etl_ctx *c, const unsigned char *guid, const unsigned c
 int sv_etl_on_manifest(etl_ctx *c, const etl_rec *r)
 {
 	const unsigned char *p = r->payload;
-	if (r->plen < 8 || p[0] != 1 || p[3] != 0x5B || find_meta(c, r->guid_bytes, 65534))
+	if (r->plen < 8 || p[0] != 1 || p[3] != 0x5B || sv_etl_find_meta(c, r->guid_bytes, 65534))
 		return 0;
 	unsigned total = rd16(p + 4), chunk = rd16(p + 6);
 	if (total == 1 && chunk == 0)
@@ -178,7 +183,7 @@ int sv_etl_on_event_info(etl_ctx *c, const etl_rec *r)
 	}
 	const unsigned char *p = r->payload;
 	int id = rd16(p + 32);
-	if (find_meta(c, p, id))
+	if (sv_etl_find_meta(c, p, id))
 		return 0;
 	bool nomem = false;
 	char *prov = tei_string(r, rd32(p + 52), &nomem), *task = tei_string(r, rd32(p + 68), &nomem),
@@ -187,7 +192,7 @@ int sv_etl_on_event_info(etl_ctx *c, const etl_rec *r)
 	if (!rc && prov && task) {
 		char name[200];
 		task_opcode_name(name, sizeof(name), prov, task, op);
-		rc = add_meta(c, p, id, name);
+		rc = add_meta(c, p, id, name, -1);
 	}
 	free(prov);
 	free(task);
@@ -238,7 +243,7 @@ int sv_etl_count_kind(etl_ctx *c, const etl_rec *r, uint32_t *kind)
 			g = gb;
 		}
 		const char *e = r->kind == REC_EVENT ? sv_etl_manifest_event_name(g, r->id) : sv_etl_trace_event_name(g, r->id);
-		const emeta *m = r->kind == REC_EVENT && r->guid < 0 ? find_meta(c, r->guid_bytes, r->id) : NULL;
+		const emeta *m = r->kind == REC_EVENT && r->guid < 0 ? sv_etl_find_meta(c, r->guid_bytes, r->id) : NULL;
 		unnamed = r->kind == REC_EVENT && r->guid < 0 && !r->tl_event && !m;
 		if (r->kind == REC_EVENT && r->tl_event) /* TraceLogging: provider and event named in the record */
 			snprintf(name, sizeof(name), "%s/%s", r->tl_provider ? r->tl_provider : g, r->tl_event);
@@ -273,7 +278,7 @@ int sv_etl_name_late_kinds(etl_ctx *c)
 {
 	for (size_t k = 0; k < c->nkinds; k++) {
 		ekind *e = &c->kinds[k];
-		const emeta *m = e->id >= 0 ? find_meta(c, e->guid, e->id) : NULL;
+		const emeta *m = e->id >= 0 ? sv_etl_find_meta(c, e->guid, e->id) : NULL;
 		if (!m)
 			continue;
 		char *dup = strdup(m->name);

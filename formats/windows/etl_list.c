@@ -260,6 +260,62 @@ static void tl_fields(lbuf *o, const unsigned char *s, size_t sn, const unsigned
 	}
 }
 
+/* A mapped value's text: a <valueMap>'s name for it; a <bitMap>'s names of the bits it has,
+ * from the lowest value up, each taking its bits (a name for several bits shows only when
+ * none of them was named before: TraceEvent's order), joined by '|'; the number when the
+ * map has no name for it. */
+static void map_text(lbuf *o, const emap *m, uint64_t v)
+{
+	size_t shown = 0;
+	uint64_t left = v;
+	for (size_t i = 0; i < m->n; i++) {
+		uint64_t b = m->values[i];
+		bool hit = m->bits ? b && (left & b) == b : b == v;
+		if (!hit)
+			continue;
+		if (shown++)
+			put(o, "|", 1);
+		put(o, m->names[i], strlen(m->names[i]));
+		if (!m->bits)
+			return;
+		left &= ~b;
+	}
+	if (!shown)
+		putf(o, "%" PRIu64, v);
+}
+
+/* An event a manifest in the trace describes (an EventSource's): its template's fields in
+ * order, mapped ones by their map; stops at what it cannot read. */
+static void man_fields(lbuf *o, const etl_ctx *c, const etpl *t, const unsigned char *p, size_t n, unsigned ptr)
+{
+	static const unsigned char width[] = { [TL_I8] = 1,  [TL_U8] = 1,	 [TL_I16] = 2,	  [TL_U16] = 2,
+					       [TL_I32] = 4, [TL_U32] = 4,	 [TL_I64] = 8,	  [TL_U64] = 8,
+					       [TL_BOOL32] = 4, [TL_HEX32] = 4, [TL_HEX64] = 8 };
+	size_t at = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const emfield *f = &t->f[i];
+		if (!begin(o, f->name, strlen(f->name)))
+			return;
+		size_t w = f->in < sizeof(width) ? width[f->in] : 0;
+		bool ok;
+		if (f->map >= 0 && w) {
+			ok = n - at >= w;
+			if (ok) {
+				const unsigned char *q = p + at;
+				map_text(o, &c->maps[f->map], w == 1 ? q[0] : w == 2 ? rd16(q) : w == 4 ? rd32(q) : rd64(q));
+				at += w;
+			}
+		} else {
+			ok = tl_value(o, f->in, f->out, p, n, &at, ptr);
+		}
+		end(o);
+		if (!ok) {
+			o->n--; /* not there: left out, and what follows */
+			return;
+		}
+	}
+}
+
 /* ---- the kernel's own events (MOF classes: no description in the trace) ---- */
 
 static void kv(lbuf *o, const char *name, const char *fmt, ...) SV_PRINTF(3, 4);
@@ -579,6 +635,7 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 	o->len = o->n = 0;
 	bool no_pid = false;
 	unsigned P = c->ptr;
+	const emeta *meta;
 	if (r->kind == REC_HOOK && r->group == 0x00 && r->type == 0)
 		k_header(o, r, r->ptr);
 	else if (r->kind == REC_HOOK && r->group == 0x03 && (r->type <= 4 || r->type == 39) && r->type >= 1)
@@ -606,6 +663,18 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 	}
 	else if (r->kind == REC_EVENT && r->tl_fields)
 		tl_fields(o, r->tl_fields, r->tl_fields_len, r->payload, r->plen, r->ptr);
+	else if (r->kind == REC_EVENT && r->guid < 0 && r->id == 65534 && r->plen >= 8 && r->payload[3] == 0x5B) {
+		/* an EventSource's manifest (a chunk of it): the envelope, as TraceEvent shows it */
+		const unsigned char *q = r->payload;
+		kv(o, "Format", "%u", q[0]);
+		kv(o, "MajorVersion", "%u", q[1]);
+		kv(o, "MinorVersion", "%u", q[2]);
+		kv(o, "Magic", "%u", q[3]);
+		kv(o, "TotalChunks", "%u", rd16(q + 4));
+		kv(o, "ChunkNumber", "%u", rd16(q + 6));
+		kv(o, "PayloadLength", "%zu", r->plen);
+	} else if (r->kind == REC_EVENT && r->guid < 0 && (meta = sv_etl_find_meta(c, r->guid_bytes, r->id)) && meta->tpl >= 0)
+		man_fields(o, c, &c->tpls[meta->tpl], r->payload, r->plen, r->ptr);
 	else if (r->kind == REC_HOOK) {
 		/* the kernel's other kinds by name: whose process or thread the event is */
 		const char *k = c->kinds[kind].name;

@@ -113,7 +113,9 @@ for a in x64 x86; do
 		Microsoft-Windows-DotNETRuntimeRundown/Loader/AssemblyDCStop Microsoft-Windows-DotNETRuntimeRundown/Runtime/Start \
 		"Windows Kernel/EventTrace" "Windows Kernel/Process/Start" "Windows Kernel/Process/DCStart" \
 		"Windows Kernel/Process/PerfCtr" "Windows Kernel/Thread/Start" "Windows Kernel/Image/Load" \
-		"Windows Kernel/Image/DCStart" "Windows Kernel/PerfInfo/Sample" "Windows Kernel/SystemConfig/CPU" 2>&1); then ok
+		"Windows Kernel/Image/DCStart" "Windows Kernel/PerfInfo/Sample" "Windows Kernel/SystemConfig/CPU" \
+		PerfView/CommandLineParameters PerfView/KernelEnableParameters PerfView/ProviderEnableParameters PerfView/ManifestData \
+		System.Threading.Tasks.TplEventSource/TaskScheduled/Send System.Diagnostics.Eventing.FrameworkEventSource/ThreadPoolEnqueueWork 2>&1); then ok
 	else bad "events.etl.$a.baseline" "$(printf '%s\n' "$why" | grep DIFFERS | head -5)"; fi
 	want=$("$SV" info "$ED/net.4.5.2.$a.etl.zip" --json 2>/dev/null | jq -r '.events[] | select(.name | test("^(thread-time|ready-time|blocked-time|net-|disk-io-time)") | not) | "\(.name):\(.samples)"' | sort)
 	got=$(jq -r '.events | group_by(.event)[] | "\(.[0].event):\(length)"' "$IT/ev-$a.json" | sort)

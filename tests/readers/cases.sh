@@ -156,6 +156,14 @@ cn etl.names.event '[.summary.count, .summary.event]' '[3,"Contoso.Work/Work/Sto
 cn etl.names.tl-event '[.summary.count]' '[2]' byname "$RT/names.etl" --event tl_provider/World
 e etl.names.late 2 "event 'Contoso.Big/ManifestData' is named by metadata logged after its first events; open it as 'c0c0c003-1234-5678-9abc-def000000003/Event.65534.'" -- byname "$RT/names.etl" --event Contoso.Big/ManifestData
 cn etl.names.late-by-id '[.summary.count]' '[2]' byname "$RT/names.etl" --event 'c0c0c003-1234-5678-9abc-def000000003/Event(65534)'
+# an EventSource's fields from its manifest's template: maps by name (a bit map's lowest bits
+# first, a name for several bits only when none was named), hex out-type; decoding stops at a
+# binary sized by another field; a payload cut short keeps what it has
+cn etl.manifest.fields '[.events[] | select(.event == "Fabrikam.Fields/Report") | .fields]' \
+	'[{"who":"alice","count":"-7","level":"Verbose","flags":"A|B|C","mask":"0xbeef","id":"03020100-0504-0706-0809-0a0b0c0d0e0f","ok":"True","blob_Length":"2"},{"who":"bob","count":"3"}]' \
+	events "$RT/names.etl"
+cn etl.manifest.envelope '[.events[] | select(.event == "Fabrikam.Fields/ManifestData") | .fields | [.Format, .Magic, .TotalChunks, .ChunkNumber]]' \
+	'[["1","91","1","0"]]' events "$RT/names.etl"
 
 # ---- ETL file and memory events (gen_etl.py io): FileIO Write/Read in bytes under the file the
 # FileKey names, VirtualAlloc commits up, VirtualFree decommits down, a reserve counted 0 ----

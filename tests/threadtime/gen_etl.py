@@ -32,7 +32,8 @@
 # EventSource manifest it logged as event 65534 (task Work, win:Stop), Contoso.Big's event 1
 # (1) by a manifest in two chunks, TraceLogging events Hello (1) and World (2) of provider
 # tl_provider by their extended data items, and Contoso.Bad's event 5 (1) whose manifest is
-# not XML (left unnamed, a warning).
+# not XML (left unnamed, a warning); Fabrikam.Fields' event 2 (2), whose fields its manifest's
+# template describes (a value map, a bit map, a hex out-type, a binary sized by another field).
 # With "io": thread 101's file and memory events (cases in tests/readers): FileIO Name of file
 # key 0xF00D (\\Device\\HarddiskVolume9\\data\\log.txt), FileIO Write of 4096 and 100 bytes and
 # a Read of 512 bytes to it (FileObject 0x1111, FileKey 0xF00D), VirtualAlloc commits of 65536
@@ -182,6 +183,37 @@ def manifest(prov, name, events, chunks=1):
             for i in range(chunks)]
 
 
+FIELDS_XML = (
+    '<instrumentationManifest xmlns="http://schemas.microsoft.com/win/2004/08/events"><instrumentation>'
+    '<events><provider name="Fabrikam.Fields" guid="{x}"><tasks><task name="Report" value="1"/></tasks>'
+    '<maps><valueMap name="LevelMap"><map value="4" message="$(string.level_info)"/>'
+    '<map value="5" message="$(string.level_verbose)"/></valueMap>'
+    '<bitMap name="FlagMap"><map value="0x6" message="$(string.flag_both)"/><map value="0x4" message="$(string.flag_b)"/>'
+    '<map value="0x2" message="$(string.flag_a)"/><map value="0x10" message="$(string.flag_c)"/></bitMap></maps>'
+    '<events><event value="2" version="0" level="win:Informational" task="Report" template="ReportArgs"/></events>'
+    '<templates><template tid="ReportArgs"><data name="who" inType="win:UnicodeString"/>'
+    '<data name="count" inType="win:Int32"/><data name="level" inType="win:UInt32" map="LevelMap"/>'
+    '<data name="flags" inType="win:UInt64" map="FlagMap"/><data name="mask" inType="win:UInt64" outType="win:HexInt64"/>'
+    '<data name="id" inType="win:GUID"/><data name="ok" inType="win:Boolean"/>'
+    '<data name="blob_Length" inType="win:UInt32"/><data name="blob" inType="win:Binary" length="blob_Length"/>'
+    '<data name="after" inType="win:Int32"/></template></templates>'
+    '</provider></events></instrumentation><localization><resources culture="en-US"><stringTable>'
+    '<string id="level_info" value="Informational"/><string id="level_verbose" value="Verbose"/>'
+    '<string id="flag_a" value="A"/><string id="flag_b" value="B"/><string id="flag_both" value="AB"/>'
+    '<string id="flag_c" value="C"/></stringTable></resources></localization></instrumentationManifest>').encode()
+
+
+def fields_events():
+    """Fabrikam.Fields: an EventSource whose manifest describes its event 2's fields (maps, a
+    hex out-type, a binary sized by the field before it, where decoding stops)."""
+    r = [event64(guid(6), 65534, ts(6), struct.pack("<BBBBHH", 1, 1, 0, 0x5B, 1, 0) + FIELDS_XML)]
+    g = bytes(range(16))
+    full = (utf16z("alice") + struct.pack("<iIQQ", -7, 5, 0x16, 0xBEEF) + g + struct.pack("<I", 1) +
+            struct.pack("<I", 2) + b"\xAA\xBB" + struct.pack("<i", 9))
+    r += [event64(guid(6), 2, ts(6.5), full), event64(guid(6), 2, ts(6.6), utf16z("bob") + struct.pack("<i", 3))]
+    return r
+
+
 def names():
     r = [event_info(guid(1), 7, "Contoso-Disk", "Flush", "win:Start")]
     r += [event64(guid(1), 7, ts(1 + i), b"\0" * 4) for i in range(2)]
@@ -195,7 +227,7 @@ def names():
         r += [event64(guid(4), 0, ts(4 + i), b"\1", tl + ext_item(11, schema, False)) for i in range(n)]
     r += [event64(guid(5), 65534, ts(5), struct.pack("<BBBBHH", 1, 1, 0, 0x5B, 1, 0) + b"<not xml"),
           event64(guid(5), 5, ts(5.5), b"")]
-    return r
+    return r + fields_events()
 
 
 def io():
