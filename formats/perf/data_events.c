@@ -135,6 +135,11 @@ static bool format_shape(const unsigned char *p, size_t n)
 			const char *o = memmem(l, (size_t)(le - l), ";\toffset:", 9), *z = memmem(l, (size_t)(le - l), ";\tsize:", 7);
 			if (!o || !z || z < o)
 				return false;
+			/* the declaration: C words, '*' and '[N]' only (a parenthesis there leaks in
+			 * libtraceevent) */
+			for (const char *d = l + 7; d < o; d++)
+				if (!isalnum((unsigned char)*d) && !strchr("_ *[]", *d))
+					return false;
 		}
 		l = le + 1;
 	}
