@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
 
 #include "clr_events.h"
 #include "etl_int.h"
@@ -607,6 +610,147 @@ static void k_flush(lbuf *o, const etl_ctx *c, const etl_rec *r, unsigned P, uin
 	kv(o, "ElapsedTimeMSec", "%.6f", ticks_ms(c, rd64(p + 8)));
 }
 
+static uint16_t net_port(const unsigned char *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]); /* network order */
+}
+
+static void ip4(lbuf *o, const char *name, const unsigned char *p)
+{
+	kv(o, name, "%u.%u.%u.%u", p[0], p[1], p[2], p[3]);
+}
+
+static void ip6(lbuf *o, const char *name, const unsigned char *p)
+{
+	char t[INET6_ADDRSTRLEN];
+	if (inet_ntop(AF_INET6, p, t, sizeof(t)))
+		kv(o, name, "%s", t);
+}
+
+/* TcpIp and UdpIp (version 1 on: PID, size, addresses, ports in network order, then sequence
+ * number and connection), the fields TraceEvent shows in its order: IPv4 UDP events through
+ * its UdpIpTraceData (the first pointer-sized word as "context", dsize where a version-0
+ * event had it), UDP over IPv6 without the addresses it leaves out. */
+static void k_net(lbuf *o, const etl_rec *r, const char *k, unsigned P)
+{
+	const unsigned char *p = r->payload;
+	size_t n = r->plen;
+	bool v6 = strstr(k, "IPV6") != NULL, udp = !strncmp(k, "Windows Kernel/UdpIp/", 21),
+	     timed = !udp && strstr(k, "/Send") != NULL; /* a TCP send has its start and end times */
+	if (r->version < 1)
+		return;
+	if (v6) {
+		size_t at = timed ? 52 : 44;
+		if (n < at + 4 + P)
+			return;
+		kv(o, "size", "%u", rd32(p + 4));
+		if (!udp) {
+			ip6(o, "daddr", p + 8);
+			ip6(o, "saddr", p + 24);
+		}
+		kv(o, "dport", "%u", net_port(p + 40));
+		kv(o, "sport", "%u", net_port(p + 42));
+		if (timed) {
+			kv(o, "startime", "%u", rd32(p + 44));
+			kv(o, "endtime", "%u", rd32(p + 48));
+		}
+		if (udp || timed) {
+			kv(o, "seqnum", "%u", rd32(p + at));
+			kv(o, "connid", "0x%" PRIx64, rdptr(p + at + 4, P));
+		} else { /* TraceEvent's TcpIpV6TraceData: the connection before the number */
+			kv(o, "connid", "0x%" PRIx64, rdptr(p + at + 4, P));
+			kv(o, "seqnum", "%u", rd32(p + at));
+		}
+	} else if (udp) {
+		if (n < 20 + P)
+			return;
+		kv(o, "context", "0x%" PRIx64, rdptr(p, P));
+		ip4(o, "saddr", p + 12);
+		kv(o, "sport", "%u", net_port(p + 18));
+		kv(o, "size", "%d", (int32_t)rd32(p + 4));
+		ip4(o, "daddr", p + 8);
+		kv(o, "dport", "%u", net_port(p + 16));
+		kv(o, "dsize", "%d", (int16_t)rd16(p + 18 + P - 4));
+	} else {
+		/* a connect or accept has the connection's options before its number */
+		bool opts = strstr(k, "/Connect") != NULL || strstr(k, "/Accept") != NULL;
+		size_t at = timed ? 28 : opts ? 36 : 20;
+		if (n < at + 4 + P)
+			return;
+		kv(o, "size", "%u", rd32(p + 4));
+		ip4(o, "daddr", p + 8);
+		ip4(o, "saddr", p + 12);
+		kv(o, "dport", "%u", net_port(p + 16));
+		kv(o, "sport", "%u", net_port(p + 18));
+		if (opts) {
+			static const char *const h[] = { "mss", "sackopt", "tsopt", "wsopt" };
+			for (int i = 0; i < 4; i++)
+				kv(o, h[i], "%d", (int16_t)rd16(p + 20 + 2 * i));
+			kv(o, "rcvwin", "%d", (int32_t)rd32(p + 28));
+			kv(o, "rcvwinscale", "%d", (int16_t)rd16(p + 32));
+			kv(o, "sndwinscale", "%d", (int16_t)rd16(p + 34));
+		}
+		if (timed) {
+			kv(o, "startime", "%u", rd32(p + 20));
+			kv(o, "endtime", "%u", rd32(p + 24));
+		}
+		kv(o, "seqnum", "%u", rd32(p + at));
+		kv(o, "connid", "0x%" PRIx64, rdptr(p + at + 4, P));
+	}
+}
+
+/* A PE TimeDateStamp (seconds since 1970, UTC) as the other times are shown. */
+static void stamp_time(lbuf *o, const char *name, uint32_t stamp)
+{
+	time_t t = (time_t)stamp;
+	struct tm tm;
+	if (gmtime_r(&t, &tm))
+		kv(o, name, "%04d-%02d-%02dT%02d:%02d:%02d.0000000Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		   tm.tm_min, tm.tm_sec);
+}
+
+/* KernelTraceControl's image identities (what the merge logs for symbol look-up), the fields
+ * TraceEvent's SymbolTraceEventParser shows: the image (base, size, TimeDateStamp and its
+ * time, file name), its PDB (GUID, age, PDB path) and its version resource's strings. */
+static void k_imageid(lbuf *o, const etl_ctx *c, const etl_rec *r, const char *k, unsigned P)
+{
+	const unsigned char *p = r->payload;
+	size_t n = r->plen, at;
+	if (!strcmp(k, "KernelTraceControl/ImageID")) {
+		if (n < 2 * (size_t)P + 8)
+			return;
+		kv(o, "ImageBase", "0x%" PRIx64, rdptr(p, P));
+		kv(o, "ImageSize", "%" PRIu64, rdptr(p + P, P));
+		kv(o, "ProcessID", "0"); /* TraceEvent's: the field is not read */
+		kv(o, "TimeDateStamp", "%u", rd32(p + 2 * P + 4));
+		stamp_time(o, "BuildTime", rd32(p + 2 * P + 4));
+		at = 2 * (size_t)P + 8;
+		(void)ustr(o, c, "OriginalFileName", p, n, &at, false);
+	} else if (!strcmp(k, "KernelTraceControl/ImageID/DbgID_RSDS") || !strcmp(k, "KernelTraceControl/ImageID/DbgID_ILRSDS")) {
+		if (n < (size_t)P + 25)
+			return;
+		kv(o, "ImageBase", "0x%" PRIx64, rdptr(p, P));
+		char g[64];
+		sv_etl_val_text(g, sizeof(g), EV_GUID, p + P + 4);
+		kv(o, "GuidSig", "%s", g);
+		kv(o, "Age", "%u", rd32(p + P + 20));
+		const char *nm = (const char *)p + P + 24;
+		kv(o, "PDBFileName", "%.*s", (int)strnlen(nm, n - P - 24), nm);
+	} else if (!strcmp(k, "KernelTraceControl/ImageID/FileVersion")) {
+		if (n < 8)
+			return;
+		kv(o, "ImageSize", "%u", rd32(p));
+		kv(o, "TimeDateStamp", "%u", rd32(p + 4));
+		stamp_time(o, "BuildTime", rd32(p + 4));
+		static const char *const names[] = { "OrigFileName", "FileDescription", "FileVersion", "BinFileVersion",
+						      "VerLanguage",  "ProductName",	 "CompanyName", "ProductVersion",
+						      "FileId",	      "ProgramId" };
+		at = 8;
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && ustr(o, c, names[i], p, n, &at, false); i++)
+			;
+	}
+}
+
 static void clr_field(void *payload, const char *name, const char *value)
 {
 	lbuf *o = payload;
@@ -686,12 +830,25 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 			k_disk(o, c, r, P, &tid), pid = UINT32_MAX;
 		else if (!strcmp(k, "Windows Kernel/DiskIO/FlushBuffers"))
 			k_flush(o, c, r, P, &pid, &tid), no_pid = true; /* TraceEvent: no process */
-		else if ((!strncmp(k, "Windows Kernel/TcpIp/", 21) || !strncmp(k, "Windows Kernel/UdpIp/", 21) ||
-			  !strcmp(k, "Windows Kernel/SystemConfig/Services")) && r->plen >= 4)
-			pid = rd32(r->payload), tid = !strcmp(k, "Windows Kernel/SystemConfig/Services") ? tid : UINT32_MAX;
+		else if ((!strncmp(k, "Windows Kernel/TcpIp/", 21) || !strncmp(k, "Windows Kernel/UdpIp/", 21)) && r->plen >= 4) {
+			pid = rd32(r->payload), tid = UINT32_MAX;
+			k_net(o, r, k, P);
+		} else if (!strcmp(k, "Windows Kernel/SystemConfig/Services") && r->plen >= 4)
+			pid = rd32(r->payload);
+		else if ((!strcmp(k, "Windows Kernel/DiskIO/ReadInit") || !strcmp(k, "Windows Kernel/DiskIO/WriteInit") ||
+			  !strcmp(k, "Windows Kernel/DiskIO/FlushInit")) && r->plen >= P)
+			kv(o, "Irp", "0x%" PRIx64, rdptr(r->payload, P));
+		else if ((!strcmp(k, "Windows Kernel/PerfInfo/CollectionStart") || !strcmp(k, "Windows Kernel/PerfInfo/CollectionEnd")) &&
+			 r->plen >= 12) {
+			kv(o, "SampleSource", "%u", rd32(r->payload));
+			kv(o, "NewInterval", "%u", rd32(r->payload + 4));
+			kv(o, "OldInterval", "%u", rd32(r->payload + 8));
+		}
 		else if (r->no_ids) /* a compact header names no thread or process */
 			pid = tid = UINT32_MAX;
 	}
+	else if ((r->kind == REC_EVENT || r->kind == REC_CLASSIC) && !strncmp(c->kinds[kind].name, "KernelTraceControl/ImageID", 26))
+		k_imageid(o, c, r, c->kinds[kind].name, P);
 	else if (r->kind == REC_EVENT || r->kind == REC_CLASSIC) /* the runtime's (by name: its three providers) */
 		sv_clr_decode(c->kinds[kind].name, r->payload, r->plen, r->ptr, clr_field, o);
 	if (pid == UINT32_MAX && tid != UINT32_MAX && !no_pid)

@@ -115,7 +115,10 @@ for a in x64 x86; do
 		"Windows Kernel/Process/PerfCtr" "Windows Kernel/Thread/Start" "Windows Kernel/Image/Load" \
 		"Windows Kernel/Image/DCStart" "Windows Kernel/PerfInfo/Sample" "Windows Kernel/SystemConfig/CPU" \
 		PerfView/CommandLineParameters PerfView/KernelEnableParameters PerfView/ProviderEnableParameters PerfView/ManifestData \
-		System.Threading.Tasks.TplEventSource/TaskScheduled/Send System.Diagnostics.Eventing.FrameworkEventSource/ThreadPoolEnqueueWork 2>&1); then ok
+		System.Threading.Tasks.TplEventSource/TaskScheduled/Send System.Diagnostics.Eventing.FrameworkEventSource/ThreadPoolEnqueueWork \
+		"Windows Kernel/TcpIp/RecvIPV6" "Windows Kernel/TcpIp/SendIPV6" "Windows Kernel/UdpIp/Recv" "Windows Kernel/UdpIp/SendIPV6" \
+		"Windows Kernel/DiskIO/ReadInit" "Windows Kernel/PerfInfo/CollectionStart" KernelTraceControl/ImageID \
+		KernelTraceControl/ImageID/DbgID_RSDS KernelTraceControl/ImageID/FileVersion 2>&1); then ok
 	else bad "events.etl.$a.baseline" "$(printf '%s\n' "$why" | grep DIFFERS | head -5)"; fi
 	want=$("$SV" info "$ED/net.4.5.2.$a.etl.zip" --json 2>/dev/null | jq -r '.events[] | select(.name | test("^(thread-time|ready-time|blocked-time|net-|disk-io-time)") | not) | "\(.name):\(.samples)"' | sort)
 	got=$(jq -r '.events | group_by(.event)[] | "\(.[0].event):\(length)"' "$IT/ev-$a.json" | sort)
