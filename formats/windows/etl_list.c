@@ -751,6 +751,128 @@ static void k_imageid(lbuf *o, const etl_ctx *c, const etl_rec *r, const char *k
 	}
 }
 
+/* A process as the listing names it: its program's name without the extension, else
+ * Process(PID) as TraceEvent calls a process the trace does not name. */
+static void proc_label(const etl_ctx *c, uint32_t pid, uint64_t ts, char *buf, size_t cap)
+{
+	const eproc *pr = pid != UINT32_MAX ? sv_etl_find_proc(c, pid, ts) : NULL;
+	const char *img = pr && pr->image ? pr->image : "";
+	const char *dot = strrchr(img, '.');
+	int il = dot && dot != img ? (int)(dot - img) : (int)strlen(img);
+	if (il)
+		snprintf(buf, cap, "%.*s", il, img);
+	else
+		snprintf(buf, cap, "Process(%u)", pid);
+}
+
+/* A fixed-size UTF-16 string of `chars` characters at p + off (NUL-padded). */
+static void fixed_wstr(lbuf *o, const char *name, const unsigned char *p, size_t n, size_t off, size_t chars)
+{
+	if (off + 2 * chars <= n)
+		fixed_ustr(o, name, p + off, 2 * chars);
+}
+
+/* UTF-16 strings one after another from *at, each named; stops at one that does not fit. */
+static void wstrs(lbuf *o, const etl_ctx *c, const unsigned char *p, size_t n, size_t at, const char *const *names, size_t k)
+{
+	for (size_t i = 0; i < k && ustr(o, c, names[i], p, n, &at, false); i++)
+		;
+}
+
+/* The kernel's configuration rundown (SystemConfig, version 2 on, and SysConfig): the fields
+ * TraceEvent's classes show, in their order. */
+static void k_config(lbuf *o, const etl_ctx *c, const etl_rec *r, const char *k)
+{
+	const unsigned char *p = r->payload;
+	size_t n = r->plen;
+	const char *e = strrchr(k, '/') + 1;
+	if (!strcmp(e, "PhyDisk") && n >= 568) {
+		static const char *const a[] = { "DiskNumber", "BytesPerSector", "SectorsPerTrack", "TracksPerCylinder" };
+		for (int i = 0; i < 4; i++)
+			kv(o, a[i], "%d", (int32_t)rd32(p + 4 * i));
+		kv(o, "Cylinders", "%" PRId64, (int64_t)rd64(p + 16));
+		static const char *const b[] = { "SCSIPort", "SCSIPath", "SCSITarget", "SCSILun" };
+		for (int i = 0; i < 4; i++)
+			kv(o, b[i], "%d", (int32_t)rd32(p + 24 + 4 * i));
+		fixed_wstr(o, "Manufacturer", p, n, 40, 256);
+		kv(o, "PartitionCount", "%d", (int32_t)rd32(p + 552));
+		kv(o, "WriteCacheEnabled", "%u", p[556]);
+		fixed_wstr(o, "BootDriveLetter", p, n, 558, 3);
+		fixed_wstr(o, "Spare", p, n, 564, 2);
+	} else if (!strcmp(e, "LogDisk") && n >= 108) {
+		kv(o, "StartOffset", "%" PRId64, (int64_t)rd64(p));
+		kv(o, "PartitionSize", "%" PRId64, (int64_t)rd64(p + 8));
+		kv(o, "DiskNumber", "%d", (int32_t)rd32(p + 16));
+		kv(o, "Size", "%d", (int32_t)rd32(p + 20));
+		kv(o, "DriveType", "%d", (int32_t)rd32(p + 24));
+		fixed_wstr(o, "DriveLetterString", p, n, 28, 4);
+		kv(o, "PartitionNumber", "%d", (int32_t)rd32(p + 40));
+		kv(o, "SectorsPerCluster", "%d", (int32_t)rd32(p + 44));
+		kv(o, "BytesPerSector", "%d", (int32_t)rd32(p + 48));
+		kv(o, "NumberOfFreeClusters", "%" PRId64, (int64_t)rd64(p + 56));
+		kv(o, "TotalNumberOfClusters", "%" PRId64, (int64_t)rd64(p + 64));
+		fixed_wstr(o, "FileSystem", p, n, 72, 16);
+		kv(o, "VolumeExt", "%d", (int32_t)rd32(p + 104));
+	} else if (!strcmp(e, "NIC") && r->version >= 2 && n >= 20) {
+		kv(o, "PhysicalAddrLen", "%d", (int32_t)rd32(p + 8));
+		kv(o, "PhysicalAddr", "%" PRId64, (int64_t)rd64(p));
+		kv(o, "Ipv4Index", "%d", (int32_t)rd32(p + 12));
+		kv(o, "Ipv6Index", "%d", (int32_t)rd32(p + 16));
+		static const char *const s3[] = { "NICDescription", "IpAddresses", "DnsServerAddresses" };
+		wstrs(o, c, p, n, 20, s3, 3);
+	} else if (!strcmp(e, "Network") && n >= 16) {
+		kv(o, "TcbTablePartitions", "%d", (int32_t)rd32(p));
+		kv(o, "MaxHashTableSize", "%d", (int32_t)rd32(p + 4));
+		kv(o, "MaxUserPort", "%d", (int32_t)rd32(p + 8));
+		kv(o, "TcpTimedWaitDelay", "%d", (int32_t)rd32(p + 12));
+	} else if (!strcmp(e, "IDEChannel") && n >= 16) {
+		static const char *const a[] = { "TargetID", "DeviceType", "DeviceTimingMode", "LocationInformationLen" };
+		for (int i = 0; i < 4; i++)
+			kv(o, a[i], "%d", (int32_t)rd32(p + 4 * i));
+		static const char *const s1[] = { "LocationInformation" };
+		wstrs(o, c, p, n, 16, s1, 1);
+	} else if (!strcmp(e, "PnP")) {
+		/* three lengths (version 3), then a class GUID and filter counts (4), and the
+		 * device's status and problem (5 on) before the strings */
+		size_t at = r->version <= 3 ? 12 : r->version == 4 ? 24 : 32;
+		static const char *const s5[] = { "DeviceID", "DeviceDescription", "FriendlyName", "PdoName", "ServiceName" };
+		if (n >= at)
+			wstrs(o, c, p, n, at, s5, r->version < 4 ? 3 : 5);
+	} else if (!strcmp(e, "Power") && n >= 5) {
+		for (int i = 0; i < 5; i++) {
+			char nm[4] = { 'S', (char)('1' + i), 0, 0 };
+			kv(o, nm, "%u", p[i]);
+		}
+	} else if (!strcmp(e, "Services") && r->version >= 2 && n >= 12) {
+		static const char *const s2[] = { "ServiceName", "DisplayName" };
+		wstrs(o, c, p, n, 12, s2, 2);
+		char pn[300]; /* the service's process as the trace names it (TraceEvent's) */
+		proc_label(c, rd32(p), r->ts, pn, sizeof(pn));
+		kv(o, "ProcessName", "%s", pn);
+		kv(o, "ProcessID", "%u", rd32(p));
+		kv(o, "ServiceState", "%d", (int32_t)rd32(p + 4));
+		kv(o, "SubProcessTag", "%d", (int32_t)rd32(p + 8));
+	} else if (!strcmp(e, "VolumeMapping")) {
+		static const char *const s2[] = { "NtPath", "DosPath" };
+		wstrs(o, c, p, n, 0, s2, 2);
+	} else if (!strcmp(e, "UnknownVolume")) {
+		static const char *const s1[] = { "Value" };
+		wstrs(o, c, p, n, 0, s1, 1);
+	} else if (!strcmp(e, "SystemPaths")) {
+		static const char *const s2[] = { "SystemDirectory", "SystemWindowsDirectory" };
+		wstrs(o, c, p, n, 0, s2, 2);
+	} else if (!strcmp(e, "Platform")) {
+		static const char *const s4[] = { "SystemManufacturer", "SystemProductName", "BiosDate", "BiosVersion" };
+		wstrs(o, c, p, n, 0, s4, 4);
+	} else if (!strcmp(e, "BuildInfo") && n >= 8) {
+		char t[64];
+		sv_etl_val_text(t, sizeof(t), EV_FILETIME, p);
+		kv(o, "InstallDate", "%s", t);
+		static const char *const s2[] = { "BuildLab", "ProductName" };
+		wstrs(o, c, p, n, 8, s2, 2);
+	}
+}
+
 static void clr_field(void *payload, const char *name, const char *value)
 {
 	lbuf *o = payload;
@@ -824,6 +946,13 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 		const char *k = c->kinds[kind].name;
 		if (!strcmp(k, "Windows Kernel/SystemConfig/CPU"))
 			k_cpu(o, r, P);
+		else if (!strncmp(k, "Windows Kernel/SystemConfig/", 28) || !strcmp(k, "MSNT_SystemTrace/SystemConfig/Platform")) {
+			k_config(o, c, r, k);
+			if (!strcmp(k, "Windows Kernel/SystemConfig/Services") && r->plen >= 4)
+				pid = rd32(r->payload);
+			else if (r->no_ids) /* a compact header names no thread or process */
+				pid = tid = UINT32_MAX;
+		}
 		else if (!strcmp(k, "Windows Kernel/Memory/HardFault"))
 			k_hardfault(o, c, r, P, &tid), pid = UINT32_MAX;
 		else if (!strcmp(k, "Windows Kernel/DiskIO/Read") || !strcmp(k, "Windows Kernel/DiskIO/Write"))
@@ -833,9 +962,7 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 		else if ((!strncmp(k, "Windows Kernel/TcpIp/", 21) || !strncmp(k, "Windows Kernel/UdpIp/", 21)) && r->plen >= 4) {
 			pid = rd32(r->payload), tid = UINT32_MAX;
 			k_net(o, r, k, P);
-		} else if (!strcmp(k, "Windows Kernel/SystemConfig/Services") && r->plen >= 4)
-			pid = rd32(r->payload);
-		else if ((!strcmp(k, "Windows Kernel/DiskIO/ReadInit") || !strcmp(k, "Windows Kernel/DiskIO/WriteInit") ||
+		} else if ((!strcmp(k, "Windows Kernel/DiskIO/ReadInit") || !strcmp(k, "Windows Kernel/DiskIO/WriteInit") ||
 			  !strcmp(k, "Windows Kernel/DiskIO/FlushInit")) && r->plen >= P)
 			kv(o, "Irp", "0x%" PRIx64, rdptr(r->payload, P));
 		else if ((!strcmp(k, "Windows Kernel/PerfInfo/CollectionStart") || !strcmp(k, "Windows Kernel/PerfInfo/CollectionEnd")) &&
@@ -847,6 +974,8 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 		else if (r->no_ids) /* a compact header names no thread or process */
 			pid = tid = UINT32_MAX;
 	}
+	else if (r->kind == REC_CLASSIC && !strncmp(c->kinds[kind].name, "Windows Kernel/SysConfig/", 25))
+		k_config(o, c, r, c->kinds[kind].name);
 	else if ((r->kind == REC_EVENT || r->kind == REC_CLASSIC) && !strncmp(c->kinds[kind].name, "KernelTraceControl/ImageID", 26))
 		k_imageid(o, c, r, c->kinds[kind].name, P);
 	else if (r->kind == REC_EVENT || r->kind == REC_CLASSIC) /* the runtime's (by name: its three providers) */
@@ -854,14 +983,7 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 	if (pid == UINT32_MAX && tid != UINT32_MAX && !no_pid)
 		(void)sv_etl_thread_pid(c, tid, r->ts, &pid);
 	char pname[300];
-	const eproc *pr = pid != UINT32_MAX ? sv_etl_find_proc(c, pid, r->ts) : NULL;
-	const char *img = pr && pr->image ? pr->image : "";
-	const char *dot = strrchr(img, '.');
-	int il = dot && dot != img ? (int)(dot - img) : (int)strlen(img);
-	if (il)
-		snprintf(pname, sizeof(pname), "%.*s", il, img);
-	else
-		snprintf(pname, sizeof(pname), "Process(%u)", pid); /* as TraceEvent names a process the trace does not */
+	proc_label(c, pid, r->ts, pname, sizeof(pname));
 	const char *names[256], *values[256];
 	for (size_t i = 0; i < o->n; i++)
 		names[i] = o->text + o->name_at[i], values[i] = o->text + o->value_at[i];

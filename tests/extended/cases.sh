@@ -118,7 +118,10 @@ for a in x64 x86; do
 		System.Threading.Tasks.TplEventSource/TaskScheduled/Send System.Diagnostics.Eventing.FrameworkEventSource/ThreadPoolEnqueueWork \
 		"Windows Kernel/TcpIp/RecvIPV6" "Windows Kernel/TcpIp/SendIPV6" "Windows Kernel/UdpIp/Recv" "Windows Kernel/UdpIp/SendIPV6" \
 		"Windows Kernel/DiskIO/ReadInit" "Windows Kernel/PerfInfo/CollectionStart" KernelTraceControl/ImageID \
-		KernelTraceControl/ImageID/DbgID_RSDS KernelTraceControl/ImageID/FileVersion 2>&1); then ok
+		KernelTraceControl/ImageID/DbgID_RSDS KernelTraceControl/ImageID/FileVersion "Windows Kernel/SystemConfig/PhyDisk" \
+		"Windows Kernel/SystemConfig/LogDisk" "Windows Kernel/SystemConfig/NIC" "Windows Kernel/SystemConfig/Services" \
+		"Windows Kernel/SystemConfig/PnP" "Windows Kernel/SystemConfig/Network" "Windows Kernel/SysConfig/BuildInfo" \
+		"Windows Kernel/SysConfig/VolumeMapping" MSNT_SystemTrace/SystemConfig/Platform 2>&1); then ok
 	else bad "events.etl.$a.baseline" "$(printf '%s\n' "$why" | grep DIFFERS | head -5)"; fi
 	want=$("$SV" info "$ED/net.4.5.2.$a.etl.zip" --json 2>/dev/null | jq -r '.events[] | select(.name | test("^(thread-time|ready-time|blocked-time|net-|disk-io-time)") | not) | "\(.name):\(.samples)"' | sort)
 	got=$(jq -r '.events | group_by(.event)[] | "\(.[0].event):\(length)"' "$IT/ev-$a.json" | sort)

@@ -69,6 +69,8 @@ def same(want, got):
     w = want[:-3] if cut else want
     if cut and got.startswith(w):
         return True
+    if cut and re.fullmatch(r"-?[\d,]+", w) and got.startswith(w.replace(",", "")):  # a number cut short
+        return True
     try:  # numbers: separators, hex, 64-bit signed display
         wn = int(w.replace(",", ""), 16) if w.lower().startswith("0x") else int(w.replace(",", ""))
         gn = int(got, 16) if got.lower().startswith("0x") else int(got)
@@ -84,7 +86,8 @@ def same(want, got):
     m = re.match(r"(\d\d)/(\d\d)/(\d\d) (\d\d):(\d\d):(\d\d)\.(\d+)", w)
     g = re.match(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.(\d+)", got)
     if m and g:  # to the second: TraceEvent's SYSTEMTIME milliseconds are not the field's
-        a = datetime(2000 + int(m[1]), int(m[2]), int(m[3]), int(m[4]), int(m[5]), int(m[6]))
+        yy = int(m[1])  # two digits: 70-99 are the 1900s (a Unix-epoch default shows as 70/01/01)
+        a = datetime((1900 if yy >= 70 else 2000) + yy, int(m[2]), int(m[3]), int(m[4]), int(m[5]), int(m[6]))
         b = datetime(int(g[1]), int(g[2]), int(g[3]), int(g[4]), int(g[5]), int(g[6]))
         return a == b
     return False
