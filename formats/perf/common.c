@@ -100,6 +100,8 @@ size_t sv_perf_text_fields(const char *text, size_t n, char *buf, const char **n
 		values[nf++] = buf + o;
 		memcpy(buf + o, eq + 1, vl), o += vl, buf[o++] = '\0';
 	}
+	while (!nf && n && (text[n - 1] == ' ' || text[n - 1] == '\t'))
+		n--; /* as the text's line ends */
 	if (!nf && n && max) {
 		names[nf] = "text";
 		values[nf++] = buf + o;

@@ -254,20 +254,20 @@ else
 fi
 
 # ---- events: perf.data's tracepoints against perf script's own text of the recording ----
-# Recorded now (strings, flags, symbolic values, kernel function names %pS from the running
-# kernel's kallsyms, as perf names them): event by event the same as perf script prints.
+# Recorded now (every sched, irq, timer, kmem, signal and workqueue tracepoint and two
+# syscalls: strings, flags, symbolic values, pointer arrays, kernel function names %pS from
+# the running kernel's kallsyms, as perf names them): event by event as perf script prints.
 if command -v perf > /dev/null; then
 	EVX=$TMP/events-live
 	mkdir -p "$EVX"
-	if perf record -q -g -o "$EVX/tp.data" -e sched:sched_process_exec -e sched:sched_process_fork \
-		-e sched:sched_process_exit -e kmem:kmalloc -e syscalls:sys_enter_openat -e timer:hrtimer_start \
-		-e signal:signal_generate -e sched:sched_switch -- \
+	if perf record -q -g -o "$EVX/tp.data" -e 'sched:*' -e 'irq:*' -e 'timer:*' -e 'kmem:*' -e 'signal:*' \
+		-e 'workqueue:*' -e 'syscalls:sys_enter_openat' -e 'syscalls:sys_enter_execve' -- \
 		sh -c 'for i in 1 2 3; do ls /usr > /dev/null; cat /etc/hostname > /dev/null; sleep 0.01; done; kill -0 $$' > /dev/null 2>&1; then
 		perf script -i "$EVX/tp.data" --ns -F comm,pid,tid,cpu,time,event,trace,ip,sym > "$EVX/tp.txt" 2> /dev/null
 		"$SV" events "$EVX/tp.data" --json > "$EVX/tp.data.json" 2> /dev/null
 		"$SV" events "$EVX/tp.txt" --json > "$EVX/tp.txt.json" 2> /dev/null
 		n=$(jq '[.events[] | .event] | unique | length' "$EVX/tp.data.json")
-		if why=$(python3 tests/tools/events_same.py "$EVX/tp.data.json" "$EVX/tp.txt.json" --shift 2>&1) && [ "$n" -ge 5 ]; then ok; else
+		if why=$(python3 tests/tools/events_same.py "$EVX/tp.data.json" "$EVX/tp.txt.json" --shift 2>&1) && [ "$n" -ge 10 ]; then ok; else
 			bad events.perf-data.live "$n kinds; $why"; fi
 	else
 		bad events.perf-data.live "perf cannot record tracepoints here"
