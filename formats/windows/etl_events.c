@@ -284,6 +284,8 @@ int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 		return on_volume(c, r);
 	if (r->kind == REC_CLASSIC && r->guid == G_METADATA && r->id == 32)
 		return sv_etl_on_event_info(c, r);
+	if (r->kind == REC_CLASSIC && r->guid == G_METADATA && r->id == 33)
+		return sv_etl_on_event_map_info(c, r);
 	if (r->kind == REC_CLASSIC && r->guid == G_IMAGEID && r->id == 36)
 		return sv_etl_on_rsds(c, r);
 	if (r->kind == REC_CLASSIC && r->guid == G_IMAGEID && r->id == 0)

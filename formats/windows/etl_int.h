@@ -214,11 +214,14 @@ typedef struct emeta {
 } emeta;
 
 /* A field of an event a manifest in the trace describes: its name, TDH in-type and out-type
- * (TraceLogging's numbering: 4 hex, 3 boolean) and value map (index into maps, -1 none). */
+ * (TraceLogging's numbering: 4 hex, 3 boolean; 25 a socket address, TDH's) and value map
+ * (index into maps, -1 none). */
 typedef struct emfield {
 	char *name;
 	uint8_t in, out;
 	long map;
+	char *map_name; /* a map a TRACE_EVENT_INFO names (found by name and provider when read) */
+	int len_from;   /* a binary's: the field before it that gives its size in bytes (-1: none) */
 } emfield;
 /* A manifest template: its fields; partial when decoding stops after them (a field sized by
  * another, or of a type not read). */
@@ -226,10 +229,12 @@ typedef struct etpl {
 	emfield *f;
 	size_t n;
 	bool partial;
+	unsigned char guid[16]; /* the provider's (its maps) */
 } etpl;
 /* A manifest's <valueMap> (a value's name) or <bitMap> (the names of the bits set, '|'). */
 typedef struct emap {
 	char *name;
+	unsigned char guid[16]; /* the provider whose map it is */
 	bool bits;
 	uint64_t *values;
 	char **names;
@@ -452,17 +457,24 @@ int sv_etl_name_late_kinds(etl_ctx *c);
 int sv_etl_on_manifest(etl_ctx *c, const etl_rec *r);
 int sv_etl_count_kind(etl_ctx *c, const etl_rec *r, uint32_t *kind);
 int sv_etl_on_event_info(etl_ctx *c, const etl_rec *r);
+/* KernelTraceControl/MetaData/EventMapInfo: a manifest provider's value or bit map. */
+int sv_etl_on_event_map_info(etl_ctx *c, const etl_rec *r);
 
 /* ---- etl_manifest.c ---- */
 
-/* A manifest document's templates and maps, read into c->tpls and c->maps; the handle
+/* A manifest document's templates and maps (provider guid), read into c->tpls and c->maps; the handle
  * gives a template's index by its tid until sv_etl_manifest_done. */
 typedef struct etl_mf etl_mf;
 struct _xmlNode;
-int sv_etl_manifest_read(etl_ctx *c, struct _xmlNode *root, etl_mf **out);
+int sv_etl_manifest_read(etl_ctx *c, const unsigned char *guid, struct _xmlNode *root, etl_mf **out);
 int sv_etl_manifest_template(const etl_mf *mf, const char *tid);
 void sv_etl_manifest_done(etl_mf *mf);
 void sv_etl_manifest_free_all(etl_ctx *c);
+/* A template from a TRACE_EVENT_INFO's properties (p, n bytes: the EventInfo payload) into
+ * c->tpls: *tpl its index, -1 when it describes none. */
+int sv_etl_tei_template(etl_ctx *c, const unsigned char *p, size_t n, int *tpl);
+/* The map a field names, or -1. */
+long sv_etl_field_map(const etl_ctx *c, const etpl *t, const emfield *f);
 /* The metadata of a manifest event (GUID, id), or NULL. */
 const emeta *sv_etl_find_meta(const etl_ctx *c, const unsigned char *guid, int id);
 

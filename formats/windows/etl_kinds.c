@@ -84,7 +84,7 @@ static int name_manifest(etl_ctx *c, const unsigned char *guid, const unsigned c
 	}
 	char *prov = NULL;
 	etl_mf *mf = NULL;
-	int rc = sv_etl_manifest_read(c, xmlDocGetRootElement(doc), &mf);
+	int rc = sv_etl_manifest_read(c, guid, xmlDocGetRootElement(doc), &mf);
 	/* depth-first over the document, without recursion */
 	for (xmlNode *x = xmlDocGetRootElement(doc); x && !rc;) {
 		if (x->type == XML_ELEMENT_NODE && !prov && strcmp((const char *)x->name, "provider") == 0)
@@ -188,11 +188,11 @@ int sv_etl_on_event_info(etl_ctx *c, const etl_rec *r)
 	bool nomem = false;
 	char *prov = tei_string(r, rd32(p + 52), &nomem), *task = tei_string(r, rd32(p + 68), &nomem),
 	     *op = tei_string(r, rd32(p + 72), &nomem);
-	int rc = nomem ? SV_ENOMEM : 0;
-	if (!rc && prov && task) {
+	int rc = nomem ? SV_ENOMEM : 0, tpl = -1;
+	if (!rc && prov && task && !(rc = sv_etl_tei_template(c, p, r->plen, &tpl))) {
 		char name[200];
 		task_opcode_name(name, sizeof(name), prov, task, op);
-		rc = add_meta(c, p, id, name, -1);
+		rc = add_meta(c, p, id, name, tpl);
 	}
 	free(prov);
 	free(task);

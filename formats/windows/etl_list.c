@@ -287,6 +287,24 @@ static void map_text(lbuf *o, const emap *m, uint64_t v)
 		putf(o, "%" PRIu64, v);
 }
 
+/* A binary field: a socket address (TDH's out-type) as "ADDR:PORT" ("[ADDR]:PORT" for IPv6),
+ * else its bytes in hex as TraceLogging's binaries. */
+static void binary(lbuf *o, uint8_t out, const unsigned char *q, size_t len)
+{
+	char a[INET6_ADDRSTRLEN];
+	if (out == 25 && len >= 8 && rd16(q) == 2 && inet_ntop(AF_INET, q + 4, a, sizeof(a))) {
+		putf(o, "%s:%u", a, (unsigned)(q[2] << 8 | q[3]));
+		return;
+	}
+	if (out == 25 && len >= 24 && rd16(q) == 23 && inet_ntop(AF_INET6, q + 8, a, sizeof(a))) {
+		putf(o, "[%s]:%u", a, (unsigned)(q[2] << 8 | q[3]));
+		return;
+	}
+	put(o, "0x", 2);
+	for (size_t i = 0; i < len && i < 256; i++)
+		putf(o, "%02X", q[i]);
+}
+
 /* An event a manifest in the trace describes (an EventSource's): its template's fields in
  * order, mapped ones by their map; stops at what it cannot read. */
 static void man_fields(lbuf *o, const etl_ctx *c, const etpl *t, const unsigned char *p, size_t n, unsigned ptr)
@@ -295,17 +313,32 @@ static void man_fields(lbuf *o, const etl_ctx *c, const etpl *t, const unsigned 
 					       [TL_I32] = 4, [TL_U32] = 4,	 [TL_I64] = 8,	  [TL_U64] = 8,
 					       [TL_BOOL32] = 4, [TL_HEX32] = 4, [TL_HEX64] = 8 };
 	size_t at = 0;
+	uint64_t num[64]; /* the integers read so far (a binary's size may be one of them) */
 	for (size_t i = 0; i < t->n; i++) {
 		const emfield *f = &t->f[i];
 		if (!begin(o, f->name, strlen(f->name)))
 			return;
 		size_t w = f->in < sizeof(width) ? width[f->in] : 0;
+		if (i < 64)
+			num[i] = 0;
+		if (w && i < 64 && n - at >= w) {
+			const unsigned char *q = p + at;
+			num[i] = w == 1 ? q[0] : w == 2 ? rd16(q) : w == 4 ? rd32(q) : rd64(q);
+		}
+		long map = sv_etl_field_map(c, t, f);
 		bool ok;
-		if (f->map >= 0 && w) {
+		if (f->len_from >= 0) {
+			uint64_t len = f->len_from < 64 ? num[f->len_from] : UINT64_MAX;
+			ok = len <= n - at;
+			if (ok) {
+				binary(o, f->out, p + at, (size_t)len);
+				at += (size_t)len;
+			}
+		} else if (map >= 0 && w) {
 			ok = n - at >= w;
 			if (ok) {
 				const unsigned char *q = p + at;
-				map_text(o, &c->maps[f->map], w == 1 ? q[0] : w == 2 ? rd16(q) : w == 4 ? rd32(q) : rd64(q));
+				map_text(o, &c->maps[map], w == 1 ? q[0] : w == 2 ? rd16(q) : w == 4 ? rd32(q) : rd64(q));
 				at += w;
 			}
 		} else {

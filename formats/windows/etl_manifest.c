@@ -112,17 +112,32 @@ static void free_strings(strtab *st)
 	free(st->value);
 }
 
+/* A bit map's names from the lowest value up (insertion: maps are short). */
+static void sort_bits(emap *e)
+{
+	for (size_t i = 1; e->bits && i < e->n; i++)
+		for (size_t k = i; k > 0 && e->values[k - 1] > e->values[k]; k--) {
+			uint64_t tv = e->values[k];
+			char *tn = e->names[k];
+			e->values[k] = e->values[k - 1], e->names[k] = e->names[k - 1];
+			e->values[k - 1] = tv, e->names[k - 1] = tn;
+		}
+}
+
 /* One <valueMap>/<bitMap> into c->maps. */
-static int read_map(etl_ctx *c, xmlNode *m, const strtab *st)
+static int read_map(etl_ctx *c, const unsigned char *guid, xmlNode *m, const strtab *st)
 {
 	if (SV_ARRAY_RESERVE(c->maps, c->mapcap, c->nmaps + 1))
 		return SV_ENOMEM;
 	emap *e = &c->maps[c->nmaps];
 	memset(e, 0, sizeof(*e));
+	memcpy(e->guid, guid, 16);
 	e->bits = is_el(m, "bitMap");
-	e->name = prop(m, "name");
+	char *nm = prop(m, "name");
+	e->name = nm ? strdup(nm) : NULL;
+	xmlFree(nm);
 	if (!e->name)
-		return 0;
+		return nm ? SV_ENOMEM : 0;
 	c->nmaps++;
 	size_t vcap = 0, ncap = 0;
 	for (xmlNode *x = m->children; x; x = x->next) {
@@ -146,14 +161,7 @@ static int read_map(etl_ctx *c, xmlNode *m, const strtab *st)
 		if (rc)
 			return rc;
 	}
-	/* a bit map's names from the lowest value up (insertion: maps are short) */
-	for (size_t i = 1; e->bits && i < e->n; i++)
-		for (size_t k = i; k > 0 && e->values[k - 1] > e->values[k]; k--) {
-			uint64_t tv = e->values[k];
-			char *tn = e->names[k];
-			e->values[k] = e->values[k - 1], e->names[k] = e->names[k - 1];
-			e->values[k - 1] = tv, e->names[k - 1] = tn;
-		}
+	sort_bits(e);
 	return 0;
 }
 
@@ -167,12 +175,13 @@ static long find_map(const etl_ctx *c, size_t from, const char *name)
 
 /* One <template> into c->tpls: its fields up to the first one whose size another field
  * gives (count=, length=) or whose type is not read (decoding stops there). */
-static int read_template(etl_ctx *c, xmlNode *t, size_t maps_from)
+static int read_template(etl_ctx *c, const unsigned char *guid, xmlNode *t, size_t maps_from)
 {
 	if (SV_ARRAY_RESERVE(c->tpls, c->tplcap, c->ntpls + 1))
 		return SV_ENOMEM;
 	etpl *tp = &c->tpls[c->ntpls++];
 	memset(tp, 0, sizeof(*tp));
+	memcpy(tp->guid, guid, 16);
 	size_t cap = 0;
 	for (xmlNode *x = t->children; x && !tp->partial; x = x->next) {
 		if (!is_el(x, "data"))
@@ -180,8 +189,11 @@ static int read_template(etl_ctx *c, xmlNode *t, size_t maps_from)
 		char *name = prop(x, "name"), *in = prop(x, "inType"), *out = prop(x, "outType"), *map = prop(x, "map"),
 		     *count = prop(x, "count"), *len = prop(x, "length");
 		uint8_t it = in_type(in);
-		int rc = 0;
-		if (!name || !it || it == 14 /* win:Binary: sized by another field */ || count || len) {
+		int rc = 0, from = -1;
+		for (size_t k = 0; len && k < tp->n; k++) /* a binary sized by a field before it */
+			if (!strcmp(tp->f[k].name, len))
+				from = (int)k;
+		if (!name || !it || (it == 14 && from < 0) || count || (len && (it != 14 || from < 0))) {
 			tp->partial = true;
 		} else if (SV_ARRAY_RESERVE(tp->f, cap, tp->n + 1)) {
 			rc = SV_ENOMEM;
@@ -191,6 +203,8 @@ static int read_template(etl_ctx *c, xmlNode *t, size_t maps_from)
 			f->in = it;
 			f->out = out_type(out);
 			f->map = find_map(c, maps_from, map);
+			f->map_name = NULL;
+			f->len_from = from;
 			if (!f->name)
 				rc = SV_ENOMEM;
 			else
@@ -203,7 +217,7 @@ static int read_template(etl_ctx *c, xmlNode *t, size_t maps_from)
 	return 0;
 }
 
-int sv_etl_manifest_read(etl_ctx *c, xmlNode *root, etl_mf **out)
+int sv_etl_manifest_read(etl_ctx *c, const unsigned char *guid, xmlNode *root, etl_mf **out)
 {
 	*out = NULL;
 	etl_mf *mf = calloc(1, sizeof(*mf));
@@ -214,7 +228,7 @@ int sv_etl_manifest_read(etl_ctx *c, xmlNode *root, etl_mf **out)
 	int rc = read_strings(root, &st);
 	for (xmlNode *x = root; x && !rc; x = next_el(x))
 		if (is_el(x, "valueMap") || is_el(x, "bitMap"))
-			rc = read_map(c, x, &st);
+			rc = read_map(c, guid, x, &st);
 	for (xmlNode *x = root; x && !rc; x = next_el(x)) {
 		if (!is_el(x, "template"))
 			continue;
@@ -222,7 +236,7 @@ int sv_etl_manifest_read(etl_ctx *c, xmlNode *root, etl_mf **out)
 		if (!tid)
 			continue;
 		if (SV_ARRAY_RESERVE(mf->tids, mf->cap, mf->n + 1) || SV_ARRAY_RESERVE(mf->tpl, mf->tplcap, mf->n + 1) ||
-		    (rc = read_template(c, x, maps_from))) {
+		    (rc = read_template(c, guid, x, maps_from))) {
 			xmlFree(tid);
 			rc = rc ? rc : SV_ENOMEM;
 			break;
@@ -261,8 +275,10 @@ void sv_etl_manifest_done(etl_mf *mf)
 void sv_etl_manifest_free_all(etl_ctx *c)
 {
 	for (size_t i = 0; i < c->ntpls; i++) {
-		for (size_t k = 0; k < c->tpls[i].n; k++)
+		for (size_t k = 0; k < c->tpls[i].n; k++) {
 			free(c->tpls[i].f[k].name);
+			free(c->tpls[i].f[k].map_name);
+		}
 		free(c->tpls[i].f);
 	}
 	free(c->tpls);
@@ -271,7 +287,131 @@ void sv_etl_manifest_free_all(etl_ctx *c)
 			free(c->maps[i].names[k]);
 		free(c->maps[i].names);
 		free(c->maps[i].values);
-		xmlFree(c->maps[i].name);
+		free(c->maps[i].name);
 	}
 	free(c->maps);
+}
+
+/* ---- TDH: a TRACE_EVENT_INFO's properties and EVENT_MAP_INFO maps (KernelTraceControl) ---- */
+
+/* A UTF-16 string at offset off of p (n bytes; 0: none), or NULL. */
+static char *tei_str(const unsigned char *p, size_t n, uint32_t off, size_t head)
+{
+	if (off < head || off >= n)
+		return NULL;
+	return sv_etl_dup_utf16(p + off, n - off, NULL);
+}
+
+int sv_etl_tei_template(etl_ctx *c, const unsigned char *p, size_t n, int *tpl)
+{
+	*tpl = -1;
+	if (n < 112)
+		return 0;
+	uint32_t count = rd32(p + 100), top = rd32(p + 104);
+	if (!top || top > count || count > (n - 112) / 24)
+		return 0;
+	if (SV_ARRAY_RESERVE(c->tpls, c->tplcap, c->ntpls + 1))
+		return SV_ENOMEM;
+	etpl *tp = &c->tpls[c->ntpls];
+	memset(tp, 0, sizeof(*tp));
+	memcpy(tp->guid, p, 16);
+	size_t cap = 0;
+	int rc = 0;
+	for (uint32_t i = 0; i < top && !tp->partial && !rc; i++) {
+		const unsigned char *q = p + 112 + 24 * (size_t)i;
+		uint32_t flags = rd32(q);
+		unsigned in = rd16(q + 8), out = rd16(q + 10), cnt = rd16(q + 16), len = rd16(q + 18);
+		/* a struct, a size or count another property gives, an array, a fixed-length
+		 * string, a binary, a custom schema: decoding stops before it (a number's length
+		 * is its size) */
+		bool sized = (flags & 0x2) && in == 14 && len < i; /* a binary sized by a property before it */
+		if ((flags & (0x1 | 0x4 | 0x8 | 0x80)) || ((flags & 0x2) && !sized) || cnt > 1 || (len && (in == 1 || in == 2)) ||
+		    (in == 14 && !sized) || !in || in > 21) {
+			tp->partial = true;
+			break;
+		}
+		char *name = tei_str(p, n, rd32(q + 4), 112);
+		if (!name) {
+			tp->partial = true;
+			break;
+		}
+		char *map = tei_str(p, n, rd32(q + 12), 112);
+		if (SV_ARRAY_RESERVE(tp->f, cap, tp->n + 1)) {
+			free(name), free(map);
+			rc = SV_ENOMEM;
+			break;
+		}
+		/* TDH's out-types that change a number's text: the hex ones (TraceLogging's 4) */
+		uint8_t o = out >= 16 && out <= 19 ? 4 : out == 25 ? 25 : 0;
+		tp->f[tp->n++] = (emfield){ name, (uint8_t)in, o, -1, map && *map ? map : NULL, sized ? (int)len : -1 };
+		if (map && !*map)
+			free(map);
+	}
+	if (rc) {
+		for (size_t k = 0; k < tp->n; k++)
+			free(tp->f[k].name), free(tp->f[k].map_name);
+		free(tp->f);
+		return rc;
+	}
+	if (!tp->n && !tp->partial) {
+		free(tp->f);
+		return 0;
+	}
+	*tpl = (int)c->ntpls++;
+	return 0;
+}
+
+int sv_etl_on_event_map_info(etl_ctx *c, const etl_rec *r)
+{
+	/* the provider's GUID, then EVENT_MAP_INFO: NameOffset, Flag, EntryCount, the value
+	 * type, then (OutputOffset, Value) entries; offsets from the EVENT_MAP_INFO */
+	const unsigned char *p = r->payload;
+	size_t n = r->plen;
+	if (n < 32)
+		return 0;
+	const unsigned char *m = p + 16;
+	size_t mn = n - 16;
+	uint32_t flag = rd32(m + 4), count = rd32(m + 8);
+	bool bits = flag & (0x2 | 0x10);
+	if (!(flag & (0x1 | 0x2 | 0x8 | 0x10)) || count > (mn - 16) / 8)
+		return 0;
+	char *name = tei_str(m, mn, rd32(m), 16);
+	if (!name)
+		return 0;
+	if (SV_ARRAY_RESERVE(c->maps, c->mapcap, c->nmaps + 1)) {
+		free(name);
+		return SV_ENOMEM;
+	}
+	emap *e = &c->maps[c->nmaps++];
+	memset(e, 0, sizeof(*e));
+	memcpy(e->guid, p, 16);
+	e->name = name;
+	e->bits = bits;
+	size_t vcap = 0, ncap = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		const unsigned char *q = m + 16 + 8 * (size_t)i;
+		char *t = tei_str(m, mn, rd32(q), 16);
+		if (!t)
+			continue;
+		size_t l = strlen(t);
+		while (l && t[l - 1] == ' ') /* TDH's names often end in a space */
+			t[--l] = '\0';
+		if (SV_ARRAY_RESERVE(e->values, vcap, e->n + 1) || SV_ARRAY_RESERVE(e->names, ncap, e->n + 1)) {
+			free(t);
+			return SV_ENOMEM;
+		}
+		e->values[e->n] = rd32(q + 4), e->names[e->n++] = t;
+	}
+	sort_bits(e);
+	return 0;
+}
+
+long sv_etl_field_map(const etl_ctx *c, const etpl *t, const emfield *f)
+{
+	if (f->map >= 0 || !f->map_name)
+		return f->map;
+	for (size_t i = 0; i < c->nmaps; i++)
+		if (!memcmp(c->maps[i].guid, t->guid, 16) && !strcmp(c->maps[i].name, f->map_name))
+			return (long)i;
+	return -1;
 }

@@ -149,7 +149,7 @@ if grep -q 'Net: 60.0  Peak: 150.0 at 2.000' <<<"$got"; then ok; else bad tui.ne
 # ---- ETL event kinds named by what the trace carries (tests/threadtime/gen_etl.py names) ----
 python3 tests/threadtime/gen_etl.py "$RT/names.etl" names
 cn etl.names.kinds '[.events[] | select(.name | test("^(Contoso|tl_provider|c0c0c00)")) | "\(.name):\(.samples)"]' \
-	'["Contoso-Disk/Flush/Start:2","Contoso.Work/ManifestData:1","Contoso.Work/Work/Stop:3","Contoso.Big/ManifestData:2","Contoso.Big/Big11:1","tl_provider/Hello:1","tl_provider/World:2","c0c0c005-1234-5678-9abc-def000000005/Event(65534):1","c0c0c005-1234-5678-9abc-def000000005/Event(5):1"]' \
+	'["Contoso-Disk/Flush/Start:2","Contoso.Work/ManifestData:1","Contoso.Work/Work/Stop:3","Contoso.Big/ManifestData:2","Contoso.Big/Big11:1","tl_provider/Hello:1","tl_provider/World:2","c0c0c005-1234-5678-9abc-def000000005/Event(65534):1","c0c0c005-1234-5678-9abc-def000000005/Event(5):1","Contoso-Net/Connect:1"]' \
 	info "$RT/names.etl"
 cn etl.names.warning '[.warnings[] | select(test("manifest"))]' '["an EventSource manifest (ManifestData event) is not well-formed XML"]' info "$RT/names.etl"
 cn etl.names.event '[.summary.count, .summary.event]' '[3,"Contoso.Work/Work/Stop"]' byname "$RT/names.etl" --event Contoso.Work/Work/Stop
@@ -157,10 +157,17 @@ cn etl.names.tl-event '[.summary.count]' '[2]' byname "$RT/names.etl" --event tl
 e etl.names.late 2 "event 'Contoso.Big/ManifestData' is named by metadata logged after its first events; open it as 'c0c0c003-1234-5678-9abc-def000000003/Event.65534.'" -- byname "$RT/names.etl" --event Contoso.Big/ManifestData
 cn etl.names.late-by-id '[.summary.count]' '[2]' byname "$RT/names.etl" --event 'c0c0c003-1234-5678-9abc-def000000003/Event(65534)'
 # an EventSource's fields from its manifest's template: maps by name (a bit map's lowest bits
-# first, a name for several bits only when none was named), hex out-type; decoding stops at a
-# binary sized by another field; a payload cut short keeps what it has
+# first, a name for several bits only when none was named), hex out-type, a binary sized by a
+# field before it; decoding stops at an array counted by another field; a payload cut short
+# keeps what it has
 cn etl.manifest.fields '[.events[] | select(.event == "Fabrikam.Fields/Report") | .fields]' \
-	'[{"who":"alice","count":"-7","level":"Verbose","flags":"A|B|C","mask":"0xbeef","id":"03020100-0504-0706-0809-0a0b0c0d0e0f","ok":"True","blob_Length":"2"},{"who":"bob","count":"3"}]' \
+	'[{"who":"alice","count":"-7","level":"Verbose","flags":"A|B|C","mask":"0xbeef","id":"03020100-0504-0706-0809-0a0b0c0d0e0f","ok":"True","blob_Length":"2","blob":"0xAABB","after":"9"},{"who":"bob","count":"3"}]' \
+	events "$RT/names.etl"
+# a manifest provider that logs no manifest: its fields from the merge's TRACE_EVENT_INFO
+# (EventInfo) and its status map from EventMapInfo (TDH's trailing space dropped); a socket
+# address sized by the field before it; decoding stops at an array
+cn etl.tdh.fields '[.events[] | select(.event == "Contoso-Net/Connect") | .fields]' \
+	'[{"Irp":"0xffff800012345678","Status":"Denied","Path":"\\Device\\Net\\x","AddressLength":"16","Address":"10.1.2.3:8080"}]' \
 	events "$RT/names.etl"
 cn etl.manifest.envelope '[.events[] | select(.event == "Fabrikam.Fields/ManifestData") | .fields | [.Format, .Magic, .TotalChunks, .ChunkNumber]]' \
 	'[["1","91","1","0"]]' events "$RT/names.etl"

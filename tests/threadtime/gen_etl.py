@@ -33,7 +33,8 @@
 # (1) by a manifest in two chunks, TraceLogging events Hello (1) and World (2) of provider
 # tl_provider by their extended data items, and Contoso.Bad's event 5 (1) whose manifest is
 # not XML (left unnamed, a warning); Fabrikam.Fields' event 2 (2), whose fields its manifest's
-# template describes (a value map, a bit map, a hex out-type, a binary sized by another field).
+# template describes (a value map, a bit map, a hex out-type, a binary sized by another field,
+# an array counted by one).
 # With "io": thread 101's file and memory events (cases in tests/readers): FileIO Name of file
 # key 0xF00D (\\Device\\HarddiskVolume9\\data\\log.txt), FileIO Write of 4096 and 100 bytes and
 # a Read of 512 bytes to it (FileObject 0x1111, FileKey 0xF00D), VirtualAlloc commits of 65536
@@ -46,7 +47,7 @@ import sys
 
 FREQ = 10_000_000          # QPC ticks per second: 1 tick = 100 ns
 T0 = 1_000_000_000         # the header's timestamp
-BUF = 8 * 1024
+BUF = 16 * 1024
 
 
 def ts(ms):
@@ -172,6 +173,37 @@ def event_info(prov, eid, provider, task, opcode):
     return classic64(METADATA, 32, 0, 100, ts(0.2), head + strings)
 
 
+def event_info_fields(prov, eid, provider, task, props):
+    """A TRACE_EVENT_INFO with properties: (name, InType, OutType, map name or None, flags,
+    length) each; the strings after the head and the 24-byte EVENT_PROPERTY_INFOs."""
+    base = 112 + 24 * len(props)
+    strings, offs = b"", {}
+    for text in [provider, task] + [p[0] for p in props] + [p[3] for p in props if p[3]]:
+        if text not in offs:
+            offs[text] = base + len(strings)
+            strings += utf16z(text)
+    head = prov + bytes(16) + struct.pack("<HBBBBHQ", eid, 0, 0, 4, 0, 1, 0) + struct.pack("<I", 0)
+    names = [offs[provider], 0, 0, 0, offs[task], 0, 0, 0, 0, 0, 0, 0]
+    head += struct.pack("<12I", *names) + struct.pack("<3I", len(props), len(props), 0)
+    assert len(head) == 112
+    arr = b"".join(struct.pack("<IIHHIHHI", fl, offs[nm], it, ot, offs[mp] if mp else 0, 2 if fl & 0x20 else 1, ln, 0)
+                   for nm, it, ot, mp, fl, ln in props)
+    return classic64(METADATA, 32, 0, 100, ts(0.2), head + arr + strings)
+
+
+def event_map_info(prov, name, bits, entries):
+    """KernelTraceControl's EventMapInfo: the provider, then an EVENT_MAP_INFO (offsets from
+    its start) with (value, text) entries."""
+    base = 16 + 8 * len(entries)
+    strings, offs = b"", []
+    for text in [name] + [t for _, t in entries]:
+        offs.append(base + len(strings))
+        strings += utf16z(text)
+    info = struct.pack("<IIII", offs[0], 2 if bits else 1, len(entries), 0)
+    info += b"".join(struct.pack("<II", offs[i + 1], v) for i, (v, _) in enumerate(entries))
+    return classic64(METADATA, 33, 0, 100, ts(0.2), prov + info + strings)
+
+
 def manifest(prov, name, events, chunks=1):
     xml = ('<instrumentationManifest xmlns="http://schemas.microsoft.com/win/2004/08/events"><instrumentation>'
            '<events><provider name="%s" guid="{x}"><tasks/><events>%s</events></provider></events>'
@@ -196,20 +228,37 @@ FIELDS_XML = (
     '<data name="flags" inType="win:UInt64" map="FlagMap"/><data name="mask" inType="win:UInt64" outType="win:HexInt64"/>'
     '<data name="id" inType="win:GUID"/><data name="ok" inType="win:Boolean"/>'
     '<data name="blob_Length" inType="win:UInt32"/><data name="blob" inType="win:Binary" length="blob_Length"/>'
-    '<data name="after" inType="win:Int32"/></template></templates>'
+    '<data name="after" inType="win:Int32"/><data name="items" inType="win:Int32" count="count"/>'
+    '<data name="tail" inType="win:Int32"/></template></templates>'
     '</provider></events></instrumentation><localization><resources culture="en-US"><stringTable>'
     '<string id="level_info" value="Informational"/><string id="level_verbose" value="Verbose"/>'
     '<string id="flag_a" value="A"/><string id="flag_b" value="B"/><string id="flag_both" value="AB"/>'
     '<string id="flag_c" value="C"/></stringTable></resources></localization></instrumentationManifest>').encode()
 
 
+def tdh_events():
+    """Contoso-Net: a manifest provider that logs no manifest; the merge's EventInfo (its
+    properties: a pointer in hex, a mapped status, a path, an address sized by the field before
+    it shown as a socket address, an array where decoding stops) and EventMapInfo (the status
+    map, its names ending in a space as TDH's do) describe its event 9."""
+    props = [("Irp", 16, 19, None, 0, 8), ("Status", 8, 8, "StatusMap", 0, 4), ("Path", 1, 1, None, 0, 0),
+             ("AddressLength", 8, 8, None, 0, 4), ("Address", 14, 25, None, 0x2, 3), ("Ports", 6, 6, None, 0x20, 2)]
+    r = [event_info_fields(guid(7), 9, "Contoso-Net", "Connect", props),
+         event_map_info(guid(7), "StatusMap", False, [(0, "Ok "), (5, "Denied ")])]
+    addr = struct.pack("<H", 2) + struct.pack(">H", 8080) + bytes([10, 1, 2, 3]) + bytes(8)  # AF_INET, 10.1.2.3:8080
+    payload = struct.pack("<QI", 0xFFFF800012345678, 5) + utf16z("\\Device\\Net\\x") + struct.pack("<I", len(addr)) + addr
+    r += [event64(guid(7), 9, ts(7), payload + struct.pack("<HH", 80, 443))]
+    return r
+
+
 def fields_events():
     """Fabrikam.Fields: an EventSource whose manifest describes its event 2's fields (maps, a
-    hex out-type, a binary sized by the field before it, where decoding stops)."""
+    hex out-type, a binary sized by a field before it, an array counted by one, where decoding
+    stops)."""
     r = [event64(guid(6), 65534, ts(6), struct.pack("<BBBBHH", 1, 1, 0, 0x5B, 1, 0) + FIELDS_XML)]
     g = bytes(range(16))
     full = (utf16z("alice") + struct.pack("<iIQQ", -7, 5, 0x16, 0xBEEF) + g + struct.pack("<I", 1) +
-            struct.pack("<I", 2) + b"\xAA\xBB" + struct.pack("<i", 9))
+            struct.pack("<I", 2) + b"\xAA\xBB" + struct.pack("<iiii", 9, 1, 2, 3))
     r += [event64(guid(6), 2, ts(6.5), full), event64(guid(6), 2, ts(6.6), utf16z("bob") + struct.pack("<i", 3))]
     return r
 
@@ -227,7 +276,7 @@ def names():
         r += [event64(guid(4), 0, ts(4 + i), b"\1", tl + ext_item(11, schema, False)) for i in range(n)]
     r += [event64(guid(5), 65534, ts(5), struct.pack("<BBBBHH", 1, 1, 0, 0x5B, 1, 0) + b"<not xml"),
           event64(guid(5), 5, ts(5.5), b"")]
-    return r + fields_events()
+    return r + fields_events() + tdh_events()
 
 
 def io():

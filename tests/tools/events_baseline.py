@@ -37,6 +37,10 @@ COMPUTED = {  # fields TraceEvent derives, not in the payload (or shows as 0 for
 KNOWN = {
     "Windows Kernel/DiskIO/FlushBuffers": "TraceEvent's TID is the low half of HighResResponseTime (the "
                                           "elapsed ticks), not IssuingThreadId, and its PID none",
+    "Microsoft-Windows-Kernel-File/Create": "TraceEvent decodes it with its kernel FileIO/Create class (the "
+                                            "disposition byte cut off CreateOptions, share access and attributes "
+                                            "by its enum names, a drive path), not by the fields the trace's "
+                                            "TRACE_EVENT_INFO describes",
 }
 
 
@@ -138,6 +142,8 @@ def main():
             if k in e["fields"]:
                 if same(v, e["fields"][k]):
                     st[1] += 1
+                elif name in KNOWN:
+                    print(f"known: {name} at {ms}: {k}={e['fields'][k]!r}, baseline {v!r}: {KNOWN[name]}")
                 else:
                     bad.append(f"{name} at {ms}: {k}={e['fields'][k]!r}, baseline {v!r}")
             elif v and k not in COMPUTED.get(short, ()):  # an empty one: not in the payload either
