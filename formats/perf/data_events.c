@@ -153,10 +153,32 @@ static bool field_decl(const char *d, const char *e)
 	return words >= 2;
 }
 
+/* Whether a field line of the format [t, pf) declares the field name[0..nl) (the last word
+ * of its declaration, without its "[N]"); libtraceevent's parser crashes on a print fmt
+ * that uses a field not declared. */
+static bool declared(const char *t, const char *pf, const char *name, size_t nl)
+{
+	for (const char *l = t; nl && l < pf;) {
+		const char *nlp = memchr(l, '\n', (size_t)(pf - l)), *le = nlp ? nlp : pf;
+		const char *semi = le - l > 7 && !memcmp(l, "\tfield:", 7) ? memchr(l, ';', (size_t)(le - l)) : NULL;
+		if (semi) {
+			const char *w = semi;
+			while (w > l + 7 && w[-1] != ' ')
+				w--;
+			const char *br = memchr(w, '[', (size_t)(semi - w)), *we = br ? br : semi;
+			if ((size_t)(we - w) == nl && !memcmp(w, name, nl))
+				return true;
+		}
+		l = le + 1;
+	}
+	return false;
+}
+
 /* A tracepoint format as the kernel writes it, checked before libtraceevent parses it (its
  * parser trusts the text: an unfinished print fmt crashes it): printable text, the header
  * lines, field lines of the kernel's shape, and a print fmt whose string literals and
- * parentheses all close before the text ends (as every one of a 6.18 kernel's 2,323 does). */
+ * parentheses all close before the text ends and whose REC->FIELDs are declared (as every one
+ * of a 6.18 kernel's 2,323 formats). */
 static bool format_shape(const unsigned char *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -182,7 +204,7 @@ static bool format_shape(const unsigned char *p, size_t n)
 		l = le + 1;
 	}
 	/* the print fmt to the end: "..." (its text may hold newlines), args; every string
-	 * literal and parenthesis closed */
+	 * literal and parenthesis closed, every REC->FIELD a field declared above */
 	int depth = 0;
 	bool in_str = false;
 	for (const char *q = pf + 12; q < end; q++) {
@@ -197,6 +219,13 @@ static bool format_shape(const unsigned char *p, size_t n)
 			depth++;
 		} else if (*q == ')' && --depth < 0) {
 			return false;
+		} else if (*q == 'R' && end - q > 5 && !memcmp(q, "REC->", 5)) {
+			const char *f = q + 5, *fe = f;
+			while (fe < end && (isalnum((unsigned char)*fe) || *fe == '_'))
+				fe++;
+			if (!declared(t, pf, f, (size_t)(fe - f)))
+				return false;
+			q = fe - 1;
 		}
 	}
 	return !in_str && depth == 0;
