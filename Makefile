@@ -197,7 +197,7 @@ fuzz:
 	$(Q)for t in $(FUZZ_TARGETS); do \
 		mkdir -p build/fuzz/corpus-$$t; \
 		echo "== fuzz_$$t ($(FUZZ_SECONDS) s)"; \
-		build/fuzz/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp build/fuzz/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 			-artifact_prefix=build/fuzz/crash-$$t- -print_final_stats=1 \
 			build/fuzz/corpus-$$t tests/fuzz/corpus/$$t 2>&1 | grep -E '^(stat::number_of_executed_units|stat::peak_rss|#[0-9]+[[:space:]]+DONE|==[0-9]+==ERROR|SUMMARY)' ; \
 	done
