@@ -141,8 +141,28 @@ static const clr_template runtime[] = {
 	  { CLR_ID, { "PendingMethodCount", U32, 0 }, { "JittedMethodCount", U32, 0 } } },
 };
 
-/* The runtime's private provider (Microsoft-Windows-DotNETRuntimePrivate): the GC's. */
+#define BINDING                                                                                                       \
+	{ { "AppDomainID", U32, 0 }, { "LoadContextID", U32, 0 }, { "FromLoaderCache", U32, 0 }, { "DynamicLoad", U32, 0 }, \
+	  { "AssemblyCodebase", USTR, 0 }, { "AssemblyName", USTR, 0 }, CLR_ID }
+
+/* The runtime's private provider (Microsoft-Windows-DotNETRuntimePrivate): the GC's and the
+ * binder's. */
 static const clr_template private_events[] = {
+	{ "GC/GlobalHeapHistory",
+	  { { "FinalYoungestDesired", U64, 0 }, { "NumHeaps", I32, 0 }, { "CondemnedGeneration", U32, 0 },
+	    { "Gen0ReductionCount", U32, 0 }, { "Reason", U32, M_GC_REASON }, { "GlobalMechanisms", U32, M_GC_MECHANISMS },
+	    CLR_ID } },
+	{ "Binding/LoaderPhaseStart", BINDING },
+	{ "Binding/LoaderPhaseStop", BINDING },
+	{ "Binding/LoaderMappingPhaseStart", BINDING },
+	{ "Binding/LoaderMappingPhaseStop", BINDING },
+	{ "Binding/LoaderDeliverEventPhaseStart", BINDING },
+	{ "Binding/LoaderDeliverEventsPhaseStop", BINDING },
+	{ "Binding/LoaderAssemblyInitPhaseStart", BINDING },
+	{ "Binding/LoaderAssemblyInitPhaseStop", BINDING },
+	{ "Binding/NgenPhaseStart", BINDING },
+	{ "Binding/NgenPhaseStop", BINDING },
+	{ "Binding/FusionMessage", { CLR_ID, { "Prepend", BOOL32, 0 }, { "Message", USTR, 0 } } },
 	{ "GC/MarkStackRoots", HEAP_NUM },
 	{ "GC/MarkFinalizeQueueRoots", HEAP_NUM },
 	{ "GC/MarkHandles", HEAP_NUM },
