@@ -310,13 +310,37 @@ bool sv_clr_has_template(const char *kind)
 	return template_of(kind) != NULL;
 }
 
+/* The fields TraceEvent shows past a template's: BulkType's first type (TypeID_0,
+ * TypeName_0) from its array (u64 TypeID, u64 ModuleID, u32 TypeNameID, u32 Flags, u8
+ * CorElementType, UTF-16 TypeName, ...) after Count and ClrInstanceID (at = 6). */
+static size_t derived(const char *kind, const unsigned char *p, size_t n, size_t at, sv_clr_field_fn fn, void *payload)
+{
+	if (strcmp(kind, "Microsoft-Windows-DotNETRuntime/Type/BulkType") != 0 || at != 6 || n < 6 || !rd32(p) || n - at < 25)
+		return 0;
+	char buf[64];
+	sv_etl_val_text(buf, sizeof(buf), EV_HEX64, p + at);
+	fn(payload, "TypeID_0", buf);
+	const unsigned char *q = p + at + 25;
+	size_t left = n - at - 25, j = 0;
+	while (j + 2 <= left && (q[j] || q[j + 1]))
+		j += 2;
+	if (j + 2 > left)
+		return 1;
+	char *s = sv_etl_dup_utf16(q, left, NULL);
+	if (!s)
+		return 1;
+	fn(payload, "TypeName_0", s);
+	free(s);
+	return 2;
+}
+
 size_t sv_clr_decode(const char *kind, const unsigned char *p, size_t n, unsigned ptr, sv_clr_field_fn fn, void *payload)
 {
 	const clr_template *t = template_of(kind);
 	if (!t)
 		return 0;
 	size_t at = 0, k = 0;
-	char buf[1024];
+	char buf[1024], il_name[512] = "";
 	for (int i = 0; i < MAXF && t->f[i].name; i++) {
 		const clr_field *f = &t->f[i];
 		const unsigned char *q = p + at;
@@ -342,6 +366,13 @@ size_t sv_clr_decode(const char *kind, const unsigned char *p, size_t n, unsigne
 			if (!s)
 				break;
 			fn(payload, f->name, s);
+			if (!strcmp(f->name, "ModuleILPath")) { /* TraceEvent's ModuleILFileName: its file name */
+				const char *b = s;
+				for (const char *c = s; *c; c++)
+					if (*c == '\\' || *c == '/')
+						b = c + 1;
+				snprintf(il_name, sizeof(il_name), "%s", b);
+			}
 			free(s);
 			at += used, k++;
 			continue;
@@ -363,5 +394,9 @@ size_t sv_clr_decode(const char *kind, const unsigned char *p, size_t n, unsigne
 		fn(payload, f->name, buf);
 		at += w, k++;
 	}
-	return k;
+	if (il_name[0]) {
+		fn(payload, "ModuleILFileName", il_name);
+		k++;
+	}
+	return k + derived(kind, p, n, at, fn, payload);
 }

@@ -366,6 +366,40 @@ static void kv(lbuf *o, const char *name, const char *fmt, ...)
 	end(o);
 }
 
+/* A kernel path as TraceEvent shows it: NT device paths become drive paths (the trace's
+ * volume mapping), \SystemRoot is C:\Windows, \??\ goes, a path from the root of no device
+ * is on the system drive (C:); UNC paths (\\server) stay. */
+static void put_path(lbuf *o, const etl_ctx *c, const char *name, const char *s)
+{
+	const char *dos = "", *rest = s;
+	bool mapped = false;
+	for (size_t v = 0; v < c->nvols; v++) {
+		size_t l = strlen(c->vols[v].nt);
+		if (strncasecmp(s, c->vols[v].nt, l) == 0) {
+			dos = c->vols[v].dos, rest = s + l, mapped = true;
+			break;
+		}
+	}
+	if (!mapped) {
+		if (strncasecmp(s, "\\SystemRoot\\", 12) == 0)
+			dos = "C:\\Windows", rest = s + 11;
+		else if (strncmp(s, "\\??\\", 4) == 0)
+			rest = s + 4;
+		else if (s[0] == '\\' && s[1] != '\\' && strncasecmp(s, "\\Device\\", 8) != 0)
+			dos = "C:";
+	}
+	kv(o, name, "%s%s", dos, rest);
+}
+
+/* A file object's name from the trace's FileIO name events (TraceEvent's FileName of a disk
+ * I/O or a hard fault), when it has one. */
+static void file_name(lbuf *o, const etl_ctx *c, uint64_t key)
+{
+	uint32_t i = sv_idmap_get(&c->fname_index, key);
+	if (i != SV_IDMAP_NONE)
+		put_path(o, c, "FileName", c->fnames[i - 1]);
+}
+
 /* A UTF-16 string field at p[*at..n) (NUL-terminated), as TraceEvent shows it; false when
  * it does not fit. NT device paths become drive paths (the trace's volume mapping). */
 static bool ustr(lbuf *o, const etl_ctx *c, const char *name, const unsigned char *p, size_t n, size_t *at, bool path)
@@ -380,26 +414,10 @@ static bool ustr(lbuf *o, const etl_ctx *c, const char *name, const unsigned cha
 	if (!s)
 		return false;
 	*at += used;
-	const char *dos = "", *rest = s;
-	bool mapped = false;
-	for (size_t v = 0; path && v < c->nvols; v++) {
-		size_t l = strlen(c->vols[v].nt);
-		if (strncasecmp(s, c->vols[v].nt, l) == 0) {
-			dos = c->vols[v].dos, rest = s + l, mapped = true;
-			break;
-		}
-	}
-	/* as TraceEvent shows kernel paths: \SystemRoot is C:\Windows, \??\ goes, a path from the
-	 * root of no device is on the system drive (C:); UNC paths (\\server) stay */
-	if (path && !mapped) {
-		if (strncasecmp(s, "\\SystemRoot\\", 12) == 0)
-			dos = "C:\\Windows", rest = s + 11;
-		else if (strncmp(s, "\\??\\", 4) == 0)
-			rest = s + 4;
-		else if (s[0] == '\\' && s[1] != '\\' && strncasecmp(s, "\\Device\\", 8) != 0)
-			dos = "C:";
-	}
-	kv(o, name, "%s%s", dos, rest);
+	if (path)
+		put_path(o, c, name, s);
+	else
+		kv(o, name, "%s", s);
 	free(s);
 	return true;
 }
@@ -610,6 +628,7 @@ static void k_hardfault(lbuf *o, const etl_ctx *c, const etl_rec *r, unsigned P,
 	kv(o, "VirtualAddress", "0x%" PRIx64, rdptr(p + 16, P));
 	kv(o, "FileKey", "0x%" PRIx64, rdptr(p + 16 + P, P));
 	kv(o, "ByteCount", "%u", rd32(p + 20 + 2 * P));
+	file_name(o, c, rdptr(p + 16 + P, P));
 }
 
 /* DiskIO Read/Write (version 3): DiskNumber, IrpFlags, TransferSize, Reserved, ByteOffset,
@@ -629,6 +648,7 @@ static void k_disk(lbuf *o, const etl_ctx *c, const etl_rec *r, unsigned P, uint
 	kv(o, "FileKey", "0x%" PRIx64, rdptr(p + 24, P));
 	kv(o, "Irp", "0x%" PRIx64, rdptr(p + 24 + P, P));
 	kv(o, "ElapsedTimeMSec", "%.6f", ticks_ms(c, rd64(p + 24 + 2 * P)));
+	file_name(o, c, rdptr(p + 24, P));
 }
 
 /* DiskIO FlushBuffers: DiskNumber, IrpFlags, HighResResponseTime, Irp, IssuingThreadId. */
@@ -998,6 +1018,11 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 		} else if ((!strcmp(k, "Windows Kernel/DiskIO/ReadInit") || !strcmp(k, "Windows Kernel/DiskIO/WriteInit") ||
 			  !strcmp(k, "Windows Kernel/DiskIO/FlushInit")) && r->plen >= P)
 			kv(o, "Irp", "0x%" PRIx64, rdptr(r->payload, P));
+		else if (!strcmp(k, "MSNT_SystemTrace/Image/KernelBase") && r->plen >= P) {
+			kv(o, "ImageBase", "0x%" PRIx64, rdptr(r->payload, P));
+			if (r->no_ids)
+				pid = tid = UINT32_MAX;
+		}
 		else if ((!strcmp(k, "Windows Kernel/PerfInfo/CollectionStart") || !strcmp(k, "Windows Kernel/PerfInfo/CollectionEnd")) &&
 			 r->plen >= 12) {
 			kv(o, "SampleSource", "%u", rd32(r->payload));
