@@ -61,6 +61,10 @@ static void ctx_dispose(etl_ctx *c)
 		free(c->fnames[i]);
 	free(c->fnames);
 	sv_idmap_dispose(&c->fname_index);
+	for (size_t i = 0; i < c->ntnames; i++)
+		free(c->tnames[i]);
+	free(c->tnames);
+	sv_idmap_dispose(&c->tname_index);
 	sv_idmap_dispose(&c->by_ts);
 	sv_idmap_dispose(&c->pend);
 	sv_idmap_dispose(&c->kwait);
@@ -183,6 +187,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	sv_idmap_init(&c.leaf_index);
 	sv_idmap_init(&c.clr_last);
 	sv_idmap_init(&c.fname_index);
+	sv_idmap_init(&c.tname_index);
 	c.sink = sink;
 	c.in = in;
 	c.err = err;
@@ -355,7 +360,8 @@ static int etl_list_events(const sv_input *in, const sv_import_opts *opts, const
 	memset(&c, 0, sizeof(c));
 	sv_idmap *maps[] = { &c.rsds_by_key, &c.imageid_by_key, &c.heap_index, &c.disk_init, &c.leaf_index, &c.clr_last,
 			     &c.fname_index, &c.as_index, &c.by_ts, &c.pend, &c.kwait, &c.uwait, &c.proc_by_pid,
-			     &c.thread_by_tid, &c.kind_index, &c.meta_index, &c.image_by_key, &c.module_by_key, &c.unnamed_mods };
+			     &c.thread_by_tid, &c.kind_index, &c.meta_index, &c.image_by_key, &c.module_by_key, &c.unnamed_mods,
+			     &c.tname_index };
 	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
 		sv_idmap_init(maps[i]);
 	c.want = "\x01 events"; /* a kind no trace has: no samples are kept */
@@ -366,6 +372,7 @@ static int etl_list_events(const sv_input *in, const sv_import_opts *opts, const
 	c.err = err;
 	c.file = in->data;
 	c.flen = in->len;
+	c.listing = true;
 	int rc = sv_etl_read_header(&c);
 	if (!rc)
 		rc = sv_etl_walk_buffers(&c);

@@ -172,6 +172,46 @@ static int on_clr(etl_ctx *c, const etl_rec *r)
 	return 0;
 }
 
+/* BulkType (listing only): each type's name by (pid, TypeID): Count, ClrInstanceID, then per
+ * type u64 TypeID, u64 ModuleID, u32 TypeNameID, u32 Flags, u8 CorElementType, UTF-16
+ * TypeName, u32 TypeParameterCount and that many u64s. */
+static int on_bulk_type(etl_ctx *c, const etl_rec *r)
+{
+	const unsigned char *p = r->payload;
+	size_t n = r->plen, at = 6;
+	uint32_t count = n >= 6 ? rd32(p) : 0;
+	for (uint32_t i = 0; i < count && at <= n && n - at >= 25; i++) {
+		uint64_t id = rd64(p + at);
+		size_t used = 0;
+		char *name = sv_etl_dup_utf16(p + at + 25, n - at - 25, &used);
+		if (!name)
+			return SV_ENOMEM;
+		at += 25 + used;
+		uint32_t params = at <= n && n - at >= 4 ? rd32(p + at) : 0;
+		at += 4;
+		if (at > n || params > (n - at) / 8) {
+			free(name);
+			return 0;
+		}
+		at += 8 * (size_t)params;
+		uint64_t key = sv_hash_mix64(id) ^ r->pid;
+		if (sv_idmap_get(&c->tname_index, key) != SV_IDMAP_NONE || SV_ARRAY_PUSH(c->tnames, c->ntnames, c->tnamecap, name)) {
+			free(name);
+			continue;
+		}
+		int rc = sv_idmap_put(&c->tname_index, key, (uint32_t)c->ntnames);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+const char *sv_etl_type_name(const etl_ctx *c, uint32_t pid, uint64_t id)
+{
+	uint32_t i = sv_idmap_get(&c->tname_index, sv_hash_mix64(id) ^ pid);
+	return i == SV_IDMAP_NONE ? NULL : c->tnames[i - 1];
+}
+
 static int on_volume(etl_ctx *c, const etl_rec *r)
 {
 	size_t u = 0;
@@ -278,6 +318,8 @@ int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 			return 0;
 		}
 	}
+	if (r->kind == REC_EVENT && r->guid == G_CLR && r->id == 15 && c->listing && !c->list_fn)
+		return on_bulk_type(c, r);
 	if (r->kind == REC_EVENT && (r->guid == G_CLR || r->guid == G_CLR_RUNDOWN))
 		return on_clr(c, r);
 	if (r->kind == REC_CLASSIC && r->guid == G_SYSCONFIGEX && r->id == 35)

@@ -355,6 +355,10 @@ typedef struct etl_ctx {
 	sv_idmap leaf_index;  /* hash -> index + 1 (probed) */
 	size_t events_kept;   /* events of the wanted kind kept as samples */
 	sv_idmap clr_last;    /* tid -> the thread's last wanted CLR event (sample index + 1) */
+	bool listing;         /* an Events listing (its first pass keeps what fields need) */
+	char **tnames;        /* BulkType's type names (listing), by (pid, TypeID) in tname_index */
+	size_t ntnames, tnamecap;
+	sv_idmap tname_index;
 	char **fnames;        /* FileIO names of file objects (the last one each object had) */
 	size_t nfnames, fnamecap;
 	sv_idmap fname_index; /* file object -> index + 1 */
@@ -445,6 +449,8 @@ bool sv_etl_thread_pid(const etl_ctx *c, uint32_t tid, uint64_t ts, uint32_t *pi
 /* etl_list.c: the listing pass (sv_list_events) hands each record here. */
 int sv_etl_list_record(etl_ctx *c, const etl_rec *r);
 void *sv_etl_list_buf_new(void);
+/* A type's name from the BulkType events (pid, TypeID), or NULL. */
+const char *sv_etl_type_name(const etl_ctx *c, uint32_t pid, uint64_t id);
 /* The CLR module with this id in process pid, or NULL. */
 const emodule *sv_etl_find_module(const etl_ctx *c, uint32_t pid, uint64_t id);
 

@@ -1036,8 +1036,13 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 		k_config(o, c, r, c->kinds[kind].name);
 	else if ((r->kind == REC_EVENT || r->kind == REC_CLASSIC) && !strncmp(c->kinds[kind].name, "KernelTraceControl/ImageID", 26))
 		k_imageid(o, c, r, c->kinds[kind].name, P);
-	else if (r->kind == REC_EVENT || r->kind == REC_CLASSIC) /* the runtime's (by name: its three providers) */
+	else if (r->kind == REC_EVENT || r->kind == REC_CLASSIC) { /* the runtime's (by name: its three providers) */
 		sv_clr_decode(c->kinds[kind].name, r->payload, r->plen, r->ptr, clr_field, o);
+		const char *tn; /* a finalized object's type, named by the BulkType events (TraceEvent's) */
+		if (r->plen >= r->ptr && !strcmp(c->kinds[kind].name, "Microsoft-Windows-DotNETRuntime/GC/FinalizeObject") &&
+		    (tn = sv_etl_type_name(c, r->pid, rdptr(r->payload, r->ptr))))
+			kv(o, "TypeName", "%s", tn);
+	}
 	if (pid == UINT32_MAX && tid != UINT32_MAX && !no_pid)
 		(void)sv_etl_thread_pid(c, tid, r->ts, &pid);
 	char pname[300];
