@@ -4,6 +4,7 @@
  * process, thread, time range and text; as text, JSON or CSV. Streams: each row is written
  * as the reader hands it over. */
 #include <ctype.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,6 +218,8 @@ static bool parse_ms(const char *s, double *out, const char *what)
 
 int cmd_events(const cli_opts *o)
 {
+	/* one thread writes the listing: stdio without a lock per character */
+	__fsetlocking(stdout, FSETLOCKING_BYCALLER);
 	ev_ctx x = { .o = o, .start = -1e300, .end = 1e300, .pid = -1, .tid = -1, .w = { .f = stdout } };
 	int rc = EXIT_OK;
 	const char *s = o->box[SV_BOX_START], *e = o->box[SV_BOX_END];

@@ -19,7 +19,7 @@ static void sep(jw *w)
 	}
 	if (w->depth > 0) {
 		if (w->comma)
-			fputc(',', w->f);
+			putc_unlocked(',', w->f);
 		w->comma = true;
 	}
 }
@@ -29,7 +29,7 @@ void jw_raw_value(jw *w) { sep(w); }
 static void open_(jw *w, char c)
 {
 	sep(w);
-	fputc(c, w->f);
+	putc_unlocked(c, w->f);
 	w->depth++;
 	w->comma = false;
 }
@@ -43,21 +43,21 @@ void jw_end_obj(jw *w)
 {
 	w->depth--;
 	w->comma = true;
-	fputc('}', w->f);
+	putc_unlocked('}', w->f);
 }
 
 void jw_end_arr(jw *w)
 {
 	w->depth--;
 	w->comma = true;
-	fputc(']', w->f);
+	putc_unlocked(']', w->f);
 }
 
 void jw_key(jw *w, const char *k)
 {
 	sep(w);
 	sv_json_write_string(w->f, k);
-	fputc(':', w->f);
+	putc_unlocked(':', w->f);
 	w->after_key = true;
 }
 
@@ -67,19 +67,19 @@ void jw_str(jw *w, const char *s)
 	if (s)
 		sv_json_write_string(w->f, s);
 	else
-		fputs("null", w->f);
+		fputs_unlocked("null", w->f);
 }
 
 void jw_bool(jw *w, bool b)
 {
 	sep(w);
-	fputs(b ? "true" : "false", w->f);
+	fputs_unlocked(b ? "true" : "false", w->f);
 }
 
 void jw_null(jw *w)
 {
 	sep(w);
-	fputs("null", w->f);
+	fputs_unlocked("null", w->f);
 }
 
 void jw_num(jw *w, double d)
@@ -91,5 +91,12 @@ void jw_num(jw *w, double d)
 void jw_int(jw *w, long long i)
 {
 	sep(w);
-	fprintf(w->f, "%lld", i);
+	char buf[24], *end = buf + sizeof(buf), *p = end;
+	unsigned long long u = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (i < 0)
+		*--p = '-';
+	fwrite_unlocked(p, 1, (size_t)(end - p), w->f);
 }

@@ -218,6 +218,10 @@ if command -v perf >/dev/null 2>&1 && perf record -q -e cpu-clock -o /dev/null t
 		ours=$(best_of3 "$B/stackview" info "$G")
 		theirs=$(best_of3 perf report -i "$G" --children -g none --stdio)
 		awk -v a="$ours" -v b="$theirs" -v n="$n" 'BEGIN {printf "load: stackview info %d ms = %.2f M samples/s (goal >= 2); perf report --children -g none %d ms; ratio %.1fx\n", a, n / a / 1000, b, b / a}'
+		# the Events listing (issue 34) beside perf script's own text of the same file
+		ours=$(best_of3 "$B/stackview" events "$G" --json)
+		theirs=$(best_of3 perf script -i "$G" -F comm,pid,tid,time,event,period)
+		awk -v a="$ours" -v b="$theirs" -v n="$n" 'BEGIN {printf "events --json: %d ms = %.2f M events/s (goal >= 1); perf script (no stacks) %d ms; ratio %.1fx\n", a, n / a / 1000, b, b / a}'
 		ours=$(best_of3 "$B/stackview" byname "$G")
 		theirs=$(best_of3 perf report -i "$G" --stdio --children)
 		/usr/bin/time -f %M -o "$B/bench/rss" "$B/stackview" byname "$G" > /dev/null 2>&1
