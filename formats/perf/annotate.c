@@ -88,7 +88,7 @@ static int annotate_heaviest(sv_annotation *a, bool sources, const char *debug_d
 			a->target[t] = true;
 	}
 	for (size_t i = 0; sources && i < a->d.nfiles; i++)
-		sv_src_load(&srcs[i], a->d.files[i], NULL);
+		sv_src_load(&srcs[i], a->d.files[i], NULL, &a->d);
 	return 0;
 }
 

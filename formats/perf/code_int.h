@@ -17,9 +17,12 @@ typedef struct sv_src_text {
 } sv_src_text;
 
 /* Read `path` (as DWARF gives it), else through source_path (NULL = none): ':'-separated
- * entries, OLD=NEW (the prefix OLD replaced by NEW) or DIR (DIR/path, DIR/base name). Never
- * fails: an unreadable file leaves text NULL and says in `tried` what was looked at. */
-void sv_src_load(sv_src_text *s, const char *path, const char *source_path);
+ * entries, OLD=NEW (the prefix OLD replaced by NEW) or DIR (DIR/path, DIR/base name), else
+ * from debuginfod's source API by the binary's build id (d; NULL = none) when
+ * DEBUGINFOD_URLS names servers (as --debuginfod sets it), within the network's default
+ * time limits and stopped by Ctrl-C. Never fails: an unreadable file leaves text NULL and
+ * says in `tried` what was looked at. */
+void sv_src_load(sv_src_text *s, const char *path, const char *source_path, const sv_disasm *d);
 const char *sv_src_line(const sv_src_text *s, uint32_t line);
 void sv_src_dispose(sv_src_text *s);
 /* The instruction holding addr, or SIZE_MAX. */

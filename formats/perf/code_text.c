@@ -5,6 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <signal.h>
+#include <elfutils/debuginfod.h>
+
+#include "../core/hold.h"
+#include "../core/net.h"
 #include "../core/side_file.h"
 #include "code_int.h"
 
@@ -76,18 +81,73 @@ static bool try_entry(sv_src_text *s, const char *path, const char *e, size_t el
 	return got;
 }
 
-void sv_src_load(sv_src_text *s, const char *path, const char *source_path)
+/* libdebuginfod calls this at least once a second while a request runs: non-zero ends it. */
+typedef struct dbgd_watch {
+	sv_net net;
+	double until;
+} dbgd_watch;
+
+static int dbgd_progress(debuginfod_client *client, long a, long b)
+{
+	(void)a, (void)b;
+	dbgd_watch *w = debuginfod_get_user_data(client);
+	return sv_net_stop(&w->net) || sv_net_now() > w->until;
+}
+
+/* The source file from debuginfod's source API (its servers from DEBUGINFOD_URLS, its cache
+ * from DEBUGINFOD_CACHE_PATH), read from the cache as any other file. */
+static bool try_debuginfod(sv_src_text *s, const char *path, const sv_disasm *d)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	if (!d || !d->build_id_len || !urls || !*urls || path[0] != '/')
+		return false;
+	size_t tl = s->tried ? strlen(s->tried) : 0;
+	char *t = realloc(s->tried, tl + 64);
+	if (t) {
+		s->tried = t;
+		snprintf(t + tl, 64, "%sdebuginfod (%s)", tl ? ", " : "", "DEBUGINFOD_URLS");
+	}
+	debuginfod_client *c = debuginfod_begin();
+	if (!c)
+		return false;
+	dbgd_watch w;
+	sv_net_init(&w.net, NULL);
+	w.until = sv_net_now() + sv_net_allow(&w.net);
+	debuginfod_set_user_data(c, &w);
+	debuginfod_set_progressfn(c, dbgd_progress);
+	char *got = NULL;
+	sigset_t old;
+	sv_hold_begin(&old);
+	int fd = debuginfod_find_source(c, d->build_id, (int)d->build_id_len, path, &got);
+	sv_hold_end(&old);
+	debuginfod_end(c);
+	if (fd >= 0)
+		close(fd); /* read again through the side-file guard */
+	bool ok = false;
+	if (fd >= 0 && got) {
+		char *keep = s->tried; /* the cache's path is not a place the user looked */
+		s->tried = NULL;
+		ok = try_read(s, got);
+		free(s->tried);
+		s->tried = keep;
+	}
+	free(got);
+	return ok;
+}
+
+void sv_src_load(sv_src_text *s, const char *path, const char *source_path, const sv_disasm *d)
 {
 	memset(s, 0, sizeof(*s));
-	if (try_read(s, path) || !source_path)
+	if (try_read(s, path))
 		return;
-	for (const char *e = source_path; *e;) {
+	for (const char *e = source_path; e && *e;) {
 		const char *end = strchr(e, ':');
 		size_t len = end ? (size_t)(end - e) : strlen(e);
 		if (try_entry(s, path, e, len))
 			return;
 		e += len + (end ? 1 : 0);
 	}
+	(void)try_debuginfod(s, path, d);
 }
 
 const char *sv_src_line(const sv_src_text *s, uint32_t line)

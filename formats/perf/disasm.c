@@ -232,6 +232,13 @@ int sv_disasm_function(sv_disasm *out, const char *path, const char *debug_dirs,
 		rc = sv_error_set(err, SV_EFORMAT, "%s: not an ELF file (%s)", path, dwfl_errmsg(-1));
 		goto out;
 	}
+	const unsigned char *bid;
+	GElf_Addr bid_at;
+	int bl = dwfl_module_build_id(mod, &bid, &bid_at);
+	if (bl > 0 && (size_t)bl <= sizeof(out->build_id)) {
+		memcpy(out->build_id, bid, (size_t)bl);
+		out->build_id_len = (size_t)bl;
+	}
 	GElf_Addr bias = 0;
 	Elf *elf = dwfl_module_getelf(mod, &bias);
 	GElf_Ehdr eh;

@@ -253,7 +253,7 @@ int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char
 	}
 	g->srcs = srcs;
 	for (size_t i = 0; i < g->nfiles; i++)
-		sv_src_load(&srcs[i], g->files[i], source_path);
+		sv_src_load(&srcs[i], g->files[i], source_path, &d);
 out:
 	sv_disasm_dispose(&d);
 	free(xoff);

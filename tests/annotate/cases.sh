@@ -162,3 +162,39 @@ if [ "$(printf '%s\n' "$want" | wc -l)" -ge 6 ] && [ "$got" = "$want" ]; then ok
 # the function's own file first, then the inlined lines in theirs
 got=$("$SV" source "$AT/inlhot.data" --name work "${PIN[@]}" --source-path "$AD" 2>/dev/null | grep -E '^(/|  +(6|11) )' | tr -s ' ' | tr '\n' '|')
 case $got in *"/inlhot.c| 6 "*"hash_range(n);|"*"/loop.h| 11 "*"mix_step(h, i);|") ok ;; *) bad annotate.source.inlined-text "$got" ;; esac
+
+# Sources from debuginfod's source API (issue 36 point 2), as distributions serve them: a real
+# debuginfod on loopback indexing a .deb that holds the binary and its sources at the paths
+# its DWARF names; here those paths do not exist. Goto Source and annotate show the text of
+# both files, and the cache holds them; without a server the lines say what was looked at.
+if command -v debuginfod > /dev/null && command -v dpkg-deb > /dev/null && command -v bsdtar > /dev/null &&
+	[ ! -e /tmp/stackview-annotate/inlhot.c ]; then
+	mkdir -p "$AT/deb/pkg/DEBIAN" "$AT/deb/pkg/tmp/stackview-annotate" "$AT/deb/archive"
+	printf 'Package: inlhot\nVersion: 1.0\nArchitecture: amd64\nMaintainer: stackview tests <tests@localhost>\nDescription: a test program and its sources\n' \
+		> "$AT/deb/pkg/DEBIAN/control"
+	cp "$AD/inlhot" "$AD/inlhot.c" "$AD/loop.h" "$AT/deb/pkg/tmp/stackview-annotate/"
+	dpkg-deb -Zgzip --root-owner-group --build "$AT/deb/pkg" "$AT/deb/archive/inlhot_1.0_amd64.deb" > /dev/null
+	DPORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	timeout 120 debuginfod -d "$AT/deb/db.sqlite" -p "$DPORT" -U "$AT/deb/archive" > "$AT/deb/log" 2>&1 &
+	DGD=$!
+	bid=8d5dcd53e50653a16dc9b0a9241431c84c5a826e
+	for _ in $(seq 1 100); do # until it has indexed the archive (at most 20 s)
+		[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$DPORT/buildid/$bid/source/tmp/stackview-annotate/loop.h")" = 200 ] && break
+		sleep 0.2
+	done
+	got=$(DEBUGINFOD_URLS="http://127.0.0.1:$DPORT" DEBUGINFOD_CACHE_PATH="$AT/deb/cache" "$SV" source "$AT/inlhot.data" --name work "${PIN[@]}" 2>/dev/null |
+		grep -E '^(/|  +(6|11) )' | tr -s ' ' | tr '\n' '|')
+	case $got in *"/inlhot.c| 6 "*"hash_range(n);|"*"/loop.h| 11 "*"mix_step(h, i);|") ok ;; *) bad annotate.source.debuginfod "$got" ;; esac
+	if [ -s "$AT/deb/cache/$bid/source##tmp##stackview-annotate##loop.h" ]; then ok; else
+		bad annotate.source.debuginfod.cache "$(ls -R "$AT/deb/cache" 2>&1 | head -5 | tr '\n' ' ')"; fi
+	got=$(DEBUGINFOD_URLS="http://127.0.0.1:$DPORT" DEBUGINFOD_CACHE_PATH="$AT/deb/cache" "$SV" annotate "$AT/inlhot.data" --name work "${PIN[@]}" 2>/dev/null | grep -c 'loop.h:9 *unsigned long h = 0;')
+	if [ "$got" -ge 1 ]; then ok; else bad annotate.debuginfod "annotate shows no source line from debuginfod"; fi
+	kill "$DGD" 2> /dev/null
+	wait "$DGD" 2> /dev/null
+	got=$("$SV" source "$AT/inlhot.data" --name work "${PIN[@]}" 2>/dev/null | grep -c 'source not found; looked at /tmp/stackview-annotate/')
+	if [ "$got" -ge 2 ]; then ok; else bad annotate.source.debuginfod.none "without a server: $got files said not found"; fi
+elif [ -e /tmp/stackview-annotate/inlhot.c ]; then
+	echo "skip annotate.source.debuginfod: this machine has the recorded source path"
+else
+	bad annotate.source.debuginfod "debuginfod, dpkg-deb or bsdtar missing (make deps-test)"
+fi

@@ -171,6 +171,8 @@ typedef struct sv_disasm {
 	size_t nfiles, files_cap;
 	sv_callsite *sites; /* the instructions' inline call sites */
 	size_t nsites, sites_cap;
+	unsigned char build_id[20]; /* the file's GNU build id (what debuginfod serves sources by) */
+	size_t build_id_len;        /* 0: none */
 } sv_disasm;
 
 /* The function whose symbol holds `addr` in the ELF file at `path`, decoded; its symbols and
