@@ -23,6 +23,47 @@
 #include "sv/array.h"
 
 
+/* A node's positionTicks ([{line, ticks}], 1-based lines: V8's self samples per line of
+ * its function) and its script's file, for Goto Source: a file:// URL as its path, another
+ * URL as it is. Entries that are not whole positive numbers are left out. */
+static int position_ticks(cp_ctx *c, cp_prof *p, cp_node *n, json_object *o, json_object *cf, long long at)
+{
+	json_object *pt = sv_json_member(o, "positionTicks", json_type_array);
+	size_t k = pt ? json_object_array_length(pt) : 0;
+	if (!k)
+		return 0;
+	if (p->npt + k > UINT32_MAX)
+		return cp_fail(c, at, "too many positionTicks");
+	n->pt_off = (uint32_t)p->npt;
+	for (size_t i = 0; i < k; i++) {
+		json_object *e = json_object_array_get_idx(pt, i);
+		int64_t line = json_object_is_type(e, json_type_object) ? cp_int_or(e, "line", -1) : -1,
+			ticks = json_object_is_type(e, json_type_object) ? cp_int_or(e, "ticks", -1) : -1;
+		if (line < 1 || line > INT32_MAX || ticks < 1 || ticks > INT32_MAX)
+			continue;
+		if (SV_ARRAY_RESERVE(p->pt, p->pt_cap, p->npt + 1))
+			return SV_ENOMEM;
+		p->pt[p->npt][0] = (uint32_t)line;
+		p->pt[p->npt++][1] = (uint32_t)ticks;
+	}
+	n->pt_n = (uint32_t)(p->npt - n->pt_off);
+	n->pt_left = n->pt_n ? p->pt[n->pt_off][1] : 0;
+	const char *url = cp_string_or(cf, "url", "");
+	if (!n->pt_n || !url[0])
+		return 0;
+	if (!strncmp(url, "file://", 7))
+		url += 7;
+	size_t ul = strlen(url);
+	if (p->urls_len + ul + 1 > UINT32_MAX)
+		return cp_fail(c, at, "too many script names");
+	if (SV_ARRAY_RESERVE(p->urls, p->urls_cap, p->urls_len + ul + 1))
+		return SV_ENOMEM;
+	n->url = (uint32_t)p->urls_len;
+	memcpy(p->urls + p->urls_len, url, ul + 1);
+	p->urls_len += ul + 1;
+	return 0;
+}
+
 /* One node object: its id, frame, children (recorded by id) or parent id. */
 static int add_node(cp_ctx *c, cp_prof *p, json_object *o, long long at)
 {
@@ -32,11 +73,13 @@ static int add_node(cp_ctx *c, cp_prof *p, json_object *o, long long at)
 		return cp_fail(c, at, "a profile node without an integer \"id\" and a \"callFrame\" object");
 	if (p->nnodes >= UINT32_MAX - 1)
 		return cp_fail(c, at, "too many profile nodes");
-	cp_node n = { .id = json_object_get_int64(id), .parent = UINT32_MAX, .stack = SV_STACK_NONE };
+	cp_node n = { .id = json_object_get_int64(id), .parent = UINT32_MAX, .stack = SV_STACK_NONE, .url = UINT32_MAX };
 	if (sv_idmap_get(&p->index, (uint64_t)n.id) != SV_IDMAP_NONE)
 		return cp_fail(c, at, "two profile nodes have id %lld", (long long)n.id);
 	int rc = cp_frame_of(c, cf, &n.frame, &n.root);
 	if (rc)
+		return rc;
+	if ((rc = position_ticks(c, p, &n, o, cf, at)))
 		return rc;
 	uint32_t self = (uint32_t)p->nnodes;
 	if (SV_ARRAY_PUSH(p->nodes, p->nnodes, p->nodes_cap, n) || sv_idmap_put(&p->index, (uint64_t)n.id, self))
@@ -164,6 +207,24 @@ static int order_cmp(const void *x, const void *y)
 	return a->t < b->t ? -1 : a->t > b->t ? 1 : (a->i > b->i) - (a->i < b->i);
 }
 
+/* The source line of a sample of node nd: V8 counts a node's samples per line
+ * (positionTicks) but not which sample was where, so its samples take the lines in the
+ * order the node lists them, each as many as its ticks (each line's count is V8's; a
+ * sample past the ticks has no line). The code location of (frame, line), its path. */
+static int sample_line(cp_ctx *c, cp_prof *p, cp_node *nd, uint32_t *path)
+{
+	const sv_sink_ops *ops = c->sink->ops;
+	uint32_t line = p->pt[nd->pt_off + nd->pt_at][0], loc;
+	if (--nd->pt_left == 0 && ++nd->pt_at < nd->pt_n)
+		nd->pt_left = p->pt[nd->pt_off + nd->pt_at][1];
+	int rc = ops->intern_location(c->sink->self, &loc, nd->frame, SV_LOC_NONE, line);
+	if (!rc)
+		rc = ops->set_location_line(c->sink->self, loc, p->urls + nd->url, line);
+	if (!rc)
+		rc = ops->intern_code_path(c->sink->self, path, SV_LOC_NONE, loc);
+	return rc;
+}
+
 /* The samples, each lasting until the next (the last until the end). */
 static int emit(cp_ctx *c, cp_prof *p, double t0)
 {
@@ -187,13 +248,19 @@ static int emit(cp_ctx *c, cp_prof *p, double t0)
 		qsort(ord, p->ns, sizeof(*ord), order_cmp);
 	}
 	const sv_sink_ops *ops = c->sink->ops;
+	bool code = ops->intern_location && ops->intern_code_path && ops->set_location_line && ops->add_sample_at;
 	for (size_t k = 0; k < p->ns && !rc; k++) {
 		size_t i = ord ? ord[k].i : k;
 		double t = p->stime[i];
 		double next = k + 1 < p->ns ? p->stime[ord ? ord[k + 1].i : k + 1] : p->has_end && p->end > t ? p->end : t;
 		if (p->snode[i] == SV_IDMAP_NONE)
 			continue; /* its node was in a chunk the trace lost (counted) */
-		rc = ops->add_sample(c->sink->self, p->nodes[p->snode[i]].stack, (t - t0) / 1000, (next - t) / 1000, 1);
+		cp_node *nd = &p->nodes[p->snode[i]];
+		uint32_t path = SV_LOC_NONE;
+		if (code && nd->pt_at < nd->pt_n && nd->url != UINT32_MAX && (rc = sample_line(c, p, nd, &path)))
+			break;
+		rc = path != SV_LOC_NONE ? ops->add_sample_at(c->sink->self, nd->stack, (t - t0) / 1000, (next - t) / 1000, 1, path)
+					 : ops->add_sample(c->sink->self, nd->stack, (t - t0) / 1000, (next - t) / 1000, 1);
 	}
 	free(ord);
 	return rc;
@@ -202,6 +269,8 @@ static int emit(cp_ctx *c, cp_prof *p, double t0)
 static void prof_dispose(cp_prof *p)
 {
 	free(p->nodes);
+	free(p->pt);
+	free(p->urls);
 	sv_idmap_dispose(&p->index);
 	free(p->child);
 	free(p->child_parent);

@@ -24,6 +24,11 @@ typedef struct cp_node {
 	bool root;        /* "(root)": not a frame */
 	bool resolved;
 	uint32_t depth;   /* frames on its stack, once resolved */
+	/* its positionTicks (V8's samples per source line): pt[pt_off .. pt_off + pt_n) of the
+	 * profile, the next one to give a sample (pt_at) and how many it has left; its script's
+	 * file (url offset into the profile's urls, UINT32_MAX: none) */
+	uint32_t pt_off, pt_n, pt_at, pt_left;
+	uint32_t url;
 } cp_node;
 
 /* One profile: a .cpuprofile, or one Profile id of a trace. */
@@ -39,6 +44,10 @@ typedef struct cp_prof {
 	double start, end, last; /* µs; last = the running time of chunked deltas */
 	bool has_end;
 	bool stamps;          /* legacy: the times are absolute stamps in µs, not deltas */
+	uint32_t (*pt)[2];   /* positionTicks of every node: (line, ticks) */
+	size_t npt, pt_cap;
+	char *urls;          /* the nodes' script files, NUL-separated */
+	size_t urls_len, urls_cap;
 	int64_t pid, tid;
 	char id[64];         /* trace: the Profile event's id */
 	sv_stack_id base;    /* trace: Process / Thread frames */

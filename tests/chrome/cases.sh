@@ -154,3 +154,16 @@ printf '{"head":{"functionName":"(root)","url":"","id":1,"children":[]},"startTi
 e chrome.legacy.bad.stamps 1 'lg-stamps.cpuprofile: 2 samples but 1 time stamps' -- byname "$CT/lg-stamps.cpuprofile"
 head -c 2000 "$CT/legacy.cpuprofile" > "$CT/lg-trunc.cpuprofile"
 e chrome.legacy.bad.truncated 1 'lg-trunc.cpuprofile:1: ' -- byname "$CT/lg-trunc.cpuprofile"
+
+# Goto Source on a V8 profile (issue 36): each line's samples are V8's own positionTicks for
+# the function (their sums over its nodes, read from the file by jq); the source read from
+# the path the script's file:// URL names, through --source-path here
+for fn in main fib jsonWork; do
+	want=$(jq -c --arg f "$fn" '[.nodes[] | select(.callFrame.functionName == $f) | .positionTicks[]?] | group_by(.line)
+		| map([.[0].line, (map(.ticks) | add)])' "$CT/prog.cpuprofile")
+	name=$("$SV" byname "$CT/prog.cpuprofile" --json 2>/dev/null | jq -r --arg f "$fn" '[.rows[].name | select(test("^prog.js!" + $f + ":"))][0]')
+	got=$("$SV" source "$CT/prog.cpuprofile" --name "$name" --json 2>/dev/null | jq -c '[.lines[] | select(.exc_count > 0) | [.line, .exc_count]]')
+	if [ "$want" != "[]" ] && [ "$got" = "$want" ]; then ok; else bad "chrome.source.$fn" "got $got, want $want"; fi
+done
+"$SV" source "$CT/prog.cpuprofile" --name 'prog.js!main:13:14' --source-path "$CD" 2>/dev/null | grep -Eq '^ +19 +[0-9.]+ .*\| +sink \+= squares' &&
+	ok || bad chrome.source.text "main's line 19 not shown with its text"
