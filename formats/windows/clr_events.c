@@ -18,7 +18,7 @@
 enum { U8 = 1, U16, U32, U64, I32, I64, X32, X64, PTR, USTR, GUID, F64, BOOL32 };
 enum { M_NONE, M_GC_REASON, M_GC_TYPE, M_SUSPEND, M_ALLOC_KIND, M_SEGMENT, M_SKU, M_STARTUP_MODE, M_PAUSE_MODE,
        M_GC_MECHANISMS, M_METHOD_FLAGS, M_MODULE_FLAGS, M_ASSEMBLY_FLAGS, M_STARTUP_FLAGS, M_CONTENTION, M_EXCEPTION_FLAGS,
-       M_APPDOMAIN_FLAGS };
+       M_APPDOMAIN_FLAGS, M_IRP_FLAGS, M_IO_PRIORITY };
 
 typedef struct clr_field {
 	const char *name;
@@ -225,6 +225,14 @@ static const flag exception_flags[] = { { 1, "HasInnerException" }, { 2, "Nested
 static const flag appdomain_flags[] = { { 1, "Default" }, { 2, "Executable" }, { 4, "Shared" } };
 static const flag assembly_flags[] = { { 1, "DomainNeutral" }, { 2, "Dynamic" }, { 4, "NativeImage" }, { 8, "Collectible" },
 				       { 16, "ReadyToRun" } };
+/* The kernel's disk I/O IRP flags and priority (TraceEvent's IrpFlags and IOPriority; of two
+ * names for a bit, the one TraceEvent shows). */
+static const flag irp_flags[] = { { 0x1, "Nocache" },	      { 0x2, "MountCompletion" },   { 0x4, "SynchronousApi" },
+				  { 0x8, "AssociatedIrp" },   { 0x10, "BufferedIO" },	    { 0x20, "DeallocateBuffer" },
+				  { 0x40, "SynchronousPagingIO" }, { 0x80, "Create" },	    { 0x100, "Read" },
+				  { 0x200, "Write" },	      { 0x400, "Close" },	    { 0x800, "DeferIOCompletion" },
+				  { 0x1000, "ObQueryName" },  { 0x2000, "HoldDeviceQueue" } };
+static const char *const io_priority[] = { "Notset", "Verylow", "Low", "Normal", "High", "Critical", "Reserved0", "Reserved1" };
 static const flag startup_flags[] = {
 	{ 0x1, "CONCURRENT_GC" }, { 0x2, "LOADER_OPTIMIZATION_SINGLE_DOMAIN" }, { 0x4, "LOADER_OPTIMIZATION_MULTI_DOMAIN" },
 	{ 0x10, "LOADER_SAFEMODE" }, { 0x100, "LOADER_SETPREFERENCE" }, { 0x1000, "SERVER_GC" }, { 0x2000, "HOARD_GC_VM" },
@@ -256,6 +264,8 @@ static void named(char *buf, size_t cap, uint64_t v, uint8_t map)
 	case M_STARTUP_FLAGS: flags = startup_flags, n = N(startup_flags); break;
 	case M_EXCEPTION_FLAGS: flags = exception_flags, n = N(exception_flags); break;
 	case M_APPDOMAIN_FLAGS: flags = appdomain_flags, n = N(appdomain_flags); break;
+	case M_IRP_FLAGS: flags = irp_flags, n = N(irp_flags); break;
+	case M_IO_PRIORITY: names = io_priority, n = N(io_priority); break;
 	default: break;
 	}
 	if (names && v < n) {
@@ -277,6 +287,12 @@ static void named(char *buf, size_t cap, uint64_t v, uint8_t map)
 	} else {
 		snprintf(buf, cap, "%" PRIu64, v);
 	}
+}
+
+void sv_clr_irp_text(uint32_t raw, char *flags, size_t fcap, char *prio, size_t pcap)
+{
+	named(flags, fcap, raw & ~(uint32_t)0xe0000, M_IRP_FLAGS);
+	named(prio, pcap, (raw >> 17) & 7, M_IO_PRIORITY);
 }
 
 static const clr_template *find(const clr_template *t, size_t n, const char *event)

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* One decoded field: name and value text, borrowed for the call. */
 typedef void (*sv_clr_field_fn)(void *payload, const char *name, const char *value);
@@ -16,5 +17,9 @@ bool sv_clr_has_template(const char *kind);
  * the payload lasts; returns the number of fields (0: no template). */
 size_t sv_clr_decode(const char *kind, const unsigned char *p, size_t n, unsigned ptr, sv_clr_field_fn fn,
 		     void *payload);
+
+/* A disk I/O's IrpFlags word as TraceEvent shows it: the flags by name (C#'s [Flags] text)
+ * and the I/O priority in its bits 17-19 (Verylow, Low, ...). */
+void sv_clr_irp_text(uint32_t raw, char *flags, size_t fcap, char *prio, size_t pcap);
 
 #endif

@@ -643,6 +643,10 @@ static void k_disk(lbuf *o, const etl_ctx *c, const etl_rec *r, unsigned P, uint
 	if (r->plen >= it + 4)
 		*tid = rd32(p + it);
 	kv(o, "DiskNumber", "%u", rd32(p));
+	char fl[400], pr[32];
+	sv_clr_irp_text(rd32(p + 4), fl, sizeof(fl), pr, sizeof(pr));
+	kv(o, "IrpFlags", "%s", fl);
+	kv(o, "Priority", "%s", pr);
 	kv(o, "TransferSize", "%u", rd32(p + 8));
 	kv(o, "ByteOffset", "%" PRId64, (int64_t)rd64(p + 16));
 	kv(o, "FileKey", "0x%" PRIx64, rdptr(p + 24, P));
@@ -659,6 +663,9 @@ static void k_flush(lbuf *o, const etl_ctx *c, const etl_rec *r, unsigned P, uin
 		return;
 	*pid = UINT32_MAX, *tid = rd32(p + 16 + P);
 	kv(o, "DiskNumber", "%u", rd32(p));
+	char fl[400], pr[32];
+	sv_clr_irp_text(rd32(p + 4), fl, sizeof(fl), pr, sizeof(pr));
+	kv(o, "IrpFlags", "%s", fl);
 	kv(o, "Irp", "0x%" PRIx64, rdptr(p + 16, P));
 	kv(o, "ElapsedTimeMSec", "%.6f", ticks_ms(c, rd64(p + 8)));
 }
@@ -1065,5 +1072,5 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 
 void *sv_etl_list_buf_new(void)
 {
-	return malloc(sizeof(lbuf));
+	return calloc(1, sizeof(lbuf));
 }

@@ -28,6 +28,8 @@ COMPUTED = {  # fields TraceEvent derives, not in the payload (or shows as 0 for
     # that started it, a disk I/O's times and file from the events around it
     "Image/Load": {"BuildTime"}, "Image/Unload": {"BuildTime"}, "Image/DCStart": {"BuildTime"},
     "Image/DCStop": {"BuildTime"},
+    # a disk I/O's service time: TraceEvent's estimate from the completions it has indexed
+    "DiskIO/Read": {"DiskServiceTimeMSec"}, "DiskIO/Write": {"DiskServiceTimeMSec"},
     "Thread/Start": {"ParentThreadID", "ParentProcessID"}, "Thread/Stop": {"ParentThreadID", "ParentProcessID"},
     "Thread/DCStart": {"ParentThreadID", "ParentProcessID"}, "Thread/DCStop": {"ParentThreadID", "ParentProcessID"},
 }
