@@ -7,9 +7,10 @@
  * (comm, fork) name the threads as the stack views do; they are not listed themselves (perf
  * script's default too).
  *
- * The tracing data (spec/perf.md: the tracepoints' format files as trace-cmd writes them)
- * is read here: its layout is checked byte by byte, each format given to libtraceevent, and
- * a sample's raw data is printed only when every field of its format lies inside it. */
+ * The tracing data (the tracepoints' format files as trace-cmd writes them) is read here:
+ * its layout is checked byte by byte, each format checked to be of the kernel's shape (a
+ * malformed one crashes or leaks in libtraceevent's parser) before libtraceevent parses it,
+ * and a sample's raw data is printed only when every field of its format lies inside it. */
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
