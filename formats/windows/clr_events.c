@@ -378,7 +378,10 @@ size_t sv_clr_decode(const char *kind, const unsigned char *p, size_t n, unsigne
 			if (j + 2 > left)
 				break;
 			size_t used = 0;
-			char *s = sv_etl_dup_utf16(q, left, &used);
+			char local[2048]; /* most strings: no allocation (the listing decodes millions) */
+			char *s = j / 2 * 3 + 1 <= sizeof(local) ? local : sv_etl_dup_utf16(q, left, &used);
+			if (s == local)
+				sv_etl_utf16_into(q, left, local, sizeof(local), &used);
 			if (!s)
 				break;
 			fn(payload, f->name, s);
@@ -387,9 +390,12 @@ size_t sv_clr_decode(const char *kind, const unsigned char *p, size_t n, unsigne
 				for (const char *c = s; *c; c++)
 					if (*c == '\\' || *c == '/')
 						b = c + 1;
-				snprintf(il_name, sizeof(il_name), "%s", b);
+				size_t bl = strlen(b) < sizeof(il_name) - 1 ? strlen(b) : sizeof(il_name) - 1;
+				memcpy(il_name, b, bl);
+				il_name[bl] = '\0';
 			}
-			free(s);
+			if (s != local)
+				free(s);
 			at += used, k++;
 			continue;
 		}

@@ -55,6 +55,15 @@ static size_t utf16_to_utf8(const unsigned char *p, size_t n, char *out, size_t 
 	return i;
 }
 
+size_t sv_etl_utf16_into(const unsigned char *p, size_t n, char *out, size_t cap, size_t *used)
+{
+	size_t len = 0;
+	size_t u = utf16_to_utf8(p, n, out, cap, &len);
+	if (used)
+		*used = u;
+	return len;
+}
+
 /* A malloc'ed UTF-8 copy of a UTF-16 string field; *used = input bytes consumed. */
 char *sv_etl_dup_utf16(const unsigned char *p, size_t n, size_t *used)
 {
@@ -95,17 +104,40 @@ static void iso_ticks(char *buf, size_t cap, uint64_t t, int64_t epoch)
 		 sod % 60, (unsigned)(t % 10000000ULL));
 }
 
+/* An integer in decimal (neg: with a minus) or in hex after "0x", into buf (cap bytes):
+ * what snprintf's %llu / %llx write, without its cost (the listing writes millions). */
+static void int_text(char *buf, size_t cap, uint64_t u, bool neg, bool hex)
+{
+	char t[24], *e = t + sizeof(t), *p = e;
+	do {
+		*--p = "0123456789abcdef"[hex ? u & 15 : u % 10];
+		u = hex ? u >> 4 : u / 10;
+	} while (u);
+	if (hex)
+		*--p = 'x', *--p = '0';
+	else if (neg)
+		*--p = '-';
+	size_t n = (size_t)(e - p) < cap ? (size_t)(e - p) : cap - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+}
+
+static void signed_text(char *buf, size_t cap, int64_t v)
+{
+	int_text(buf, cap, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0, false);
+}
+
 void sv_etl_val_text(char *buf, size_t cap, etl_val v, const unsigned char *q)
 {
 	switch (v) {
-	case EV_I8: snprintf(buf, cap, "%d", (int8_t)q[0]); break;
-	case EV_U8: snprintf(buf, cap, "%u", q[0]); break;
-	case EV_I16: snprintf(buf, cap, "%d", (int16_t)rd16(q)); break;
-	case EV_U16: snprintf(buf, cap, "%u", rd16(q)); break;
-	case EV_I32: snprintf(buf, cap, "%d", (int32_t)rd32(q)); break;
-	case EV_U32: snprintf(buf, cap, "%u", rd32(q)); break;
-	case EV_I64: snprintf(buf, cap, "%" PRId64, (int64_t)rd64(q)); break;
-	case EV_U64: snprintf(buf, cap, "%" PRIu64, rd64(q)); break;
+	case EV_I8: signed_text(buf, cap, (int8_t)q[0]); break;
+	case EV_U8: int_text(buf, cap, q[0], false, false); break;
+	case EV_I16: signed_text(buf, cap, (int16_t)rd16(q)); break;
+	case EV_U16: int_text(buf, cap, rd16(q), false, false); break;
+	case EV_I32: signed_text(buf, cap, (int32_t)rd32(q)); break;
+	case EV_U32: int_text(buf, cap, rd32(q), false, false); break;
+	case EV_I64: signed_text(buf, cap, (int64_t)rd64(q)); break;
+	case EV_U64: int_text(buf, cap, rd64(q), false, false); break;
 	case EV_F32: {
 		float f;
 		memcpy(&f, q, 4);
@@ -119,8 +151,8 @@ void sv_etl_val_text(char *buf, size_t cap, etl_val v, const unsigned char *q)
 		break;
 	}
 	case EV_BOOL32: snprintf(buf, cap, "%s", rd32(q) ? "True" : "False"); break;
-	case EV_HEX32: snprintf(buf, cap, "0x%" PRIx32, rd32(q)); break;
-	case EV_HEX64: snprintf(buf, cap, "0x%" PRIx64, rd64(q)); break;
+	case EV_HEX32: int_text(buf, cap, rd32(q), false, true); break;
+	case EV_HEX64: int_text(buf, cap, rd64(q), false, true); break;
 	case EV_GUID:
 		snprintf(buf, cap, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", rd32(q), rd16(q + 4), rd16(q + 6), q[8], q[9],
 			 q[10], q[11], q[12], q[13], q[14], q[15]);

@@ -405,6 +405,8 @@ typedef struct etl_ctx {
  * *used = input bytes consumed. NULL when out of memory. */
 char *sv_etl_method_name(const char *ns, const char *name, const char *sig);
 char *sv_etl_dup_utf16(const unsigned char *p, size_t n, size_t *used);
+/* The same into out (cap bytes, NUL-terminated; what does not fit is left out): its length. */
+size_t sv_etl_utf16_into(const unsigned char *p, size_t n, char *out, size_t cap, size_t *used);
 /* Payload values as the Events view shows them, shared by the ETL (TraceLogging, kernel),
  * .nettrace and runtime-template decoders: integers in decimal, HEX ones 0x..., floats to
  * their precision, BOOL32 True/False, GUIDs 8-4-4-4-12, FILETIME (100 ns from 1601) and .NET
