@@ -378,6 +378,11 @@ int sv_etl_on_event_map_info(etl_ctx *c, const etl_rec *r)
 	char *name = tei_str(m, mn, rd32(m), 16);
 	if (!name)
 		return 0;
+	for (size_t i = 0; i < c->nmaps; i++) /* the listing's second pass meets it again */
+		if (!memcmp(c->maps[i].guid, p, 16) && !strcmp(c->maps[i].name, name)) {
+			free(name);
+			return 0;
+		}
 	if (SV_ARRAY_RESERVE(c->maps, c->mapcap, c->nmaps + 1)) {
 		free(name);
 		return SV_ENOMEM;
