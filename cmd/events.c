@@ -275,6 +275,14 @@ int cmd_events(const cli_opts *o)
 		} else {
 			cli_report(&err);
 			rc = r == SV_EINVAL ? EXIT_USAGE : EXIT_INPUT;
+			if (o->out == OUT_JSON) { /* what was listed before the error, and the error: one document */
+				jw_end_arr(&x.w);
+				jw_key(&x.w, "shown"); jw_int(&x.w, x.shown);
+				jw_key(&x.w, "error"); jw_str(&x.w, err.msg);
+				jw_end_obj(&x.w);
+				fputc('\n', stdout);
+				fflush(stdout);
+			}
 		}
 	}
 	if (!rc && o->out == OUT_JSON) {

@@ -173,3 +173,20 @@ PY
 e events.perf-data.bad-format 0 "tt-paren.data: warning: 1 of its 3 tracepoint formats could not be read: 841 tracepoint samples listed without fields" \
 	-- events "$EV/tt-paren.data"
 cn events.perf-data.bad-format.others '[.events[] | select(.event == "sched:sched_wakeup")][0].fields.comm' '"migration/0"' events "$EV/tt-paren.data"
+# a perf.data cut short: what it holds is listed, the tracepoints without fields (their
+# formats were at the end), each loss said; a damaged record: an error, and --json's
+# document still whole with what was listed and the error
+head -c 40000 "$EV/tt.data" > "$EV/tt-short.data"
+err=$("$SV" events "$EV/tt-short.data" --event 'sched_switch' 2>&1 > /dev/null; echo "exit $?")
+case $err in *"tracepoint samples listed without fields (the file holds no tracing data)"*"file ends after"*"exit 0") ok ;;
+*) bad events.perf-data.short "$err" ;; esac
+python3 - "$EV/tt.data" "$EV/tt-bad.data" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+off = struct.unpack_from('<Q', d, 40)[0]
+struct.pack_into('<H', d, off + 6, 0)  # the first record's size
+open(sys.argv[2], 'wb').write(d)
+PY
+got=$("$SV" events "$EV/tt-bad.data" --json 2>/dev/null | jq -c '[.shown, (.error | test("size 0"))]')
+st=$("$SV" events "$EV/tt-bad.data" --json > /dev/null 2>&1; echo $?)
+if [ "$got" = "[0,true]" ] && [ "$st" = 1 ]; then ok; else bad events.perf-data.bad-record "exit $st, $got"; fi
