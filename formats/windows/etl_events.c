@@ -300,8 +300,8 @@ int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 			if ((r->type == 72 || r->type == 73) && r->plen >= 8 && rd32(r->payload) == 0 && rd32(r->payload + 4))
 				c->interval = rd32(r->payload + 4);
 			return 0;
-		case 0x18:
-			return sv_etl_on_stackwalk(c, r);
+		case 0x18: /* stacks: not listed (the listing's first pass leaves them) */
+			return c->listing ? 0 : sv_etl_on_stackwalk(c, r);
 		case 0x03:
 			if (r->type == 10)
 				return on_image(c, r);
@@ -320,8 +320,8 @@ int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 	}
 	if (r->kind == REC_EVENT && r->guid == G_CLR && r->id == 15 && c->listing && !c->list_fn)
 		return on_bulk_type(c, r);
-	if (r->kind == REC_EVENT && (r->guid == G_CLR || r->guid == G_CLR_RUNDOWN))
-		return on_clr(c, r);
+	if (r->kind == REC_EVENT && (r->guid == G_CLR || r->guid == G_CLR_RUNDOWN) && !c->listing)
+		return on_clr(c, r); /* methods and modules name frames: not listed */
 	if (r->kind == REC_CLASSIC && r->guid == G_SYSCONFIGEX && r->id == 35)
 		return on_volume(c, r);
 	if (r->kind == REC_CLASSIC && r->guid == G_METADATA && r->id == 32)
