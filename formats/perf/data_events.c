@@ -175,11 +175,28 @@ static bool declared(const char *t, const char *pf, const char *name, size_t nl)
 	return false;
 }
 
+/* Whether [d, end) starts with a divisor as the kernel's formats have them: a non-zero
+ * decimal or hex number (an integer suffix allowed) or sizeof(...). */
+static bool divisor(const char *d, const char *end)
+{
+	if (end - d >= 7 && !memcmp(d, "sizeof(", 7))
+		return true;
+	bool hex = end - d > 2 && d[0] == '0' && (d[1] == 'x' || d[1] == 'X'), nonzero = false;
+	const char *p = hex ? d + 2 : d, *start = p;
+	while (p < end && (hex ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p)))
+		nonzero |= *p++ != '0';
+	if (p == start || !nonzero || (!hex && *start == '0'))
+		return false;
+	while (p < end && strchr("uUlL", *p))
+		p++;
+	return p == end || !(isalnum((unsigned char)*p) || *p == '_');
+}
+
 /* A tracepoint format as the kernel writes it, checked before libtraceevent parses it (its
  * parser trusts the text: an unfinished print fmt crashes it): printable text, the header
  * lines, field lines of the kernel's shape, and a print fmt whose string literals and
- * parentheses all close before the text ends and whose REC->FIELDs are declared (as every one
- * of a 6.18 kernel's 2,323 formats). */
+ * parentheses all close before the text ends, whose REC->FIELDs are declared and whose
+ * divisors are non-zero constants (as every one of a 6.18 kernel's 2,323 formats). */
 static bool format_shape(const unsigned char *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -220,6 +237,14 @@ static bool format_shape(const unsigned char *p, size_t n)
 			depth++;
 		} else if (*q == ')' && --depth < 0) {
 			return false;
+		} else if (*q == '/' || *q == '%') {
+			/* a divisor the kernel writes: a non-zero number or a sizeof (libtraceevent
+			 * divides by a zero, at parse or print time, and the process dies of it) */
+			const char *d = q + 1;
+			while (d < end && *d == ' ')
+				d++;
+			if (!divisor(d, end))
+				return false;
 		} else if (*q == 'R' && end - q > 5 && !memcmp(q, "REC->", 5)) {
 			const char *f = q + 5, *fe = f;
 			while (fe < end && (isalnum((unsigned char)*fe) || *fe == '_'))
