@@ -65,6 +65,9 @@ static void ctx_dispose(etl_ctx *c)
 		free(c->tnames[i]);
 	free(c->tnames);
 	sv_idmap_dispose(&c->tname_index);
+	sv_idmap_dispose(&c->stacked);
+	sv_idmap_dispose(&c->clr_prev);
+	free(c->clr_ts);
 	sv_idmap_dispose(&c->by_ts);
 	sv_idmap_dispose(&c->pend);
 	sv_idmap_dispose(&c->kwait);
@@ -361,7 +364,7 @@ static int etl_list_events(const sv_input *in, const sv_import_opts *opts, const
 	sv_idmap *maps[] = { &c.rsds_by_key, &c.imageid_by_key, &c.heap_index, &c.disk_init, &c.leaf_index, &c.clr_last,
 			     &c.fname_index, &c.as_index, &c.by_ts, &c.pend, &c.kwait, &c.uwait, &c.proc_by_pid,
 			     &c.thread_by_tid, &c.kind_index, &c.meta_index, &c.image_by_key, &c.module_by_key, &c.unnamed_mods,
-			     &c.tname_index };
+			     &c.tname_index, &c.stacked, &c.clr_prev };
 	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
 		sv_idmap_init(maps[i]);
 	c.want = "\x01 events"; /* a kind no trace has: no samples are kept */

@@ -206,6 +206,41 @@ static int on_bulk_type(etl_ctx *c, const etl_rec *r)
 	return 0;
 }
 
+static uint64_t stack_key(uint64_t ts, uint32_t tid)
+{
+	return sv_hash_mix64(ts) ^ ((uint64_t)tid << 1 | 1);
+}
+
+bool sv_etl_has_stack(const etl_ctx *c, uint64_t ts, uint32_t tid)
+{
+	/* an event whose thread the listing does not know (a compact header's: context switches,
+	 * ready threads): a stack logged at its very time */
+	return sv_idmap_get(&c->stacked, tid == UINT32_MAX ? sv_hash_mix64(ts) << 1 : stack_key(ts, tid)) != SV_IDMAP_NONE;
+}
+
+/* Listing, first pass: the events a stack was logged for. A kernel stack event (StackWalk
+ * Stack or a stack key's reference) names its event by time and thread; a ClrStack/Walk is
+ * the stack of its thread's runtime event before it. */
+static int note_stack(etl_ctx *c, const etl_rec *r)
+{
+	if (r->kind == REC_HOOK && r->group == 0x18 && r->type != 35 && r->type != 36 && r->plen >= 16) {
+		int rc = sv_idmap_put(&c->stacked, stack_key(rd64(r->payload), rd32(r->payload + 12)), 1);
+		return rc ? rc : sv_idmap_put(&c->stacked, sv_hash_mix64(rd64(r->payload)) << 1, 1);
+	}
+	if (r->kind != REC_EVENT || r->guid != G_CLR)
+		return 0;
+	uint32_t i = sv_idmap_get(&c->clr_prev, r->tid);
+	if (r->id == 82)
+		return i == SV_IDMAP_NONE ? 0 : sv_idmap_put(&c->stacked, stack_key(c->clr_ts[i - 1], r->tid), 1);
+	if (i != SV_IDMAP_NONE) {
+		c->clr_ts[i - 1] = r->ts;
+		return 0;
+	}
+	if (SV_ARRAY_PUSH(c->clr_ts, c->nclr_ts, c->clr_ts_cap, r->ts))
+		return SV_ENOMEM;
+	return sv_idmap_put(&c->clr_prev, r->tid, (uint32_t)c->nclr_ts);
+}
+
 const char *sv_etl_type_name(const etl_ctx *c, uint32_t pid, uint64_t id)
 {
 	uint32_t i = sv_idmap_get(&c->tname_index, sv_hash_mix64(id) ^ pid);
@@ -275,6 +310,8 @@ int sv_etl_on_record(etl_ctx *c, const etl_rec *r)
 	if (!rc)
 		rc = sv_etl_count_kind(c, r, &kind);
 	if (rc)
+		return rc;
+	if (c->listing && !c->list_fn && (rc = note_stack(c, r)))
 		return rc;
 	if (c->want_disk && r->kind == REC_HOOK && r->group == 0x01 && (r->type == 12 || r->type == 13) &&
 	    (rc = sv_etl_on_disk_init(c, r)))

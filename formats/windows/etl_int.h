@@ -356,6 +356,10 @@ typedef struct etl_ctx {
 	size_t events_kept;   /* events of the wanted kind kept as samples */
 	sv_idmap clr_last;    /* tid -> the thread's last wanted CLR event (sample index + 1) */
 	bool listing;         /* an Events listing (its first pass keeps what fields need) */
+	sv_idmap stacked;     /* listing: (time, thread) of the events a stack was logged for */
+	sv_idmap clr_prev;    /* listing: thread -> its last runtime event's time (index + 1 into clr_ts) */
+	uint64_t *clr_ts;
+	size_t nclr_ts, clr_ts_cap;
 	char **tnames;        /* BulkType's type names (listing), by (pid, TypeID) in tname_index */
 	size_t ntnames, tnamecap;
 	sv_idmap tname_index;
@@ -451,6 +455,8 @@ bool sv_etl_thread_pid(const etl_ctx *c, uint32_t tid, uint64_t ts, uint32_t *pi
 /* etl_list.c: the listing pass (sv_list_events) hands each record here. */
 int sv_etl_list_record(etl_ctx *c, const etl_rec *r);
 void *sv_etl_list_buf_new(void);
+/* Listing: whether a stack was logged for the event at ts on thread tid. */
+bool sv_etl_has_stack(const etl_ctx *c, uint64_t ts, uint32_t tid);
 /* A type's name from the BulkType events (pid, TypeID), or NULL. */
 const char *sv_etl_type_name(const etl_ctx *c, uint32_t pid, uint64_t id);
 /* The CLR module with this id in process pid, or NULL. */

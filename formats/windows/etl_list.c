@@ -1064,6 +1064,7 @@ int sv_etl_list_record(etl_ctx *c, const etl_rec *r)
 			     .cpu = (int)r->cpu,
 			     .process = pid == UINT32_MAX ? NULL : pname,
 			     .data_len = r->plen,
+			     .has_stack = !(r->kind == REC_HOOK && r->group == 0x18) && sv_etl_has_stack(c, r->ts, tid),
 			     .nfields = o->n,
 			     .field_names = names,
 			     .field_values = values };

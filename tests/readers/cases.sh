@@ -186,6 +186,12 @@ cn etl.io.net-valloc '[.summary.count, .summary.metric, .summary.net, .summary.p
 	'[3,49152,49152,65536,4.1,"bytes"]' byname "$RT/io.etl" --event net-virtualalloc
 cn etl.io.net-valloc-listed '[.events[] | select(.name == "net-virtualalloc") | .samples]' '[3]' info "$RT/io.etl"
 python3 tests/threadtime/gen_etl.py "$RT/plain.etl"
+# the Events listing's stack flag: the events a StackWalk names by time and thread (or, for a
+# compact header's, by time): the four CPU samples, the switches and readyings the schedule
+# gives stacks; not the StackWalk events themselves, nor the rest
+cn etl.events.stacks '[([.events[] | select(.has_stack) | .event] | unique), ([.events[] | select(.has_stack and .event == "Windows Kernel/PerfInfo/Sample") | .ms]),
+	([.events[] | select(.event | startswith("Windows Kernel/Process")) | .has_stack] | unique)]' \
+	'[["Windows Kernel/PerfInfo/Sample","Windows Kernel/Thread/CSwitch","Windows Kernel/Thread/ReadyThread"],[2,2.5,3,8],[false]]' events "$RT/plain.etl"
 e etl.io.net-valloc-none 2 "event 'net-virtualalloc' needs VirtualAlloc or VirtualFree events" -- byname "$RT/plain.etl" --event net-virtualalloc
 # Disk I/O: the Read completed on another thread takes its ReadInit's stack (by Irp), under the
 # issuing thread, the file as the leaf
