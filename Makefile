@@ -62,7 +62,7 @@ FMT_SRCS := $(addprefix formats/core/,input.c side_file.c registry.c json_stream
 	$(addprefix formats/perf/,script.c script_read.c script_tt.c script_events.c script_frames.c script_lex.c \
 		common.c names.c data.c data_events.c records.c stacks.c tasks.c sym.c sym_maps.c \
 		unwind.c disasm.c dwarf_inline.c code_text.c annotate.c source_view.c) \
-	$(addprefix formats/windows/,etl.c etl_common.c etl_stream.c etl_events.c etl_kinds.c etl_manifest.c etl_decode.c etl_stacks.c etl_list.c clr_events.c etl_emit.c etl_symbols.c \
+	$(addprefix formats/windows/,etl.c etl_common.c etl_stream.c etl_events.c etl_kinds.c etl_manifest.c etl_decode.c etl_stacks.c etl_list.c etl_list_kernel.c clr_events.c etl_emit.c etl_symbols.c \
 		symsrv.c xpress.c pdb.c pe.c msvc_demangle.c nettrace.c nettrace_meta.c nettrace_blocks.c \
 		nettrace_emit.c nettrace_list.c gcdump.c) \
 	$(addprefix formats/json/,perfview_json.c speedscope.c pprof.c pprof_write.c chrome.c chrome_legacy.c chrome_frame.c gecko.c) \

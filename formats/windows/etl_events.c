@@ -280,6 +280,20 @@ const eproc *sv_etl_find_proc(const etl_ctx *c, uint32_t pid, uint64_t ts)
 	return best ? best : first;
 }
 
+/* A process as the listing names it: its program's name without the extension, else
+ * Process(PID) as TraceEvent calls a process the trace does not name. */
+void sv_etl_proc_label(const etl_ctx *c, uint32_t pid, uint64_t ts, char *buf, size_t cap)
+{
+	const eproc *pr = pid != UINT32_MAX ? sv_etl_find_proc(c, pid, ts) : NULL;
+	const char *img = pr && pr->image ? pr->image : "";
+	const char *dot = strrchr(img, '.');
+	int il = dot && dot != img ? (int)(dot - img) : (int)strlen(img);
+	if (il)
+		snprintf(buf, cap, "%.*s", il, img);
+	else
+		snprintf(buf, cap, "Process(%u)", pid);
+}
+
 /* tid -> pid at time ts: the latest Start/DCStart at or before ts, else the first thread
  * event after it (back-filling, etl.md §10). */
 bool sv_etl_thread_pid(const etl_ctx *c, uint32_t tid, uint64_t ts, uint32_t *pid)

@@ -452,6 +452,9 @@ int sv_etl_on_record(etl_ctx *c, const etl_rec *r);
 /* etl_events.c: a process at a time (the latest started at or before it), a thread's pid. */
 const eproc *sv_etl_find_proc(const etl_ctx *c, uint32_t pid, uint64_t ts);
 bool sv_etl_thread_pid(const etl_ctx *c, uint32_t tid, uint64_t ts, uint32_t *pid);
+/* A process as the Events view names it, into buf[0..cap): its program's name without the
+ * extension, else Process(PID) as TraceEvent calls a process the trace does not name. */
+void sv_etl_proc_label(const etl_ctx *c, uint32_t pid, uint64_t ts, char *buf, size_t cap);
 /* etl_list.c: the listing pass (sv_list_events) hands each record here. */
 int sv_etl_list_record(etl_ctx *c, const etl_rec *r);
 void *sv_etl_list_buf_new(void);
