@@ -337,10 +337,8 @@ static size_t derived(const char *kind, const unsigned char *p, size_t n, size_t
 	sv_etl_val_text(buf, sizeof(buf), EV_HEX64, p + at);
 	fn(payload, "TypeID_0", buf);
 	const unsigned char *q = p + at + 25;
-	size_t left = n - at - 25, j = 0;
-	while (j + 2 <= left && (q[j] || q[j + 1]))
-		j += 2;
-	if (j + 2 > left)
+	size_t left = n - at - 25, j;
+	if (!sv_etl_utf16_ends(q, left, &j))
 		return 1;
 	char *s = sv_etl_dup_utf16(q, left, NULL);
 	if (!s)
@@ -372,10 +370,8 @@ size_t sv_clr_decode(const char *kind, const unsigned char *p, size_t n, unsigne
 		default: break;
 		}
 		if (f->type == USTR) {
-			size_t j = 0;
-			while (j + 2 <= left && (q[j] || q[j + 1]))
-				j += 2;
-			if (j + 2 > left)
+			size_t j;
+			if (!sv_etl_utf16_ends(q, left, &j))
 				break;
 			size_t used = 0;
 			char local[2048]; /* most strings: no allocation (the listing decodes millions) */

@@ -77,6 +77,15 @@ char *sv_etl_dup_utf16(const unsigned char *p, size_t n, size_t *used)
 	return s;
 }
 
+bool sv_etl_utf16_ends(const unsigned char *p, size_t n, size_t *len)
+{
+	size_t i = 0;
+	while (i + 2 <= n && (p[i] || p[i + 1]))
+		i += 2;
+	*len = i;
+	return i + 2 <= n;
+}
+
 /* A .NET method's frame name: "Namespace.Name(args)", the arguments what the signature has
  * in parentheses (as PerfView names JIT-compiled methods); malloc'ed, NULL for no memory. */
 size_t sv_etl_val_size(etl_val v)

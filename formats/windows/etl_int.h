@@ -409,6 +409,8 @@ typedef struct etl_ctx {
  * *used = input bytes consumed. NULL when out of memory. */
 char *sv_etl_method_name(const char *ns, const char *name, const char *sig);
 char *sv_etl_dup_utf16(const unsigned char *p, size_t n, size_t *used);
+/* Is there a NUL-terminated UTF-16 string at p[0..n)? *len = its bytes before the NUL. */
+bool sv_etl_utf16_ends(const unsigned char *p, size_t n, size_t *len);
 /* The same into out (cap bytes, NUL-terminated; what does not fit is left out): its length. */
 size_t sv_etl_utf16_into(const unsigned char *p, size_t n, char *out, size_t cap, size_t *used);
 /* Payload values as the Events view shows them, shared by the ETL (TraceLogging, kernel),

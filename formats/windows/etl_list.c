@@ -49,9 +49,7 @@ static bool tl_value(lbuf *o, unsigned t, unsigned out, const unsigned char *p, 
 	size_t left = n - *at, k = 0;
 	switch (t) {
 	case TL_USTR: {
-		while (k + 2 <= left && (q[k] || q[k + 1]))
-			k += 2;
-		if (k + 2 > left)
+		if (!sv_etl_utf16_ends(q, left, &k))
 			return false;
 		size_t used = 0;
 		char *s = sv_etl_dup_utf16(q, left, &used);

@@ -53,10 +53,8 @@ static void file_name(lbuf *o, const etl_ctx *c, uint64_t key)
  * it does not fit. NT device paths become drive paths (the trace's volume mapping). */
 static bool ustr(lbuf *o, const etl_ctx *c, const char *name, const unsigned char *p, size_t n, size_t *at, bool path)
 {
-	size_t i = *at;
-	while (i + 2 <= n && (p[i] || p[i + 1]))
-		i += 2;
-	if (i + 2 > n)
+	size_t i;
+	if (!sv_etl_utf16_ends(p + *at, n - *at, &i))
 		return false;
 	size_t used = 0;
 	char *s = sv_etl_dup_utf16(p + *at, n - *at, &used);
@@ -231,10 +229,9 @@ static void k_sample(lbuf *o, const etl_rec *r, unsigned P)
 /* A UTF-16 string in a fixed field of n bytes (NUL-padded). */
 static void fixed_ustr(lbuf *o, const char *name, const unsigned char *p, size_t n)
 {
-	size_t l = 0;
-	while (l + 2 <= n && (p[l] || p[l + 1]))
-		l += 2;
-	char *s = sv_etl_dup_utf16(p, l + 2 <= n ? l + 2 : l, NULL);
+	size_t l;
+	(void)sv_etl_utf16_ends(p, n, &l); /* up to the padding, or all of it */
+	char *s = sv_etl_dup_utf16(p, l, NULL);
 	if (s) {
 		kv(o, name, "%s", s);
 		free(s);

@@ -32,10 +32,8 @@ enum { T_OBJECT = 1, T_BOOL = 3, T_CHAR, T_I8, T_U8, T_I16, T_U16, T_I32, T_U32,
 
 static bool utf16_name(nt_ctx *c, const unsigned char *p, size_t n, size_t *at, char **out)
 {
-	size_t i = *at;
-	while (i + 2 <= n && (p[i] || p[i + 1]))
-		i += 2;
-	if (i + 2 > n)
+	size_t i;
+	if (!sv_etl_utf16_ends(p + *at, n - *at, &i))
 		return false;
 	size_t used = 0;
 	*out = sv_etl_dup_utf16(p + *at, n - *at, &used);
@@ -259,10 +257,8 @@ static bool value(out_buf *o, const unsigned char *p, size_t n, size_t *at, unsi
 {
 	(void)c;
 	if (type == T_STRING) {
-		size_t i = *at;
-		while (i + 2 <= n && (p[i] || p[i + 1]))
-			i += 2;
-		if (i + 2 > n)
+		size_t i;
+		if (!sv_etl_utf16_ends(p + *at, n - *at, &i))
 			return false;
 		size_t used = 0;
 		char *s = sv_etl_dup_utf16(p + *at, n - *at, &used);

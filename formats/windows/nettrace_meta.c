@@ -40,10 +40,8 @@ static int kind_of(nt_ctx *c, const char *name, uint32_t *out)
  * with *nomem for no memory, NULL alone when the string has no terminator. */
 static char *utf16_field(const unsigned char *p, size_t n, size_t *at, bool *nomem)
 {
-	size_t i = *at;
-	while (i + 2 <= n && (p[i] || p[i + 1]))
-		i += 2;
-	if (i + 2 > n)
+	size_t i;
+	if (!sv_etl_utf16_ends(p + *at, n - *at, &i))
 		return NULL;
 	size_t used = 0;
 	char *s = sv_etl_dup_utf16(p + *at, n - *at, &used);
