@@ -268,30 +268,27 @@ int cmd_events(const cli_opts *o)
 	io.event = NULL;
 	sv_event_lister l = { on_event, on_warning, &x };
 	int r = sv_list_events(o->files[0], &io, &l, &err);
-	if (r && r != STOP) {
-		if (r == SV_EIO) {
-			rc = cli_finish_output(stdout);
-			rc = rc ? rc : EXIT_OUTPUT;
-		} else {
-			cli_report(&err);
-			rc = r == SV_EINVAL ? EXIT_USAGE : EXIT_INPUT;
-			if (o->out == OUT_JSON) { /* what was listed before the error, and the error: one document */
-				jw_end_arr(&x.w);
-				jw_key(&x.w, "shown"); jw_int(&x.w, x.shown);
-				jw_key(&x.w, "error"); jw_str(&x.w, err.msg);
-				jw_end_obj(&x.w);
-				fputc('\n', stdout);
-				fflush(stdout);
-			}
-		}
+	bool failed = r && r != STOP, lost = r == SV_EIO; /* lost: writing stdout failed */
+	if (failed && !lost) {
+		cli_report(&err);
+		rc = r == SV_EINVAL ? EXIT_USAGE : EXIT_INPUT;
 	}
-	if (!rc && o->out == OUT_JSON) {
+	if (o->out == OUT_JSON && !lost) { /* one document: what was listed, and the error that stopped it */
 		jw_end_arr(&x.w);
 		jw_key(&x.w, "shown"); jw_int(&x.w, x.shown);
-		jw_key(&x.w, "limited"); jw_bool(&x.w, r == STOP);
+		if (failed) {
+			jw_key(&x.w, "error"); jw_str(&x.w, err.msg);
+		} else {
+			jw_key(&x.w, "limited"); jw_bool(&x.w, r == STOP);
+		}
 		jw_end_obj(&x.w);
 		fputc('\n', stdout);
 	}
+	if (lost) {
+		rc = cli_finish_output(stdout);
+		rc = rc ? rc : EXIT_OUTPUT;
+	} else if (failed)
+		fflush(stdout);
 	if (!rc && r == STOP)
 		fprintf(stderr, "stackview: %s: the first %lld matching events (--limit)\n", o->files[0], x.shown);
 	else if (!rc && !x.shown && !x.warned)
