@@ -22,6 +22,11 @@ typedef struct hg {
 	uint32_t bad; /* the node whose data is damaged */
 	sv_frame_id *fids; /* per type, once interned (have) */
 	uint8_t *have;
+	/* per node its type, read in one pass over the nodes before the walk, so that meeting a
+	 * node reads this rather than its offset and then its data: 2 bytes a node when the
+	 * types' ids fit, else 4 */
+	uint16_t *type16;
+	uint32_t *type32;
 } hg;
 
 static int bad(hg *c, uint32_t node, const char *fmt, ...) SV_PRINTF(3, 4);
@@ -77,6 +82,41 @@ static int node_at(hg *c, uint32_t i, uint32_t start, uint32_t *type, int64_t *s
 static int node(hg *c, uint32_t i, uint32_t *type, int64_t *size, uint32_t *at, int32_t *nch)
 {
 	return node_at(c, i, label(c, i), type, size, at, nch);
+}
+
+static uint32_t type_of(const hg *c, uint32_t i)
+{
+	return c->type16 ? c->type16[i] : c->type32[i];
+}
+
+static const void *type_addr(const hg *c, uint32_t i)
+{
+	return c->type16 ? (const void *)&c->type16[i] : (const void *)&c->type32[i];
+}
+
+/* Every node's type, and every node's data checked as far as its child count, in node order. */
+static int read_types(hg *c)
+{
+	uint32_t n = c->g->nnodes;
+	if (c->g->ntypes <= 65536)
+		c->type16 = malloc((size_t)n * sizeof(*c->type16));
+	else
+		c->type32 = malloc((size_t)n * sizeof(*c->type32));
+	if (!c->type16 && !c->type32)
+		return SV_ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t type, at;
+		int64_t size;
+		int32_t nch;
+		int rc = node(c, i, &type, &size, &at, &nch);
+		if (rc)
+			return rc;
+		if (c->type16)
+			c->type16[i] = (uint16_t)type;
+		else
+			c->type32[i] = type;
+	}
+	return 0;
 }
 
 static int child(hg *c, uint32_t i, uint32_t *at, uint32_t *out)
@@ -306,20 +346,16 @@ static int queue_orphans(hg *c, uint64_t *taken, pq *q, size_t *unreachable)
 	return rc;
 }
 
-typedef struct hg_kid {
-	uint32_t node, label;
-} hg_kid;
-
 /* The walk: each node taken is a sample at the end of its path from the root. A node's
- * children are read in three passes so that the memory each needs (its offset, then its
- * data) is fetched for all of them at once rather than one miss after another:
- * the walk goes through the graph in priority order, not in the order it is stored. */
+ * children are read in two passes so that the memory each needs (its offset and its type) is
+ * fetched for all of them at once rather than one miss after another: the walk goes through
+ * the graph in priority order, not in the order it is stored. */
 static int walk(hg *c, size_t *unreachable)
 {
 	uint32_t n = c->g->nnodes;
 	uint64_t *taken = calloc((size_t)n / 64 + 1, sizeof(*taken));
 	pq q = { 0 };
-	hg_kid *kids = NULL;
+	uint32_t *kids = NULL; /* the children of the node taken */
 	size_t kcap = 0;
 	int rc = taken ? 0 : SV_ENOMEM;
 	if (!rc) /* the root is queued but not marked, as in PerfView: an arc back to it takes it again */
@@ -358,31 +394,25 @@ static int walk(hg *c, size_t *unreachable)
 			rc = SV_ENOMEM;
 			break;
 		}
+		int32_t nmet = 0;
 		for (int32_t k = 0; k < nch; k++) {
-			if ((rc = child(c, cur.node, &at, &kids[k].node)))
+			if ((rc = child(c, cur.node, &at, &kids[nmet])))
 				break;
-			__builtin_prefetch(c->g->labels + (size_t)kids[k].node * 4);
+			uint32_t ch = kids[nmet];
+			if (is_taken(taken, ch)) /* most references are to nodes taken already */
+				continue;
+			__builtin_prefetch(c->g->labels + (size_t)ch * 4);
+			__builtin_prefetch(type_addr(c, ch));
+			nmet++;
 		}
-		int32_t nnew = 0;
-		for (int32_t k = 0; k < nch && !rc; k++) {
-			uint32_t ch = kids[k].node;
-			if (is_taken(taken, ch))
+		for (int32_t k = 0; k < nmet && !rc; k++) {
+			uint32_t ch = kids[k];
+			if (is_taken(taken, ch)) /* met twice by this node */
 				continue;
 			take(taken, ch);
-			uint32_t l = label(c, ch);
-			kids[nnew++] = (hg_kid){ ch, l };
-			if (l < c->g->blob_len)
-				__builtin_prefetch(c->g->blob + l);
-		}
-		for (int32_t k = 0; k < nnew && !rc; k++) {
-			uint32_t ctype, cat;
-			int64_t csize;
-			int32_t cn;
-			if ((rc = node_at(c, kids[k].node, kids[k].label, &ctype, &csize, &cat, &cn)))
-				break;
-			float cp = c->prio[ctype] + cur.prio / 10;
+			float cp = c->prio[type_of(c, ch)] + cur.prio / 10;
 			order += eps;
-			rc = pq_push(&q, cp - order, (pq_slot){ kids[k].node, cp, here, kids[k].label });
+			rc = pq_push(&q, cp - order, (pq_slot){ ch, cp, here, label(c, ch) });
 		}
 	}
 	free(taken);
@@ -479,9 +509,13 @@ int sv_heap_tree(const sv_heap_graph *g, const float *prio, sv_sink *sink, size_
 		return bad(&c, g->root, "the root node %u is not in the graph", g->root);
 	c.fids = malloc((g->ntypes ? g->ntypes : 1) * sizeof(*c.fids));
 	c.have = calloc(g->ntypes ? g->ntypes : 1, 1);
-	int rc = c.fids && c.have ? walk(&c, unreachable) : SV_ENOMEM;
+	int rc = c.fids && c.have ? read_types(&c) : SV_ENOMEM;
+	if (!rc)
+		rc = walk(&c, unreachable);
 	free(c.fids);
 	free(c.have);
+	free(c.type16);
+	free(c.type32);
 	*bad_node = c.bad;
 	return rc;
 }
