@@ -28,11 +28,11 @@ typedef struct frame_memo {
 	uint8_t exc, fold;
 } frame_memo;
 
-/* Per-stack transform state (§5.4). */
+/* Per-stack transform state (§5.4); the IncPats entries it has passed are beside it in
+ * build.inc_of, only when IncPats has any. */
 typedef struct stack_state {
-	uint32_t node, R, group, foldcount;
-	uint64_t inc;
-	uint8_t discarded;
+	uint32_t node, R, group;
+	uint8_t discarded, folded; /* folded: a frame of it folded into the node (Fold column) */
 } stack_state;
 
 typedef struct build {
@@ -46,6 +46,7 @@ typedef struct build {
 	sv_idmap child_index;
 	frame_memo *fm;
 	stack_state *ss;
+	uint64_t *inc_of; /* per stack (IncPats not empty) */
 } build;
 
 static int name_intern(sv_view *v, uint32_t *out, const char *s, size_t len)
@@ -277,6 +278,31 @@ static int node_child(build *b, uint32_t *out, uint32_t parent, uint32_t name)
 
 /* ---- per stack (§5.4) ---- */
 
+/* How many stacks are not the first with their caller (a bit a caller: one pass). 0 or
+ * SV_ENOMEM. */
+static int count_second_children(const sv_source *src, size_t *out)
+{
+	uint32_t nst = sv_source_stack_count(src);
+	const sv_stack_id *caller = sv_source_stack_callers(src);
+	uint64_t *seen = calloc((size_t)nst / 64 + 2, sizeof(*seen));
+	if (!seen)
+		return SV_ENOMEM;
+	size_t n = 0, roots = 0;
+	for (uint32_t s = 0; s < nst; s++) {
+		if (caller[s] == SV_STACK_NONE) {
+			roots++;
+			continue;
+		}
+		uint32_t c = caller[s];
+		uint64_t bit = 1ull << (c & 63);
+		n += (seen[c >> 6] & bit) != 0;
+		seen[c >> 6] |= bit;
+	}
+	free(seen);
+	*out = n + (roots ? roots - 1 : 0);
+	return 0;
+}
+
 static int transform_stacks(build *b)
 {
 	sv_view *v = b->v;
@@ -285,7 +311,7 @@ static int transform_stacks(build *b)
 	int rc;
 	const sv_stack_id *caller = sv_source_stack_callers(src);
 	const sv_frame_id *frame = sv_source_stack_frames(src);
-	uint64_t need = b->inc_need;
+	uint64_t need = b->inc_need, *inc_of = b->inc_of;
 	v->stack_node = malloc(((size_t)nst + 1) * sizeof(*v->stack_node));
 	v->stack_folded = malloc((size_t)nst + 1);
 	if (!v->stack_node || !v->stack_folded)
@@ -301,6 +327,7 @@ static int transform_stacks(build *b)
 		sv_frame_id f = frame[s];
 		const frame_memo *m = &b->fm[f];
 		const stack_state *P = c == SV_STACK_NONE ? NULL : &b->ss[c];
+		uint64_t inc = 0;
 		memset(S, 0, sizeof(*S));
 		if ((P && P->discarded) || m->exc) {
 			S->discarded = 1;
@@ -316,7 +343,7 @@ static int transform_stacks(build *b)
 			} else {
 				S->R = m->kind == SV_GROUP_PLAIN ? GROUP_BASE + m->group : f;
 				S->group = m->group;
-				S->inc = m->inc;
+				inc = m->inc;
 				if ((rc = node_child(b, &S->node, SV_NODE_ROOT, m->disp)))
 					return rc;
 			}
@@ -329,19 +356,21 @@ static int transform_stacks(build *b)
 			R = P->R;
 		if (m->fold || R == P->R) {
 			*S = *P;
-			S->foldcount = P->foldcount + (m->fold ? 1 : 0);
+			S->folded |= m->fold;
+			inc = inc_of ? inc_of[c] : 0;
 			goto done;
 		}
 		S->R = R;
 		S->group = m->group;
-		S->inc = P->inc | m->inc;
-		S->foldcount = 0;
+		inc = (inc_of ? inc_of[c] : 0) | m->inc;
 		if ((rc = node_child(b, &S->node, P->node, m->disp)))
 			return rc;
 	done:
 		/* what the samples of this stack go to: its node, unless dropped (§5.4) */
-		v->stack_node[s] = !S->discarded && (S->inc & need) == need ? S->node : NONE32;
-		v->stack_folded[s] = S->foldcount > 0;
+		if (inc_of)
+			inc_of[s] = inc;
+		v->stack_node[s] = !S->discarded && (inc & need) == need ? S->node : NONE32;
+		v->stack_folded[s] = S->folded;
 	}
 	return 0;
 }
@@ -683,6 +712,22 @@ out:
 	return rc;
 }
 
+static void build_dispose(build *b)
+{
+	sv_grouppats_free(b->group);
+	sv_patlist_free(b->fold);
+	sv_patlist_free(b->inc);
+	sv_patlist_free(b->exc);
+	sv_idmap_dispose(&b->child_index);
+	free(b->first_kid);
+	free(b->first_kid_name);
+	free(b->fm);
+	free(b->ss);
+	free(b->inc_of);
+	memset(b, 0, sizeof(*b));
+	sv_idmap_init(&b->child_index);
+}
+
 int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv_error *err)
 {
 	build b;
@@ -712,7 +757,9 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 	uint32_t nf = sv_source_frame_count(src), nst = sv_source_stack_count(src);
 	b.fm = calloc((size_t)nf + 1, sizeof(*b.fm));
 	b.ss = malloc(((size_t)nst + 1) * sizeof(*b.ss));
-	if (!b.fm || !b.ss)
+	if (b.inc_need)
+		b.inc_of = malloc(((size_t)nst + 1) * sizeof(*b.inc_of));
+	if (!b.fm || !b.ss || (b.inc_need && !b.inc_of))
 		goto fail_nomem;
 	for (uint32_t f = 0; f < nf; f++)
 		if ((rc = memo_frame(&b, f)))
@@ -733,10 +780,12 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 	/* a node per kept stack at most: room for them all at once, not by doubling */
 	b.first_kid = malloc(((size_t)nst + 2) * sizeof(*b.first_kid));
 	b.first_kid_name = malloc(((size_t)nst + 2) * sizeof(*b.first_kid_name));
-	/* the stacks that are not their caller's first make at most that many second children
-	 * (grouping only merges them): room for them at once instead of growing */
-	if (nodes_reserve(v, (size_t)nst + 1) || !b.first_kid || !b.first_kid_name ||
-	    sv_idmap_reserve(&b.child_index, src->st_index.len))
+	/* the stacks that are not their caller's first make about that many second children
+	 * (grouping and folding merge them, and their children may then meet): room for them
+	 * at once instead of growing, the map grows if merges make more */
+	size_t seconds;
+	if ((rc = count_second_children(src, &seconds)) || nodes_reserve(v, (size_t)nst + 1) || !b.first_kid ||
+	    !b.first_kid_name || sv_idmap_reserve(&b.child_index, seconds))
 		goto fail_nomem;
 	uint32_t root;
 	if ((rc = node_child(&b, &root, NONE32, root_name)))
@@ -744,6 +793,7 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 	v->parent[root] = NONE32;
 	if ((rc = transform_stacks(&b)))
 		goto fail_nomem;
+	build_dispose(&b); /* before the samples: the peak is the tree's alone */
 	if ((rc = finish(v, t0)))
 		goto fail_nomem;
 	*out = v;
@@ -753,15 +803,7 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 fail_nomem:
 	rc = sv_error_set(err, rc ? rc : SV_ENOMEM, NULL);
 out:
-	sv_grouppats_free(b.group);
-	sv_patlist_free(b.fold);
-	sv_patlist_free(b.inc);
-	sv_patlist_free(b.exc);
-	sv_idmap_dispose(&b.child_index);
-	free(b.first_kid);
-	free(b.first_kid_name);
-	free(b.fm);
-	free(b.ss);
+	build_dispose(&b);
 	sv_view_free(v);
 	return rc;
 }
