@@ -181,7 +181,8 @@ static int code_command(const cli_opts *o, bool source)
 	if (source ? !sv_source_location_count(src) : !sv_source_code_file_count(src)) {
 		fprintf(stderr, "stackview: %s: %s has no code addresses%s\n", o->cmd, o->files[0],
 			source ? " (Goto Source reads perf.data and pprof profiles)"
-			       : " in files (annotate reads perf.data recordings)");
+			       : " in files found here (annotate reads perf.data recordings and pprof profiles, with "
+				 "the profiled binary at the path they name or under --symfs)");
 		rc = EXIT_INPUT;
 		goto out;
 	}

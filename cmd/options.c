@@ -73,7 +73,7 @@ void cli_usage(FILE *f)
 	      "      --no-inline       perf.data: no inline frames in DWARF-unwound stacks\n"
 	      "      --threads N       perf script and folded text: read with N threads, 1 or 2 (default:\n"
 	      "                        two for 16 MiB or more when there are two CPUs; same result)\n"
-	      "      --symfs DIR       perf.data: the recording's files under DIR (as perf's --symfs)\n"
+	      "      --symfs DIR       perf.data, pprof: the recording's files under DIR (perf's --symfs)\n"
 	      "      --source-path P   source (Goto Source): where else source files are, ':'-separated:\n"
 	      "                        DIR (DIR/path, DIR/name) or OLD=NEW (a path prefix replaced)\n"
 	      "      --debuginfod URL  perf.data: files by build id from this debuginfod server (default:\n"

@@ -27,6 +27,12 @@ static int by_function(const void *a, const void *b, void *payload)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+static int by_addr(const void *a, const void *b)
+{
+	const sv_addr_cost *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 static int heaviest_first(const void *a, const void *b)
 {
 	const sv_code_costs *x = a, *y = b;
@@ -102,6 +108,41 @@ out:
 	free(m);
 	free(c);
 	return rc;
+}
+
+int sv_code_costs_in(sv_code_costs *fn, const sv_view *v, uint64_t start, uint64_t end)
+{
+	const sv_source *src = sv_view_source(v);
+	uint32_t nl = sv_source_location_count(src);
+	double *m = NULL, *c = NULL;
+	int rc = sv_view_location_sums(v, &m, &c);
+	if (rc || !m)
+		return rc;
+	size_t n = 0;
+	for (uint32_t l = 0; l < nl; l++) {
+		sv_location x = sv_source_location(src, l);
+		n += x.file == fn->file && x.addr >= start && x.addr < end && (m[l] != 0 || c[l] != 0);
+	}
+	sv_addr_cost *at = malloc((n ? n : 1) * sizeof(*at));
+	if (!at) {
+		free(m);
+		free(c);
+		return SV_ENOMEM;
+	}
+	free(fn->at);
+	*fn = (sv_code_costs){ fn->frame, fn->file, 0, 0, at, 0 };
+	for (uint32_t l = 0; l < nl; l++) {
+		sv_location x = sv_source_location(src, l);
+		if (x.file == fn->file && x.addr >= start && x.addr < end && (m[l] != 0 || c[l] != 0)) {
+			at[fn->n++] = (sv_addr_cost){ x.addr, m[l], c[l] };
+			fn->metric += m[l];
+			fn->count += c[l];
+		}
+	}
+	qsort(at, fn->n, sizeof(*at), by_addr);
+	free(m);
+	free(c);
+	return 0;
 }
 
 void sv_code_costs_free(sv_code_costs *c, size_t n)

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "core/export_int.h"
+#include "perf/perf_int.h"
 #include "pprof_int.h"
 #include "sv/array.h"
 #include "sv/idmap.h"
@@ -77,6 +78,12 @@ typedef struct pp_ctx {
 	uint32_t *llocs;           /* per frame of lframes: its code location (SV_LOC_NONE: none) */
 	size_t llocs_cap;
 	bool code;                 /* the sink keeps code locations and paths */
+	/* code files (annotate): each mapping's ELF file, found as perf.data's are (--symfs,
+	 * build id in the debug directories), opened on its first location */
+	const sv_import_opts *opts;
+	sv_perf_syms *syms;
+	sv_perf_dso **map_dso;     /* per mapping: its file, NULL when it has none */
+	uint32_t *map_file;        /* per mapping: its code file + 1, 0 not looked at yet */
 	char *name;                /* scratch for frame names */
 	size_t name_cap;
 	const pb_label **labels;
@@ -158,15 +165,86 @@ static int module_of(pp_ctx *c, const pb_location *l, const char **out)
 	return 0;
 }
 
-/* A location line's code location (its address; its source file and line when the profile
- * gives them, for Goto Source), when the sink keeps them. */
+/* A build id as pprof writes it (hex) in bytes; 0 when it is none or not hex (Go's own ids). */
+static size_t build_id_bytes(const char *hex, unsigned char *out, size_t max)
+{
+	size_t n = strlen(hex);
+	if (!n || n % 2 || n / 2 > max)
+		return 0;
+	for (size_t i = 0; i < n; i += 2) {
+		unsigned v = 0;
+		for (size_t j = 0; j < 2; j++) {
+			char ch = hex[i + j];
+			int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+			if (d < 0)
+				return 0;
+			v = v << 4 | (unsigned)d;
+		}
+		out[i / 2] = (unsigned char)v;
+	}
+	return n / 2;
+}
+
+/* The code file of a location's mapping (*file SV_LOC_NONE when the file is not found) and
+ * the location's address in it as the file's own addresses go (*addr): pprof's addresses are
+ * the process's, the mapping says where the file was (start, offset). */
+static int code_file(pp_ctx *c, const pb_location *l, uint32_t *file, uint64_t *addr)
+{
+	*file = SV_LOC_NONE;
+	uint32_t mi = l->mapping_id ? sv_idmap_get(&c->map, l->mapping_id) : SV_IDMAP_NONE;
+	if (mi == SV_IDMAP_NONE || !c->sink->ops->intern_code_file)
+		return 0;
+	const pb_mapping *m = c->p->mapping[mi];
+	if (!c->map_file[mi]) {
+		c->map_file[mi] = UINT32_MAX;
+		const char *path, *bid;
+		int rc;
+		if ((rc = str_at(c, m->filename, &path, "mapping", m->id)) || (rc = str_at(c, m->build_id, &bid, "mapping", m->id)))
+			return rc;
+		if (path[0] != '/')
+			return 0;
+		if (!c->syms) {
+			sv_perf_sym_opts so = { .debug_dirs = c->opts->debug_dirs, .symfs = c->opts->symfs };
+			if ((rc = sv_perf_syms_new(&c->syms, &so)))
+				return rc;
+		}
+		unsigned char id[20];
+		size_t idn = build_id_bytes(bid, id, sizeof(id));
+		if (idn && (rc = sv_perf_dso_set_build_id(c->syms, path, strlen(path), id, idn)))
+			return rc;
+		sv_perf_dso *d = sv_perf_dso_get(c->syms, path, strlen(path));
+		if (!d)
+			return SV_ENOMEM;
+		sv_perf_dso_load(c->syms, d);
+		if (!d->elf_path || !d->nloads)
+			return 0;
+		uint32_t f;
+		if ((rc = c->sink->ops->intern_code_file(c->sink->self, &f, d->elf_path)))
+			return rc;
+		c->map_dso[mi] = d;
+		c->map_file[mi] = f + 1;
+	}
+	if (c->map_file[mi] == UINT32_MAX || l->address < m->memory_start || l->address >= m->memory_limit)
+		return 0;
+	*file = c->map_file[mi] - 1;
+	*addr = sv_perf_dso_addr(c->map_dso[mi], l->address - m->memory_start + m->file_offset);
+	return 0;
+}
+
+/* A location line's code location (its address, in its mapping's file when that is found; its
+ * source file and line when the profile gives them, for Goto Source), when the sink keeps
+ * them. */
 static int code_location(pp_ctx *c, const pb_location *l, size_t k, sv_frame_id frame, uint32_t *out)
 {
 	*out = SV_LOC_NONE;
 	if (!c->code)
 		return 0;
 	const sv_sink_ops *ops = c->sink->ops;
-	int rc = ops->intern_location(c->sink->self, out, frame, SV_LOC_NONE, l->address);
+	uint32_t cf;
+	uint64_t addr = l->address;
+	int rc = code_file(c, l, &cf, &addr);
+	if (!rc)
+		rc = ops->intern_location(c->sink->self, out, frame, cf, addr);
 	if (rc || !l->n_line || l->line[k]->line <= 0 || l->line[k]->line > UINT32_MAX)
 		return rc;
 	uint32_t fi = sv_idmap_get(&c->fn, l->line[k]->function_id);
@@ -185,7 +263,9 @@ static int location_frames(pp_ctx *c)
 	c->code = so->intern_location && so->intern_code_path && so->set_location_line && so->add_sample_at;
 	c->loff = malloc((p->n_location + 1) * sizeof(*c->loff));
 	c->ln = malloc((p->n_location + 1) * sizeof(*c->ln));
-	if (!c->loff || !c->ln)
+	c->map_dso = calloc(p->n_mapping + 1, sizeof(*c->map_dso));
+	c->map_file = calloc(p->n_mapping + 1, sizeof(*c->map_file));
+	if (!c->loff || !c->ln || !c->map_dso || !c->map_file)
 		return SV_ENOMEM;
 	const sv_sink_ops *ops = c->sink->ops;
 	int rc;
@@ -464,7 +544,7 @@ static int pp_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	static const sv_import_opts none = { 0 };
 	if (!opts)
 		opts = &none;
-	pp_ctx c = { .in = in, .sink = sink, .err = err };
+	pp_ctx c = { .in = in, .sink = sink, .err = err, .opts = opts };
 	sv_idmap_init(&c.fn);
 	sv_idmap_init(&c.loc);
 	sv_idmap_init(&c.map);
@@ -556,6 +636,10 @@ out:
 	free(c.llocs);
 	free(c.loff);
 	free(c.ln);
+	free(c.map_dso);
+	free(c.map_file);
+	if (c.syms)
+		sv_perf_syms_free(c.syms);
 	free(c.name);
 	free(c.labels);
 	sv_idmap_dispose(&c.fn);

@@ -49,9 +49,10 @@ void sv_annotation_print(FILE *f, const sv_annotation *a, size_t *insn_line)
 
 /* The instructions of the heaviest function (fns[0]) with their costs (a is zeroed but for
  * src and the functions). */
-static int annotate_heaviest(sv_annotation *a, bool sources, const char *debug_dirs, sv_error *err)
+static int annotate_heaviest(sv_annotation *a, const sv_view *v, bool sources, const char *debug_dirs, sv_error *err)
 {
-	const sv_code_costs *fn = a->fn = &a->fns[0];
+	sv_code_costs *fn = &a->fns[0];
+	a->fn = fn;
 	a->path = sv_source_code_file(a->src, fn->file);
 	/* the hottest address is surely inside the function */
 	size_t hot = 0;
@@ -61,6 +62,8 @@ static int annotate_heaviest(sv_annotation *a, bool sources, const char *debug_d
 	int rc = sv_disasm_function(&a->d, a->path, debug_dirs, fn->at[hot].addr, err);
 	if (rc)
 		return rc;
+	if (a->d.end > a->d.start && (rc = sv_code_costs_in(fn, v, a->d.start, a->d.end)))
+		return sv_error_set(err, rc, NULL);
 	size_t n = a->d.n ? a->d.n : 1;
 	a->metric = calloc(n, sizeof(*a->metric));
 	a->count = calloc(n, sizeof(*a->count));
@@ -115,7 +118,7 @@ int sv_annotate(sv_annotation *a, const sv_view *v, const char *name, bool sourc
 		return sv_error_set(err, rc, NULL);
 	if (!a->nfns)
 		return SV_ENOTFOUND;
-	if ((rc = annotate_heaviest(a, sources, debug_dirs, err)))
+	if ((rc = annotate_heaviest(a, v, sources, debug_dirs, err)))
 		sv_annotation_dispose(a);
 	return rc;
 }

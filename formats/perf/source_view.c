@@ -205,6 +205,7 @@ int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char
 			addr = sv_source_location(src, l).addr, given = sv_source_location_line(src, l, &sf) != 0;
 	}
 	if (given) {
+		g->path = "the profile's own line numbers"; /* read from it, whatever file its code is in */
 		const char *shrt = sv_source_frame_short(src, g->frame), *bang = strchr(shrt, '!');
 		if (!(g->symbol = strdup(bang ? bang + 1 : shrt)) || (rc = lines_given(g, src, best, key))) {
 			rc = sv_error_set(err, SV_ENOMEM, NULL);

@@ -259,6 +259,37 @@ else
 	bad annotate.perf "perf or objdump missing (make deps-test installs them)"
 fi
 
+# annotate of a Go CPU profile recorded now (pprof: the binary at the path the profile names)
+# against go tool pprof -disasm: for the functions with the most samples, every instruction
+# pprof gives a flat cost has the same cost in ours, and ours has no other (code inlined into
+# a function counts as the function's, as there). Go 1.19's disassembler reads AVX
+# instructions as other ones (vpxor as OUTL, RORB...), so where its instructions are not ours
+# only the function's total is compared.
+GP=$IT/gopprof
+mkdir -p "$GP"
+cp tests/data/pprof/prog.go "$GP/"
+if command -v go > /dev/null && (cd "$GP" && GO111MODULE=off GOCACHE="$GP/cache" go build -o prog prog.go) 2> /dev/null &&
+	"$GP/prog" "$GP/cpu.pb.gz" "$GP/heap.pb.gz"; then
+	n=0
+	for fn in $("$SV" byname "$GP/cpu.pb.gz" --json 2> /dev/null | jq -r '.rows[] | select(.exc_count > 0) | .name | sub("^prog!"; "")' | head -8); do
+		theirs=$(go tool pprof -unit=ms -disasm "$(printf '%s' "$fn" | sed 's/[.]/\\./g')" "$GP/prog" "$GP/cpu.pb.gz" 2> /dev/null |
+			awk -v fn="$fn" '/^ROUTINE/ {on = $3 == fn; next} on && $3 ~ /:$/ {sub(/ms$/, "", $1); sub(/:$/, "", $3); print $3, ($1 == "." ? 0 : $1 + 0)}')
+		[ -n "$theirs" ] || continue # an assembly function pprof names otherwise (sha256.block.abi0)
+		ours=$("$SV" annotate "$GP/cpu.pb.gz" --name "$fn" --json 2> /dev/null | jq -r '.instructions[] | "\(.address) \(.metric)"')
+		if [ "$(printf '%s\n' "$theirs" | cut -d' ' -f1)" = "$(printf '%s\n' "$ours" | cut -d' ' -f1)" ]; then
+			want=$(printf '%s\n' "$theirs" | awk '$2 != 0') got=$(printf '%s\n' "$ours" | awk '$2 != 0')
+		else
+			want=$(printf '%s\n' "$theirs" | awk '{t += $2} END {print "total", t}') got=$(printf '%s\n' "$ours" | awk '{t += $2} END {print "total", t}')
+		fi
+		if [ "$got" = "$want" ]; then ok; else
+			bad "annotate.pprof.$fn" "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -4 | tr '\n' '|')"; fi
+		n=$((n + 1))
+	done
+	if [ "$n" -ge 3 ]; then ok; else bad annotate.pprof "only $n functions compared with go tool pprof -disasm"; fi
+else
+	bad annotate.pprof "cannot build or run tests/data/pprof/prog.go here (make deps-test installs golang-go)"
+fi
+
 # ---- events: perf.data's tracepoints against perf script's own text of the recording ----
 # Recorded now (every sched, irq, timer, kmem, signal and workqueue tracepoint and two
 # syscalls: strings, flags, symbolic values, pointer arrays, kernel function names %pS from

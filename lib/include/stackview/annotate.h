@@ -33,6 +33,11 @@ typedef struct sv_code_costs {
  * heaviest first (*n = 0 when none has a sample in the view, or the source has no locations).
  * 0 or SV_ENOMEM. */
 SV_API int sv_code_costs_new(sv_code_costs **out, size_t *n, const sv_view *v, const char *name) SV_MUST_USE;
+/* fn (one of sv_code_costs_new's) again with every address of its file in [start, end) that
+ * the view's samples executed at, whatever frame names them: the function's whole code as
+ * perf annotate counts it, code inlined into it too (pprof names that by the inlined
+ * function). 0 or SV_ENOMEM (fn as it was). */
+SV_API int sv_code_costs_in(sv_code_costs *fn, const sv_view *v, uint64_t start, uint64_t end) SV_MUST_USE;
 SV_API void sv_code_costs_free(sv_code_costs *c, size_t n);
 /* Goto Source's numbers: each location has a key (`loc_key`, sv_source_location_count
  * entries: its source line as the caller numbers lines, or UINT32_MAX for none). Per key
