@@ -2,6 +2,7 @@
 /* Growable arrays (sv/array.h). */
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "stackview/status.h"
 #include "sv/array.h"
@@ -24,4 +25,26 @@ int sv_array_reserve(void *pp, size_t *cap, size_t need, size_t size)
 	*(void **)pp = n;
 	*cap = ncap;
 	return 0;
+}
+
+void *sv_malloc_big(size_t bytes)
+{
+	void *p = malloc(bytes);
+	sv_advise_huge(p, bytes);
+	return p;
+}
+
+void sv_advise_huge(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	if (!p || bytes < 2 * huge)
+		return;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), b = ((uintptr_t)p + bytes) & ~(huge - 1);
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_HUGEPAGE); /* a hint: where it is refused, pages stay small */
+#else
+	(void)p;
+	(void)bytes;
+#endif
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "stackview/status.h"
+#include "sv/array.h"
 
 void sv_idmap_init(sv_idmap *m)
 {
@@ -36,7 +37,7 @@ uint32_t sv_idmap_get(const sv_idmap *m, uint64_t key)
 
 static int sv_idmap_rehash(sv_idmap *m, size_t ncap)
 {
-	sv_idmap_slot *slots = malloc(ncap * sizeof(*slots));
+	sv_idmap_slot *slots = sv_malloc_big(ncap * sizeof(*slots));
 	if (!slots)
 		return SV_ENOMEM;
 	for (size_t i = 0; i < ncap; i++)

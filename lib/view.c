@@ -248,6 +248,8 @@ static int nodes_reserve(sv_view *v, size_t n)
 	size_t cap = v->node_cap; /* both grow the same way from the same capacity */
 	if (SV_ARRAY_RESERVE(v->nodes, cap, n) || SV_ARRAY_RESERVE(v->parent, v->node_cap, n))
 		return SV_ENOMEM;
+	sv_advise_huge(v->nodes, n * sizeof(*v->nodes)); /* what the stacks make is written at once */
+	sv_advise_huge(v->parent, n * sizeof(*v->parent));
 	return 0;
 }
 
@@ -312,7 +314,7 @@ static int transform_stacks(build *b)
 	const sv_stack_id *caller = sv_source_stack_callers(src);
 	const sv_frame_id *frame = sv_source_stack_frames(src);
 	uint64_t need = b->inc_need, *inc_of = b->inc_of;
-	v->stack_node = malloc(((size_t)nst + 1) * sizeof(*v->stack_node));
+	v->stack_node = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_node));
 	v->stack_folded = malloc((size_t)nst + 1);
 	if (!v->stack_node || !v->stack_folded)
 		return SV_ENOMEM;
@@ -535,9 +537,9 @@ static int link_children(sv_view *v)
 {
 	uint32_t n = v->nnodes;
 	if (!v->children)
-		v->children = malloc(((size_t)n + 1) * sizeof(*v->children));
+		v->children = sv_malloc_big(((size_t)n + 1) * sizeof(*v->children));
 	if (!v->kids)
-		v->kids = malloc(((size_t)n + 2) * sizeof(*v->kids));
+		v->kids = sv_malloc_big(((size_t)n + 2) * sizeof(*v->kids));
 	if (!v->children || !v->kids)
 		return SV_ENOMEM;
 	uint32_t *kids = v->kids;
@@ -636,7 +638,7 @@ static int finish(sv_view *v, double t0)
 	double t1 = now_ms();
 	accumulate(v);
 	v->alive = malloc((size_t)v->nnodes + 1);
-	v->remap = malloc(((size_t)v->nnodes + 1) * sizeof(*v->remap));
+	v->remap = sv_malloc_big(((size_t)v->nnodes + 1) * sizeof(*v->remap));
 	if (!v->alive || !v->remap)
 		return SV_ENOMEM;
 	for (uint32_t i = 0; i < v->nnodes; i++) {
@@ -688,7 +690,7 @@ int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params
 		goto out;
 	/* the names, the nodes (as the stacks made them, before any sample) and each stack's node */
 	uint32_t nst = sv_source_stack_count(v->src);
-	v->stack_node = malloc(((size_t)nst + 1) * sizeof(*v->stack_node));
+	v->stack_node = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_node));
 	v->stack_folded = malloc((size_t)nst + 1);
 	if (sv_strtab_copy(&v->names, &prev->names) || nodes_reserve(v, (size_t)prev->nnodes + 1) || !v->stack_node ||
 	    !v->stack_folded) {
@@ -756,7 +758,7 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 
 	uint32_t nf = sv_source_frame_count(src), nst = sv_source_stack_count(src);
 	b.fm = calloc((size_t)nf + 1, sizeof(*b.fm));
-	b.ss = malloc(((size_t)nst + 1) * sizeof(*b.ss));
+	b.ss = sv_malloc_big(((size_t)nst + 1) * sizeof(*b.ss));
 	if (b.inc_need)
 		b.inc_of = malloc(((size_t)nst + 1) * sizeof(*b.inc_of));
 	if (!b.fm || !b.ss || (b.inc_need && !b.inc_of))
@@ -778,8 +780,8 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 			}
 	}
 	/* a node per kept stack at most: room for them all at once, not by doubling */
-	b.first_kid = malloc(((size_t)nst + 2) * sizeof(*b.first_kid));
-	b.first_kid_name = malloc(((size_t)nst + 2) * sizeof(*b.first_kid_name));
+	b.first_kid = sv_malloc_big(((size_t)nst + 2) * sizeof(*b.first_kid));
+	b.first_kid_name = sv_malloc_big(((size_t)nst + 2) * sizeof(*b.first_kid_name));
 	/* the stacks that are not their caller's first make about that many second children
 	 * (grouping and folding merge them, and their children may then meet): room for them
 	 * at once instead of growing, the map grows if merges make more */

@@ -43,10 +43,10 @@ int sv_view_compute_byname(sv_view *v)
 	const uint32_t *kids = v->kids, *children = v->children;
 	int rc = 0;
 	uint32_t *onpath = calloc(nn ? nn : 1, sizeof(*onpath));
-	uint32_t *size = malloc(((size_t)n + 1) * sizeof(*size));
-	uint32_t *pos = malloc(((size_t)n + 1) * sizeof(*pos));
-	uint32_t *depth = malloc(((size_t)n + 1) * sizeof(*depth));
-	uint32_t *order = malloc(((size_t)n + 1) * sizeof(*order));
+	uint32_t *size = sv_malloc_big(((size_t)n + 1) * sizeof(*size));
+	uint32_t *pos = sv_malloc_big(((size_t)n + 1) * sizeof(*pos));
+	uint32_t *depth = sv_malloc_big(((size_t)n + 1) * sizeof(*depth));
+	uint32_t *order = sv_malloc_big(((size_t)n + 1) * sizeof(*order));
 	free(v->byname_st);
 	free(v->byname);
 	free(v->byname_row);
@@ -56,8 +56,8 @@ int sv_view_compute_byname(sv_view *v)
 	uint8_t *seen = calloc(nn ? nn : 1, 1);
 	free(v->first_on_path);
 	free(v->first_on_path_name);
-	v->first_on_path = malloc(((size_t)n + 1) * sizeof(*v->first_on_path));
-	v->first_on_path_name = malloc(((size_t)n + 1) * sizeof(*v->first_on_path_name));
+	v->first_on_path = sv_malloc_big(((size_t)n + 1) * sizeof(*v->first_on_path));
+	v->first_on_path_name = sv_malloc_big(((size_t)n + 1) * sizeof(*v->first_on_path_name));
 	v->nfirst_on_path = 0;
 	if (!onpath || !size || !pos || !depth || !order || !v->byname_st || !v->byname || !v->byname_row || !seen ||
 	    !v->first_on_path || !v->first_on_path_name) {
