@@ -66,6 +66,7 @@ void sv_source_free(sv_source *src)
 	sv_source_loc_free(src);
 	sv_strtab_dispose(&src->shorts);
 	free(src->short_id);
+	free(src->short_rank);
 	if (src->saved) {
 		sv_params_dispose(src->saved);
 		free(src->saved);

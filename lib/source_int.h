@@ -85,11 +85,13 @@ struct sv_source {
 	 * first nshort_id frames' ids in `shorts` */
 	strtab shorts;
 	uint32_t *short_id, nshort_id;
+	uint32_t *short_rank; /* per name in `shorts`: its place in strcmp order */
 };
 
-/* The short names' table and each frame's id in it (NULL until sv_source_sum_stacks); views
- * start their names from it instead of interning every frame's again. */
-const strtab *sv_source_short_names(const sv_source *src, const uint32_t **ids, uint32_t *nids);
+/* The short names' table, each frame's id in it and each name's place in strcmp order (NULL
+ * until sv_source_sum_stacks); views start their names from it instead of interning every
+ * frame's again. */
+const strtab *sv_source_short_names(const sv_source *src, const uint32_t **ids, uint32_t *nids, const uint32_t **rank);
 
 /* Room for the per-sample locations when the sample arrays grow to `ncap`. */
 int sv_source_loc_grow(sv_source *src, size_t ncap);

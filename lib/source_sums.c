@@ -33,6 +33,23 @@ static bool sums_exact(int low, double total)
 	return low != INT_MAX && total < ldexp(1, 52 + (low < -1000 ? -1000 : low));
 }
 
+/* A name and its first 16 bytes as two big-endian numbers (ordered as strcmp orders them), so
+ * that most comparisons of a sort read no string (names share long module prefixes). */
+typedef struct name_key {
+	uint64_t prefix[2];
+	uint32_t id;
+} name_key;
+
+static int by_short_name(const void *a, const void *b, void *payload)
+{
+	const name_key *x = a, *y = b;
+	for (int i = 0; i < 2; i++)
+		if (x->prefix[i] != y->prefix[i])
+			return x->prefix[i] < y->prefix[i] ? -1 : 1;
+	const strtab *t = payload;
+	return strcmp(sv_strtab_str(t, x->id), sv_strtab_str(t, y->id));
+}
+
 /* Each frame's short name interned once, for every view to come. */
 static int index_short_names(sv_source *src)
 {
@@ -51,15 +68,42 @@ static int index_short_names(sv_source *src)
 			return SV_ENOMEM;
 		}
 	}
+	/* and their order by strcmp, so that views sort rows by name comparing two numbers */
+	uint32_t n = src->shorts.count;
+	name_key *order = malloc((n ? n : 1) * sizeof(*order));
+	uint32_t *rank = malloc((n ? n : 1) * sizeof(*rank));
+	if (!order || !rank) {
+		free(order);
+		free(rank);
+		free(ids);
+		sv_strtab_dispose(&src->shorts);
+		sv_strtab_init(&src->shorts);
+		return SV_ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const unsigned char *str = (const unsigned char *)sv_strtab_str(&src->shorts, i);
+		name_key k = { { 0, 0 }, i };
+		for (int j = 0, end = 0; j < 16; j++) {
+			end |= !str[j];
+			k.prefix[j / 8] = k.prefix[j / 8] << 8 | (end ? 0 : str[j]);
+		}
+		order[i] = k;
+	}
+	qsort_r(order, n, sizeof(*order), by_short_name, &src->shorts);
+	for (uint32_t i = 0; i < n; i++)
+		rank[order[i].id] = i;
+	free(order);
 	src->short_id = ids;
 	src->nshort_id = nf;
+	src->short_rank = rank;
 	return 0;
 }
 
-const strtab *sv_source_short_names(const sv_source *src, const uint32_t **ids, uint32_t *nids)
+const strtab *sv_source_short_names(const sv_source *src, const uint32_t **ids, uint32_t *nids, const uint32_t **rank)
 {
 	*ids = src->short_id;
 	*nids = src->nshort_id;
+	*rank = src->short_rank;
 	return src->short_id ? &src->shorts : NULL;
 }
 

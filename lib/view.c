@@ -66,7 +66,7 @@ static int name_intern(sv_view *v, uint32_t *out, const char *s, size_t len)
 static void names_init(sv_view *v)
 {
 	sv_strtab_init(&v->names);
-	v->base = sv_source_short_names(v->src, &v->base_ids, &v->nbase_ids);
+	v->base = sv_source_short_names(v->src, &v->base_ids, &v->nbase_ids, &v->base_rank);
 	v->nbase = v->base ? v->base->count : 0;
 }
 
@@ -528,7 +528,7 @@ static int child_cmp(const void *a, const void *b, void *payload)
 		return ax > ay ? -1 : 1;
 	if (x->st.first != y->st.first)
 		return x->st.first < y->st.first ? -1 : 1;
-	return strcmp(view_name_str(sort_view, x->name), view_name_str(sort_view, y->name));
+	return view_name_cmp(sort_view, x->name, y->name);
 }
 
 /* Child lists of alive nodes, sorted (§6.1): counted into kids[p + 2], summed so kids[p + 1]
@@ -681,6 +681,7 @@ int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params
 	v->nbase = prev->nbase;
 	v->base_ids = prev->base_ids;
 	v->nbase_ids = prev->nbase_ids;
+	v->base_rank = prev->base_rank;
 	double t0 = now_ms();
 	if (sv_params_copy(&v->params, params)) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);

@@ -31,7 +31,7 @@ static int byname_cmp(const void *a, const void *b, void *payload)
 	double ax = fabs(sort_view->byname_st[x].exc), ay = fabs(sort_view->byname_st[y].exc);
 	if (ax != ay)
 		return ax > ay ? -1 : 1;
-	return strcmp(view_name_str(sort_view, x), view_name_str(sort_view, y));
+	return view_name_cmp(sort_view, x, y);
 }
 
 /* Depth-first with an on-path counter per name: inclusive counted once per path. The walk's

@@ -31,6 +31,7 @@ struct sv_view {
 	uint32_t nbase;
 	const uint32_t *base_ids; /* per frame (< nbase_ids): its short name's id */
 	uint32_t nbase_ids;
+	const uint32_t *base_rank; /* per base name: its place in strcmp order */
 	strtab names;
 
 	vnode *nodes;
@@ -97,6 +98,14 @@ static inline const char *view_name_str(const sv_view *v, uint32_t id)
 static inline uint32_t view_name_count(const sv_view *v)
 {
 	return v->nbase + v->names.count;
+}
+
+/* Two names in strcmp order: by their places when both are the source's. */
+static inline int view_name_cmp(const sv_view *v, uint32_t x, uint32_t y)
+{
+	if (x < v->nbase && y < v->nbase && v->base_rank)
+		return v->base_rank[x] < v->base_rank[y] ? -1 : v->base_rank[x] > v->base_rank[y];
+	return strcmp(view_name_str(v, x), view_name_str(v, y));
 }
 
 /* A name's id, or UINT32_MAX. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A view from the stacks' sums (sv_source_sum_stacks) is the view from the samples, bit for
- * bit: every node's and ByName row's numbers, spans and When, the summary and net/peak — on
+ * bit: every node's and ByName row's numbers, spans and When, the order of children and of
+ * ByName's rows (names compared by the source's ranks there), the summary and net/peak — on
  * real inputs, under grouping, folding, Fold%, IncPats/ExcPats and time ranges (a range that
  * cuts stacks falls back to the samples). Sums are kept only where they are exact: 0.3 ms
  * samples or a negative metric keep none. */
@@ -45,6 +46,13 @@ static void same_views(sv_view *a, sv_view *b)
 		assert_int_equal(sv_view_node_when(w1, a, n), 0);
 		assert_int_equal(sv_view_node_when(w2, b, n), 0);
 		assert_string_equal(w1, w2);
+		/* children in the same order (ties by name: strcmp without sums, the source's name
+		 * ranks with them) */
+		const sv_node_id *k1, *k2;
+		uint32_t n1 = sv_view_node_children(a, n, &k1), n2 = sv_view_node_children(b, n, &k2);
+		assert_int_equal(n1, n2);
+		for (uint32_t i = 0; i < n1; i++)
+			assert_int_equal(k1[i], k2[i]);
 	}
 	assert_int_equal(sv_view_byname_count(a), sv_view_byname_count(b));
 	for (uint32_t r = 0; r < sv_view_byname_count(a); r++) {
