@@ -84,7 +84,7 @@ static int index_short_names(sv_source *src)
 		const unsigned char *str = (const unsigned char *)sv_strtab_str(&src->shorts, i);
 		name_key k = { { 0, 0 }, i };
 		for (int j = 0, end = 0; j < 16; j++) {
-			end |= !str[j];
+			end = end || !str[j]; /* nothing read past the name's end */
 			k.prefix[j / 8] = k.prefix[j / 8] << 8 | (end ? 0 : str[j]);
 		}
 		order[i] = k;
