@@ -412,6 +412,20 @@ static int describe(pp_ctx *c, const char *const *type, const char *const *unit,
 	if (!rc && numeric_labels)
 		rc = sv_sink_note(c->sink, SV_NOTE_INFO, "%zu numeric labels (such as '%s') are not shown as frames", numeric_labels,
 			  numeric_key);
+	/* whether annotate can read the code: the mappings' binaries found here, or the first not */
+	size_t found = 0, missing = 0, first_missing = 0;
+	for (size_t i = 0; c->map_file && i < p->n_mapping; i++) {
+		if (c->map_file[i] && c->map_file[i] != UINT32_MAX)
+			found++;
+		else if (c->map_file[i] && !missing++)
+			first_missing = i;
+	}
+	const char *path = "";
+	if (!rc && found)
+		rc = sv_sink_note(c->sink, SV_NOTE_INFO, "code for annotate: %zu of %zu binaries found", found, found + missing);
+	else if (!rc && missing && !(rc = str_at(c, p->mapping[first_missing]->filename, &path, "mapping", 0)) && path[0] == '/')
+		rc = sv_sink_note(c->sink, SV_NOTE_INFO,
+				  "code for annotate: %s is not here (annotate reads it at that path, or under --symfs DIR)", path);
 	if (!rc && (p->drop_frames || p->keep_frames)) {
 		const char *d = "", *k = "";
 		if (!(rc = str_at(c, p->drop_frames, &d, "drop_frames", 0)) && !(rc = str_at(c, p->keep_frames, &k, "keep_frames", 0)))

@@ -51,9 +51,11 @@ ea() { # ID EXIT REGEX -- ARGS...
 		[ "$(printf '%s\n' "$err" | grep -vc 'warning:')" = 1 ]; then ok; else bad "$id" "exit $st: $err"; fi
 }
 e annotate.bad.nocode 1 'has no code addresses' -- annotate examples/tutorial.perfView.xml --name Main
-# a pprof profile whose binary is not here (the fixture's was built in a directory since removed)
+# a pprof profile whose binary is not here (the fixture's was built in a directory since
+# removed; looked for under an empty --symfs, so that no host can have it)
+mkdir -p "$AT/empty-symfs"
 e annotate.pprof.nobinary 1 'has no code addresses in files found here .*pprof profiles, with the profiled binary at the path they name' -- \
-	annotate tests/data/pprof/cpu.pb.gz --name main.hashLoop
+	annotate tests/data/pprof/cpu.pb.gz --name main.hashLoop --symfs "$AT/empty-symfs"
 e annotate.bad.noname 2 'annotate needs --name' -- annotate "$AT/hot.data" "${PIN[@]}"
 ea annotate.bad.unknown 2 "no sample in the view executed in 'nosuchfn'" -- annotate "$AT/hot.data" --name nosuchfn "${PIN[@]}"
 ea annotate.bad.filtered 2 "no sample in the view executed in 'mix' \\(the filters leave none of its samples\\)" -- annotate "$AT/hot.data" --name mix --exc mix "${PIN[@]}"

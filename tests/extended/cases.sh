@@ -286,6 +286,8 @@ if command -v go > /dev/null && (cd "$GP" && GO111MODULE=off GOCACHE="$GP/cache"
 		n=$((n + 1))
 	done
 	if [ "$n" -ge 3 ]; then ok; else bad annotate.pprof "only $n functions compared with go tool pprof -disasm"; fi
+	if "$SV" info "$GP/cpu.pb.gz" 2> /dev/null | grep -q 'code for annotate: 1 of 1 binaries found'; then ok; else
+		bad annotate.pprof.info "info does not say the binary was found"; fi
 else
 	bad annotate.pprof "cannot build or run tests/data/pprof/prog.go here (make deps-test installs golang-go)"
 fi

@@ -47,6 +47,12 @@ c pprof.inline '[.tree | .. | objects | select(.name? == "prog!main.sortLoop") |
 out=$("$SV" info "$PD/heap.pb.gz")
 if grep -q 'pprof sample types: alloc_objects/count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes (shown)' <<<"$out" &&
 	grep -q 'keeps no time per sample' <<<"$out" && grep -q 'numeric labels' <<<"$out"; then ok; else bad pprof.info "$out"; fi
+# the fixtures' binary was built in a directory since removed (looked for under an empty
+# --symfs, so that no host can have it): info says annotate cannot read it
+mkdir -p "$TMP/empty-symfs"
+out=$("$SV" info "$PD/cpu.pb.gz" --symfs "$TMP/empty-symfs")
+if grep -q '^found *code for annotate: /tmp/tmp.59FvF4YI3r/prog is not here (annotate reads it at that path, or under --symfs DIR)$' <<<"$out"; then
+	ok; else bad pprof.info.code "$out"; fi
 e pprof.event.unknown 2 "heap.pb.gz: no samples of event 'nope'; the file has: alloc_objects, alloc_space, inuse_objects, inuse_space" -- byname "$PD/heap.pb.gz" --event nope
 # Plain (not gzipped) protocol buffers are read too, found by their content.
 gzip -dc "$PD/cpu.pb.gz" > "$PT/cpu.raw"
