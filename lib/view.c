@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Building a view: the filter pipeline, call tree and Fold% (spec §0, §3–§5; see
- * stackview/view.h). ByName is view_byname.c, what a built view answers view_query.c. */
+/* Building a view: the filter pipeline and the call tree it makes (spec §0, §3–§5; see
+ * stackview/view.h). The samples into that tree, its totals, children and Fold% are
+ * view_tree.c's, ByName view_byname.c's, what a built view answers view_query.c's. */
 #include "stackview/view.h"
 #include "stackview/when.h"
 
@@ -8,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sv/idmap.h"
 #include "stackview/pattern.h"
@@ -156,6 +156,19 @@ static int compile(build *b, sv_error *err)
 		return sv_error_set(err, SV_ELIMIT, "IncPats: more than 64 entries");
 	b->v->inc_empty = ninc == 0;
 	b->inc_need = ninc == 64 ? ~0ULL : ((1ULL << ninc) - 1);
+	return 0;
+}
+
+/* Fold% is empty or a non-negative number (thousands separators allowed, as PerfView's
+ * boxes show them); anything else is refused rather than read as 0. */
+static int check_fold_pct(const sv_view *v, sv_error *err)
+{
+	const char *t = v->params.box[SV_BOX_FOLD_PCT];
+	double pct;
+	if (strspn(t, " \t") == strlen(t))
+		return 0;
+	if (!sv_parse_number(t, &pct) || !(pct >= 0) || isinf(pct))
+		return sv_error_set(err, SV_EINVAL, "Fold%%: '%s' is not a percentage (a number such as 1 or 0.5)", t);
 	return 0;
 }
 
@@ -377,285 +390,7 @@ static int transform_stacks(build *b)
 	return 0;
 }
 
-/* ---- samples ---- */
-
-/* The node a stack's samples go to (NONE32: dropped), and whether its leaf was folded there;
- * SV_STACK_NONE: ROOT when IncPats is empty. */
-static inline uint32_t stack_target(const sv_view *v, sv_stack_id s, bool *folded)
-{
-	*folded = false;
-	if (s == SV_STACK_NONE)
-		return v->inc_empty ? SV_NODE_ROOT : NONE32;
-	*folded = v->stack_folded[s];
-	return v->stack_node[s];
-}
-
-/* k samples of metric m and count c into a node's own sums (the inclusive ones start as
- * these: accumulate adds the children's), spanning first..end, the largest metric max. */
-static inline void node_add(vnode *n, double m, double c, bool folded, uint32_t k, double first, double end, double max)
-{
-	n->st.exc += m;
-	n->st.exc_ct += c;
-	n->st.inc += m;
-	n->st.inc_ct += c;
-	if (folded) {
-		n->st.fold += m;
-		n->st.fold_ct += c;
-	}
-	n->nsamp += k;
-	if (first < n->xfirst)
-		n->xfirst = n->st.first = first;
-	if (end > n->xlast)
-		n->xlast = n->st.last = end;
-	if (max > n->xmax)
-		n->xmax = n->st.max = max;
-}
-
-/* The samples by stack, from the source's sums (sv_source_sum_stacks), when the time range
- * takes every stack's samples whole or not at all (a stack with some inside and some not:
- * false, nothing done). Every sum is exact in any order (what the sums promise), so nodes
- * get the bits add_samples would give them. */
-static bool add_stack_sums(sv_view *v)
-{
-	const sv_stack_sums *ss = sv_source_stack_sums(v->src);
-	if (!ss)
-		return false;
-	uint32_t nst = sv_source_stack_count(v->src);
-	bool tm = v->scaling == SV_SCALING_TIME;
-	/* every kept stack whole or outside (view_clip's rules, by the stack's extremes) */
-	for (uint32_t s = 0; s <= nst; s++) {
-		const sv_stack_sums *x = &ss[s];
-		double end = tm ? x->last_end : x->last;
-		bool whole = !x->n || (x->first >= v->lo && end <= v->hi);
-		bool out = x->first > v->hi || end < v->lo;
-		bool folded;
-		if (!whole && !out && stack_target(v, s == nst ? SV_STACK_NONE : s, &folded) != NONE32)
-			return false;
-	}
-	vnode *nodes = v->nodes;
-	bool any = false;
-	double latest = 0;
-	memset(&v->np, 0, sizeof(v->np));
-	for (uint32_t s = 0; s <= nst; s++) {
-		const sv_stack_sums *x = &ss[s];
-		double end = tm ? x->last_end : x->last;
-		if (!x->n || x->first > v->hi || end < v->lo)
-			continue;
-		bool folded;
-		uint32_t node = stack_target(v, s == nst ? SV_STACK_NONE : s, &folded);
-		if (node == NONE32)
-			continue;
-		v->np.net += x->metric;
-		latest = !any || x->last > latest ? x->last : latest;
-		any = true;
-		node_add(&nodes[node], x->metric, x->count, folded, (uint32_t)x->n, x->first, end, x->max);
-	}
-	/* no metric is below 0 (no sums otherwise): the peak is the net, at the last sample */
-	v->np.peak = v->np.net;
-	v->np.peak_time = any ? latest : 0;
-	v->np_known = true;
-	return true;
-}
-
-static void add_samples(sv_view *v)
-{
-	if (add_stack_sums(v))
-		return;
-	const sv_source *src = v->src;
-	size_t ns = sv_source_sample_count(src);
-	const sv_stack_id *stk = sv_source_sample_stacks(src);
-	sv_samples smp = sv_source_samples(src);
-	bool tm = v->scaling == SV_SCALING_TIME;
-	vnode *nodes = v->nodes;
-	bool any = false;
-	double latest = 0;
-	memset(&v->np, 0, sizeof(v->np));
-	for (size_t i = 0; i < ns; i++) {
-		/* A sample's node is a random read: ask for the ones a few samples ahead. */
-		if (i + 16 < ns && stk[i + 16] != SV_STACK_NONE)
-			__builtin_prefetch(&v->stack_node[stk[i + 16]]);
-		if (i + 8 < ns && stk[i + 8] != SV_STACK_NONE && v->stack_node[stk[i + 8]] != NONE32)
-			__builtin_prefetch(&nodes[v->stack_node[stk[i + 8]]].st, 1);
-		bool folded;
-		uint32_t node = stack_target(v, stk[i], &folded);
-		if (node == NONE32)
-			continue;
-		double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i);
-		if (!view_clip(v, &t, &m))
-			continue;
-		double c = sv_sample_count(&smp, i);
-		double end = tm ? t + fabs(m) : t;
-		/* the net of the range, in sample order as sv_view_net_peak sums it */
-		v->np.net += m;
-		v->np.signed_metric |= m < 0;
-		latest = !any || t > latest ? t : latest;
-		any = true;
-		node_add(&nodes[node], m, c, folded, 1, t, end, m);
-	}
-	if (!v->np.signed_metric) { /* running sums only grow: the peak is the net, at the last sample */
-		v->np.peak = v->np.net;
-		v->np.peak_time = any ? latest : 0;
-		v->np_known = true;
-	}
-}
-
-/* Inclusive totals by one backward pass (a parent's id is below its children's); each node's
- * own samples are in them already (add_samples). */
-static void accumulate(sv_view *v)
-{
-	for (uint32_t i = v->nnodes; i-- > 1;) {
-		vnode *n = &v->nodes[i];
-		vnode *p = &v->nodes[v->parent[i]];
-		p->st.inc += n->st.inc;
-		p->st.inc_ct += n->st.inc_ct;
-		p->nsamp += n->nsamp;
-		if (n->st.first < p->st.first)
-			p->st.first = n->st.first;
-		if (n->st.last > p->st.last)
-			p->st.last = n->st.last;
-		if (n->st.max > p->st.max)
-			p->st.max = n->st.max;
-	}
-}
-
-static int child_cmp(const void *a, const void *b, void *payload)
-{
-	const sv_view *sort_view = payload;
-	const vnode *x = &sort_view->nodes[*(const uint32_t *)a];
-	const vnode *y = &sort_view->nodes[*(const uint32_t *)b];
-	double ax = fabs(x->st.inc), ay = fabs(y->st.inc);
-	if (ax != ay)
-		return ax > ay ? -1 : 1;
-	if (x->st.first != y->st.first)
-		return x->st.first < y->st.first ? -1 : 1;
-	return view_name_cmp(sort_view, x->name, y->name);
-}
-
-/* Child lists of alive nodes, sorted (§6.1): counted into kids[p + 2], summed so kids[p + 1]
- * is where p's list starts, then filled, which moves kids[p + 1] to its end. */
-static int link_children(sv_view *v)
-{
-	uint32_t n = v->nnodes;
-	if (!v->children)
-		v->children = sv_malloc_big(((size_t)n + 1) * sizeof(*v->children));
-	if (!v->kids)
-		v->kids = sv_malloc_big(((size_t)n + 2) * sizeof(*v->kids));
-	if (!v->children || !v->kids)
-		return SV_ENOMEM;
-	uint32_t *kids = v->kids;
-	memset(kids, 0, ((size_t)n + 2) * sizeof(*kids));
-	for (uint32_t i = 1; i < n; i++)
-		if (v->alive[i])
-			kids[v->parent[i] + 2]++;
-	for (uint32_t i = 2; i < n + 2; i++)
-		kids[i] += kids[i - 1];
-	for (uint32_t i = 1; i < n; i++)
-		if (v->alive[i])
-			v->children[kids[v->parent[i] + 1]++] = i;
-	for (uint32_t i = 0; i < n; i++)
-		if (kids[i + 1] - kids[i] > 1)
-			qsort_r(v->children + kids[i], kids[i + 1] - kids[i], sizeof(uint32_t), child_cmp, v);
-	return 0;
-}
-
-/* ---- Fold% (§4.2) ---- */
-
-/* Fold% is empty or a non-negative number (thousands separators allowed, as PerfView's
- * boxes show them); anything else is refused rather than read as 0. */
-static int check_fold_pct(const sv_view *v, sv_error *err)
-{
-	const char *t = v->params.box[SV_BOX_FOLD_PCT];
-	double pct;
-	if (strspn(t, " \t") == strlen(t))
-		return 0;
-	if (!sv_parse_number(t, &pct) || !(pct >= 0) || isinf(pct))
-		return sv_error_set(err, SV_EINVAL, "Fold%%: '%s' is not a percentage (a number such as 1 or 0.5)", t);
-	return 0;
-}
-
-static int fold_percent(sv_view *v)
-{
-	double pct;
-	if (!sv_parse_number(v->params.box[SV_BOX_FOLD_PCT], &pct) || !(pct > 0))
-		return 0;
-	double threshold = pct * v->nodes[SV_NODE_ROOT].st.inc / 100.0;
-	uint32_t broken = view_name_find(v, "BROKEN", 6);
-	/* Top-down over ROOT's descendants; ROOT's own children are never folded. Node ids are
-	 * in parent-before-child order, so one forward pass sees every parent first. */
-	for (uint32_t i = 1; i < v->nnodes; i++) {
-		if (!v->alive[i])
-			continue;
-		vnode *n = &v->nodes[i];
-		uint32_t p = v->parent[i];
-		if (p == SV_NODE_ROOT) {
-			v->remap[i] = i;
-			continue;
-		}
-		if (v->remap[p] != p) { /* inside a folded subtree */
-			v->remap[i] = v->remap[p];
-			v->alive[i] = 0;
-			continue;
-		}
-		double byname_inc = v->byname_st[n->name].inc;
-		if (fabs(n->st.inc) < threshold && n->name != broken && fabs(byname_inc) < threshold) {
-			vnode *pn = &v->nodes[p];
-			pn->st.exc += n->st.inc;
-			pn->st.exc_ct += n->st.inc_ct;
-			pn->st.fold += n->st.inc;
-			pn->st.fold_ct += n->st.inc_ct;
-			if (n->st.first < pn->xfirst)
-				pn->xfirst = n->st.first;
-			if (n->st.last > pn->xlast)
-				pn->xlast = n->st.last;
-			if (n->st.max > pn->xmax)
-				pn->xmax = n->st.max;
-			v->remap[i] = p;
-			v->alive[i] = 0;
-		} else {
-			v->remap[i] = i;
-		}
-	}
-	int rc = link_children(v);
-	if (!rc)
-		rc = sv_view_compute_byname(v);
-	return rc;
-}
-
 /* ---- construction ---- */
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* The samples into the nodes, then totals, children, ByName and Fold% (t0: when the view's
- * build began, for its timings). */
-static int finish(sv_view *v, double t0)
-{
-	add_samples(v);
-	double t1 = now_ms();
-	accumulate(v);
-	v->alive = malloc((size_t)v->nnodes + 1);
-	v->remap = sv_malloc_big(((size_t)v->nnodes + 1) * sizeof(*v->remap));
-	if (!v->alive || !v->remap)
-		return SV_ENOMEM;
-	for (uint32_t i = 0; i < v->nnodes; i++) {
-		v->alive[i] = i == SV_NODE_ROOT || v->nodes[i].nsamp > 0;
-		v->remap[i] = i;
-	}
-	int rc = link_children(v);
-	if (!rc)
-		rc = sv_view_compute_byname(v);
-	if (!rc)
-		rc = fold_percent(v);
-	if (rc)
-		return rc;
-	v->ms_filter = t1 - t0;
-	v->ms_tree = now_ms() - t1;
-	return 0;
-}
 
 static bool same_box(const sv_params *a, const sv_params *b, int box)
 {
@@ -682,7 +417,7 @@ int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params
 	v->base_ids = prev->base_ids;
 	v->nbase_ids = prev->nbase_ids;
 	v->base_rank = prev->base_rank;
-	double t0 = now_ms();
+	double t0 = sv_view_now_ms();
 	if (sv_params_copy(&v->params, params)) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;
@@ -704,7 +439,7 @@ int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params
 	memcpy(v->parent, prev->parent, (size_t)v->nnodes * sizeof(*v->parent));
 	memcpy(v->stack_node, prev->stack_node, ((size_t)nst + 1) * sizeof(*v->stack_node));
 	memcpy(v->stack_folded, prev->stack_folded, (size_t)nst + 1);
-	if ((rc = finish(v, t0))) {
+	if ((rc = sv_view_finish(v, t0))) {
 		rc = sv_error_set(err, rc, NULL);
 		goto out;
 	}
@@ -748,7 +483,7 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;
 	}
-	double t0 = now_ms();
+	double t0 = sv_view_now_ms();
 	uint32_t root_name;
 	if ((rc = name_intern(v, &root_name, "ROOT", 4)))
 		goto fail_nomem;
@@ -797,7 +532,7 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 	if ((rc = transform_stacks(&b)))
 		goto fail_nomem;
 	build_dispose(&b); /* before the samples: the peak is the tree's alone */
-	if ((rc = finish(v, t0)))
+	if ((rc = sv_view_finish(v, t0)))
 		goto fail_nomem;
 	*out = v;
 	v = NULL;

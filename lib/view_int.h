@@ -118,6 +118,12 @@ static inline uint32_t view_name_find(const sv_view *v, const char *s, size_t le
 	return id == UINT32_MAX ? id : id + v->nbase;
 }
 
+/* view_tree.c: the samples into the nodes the stacks made, then totals, children, ByName
+ * and Fold% (t0: when the view's build began, for its timings); 0 or SV_ENOMEM. */
+int sv_view_finish(sv_view *v, double t0);
+/* A monotonic clock in ms, for the phases' timings. */
+double sv_view_now_ms(void);
+
 /* view_byname.c: ByName's rows from the finished tree (building a view calls it). */
 int sv_view_compute_byname(sv_view *v);
 
