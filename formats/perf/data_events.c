@@ -464,7 +464,7 @@ static int on_sample(struct sv_pdr_lister *x, pdr *r, const unsigned char *p, si
 	size_t nf = sv_perf_text_fields(text, tlen, x->buf, names, values, 128);
 	double ms = 0;
 	if (x->have_t0)
-		ms = s.time >= x->t0 ? (double)(s.time - x->t0) / 1e6 : -(double)(x->t0 - s.time) / 1e6;
+		ms = sv_pdr_rel_ms(x->t0, s.time);
 	sv_trace_event e = { .ms = ms, .name = a->name, .pid = s.pid, .tid = s.tid,
 			     .cpu = s.cpu == UINT32_MAX ? -1 : (int)s.cpu, .process = comm,
 			     .data_len = a->type == 2 ? s.raw_size : 0,

@@ -221,6 +221,12 @@ typedef struct pdr {
 	char trunc_msg[200];
 } pdr;
 
+/* A time in ns as ms from the origin t0 (exact differences either side of it). */
+static inline double sv_pdr_rel_ms(uint64_t t0, uint64_t t)
+{
+	return t >= t0 ? (double)(t - t0) / 1e6 : -(double)(t0 - t) / 1e6;
+}
+
 static inline uint64_t rd64(const unsigned char *p)
 {
 	uint64_t v;

@@ -599,11 +599,6 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 	return 0;
 }
 
-static double rel_ms(const pdr *r, uint64_t t)
-{
-	return t >= r->t0 ? (double)(t - r->t0) / 1e6 : -(double)(r->t0 - t) / 1e6;
-}
-
 /* ---- thread time (thread_time.h) ---- */
 
 /* A thread's Process -> Thread root, for a thread known only by its tid. */
@@ -777,7 +772,7 @@ int sv_pdr_sample(pdr *r, const unsigned char *p, size_t n, uint16_t misc, size_
 	if (r->opts->by_cpu && (rc = sv_cpu_root_apply(&r->cpu_roots, r->sink, s.cpu, st, &st)))
 		return sv_pdr_fail(r, rc, off, "cannot intern stack");
 	r->kept++;
-	rc = loc != SV_LOC_NONE ? r->sink->ops->add_sample_at(r->sink->self, st, rel_ms(r, s.time), m, 1.0, loc)
-				: r->sink->ops->add_sample(r->sink->self, st, rel_ms(r, s.time), m, 1.0);
+	rc = loc != SV_LOC_NONE ? r->sink->ops->add_sample_at(r->sink->self, st, sv_pdr_rel_ms(r->t0, s.time), m, 1.0, loc)
+				: r->sink->ops->add_sample(r->sink->self, st, sv_pdr_rel_ms(r->t0, s.time), m, 1.0);
 	return rc ? sv_pdr_fail(r, rc, off, "cannot add sample") : 0;
 }
