@@ -5,6 +5,7 @@
 #define STACKVIEW_CMD_CLI_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <termios.h>
@@ -180,9 +181,12 @@ int cli_print_view(sv_view *v, const char *what, const cli_opts *o);
 int cli_flame_to(const sv_view *v, const char *path, const char *title);
 int cmd_info(const cli_opts *o);
 int cmd_events(const cli_opts *o);
-/* The file's events into a new event log (the terminal UI's Events view); the first warning
- * about the trace into warn ("" when none). 0, or the listing's error in err. */
-int cli_events_log(const cli_opts *o, const char *path, sv_evlog **out, char *warn, size_t warncap, sv_error *err);
+/* The file's events into an event log (the terminal UI's Events view, the reports), read
+ * with `progress` (NULL = none) and stopped when *cancel becomes true (NULL = never:
+ * SV_ECANCELED); the first warning about the trace into warn ("" when none). 0, or the
+ * listing's error in err (the events before it stay in the log). */
+int cli_events_log(const cli_opts *o, const char *path, sv_evlog *log, sv_progress *progress, const atomic_bool *cancel,
+		   char *warn, size_t warncap, sv_error *err);
 int cmd_report(const cli_opts *o);
 int cmd_annotate(const cli_opts *o); /* annotate.c */
 int cmd_source(const cli_opts *o);   /* annotate.c */

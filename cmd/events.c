@@ -310,11 +310,14 @@ typedef struct log_ctx {
 	char *warn;
 	size_t warncap;
 	bool full;
+	const atomic_bool *cancel;
 } log_ctx;
 
 static int log_event(void *payload, const sv_trace_event *e)
 {
 	log_ctx *x = payload;
+	if (x->cancel && atomic_load(x->cancel))
+		return SV_ECANCELED;
 	size_t need = 1;
 	for (size_t i = 0; i < e->nfields; i++)
 		need += strlen(e->field_names[i]) + 2 * strlen(e->field_values[i]) + 4;
@@ -352,18 +355,17 @@ static void log_warning(void *payload, const char *text)
 		snprintf(x->warn, x->warncap, "%s", text);
 }
 
-int cli_events_log(const cli_opts *o, const char *path, sv_evlog **out, char *warn, size_t warncap, sv_error *err)
+int cli_events_log(const cli_opts *o, const char *path, sv_evlog *log, sv_progress *progress, const atomic_bool *cancel,
+		   char *warn, size_t warncap, sv_error *err)
 {
-	log_ctx x = { .warn = warn, .warncap = warncap };
+	log_ctx x = { .log = log, .warn = warn, .warncap = warncap, .cancel = cancel };
 	if (warncap)
 		warn[0] = '\0';
-	int rc = sv_evlog_new(&x.log);
-	if (rc)
-		return sv_error_set(err, rc, NULL);
 	sv_import_opts io = cli_import_opts(o);
 	io.event = NULL;
+	io.progress = progress;
 	sv_event_lister l = { log_event, log_warning, &x };
-	rc = sv_list_events(path, &io, &l, err);
+	int rc = sv_list_events(path, &io, &l, err);
 	free(x.text);
 	if (rc == STOP && x.full) {
 		rc = 0;
@@ -371,10 +373,5 @@ int cli_events_log(const cli_opts *o, const char *path, sv_evlog **out, char *wa
 			snprintf(warn, warncap, "the first %u events are listed (stackview events FILE --start MS lists the rest)",
 				 SV_EVLOG_MAX);
 	}
-	if (rc) {
-		sv_evlog_free(x.log);
-		return rc;
-	}
-	*out = x.log;
-	return 0;
+	return rc;
 }

@@ -314,7 +314,11 @@ int cmd_report(const cli_opts *o)
 	sv_error err;
 	sv_error_clear(&err);
 	char warn[400];
-	int rc = cli_events_log(o, o->files[1], &log, warn, sizeof(warn), &err);
+	int rc = sv_evlog_new(&log);
+	if (rc)
+		sv_error_set(&err, rc, NULL);
+	else if ((rc = cli_events_log(o, o->files[1], log, NULL, NULL, warn, sizeof(warn), &err)))
+		sv_evlog_free(log);
 	if (rc) {
 		cli_report(&err);
 		return rc == SV_EINVAL ? EXIT_USAGE : EXIT_INPUT;

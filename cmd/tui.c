@@ -78,11 +78,21 @@ static int reload_file(const void *payload, const tui_reload *r, sv_source **out
 	return rc;
 }
 
-/* The Events view's reading of the file (V). */
-static int tui_load_events(const void *payload, sv_evlog **out, char *warn, size_t warncap, sv_error *err)
+/* The Events view's reading of the file (V), on the TUI's reading thread: how far it is, and
+ * its cancel, through the input's progress reports. */
+static int reading_progress(void *payload, unsigned long long done, unsigned long long total)
+{
+	tui_ev_reading *rd = payload;
+	atomic_store(&rd->done, done);
+	atomic_store(&rd->total, total);
+	return atomic_load(&rd->cancel) ? SV_ECANCELED : 0;
+}
+
+static int tui_load_events(const void *payload, sv_evlog *log, tui_ev_reading *rd, char *warn, size_t warncap, sv_error *err)
 {
 	const cli_opts *o = payload;
-	return cli_events_log(o, o->files[0], out, warn, warncap, err);
+	sv_progress p = { .fn = reading_progress, .payload = rd };
+	return cli_events_log(o, o->files[0], log, &p, &rd->cancel, warn, warncap, err);
 }
 
 /* Annotate (a) and Goto Source (Alt-D): the text stackview annotate and stackview source

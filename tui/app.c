@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evread.h"
 #include "stackview/commands.h"
 #include "stackview/compare.h"
 #include "stackview/derive.h"
@@ -225,6 +226,8 @@ void tui_app_free(tui_app *a)
 	free(a->procs);
 	free(a->shown);
 	free(a->picked);
+	if (a->ev_read) /* stopped before the log goes */
+		(void)tui_ev_read_finish(a->ev_read, true, NULL, 0, NULL);
 	sv_evlog_free(a->evlog);
 	free(a->report);
 	free(a->report_lines);

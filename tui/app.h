@@ -153,12 +153,16 @@ typedef struct tui_app {
 	size_t nshown;
 	tui_list pick; /* item 0 = "all processes", i+1 = shown[i] */
 	tui_list events; /* the event picker */
-	/* the Events view (dlg_evlist.c): the trace's events, read when first opened */
-	int (*load_events)(const void *payload, sv_evlog **out, char *warn, size_t warncap, sv_error *err);
+	/* the Events view (dlg_evlist.c): the trace's events, read on a thread of their own
+	 * (ev_read, while it runs) from when the view is first opened, and kept */
+	int (*load_events)(const void *payload, sv_evlog *log, tui_ev_reading *rd, char *warn, size_t warncap, sv_error *err);
+	struct tui_ev_read *ev_read; /* evread.h */
+	bool headless; /* a key script drives the run: each key waits for the reading, so every run shows the same */
 	int (*code_text)(const void *payload, const sv_view *v, const char *name, bool source, char **text, bool **hot, size_t *nlines,
 			 size_t *hottest, sv_error *err);
 	sv_evlog *evlog;
-	size_t *evidx, nevidx; /* the rows the filter keeps */
+	size_t *evidx, nevidx, evidx_cap; /* the rows the filter keeps */
+	size_t ev_scanned;                /* of the rows the filter has looked at */
 	tui_list evl;
 	char ev_filter[128];
 	char ev_warn[300];
@@ -335,9 +339,14 @@ int tui_events_start(tui_app *a);
  * cursor row's type (or module) priority by `delta`; each rebuilds the tree as a new view. */
 bool tui_priority_usable(tui_app *a); /* false: says why on the status line */
 int tui_priority_apply(tui_app *a, const char *text);
-/* The Events view (dlg_evlist.c); tui_evlog_load reads the events once (false: the status
- * line says why, after `what`). */
+/* The Events view (dlg_evlist.c); tui_evlog_load starts reading the events, once (false:
+ * the status line says why, after `what`); tui_evlog_wait waits for the reading's end (false:
+ * it failed, the status line says why); tui_evlog_poll takes the rows read since the last
+ * call (and the reading's end); tui_evlog_reading says whether it still runs. */
 bool tui_evlog_load(tui_app *a, const char *what);
+bool tui_evlog_wait(tui_app *a);
+void tui_evlog_poll(tui_app *a);
+bool tui_evlog_reading(const tui_app *a);
 /* Lookup Symbols (symbols.c): the cursor row's module's PDB, the file read again. */
 int tui_lookup_symbols(tui_app *a);
 /* The Annotate and Goto Source views (dlg_annotate.c). */

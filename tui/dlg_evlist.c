@@ -3,13 +3,16 @@
  * time, kind, process, thread, CPU and the payload's fields — filtered by what is typed (any
  * case, in the kind, the process or the fields). Enter on an event goes back to the stack
  * window with Start and End around it, the cursor's event time in the status line. The
- * events are read (through tui_options.load_events: the TUI knows no formats) when the view
- * is first opened, and kept. */
+ * events are read (through tui_options.load_events: the TUI knows no formats) from when the
+ * view is first opened, on a thread of their own: the rows read so far are listed and
+ * filtered while the rest comes (a million-event trace shows its first rows at once), and
+ * kept. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
+#include "evread.h"
 #include "stackview/commands.h"
 
 #define EV_AROUND_MS 10.0 /* Enter: the stack window's time range is the event's time +- this */
@@ -17,6 +20,59 @@
 static void place(tui_app *a)
 {
 	tui_list_place(&a->evl, a->nevidx, TUI_PICK_TOP, a->h - 6);
+}
+
+/* The rows read since the filter last looked, to the rows shown. */
+static void take_rows(tui_app *a)
+{
+	if (a->evlog && sv_evlog_filter_more(a->evlog, a->ev_filter, -1e300, 1e300, &a->ev_scanned, &a->evidx, &a->nevidx,
+					     &a->evidx_cap))
+		tui_status(a, "out of memory");
+}
+
+/* The reading has ended: its thread joined, what went wrong said. An error keeps the rows
+ * read before it; with none the view closes. */
+static void reading_ended(tui_app *a)
+{
+	sv_error err;
+	int rc = tui_ev_read_finish(a->ev_read, false, a->ev_warn, sizeof(a->ev_warn), &err);
+	a->ev_read = NULL;
+	size_t n = sv_evlog_count(a->evlog);
+	if (rc && rc != SV_ECANCELED) {
+		if (n) {
+			char at[32];
+			sv_format_number(at, sizeof(at), (double)n, 0);
+			tui_status(a, "the events after the first %s could not be read: %s", at, err.msg);
+		} else {
+			tui_status(a, "%s", err.msg);
+		}
+	}
+	if (rc && !n) {
+		sv_evlog_free(a->evlog); /* a later V tries again */
+		a->evlog = NULL;
+		if (a->mode == MODE_EVLIST)
+			a->mode = MODE_GRID;
+	}
+}
+
+bool tui_evlog_reading(const tui_app *a)
+{
+	return a->ev_read != NULL;
+}
+
+void tui_evlog_poll(tui_app *a)
+{
+	if (a->ev_read && tui_ev_read_ended(a->ev_read))
+		reading_ended(a);
+	if (a->mode == MODE_EVLIST)
+		take_rows(a);
+}
+
+bool tui_evlog_wait(tui_app *a)
+{
+	if (a->ev_read)
+		reading_ended(a);
+	return a->evlog != NULL;
 }
 
 static int refilter(tui_app *a)
@@ -31,11 +87,8 @@ static int refilter(tui_app *a)
 	}
 	free(a->evidx);
 	a->evidx = NULL;
-	a->nevidx = 0;
-	if (sv_evlog_filter(a->evlog, a->ev_filter, -1e300, 1e300, &a->evidx, &a->nevidx)) {
-		tui_status(a, "out of memory");
-		return TUI_REDRAW;
-	}
+	a->nevidx = a->evidx_cap = a->ev_scanned = 0;
+	take_rows(a);
 	a->evl.cursor = keep ? sv_evlog_seek(a->evlog, a->evidx, a->nevidx, at) : 0;
 	if (a->evl.cursor >= a->nevidx)
 		a->evl.cursor = a->nevidx ? a->nevidx - 1 : 0;
@@ -49,15 +102,21 @@ bool tui_evlog_load(tui_app *a, const char *what)
 		tui_status(a, "%s: the events of traces read from a file (ETL, .nettrace, perf.data, perf script text)", what);
 		return false;
 	}
-	if (!a->evlog) {
-		sv_error err;
-		sv_error_clear(&err);
-		if (a->load_events(a->reload_payload, &a->evlog, a->ev_warn, sizeof(a->ev_warn), &err)) {
-			tui_status(a, "%s", err.msg);
-			return false;
-		}
-		a->evl = (tui_list){ 0 };
+	if (a->evlog)
+		return true;
+	if (sv_evlog_new(&a->evlog)) {
+		tui_status(a, "out of memory");
+		return false;
 	}
+	int rc = tui_ev_read_start(&a->ev_read, a->load_events, a->reload_payload, a->evlog);
+	if (rc) {
+		sv_evlog_free(a->evlog);
+		a->evlog = NULL;
+		tui_status(a, "%s: %s", what, rc == SV_ENOMEM ? "out of memory" : "no thread to read the events on");
+		return false;
+	}
+	a->ev_warn[0] = '\0';
+	a->evl = (tui_list){ 0 };
 	return true;
 }
 
@@ -162,11 +221,20 @@ void tui_evlist_draw(tui_app *a, tui_screen *s)
 	snprintf(line, sizeof(line), "%s: Events", f->title);
 	tui_screen_text(s, 0, 0, line, a->w, TUI_A_TITLE);
 	sv_format_number(n1, sizeof(n1), (double)a->nevidx, 0);
-	sv_format_number(n2, sizeof(n2), (double)sv_evlog_count(a->evlog), 0);
+	sv_format_number(n2, sizeof(n2), (double)a->ev_scanned, 0); /* (the rows the filter has seen) */
 	snprintf(line, sizeof(line), "Filter: %s", a->ev_filter);
 	int used = tui_screen_text(s, 0, 1, line, a->w, TUI_A_BOLD);
 	tui_screen_fill(s, used, 1, 1, TUI_A_REVERSE);
-	snprintf(line, sizeof(line), "%s of %s events", n1, n2);
+	if (a->ev_read) {
+		unsigned long long done, total;
+		tui_ev_read_progress(a->ev_read, &done, &total);
+		if (total && done <= total)
+			snprintf(line, sizeof(line), "%s of %s events (reading: %d%%)", n1, n2, (int)(100.0 * (double)done / (double)total));
+		else
+			snprintf(line, sizeof(line), "%s of %s events (reading)", n1, n2);
+	} else {
+		snprintf(line, sizeof(line), "%s of %s events", n1, n2);
+	}
 	tui_screen_text(s, a->w - (int)strlen(line), 1, line, (int)strlen(line), 0);
 	if (a->ev_warn[0])
 		tui_screen_text(s, 0, 2, a->ev_warn, a->w, 0);

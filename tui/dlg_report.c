@@ -66,7 +66,7 @@ static int make_text(tui_app *a)
 
 int tui_report_start(tui_app *a)
 {
-	if (!tui_evlog_load(a, "the reports read"))
+	if (!tui_evlog_load(a, "the reports read") || !tui_evlog_wait(a)) /* the reports need every event */
 		return TUI_REDRAW;
 	if (!a->report && make_text(a)) {
 		tui_status(a, "out of memory");

@@ -10,6 +10,7 @@
 #define TUI_ALT(c) (0x10000 | (c))
 #define TUI_CTRL(c) ((c) & 0x1f)
 #define TUI_KEY_ESC 27
+#define TUI_KEY_TICK 0x20000 /* not a key: the wait for one ended (term.c) */
 
 /* X(command, help) */
 #define TUI_COMMANDS(X)                                                               \

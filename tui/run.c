@@ -40,15 +40,25 @@ static int parse_named(const char *t, size_t n)
 	return -1;
 }
 
+/* After a key: the events read meanwhile (a key script waits for them all). */
+static void settle(tui_app *a)
+{
+	if (a->headless)
+		(void)tui_evlog_wait(a);
+	tui_evlog_poll(a);
+}
+
 static void feed(tui_app *a, int key)
 {
 	int flags = tui_app_handle(a, key);
 	tui_app_react(a, flags);
+	settle(a);
 }
 
 static void feed_mouse(tui_app *a, tui_mouse m, int x, int y)
 {
 	tui_app_react(a, tui_app_mouse(a, m, x, y));
+	settle(a);
 }
 
 /* "<Click:X,Y>", "<DClick:X,Y>", "<WheelUp:X,Y>", "<WheelDown:X,Y>" (columns and rows from 0). */
@@ -186,7 +196,12 @@ static int run_terminal(tui_app *a, sv_error *err)
 			tui_term_clipboard(a->clip);
 			a->clip_new = false;
 		}
-		int key = tui_term_key();
+		/* while events are read, the screen follows them a few times a second */
+		int key = tui_term_key(tui_evlog_reading(a) ? 50 : -1);
+		if (key == TUI_KEY_TICK) {
+			tui_evlog_poll(a);
+			continue;
+		}
 		if (key == KEY_MOUSE) {
 			int m, x, y;
 			if (tui_term_mouse(&m, &x, &y))
@@ -220,6 +235,7 @@ int tui_run(sv_source *src, const sv_params *params, const tui_options *o, sv_er
 	a->reload = o->reload;
 	a->reload_payload = o->reload_payload;
 	a->load_events = o->load_events;
+	a->headless = o->script != NULL;
 	a->code_text = o->code_text;
 	a->expand_hot = o->expand_hot;
 	if (o->priority && !(a->frames[0].priority = strdup(o->priority))) {

@@ -132,14 +132,15 @@ void tui_term_paint(const tui_screen *s)
 	refresh();
 }
 
-int tui_term_key(void)
+int tui_term_key(int wait_ms)
 {
 	if (npending)
 		return pending[--npending];
 	wint_t wc;
+	timeout(wait_ms);
 	int r = get_wch(&wc);
 	if (r == ERR)
-		return KEY_RESIZE; /* e.g. interrupted: redraw */
+		return wait_ms >= 0 ? TUI_KEY_TICK : KEY_RESIZE; /* no key in time; or interrupted: redraw */
 	if (r == KEY_CODE_YES)
 		return (int)wc;
 	if (wc == 27) {
@@ -147,7 +148,7 @@ int tui_term_key(void)
 		timeout(30);
 		wint_t next;
 		int r2 = get_wch(&next);
-		timeout(-1);
+		timeout(wait_ms);
 		if (r2 == ERR)
 			return TUI_KEY_ESC;
 		return TUI_ALT((int)next);

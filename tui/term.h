@@ -14,8 +14,9 @@ int tui_term_start(sv_error *err);
 void tui_term_stop(void);
 void tui_term_size(int *w, int *h);
 void tui_term_paint(const tui_screen *s);
-/* The next key: curses codes, TUI_ALT(c) for Esc-prefixed keys, UTF-8 bytes one by one. */
-int tui_term_key(void);
+/* The next key: curses codes, TUI_ALT(c) for Esc-prefixed keys, UTF-8 bytes one by one;
+ * TUI_KEY_TICK when none came within wait_ms (-1: wait for one). */
+int tui_term_key(int wait_ms);
 /* After tui_term_key returned KEY_MOUSE: the event (kind 0 click, 1 double click, 2 wheel up,
  * 3 wheel down, as tui_mouse counts them) and its cell; 0 for events we do not use. */
 int tui_term_mouse(int *kind, int *x, int *y);

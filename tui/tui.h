@@ -3,6 +3,7 @@
 #ifndef STACKVIEW_TUI_H
 #define STACKVIEW_TUI_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -20,6 +21,14 @@ typedef struct tui_reload {
 	const char *symbol_modules; /* ETL: the modules whose symbols to look up ("clr,ntdll") */
 	bool code_paths;            /* perf.data: every caller's code address too (Goto Source) */
 } tui_reload;
+
+/* The Events view's reading, on a thread beside the keys: the reader adds the events to the
+ * log as it reads them, says how far it is (bytes of the input; total 0 = not known) and
+ * stops soon after `cancel` is set (SV_ECANCELED). */
+typedef struct tui_ev_reading {
+	atomic_bool cancel;
+	atomic_ullong done, total;
+} tui_ev_reading;
 
 typedef struct tui_options {
 	const char *title;
@@ -42,9 +51,10 @@ typedef struct tui_options {
 	 * disables both. */
 	int (*reload)(const void *payload, const tui_reload *r, sv_source **out, sv_error *err);
 	const void *reload_payload;
-	/* Read the file's events for the Events view (reload_payload is its payload); NULL
-	 * disables the view. */
-	int (*load_events)(const void *payload, sv_evlog **out, char *warn, size_t warncap, sv_error *err);
+	/* Read the file's events into `log` for the Events view (reload_payload is its payload;
+	 * called on a thread of its own, so it may touch nothing else of the run); a warning
+	 * about the trace into warn. NULL disables the view. */
+	int (*load_events)(const void *payload, sv_evlog *log, tui_ev_reading *rd, char *warn, size_t warncap, sv_error *err);
 	/* Annotate (source false) or Goto Source (true): the function `name` of view v as text
 	 * (lines ending in \n), per line whether it is hot (an instruction or line with at least
 	 * 0.5 % of the function), and the hottest one's line; all malloc'd, the caller's.

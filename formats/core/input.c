@@ -40,6 +40,11 @@ int sv_input_progress(const sv_input *in, unsigned long long done, sv_error *err
 	return report(in, done, in->partial ? 0 : in->len, err);
 }
 
+int sv_input_progress_of(const sv_input *in, unsigned long long done, unsigned long long total, sv_error *err)
+{
+	return report(in, done, in->partial ? 0 : total, err);
+}
+
 /* The bound on what this input may hold in memory. */
 static unsigned long long max_bytes(const sv_input *in)
 {

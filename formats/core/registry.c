@@ -159,7 +159,7 @@ int sv_list_events(const char *path, const sv_import_opts *opts, const sv_event_
 		return rc;
 	if (!fmt->list_events) {
 		rc = sv_error_set(err, SV_EINVAL,
-				  "a %s file holds no event list (events are listed from ETL and .nettrace traces and perf script text)",
+				  "a %s file holds no event list (events are listed from ETL and .nettrace traces, perf.data and perf script text)",
 				  fmt->name);
 		sv_error_locate(err, path, 0, -1);
 	} else if (!fmt->streams || !(rc = sv_input_complete(&in, err))) {

@@ -119,7 +119,8 @@ static int stream_load(etl_ctx *c, stream *s)
 	while (s->next < s->nbufs) {
 		const etl_buf *b = &c->bufs[s->bufs[s->next++]];
 		c->loaded += b->size;
-		int prc = sv_input_progress(c->in, c->loaded, c->err);
+		/* (a listing reads the trace twice: the second pass goes on counting) */
+		int prc = sv_input_progress_of(c->in, c->loaded, (c->listing ? 2ull : 1ull) * c->flen, c->err);
 		if (prc)
 			return prc;
 		s->cur = b->index;

@@ -229,6 +229,7 @@ if command -v perf >/dev/null 2>&1 && perf record -q -e cpu-clock -o /dev/null t
 		/usr/bin/time -f %M -o "$B/bench/rss" perf report -i "$G" --stdio --children > /dev/null 2>&1
 		rt=$(tail -1 "$B/bench/rss")
 		awk -v a="$ours" -v b="$theirs" -v ro="$ro" -v rt="$rt" 'BEGIN {printf "byname (every row): %d ms, %.0f MB; perf report --stdio --children %d ms, %.0f MB; %.1fx faster (goal >= 10), %.2f of its memory (goal <= 0.125)\n", a, ro / 1024, b, rt / 1024, b / a, ro / rt}'
+		command -v tmux > /dev/null 2>&1 && tests/bench/tui_events.sh "$B/stackview" "$G"
 		echo "refilter on it (goal: <= 150 ms per million samples):"
 		"$B/tests/bench/engine" "$G" 2 | sed -n '/with the stacks/,$p'
 	fi
@@ -257,6 +258,7 @@ if [ -f "$E" ] && command -v unzip >/dev/null 2>&1; then
 		"$B/stackview" events "$f" --json > /dev/null 2>&1
 		t1=$(date +%s%N)
 		awk -v n="$n" -v ns="$((t1 - t0))" 'BEGIN {printf "stackview events --json: %d events in %.0f ms = %.0f events/s\n", n, ns / 1e6, n / (ns / 1e9)}'
+		command -v tmux > /dev/null 2>&1 && tests/bench/tui_events.sh "$B/stackview" "$f"
 	done
 fi
 

@@ -151,6 +151,34 @@ done
 # TraceEvent's count of the x64 trace's GCs: 264 GC/Stop events (528 GC/Start: .NET 4.5 logs two a GC)
 cn report.gcstats.x64-count '[.processes[] | .all.count] | add' '264' report gcstats "$ED/net.4.5.2.x64.etl.zip"
 
+# The TUI's Events view (issue 34) on a million-event trace (the x64 trace's buffers ten
+# times): rows come while the trace is read, all of them in the end; leaving the TUI while it
+# reads stops the reading (exit 0, the terminal given back).
+if command -v tmux >/dev/null 2>&1 && [ -f "$ED/net.4.5.2.x64.etl.zip" ]; then
+	unzip -p "$ED/net.4.5.2.x64.etl.zip" net.4.5.2.x64.etl > "$IT/x1.etl"
+	for _ in 1 2 3 4 5 6 7 8 9 10; do cat "$IT/x1.etl"; done > "$IT/x10.etl"
+	n=$("$SV" events "$IT/x10.etl" --json 2> /dev/null | jq .shown | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')
+	sock="sv-ext-$$"
+	tx() { tmux -L "$sock" "$@"; }
+	tw() { for _ in $(seq 300); do tx capture-pane -t ev -p 2>/dev/null | grep -q -- "$1" && return 0; sleep 0.1; done; return 1; }
+	tx new-session -d -s ev -x 120 -y 30 "$SV $IT/x10.etl 2> /dev/null; echo EXITED \$?; stty -a | grep -o ' echo '; sleep 30"
+	tw 'choose the processes' && tx send-keys -t ev Escape
+	tw 'CallTree\]' && tx send-keys -t ev V
+	if tw "$n of $n events\$"; then ok; else bad tui.events.million "$n: $(tx capture-pane -t ev -p | sed -n 2p)"; fi
+	tx send-keys -t ev Escape
+	tw 'CallTree\]' && tx send-keys -t ev q
+	if tw 'EXITED 0'; then ok; else bad tui.events.million.quit "$(tx capture-pane -t ev -p | tail -3 | tr '\n' '|')"; fi
+	tx kill-session -t ev 2> /dev/null
+	tx new-session -d -s ev -x 120 -y 30 "$SV $IT/x10.etl 2> /dev/null; echo EXITED \$?; stty -a | grep -o ' echo '; sleep 30"
+	tw 'choose the processes' && tx send-keys -t ev Escape
+	tw 'CallTree\]' && tx send-keys -t ev V
+	tw 'Time ms' && tx send-keys -t ev Escape
+	tw 'CallTree\]' && tx send-keys -t ev q
+	if tw 'EXITED 0' && tw '^ echo'; then ok; else bad tui.events.quit-while-reading "$(tx capture-pane -t ev -p | tail -3 | tr '\n' '|')"; fi
+	tx kill-server 2> /dev/null
+	rm -f "$IT/x1.etl" "$IT/x10.etl"
+fi
+
 # Just My App on an ETL trace (issue 34): the program's directory from its image loads; its
 # frames kept by function between OTHER entries, as PerfView's view of Test.x64
 cn preset.just-my-app.etl '[.tree.children[0].children[0].children[0] | .name, .children[0].name, .children[0].children[0].name]' \

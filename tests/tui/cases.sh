@@ -66,6 +66,14 @@ if command -v tmux >/dev/null 2>&1; then
 	if pwait '\[5 Caller-Callee\]' && tp | grep -q 'focus: mt!leaf_math'; then ok; else bad tui.perf.cc "$(tp | sed -n 6p)"; fi
 	tm send-keys -t perf BSpace
 	if pwait '\[2 CallTree\]'; then ok; else bad tui.perf.back "$(tp | sed -n 6p)"; fi
+	# V: the Events view, read on a thread while the keys go on; its rows are all there in
+	# the end (stackview events lists 5,805), the filter takes the rows as they come.
+	tm send-keys -t perf V
+	if pwait '5,805 of 5,805 events$'; then ok; else bad tui.perf.events "$(tp | sed -n 1,6p | tr '\n' '|')"; fi
+	tm send-keys -t perf m t
+	if pwait ' of 5,805 events$' && tp | grep -q '^Filter: mt'; then ok; else bad tui.perf.events-filter "$(tp | sed -n 2p)"; fi
+	tm send-keys -t perf Escape
+	pwait '\[2 CallTree\]' || true
 	tm send-keys -t perf q
 	if pwait 'EXITED 0' && pwait '^ echo'; then ok; else bad tui.perf.quit "$(tp | grep . | tail -3 | tr '\n' '|')"; fi
 	tm kill-session -t perf 2>/dev/null

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The event log of the Events view, field lookup, and GCStats' pairing rules (lib/evlog.c,
  * lib/report.c). */
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "stackview/evlog.h"
@@ -77,8 +79,58 @@ static void test_gcstats(void **state)
 	sv_evlog_free(l);
 }
 
+/* One thread adds rows while another filters them as they come (the TUI's Events view while
+ * the trace is read): the rows taken piece by piece are those one filter of the whole finds. */
+enum { N_ROWS = 200000 };
+
+static void *writer(void *arg)
+{
+	sv_evlog *l = arg;
+	char fields[32], kind[16];
+	for (int i = 0; i < N_ROWS; i++) {
+		snprintf(fields, sizeof(fields), "N=\"%d\"", i);
+		snprintf(kind, sizeof(kind), "K/%d", i % 7);
+		sv_evrow r = { .ms = i, .kind = kind, .process = i % 3 ? "app" : "other", .fields = fields, .pid = 1, .tid = i % 5, .cpu = 0 };
+		if (sv_evlog_add(l, &r))
+			return (void *)1;
+	}
+	return NULL;
+}
+
+static void test_filter_while_added(void **state)
+{
+	(void)state;
+	sv_evlog *l;
+	assert_int_equal(sv_evlog_new(&l), 0);
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, writer, l), 0);
+	size_t *idx = NULL, n = 0, cap = 0, from = 0, rounds = 0;
+	while (from < N_ROWS) {
+		assert_int_equal(sv_evlog_filter_more(l, "k/3", -1e300, 1e300, &from, &idx, &n, &cap), 0);
+		assert_true(from <= sv_evlog_count(l));
+		rounds++;
+	}
+	void *res;
+	assert_int_equal(pthread_join(th, &res), 0);
+	assert_null(res);
+	size_t *all, nall;
+	assert_int_equal(sv_evlog_filter(l, "k/3", -1e300, 1e300, &all, &nall), 0);
+	assert_int_equal(n, nall);
+	assert_int_equal(nall, (N_ROWS + 3) / 7);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(idx[i], all[i]);
+	sv_evrow r;
+	sv_evlog_get(l, idx[n - 1], &r);
+	assert_string_equal(r.kind, "K/3");
+	assert_true(rounds >= 1);
+	free(idx);
+	free(all);
+	sv_evlog_free(l);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_filter), cmocka_unit_test(test_gcstats) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_filter), cmocka_unit_test(test_gcstats),
+					    cmocka_unit_test(test_filter_while_added) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

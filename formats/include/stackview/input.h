@@ -55,6 +55,10 @@ typedef struct sv_input {
 /* Report that `done` bytes of the input are parsed: 0, or SV_ECANCELED (with err set and
  * located at the input) when the watcher asked to stop. Cheap between steps. */
 SV_API int sv_input_progress(const sv_input *in, unsigned long long done, sv_error *err) SV_MUST_USE;
+/* The same for work that is not the input's bytes read once (a reader that reads it twice
+ * reports `done` of 2 x len). */
+SV_API int sv_input_progress_of(const sv_input *in, unsigned long long done, unsigned long long total,
+				sv_error *err) SV_MUST_USE;
 
 /* Lines of an input, whole or streamed. A line (without its "\n" or "\r\n") stays valid
  * only until the next call. Memory is bounded by the longest line (SV_MAX_LINE). */

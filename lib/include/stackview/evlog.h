@@ -4,7 +4,9 @@
  * The formats fill it (cmd/ hands each listed event over); the TUI paints it.
  *
  * Ownership: the log owns every text it was given (copied); rows returned by sv_evlog_get
- * point into it and stay valid until sv_evlog_free. */
+ * point into it and stay valid until sv_evlog_free.
+ * Threads: one thread may add rows while others read the rows added so far (each call takes
+ * the log's lock); sv_evlog_free only when no other thread uses the log. */
 #ifndef STACKVIEW_EVLOG_H
 #define STACKVIEW_EVLOG_H
 
@@ -39,6 +41,12 @@ SV_API void sv_evlog_get(const sv_evlog *l, size_t i, sv_evrow *out);
  * *idx (NULL when none), the count into *n. 0 or SV_ENOMEM. */
 SV_API int sv_evlog_filter(const sv_evlog *l, const char *text, double start, double end, size_t **idx,
 			   size_t *n) SV_MUST_USE;
+/* The same for the rows from *from on, appended to *idx (*n used, *cap allocated: both 0
+ * with *idx NULL to start); *from becomes the count of rows looked at, so the next call goes
+ * on with the rows added since. 0 or SV_ENOMEM (the rows before the one that did not fit are
+ * in, and *from is that row). */
+SV_API int sv_evlog_filter_more(const sv_evlog *l, const char *text, double start, double end, size_t *from, size_t **idx,
+				size_t *n, size_t *cap) SV_MUST_USE;
 /* The first row at or after `ms` among idx[0..n) (n when none). */
 SV_API size_t sv_evlog_seek(const sv_evlog *l, const size_t *idx, size_t n, double ms);
 
