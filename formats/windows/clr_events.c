@@ -18,7 +18,8 @@
 enum { U8 = 1, U16, U32, U64, I32, I64, X32, X64, PTR, USTR, GUID, F64, BOOL32 };
 enum { M_NONE, M_GC_REASON, M_GC_TYPE, M_SUSPEND, M_ALLOC_KIND, M_SEGMENT, M_SKU, M_STARTUP_MODE, M_PAUSE_MODE,
        M_GC_MECHANISMS, M_METHOD_FLAGS, M_MODULE_FLAGS, M_ASSEMBLY_FLAGS, M_STARTUP_FLAGS, M_CONTENTION, M_EXCEPTION_FLAGS,
-       M_APPDOMAIN_FLAGS, M_IRP_FLAGS, M_IO_PRIORITY };
+       M_APPDOMAIN_FLAGS, M_IRP_FLAGS, M_IO_PRIORITY, M_COMPACT, M_EXPAND, M_BUCKET_KIND,
+       M_NGEN_BIND };
 
 typedef struct clr_field {
 	const char *name;
@@ -91,6 +92,15 @@ static const clr_template runtime[] = {
 	{ "GC/GenerationRange",
 	  { { "Generation", U8, 0 }, { "RangeStart", PTR, 0 }, { "RangeUsedLength", U64, 0 },
 	    { "RangeReservedLength", U64, 0 }, CLR_ID } },
+	/* (its per-generation records follow Count: not shown, as TraceEvent does not) */
+	{ "GC/PerHeapHistory",
+	  { CLR_ID, { "FreeListAllocated", PTR, 0 }, { "FreeListRejected", PTR, 0 }, { "EndOfSegAllocated", PTR, 0 },
+	    { "CondemnedAllocated", PTR, 0 }, { "PinnedAllocated", PTR, 0 }, { "PinnedAllocatedAdvance", PTR, 0 },
+	    { "RunningFreeListEfficiency", U32, 0 }, { "CondemnReasons0", U32, 0 }, { "CondemnReasons1", U32, 0 },
+	    { "CompactMechanisms", U32, M_COMPACT }, { "ExpandMechanisms", U32, M_EXPAND }, { "HeapIndex", U32, 0 },
+	    { "ExtraGen0Commit", PTR, 0 }, { "Count", U32, 0 } } },
+	{ "GC/FitBucketInfo", { CLR_ID, { "BucketKind", U16, M_BUCKET_KIND }, { "TotalSize", U64, 0 }, { "Count", U16, 0 } } },
+	{ "GC/LOHCompact", { CLR_ID, { "Count", U16, 0 } } },
 	{ "GC/GlobalHeapHistory",
 	  { { "FinalYoungestDesired", U64, 0 }, { "NumHeaps", I32, 0 }, { "CondemnedGeneration", U32, 0 },
 	    { "Gen0ReductionCount", U32, 0 }, { "Reason", U32, M_GC_REASON }, { "GlobalMechanisms", U32, M_GC_MECHANISMS },
@@ -162,6 +172,8 @@ static const clr_template private_events[] = {
 	{ "Binding/LoaderAssemblyInitPhaseStop", BINDING },
 	{ "Binding/NgenPhaseStart", BINDING },
 	{ "Binding/NgenPhaseStop", BINDING },
+	{ "NgenBinder/NgenBind",
+	  { CLR_ID, { "BindingID", U64, 0 }, { "ReasonCode", U32, M_NGEN_BIND }, { "AssemblyName", USTR, 0 } } },
 	{ "Binding/FusionMessage", { CLR_ID, { "Prepend", BOOL32, 0 }, { "Message", USTR, 0 } } },
 	{ "GC/MarkStackRoots", HEAP_NUM },
 	{ "GC/MarkFinalizeQueueRoots", HEAP_NUM },
@@ -203,6 +215,43 @@ static const char *const alloc_kind[] = { "Small", "Large", "Pinned" };
 static const char *const segment[] = { "SmallObjectHeap", "LargeObjectHeap", "ReadOnlyHeap", "PinnedObjectHeap" };
 static const char *const pause_mode[] = { "Batch", "Interactive", "LowLatency", "SustainedLowLatency", "NoGC" };
 static const char *const contention[] = { "Managed", "Native" };
+/* A GC heap's compaction and expansion reasons (the runtime's gc_heap_compact_reason and
+ * gc_heap_expand_mechanism): the event carries 1 << reason with the top bit set, shown as
+ * TraceEvent shows it (the lowest reason's name; not_specified without the top bit). */
+static const char *const compact_reason[] = { "compact_low_ephemeral",  "compact_high_frag",	  "compact_no_gaps",
+					      "compact_loh_forced",	"compact_last_gc",	  "compact_induced_compacting",
+					      "compact_fragmented_gen0", "compact_high_mem_load", "compact_high_mem_frag",
+					      "compact_vhigh_mem_frag", "compact_no_gc_mode",	  "compact_aggressive_compacting" };
+static const char *const expand_reason[] = { "expand_reuse_normal", "expand_reuse_bestfit", "expand_new_seg_ep",
+					     "expand_new_seg",	    "expand_no_memory",	    "expand_next_full_gc" };
+/* Why an NGen image was or was not bound (the runtime's NGENBINDREJECT_REASON, named as
+ * TraceEvent names them: without their NGEN_BIND_ prefix). */
+static const char *const ngen_bind[] = { "START_BIND",
+					 "NO_INDEX",
+					 "SYSTEM_ASSEMBLY_NOT_AVAILABLE",
+					 "NO_NATIVE_IMAGE",
+					 "REJECT_CONFIG_MASK",
+					 "FAIL",
+					 "INDEX_CORRUPTION",
+					 "REJECT_TIMESTAMP",
+					 "REJECT_NATIVEIMAGE_NOT_FOUND",
+					 "REJECT_IL_SIG",
+					 "REJECT_LOADER_EVAL_FAIL",
+					 "MISSING_FOUND",
+					 "REJECT_HOSTASM",
+					 "REJECT_IL_NOT_FOUND",
+					 "REJECT_APPBASE_NOT_FILE",
+					 "BIND_DEPEND_REJECT_REF_DEF_MISMATCH",
+					 "BIND_DEPEND_REJECT_NGEN_SIG",
+					 "APPLY_EXTERNAL_RELOCS_FAILED",
+					 "SYSTEM_ASSEMBLY_NATIVEIMAGE_NOT_AVAILABLE",
+					 "ASSEMBLY_HAS_DIFFERENT_GRANT",
+					 "ASSEMBLY_NOT_DOMAIN_NEUTRAL",
+					 "NATIVEIMAGE_VERSION_MISMATCH",
+					 "LOADFROM_NOT_ALLOWED",
+					 "DEPENDENCY_HAS_DIFFERENT_IDENTITY" };
+/* FitBucketInfo's kind: TraceEvent's name where a trace showed it, else the number. */
+static const char *const bucket_kind[] = { NULL, "PlugsInCondemned" };
 
 /* Flag sets: bit and name, shown as C# shows a [Flags] enum (TraceEvent's display): the
  * names joined with ", ", "None" for 0, the number itself when a bit has no name. */
@@ -266,9 +315,24 @@ static void named(char *buf, size_t cap, uint64_t v, uint8_t map)
 	case M_APPDOMAIN_FLAGS: flags = appdomain_flags, n = N(appdomain_flags); break;
 	case M_IRP_FLAGS: flags = irp_flags, n = N(irp_flags); break;
 	case M_IO_PRIORITY: names = io_priority, n = N(io_priority); break;
+	case M_BUCKET_KIND: names = bucket_kind, n = N(bucket_kind); break;
+	case M_NGEN_BIND: names = ngen_bind, n = N(ngen_bind); break;
+	case M_COMPACT: case M_EXPAND: {
+		const char *const *r = map == M_COMPACT ? compact_reason : expand_reason;
+		size_t rn = map == M_COMPACT ? N(compact_reason) : N(expand_reason);
+		uint64_t bits = v & 0x7fffffff;
+		unsigned i = bits ? (unsigned)__builtin_ctzll(bits) : 0;
+		if (!(v & 0x80000000) || !bits)
+			snprintf(buf, cap, "not_specified");
+		else if (i < rn)
+			snprintf(buf, cap, "%s", r[i]);
+		else
+			snprintf(buf, cap, "%" PRIu64, v);
+		return;
+	}
 	default: break;
 	}
-	if (names && v < n) {
+	if (names && v < n && names[v]) {
 		snprintf(buf, cap, "%s", names[v]);
 	} else if (flags) {
 		uint64_t known = 0;

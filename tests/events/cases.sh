@@ -13,7 +13,8 @@ ED=tests/data/etl
 req="Microsoft-Windows-DotNETRuntime/GC/Start Microsoft-Windows-DotNETRuntime/GC/Stop Microsoft-Windows-DotNETRuntime/GC/HeapStats
 Microsoft-Windows-DotNETRuntime/GC/AllocationTick Microsoft-Windows-DotNETRuntime/GC/CreateSegment
 Microsoft-Windows-DotNETRuntime/GC/SuspendEEStart Microsoft-Windows-DotNETRuntime/GC/Triggered Microsoft-Windows-DotNETRuntime/GC/GlobalHeapHistory
-Microsoft-Windows-DotNETRuntime/GC/MarkWithType Microsoft-Windows-DotNETRuntime/GC/PinObjectAtGCTime Microsoft-Windows-DotNETRuntime/Runtime/Start"
+Microsoft-Windows-DotNETRuntime/GC/MarkWithType Microsoft-Windows-DotNETRuntime/GC/PinObjectAtGCTime Microsoft-Windows-DotNETRuntime/Runtime/Start
+Microsoft-Windows-DotNETRuntime/GC/PerHeapHistory Microsoft-Windows-DotNETRuntime/GC/FitBucketInfo Microsoft-Windows-DotNETRuntime/GC/LOHCompact"
 # shellcheck disable=SC2086 # the kinds are words
 if why=$(python3 tests/tools/events_baseline.py "$ED/gcevents.baseline.txt" "$EV/gc.json" --only Microsoft-Windows-DotNETRuntime --require $req 2>&1); then ok; else bad events.etl.gc "$why"; fi
 # TraceLogging: the fields from the event's own schema

@@ -127,7 +127,8 @@ for a in x64 x86; do
 		Microsoft-Windows-DotNETRuntimePrivate/Binding/LoaderMappingPhaseStart Microsoft-Windows-DotNETRuntimePrivate/Binding/FusionMessage \
 		Microsoft-Windows-DotNETRuntimePrivate/GC/GlobalHeapHistory Microsoft-Windows-DotNETRuntime/Type/BulkType \
 		Microsoft-Windows-DotNETRuntime/Loader/ModuleLoad "Windows Kernel/Memory/HardFault" MSNT_SystemTrace/Image/KernelBase \
-		Microsoft-Windows-DotNETRuntime/GC/FinalizeObject "Windows Kernel/DiskIO/Read" "Windows Kernel/DiskIO/Write" 2>&1); then ok
+		Microsoft-Windows-DotNETRuntime/GC/FinalizeObject "Windows Kernel/DiskIO/Read" "Windows Kernel/DiskIO/Write" \
+		Microsoft-Windows-DotNETRuntimePrivate/NgenBinder/NgenBind 2>&1); then ok
 	else bad "events.etl.$a.baseline" "$(printf '%s\n' "$why" | grep DIFFERS | head -5)"; fi
 	want=$("$SV" info "$ED/net.4.5.2.$a.etl.zip" --json 2>/dev/null | jq -r '.events[] | select(.name | test("^(thread-time|ready-time|blocked-time|net-|disk-io-time)") | not) | "\(.name):\(.samples)"' | sort)
 	got=$(jq -r '.events | group_by(.event)[] | "\(.[0].event):\(length)"' "$IT/ev-$a.json" | sort)
