@@ -110,10 +110,11 @@ static int no_function(const sv_source *src, const char *name, const char *cmd)
 			located = true;
 			coded = sv_source_location(src, l).file != SV_LOC_NONE;
 		}
-	if (located && !coded) { /* kernel code read through kallsyms, JIT code: names, no file */
+	if (located && !coded) { /* kernel code read through kallsyms, JIT code, a file not here: names, no file */
 		fprintf(stderr, "stackview: %s: '%s' has samples but no code file to read its instructions from "
 				"(kernel functions are named from kallsyms; perf annotate needs the kernel's vmlinux or "
-				"/proc/kcore for them, and JIT code has no file at all)\n",
+				"/proc/kcore for them, and JIT code has no file at all; a program's file is read at the path "
+				"recorded or under --symfs DIR, and perf script text's only when it agrees with the text)\n",
 			cmd, name);
 		return EXIT_USAGE;
 	}
@@ -180,9 +181,9 @@ static int code_command(const cli_opts *o, bool source)
 	/* annotate decodes code, so needs code files; Goto Source a profile's own lines too */
 	if (source ? !sv_source_location_count(src) : !sv_source_code_file_count(src)) {
 		fprintf(stderr, "stackview: %s: %s has no code addresses%s\n", o->cmd, o->files[0],
-			source ? " (Goto Source reads perf.data and pprof profiles)"
-			       : " in files found here (annotate reads perf.data recordings and pprof profiles, with "
-				 "the profiled binary at the path they name or under --symfs)");
+			source ? " (Goto Source reads perf.data, perf script text and pprof profiles)"
+			       : " in files found here (annotate reads perf.data recordings, perf script text and pprof "
+				 "profiles, with the profiled binary at the path they name or under --symfs)");
 		rc = EXIT_INPUT;
 		goto out;
 	}

@@ -221,6 +221,44 @@ void sv_two_maps_free(sv_two_maps *m)
 	m->frame = NULL, m->stack = NULL, m->frame_new = NULL;
 }
 
+/* The part's code files, locations (and their lines) and code paths into the sink, its
+ * frames already mapped: *path (malloc'd) maps the part's code paths to the sink's; NULL when
+ * the part has none or the sink keeps none. */
+static int join_code(sv_sink *sink, const sv_source *part, const sv_two_maps *m, uint32_t **path)
+{
+	*path = NULL;
+	const sv_sink_ops *o = sink->ops;
+	uint32_t nfile = sv_source_code_file_count(part), nloc = sv_source_location_count(part),
+		 npath = sv_source_code_path_count(part);
+	if (!npath || !o->intern_code_file || !o->intern_location || !o->intern_code_path || !o->add_sample_at)
+		return 0;
+	uint32_t *file = malloc(((size_t)nfile + 1) * sizeof(*file)), *loc = malloc(((size_t)nloc + 1) * sizeof(*loc));
+	*path = malloc((size_t)npath * sizeof(**path));
+	int rc = file && loc && *path ? 0 : SV_ENOMEM;
+	for (uint32_t i = 0; i < nfile && !rc; i++)
+		rc = o->intern_code_file(sink->self, &file[i], sv_source_code_file(part, i));
+	for (uint32_t i = 0; i < nloc && !rc; i++) {
+		sv_location l = sv_source_location(part, i);
+		rc = o->intern_location(sink->self, &loc[i], m->frame[l.frame], l.file == SV_LOC_NONE ? SV_LOC_NONE : file[l.file],
+					l.addr);
+		const char *src;
+		uint32_t line = sv_source_location_line(part, i, &src);
+		if (!rc && src && o->set_location_line)
+			rc = o->set_location_line(sink->self, loc[i], src, line);
+	}
+	const uint32_t *callers = npath ? sv_source_code_path_callers(part) : NULL, *locs = sv_source_code_path_locs(part);
+	for (uint32_t i = 0; i < npath && !rc; i++) /* a path's caller comes before it */
+		rc = o->intern_code_path(sink->self, &(*path)[i], callers[i] == SV_LOC_NONE ? SV_LOC_NONE : (*path)[callers[i]],
+					 loc[locs[i]]);
+	free(file);
+	free(loc);
+	if (rc) {
+		free(*path);
+		*path = NULL;
+	}
+	return rc;
+}
+
 int sv_two_join(sv_sink *sink, const sv_source *part, sv_two_maps *maps)
 {
 	const sv_source *dst = sv_sink_source(sink);
@@ -241,10 +279,21 @@ int sv_two_join(sv_sink *sink, const sv_source *part, sv_two_maps *maps)
 		rc = sink->ops->intern_stack(sink->self, &m->stack[s], caller == SV_STACK_NONE ? SV_STACK_NONE : m->stack[caller],
 					     m->frame[sv_source_stack_frame(part, s)]);
 	}
+	uint32_t *path = NULL;
+	if (!rc)
+		rc = join_code(sink, part, m, &path);
 	sv_samples smp = sv_source_samples(part);
-	for (size_t i = 0; i < smp.n && !rc; i++)
-		rc = sink->ops->add_sample(sink->self, smp.stack[i] == SV_STACK_NONE ? SV_STACK_NONE : m->stack[smp.stack[i]],
-					   sv_sample_time(&smp, i), sv_sample_metric(&smp, i), sv_sample_count(&smp, i));
+	const uint32_t *spath = path ? sv_source_sample_code_paths(part) : NULL;
+	for (size_t i = 0; i < smp.n && !rc; i++) {
+		sv_stack_id st = smp.stack[i] == SV_STACK_NONE ? SV_STACK_NONE : m->stack[smp.stack[i]];
+		if (spath && spath[i] != SV_LOC_NONE)
+			rc = sink->ops->add_sample_at(sink->self, st, sv_sample_time(&smp, i), sv_sample_metric(&smp, i),
+						      sv_sample_count(&smp, i), path[spath[i]]);
+		else
+			rc = sink->ops->add_sample(sink->self, st, sv_sample_time(&smp, i), sv_sample_metric(&smp, i),
+						   sv_sample_count(&smp, i));
+	}
+	free(path);
 	sv_two_maps_free(&own);
 	return rc;
 }

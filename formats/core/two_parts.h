@@ -110,7 +110,7 @@ typedef struct sv_two_maps {
 } sv_two_maps;
 void sv_two_maps_free(sv_two_maps *m);
 
-/* The part's frames, stacks and samples into the sink (a source's), in the part's order.
+/* The part's frames, stacks, code locations and samples into the sink (a source's), in the part's order.
  * `maps` (NULL: not wanted) receives the part's ids as the sink's, to free with
  * sv_two_maps_free whatever the result. 0 or the sink's error. */
 int sv_two_join(sv_sink *sink, const sv_source *part, sv_two_maps *maps);

@@ -50,6 +50,7 @@ typedef struct ps_parts {
 	size_t t0_at;
 	atomic_bool cancel;
 	const sv_idmap *tasks; /* pid-less text: the first thread's task map, read-only by then */
+	bool code;             /* the sink keeps code locations: so do the parts */
 } ps_parts;
 
 static int part_frame(void *self, sv_frame_id *out, const char *name, size_t len)
@@ -80,8 +81,33 @@ static int part_user_module(void *self, const char *name, size_t len)
 	return 0;
 }
 
+/* code locations into the part's own source, as the sink's would go (joined after) */
+static int part_code_file(void *self, uint32_t *out, const char *path)
+{
+	return sv_source_intern_code_file(((ps_part *)self)->base.src, out, path);
+}
+
+static int part_location(void *self, uint32_t *out, sv_frame_id frame, uint32_t file, uint64_t addr)
+{
+	return sv_source_intern_location(((ps_part *)self)->base.src, out, frame, file, addr);
+}
+
+static int part_code_path(void *self, uint32_t *out, uint32_t caller, uint32_t loc)
+{
+	return sv_source_intern_code_path(((ps_part *)self)->base.src, out, caller, loc);
+}
+
+static int part_sample_at(void *self, sv_stack_id stack, double time, double metric, double count, uint32_t path)
+{
+	return sv_source_add_sample_at(((ps_part *)self)->base.src, stack, time, metric, count, path);
+}
+
 static const sv_sink_ops part_ops = { .intern_frame = part_frame, .intern_stack = part_stack,
 				      .add_sample = part_sample, .add_user_module = part_user_module };
+static const sv_sink_ops part_code_ops = { .intern_frame = part_frame, .intern_stack = part_stack,
+					   .add_sample = part_sample, .add_user_module = part_user_module,
+					   .intern_code_file = part_code_file, .intern_location = part_location,
+					   .intern_code_path = part_code_path, .add_sample_at = part_sample_at };
 
 /* The time of the first sample of event `want` with a time, in d[0, n) (what the first part
  * takes as time 0) and where its header line is, header lines told from frame lines as
@@ -145,7 +171,7 @@ static void *part_open(void *arg, unsigned k, unsigned to)
 		free(p);
 		return NULL;
 	}
-	p->sink = (sv_sink){ &part_ops, p };
+	p->sink = (sv_sink){ s->code ? &part_code_ops : &part_ops, p };
 	sv_ps_init(&p->c, &p->sink, &p->base.in, s->opts, &p->base.err);
 	p->c.later_part = true;
 	p->c.tasks = s->tasks;
@@ -250,6 +276,7 @@ static int ps_parse_all(ps_ctx *c, sv_lines *lr)
 	s->at = at;
 	s->tasks = &c->task_pid;
 	s->opts = c->opts;
+	s->code = c->code;
 	s->have_t0 = first_time((const char *)in->data, at[m - 1], want, &s->t0_s, &s->t0_ns, &s->t0_at);
 	atomic_init(&s->cancel, false);
 	sv_two_reader rd = { part_open, part_read, s };

@@ -222,8 +222,9 @@ static struct ps_seen *seen_slot(ps_ctx *c, span line, uint64_t h, bool *hit)
 	return NULL;
 }
 
-/* Remember a real frame's line (bounded: past the bounds lines are named every time). */
-static int seen_add(ps_ctx *c, span line, uint64_t h, sv_frame_id frame)
+/* Remember a real frame's line (bounded: past the bounds lines are named every time), with
+ * its location as a leaf or caller when found (`role` 0 or 1; -1 none). */
+static int seen_add(ps_ctx *c, span line, uint64_t h, sv_frame_id frame, int role, uint32_t loc)
 {
 	if (!line.n || line.n > UINT32_MAX || c->nseen >= SEEN_MAX || c->seen_len + line.n > SEEN_TEXT_MAX)
 		return 0;
@@ -250,9 +251,21 @@ static int seen_add(ps_ctx *c, span line, uint64_t h, sv_frame_id frame)
 	if (sv_array_reserve(&c->seen_text, &c->seen_text_cap, c->seen_len + line.n, 1))
 		return SV_ENOMEM;
 	memcpy(c->seen_text + c->seen_len, line.p, line.n);
-	*s = (struct ps_seen){ h, (uint32_t)c->seen_len, (uint32_t)line.n, frame };
+	*s = (struct ps_seen){ h, (uint32_t)c->seen_len, (uint32_t)line.n, frame, { SV_PS_LOC_UNSET, SV_PS_LOC_UNSET } };
+	if (role >= 0)
+		s->loc[role] = loc;
 	c->seen_len += line.n;
 	c->nseen++;
+	return 0;
+}
+
+/* A real frame's location onto the sample's (none: nothing). */
+static int push_loc(ps_ctx *c, uint32_t loc)
+{
+	if (loc == SV_LOC_NONE || loc == SV_PS_LOC_UNSET)
+		return 0;
+	if (SV_ARRAY_PUSH(c->locs, c->nlocs, c->locs_cap, loc))
+		return sv_ps_fail(c, SV_ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -278,7 +291,21 @@ int sv_ps_push_frame(ps_ctx *c, span line)
 		if (hit) {
 			c->seen_hits++;
 			c->fids[c->nframes++] = s->frame;
-			return 0;
+			if (!c->code || (c->leaf_done && !c->opts->code_paths)) {
+				c->leaf_done = true;
+				return 0;
+			}
+			int role = c->leaf_done;
+			if (s->loc[role] == SV_PS_LOC_UNSET) {
+				raw_frame f;
+				parse_frame(line, &f);
+				uint32_t loc;
+				int rc = sv_ps_frame_location(c, &f, s->frame, !role, &loc);
+				if (rc)
+					return sv_ps_fail(c, rc, "cannot read a frame's code file");
+				s->loc[role] = loc; /* (the slot has not moved: nothing was added) */
+			}
+			return push_loc(c, s->loc[role]);
 		}
 	}
 	raw_frame f;
@@ -297,8 +324,18 @@ int sv_ps_push_frame(ps_ctx *c, span line)
 	span module = f.dso.n ? basename_of(f.dso) : (span){ "unknown", 7 };
 	bool alone = !c->npend && !c->seen_off;
 	int rc = frame_id(c, &c->fids[idx], &f, module);
-	if (!rc && alone && (rc = seen_add(c, line, h, c->fids[idx])))
+	int role = -1;
+	uint32_t loc = SV_LOC_NONE;
+	if (!rc && c->code && (!c->leaf_done || c->opts->code_paths)) {
+		role = c->leaf_done;
+		if ((rc = sv_ps_frame_location(c, &f, c->fids[idx], !role, &loc)))
+			return sv_ps_fail(c, rc, "cannot read a frame's code file");
+	}
+	c->leaf_done = true;
+	if (!rc && alone && (rc = seen_add(c, line, h, c->fids[idx], role, loc)))
 		return sv_ps_fail(c, rc, "out of memory");
+	if (!rc && (rc = push_loc(c, loc)))
+		return rc;
 	return rc ? rc : resolve_pending(c, module);
 }
 

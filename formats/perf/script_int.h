@@ -99,7 +99,7 @@ typedef struct ps_ctx {
 	/* frame lines seen before, by their exact text: the frame they name (a callchain line
 	 * repeats for every sample through the same address, and naming it costs more than
 	 * finding it) */
-	struct ps_seen { uint64_t hash; uint32_t off, len; sv_frame_id frame; } *seen;
+	struct ps_seen { uint64_t hash; uint32_t off, len; sv_frame_id frame; uint32_t loc[2]; } *seen; /* loc: as leaf, as caller */
 	size_t seen_cap, nseen;
 	size_t seen_tries, seen_hits; /* this window's lookups; too few hits turn the table off */
 	bool seen_off;
@@ -142,6 +142,14 @@ typedef struct ps_ctx {
 	size_t ntids, tid_cap;
 	sv_cpu_root cpu_roots; /* --by-cpu */
 	bool later_part; /* reading from the middle of the input (ps_parse_all) */
+	/* code locations (script_code.c), when the sink keeps them: the sample's real frames'
+	 * locations, leaf first (the leaf's always, callers' with opts->code_paths), and the
+	 * files the frame lines name */
+	bool code;
+	bool leaf_done; /* the sample's first real frame is behind */
+	uint32_t *locs;
+	size_t nlocs, locs_cap;
+	sv_perf_syms *syms;
 } ps_ctx;
 
 static inline int sv_ps_fail(ps_ctx *c, int code, const char *what)
@@ -204,6 +212,15 @@ static inline bool sv_ps_srcline_line(span line)
  * thread and process frames. */
 int sv_ps_push_frame(ps_ctx *c, span line);
 int sv_ps_sample_stack(ps_ctx *c, const header *h, sv_stack_id *out);
+/* script_code.c: whether the sink keeps code locations (not in thread time); a frame line's
+ * location (as the sample's leaf or as a caller; SV_LOC_NONE when none); the sample's code
+ * path from its locations. */
+#define SV_PS_LOC_UNSET (SV_LOC_NONE - 1)
+bool sv_ps_code_wanted(const ps_ctx *c);
+int sv_ps_frame_location(ps_ctx *c, const raw_frame *f, sv_frame_id frame, bool leaf, uint32_t *out);
+int sv_ps_code_path(ps_ctx *c, uint32_t *out);
+/* info's line on the code files found (when the lines name files). */
+int sv_ps_code_note(ps_ctx *c);
 /* script_events.c: the index of an event name (added when new; SV_ELIMIT past 4096); whether
  * an event is a clock (cpu-clock, task-clock: periods in ns); the event shown when the user
  * names none (malloc'd, NULL when the text has no sample). */

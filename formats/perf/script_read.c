@@ -48,7 +48,11 @@ int sv_ps_emit(ps_ctx *c, const header *h)
 	if (c->opts->by_cpu &&
 	    (rc = sv_cpu_root_apply(&c->cpu_roots, c->sink, h->cpu >= 0 ? (uint32_t)h->cpu : SV_CPU_UNKNOWN, st, &st)))
 		return sv_ps_fail(c, rc, "cannot intern stack");
-	rc = c->sink->ops->add_sample(c->sink->self, st, t, m, 1.0);
+	uint32_t path = SV_LOC_NONE;
+	if (c->code && c->nlocs && (rc = sv_ps_code_path(c, &path)))
+		return sv_ps_fail(c, rc, "out of memory");
+	rc = path != SV_LOC_NONE ? c->sink->ops->add_sample_at(c->sink->self, st, t, m, 1.0, path)
+				 : c->sink->ops->add_sample(c->sink->self, st, t, m, 1.0);
 	return rc ? sv_ps_fail(c, rc, "cannot add sample") : 0;
 }
 
@@ -104,6 +108,8 @@ int sv_ps_finish(ps_ctx *c)
 				  c->pid_from_tasks);
 	if (!rc && c->tt)
 		rc = sv_tt_report(c->tt, c->sink, c->tt_sampled, 0);
+	if (!rc && c->code)
+		rc = sv_ps_code_note(c);
 	if (!rc)
 		rc = sv_perf_names_finish(&c->names, c->sink);
 	return rc ? sv_ps_fail(c, rc, "out of memory") : 0;
@@ -124,6 +130,7 @@ void sv_ps_init(ps_ctx *c, sv_sink *sink, const sv_input *in, const sv_import_op
 	sv_idmap_init(&c->pid_seen);
 	sv_cpu_root_init(&c->cpu_roots);
 	c->tt_on = sv_tt_view_parse(c->opts->event, &c->tt_view);
+	c->code = sv_ps_code_wanted(c);
 }
 
 void sv_ps_dispose(ps_ctx *c)
@@ -148,6 +155,9 @@ void sv_ps_dispose(ps_ctx *c)
 	free(c->pid_tids);
 	sv_cpu_root_dispose(&c->cpu_roots);
 	sv_perf_names_dispose(&c->names);
+	free(c->locs);
+	if (c->syms)
+		sv_perf_syms_free(c->syms);
 }
 
 /* The samples of the lines lr gives, to its end (a sample ends at a blank line or at the
@@ -217,6 +227,8 @@ int sv_ps_parse(ps_ctx *c, sv_lines *lr, const atomic_bool *cancel)
 		c->nframes = 0;
 		c->npend = 0;
 		c->pend_len = 0;
+		c->nlocs = 0;
+		c->leaf_done = false;
 		/* A one-line sample (-G, or no callchain): "ip sym (dso)" after the event. */
 		span ptok[2];
 		if (h.payload.n && sv_ps_tokenize(h.payload, ptok, 2) == 2 && sv_ps_is_hex(ptok[0])) {

@@ -41,6 +41,41 @@ got=$("$SV" annotate "$AT/hot.data" --name mix "${PIN[@]}" 2>/dev/null | grep -c
 if [ "$got" = "$(perf_pct "$AD/perf-annotate.mix.txt" | grep -c .)" ]; then ok; else bad annotate.text "$got instruction lines"; fi
 "$SV" annotate "$AT/hot.data" --name mix "${PIN[@]}" 2>/dev/null | grep -q '^ *[0-9.]* *[0-9]* | \*' && ok || bad annotate.hottest "no * on the hottest instruction"
 
+# perf script text of the same recording: a frame line's address is kept when the file agrees
+# with the symbol and offset the line prints; annotate equals perf annotate of the perf.data,
+# Goto Source gives the perf.data's lines, and two reading threads what one gives (120
+# copies of the text: two threads from 16 MiB)
+gzip -dc "$AD/hot.perf.txt.gz" > "$AT/hot.perf.txt"
+ST=(--symfs "$AT/symfs")
+for fn in mix count_bits; do
+	want=$(perf_pct "$AD/perf-annotate.$fn.txt")
+	got=$(our_pct "$AT/hot.perf.txt" --name "$fn" "${ST[@]}")
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else
+		bad "annotate.script.$fn" "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -5)"; fi
+done
+lines() { "$SV" source "$@" --name main --json 2>/dev/null | jq -c '[.lines[] | select(.inc > 0) | [.line, .exc, .inc]]'; }
+a=$(lines "$AT/hot.data" "${PIN[@]}")
+b=$(lines "$AT/hot.perf.txt" "${ST[@]}")
+if [ -n "$a" ] && [ "$a" != "[]" ] && [ "$a" = "$b" ]; then ok; else bad annotate.script.source "$a / $b"; fi
+for _ in $(seq 120); do cat "$AT/hot.perf.txt"; done > "$AT/big.perf.txt"
+per() { "$SV" annotate "$AT/big.perf.txt" --name mix "${ST[@]}" --threads "$1" --json 2>/dev/null | jq -c '[.count, [.instructions[] | [.address, .count]]]'; }
+one=$(per 1)
+two=$(per 2)
+n=$("$SV" annotate "$AT/hot.perf.txt" --name mix "${ST[@]}" --json 2>/dev/null | jq .count)
+if [ -n "$n" ] && [ "$one" = "$two" ] && [ "$(printf '%s' "$one" | jq '.[0]')" = $((n * 120)) ] &&
+	"$SV" info "$AT/big.perf.txt" "${ST[@]}" 2>&1 | grep -q 'read by two threads'; then ok; else bad annotate.script.threads "$n: ${one:0:80} / ${two:0:80}"; fi
+rm -f "$AT/big.perf.txt"
+# info says how many files were found; a file that is not the one recorded (another program at
+# the path) gives no address rather than its instructions
+"$SV" info "$AT/hot.perf.txt" "${ST[@]}" 2>&1 | grep -q 'code for annotate: 1 file, read where the frame lines name them' && ok ||
+	bad annotate.script.info "$("$SV" info "$AT/hot.perf.txt" "${ST[@]}" 2>&1 | grep 'code for')"
+mkdir -p "$AT/wrong/tmp/stackview-annotate"
+cp "$AD/inlhot" "$AT/wrong/tmp/stackview-annotate/hot"
+e annotate.script.other-binary 1 "hot.perf.txt has no code addresses in files found here" -- \
+	annotate "$AT/hot.perf.txt" --name mix --symfs "$AT/wrong"
+"$SV" info "$AT/hot.perf.txt" --symfs "$AT/wrong" 2>&1 | grep -q 'code for annotate: none of the files the frame lines name is here as recorded' &&
+	ok || bad annotate.script.info-none "$("$SV" info "$AT/hot.perf.txt" --symfs "$AT/wrong" 2>&1 | grep 'code for')"
+
 # what cannot be annotated says why, on one line after the load's warnings, exit 1 or 2
 ea() { # ID EXIT REGEX -- ARGS...
 	local id=$1 want=$2 rx=$3 err st
