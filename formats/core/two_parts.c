@@ -222,18 +222,19 @@ void sv_two_maps_free(sv_two_maps *m)
 }
 
 /* The part's code files, locations (and their lines) and code paths into the sink, its
- * frames already mapped: *path (malloc'd) maps the part's code paths to the sink's; NULL when
- * the part has none or the sink keeps none. */
+ * frames already mapped, as one reader would have interned them (a location of a sample not
+ * kept too): *path (malloc'd) maps the part's code paths to the sink's; NULL when the part
+ * has no code or the sink keeps none. */
 static int join_code(sv_sink *sink, const sv_source *part, const sv_two_maps *m, uint32_t **path)
 {
 	*path = NULL;
 	const sv_sink_ops *o = sink->ops;
 	uint32_t nfile = sv_source_code_file_count(part), nloc = sv_source_location_count(part),
 		 npath = sv_source_code_path_count(part);
-	if (!npath || !o->intern_code_file || !o->intern_location || !o->intern_code_path || !o->add_sample_at)
+	if ((!nfile && !nloc) || !o->intern_code_file || !o->intern_location || !o->intern_code_path || !o->add_sample_at)
 		return 0;
 	uint32_t *file = malloc(((size_t)nfile + 1) * sizeof(*file)), *loc = malloc(((size_t)nloc + 1) * sizeof(*loc));
-	*path = malloc((size_t)npath * sizeof(**path));
+	*path = malloc(((size_t)npath + 1) * sizeof(**path));
 	int rc = file && loc && *path ? 0 : SV_ENOMEM;
 	for (uint32_t i = 0; i < nfile && !rc; i++)
 		rc = o->intern_code_file(sink->self, &file[i], sv_source_code_file(part, i));

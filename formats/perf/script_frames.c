@@ -296,6 +296,7 @@ int sv_ps_push_frame(ps_ctx *c, span line)
 				return 0;
 			}
 			int role = c->leaf_done;
+			c->leaf_done = true;
 			if (s->loc[role] == SV_PS_LOC_UNSET) {
 				raw_frame f;
 				parse_frame(line, &f);

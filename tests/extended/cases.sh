@@ -204,6 +204,14 @@ ann_cmp() { # ID PERF.DATA FUNCTION PERF-OPTIONS -- OUR-OPTIONS
 	got=$("$SV" annotate "$data" --name "$fn" "$@" --json 2>/dev/null | jq -r '.instructions[] | "\(.address) \(.percent)"' |
 		awk '{printf "%s %.2f\n", $1, $2}')
 	if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else bad "$id" "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -4 | tr '\n' '|')"; fi
+	# the recording's perf script text (perf's default fields) gives the same instructions
+	local txt text
+	txt="$AN/$(basename "$data").txt"
+	perf script -i "$data" "${popts[@]}" > "$txt" 2>/dev/null
+	text=$("$SV" annotate "$txt" --name "$fn" "$@" --json 2>/dev/null | jq -r '.instructions[] | "\(.address) \(.percent)"' |
+		awk '{printf "%s %.2f\n", $1, $2}')
+	if [ -n "$want" ] && [ "$text" = "$want" ]; then ok; else bad "$id.script" "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$text") | head -4 | tr '\n' '|')"; fi
+	rm -f "$txt"
 }
 if command -v perf > /dev/null && command -v objdump > /dev/null; then
 	for fn in leaf_math leaf_mem; do

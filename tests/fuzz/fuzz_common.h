@@ -169,14 +169,47 @@ static inline void fuzz_list_events(const sv_format *fmt, const uint8_t *data, s
 
 /* A text read by one thread and by two (perf script, folded): the same source, id for id
  * (only the note that says two threads read it may differ), or the same error. */
-static inline void fuzz_two_threads(const sv_format *fmt, const uint8_t *data, size_t size)
+/* The code locations of two sources read from the same text: the same, id for id. */
+static inline bool fuzz_same_code(const sv_source *a, const sv_source *b)
+{
+	if (sv_source_code_file_count(a) != sv_source_code_file_count(b) || sv_source_location_count(a) != sv_source_location_count(b) ||
+	    sv_source_code_path_count(a) != sv_source_code_path_count(b))
+		return false;
+	for (uint32_t i = 0; i < sv_source_code_file_count(a); i++)
+		if (strcmp(sv_source_code_file(a, i), sv_source_code_file(b, i)))
+			return false;
+	for (uint32_t i = 0; i < sv_source_location_count(a); i++) {
+		sv_location x = sv_source_location(a, i), y = sv_source_location(b, i);
+		if (x.frame != y.frame || x.file != y.file || x.addr != y.addr)
+			return false;
+	}
+	uint32_t np = sv_source_code_path_count(a);
+	const uint32_t *ca = np ? sv_source_code_path_callers(a) : NULL, *cb = np ? sv_source_code_path_callers(b) : NULL;
+	const uint32_t *la = np ? sv_source_code_path_locs(a) : NULL, *lb = np ? sv_source_code_path_locs(b) : NULL;
+	for (uint32_t i = 0; i < np; i++)
+		if (ca[i] != cb[i] || la[i] != lb[i])
+			return false;
+	const uint32_t *pa = sv_source_sample_code_paths(a), *pb = sv_source_sample_code_paths(b);
+	if (!pa != !pb)
+		return false;
+	for (size_t i = 0; pa && i < sv_source_sample_count(a); i++)
+		if (pa[i] != pb[i])
+			return false;
+	return true;
+}
+
+/* The same, from import options (NULL: none) besides the threads. */
+static inline void fuzz_two_threads_opts(const sv_format *fmt, const uint8_t *data, size_t size, const sv_import_opts *base)
 {
 	sv_source *src[2] = { NULL, NULL };
 	sv_error err[2];
 	int rc[2];
 	for (int k = 0; k < 2; k++) {
 		sv_input in;
-		sv_import_opts o = { .threads = (unsigned)k + 1 };
+		sv_import_opts o = { 0 };
+		if (base)
+			o = *base;
+		o.threads = (unsigned)k + 1;
 		sv_error_clear(&err[k]);
 		if (!fuzz_input(&in, data, size) || sv_source_new(&src[k], fmt->name)) {
 			free(in.data);
@@ -219,9 +252,16 @@ static inline void fuzz_two_threads(const sv_format *fmt, const uint8_t *data, s
 		for (size_t i = 0; i < sv_source_user_module_count(a); i++)
 			if (strcmp(sv_source_user_module(a, i), sv_source_user_module(b, i)))
 				abort();
+		if (!fuzz_same_code(a, b))
+			abort();
 	}
 	sv_source_free(src[0]);
 	sv_source_free(src[1]);
+}
+
+static inline void fuzz_two_threads(const sv_format *fmt, const uint8_t *data, size_t size)
+{
+	fuzz_two_threads_opts(fmt, data, size, NULL);
 }
 
 static inline void fuzz_import(const sv_format *fmt, const uint8_t *data, size_t size)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Fuzz target: the perf_script importer, read by one thread and by two (the same source or
- * the same error), then the views on what it imported (and, for text
+/* Fuzz target: the perf_script importer, read by one thread and by two (the same source, code
+ * locations included, or the same error), then the views on what it imported (and, for text
  * with sched_switch records, its thread time with the wakers' frames); and the same text
  * through stackcollapse-perf.pl's rules (every option, chosen by the input's first byte),
  * whose output must be sorted lines each ending in " COUNT". */
@@ -50,9 +50,12 @@ static void fuzz_collapse(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	fuzz_two_threads(&sv_fmt_perf_script, data, size);
-	static const sv_import_opts tt = { .event = "thread-time-readied" };
-	fuzz_import(&sv_fmt_perf_script, data, size);
+	/* the files frame lines name are looked for under a root holding one small program (the
+	 * annotate fixture's, at its recorded path): the system's libraries are never read */
+	static const sv_import_opts code = { .symfs = "tests/fuzz/symfs", .code_paths = true };
+	fuzz_two_threads_opts(&sv_fmt_perf_script, data, size, &code);
+	static const sv_import_opts tt = { .event = "thread-time-readied", .symfs = "tests/fuzz/symfs" };
+	fuzz_import_opts(&sv_fmt_perf_script, data, size, &code);
 	fuzz_list_events(&sv_fmt_perf_script, data, size); /* the Events view's listing */
 	if (memmem(data, size, "sched_switch", 12))
 		fuzz_import_opts(&sv_fmt_perf_script, data, size, &tt);
