@@ -215,7 +215,8 @@ ann_cmp() { # ID PERF.DATA FUNCTION PERF-OPTIONS -- OUR-OPTIONS
 }
 if command -v perf > /dev/null && command -v objdump > /dev/null; then
 	for fn in leaf_math leaf_mem; do
-		ann_cmp "annotate.shared.mt.$fn" "$SHARED/perf/recordings/mt.fp.data" "$fn" --symfs "$AN/symfs" -- "${NATIVE[@]}"
+		# (its text has no build ids: the binary is given where perf's is, under --symfs)
+		ann_cmp "annotate.shared.mt.$fn" "$SHARED/perf/recordings/mt.fp.data" "$fn" --symfs "$AN/symfs" -- "${NATIVE[@]}" --symfs "$AN/symfs"
 	done
 	# a program recorded now, at -F 10000 (perf's own binary path; the build-id cache kept out)
 	cp tests/data/annotate/hot.c "$AN/"
