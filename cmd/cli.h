@@ -37,6 +37,7 @@ typedef struct cli_opts {
 	const char *name;   /* explain: --name NAME */
 	const char *lookup[CLI_MAX_FILES]; /* symbols: --lookup ADDR[,ADDR...], each as given */
 	int nlookup;
+	bool lines; /* symbols: the source lines instead of the functions */
 	struct sv_compare *compare; /* diff: the runs compared, for the rows' Base/Test/CI columns */
 	bool compare_cols;  /* several runs on a side: those columns are shown by default */
 	/* Boxes given on the command line; NULL = not given (keep the file's saved state). */

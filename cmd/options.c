@@ -29,11 +29,13 @@ void cli_usage(FILE *f)
 	      "       stackview events FILE [--event PAT] [--process P] [--thread T] [--start MS] [--end MS]\n"
 	      "                    [--grep TEXT] [--fields A,B] [--limit N] [--json|--csv]   every event\n"
 	      "       stackview report gcstats|jitstats|traceinfo FILE [--json] [--top N]   PerfView's reports\n"
-	      "       stackview symbols FILE [--lookup ADDR[,ADDR...]] [--json]   a PDB's functions\n"
+	      "       stackview symbols FILE [--lookup ADDR[,ADDR...]] [--lines] [--json]   a PDB's\n"
+	      "                    functions, or its source lines\n"
 	      "       stackview annotate FILE --name FUNC [FILTER...] [--json]   a function's instructions and\n"
-	      "                    their share of its samples (perf.data)\n"
+	      "                    their share of its samples (perf.data, perf script, pprof)\n"
 	      "       stackview source FILE --name FUNC [FILTER...] [--source-path DIR] [--json]   Goto Source:\n"
-	      "                    a function's source lines with their inclusive and exclusive cost (perf.data)\n"
+	      "                    a function's source lines with their inclusive and exclusive cost (perf.data,\n"
+	      "                    perf script, pprof, V8)\n"
 	      "\n"
 	      "FILE may be - (standard input). Formats: .perfView.xml, .perfView.json (+ .zip),\n"
 	      "perf script text (*.data.txt, or piped), perf.data, perfcollect .trace.zip, Windows .etl and\n"
@@ -137,7 +139,7 @@ enum {
 	O_START = 256, O_END, O_PRESET, O_SCALING, O_EVENT, O_JSON, O_TSV, O_TOP, O_COLUMNS, O_TIMING,
 	O_PROGRESS, O_NOPROGRESS, O_FOCUS, O_DEPTH, O_VIEW, O_LAYOUT, O_FORMAT, O_VERSION,
 	O_MATCH, O_NO_AUTO_MATCH, O_WELCH, O_JUNIT, O_NAME,
-	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_THREADS, O_BY_CPU, O_LOOKUP, O_SYMBOL_PATH, O_OFFLINE, O_PRIORITY, O_SYMBOL_MODULES, O_PROCESS, O_THREAD, O_GREP, O_LIMIT, O_CSV, O_NET_TIMEOUT, O_NET_TOTAL, O_SYMFS, O_SOURCE_PATH, O_DEBUGINFOD, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT, O_SORT, O_COMM, O_PID, O_TID, O_DSOS, O_SYMBOLS, O_PERF_G, O_PERF_F,
+	O_SCRIPT, O_SIZE, O_KALLSYMS, O_NO_INLINE, O_THREADS, O_BY_CPU, O_LOOKUP, O_LINES, O_SYMBOL_PATH, O_OFFLINE, O_PRIORITY, O_SYMBOL_MODULES, O_PROCESS, O_THREAD, O_GREP, O_LIMIT, O_CSV, O_NET_TIMEOUT, O_NET_TOTAL, O_SYMFS, O_SOURCE_PATH, O_DEBUGINFOD, O_DEBUG_DIR, O_PERF_MAP_DIR, O_GROUPED, O_FOLDED_STYLE, O_SEL_GROUP, O_SEL_FOLD, O_SEL_INC, O_SEL_EXC, O_SEL_START, O_SEL_END, O_MIN_PCT, O_SORT, O_COMM, O_PID, O_TID, O_DSOS, O_SYMBOLS, O_PERF_G, O_PERF_F,
 };
 
 static const struct option longopts[] = {
@@ -156,6 +158,7 @@ static const struct option longopts[] = {
 	{ "threads", required_argument, NULL, O_THREADS },
 	{ "by-cpu", no_argument, NULL, O_BY_CPU },
 	{ "lookup", required_argument, NULL, O_LOOKUP },
+	{ "lines", no_argument, NULL, O_LINES },
 	{ "symbol-path", required_argument, NULL, O_SYMBOL_PATH },
 	{ "offline", no_argument, NULL, O_OFFLINE },
 	{ "priority", required_argument, NULL, O_PRIORITY },
@@ -515,6 +518,9 @@ int cli_parse(cli_opts *o, int argc, char **argv)
 				fprintf(stderr, "stackview: --debuginfod: cannot set DEBUGINFOD_URLS\n");
 				return EXIT_USAGE;
 			}
+			break;
+		case O_LINES:
+			o->lines = true;
 			break;
 		case O_LOOKUP:
 			if (o->nlookup >= CLI_MAX_FILES) {

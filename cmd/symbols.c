@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* stackview symbols FILE: the functions a symbol file gives stackview, one per line
- * "RVA SIZE NAME" (hex), after a header naming the file's identity; --lookup ADDR answers
- * which function holds an address (an RVA in the image, hex with or without 0x). */
+ * "RVA SIZE NAME" (hex), after a header naming the file's identity; --lines: its source lines
+ * instead, "RVA SIZE LINE FILE" (RVA and size hex, as Breakpad's line records); --lookup ADDR
+ * answers which function (and line) holds an address (an RVA in the image, hex with or
+ * without 0x). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +32,10 @@ static bool parse_addr(const char *s, size_t n, uint32_t *out)
 	return true;
 }
 
-static void print_symbol(const sv_symbol *s, bool json, jw *w, uint32_t addr, bool lookup)
+static void print_symbol(const sv_symtab *t, const sv_symbol *s, bool json, jw *w, uint32_t addr, bool lookup)
 {
+	const char *file = NULL;
+	uint32_t line = lookup ? sv_symtab_line_of(t, addr, &file) : 0;
 	if (json) {
 		jw_begin_obj(w);
 		if (lookup) {
@@ -46,6 +50,10 @@ static void print_symbol(const sv_symbol *s, bool json, jw *w, uint32_t addr, bo
 			jw_key(w, "size"); jw_int(w, s->size);
 			jw_key(w, "name"); jw_str(w, s->name);
 			jw_key(w, "public"); jw_bool(w, s->is_public);
+			if (line) {
+				jw_key(w, "source"); jw_str(w, file);
+				jw_key(w, "line"); jw_int(w, line);
+			}
 		} else {
 			jw_key(w, "name"); jw_null(w);
 		}
@@ -54,6 +62,8 @@ static void print_symbol(const sv_symbol *s, bool json, jw *w, uint32_t addr, bo
 	}
 	if (lookup && !s)
 		printf("%x -\n", addr);
+	else if (lookup && line)
+		printf("%x %x+%x %s %s:%u\n", addr, s->rva, addr - s->rva, s->name, file, line);
 	else if (lookup)
 		printf("%x %x+%x %s\n", addr, s->rva, addr - s->rva, s->name);
 	else
@@ -122,7 +132,8 @@ int cmd_symbols(const cli_opts *o)
 		jw_key(&w, "machine"); jw_str(&w, arch);
 		jw_key(&w, "procedures"); jw_int(&w, (long long)procs);
 		jw_key(&w, "publics"); jw_int(&w, (long long)publics);
-		jw_key(&w, na ? "lookups" : "functions");
+		jw_key(&w, "lines"); jw_int(&w, (long long)sv_symtab_line_count(t));
+		jw_key(&w, na ? "lookups" : o->lines ? "source_lines" : "functions");
 		jw_begin_arr(&w);
 	} else if (!na && !strcmp(sv_symtab_kind(t), "ELF")) {
 		printf("# %s: ELF, %zu functions as perf.data frames name them (ELF addresses)\n", o->files[0], procs);
@@ -130,15 +141,33 @@ int cmd_symbols(const cli_opts *o)
 		printf("# %s: PE image %s (%s), %zu exports; its PDB: %s%s%s\n", o->files[0], ikey, arch, publics,
 		       pdb ? pdb : "none named", pdb ? " " : "", pdb ? key : "");
 	} else if (!na) {
-		printf("# %s: PDB %s (%s), %zu procedures, %zu publics (%zu inside them)\n", o->files[0], key, arch, procs,
-		       publics, covered);
+		printf("# %s: PDB %s (%s), %zu procedures, %zu publics (%zu inside them), %zu source lines\n", o->files[0], key,
+		       arch, procs, publics, covered, sv_symtab_line_count(t));
 	}
 	if (na) {
 		for (size_t i = 0; i < na; i++)
-			print_symbol(sv_symtab_lookup(t, addrs[i]), json, &w, addrs[i], true);
+			print_symbol(t, sv_symtab_lookup(t, addrs[i]), json, &w, addrs[i], true);
+	} else if (o->lines) {
+		for (size_t i = 0; i < sv_symtab_line_count(t); i++) {
+			uint32_t rva, size, line;
+			const char *file;
+			sv_symtab_line_at(t, i, &rva, &size, &line, &file);
+			if (json) {
+				char r[16];
+				snprintf(r, sizeof(r), "%x", rva);
+				jw_begin_obj(&w);
+				jw_key(&w, "rva"); jw_str(&w, r);
+				jw_key(&w, "size"); jw_int(&w, size);
+				jw_key(&w, "line"); jw_int(&w, line);
+				jw_key(&w, "source"); jw_str(&w, file);
+				jw_end_obj(&w);
+			} else {
+				printf("%x %x %u %s\n", rva, size, line, file);
+			}
+		}
 	} else {
 		for (size_t i = 0; i < sv_symtab_count(t); i++)
-			print_symbol(sv_symtab_at(t, i), json, &w, 0, false);
+			print_symbol(t, sv_symtab_at(t, i), json, &w, 0, false);
 	}
 	if (json) {
 		jw_end_arr(&w);

@@ -42,6 +42,34 @@ int sv_symtab_add(sv_symtab *t, uint32_t rva, uint32_t size, const char *name, s
 	return 0;
 }
 
+int sv_symtab_add_file(sv_symtab *t, const char *name, size_t n, uint32_t *out)
+{
+	size_t at;
+	if (t->nfiles >= UINT32_MAX || add_name(t, name, n, &at) || SV_ARRAY_RESERVE(t->file_off, t->files_cap, t->nfiles + 1))
+		return SV_ENOMEM;
+	t->file_off[t->nfiles] = at;
+	*out = (uint32_t)t->nfiles++;
+	return 0;
+}
+
+int sv_symtab_add_line(sv_symtab *t, uint32_t rva, uint32_t size, uint32_t line, uint32_t file)
+{
+	if (SV_ARRAY_RESERVE(t->lines, t->lines_cap, t->nlines + 1))
+		return SV_ENOMEM;
+	t->lines[t->nlines++] = (struct sv_symtab_line){ rva, size, line, file };
+	return 0;
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	const struct sv_symtab_line *x = a, *y = b;
+	if (x->rva != y->rva)
+		return x->rva < y->rva ? -1 : 1;
+	if (x->size != y->size) /* at one address the lines with code last: the one a lookup finds */
+		return x->size < y->size ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
 static int sym_cmp(const void *a, const void *b)
 {
 	const sv_symbol *x = a, *y = b;
@@ -78,6 +106,8 @@ void sv_symtab_finish(sv_symtab *t)
 		t->syms[w++] = s;
 	}
 	t->n = w;
+	if (t->nlines)
+		qsort(t->lines, t->nlines, sizeof(*t->lines), line_cmp);
 }
 
 void sv_symtab_free(sv_symtab *t)
@@ -86,6 +116,8 @@ void sv_symtab_free(sv_symtab *t)
 		return;
 	free(t->syms);
 	free(t->names);
+	free(t->lines);
+	free(t->file_off);
 	free(t);
 }
 
@@ -108,6 +140,37 @@ const sv_symbol *sv_symtab_lookup(const sv_symtab *t, uint32_t rva)
 	if (s->is_public || s->size == 0 || (uint64_t)rva < (uint64_t)s->rva + s->size)
 		return s; /* a public, or a procedure of unknown size: up to the next symbol */
 	return NULL;
+}
+
+size_t sv_symtab_line_count(const sv_symtab *t) { return t->nlines; }
+
+void sv_symtab_line_at(const sv_symtab *t, size_t i, uint32_t *rva, uint32_t *size, uint32_t *line, const char **file)
+{
+	const struct sv_symtab_line *l = &t->lines[i];
+	*rva = l->rva;
+	*size = l->size;
+	*line = l->line;
+	*file = t->names + t->file_off[l->file];
+}
+
+uint32_t sv_symtab_line_of(const sv_symtab *t, uint32_t rva, const char **file)
+{
+	*file = NULL;
+	size_t lo = 0, hi = t->nlines;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (t->lines[mid].rva <= rva)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return 0;
+	const struct sv_symtab_line *l = &t->lines[lo - 1];
+	if ((uint64_t)rva >= (uint64_t)l->rva + l->size)
+		return 0;
+	*file = t->names + t->file_off[l->file];
+	return l->line;
 }
 
 void sv_symtab_identity(const sv_symtab *t, unsigned char guid[16], uint32_t *age, uint16_t *machine)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* PDB reader (stackview/symbols.h): the MSF 7.00 container, the PDB info stream (GUID, age),
- * the DBI stream (modules, section headers, OMAP), the modules' procedure symbols and the
- * public symbols. Every offset and size comes from an untrusted file and is checked before
+/* PDB reader (stackview/symbols.h): the MSF 7.00 container, the PDB info stream (GUID, age,
+ * the named streams), the DBI stream (modules, section headers, OMAP), the modules' procedure
+ * symbols and line tables (C13 DEBUG_S_LINES with their files through DEBUG_S_FILECHKSMS and
+ * the /names string table), and the public symbols. Every offset and size comes from an untrusted file and is checked before
  * use; streams are assembled into bounded buffers. The layouts are LLVM's PDB documentation
  * (llvm.org/docs/PDB) and Microsoft's microsoft-pdb headers (cvinfo.h). */
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "stackview/symbols.h"
 #include "sv/array.h"
 #include "core/symtab_int.h"
+#include "sv/idmap.h"
 
 #define MSF_MAGIC "Microsoft C/C++ MSF 7.00\r\n\x1a" "DS\0\0\0"
 #define MSF2_MAGIC "Microsoft C/C++ program database 2.00\r\n\x1a" "JG"
@@ -35,6 +37,11 @@ typedef struct pdb {
 	size_t nsect;
 	uint32_t (*omap)[2]; /* OMAP from source: (from, to), sorted by from */
 	size_t nomap;
+	/* the /names stream's strings (source file names), and the files added to the table by
+	 * their offset there (+1; 0 = not yet) */
+	unsigned char *names;
+	size_t nnames;
+	sv_idmap file_of;
 } pdb;
 
 static inline uint16_t u16(const unsigned char *p) { return (uint16_t)(p[0] | p[1] << 8); }
@@ -239,6 +246,153 @@ static int walk_records(pdb *p, sv_symtab *t, const unsigned char *b, size_t len
 
 /* DBI: header, then the module info, section contribution, section map, file info, type
  * server map, EC and optional debug header substreams, in that order. */
+/* The named stream map after the info stream's header (a string buffer, then a hash table of
+ * (name offset, stream) pairs behind two bit vectors): the stream called `want`, or NIL. */
+static uint32_t named_stream(const unsigned char *b, size_t len, const char *want)
+{
+	size_t o = 28;
+	if (len < o + 4)
+		return NIL_STREAM;
+	uint32_t slen = u32(b + o);
+	o += 4;
+	if (slen > len - o)
+		return NIL_STREAM;
+	const unsigned char *str = b + o;
+	o += slen;
+	if (len - o < 8)
+		return NIL_STREAM;
+	uint32_t size = u32(b + o);
+	o += 8; /* size, capacity */
+	for (int v = 0; v < 2; v++) { /* the present and the deleted bit vectors */
+		if (len - o < 4)
+			return NIL_STREAM;
+		uint32_t words = u32(b + o);
+		o += 4;
+		if (words > (len - o) / 4)
+			return NIL_STREAM;
+		o += (size_t)words * 4;
+	}
+	for (uint32_t i = 0; i < size && len - o >= 8; i++, o += 8) {
+		uint32_t key = u32(b + o), stream = u32(b + o + 4);
+		if (key < slen && strnlen((const char *)str + key, slen - key) == strlen(want) &&
+		    !memcmp(str + key, want, strlen(want)))
+			return stream;
+	}
+	return NIL_STREAM;
+}
+
+/* The file a DEBUG_S_LINES block names: its checksum entry in the module's
+ * DEBUG_S_FILECHKSMS (chk) gives its /names offset; added to the table once. */
+static int line_file(pdb *p, sv_symtab *t, const unsigned char *chk, size_t nchk, uint32_t at, uint32_t *file)
+{
+	if (!chk || at > nchk || nchk - at < 6)
+		return fail(p, SV_EFORMAT, 0, "corrupt PDB: a line block names no file checksum entry");
+	uint32_t off = u32(chk + at);
+	uint32_t known = sv_idmap_get(&p->file_of, off);
+	if (known != SV_IDMAP_NONE) {
+		*file = known;
+		return 0;
+	}
+	if (off >= p->nnames)
+		return fail(p, SV_EFORMAT, 0, "corrupt PDB: a file name outside the /names stream");
+	const char *name = (const char *)p->names + off;
+	size_t n = strnlen(name, p->nnames - off);
+	int rc = sv_symtab_add_file(t, name, n, file);
+	return rc ? rc : sv_idmap_put(&p->file_of, off, *file);
+}
+
+static int by_key(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* One DEBUG_S_LINES subsection: a code range (section offset, size) and blocks of lines, a
+ * block a file; each line's code runs to the next line's (in any block of the subsection)
+ * or to the range's end. */
+static int read_lines(pdb *p, sv_symtab *t, const unsigned char *b, size_t n, const unsigned char *chk, size_t nchk)
+{
+	if (n < 12)
+		return fail(p, SV_EFORMAT, 0, "corrupt PDB: a line table shorter than its header");
+	uint32_t base = u32(b), code = u32(b + 8);
+	uint16_t seg = u16(b + 4), flags = u16(b + 6);
+	size_t first = t->nlines, o = 12;
+	while (n - o >= 12) {
+		uint32_t at = u32(b + o), nl = u32(b + o + 4), bsize = u32(b + o + 8);
+		size_t per = (flags & 1) ? 12 : 8; /* CV_LINES_HAVE_COLUMNS: a column pair each */
+		if (bsize < 12 || bsize > n - o || nl > (bsize - 12) / per)
+			return fail(p, SV_EFORMAT, 0, "corrupt PDB: a line block overruns its table");
+		uint32_t file;
+		int rc = line_file(p, t, chk, nchk, at, &file);
+		for (uint32_t i = 0; !rc && i < nl; i++) {
+			const unsigned char *e = b + o + 12 + 8 * (size_t)i;
+			uint32_t off = u32(e), line = u32(e + 4) & 0xFFFFFF, rva;
+			if (line && off < code && to_rva(p, seg, base + off, &rva)) { /* (line 0: none) */
+				uint64_t room = (uint64_t)UINT32_MAX + 1 - rva; /* (a line's code stays below 4 GiB) */
+				rc = sv_symtab_add_line(t, rva, code - off < room ? code - off : (uint32_t)room, line, file);
+			}
+		}
+		if (rc)
+			return rc;
+		o += bsize;
+	}
+	/* each line's code ends where the next line of the range starts (in address order, the
+	 * table's order among lines at one address: the earlier ones get no code, as DIA says) */
+	size_t cnt = t->nlines - first;
+	if (cnt < 2)
+		return 0;
+	struct sv_symtab_line *l = t->lines + first;
+	uint64_t *order = cnt > 1 ? malloc(cnt * sizeof(*order)) : NULL;
+	if (cnt > 1 && !order)
+		return SV_ENOMEM;
+	if (cnt > 1) {
+		for (size_t i = 0; i < cnt; i++)
+			order[i] = (uint64_t)l[i].rva << 32 | i;
+		qsort(order, cnt, sizeof(*order), by_key);
+		struct sv_symtab_line *sorted = malloc(cnt * sizeof(*sorted));
+		if (!sorted) {
+			free(order);
+			return SV_ENOMEM;
+		}
+		for (size_t i = 0; i < cnt; i++)
+			sorted[i] = l[(uint32_t)order[i]];
+		memcpy(l, sorted, cnt * sizeof(*l));
+		free(sorted);
+	}
+	free(order);
+	for (size_t i = 0; i + 1 < cnt; i++)
+		if (l[i + 1].rva - l[i].rva < l[i].size)
+			l[i].size = l[i + 1].rva - l[i].rva;
+	return 0;
+}
+
+/* A module's C13 debug subsections (after its symbols and C11 lines): its file checksums
+ * first found, then its line tables. */
+static int read_c13(pdb *p, sv_symtab *t, const unsigned char *b, size_t n)
+{
+	const unsigned char *chk = NULL;
+	size_t nchk = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t o = 0; n - o >= 8;) {
+			uint32_t kind = u32(b + o), len = u32(b + o + 4);
+			if (len > n - o - 8)
+				return fail(p, SV_EFORMAT, 0, "corrupt PDB: a debug subsection overruns its module");
+			if (pass == 0 && kind == 0xF4) { /* DEBUG_S_FILECHKSMS */
+				chk = b + o + 8;
+				nchk = len;
+			} else if (pass == 1 && kind == 0xF2) { /* DEBUG_S_LINES */
+				int rc = read_lines(p, t, b + o + 8, len, chk, nchk);
+				if (rc)
+					return rc;
+			}
+			o += 8 + (((size_t)len + 3) & ~(size_t)3);
+			if (o > n)
+				break;
+		}
+	}
+	return 0;
+}
+
 static int read_dbi(pdb *p, sv_symtab *t, uint16_t *symrec)
 {
 	unsigned char *b;
@@ -304,7 +458,7 @@ static int read_dbi(pdb *p, sv_symtab *t, uint16_t *symrec)
 	for (size_t o = 64; !rc && o + 64 <= 64 + (size_t)mod;) {
 		const unsigned char *m = b + o;
 		uint16_t stream = u16(m + 34);
-		uint32_t symbytes = u32(m + 36);
+		uint32_t symbytes = u32(m + 36), c11bytes = u32(m + 40), c13bytes = u32(m + 44);
 		size_t e = o + 64, lim = 64 + (size_t)mod;
 		for (int k = 0; k < 2 && e < lim; k++) {
 			const unsigned char *z = memchr(b + e, 0, lim - e);
@@ -319,6 +473,9 @@ static int read_dbi(pdb *p, sv_symtab *t, uint16_t *symrec)
 			break;
 		if (ml >= 4 && u32(ms) == 4) /* CV_SIGNATURE_C13 */
 			rc = walk_records(p, t, ms, symbytes < ml ? symbytes : ml, 4, false);
+		uint64_t c13at = (uint64_t)symbytes + c11bytes;
+		if (!rc && c13bytes && p->names && c13at <= ml && c13bytes <= ml - c13at)
+			rc = read_c13(p, t, ms + c13at, c13bytes);
 		free(ms);
 	}
 	free(b);
@@ -336,6 +493,21 @@ int sv_symtab_read_pdb(sv_symtab **out, const unsigned char *data, size_t len, c
 	/* the PDB info stream: Version, Signature, Age, GUID */
 	if (!rc && !(rc = read_stream(&p, 1, &info, &ilen)) && ilen < 28)
 		rc = fail(&p, SV_EFORMAT, 0, "corrupt PDB: the info stream is shorter than its header");
+	sv_idmap_init(&p.file_of);
+	if (!rc) {
+		/* the /names stream (source file names): header signature, version, size */
+		uint32_t ns = named_stream(info, ilen, "/names");
+		unsigned char *nb = NULL;
+		size_t nl = 0;
+		if (ns < p.nstreams && !(rc = read_stream(&p, ns, &nb, &nl)) && nl >= 12 && u32(nb) == 0xEFFEEFFE &&
+		    u32(nb + 8) <= nl - 12) {
+			p.nnames = u32(nb + 8);
+			memmove(nb, nb + 12, p.nnames);
+			p.names = nb;
+		} else {
+			free(nb);
+		}
+	}
 	if (!rc) {
 		t->age = u32(info + 8);
 		memcpy(t->guid, info + 12, 16);
@@ -351,6 +523,8 @@ int sv_symtab_read_pdb(sv_symtab **out, const unsigned char *data, size_t len, c
 	free(p.blocks);
 	free(p.sect);
 	free(p.omap);
+	free(p.names);
+	sv_idmap_dispose(&p.file_of);
 	if (rc) {
 		if (rc == SV_ENOMEM)
 			sv_error_set(err, SV_ENOMEM, NULL);

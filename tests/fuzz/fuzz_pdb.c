@@ -2,7 +2,8 @@
 /* Fuzz target: the PDB reader (MSF container, directory, info and DBI streams, section
  * headers, OMAP, module and public symbol records, the MSVC demangler) and the PE reader
  * (sections, export table, debug directory) on the same bytes; then every function looked
- * up at its own address and just before, and the identity formatted. */
+ * up at its own address and just before, every source line (sorted by address, named, its
+ * code within 32 bits) found at its own address, and the identity formatted. */
 #include "fuzz_common.h"
 #include "stackview/symbols.h"
 
@@ -15,6 +16,17 @@ static void check(sv_symtab *t)
 		if (sv_symtab_lookup(t, s->rva) != s || !s->name[0])
 			abort();
 		(void)sv_symtab_lookup(t, s->rva - 1);
+	}
+	uint32_t prev = 0;
+	for (size_t i = 0; i < sv_symtab_line_count(t); i++) {
+		uint32_t rva, size, line;
+		const char *file, *at;
+		sv_symtab_line_at(t, i, &rva, &size, &line, &file);
+		if (!file || rva < prev || (uint64_t)rva + size > UINT32_MAX + 1ull)
+			abort();
+		if (size && !sv_symtab_line_of(t, rva, &at))
+			abort();
+		prev = rva;
 	}
 	sv_symtab_image_key(t, key, sizeof(key));
 	sv_symtab_free(t);

@@ -15,6 +15,9 @@ for f in crash.pdb:crash.sym CrashWithException.pdb:CrashWithException.pdb.sym; 
 		continue
 	fi
 	if out=$(perl tests/pdb/sym_compare.pl "$PT/$pdb.txt" "$PT/$sym"); then ok; else bad "pdb.$pdb.breakpad" "$(printf '%s' "$out" | tail -4)"; fi
+	# the source lines (C13 line tables): every line record of the .sym, same RVA, size, line, file
+	"$SV" symbols "$PDBD/$pdb.gz" --lines > "$PT/$pdb.lines" 2> /dev/null
+	if out=$(python3 tests/pdb/lines_compare.py "$PT/$pdb.lines" "$PT/$sym"); then ok; else bad "pdb.$pdb.lines" "$(printf '%s' "$out" | tail -4)"; fi
 	# the symbol-store key: the .sym's MODULE line (GUID and age)
 	want=$(sed -n 's/^MODULE [^ ]* [^ ]* \([0-9A-F]*\) .*/\1/p' "$PT/$sym")
 	got=$(sed -n '1s/.* PDB \([0-9A-F]*\) .*/\1/p' "$PT/$pdb.txt")
@@ -22,12 +25,12 @@ for f in crash.pdb:crash.sym CrashWithException.pdb:CrashWithException.pdb.sym; 
 done
 # every line RVA SIZE NAME in RVA order, one per address
 if perl -ne 'next if $. == 1; my $a = hex((split)[0]); exit 1 if defined $p && $a <= $p; $p = $a' "$PT/crash.pdb.txt"; then ok; else bad pdb.sorted; fi
-# lookups: inside a procedure, past its end, a public, before everything; JSON
+# lookups: inside procedures (with their source lines), a public, before everything; JSON
 got=$("$SV" symbols "$PDBD/crash.pdb.gz" --lookup 0x1005,1fff,0x10 --lookup 3727)
-want=$(printf '1005 1000+5 google_breakpad::CrashGenerationClient::RequestDump\n1fff 1ef0+10f google_breakpad::ExceptionHandler::HandlePureVirtualCall\n10 -\n3727 3726+1 __CxxFrameHandler3')
+want=$(printf '1005 1000+5 google_breakpad::CrashGenerationClient::RequestDump c:\\projects\\breakpad-tools\\deps\\breakpad\\src\\client\\windows\\crash_generation\\crash_generation_client.cc:323\n1fff 1ef0+10f google_breakpad::ExceptionHandler::HandlePureVirtualCall c:\\projects\\breakpad-tools\\deps\\breakpad\\src\\client\\windows\\handler\\exception_handler.cc:699\n10 -\n3727 3726+1 __CxxFrameHandler3')
 if [ "$got" = "$want" ]; then ok; else bad pdb.lookup "got: $got"; fi
-cn pdb.lookup.json '[.machine, .age, (.lookups[] | [.address, .rva, .size, .name, .public])]' \
-	'["x86",1,["1123","1120",84,"std::basic_string<wchar_t,std::char_traits<wchar_t>,std::allocator<wchar_t> >::~basic_string<wchar_t,std::char_traits<wchar_t>,std::allocator<wchar_t> >",false]]' \
+cn pdb.lookup.json '[.machine, .age, (.lookups[] | [.address, .rva, .size, .name, .public, (.source | sub(".*\\\\"; "")), .line])]' \
+	'["x86",1,["1123","1120",84,"std::basic_string<wchar_t,std::char_traits<wchar_t>,std::allocator<wchar_t> >::~basic_string<wchar_t,std::char_traits<wchar_t>,std::allocator<wchar_t> >",false,"xstring",2425]]' \
 	symbols "$PDBD/crash.pdb.gz" --lookup 1123
 cn pdb.json.x64 '[.machine, .procedures, .publics, (.functions | length)]' '["x64",77,258,238]' symbols "$PDBD/CrashWithException.pdb.gz"
 e pdb.lookup.bad 2 "--lookup: 'zz' is not an address" -- symbols "$PDBD/crash.pdb.gz" --lookup zz
@@ -54,11 +57,32 @@ e pdb.bad.missing 1 "nosuch.pdb" -- symbols "$PT/nosuch.pdb"
 # public inside a procedure left out, stdcall and C++ publics, and OMAP moving a section.
 python3 tests/pdb/gen_pdb.py "$PT/gen.pdb"
 python3 tests/pdb/gen_pdb.py "$PT/omap.pdb" omap
-want=$(printf '# %s: PDB 131211101514171618191A1B1C1D1E1F3 (x86), 3 procedures, 3 publics (1 inside them)\n1010 20 ns::Widget::draw\n1040 8 helper\n1100 0 lonely\n3000 10 asm_entry\n3080 0 orphan' "$PT/gen.pdb")
+want=$(printf '# %s: PDB 131211101514171618191A1B1C1D1E1F3 (x86), 3 procedures, 3 publics (1 inside them), 6 source lines\n1010 20 ns::Widget::draw\n1040 8 helper\n1100 0 lonely\n3000 10 asm_entry\n3080 0 orphan' "$PT/gen.pdb")
 got=$("$SV" symbols "$PT/gen.pdb" 2>&1)
 if [ "$got" = "$want" ]; then ok; else bad pdb.gen "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got"))"; fi
 got=$("$SV" symbols "$PT/omap.pdb" 2>&1 | tail -n 2)
 if [ "$got" = "$(printf '4000 10 asm_entry\n4080 0 orphan')" ]; then ok; else bad pdb.omap "got: $got"; fi
+# its source lines: each to the next one's address, two at one address (the first gets no
+# code), a line of the moved section where OMAP puts it; a lookup names its line
+got=$("$SV" symbols "$PT/gen.pdb" --lines 2>&1 | tail -n +2)
+want=$(printf '1010 4 10 src\\draw.cpp\n1014 c 11 src\\draw.cpp\n1020 10 12 src\\draw.cpp\n1040 0 20 src\\draw.cpp\n1040 8 21 src\\draw.cpp\n3000 10 5 asm.asm')
+if [ "$got" = "$want" ]; then ok; else bad pdb.gen.lines "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got"))"; fi
+got=$("$SV" symbols "$PT/omap.pdb" --lines 2>&1 | tail -n 1)
+if [ "$got" = "4000 10 5 asm.asm" ]; then ok; else bad pdb.omap.lines "got: $got"; fi
+got=$("$SV" symbols "$PT/gen.pdb" --lookup 1016,1042,1048,1020)
+if [ "$got" = "$(printf '1016 1010+6 ns::Widget::draw src\\draw.cpp:11\n1042 1040+2 helper src\\draw.cpp:21\n1048 -\n1020 1010+10 ns::Widget::draw src\\draw.cpp:12')" ]; then ok; else bad pdb.gen.lookup-line "got: $got"; fi
+# a line block that overruns its table, a file no checksum entry holds: one-line errors
+python3 - "$PT/gen.pdb" "$PT/badlines.pdb" "$PT/badfile.pdb" <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+at = d.index(bytes.fromhex("f2000000")) + 8 + 12  # the first line block after the table header
+a = bytearray(d); a[at + 8:at + 12] = (0x7fff).to_bytes(4, "little")  # block size
+open(sys.argv[2], "wb").write(a)
+b = bytearray(d); b[at:at + 4] = (0x400).to_bytes(4, "little")  # checksum entry offset
+open(sys.argv[3], "wb").write(b)
+PY
+e pdb.bad.lines 1 "badlines.pdb: .*corrupt PDB: a line block overruns its table" -- symbols "$PT/badlines.pdb"
+e pdb.bad.linefile 1 "badfile.pdb: .*corrupt PDB: a line block names no file checksum entry" -- symbols "$PT/badfile.pdb"
 
 # ETL frames named from PDBs: a generated trace (tests/threadtime/gen_etl.py symbols) whose
 # crash.exe was built with crash.pdb (its DbgID_RSDS identity) and whose other.exe claims a

@@ -49,6 +49,13 @@ SV_API const sv_symbol *sv_symtab_at(const sv_symtab *t, size_t i);
 /* The function containing rva (a public, or a procedure of size 0: up to the next symbol),
  * or NULL. */
 SV_API const sv_symbol *sv_symtab_lookup(const sv_symtab *t, uint32_t rva);
+/* A PDB's source lines (its modules' C13 line tables; none for other files), sorted by RVA:
+ * the i-th line's code [rva, rva + size), its number and file (as the PDB names it, borrowed
+ * from the table); the line holding an RVA (0, *file NULL: none). */
+SV_API size_t sv_symtab_line_count(const sv_symtab *t);
+SV_API void sv_symtab_line_at(const sv_symtab *t, size_t i, uint32_t *rva, uint32_t *size, uint32_t *line,
+			      const char **file);
+SV_API uint32_t sv_symtab_line_of(const sv_symtab *t, uint32_t rva, const char **file);
 /* The PDB's GUID (16 bytes as stored) and age, its machine (0x14C x86, 0x8664 x64, 0xAA64
  * ARM64; 0 when unknown) and what it held: procedures, publics, publics covered by one. */
 SV_API void sv_symtab_identity(const sv_symtab *t, unsigned char guid[16], uint32_t *age, uint16_t *machine);
