@@ -3,6 +3,7 @@
  * are the user's but read from paths a binary's DWARF names: bounded in size, read as bytes. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <signal.h>
@@ -54,11 +55,30 @@ static bool try_read(sv_src_text *s, const char *path)
 	return true;
 }
 
+/* A Windows path (a PDB's): "c:\\x", "C:/x" or "\\\\server\\x". */
+static bool win_path(const char *path)
+{
+	return (((path[0] | 0x20) >= 'a' && (path[0] | 0x20) <= 'z' && path[1] == ':' && (path[2] == '\\' || path[2] == '/')) ||
+		(path[0] == '\\' && path[1] == '\\'));
+}
+
+/* A Windows path's part after its drive (or server), with '/' for '\\', into p (cap n). */
+static void win_rest(char *p, size_t n, const char *rest)
+{
+	size_t o = strlen(p);
+	for (; *rest && o + 1 < n; rest++)
+		p[o++] = *rest == '\\' ? '/' : *rest;
+	p[o] = '\0';
+}
+
 /* One entry of source_path: OLD=NEW replaces the prefix OLD (perf's --prefix, gdb's
- * substitute-path); DIR tries DIR/path, then DIR/its base name. */
+ * substitute-path); DIR tries DIR/path, then DIR/its base name. A Windows path (a PDB's
+ * lines) has its prefix compared in any case and its '\\' read as '/', and under DIR it goes
+ * without its drive. */
 static bool try_entry(sv_src_text *s, const char *path, const char *e, size_t elen)
 {
 	const char *eq = memchr(e, '=', elen);
+	bool win = win_path(path);
 	size_t n = elen + strlen(path) + 2;
 	char *p = malloc(n);
 	if (!p)
@@ -66,14 +86,29 @@ static bool try_entry(sv_src_text *s, const char *path, const char *e, size_t el
 	bool got = false;
 	if (eq) {
 		size_t ol = (size_t)(eq - e);
-		if (ol && !strncmp(path, e, ol)) {
-			snprintf(p, n, "%.*s%s", (int)(elen - ol - 1), eq + 1, path + ol);
+		if (ol && (win ? !strncasecmp(path, e, ol) : !strncmp(path, e, ol))) {
+			snprintf(p, n, "%.*s", (int)(elen - ol - 1), eq + 1);
+			if (win)
+				win_rest(p, n, path + ol);
+			else
+				snprintf(p + strlen(p), n - strlen(p), "%s", path + ol);
 			got = try_read(s, p);
 		}
 	} else if (elen) {
-		snprintf(p, n, "%.*s/%s", (int)elen, e, path[0] == '/' ? path + 1 : path);
+		const char *rest = path[0] == '/' ? path + 1 : path, *base = sv_base_name(path);
+		if (win) {
+			rest = path[0] == '\\' ? path + 2 : path + 3; /* past "\\\\" or "c:\\" */
+			for (const char *q = path; *q; q++)
+				if (*q == '\\' || *q == '/')
+					base = q + 1;
+		}
+		snprintf(p, n, "%.*s/", (int)elen, e);
+		if (win)
+			win_rest(p, n, rest);
+		else
+			snprintf(p + strlen(p), n - strlen(p), "%s", rest);
 		if (!(got = try_read(s, p))) {
-			snprintf(p, n, "%.*s/%s", (int)elen, e, sv_base_name(path));
+			snprintf(p, n, "%.*s/%s", (int)elen, e, base);
 			got = try_read(s, p);
 		}
 	}
@@ -141,7 +176,10 @@ void sv_src_load(sv_src_text *s, const char *path, const char *source_path, cons
 	if (try_read(s, path))
 		return;
 	for (const char *e = source_path; e && *e;) {
+		/* ':' separates the entries, but not a drive's ("c:\\src=/home/me/src") */
 		const char *end = strchr(e, ':');
+		while (end && ((end == e + 1 || end[-2] == '=') && (end[1] == '\\' || end[1] == '/')))
+			end = strchr(end + 1, ':');
 		size_t len = end ? (size_t)(end - e) : strlen(e);
 		if (try_entry(s, path, e, len))
 			return;

@@ -242,6 +242,27 @@ static int address_frame(emit *e, sv_frame_id *out, uint32_t pid, uint64_t addr,
 	return intern_name(e, out, buf);
 }
 
+/* Where a frame's code executed (annotate and Goto Source): the address, and its source line
+ * from its module's PDB line tables when the PDB has them (a caller's one byte back: the
+ * call, not the return address); no code file (the image itself is not read). A caller
+ * without a line has none, a leaf always one (a path ends at its sample's leaf). */
+static int code_location(emit *e, sv_frame_id frame, uint32_t pid, uint64_t addr, uint64_t ts, bool leaf, uint32_t *out)
+{
+	etl_ctx *c = e->c;
+	*out = SV_LOC_NONE;
+	bool kernel = sv_etl_is_kernel(c, addr);
+	const eimage *im = find_image(e, kernel ? 0 : pid, addr, ts);
+	const sv_symtab *t = im ? sv_etl_symtab(c, im) : NULL;
+	const char *file = NULL;
+	uint64_t at = leaf ? addr : addr - 1;
+	uint32_t line = t && at - im->base <= UINT32_MAX ? sv_symtab_line_of(t, (uint32_t)(at - im->base), &file) : 0;
+	if (!line && !leaf)
+		return 0;
+	const sv_sink_ops *ops = c->sink->ops;
+	int rc = ops->intern_location(c->sink->self, out, frame, SV_LOC_NONE, at);
+	return rc || !line ? rc : ops->set_location_line(c->sink->self, *out, file, line);
+}
+
 /* Is the outermost frame a plausible thread start (semantics §1.3)? */
 static bool complete_stack(emit *e, uint32_t pid, uint64_t addr, uint64_t ts, const char *exe)
 {
@@ -459,8 +480,11 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 	size_t npairs = 0, nmemo = 0, memocap = 0;
 	struct {
 		sv_stack_id stack;
+		uint32_t path; /* its code path (SV_LOC_NONE: none) */
 		bool broken;
 	} *memo_st = NULL; /* memoized stacks: (thread, kernel/user pair) -> stack */
+	uint32_t *locs = NULL; /* a stack's locations being found, leaf first */
+	size_t nlocs = 0, locs_cap = 0;
 	uint32_t *spid = NULL; /* per sample: pid */
 	uint32_t *sthr = NULL; /* per sample: thread index */
 	sv_tt *tt = NULL;
@@ -503,6 +527,7 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 		}
 	const sv_sink_ops *ops = c->sink->ops;
 	void *self = c->sink->self;
+	bool code = !c->tt_on && ops->intern_location && ops->intern_code_path && ops->set_location_line && ops->add_sample_at;
 	if (c->tt_on) {
 		sv_tt_hooks hooks = { tt_thread_root, tt_waker_frame, &e };
 		if ((rc = sv_tt_new(&tt, c->sink, &hooks, (sv_tt_view)c->tt_view, 0, c->by_cpu)))
@@ -570,21 +595,39 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 			sv_stack_id cur = t->stack;
 			if (broken && (rc = ops->intern_stack(self, &cur, cur, e.broken)))
 				goto out;
+			nlocs = 0;
+			if (code && (rc = SV_ARRAY_RESERVE(locs, locs_cap, un + kn)))
+				goto out;
 			for (size_t k = un; k-- > 0;) {
 				sv_frame_id f;
 				if ((rc = address_frame(&e, &f, pid, ua[k], s->ts)) ||
 				    (rc = ops->intern_stack(self, &cur, cur, f)))
 					goto out;
+				uint32_t at = SV_LOC_NONE;
+				if (code && ((k == 0 && !kn) || c->code_paths) &&
+				    (rc = code_location(&e, f, pid, ua[k], s->ts, k == 0 && !kn, &at)))
+					goto out;
+				if (at != SV_LOC_NONE)
+					locs[nlocs++] = at;
 			}
 			for (size_t k = kn; k-- > 0;) {
 				sv_frame_id f;
 				if ((rc = address_frame(&e, &f, pid, ka[k], s->ts)) ||
 				    (rc = ops->intern_stack(self, &cur, cur, f)))
 					goto out;
+				uint32_t at = SV_LOC_NONE;
+				if (code && (k == 0 || c->code_paths) && (rc = code_location(&e, f, pid, ka[k], s->ts, k == 0, &at)))
+					goto out;
+				if (at != SV_LOC_NONE)
+					locs[nlocs++] = at;
 			}
-			if ((rc = SV_ARRAY_RESERVE(memo_st, memocap, nmemo + 1)))
+			uint32_t path = SV_LOC_NONE; /* the locations were found outermost first */
+			for (size_t k = 0; k < nlocs && !rc; k++)
+				rc = ops->intern_code_path(self, &path, path, locs[k]);
+			if (rc || (rc = SV_ARRAY_RESERVE(memo_st, memocap, nmemo + 1)))
 				goto out;
 			memo_st[nmemo].stack = cur;
+			memo_st[nmemo].path = path;
 			memo_st[nmemo].broken = broken;
 			st = (uint32_t)nmemo++;
 			if ((rc = sv_idmap_put(&memo, mkey, st)))
@@ -606,7 +649,10 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 			goto out;
 		if (c->by_cpu && (rc = sv_cpu_root_apply(&roots, c->sink, s->cpu, leafed, &leafed)))
 			goto out;
-		if ((rc = ops->add_sample(self, leafed, t_ms, !c->want ? e.ms : s->metric, 1.0)))
+		uint32_t path = memo_st[st].path;
+		double metric = !c->want ? e.ms : s->metric;
+		if ((rc = path != SV_LOC_NONE ? ops->add_sample_at(self, leafed, t_ms, metric, 1.0, path)
+					       : ops->add_sample(self, leafed, t_ms, metric, 1.0)))
 			goto out;
 	}
 	if (tt)
@@ -615,6 +661,7 @@ out:
 	sv_tt_free(tt);
 	sv_cpu_root_dispose(&roots);
 	free(memo_st);
+	free(locs);
 	sv_idmap_dispose(&e.thr_index);
 	sv_idmap_dispose(&e.wakers);
 	sv_idmap_dispose(&pair_index);

@@ -107,6 +107,26 @@ cn pdb.etl.found '[.found[] | select(startswith("symbols:"))]' \
 	info "$PT/sym.etl" --symbol-path "$SP"
 cn pdb.etl.warning '[.warnings[] | select(startswith("symbols:"))]' '["symbols: 1 of 2 PDBs the frames need were found on the symbol path (not: crash.pdb)"]' \
 	info "$PT/sym.etl" --symbol-path "$SP"
+# Goto Source on the trace (issue 36): each line from the PDB's line tables, the leaf's at its
+# address, a caller's at its call (the byte before the return address); the lines are the
+# .sym's records for those addresses (dump_syms: the oracle); the source read through a
+# Windows prefix replaced (--source-path 'c:\\...=DIR', any case)
+symline() { python3 -c "import sys
+for l in open(sys.argv[1]):
+    f = l.split()
+    if len(f) == 4 and all(c in '0123456789abcdef' for c in f[0] + f[1]) and int(f[0], 16) <= int(sys.argv[2], 16) < int(f[0], 16) + int(f[1], 16):
+        print(f[2]); break" "$PT/crash.sym" "$1"; }
+want="[[$(symline 1005),1,1]]"
+cn pdb.etl.source.leaf '[.lines[] | select(.inc > 0) | [.line, .exc, .inc]]' "$want" \
+	source "$PT/sym.etl" --symbol-path "$SP" --name 'google_breakpad::CrashGenerationClient::RequestDump'
+want="[[$(symline 1c4f),0,2]]"
+cn pdb.etl.source.caller '[.lines[] | select(.inc > 0) | [.line, .exc, .inc]]' "$want" \
+	source "$PT/sym.etl" --symbol-path "$SP" --name 'google_breakpad::ExceptionHandler::HandleException'
+mkdir -p "$PT/src/client/windows/handler"
+for i in $(seq 1 600); do printf 'code line %d\n' "$i"; done > "$PT/src/client/windows/handler/exception_handler.cc"
+got=$("$SV" source "$PT/sym.etl" --symbol-path "$SP" --name 'google_breakpad::ExceptionHandler::HandleException' \
+	--source-path 'C:\PROJECTS\breakpad-tools\deps\breakpad='"$PT" 2>/dev/null | grep -E "^ +$(symline 1c4f) ")
+case "$got" in *"| code line $(symline 1c4f)") ok ;; *) bad pdb.etl.source.text "$got" ;; esac
 # no symbol path: module!? as before, and not a word about symbols
 cn pdb.etl.none '[([.rows[] | select(.name | test("^crash!"))] | map(.name)), ([.. | strings | select(startswith("symbols:"))] | length)]' \
 	'[["crash!?"],0]' byname "$PT/sym.etl"
