@@ -113,6 +113,9 @@ next=$(printf '%s' "$json" | jq -r --arg h "$hot" '.instructions as $i | ($i | m
 foot() { printf '%s\n' "$scr" | awk -v n="$1" '/^----$/ {k++; next} k == n - 1 && /^Tab\/n next hot/ {print}'; }
 if foot 1 | grep -q "\*[> ] *$hot:" && foot 2 | grep -q " $next:" && printf '%s\n' "$scr" | awk '/^----$/ {k++} k == 2' | grep -q '^ 1 ByName'; then
 	ok; else bad annotate.tui "hottest $hot, next $next: $(foot 1) / $(foot 2)"; fi
+# the same on the recording's perf script text: the same hottest instruction
+scr=$("$SV" view "$AT/hot.perf.txt" "${ST[@]}" --script "$AT/ann.keys" --size 120x24 2>/dev/null)
+if foot 1 | grep -q "\*[> ] *$hot:"; then ok; else bad annotate.tui.script "hottest $hot: $(foot 1)"; fi
 # a source without addresses says so instead of annotating
 printf '# annotate\na :dump\n' > "$AT/noaddr.keys"
 "$SV" view examples/tutorial.perfView.xml --script "$AT/noaddr.keys" --size 120x24 2>/dev/null | grep -q 'Annotate needs code addresses' &&
@@ -170,6 +173,13 @@ scr=$("$SV" view "$AT/hot.data" "${PIN[@]}" --script "$AT/src.keys" --size 120x3
 first=$(printf '%s\n' "$scr" | awk '/^----$/ {exit} {print}')
 if printf '%s\n' "$first" | grep -q '^Goto Source: hot!main' && printf '%s\n' "$first" | grep -Eq '^Tab/n next hot .*: +34 +[0-9.]+' &&
 	printf '%s\n' "$scr" | awk '/^----$/ {k++} k == 1' | grep -q '^code paths'; then ok; else bad annotate.source.tui "$(printf '%s\n' "$first" | grep -E '^(Goto|Tab)')"; fi
+# ... and from the perf script text, read again the same way (its libc, not under --symfs, has
+# no addresses: the search goes to the program's main)
+printf '# source\n/ "hot!main" <Enter> <M-d> :dump\nq :dump\n' > "$AT/src-text.keys"
+scr=$("$SV" view "$AT/hot.perf.txt" "${ST[@]}" --script "$AT/src-text.keys" --size 120x30 2>/dev/null)
+first=$(printf '%s\n' "$scr" | awk '/^----$/ {exit} {print}')
+if printf '%s\n' "$first" | grep -q '^Goto Source: hot!main' && printf '%s\n' "$first" | grep -Eq '^Tab/n next hot .*: +34 +[0-9.]+'; then
+	ok; else bad annotate.source.tui.script "$(printf '%s\n' "$first" | grep -E '^(Goto|Tab)')"; fi
 # a drilled-into view keeps its samples' addresses: annotate there is the same function
 printf '# drill\n/ "mix" <Enter> <C-d> / "mix" <Enter> a :dump\n' > "$AT/drill.keys"
 scr=$("$SV" view "$AT/hot.data" "${PIN[@]}" --script "$AT/drill.keys" --size 120x24 2>/dev/null)

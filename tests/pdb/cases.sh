@@ -127,6 +127,13 @@ for i in $(seq 1 600); do printf 'code line %d\n' "$i"; done > "$PT/src/client/w
 got=$("$SV" source "$PT/sym.etl" --symbol-path "$SP" --name 'google_breakpad::ExceptionHandler::HandleException' \
 	--source-path 'C:\PROJECTS\breakpad-tools\deps\breakpad='"$PT" 2>/dev/null | grep -E "^ +$(symline 1c4f) ")
 case "$got" in *"| code line $(symline 1c4f)") ok ;; *) bad pdb.etl.source.text "$got" ;; esac
+# in the terminal UI (past the process picker): Alt-D on the caller reads the trace again for
+# its callers' addresses
+printf '# source\n<Esc> 1 / "HandleException" <Enter> <M-d> :dump\n' > "$PT/src.keys"
+got=$("$SV" view "$PT/sym.etl" --symbol-path "$SP" --script "$PT/src.keys" --size 140x20 2>/dev/null)
+if printf '%s\n' "$got" | grep -q '^Goto Source: crash!google_breakpad::ExceptionHandler::HandleException' &&
+	printf '%s\n' "$got" | grep -Eq "^ +$(symline 1c4f) +[0-9.]+ +0.00 +2.000 "; then ok; else
+	bad pdb.etl.source.tui "$(printf '%s\n' "$got" | head -8)"; fi
 # no symbol path: module!? as before, and not a word about symbols
 cn pdb.etl.none '[([.rows[] | select(.name | test("^crash!"))] | map(.name)), ([.. | strings | select(startswith("symbols:"))] | length)]' \
 	'[["crash!?"],0]' byname "$PT/sym.etl"
