@@ -84,9 +84,10 @@ static bool row_function(tui_app *a, char *name, size_t cap, const char *what)
 	}
 	bool annotate = !strcmp(what, "Annotate");
 	if (!a->code_text || !sv_source_location_count(f->src) || (annotate && !sv_source_code_file_count(f->src))) {
-		tui_status(a, "%s needs code addresses%s: perf.data recordings have them%s, this %s has none", what,
+		tui_status(a, "%s needs code addresses%s: perf.data and perf script text have them%s, this %s has none", what,
 			   annotate ? " in files found here" : "",
-			   annotate ? ", pprof profiles with their binary at its path or under --symfs" : " (pprof profiles lines)",
+			   annotate ? ", pprof profiles with their binary at its path or under --symfs"
+				    : " (pprof and V8 profiles lines, ETL traces their PDBs')",
 			   sv_source_format(f->src));
 		return false;
 	}
