@@ -173,7 +173,8 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 	const sv_format *fmt = sv_format_find(sv_source_format(src));
 	if (!o->compare && o->nfiles && strcmp(o->files[0], "-") && fmt && fmt->list_events)
 		to.load_events = tui_load_events;
-	/* code addresses (perf.data): a row's function can be annotated */
+	/* code addresses (perf.data, perf script text, pprof, ETL, V8): a row's function can be
+	 * annotated or its lines shown */
 	if (sv_source_location_count(src))
 		to.code_text = tui_code_text;
 	/* a heap snapshot: the Priority box starts with what its tree was built with */
