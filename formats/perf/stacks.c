@@ -442,7 +442,7 @@ static int code_location(pdr *r, const proc *pr, uint64_t ip, unsigned back, sv_
 {
 	*out = SV_LOC_NONE;
 	const sv_sink_ops *ops = r->sink->ops;
-	if (!ops->intern_location || !ops->intern_code_file || !ops->intern_code_path || !ops->add_sample_at)
+	if (!ops->intern_location || !ops->intern_code_file || !ops->intern_code_path || !ops->add_sample_at || r->opts->no_code)
 		return 0;
 	const map *m = pr ? sv_pdr_maps_find(pr->m, ip) : NULL;
 	if (!m || m->dso->jit || !m->dso->elf_path || m->dso->elf_path[0] == '[')

@@ -169,6 +169,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	c.tt_view = c.tt_on ? (int)ttv : 0;
 	c.by_cpu = opts && opts->by_cpu;
 	c.code_paths = opts && opts->code_paths;
+	c.no_code = opts && opts->no_code;
 	c.symbol_path = opts && opts->symbol_path && *opts->symbol_path ? opts->symbol_path : NULL;
 	c.offline = opts && opts->offline;
 	c.symbol_modules = opts && opts->symbol_modules && *opts->symbol_modules ? opts->symbol_modules : NULL;

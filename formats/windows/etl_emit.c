@@ -527,7 +527,7 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 		}
 	const sv_sink_ops *ops = c->sink->ops;
 	void *self = c->sink->self;
-	bool code = !c->tt_on && ops->intern_location && ops->intern_code_path && ops->set_location_line && ops->add_sample_at;
+	bool code = !c->tt_on && !c->no_code && ops->intern_location && ops->intern_code_path && ops->set_location_line && ops->add_sample_at;
 	if (c->tt_on) {
 		sv_tt_hooks hooks = { tt_thread_root, tt_waker_frame, &e };
 		if ((rc = sv_tt_new(&tt, c->sink, &hooks, (sv_tt_view)c->tt_view, 0, c->by_cpu)))

@@ -391,6 +391,7 @@ typedef struct etl_ctx {
 	int tt_view;          /* sv_tt_view */
 	bool by_cpu;          /* --by-cpu: every stack under its CPU */
 	bool code_paths;      /* callers' code locations too (Goto Source), not only the leaf's */
+	bool no_code;         /* no code locations at all (no command will ask for them) */
 	uint32_t *cpu_cur;    /* per CPU, the thread its last CSwitch switched in */
 	size_t ncpu_cur;
 	size_t cswitches, readies, cpu_kept;

@@ -33,6 +33,8 @@ typedef struct sv_import_opts {
 	bool no_inline;           /* perf.data: no inline frames in DWARF-unwound stacks */
 	bool code_paths;          /* perf.data: every caller's code address too, not only the leaf's
 				   * (Goto Source's inclusive lines; a third more load time) */
+	bool no_code;             /* no code addresses wanted (not annotate, Goto Source, the TUI):
+				   * importers keep none and open no code files for them */
 	bool by_cpu;              /* perf, ETL: every stack under a "CPU n" root frame (WPA's Cpu) */
 	const char *symbol_path;  /* ETL: where PDBs are (_NT_SYMBOL_PATH syntax); NULL = none */
 	bool offline;             /* ETL: never download from the symbol path's servers */
