@@ -152,13 +152,34 @@ double sv_column_value(sv_col c, const sv_stats *st, double basis)
 	}
 }
 
+/* s into buf as snprintf "%s" would, without parsing a format (a grid's cells are millions). */
+static void copy_text(char *buf, size_t size, const char *s)
+{
+	if (!size)
+		return;
+	size_t n = strnlen(s, size - 1);
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
+/* n blanks (a grid's padding) without printf. */
+static void put_blanks(FILE *f, int n)
+{
+	static const char blanks[64] = "                                                                ";
+	while (n > 0) {
+		int k = n < 64 ? n : 64;
+		fwrite(blanks, 1, (size_t)k, f);
+		n -= k;
+	}
+}
+
 void sv_grid_cell(char *buf, size_t size, sv_col c, const char *name, const sv_stats *st, double basis,
 		  const char *when)
 {
 	if (c == SV_COL_NAME)
-		snprintf(buf, size, "%s", name ? name : "");
+		copy_text(buf, size, name ? name : "");
 	else if (c == SV_COL_WHEN)
-		snprintf(buf, size, "%s", when ? when : "");
+		copy_text(buf, size, when ? when : "");
 	else if (c < SV_COL_COUNT)
 		sv_format_number(buf, size, sv_column_value(c, st, basis), columns[c].decimals);
 	else if (size)
@@ -366,10 +387,12 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 			if (k)
 				fputs("  ", f);
 			if (!c->left)
-				fprintf(f, "%*s", pad, "");
-			fprintf(f, "%*s%s%s", 2 * ind, "", mark, cell);
+				put_blanks(f, pad);
+			put_blanks(f, 2 * ind);
+			fputs(mark, f);
+			fputs(cell, f);
 			if (c->left && k + 1 < ncols)
-				fprintf(f, "%*s", pad, "");
+				put_blanks(f, pad);
 		}
 		fputc('\n', f);
 	}

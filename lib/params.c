@@ -234,5 +234,9 @@ void sv_format_number(char *buf, size_t size, double value, int decimals)
 		o += n;
 	}
 	out[o] = '\0';
-	snprintf(buf, size, "%s", out);
+	if (size) { /* (as snprintf "%s" would, without its format parsing: grids print millions) */
+		size_t n = o < size - 1 ? o : size - 1;
+		memcpy(buf, out, n);
+		buf[n] = '\0';
+	}
 }
