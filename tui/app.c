@@ -409,6 +409,7 @@ static void place_after(tui_app *a)
 			if (f->flame->box[i].node == after.id)
 				f->flame_sel = i;
 		break;
+	case AFTER_SAMPLE: /* (made a row id by tui_app_react) */
 	case AFTER_NONE:
 		break;
 	}
@@ -429,6 +430,17 @@ void tui_app_react(tui_app *a, int flags)
 		recompute(a);
 		if (had)
 			tui_expand_hot(a);
+	}
+	if (a->after.kind == AFTER_SAMPLE) { /* its node in the view just made, shown in the call tree */
+		tui_frame *f = tui_app_frame(a);
+		sv_node_id node;
+		double t, m;
+		a->after.kind = AFTER_NONE;
+		if (sv_view_sample(f->view, a->after.id, &node, &t, &m)) {
+			a->tab = TAB_CALLTREE;
+			(void)tui_reveal_node(a, node); /* (its callers opened; the cursor placed below) */
+			flags |= TUI_REFLATTEN;
+		}
 	}
 	if (flags & (TUI_REFLATTEN | TUI_RECOMPUTE)) {
 		tui_reflatten(a);

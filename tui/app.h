@@ -83,6 +83,7 @@ typedef enum tui_after_kind {
 	AFTER_ROW_ID,     /* the row with this id (a call tree node, an aggregate row ...) */
 	AFTER_ROW_NAME,   /* the first row with this name id */
 	AFTER_FLAME_NODE, /* the flame box of this call tree node */
+	AFTER_SAMPLE,     /* the call tree node this sample lands on, its callers opened */
 } tui_after_kind;
 typedef struct tui_after {
 	tui_after_kind kind;

@@ -7,6 +7,7 @@
  * view is first opened, on a thread of their own: the rows read so far are listed and
  * filtered while the rest comes (a million-event trace shows its first rows at once), and
  * kept. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,7 +129,25 @@ int tui_evlist_start(tui_app *a)
 	return refilter(a);
 }
 
-/* Back to the stack window with Start/End around the cursor's event. */
+/* The sample of the stack window that is this event: taken at its time on its thread (the
+ * thread frame "Thread (TID) ..." on its stack); SIZE_MAX when none is. */
+static size_t event_sample(const sv_source *src, const sv_evrow *r)
+{
+	sv_samples smp = sv_source_samples(src);
+	char want[32];
+	int wl = snprintf(want, sizeof(want), "Thread (%lld)", r->tid);
+	for (size_t i = 0; r->has_stack && r->tid >= 0 && i < smp.n; i++) {
+		if (fabs(sv_sample_time(&smp, i) - r->ms) > 1e-6)
+			continue;
+		for (sv_stack_id st = smp.stack[i]; st != SV_STACK_NONE; st = sv_source_stack_caller(src, st))
+			if (!strncmp(sv_source_frame_name(src, sv_source_stack_frame(src, st)), want, (size_t)wl))
+				return i;
+	}
+	return SIZE_MAX;
+}
+
+/* Back to the stack window with Start/End around the cursor's event, its stack selected in
+ * the call tree when the window shows the samples of its kind. */
 static int open_event(tui_app *a)
 {
 	a->mode = MODE_GRID;
@@ -143,11 +162,14 @@ static int open_event(tui_app *a)
 		tui_status(a, "out of memory");
 		return TUI_REDRAW;
 	}
+	size_t at = event_sample(f->src, &r);
 	char what[400];
-	snprintf(what, sizeof(what), "%.3f ms: %.200s on thread %lld; Start and End %g ms either side ([ goes back)", r.ms,
-		 r.kind, r.tid, EV_AROUND_MS);
+	snprintf(what, sizeof(what), "%.3f ms: %.200s on thread %lld; Start and End %g ms either side%s ([ goes back)", r.ms,
+		 r.kind, r.tid, EV_AROUND_MS, at != SIZE_MAX && at <= UINT32_MAX ? ", its stack selected" : "");
 	int flags = tui_apply_params(a, &p, what);
 	sv_params_dispose(&p);
+	if (at != SIZE_MAX && at <= UINT32_MAX)
+		a->after = (tui_after){ AFTER_SAMPLE, (uint32_t)at };
 	return flags;
 }
 

@@ -120,6 +120,19 @@ if command -v tmux >/dev/null 2>&1; then
 	tm kill-server 2>/dev/null
 fi
 
+# Enter on an event of the stack window's kind (a cpu-clock sample with its stack) selects its
+# stack in the call tree: the cursor on the node its sample lands on, the leaf the CLI gives
+# for that instant under the TUI's grouping
+zcat tests/data/mt.fp.data.gz > "$TMP/mt-ev.data"
+PINM=(--debug-dir "$PWD/tests/data/debug" --kallsyms /nonexistent)
+printf 'V <Down> <Down> <Enter> :dump>\n' > "$TMP/ev-enter.keys"
+scr=$("$SV" view "$TMP/mt-ev.data" "${PINM[@]}" --script "$TMP/ev-enter.keys" --size 140x30 2>/dev/null)
+want=$("$SV" calltree "$TMP/mt-ev.data" "${PINM[@]}" --preset 'group system modules' --start 2.2849 --end 2.2851 --json 2>/dev/null |
+	jq -r '[.. | objects | select(has("children") and (.children | length == 0)) | .name][0]')
+row=$(printf '%s\n' "$scr" | grep '^>' | head -1)
+if [ -n "$want" ] && printf '%s' "$row" | grep -qF -- "$want" && printf '%s\n' "$scr" | grep -q '^>2.285 ms: cpu-clock on thread 10727;.*its stack selected'; then
+	ok; else bad tui.events.enter-stack "want $want: $row"; fi
+
 # ---- the guide's key table is the help screen ----
 printf '?' > "$TMP/help.keys"
 missing=""
