@@ -13,6 +13,7 @@
 #include "../core/net.h"
 #include "../core/side_file.h"
 #include "code_int.h"
+#include "perf_int.h"
 
 #define MAX_SOURCE_BYTES (16u << 20)
 
@@ -116,19 +117,6 @@ static bool try_entry(sv_src_text *s, const char *path, const char *e, size_t el
 	return got;
 }
 
-/* libdebuginfod calls this at least once a second while a request runs: non-zero ends it. */
-typedef struct dbgd_watch {
-	sv_net net;
-	double until;
-} dbgd_watch;
-
-static int dbgd_progress(debuginfod_client *client, long a, long b)
-{
-	(void)a, (void)b;
-	dbgd_watch *w = debuginfod_get_user_data(client);
-	return sv_net_stop(&w->net) || sv_net_now() > w->until;
-}
-
 /* The source file from debuginfod's source API (its servers from DEBUGINFOD_URLS, its cache
  * from DEBUGINFOD_CACHE_PATH), read from the cache as any other file. */
 static bool try_debuginfod(sv_src_text *s, const char *path, const sv_disasm *d)
@@ -145,11 +133,11 @@ static bool try_debuginfod(sv_src_text *s, const char *path, const sv_disasm *d)
 	debuginfod_client *c = debuginfod_begin();
 	if (!c)
 		return false;
-	dbgd_watch w;
-	sv_net_init(&w.net, NULL);
-	w.until = sv_net_now() + sv_net_allow(&w.net);
+	sv_net net;
+	sv_net_init(&net, NULL);
+	sv_dbgd_watch w = { .net = &net, .until = sv_net_now() + sv_net_allow(&net) };
 	debuginfod_set_user_data(c, &w);
-	debuginfod_set_progressfn(c, dbgd_progress);
+	debuginfod_set_progressfn(c, sv_dbgd_progress);
 	char *got = NULL;
 	sigset_t old;
 	sv_hold_begin(&old);

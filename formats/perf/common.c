@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <elfutils/debuginfod.h>
+
 #include "perf_int.h"
+#include "core/net.h"
 
 size_t sv_perf_upper(const void *v, size_t n, size_t size, size_t key, uint64_t addr)
 {
@@ -108,4 +111,19 @@ size_t sv_perf_text_fields(const char *text, size_t n, char *buf, const char **n
 		memcpy(buf + o, text, n), buf[o + n] = '\0';
 	}
 	return nf;
+}
+
+int sv_dbgd_progress(debuginfod_client *client, long a, long b)
+{
+	(void)a, (void)b;
+	sv_dbgd_watch *w = debuginfod_get_user_data(client);
+	if (w->net && sv_net_stop(w->net)) {
+		snprintf(w->why, sizeof(w->why), "stopped");
+		return 1;
+	}
+	if (sv_net_now() > w->until) {
+		snprintf(w->why, sizeof(w->why), "timed out (--net-timeout, --net-total)");
+		return 1;
+	}
+	return 0;
 }

@@ -72,6 +72,20 @@ int sv_perf_names_join(sv_perf_names *n, const sv_perf_names *later, const sv_fr
 bool sv_perf_jit_split(const char *sym, size_t n, const char **module, size_t *mlen, const char **rest,
 		       size_t *rlen);
 
+/* A debuginfod request's watch (common.c): libdebuginfod calls sv_dbgd_progress, with the
+ * watch as the client's user data, at least once a second while a request runs; it ends the
+ * request when the network budget's Ctrl-C came (net) or its deadline passed (until), saying
+ * why in `why` (libdebuginfod's own time-outs are about 90 s a request, with retries, per
+ * server). Shared by the symbolizer (sym.c) and the source reader (code_text.c). */
+struct debuginfod_client;
+struct sv_net;
+typedef struct sv_dbgd_watch {
+	struct sv_net *net;
+	double until; /* monotonic seconds */
+	char why[200]; /* "" while it runs on */
+} sv_dbgd_watch;
+int sv_dbgd_progress(struct debuginfod_client *client, long a, long b);
+
 /* ---- symbolizer (sym.c) ---- */
 
 typedef struct sv_perf_sym {

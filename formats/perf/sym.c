@@ -121,7 +121,7 @@ void sv_perf_syms_debuginfod(const sv_perf_syms *s, size_t *asked, size_t *found
 {
 	*asked = s->dbgd_asked;
 	*found = s->dbgd_found;
-	*why = s->dbgd_why;
+	*why = s->dbgd_watch.why;
 }
 
 void sv_perf_syms_free(sv_perf_syms *s)
@@ -563,22 +563,6 @@ static int own_vdso(void)
 	return fd;
 }
 
-/* libdebuginfod calls this at least once a second while a request runs: a non-zero return
- * ends it (its own time-outs are about 90 s a request, with retries, per server). */
-static int dbgd_progress(debuginfod_client *client, long a, long b)
-{
-	(void)a, (void)b;
-	sv_perf_syms *s = debuginfod_get_user_data(client);
-	if (s->opts.net && sv_net_stop(s->opts.net)) {
-		snprintf(s->dbgd_why, sizeof(s->dbgd_why), "stopped");
-		return 1;
-	}
-	if (sv_net_now() > s->dbgd_until) {
-		snprintf(s->dbgd_why, sizeof(s->dbgd_why), "timed out (--net-timeout, --net-total)");
-		return 1;
-	}
-	return 0;
-}
 
 /* debuginfod (its servers from DEBUGINFOD_URLS, its cache from DEBUGINFOD_CACHE_PATH): the
  * debug file by build id, else the executable; the file it caches is opened as any other.
@@ -589,8 +573,8 @@ static Dwfl_Module *from_debuginfod(sv_perf_syms *s, sv_perf_dso *d, Dwfl **dwfl
 {
 	sv_net *net = s->opts.net;
 	if (!s->dbgd && (s->dbgd = debuginfod_begin())) {
-		debuginfod_set_user_data(s->dbgd, s);
-		debuginfod_set_progressfn(s->dbgd, dbgd_progress);
+		debuginfod_set_user_data(s->dbgd, &s->dbgd_watch);
+		debuginfod_set_progressfn(s->dbgd, sv_dbgd_progress);
 	}
 	if (!s->dbgd)
 		return NULL;
@@ -600,8 +584,7 @@ static Dwfl_Module *from_debuginfod(sv_perf_syms *s, sv_perf_dso *d, Dwfl **dwfl
 		if (allow <= 0)
 			break;
 		s->dbgd_asked += which == 0;
-		s->dbgd_until = sv_net_now() + allow;
-		s->dbgd_why[0] = '\0';
+		s->dbgd_watch = (sv_dbgd_watch){ .net = net, .until = sv_net_now() + allow };
 		char *path = NULL;
 		sigset_t old;
 		sv_hold_begin(&old);

@@ -37,9 +37,8 @@ typedef struct jit_map {
 struct sv_perf_syms {
 	sv_perf_sym_opts opts;
 	struct debuginfod_client *dbgd; /* made when first needed */
-	double dbgd_until;              /* the current request's deadline (monotonic seconds) */
+	sv_dbgd_watch dbgd_watch;       /* the current request's deadline; why the last stopped early */
 	struct sv_net own_net;          /* when the caller gives none */
-	char dbgd_why[200];             /* why the last request stopped early, "" when it did not */
 	size_t dbgd_found, dbgd_asked;
 	char *debuginfo_path; /* for libdwfl's standard find_debuginfo */
 	char *path_slot;
