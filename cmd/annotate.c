@@ -37,7 +37,7 @@ static void print_json(FILE *f, const sv_annotation *a)
 		jw_begin_obj(&w);
 		snprintf(hex, sizeof(hex), "%" PRIx64, x->addr);
 		jw_key(&w, "address"); jw_str(&w, hex);
-		jw_key(&w, "percent"); jw_num(&w, a->fn->metric != 0 ? 100.0 * a->metric[i] / a->fn->metric : 0);
+		jw_key(&w, "percent"); jw_num(&w, sv_annotation_percent(a, i));
 		jw_key(&w, "metric"); jw_num(&w, a->metric[i]);
 		jw_key(&w, "count"); jw_num(&w, a->count[i]);
 		jw_key(&w, "text"); jw_str(&w, x->text);

@@ -35,7 +35,7 @@ void sv_annotation_print(FILE *f, const sv_annotation *a, size_t *insn_line)
 		}
 		if (insn_line)
 			insn_line[i] = line++;
-		double pct = a->fn->metric != 0 ? 100.0 * a->metric[i] / a->fn->metric : 0;
+		double pct = sv_annotation_percent(a, i);
 		fprintf(f, "%8.2f %10.0f | %c%c%6" PRIx64 ":  %s", pct, a->count[i], i == a->hottest ? '*' : ' ',
 			a->target[i] ? '>' : ' ', x->addr, x->text);
 		if (x->jump && x->target >= d->start && x->target < d->end)
@@ -123,3 +123,10 @@ int sv_annotate(sv_annotation *a, const sv_view *v, const char *name, bool sourc
 	return rc;
 }
 
+
+double sv_annotation_percent(const sv_annotation *a, size_t i)
+{
+	if (a->fn->metric == 0)
+		return 0;
+	return round(100.0 * a->metric[i] / a->fn->metric * 1e9) / 1e9;
+}

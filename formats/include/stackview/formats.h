@@ -213,6 +213,10 @@ SV_API int sv_annotate(sv_annotation *a, const sv_view *v, const char *name, boo
  * insn_line (NULL, or room for a->d.n): each instruction's line number, the first line 0. */
 SV_API void sv_annotation_print(FILE *f, const sv_annotation *a, size_t *insn_line);
 SV_API void sv_annotation_dispose(sv_annotation *a);
+/* Instruction i's percent of the function's metric, to 9 decimals: the metric's sums carry
+ * float noise (0.1 ms periods added up), so an exact tie (9.375) rounds as perf's does from
+ * its integer periods. */
+SV_API double sv_annotation_percent(const sv_annotation *a, size_t i);
 
 /* Goto Source (PerfView's name): a function's source lines, each with what the view keeps of
  * the samples whose leaf is at that line (exclusive) and of those whose code path passes it
