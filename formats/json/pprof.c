@@ -203,21 +203,11 @@ static int code_file(pp_ctx *c, const pb_location *l, uint32_t *file, uint64_t *
 			return rc;
 		if (path[0] != '/')
 			return 0;
-		if (!c->syms) {
-			sv_perf_sym_opts so = { .debug_dirs = c->opts->debug_dirs, .symfs = c->opts->symfs };
-			if ((rc = sv_perf_syms_new(&c->syms, &so)))
-				return rc;
-		}
 		unsigned char id[20];
 		size_t idn = build_id_bytes(bid, id, sizeof(id));
-		if (idn && (rc = sv_perf_dso_set_build_id(c->syms, path, strlen(path), id, idn)))
+		sv_perf_dso *d;
+		if ((rc = sv_perf_dso_for(&c->syms, c->opts, path, strlen(path), id, idn, &d)) || !d)
 			return rc;
-		sv_perf_dso *d = sv_perf_dso_get(c->syms, path, strlen(path));
-		if (!d)
-			return SV_ENOMEM;
-		sv_perf_dso_load(c->syms, d);
-		if (!d->elf_path || !d->nloads)
-			return 0;
 		uint32_t f;
 		if ((rc = c->sink->ops->intern_code_file(c->sink->self, &f, d->elf_path)))
 			return rc;

@@ -152,6 +152,12 @@ sv_perf_dso *sv_perf_dso_at(sv_perf_syms *s, size_t i);
 
 /* Load the DSO's symbol table if not done yet (never fails: a missing file leaves no symbols). */
 void sv_perf_dso_load(sv_perf_syms *s, sv_perf_dso *d);
+/* The loaded DSO of a file a profile's text names (pprof mappings, perf script lines), its
+ * build id remembered first when known (idlen 0: none), through *s (made on first use with
+ * the import's debug directories and --symfs): *out NULL when no ELF file with code is found
+ * for it. 0 or SV_ENOMEM. */
+int sv_perf_dso_for(sv_perf_syms **s, const sv_import_opts *opts, const char *path, size_t len, const unsigned char *id,
+		    size_t idlen, sv_perf_dso **out);
 /* File offset → ELF address through the PT_LOAD table (identity when none covers it). */
 uint64_t sv_perf_dso_addr(const sv_perf_dso *d, uint64_t file_off);
 /* Index of the symbol containing an ELF address, or -1. */

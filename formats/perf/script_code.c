@@ -31,35 +31,18 @@ static bool hex_value(span s, uint64_t *v)
 /* "name+0x1a": the name and the offset (false when no offset is printed). */
 static bool split_symoff(span sym, span *name, uint64_t *off)
 {
-	*name = sym;
-	for (size_t k = sym.n; k-- > 1;) {
-		if (sym.p[k] != '+')
-			continue;
-		if (hex_value((span){ sym.p + k + 1, sym.n - k - 1 }, off) && k + 2 < sym.n && sym.p[k + 1] == '0') {
-			*name = (span){ sym.p, k };
-			return true;
-		}
-		break;
-	}
-	return false;
+	*name = sv_ps_strip_offset(sym);
+	return name->n < sym.n && hex_value((span){ sym.p + name->n + 1, sym.n - name->n - 1 }, off);
 }
 
 /* The line's address in its file, when the file agrees with the line (see above). */
 static int file_address(ps_ctx *c, const raw_frame *f, uint64_t ip, uint32_t *file, uint64_t *addr)
 {
 	*file = SV_LOC_NONE;
-	int rc;
-	if (!c->syms) {
-		sv_perf_sym_opts so = { .debug_dirs = c->opts->debug_dirs, .symfs = c->opts->symfs };
-		if ((rc = sv_perf_syms_new(&c->syms, &so)))
-			return rc;
-	}
-	sv_perf_dso *d = sv_perf_dso_get(c->syms, f->dso.p, f->dso.n);
-	if (!d)
-		return SV_ENOMEM;
-	sv_perf_dso_load(c->syms, d);
-	if (!d->elf_path || !d->nloads)
-		return 0;
+	sv_perf_dso *d;
+	int rc = sv_perf_dso_for(&c->syms, c->opts, f->dso.p, f->dso.n, NULL, 0, &d);
+	if (rc || !d)
+		return rc;
 	span name;
 	uint64_t off = 0;
 	bool has_off = split_symoff(f->sym, &name, &off);

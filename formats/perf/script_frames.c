@@ -78,19 +78,6 @@ static bool ends_with(span s, const char *suf)
 	return s.n >= l && memcmp(s.p + s.n - l, suf, l) == 0;
 }
 
-/* Strip a trailing "+0x<hex>" (not at position 0). */
-static span strip_offset(span s)
-{
-	for (size_t k = s.n; k-- > 1;) {
-		if (s.p[k] != '+')
-			continue;
-		if (k + 2 < s.n && s.p[k + 1] == '0' && s.p[k + 2] == 'x' && sv_ps_is_hex((span){ s.p + k + 3, s.n - k - 3 }))
-			return (span){ s.p, k };
-		break;
-	}
-	return s;
-}
-
 /* Strip a trailing .NET optimisation tier "[OptimizedTier1]" (§1.5 step 6). */
 static span strip_tier(span s)
 {
@@ -141,7 +128,7 @@ static int frame_id(ps_ctx *c, sv_frame_id *out, const raw_frame *f, span module
 		module = jm;
 		sym = sv_ps_trim(jrest);
 	}
-	sym = strip_tier(strip_offset(sym));
+	sym = strip_tier(sv_ps_strip_offset(sym));
 	/* No symbol: the address, so unresolved code stays apart (perf report's [.] 0x… rows);
 	 * GroupPats {%}!0x%->$1!unknown makes one row of a module's again. */
 	char hex[24];

@@ -60,6 +60,8 @@ bool sv_ps_parse_header(span line, header *h);
 /* The next sample header line from *p (before end), for scans that want only the headers
  * (frame lines, comments and PERF_RECORD_ lines skipped); *p moves past it. false at the end. */
 bool sv_ps_next_header(const char **p, const char *end, header *h);
+/* A frame line's symbol without its trailing "+0x<hex>" offset (as it is when it has none). */
+span sv_ps_strip_offset(span s);
 
 /* ---- the reader's state, shared by script*.c ---- */
 

@@ -189,3 +189,16 @@ bool sv_ps_next_header(const char **p, const char *end, header *h)
 	}
 	return false;
 }
+
+/* Strip a trailing "+0x<hex>" (not at position 0). */
+span sv_ps_strip_offset(span s)
+{
+	for (size_t k = s.n; k-- > 1;) {
+		if (s.p[k] != '+')
+			continue;
+		if (k + 2 < s.n && s.p[k + 1] == '0' && s.p[k + 2] == 'x' && sv_ps_is_hex((span){ s.p + k + 3, s.n - k - 3 }))
+			return (span){ s.p, k };
+		break;
+	}
+	return s;
+}

@@ -605,6 +605,27 @@ static Dwfl_Module *from_debuginfod(sv_perf_syms *s, sv_perf_dso *d, Dwfl **dwfl
 	return mod;
 }
 
+int sv_perf_dso_for(sv_perf_syms **s, const sv_import_opts *opts, const char *path, size_t len, const unsigned char *id,
+		    size_t idlen, sv_perf_dso **out)
+{
+	*out = NULL;
+	int rc;
+	if (!*s) {
+		sv_perf_sym_opts so = { .debug_dirs = opts->debug_dirs, .symfs = opts->symfs };
+		if ((rc = sv_perf_syms_new(s, &so)))
+			return rc;
+	}
+	if (idlen && (rc = sv_perf_dso_set_build_id(*s, path, len, id, idlen)))
+		return rc;
+	sv_perf_dso *d = sv_perf_dso_get(*s, path, len);
+	if (!d)
+		return SV_ENOMEM;
+	sv_perf_dso_load(*s, d);
+	if (d->elf_path && d->nloads)
+		*out = d;
+	return 0;
+}
+
 void sv_perf_dso_load(sv_perf_syms *s, sv_perf_dso *d)
 {
 	if (d->tried)
