@@ -200,14 +200,16 @@ static int intern_name(emit *e, sv_frame_id *out, const char *name)
 	return e->c->sink->ops->intern_frame(e->c->sink->self, out, name, strlen(name));
 }
 
-/* The frame of one address. */
-static int address_frame(emit *e, sv_frame_id *out, uint32_t pid, uint64_t addr, uint64_t ts)
+/* The frame of one address; *imp (may be NULL) the image holding it, NULL for none. */
+static int address_frame(emit *e, sv_frame_id *out, uint32_t pid, uint64_t addr, uint64_t ts, const eimage **imp)
 {
 	etl_ctx *c = e->c;
 	char buf[1024];
 	size_t len = 0;
 	bool kernel = sv_etl_is_kernel(c, addr);
 	const eimage *im = find_image(e, kernel ? 0 : pid, addr, ts);
+	if (imp)
+		*imp = im;
 	const emethod *m = NULL;
 	if (!im && !kernel)
 		m = find_method(e, pid, addr, ts);
@@ -242,17 +244,16 @@ static int address_frame(emit *e, sv_frame_id *out, uint32_t pid, uint64_t addr,
 	return intern_name(e, out, buf);
 }
 
-/* Where a frame's code executed (annotate and Goto Source): the address, and its source line
+/* Where a frame's code executed (annotate and Goto Source), in image im (NULL: none): the
+ * address, and its source line
  * from its module's PDB line tables when the PDB has them (a caller's one byte back: the
  * call, not the return address); no code file (the image itself is not read). A caller
  * without a line has none, a leaf always one (a path ends at its sample's leaf). */
-static int code_location(emit *e, sv_frame_id frame, uint32_t pid, uint64_t addr, uint64_t ts, bool leaf, uint32_t *out)
+static int code_location(emit *e, sv_frame_id frame, const eimage *im, uint64_t addr, bool leaf, uint32_t *out)
 {
 	etl_ctx *c = e->c;
 	*out = SV_LOC_NONE;
-	bool kernel = sv_etl_is_kernel(c, addr);
-	const eimage *im = find_image(e, kernel ? 0 : pid, addr, ts);
-	const sv_symtab *t = im ? sv_etl_symtab(c, im) : NULL;
+	const sv_symtab *t = im ? sv_etl_symtab(c, im) : NULL; /* (looked up once: address_frame's) */
 	const char *file = NULL;
 	uint64_t at = leaf ? addr : addr - 1;
 	uint32_t line = t && at - im->base <= UINT32_MAX ? sv_symtab_line_of(t, (uint32_t)(at - im->base), &file) : 0;
@@ -598,25 +599,15 @@ int sv_etl_emit_samples(etl_ctx *c, size_t *with_stack, size_t *jit_leaf, size_t
 			nlocs = 0;
 			if (code && (rc = SV_ARRAY_RESERVE(locs, locs_cap, un + kn)))
 				goto out;
-			for (size_t k = un; k-- > 0;) {
+			for (size_t k = un + kn; k-- > 0;) { /* the user half's outermost first, the kernel's leaf last */
+				bool user = k >= kn;
+				uint64_t addr = user ? ua[k - kn] : ka[k];
 				sv_frame_id f;
-				if ((rc = address_frame(&e, &f, pid, ua[k], s->ts)) ||
-				    (rc = ops->intern_stack(self, &cur, cur, f)))
+				const eimage *im;
+				if ((rc = address_frame(&e, &f, pid, addr, s->ts, &im)) || (rc = ops->intern_stack(self, &cur, cur, f)))
 					goto out;
 				uint32_t at = SV_LOC_NONE;
-				if (code && ((k == 0 && !kn) || c->code_paths) &&
-				    (rc = code_location(&e, f, pid, ua[k], s->ts, k == 0 && !kn, &at)))
-					goto out;
-				if (at != SV_LOC_NONE)
-					locs[nlocs++] = at;
-			}
-			for (size_t k = kn; k-- > 0;) {
-				sv_frame_id f;
-				if ((rc = address_frame(&e, &f, pid, ka[k], s->ts)) ||
-				    (rc = ops->intern_stack(self, &cur, cur, f)))
-					goto out;
-				uint32_t at = SV_LOC_NONE;
-				if (code && (k == 0 || c->code_paths) && (rc = code_location(&e, f, pid, ka[k], s->ts, k == 0, &at)))
+				if (code && (k == 0 || c->code_paths) && (rc = code_location(&e, f, im, addr, k == 0, &at)))
 					goto out;
 				if (at != SV_LOC_NONE)
 					locs[nlocs++] = at;
