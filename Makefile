@@ -57,13 +57,13 @@ B := build/$(VARIANT)
 LIB_SRCS := lib/status.c lib/arena.c lib/array.c lib/boxtext.c lib/idmap.c lib/strtab.c lib/params.c lib/source.c lib/source_sink.c lib/source_sums.c lib/source_meta.c lib/source_loc.c lib/annotate.c \
 	lib/pattern.c lib/view.c lib/view_tree.c lib/view_byname.c lib/view_query.c lib/when.c lib/aggview.c lib/commands.c lib/derive.c lib/copier.c lib/compare.c lib/compare_stats.c lib/compare_names.c lib/compare_rows.c lib/budget.c lib/rows.c lib/grid.c lib/utf8.c lib/flame.c lib/preset.c \
 	lib/thread_time.c lib/heap_graph.c lib/cpu_root.c lib/evlog.c lib/report.c lib/report_text.c
-FMT_SRCS := $(addprefix formats/core/,input.c side_file.c registry.c json_stream.c two_parts.c symtab.c symbol_open.c hold.c net.c \
+FMT_SRCS := $(addprefix formats/core/,input.c side_file.c decode.c registry.c json_stream.c two_parts.c symtab.c symbol_open.c hold.c net.c \
 		writer.c escape.c) \
 	$(addprefix formats/perf/,script.c script_read.c script_tt.c script_events.c script_frames.c script_code.c script_lex.c \
 		common.c names.c data.c data_events.c records.c stacks.c tasks.c sym.c sym_maps.c \
 		unwind.c disasm.c dwarf_inline.c code_text.c annotate.c source_view.c) \
-	$(addprefix formats/windows/,etl.c etl_common.c etl_stream.c etl_events.c etl_kinds.c etl_manifest.c etl_decode.c etl_stacks.c etl_list.c etl_list_kernel.c clr_events.c etl_emit.c etl_symbols.c \
-		symsrv.c xpress.c pdb.c pe.c msvc_demangle.c nettrace.c nettrace_meta.c nettrace_blocks.c \
+	$(addprefix formats/windows/,etl.c etl_common.c etl_stream.c etl_events.c etl_kinds.c etl_manifest.c etl_decode.c etl_stacks.c etl_list.c etl_list_kernel.c clr_events.c etl_emit.c etl_symbols.c etl_code.c \
+		symsrv.c xpress.c pdb.c pe.c pe_disasm.c msvc_demangle.c nettrace.c nettrace_meta.c nettrace_blocks.c \
 		nettrace_emit.c nettrace_list.c gcdump.c) \
 	$(addprefix formats/json/,perfview_json.c speedscope.c pprof.c pprof_write.c chrome.c chrome_legacy.c chrome_frame.c gecko.c) \
 	$(addprefix formats/text/,perfview_xml.c perfview_xml_attr.c perfview_xml_stacks.c perfview_xml_gui.c \

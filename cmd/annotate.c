@@ -181,9 +181,11 @@ static int code_command(const cli_opts *o, bool source)
 	/* annotate decodes code, so needs code files; Goto Source a profile's own lines too */
 	if (source ? !sv_source_location_count(src) : !sv_source_code_file_count(src)) {
 		fprintf(stderr, "stackview: %s: %s has no code addresses%s\n", o->cmd, o->files[0],
-			source ? " (Goto Source reads perf.data, perf script text and pprof profiles)"
+			source ? " (Goto Source reads perf.data, perf script text, pprof and V8 profiles, ETL traces "
+				 "with their PDBs on --symbol-path)"
 			       : " in files found here (annotate reads perf.data recordings, perf script text and pprof "
-				 "profiles, with the profiled binary at the path they name or under --symfs)");
+				 "profiles, with the profiled binary at the path they name or under --symfs; ETL traces, "
+				 "with each image beside its PDB in a folder or store of --symbol-path)");
 		rc = EXIT_INPUT;
 		goto out;
 	}

@@ -66,6 +66,8 @@ struct sv_source {
 	size_t nuser_mods;
 	/* code locations (source_loc.c): files, locations, code paths, and per sample its path */
 	strtab code_files;
+	uint32_t *code_syms; /* per code file (code_syms_cap of them): its symbol file's id in src_files + 1, 0: none */
+	size_t code_syms_cap;
 	sv_location *locs;
 	uint32_t nlocs;
 	size_t loc_cap;

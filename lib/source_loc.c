@@ -16,6 +16,28 @@ int sv_source_intern_code_file(sv_source *src, uint32_t *out, const char *path)
 	return sv_strtab_intern(&src->code_files, out, path, strlen(path));
 }
 
+int sv_source_set_code_symbols(sv_source *src, uint32_t file, const char *path)
+{
+	if (file >= src->code_files.count)
+		return SV_EINVAL;
+	uint32_t id;
+	size_t had = src->code_syms_cap;
+	if (SV_ARRAY_RESERVE(src->code_syms, src->code_syms_cap, (size_t)src->code_files.count))
+		return SV_ENOMEM;
+	memset(src->code_syms + had, 0, (src->code_syms_cap - had) * sizeof(*src->code_syms));
+	if (sv_strtab_intern(&src->src_files, &id, path, strlen(path)))
+		return SV_ENOMEM;
+	src->code_syms[file] = id + 1;
+	return 0;
+}
+
+const char *sv_source_code_file_symbols(const sv_source *src, uint32_t file)
+{
+	return file < src->code_files.count && file < src->code_syms_cap && src->code_syms[file]
+		       ? sv_strtab_str(&src->src_files, src->code_syms[file] - 1)
+		       : NULL;
+}
+
 static uint64_t loc_key(sv_frame_id frame, uint32_t file, uint64_t addr)
 {
 	return sv_hash_mix64(addr ^ sv_hash_mix64(((uint64_t)frame << 32 | file) + 0x9E3779B97F4A7C15ULL));
@@ -129,6 +151,7 @@ const uint32_t *sv_source_sample_code_paths(const sv_source *src) { return src->
 void sv_source_loc_free(sv_source *src)
 {
 	sv_strtab_dispose(&src->code_files);
+	free(src->code_syms);
 	free(src->locs);
 	sv_idmap_dispose(&src->loc_index);
 	free(src->cp_caller);

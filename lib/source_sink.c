@@ -119,6 +119,11 @@ static int sink_sample_at(void *self, sv_stack_id stack, double time, double met
 	return sv_source_add_sample_at(self, stack, time, metric, count, path);
 }
 
+static int sink_code_symbols(void *self, uint32_t file, const char *path)
+{
+	return sv_source_set_code_symbols(self, file, path);
+}
+
 static const sv_sink_ops source_sink_ops = {
 	.intern_frame = sink_frame,
 	.intern_stack = sink_stack,
@@ -139,6 +144,7 @@ static const sv_sink_ops source_sink_ops = {
 	.intern_code_path = sink_code_path,
 	.set_location_line = sink_location_line,
 	.add_sample_at = sink_sample_at,
+	.set_code_symbols = sink_code_symbols,
 };
 
 int sv_sink_note(const sv_sink *sink, int kind, const char *fmt, ...)

@@ -86,7 +86,8 @@ static bool row_function(tui_app *a, char *name, size_t cap, const char *what)
 	if (!a->code_text || !sv_source_location_count(f->src) || (annotate && !sv_source_code_file_count(f->src))) {
 		tui_status(a, "%s needs code addresses%s: perf.data and perf script text have them%s, this %s has none", what,
 			   annotate ? " in files found here" : "",
-			   annotate ? ", pprof profiles with their binary at its path or under --symfs"
+			   annotate ? ", pprof profiles with their binary at its path or under --symfs, ETL traces with "
+				      "each image beside its PDB on the symbol path"
 				    : " (pprof and V8 profiles lines, ETL traces their PDBs')",
 			   sv_source_format(f->src));
 		return false;

@@ -59,7 +59,7 @@ static int annotate_heaviest(sv_annotation *a, const sv_view *v, bool sources, c
 	for (size_t k = 1; k < fn->n; k++)
 		if (fabs(fn->at[k].metric) > fabs(fn->at[hot].metric))
 			hot = k;
-	int rc = sv_disasm_function(&a->d, a->path, debug_dirs, fn->at[hot].addr, err);
+	int rc = sv_disasm_function(&a->d, a->path, sv_source_code_file_symbols(a->src, fn->file), debug_dirs, fn->at[hot].addr, err);
 	if (rc)
 		return rc;
 	if (a->d.end > a->d.start && (rc = sv_code_costs_in(fn, v, a->d.start, a->d.end)))

@@ -19,7 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/decode.h"
 #include "../core/side_file.h"
+#include "../windows/pe_disasm.h"
 #include "dwarf_inline.h"
 #include "sv/array.h"
 
@@ -71,36 +73,6 @@ static bool arch_of(int machine, bool is64, cs_arch *arch, cs_mode *mode, const 
 	}
 }
 
-/* A direct branch's or call's target (0 when the operand is not an immediate). */
-static uint64_t branch_target(cs_arch arch, const cs_insn *in)
-{
-	if (!in->detail)
-		return 0;
-	if (arch == CS_ARCH_X86) {
-		const cs_x86 *x = &in->detail->x86;
-		return x->op_count == 1 && x->operands[0].type == X86_OP_IMM ? (uint64_t)x->operands[0].imm : 0;
-	}
-	const cs_arm64 *a = &in->detail->arm64;
-	for (int i = a->op_count; i-- > 0;)
-		if (a->operands[i].type == ARM64_OP_IMM)
-			return (uint64_t)a->operands[i].imm;
-	return 0;
-}
-
-/* A source file's index in out->files (files repeat: each is kept once); -1: no memory. */
-static long file_index(sv_disasm *out, const char *file)
-{
-	size_t k = 0;
-	while (k < out->nfiles && strcmp(out->files[k], file))
-		k++;
-	if (k == out->nfiles) {
-		if (SV_ARRAY_RESERVE(out->files, out->files_cap, out->nfiles + 1) || !(out->files[k] = strdup(file)))
-			return -1;
-		out->nfiles++;
-	}
-	return (long)k;
-}
-
 /* The lines where the code at `pc` was inlined, innermost first: the call file and line of
  * each inlined instance holding pc (dwarf_inline.h). */
 static int add_sites(sv_disasm *out, sv_insn *in, Dwfl_Module *mod, Dwarf_Addr pc)
@@ -122,7 +94,7 @@ static int add_sites(sv_disasm *out, sv_insn *in, Dwfl_Module *mod, Dwarf_Addr p
 		const char *name = fi < nfiles ? dwarf_filesrc(files, fi, NULL, NULL) : NULL;
 		if (!name)
 			continue;
-		long k = file_index(out, name);
+		long k = sv_disasm_file_index(out, name);
 		if (k < 0 || SV_ARRAY_RESERVE(out->sites, out->sites_cap, out->nsites + 1))
 			rc = SV_ENOMEM;
 		else
@@ -142,7 +114,7 @@ static int add_lines(sv_disasm *out, Dwfl_Module *mod, GElf_Addr bias)
 		if (!file || line <= 0)
 			continue;
 		out->insns[i].line = (uint32_t)line;
-		long k = file_index(out, file);
+		long k = sv_disasm_file_index(out, file);
 		if (k < 0 || add_sites(out, &out->insns[i], mod, out->insns[i].addr + bias))
 			return SV_ENOMEM;
 		out->insns[i].file = (uint32_t)k;
@@ -150,57 +122,11 @@ static int add_lines(sv_disasm *out, Dwfl_Module *mod, GElf_Addr bias)
 	return 0;
 }
 
-static int decode(sv_disasm *out, cs_arch arch, cs_mode mode, const unsigned char *code, sv_error *err)
+int sv_disasm_function(sv_disasm *out, const char *path, const char *symbols, const char *debug_dirs, uint64_t addr,
+		       sv_error *err)
 {
-	csh h;
-	if (cs_open(arch, mode, &h) != CS_ERR_OK)
-		return sv_error_set(err, SV_ENOMEM, "capstone: cannot open a decoder for %s", out->arch);
-	if (arch == CS_ARCH_X86)
-		cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	cs_insn *in = cs_malloc(h);
-	int rc = in ? 0 : SV_ENOMEM;
-	uint64_t addr = out->start;
-	while (!rc && addr < out->end) {
-		const uint8_t *p = code + (addr - out->start);
-		size_t left = (size_t)(out->end - addr);
-		uint64_t a = addr;
-		if (SV_ARRAY_RESERVE(out->insns, out->insns_cap, out->n + 1)) {
-			rc = SV_ENOMEM;
-			break;
-		}
-		sv_insn *x = &out->insns[out->n];
-		memset(x, 0, sizeof(*x));
-		x->addr = addr;
-		x->file = UINT32_MAX;
-		if (cs_disasm_iter(h, &p, &left, &a, in)) {
-			x->size = in->size;
-			size_t ml = strnlen(in->mnemonic, sizeof(x->text) - 1);
-			memcpy(x->text, in->mnemonic, ml);
-			if (in->op_str[0] && ml + 2 < sizeof(x->text)) {
-				x->text[ml++] = ' ';
-				size_t ol = strnlen(in->op_str, sizeof(x->text) - 1 - ml);
-				memcpy(x->text + ml, in->op_str, ol);
-				ml += ol;
-			}
-			x->text[ml] = '\0';
-			bool jump = cs_insn_group(h, in, CS_GRP_JUMP), call = cs_insn_group(h, in, CS_GRP_CALL);
-			x->jump = jump;
-			x->target = jump || call ? branch_target(arch, in) : 0;
-		} else { /* not an instruction: a byte at a time, as objdump's (bad) */
-			x->size = 1;
-			snprintf(x->text, sizeof(x->text), "(bad)");
-		}
-		addr += x->size;
-		out->n++;
-	}
-	cs_free(in, 1);
-	cs_close(&h);
-	return rc;
-}
-
-int sv_disasm_function(sv_disasm *out, const char *path, const char *debug_dirs, uint64_t addr, sv_error *err)
-{
+	if (symbols)
+		return sv_disasm_pe(out, path, symbols, addr, err);
 	memset(out, 0, sizeof(*out));
 	int fd = sv_side_open(path, SV_MAX_SIDE_ELF);
 	if (fd < 0)
@@ -276,7 +202,7 @@ int sv_disasm_function(sv_disasm *out, const char *path, const char *debug_dirs,
 		rc = err ? err->code : SV_EFORMAT;
 		goto out;
 	}
-	if ((rc = decode(out, arch, mode, code, err)) || (rc = add_lines(out, mod, bias))) {
+	if ((rc = sv_disasm_decode(out, arch, mode, code, err)) || (rc = add_lines(out, mod, bias))) {
 		if (rc == SV_ENOMEM)
 			sv_error_set(err, rc, NULL);
 		goto out;
@@ -286,15 +212,4 @@ out:
 	if (rc)
 		sv_disasm_dispose(out);
 	return rc;
-}
-
-void sv_disasm_dispose(sv_disasm *d)
-{
-	free(d->symbol);
-	free(d->insns);
-	for (size_t i = 0; i < d->nfiles; i++)
-		free(d->files[i]);
-	free(d->files);
-	free(d->sites);
-	memset(d, 0, sizeof(*d));
 }

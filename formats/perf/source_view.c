@@ -211,7 +211,7 @@ int sv_goto_source(sv_srcview *g, const sv_view *v, const char *name, const char
 			rc = sv_error_set(err, SV_ENOMEM, NULL);
 			goto out;
 		}
-	} else if ((rc = sv_disasm_function(&d, g->path, debug_dirs, addr, err))) {
+	} else if ((rc = sv_disasm_function(&d, g->path, sv_source_code_file_symbols(src, fns[best].file), debug_dirs, addr, err))) {
 		goto out;
 	}
 	if (!given) {

@@ -43,6 +43,7 @@ static void ctx_dispose(etl_ctx *c)
 	sv_idmap_dispose(&c->unnamed_mods);
 	for (size_t i = 0; i < c->nsymfiles; i++) {
 		free(c->symfiles[i].name);
+		free(c->symfiles[i].path);
 		sv_symtab_free(c->symfiles[i].t);
 	}
 	free(c->symfiles);

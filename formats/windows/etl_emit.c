@@ -245,10 +245,11 @@ static int address_frame(emit *e, sv_frame_id *out, uint32_t pid, uint64_t addr,
 }
 
 /* Where a frame's code executed (annotate and Goto Source), in image im (NULL: none): the
- * address, and its source line
- * from its module's PDB line tables when the PDB has them (a caller's one byte back: the
- * call, not the return address); no code file (the image itself is not read). A caller
- * without a line has none, a leaf always one (a path ends at its sample's leaf). */
+ * address, and its source line from its module's PDB line tables when the PDB has them (a
+ * caller's one byte back: the call, not the return address). When the image itself is found
+ * (etl_code.c) the location is in it, at its own address (its preferred base + RVA), else in
+ * no file at the address executed. A caller without a line has none, a leaf always one (a
+ * path ends at its sample's leaf). */
 static int code_location(emit *e, sv_frame_id frame, const eimage *im, uint64_t addr, bool leaf, uint32_t *out)
 {
 	etl_ctx *c = e->c;
@@ -260,7 +261,11 @@ static int code_location(emit *e, sv_frame_id frame, const eimage *im, uint64_t 
 	if (!line && !leaf)
 		return 0;
 	const sv_sink_ops *ops = c->sink->ops;
-	int rc = ops->intern_location(c->sink->self, out, frame, SV_LOC_NONE, at);
+	uint32_t cf = SV_LOC_NONE;
+	uint64_t cbase = 0;
+	int rc = t ? sv_etl_code_file(c, im, &cf, &cbase) : 0;
+	if (!rc)
+		rc = ops->intern_location(c->sink->self, out, frame, cf, cf == SV_LOC_NONE ? at : at - im->base + cbase);
 	return rc || !line ? rc : ops->set_location_line(c->sink->self, *out, file, line);
 }
 

@@ -201,7 +201,12 @@ typedef struct esymfile {
 	char *name;
 	bool image;        /* an image's exports, not a PDB */
 	struct sv_symtab *t;
+	char *path;        /* where t was read from */
 	char why[600];
+	/* the image built with this PDB, for annotate (etl_code.c): looked for once */
+	int8_t code;       /* 0 not looked for, 1 found (code_file), -1 none */
+	uint32_t code_file;
+	uint64_t code_base; /* its preferred load address */
 } esymfile;
 
 /* An event kind named by the trace itself: a TRACE_EVENT_INFO (KernelTraceControl's
@@ -533,6 +538,17 @@ int sv_etl_on_rsds(etl_ctx *c, const etl_rec *r);
 int sv_etl_on_imageid(etl_ctx *c, const etl_rec *r);
 /* The PDB of an image on the symbol path (looked for once), or NULL. */
 const struct sv_symtab *sv_etl_symtab(etl_ctx *c, const eimage *im);
+/* The PDB found for an image (NULL: none, or only the image's exports), and the image's own
+ * store key (TimeDateStamp and SizeOfImage) in image_key when the trace gives it, else "". */
+esymfile *sv_etl_pdb_file(etl_ctx *c, const eimage *im, char *image_key, size_t keycap);
+/* The next element of the symbol path (etl_symbols.c). */
+bool sv_etl_symbol_dir(const char **p, char *el, size_t elcap, const char **dir, const char **url, bool *store_only);
+/* ---- etl_code.c ---- */
+/* The code file of an image for annotate: the image itself, found on the symbol path's local
+ * folders and stores and built with the PDB its frames were named from, given to the sink
+ * with that PDB (set_code_symbols); *file_base: its preferred load address (its own
+ * addresses are file_base + RVA). SV_LOC_NONE in *file when none is found. 0 or SV_ENOMEM. */
+int sv_etl_code_file(etl_ctx *c, const eimage *im, uint32_t *file, uint64_t *file_base);
 /* info lines: each PDB found and where, each one not and why. */
 int sv_etl_symbols_notes(etl_ctx *c);
 

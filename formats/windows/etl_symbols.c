@@ -118,6 +118,8 @@ static int try_file(esymfile *f, const ersds *e, const char *path)
 		return -1;
 	}
 	f->t = t;
+	free(f->path);
+	f->path = strdup(path); /* NULL without memory: no code for annotate, nothing else lost */
 	snprintf(f->why, sizeof(f->why), "%s", path);
 	return 1;
 }
@@ -131,41 +133,50 @@ static bool server_failed(const etl_ctx *c, const char *url)
 	return false;
 }
 
+/* The next element of a symbol path (*p moves past it; false at the end): srv*CACHE*URL,
+ * srv*URL, symsrv*symsrv.dll*CACHE*URL, cache*DIR give their cache (a store: *store_only)
+ * and URL; a plain directory itself. *dir NULL or empty: nothing local to look in. */
+bool sv_etl_symbol_dir(const char **p, char *el, size_t elcap, const char **dir, const char **url, bool *store_only)
+{
+	if (!*p || !**p)
+		return false;
+	const char *semi = strchr(*p, ';');
+	size_t n = semi ? (size_t)(semi - *p) : strlen(*p);
+	if (n >= elcap)
+		n = elcap - 1;
+	memcpy(el, *p, n);
+	el[n] = '\0';
+	*p = semi ? semi + 1 : *p + n;
+	*dir = el, *url = NULL, *store_only = false;
+	if (!strncasecmp(el, "srv*", 4) || !strncasecmp(el, "symsrv*", 7) || !strncasecmp(el, "cache*", 6)) {
+		char *parts[4] = { 0 };
+		int np = 0;
+		for (char *q = el, *save = NULL, *tok; np < 4 && (tok = strtok_r(q, "*", &save)); q = NULL)
+			parts[np++] = tok;
+		if (!strncasecmp(el, "cache", 5))
+			*dir = np > 1 ? parts[1] : NULL;
+		else if (!strncasecmp(el, "symsrv", 6))
+			*dir = np > 3 ? parts[2] : NULL, *url = np > 3 ? parts[3] : NULL;
+		else if (np > 2) /* srv*CACHE*URL */
+			*dir = parts[1], *url = parts[2];
+		else if (np == 2 && strstr(parts[1], "://")) /* srv*URL: no cache to keep it in */
+			*dir = NULL;
+		else
+			*dir = np == 2 ? parts[1] : NULL;
+		*store_only = true;
+	}
+	return true;
+}
+
 /* Search the symbol path for an identity: each element's local copy, then the servers. */
 static void search(etl_ctx *c, esymfile *f, const ersds *e)
 {
 	snprintf(f->why, sizeof(f->why), "not found");
 	char path[4096];
-	for (const char *p = c->symbol_path; p && *p;) {
-		const char *semi = strchr(p, ';');
-		size_t n = semi ? (size_t)(semi - p) : strlen(p);
-		char el[2048];
-		if (n >= sizeof(el))
-			n = sizeof(el) - 1;
-		memcpy(el, p, n);
-		el[n] = '\0';
-		p = semi ? semi + 1 : p + n;
-		/* srv*CACHE*URL, srv*URL, symsrv*symsrv.dll*CACHE*URL, cache*DIR: the cache (a store);
-		 * a plain directory: the store layout, then the PDB by name */
-		const char *dir = el, *url = NULL;
-		bool store_only = false;
-		if (!strncasecmp(el, "srv*", 4) || !strncasecmp(el, "symsrv*", 7) || !strncasecmp(el, "cache*", 6)) {
-			char *parts[4] = { 0 };
-			int np = 0;
-			for (char *q = el, *save = NULL, *tok; np < 4 && (tok = strtok_r(q, "*", &save)); q = NULL)
-				parts[np++] = tok;
-			if (!strncasecmp(el, "cache", 5))
-				dir = np > 1 ? parts[1] : NULL;
-			else if (!strncasecmp(el, "symsrv", 6))
-				dir = np > 3 ? parts[2] : NULL, url = np > 3 ? parts[3] : NULL;
-			else if (np > 2) /* srv*CACHE*URL */
-				dir = parts[1], url = parts[2];
-			else if (np == 2 && strstr(parts[1], "://")) /* srv*URL: no cache to keep it in */
-				dir = NULL;
-			else
-				dir = np == 2 ? parts[1] : NULL;
-			store_only = true;
-		}
+	char el[2048];
+	const char *dir, *url;
+	bool store_only;
+	for (const char *p = c->symbol_path; sv_etl_symbol_dir(&p, el, sizeof(el), &dir, &url, &store_only);) {
 		if (!dir || !*dir)
 			continue;
 		if (!sv_symsrv_safe_name(e->name)) { /* a name from the trace never becomes a path */
@@ -219,6 +230,13 @@ static void no_identity(etl_ctx *c, const char *path)
 		free(d);
 }
 
+static ersds *identity(etl_ctx *c, const sv_idmap *m, uint32_t pid, uint64_t base)
+{
+	uint32_t ri = sv_idmap_get(m, sv_hash_mix64(base) ^ pid);
+	ersds *e = ri != SV_IDMAP_NONE && ri ? &c->rsds[ri - 1] : NULL;
+	return e && e->pid == pid && e->base == base ? e : NULL; /* else none, or another image's key */
+}
+
 /* The table of an identity: looked for once, shared by every image with the same key. */
 static const sv_symtab *resolve(etl_ctx *c, ersds *e)
 {
@@ -248,12 +266,6 @@ static const sv_symtab *resolve(etl_ctx *c, ersds *e)
 	return c->symfiles[fi - 1].t;
 }
 
-static ersds *identity(etl_ctx *c, const sv_idmap *m, uint32_t pid, uint64_t base)
-{
-	uint32_t ri = sv_idmap_get(m, sv_hash_mix64(base) ^ pid);
-	ersds *e = ri != SV_IDMAP_NONE && ri ? &c->rsds[ri - 1] : NULL;
-	return e && e->pid == pid && e->base == base ? e : NULL; /* else none, or another image's key */
-}
 
 /* Is the image's module one of the list's ("clr,ntdll": names without their extension, any
  * case)? */
@@ -297,6 +309,22 @@ const sv_symtab *sv_etl_symtab(etl_ctx *c, const eimage *im)
 	if (!pdb && !img)
 		no_identity(c, im->path);
 	return t;
+}
+
+esymfile *sv_etl_pdb_file(etl_ctx *c, const eimage *im, char *image_key, size_t keycap)
+{
+	image_key[0] = '\0';
+	if (!c->symbol_path || (c->symbol_modules && !module_listed(c->symbol_modules, im->path)))
+		return NULL;
+	ersds *pdb = identity(c, &c->rsds_by_key, im->pid, im->base);
+	if (!pdb || !resolve(c, pdb) || !pdb->file)
+		return NULL;
+	ersds *img = identity(c, &c->imageid_by_key, im->pid, im->base);
+	if (!img)
+		img = identity(c, &c->imageid_by_key, 0, im->base);
+	if (img)
+		store_key(img, image_key, keycap);
+	return &c->symfiles[pdb->file - 1];
 }
 
 int sv_etl_symbols_notes(etl_ctx *c)

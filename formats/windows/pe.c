@@ -138,3 +138,44 @@ out:
 	*out = t;
 	return 0;
 }
+
+int sv_pe_code(const unsigned char *d, size_t n, const char *name, uint32_t rva, uint32_t size, sv_pe_code_info *out,
+	       sv_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (n < 64 || d[0] != 'M' || d[1] != 'Z')
+		return fail(err, name, SV_EFORMAT, 0, "not a PE image (no MZ header)");
+	uint32_t lfanew = u32(d + 0x3C);
+	if ((uint64_t)lfanew + 24 > n || memcmp(d + lfanew, "PE\0\0", 4))
+		return fail(err, name, SV_EFORMAT, 0x3C, "not a PE image (no PE signature where the MZ header points)");
+	const unsigned char *coff = d + lfanew + 4;
+	uint16_t nsect = u16(coff + 2), optsize = u16(coff + 16);
+	size_t opt = (size_t)lfanew + 24;
+	if (opt + optsize > n || optsize < 96)
+		return fail(err, name, SV_EFORMAT, lfanew + 20, "corrupt PE image: optional header out of range");
+	uint16_t magic = u16(d + opt);
+	if (magic != 0x10B && magic != 0x20B)
+		return fail(err, name, SV_EFORMAT, opt, "corrupt PE image: unknown optional header magic");
+	out->machine = u16(coff);
+	out->is64 = magic == 0x20B;
+	out->image_base = magic == 0x20B ? (uint64_t)u32(d + opt + 24) | (uint64_t)u32(d + opt + 28) << 32 : u32(d + opt + 28);
+	const unsigned char *sect = d + opt + optsize;
+	if ((size_t)(sect - d) + 40 * (size_t)nsect > n)
+		return fail(err, name, SV_EFORMAT, opt + optsize, "corrupt PE image: the section table overruns the file");
+	if (rva == UINT32_MAX)
+		return 0;
+	for (uint16_t i = 0; i < nsect; i++) {
+		const unsigned char *s = sect + 40 * (size_t)i;
+		uint32_t va = u32(s + 12), raw = u32(s + 16), off = u32(s + 20), flags = u32(s + 36);
+		if (rva < va || (uint64_t)rva - va >= raw)
+			continue;
+		if (!(flags & 0x20000000u)) /* IMAGE_SCN_MEM_EXECUTE */
+			return fail(err, name, SV_EFORMAT, (size_t)(s - d),
+				    "the section holding the code is not executable");
+		if ((uint64_t)rva - va + size > raw || (uint64_t)off + raw > n)
+			return fail(err, name, SV_EFORMAT, (size_t)(s - d), "corrupt PE image: the code runs past its section's data");
+		out->code = d + off + (rva - va);
+		return 0;
+	}
+	return fail(err, name, SV_EFORMAT, (size_t)(sect - d), "no section of the image holds the code");
+}

@@ -14,7 +14,7 @@ static void try_at(const char *path, uint64_t addr)
 	sv_disasm d;
 	sv_error err;
 	sv_error_clear(&err);
-	if (sv_disasm_function(&d, path, NULL, addr, &err))
+	if (sv_disasm_function(&d, path, NULL, NULL, addr, &err))
 		return;
 	if (d.start > addr || addr >= d.end || d.n == 0 || d.insns[0].addr != d.start)
 		abort();

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target: the PDB reader (MSF container, directory, info and DBI streams, section
  * headers, OMAP, module and public symbol records, the MSVC demangler) and the PE reader
- * (sections, export table, debug directory) on the same bytes; then every function looked
+ * (sections, export table, debug directory, the code annotate reads: every exported function's
+ * bytes, which must lie inside the input) on the same bytes; then every function looked
  * up at its own address and just before, every source line (sorted by address, named, its
  * code within 32 bits) found at its own address, and the identity formatted. */
 #include "fuzz_common.h"
@@ -40,7 +41,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!sv_symtab_read_pdb(&t, data, size, "fuzz.pdb", &err))
 		check(t);
 	sv_error_clear(&err);
-	if (!sv_symtab_read_pe(&t, data, size, "fuzz.dll", &err))
+	if (!sv_symtab_read_pe(&t, data, size, "fuzz.dll", &err)) {
+		for (size_t i = 0; i < sv_symtab_count(t) && i < 64; i++) {
+			const sv_symbol *s = sv_symtab_at(t, i);
+			sv_pe_code_info pi;
+			for (uint32_t len = 1; len <= 4096; len *= 64)
+				if (!sv_pe_code(data, size, "fuzz.dll", s->rva, len, &pi, &err) &&
+				    (pi.code < data || pi.code + len > data + size))
+					abort();
+		}
 		check(t);
+	}
 	return 0;
 }

@@ -134,6 +134,52 @@ got=$("$SV" view "$PT/sym.etl" --symbol-path "$SP" --script "$PT/src.keys" --siz
 if printf '%s\n' "$got" | grep -q '^Goto Source: crash!google_breakpad::ExceptionHandler::HandleException' &&
 	printf '%s\n' "$got" | grep -Eq "^ +$(symline 1c4f) +[0-9.]+ +0.00 +2.000 "; then ok; else
 	bad pdb.etl.source.tui "$(printf '%s\n' "$got" | head -8)"; fi
+# annotate on the trace (issue 36): the image itself beside its PDB (a folder of the symbol
+# path, or a store by the image's TimeDateStamp and SizeOfImage from its ImageID event),
+# decoded over the procedure's extent from the PDB; objdump (binutils, PE support) is the
+# oracle for the instructions, the .sym's FUNC record for the extent
+mkdir -p "$PT/code" "$PT/codestore/crash.exe/5AB380779000" "$PT/codestore/crash.pdb/$KEY" "$PT/wrong"
+gzip -dc "$PDBD/crash.exe.gz" > "$PT/code/crash.exe"
+cp "$PT/good.pdb" "$PT/code/crash.pdb"
+cp "$PT/code/crash.exe" "$PT/codestore/crash.exe/5AB380779000/crash.exe"
+cp "$PT/good.pdb" "$PT/codestore/crash.pdb/$KEY/crash.pdb"
+gzip -dc "$PDBD/CrashWithException.exe.gz" > "$PT/wrong/crash.exe" # another build under the name
+cp "$PT/good.pdb" "$PT/wrong/crash.pdb"
+# objdump's instruction addresses in [start, end), and the one holding an address
+od_insns() { objdump -d --start-address="0x$1" --stop-address="0x$2" "$PT/code/crash.exe" |
+	sed -n 's/^ *\([0-9a-f]*\):\t.*/\1/p' | jq -R . | jq -sc .; }
+od_holding() { objdump -d --start-address="0x$1" --stop-address="0x$2" "$PT/code/crash.exe" | python3 -c "import sys
+for l in sys.stdin:
+    f = l.rstrip('\\n').split('\\t')
+    if len(f) >= 2 and f[0].strip().endswith(':'):
+        at = int(f[0].strip()[:-1], 16)
+        if at <= int(sys.argv[1], 16) < at + len(f[1].split()):
+            print(f[0].strip()[:-1])" "$3"; }
+fn=$(awk '$1 == "FUNC" && $2 == "1000" { print $3; exit }' "$PT/crash.sym")
+for sp in "$PT/code" "cache*$PT/codestore"; do
+	got=$("$SV" annotate "$PT/sym.etl" --symbol-path "$sp" --name 'google_breakpad::CrashGenerationClient::RequestDump' \
+		--json 2>/dev/null | jq -c '[.start, .end, [.instructions[].address], [.instructions[] | select(.percent > 0) | [.address, .percent]]]')
+	end=$(printf '%x' $((0x401000 + 16#$fn)))
+	want="[\"401000\",\"$end\",$(od_insns 401000 "$end"),[[\"$(od_holding 401000 "$end" 401005)\",100]]]"
+	if [ -n "$fn" ] && [ "$got" = "$want" ]; then ok; else bad "pdb.etl.annotate ($sp)" "got $got, want $want"; fi
+done
+# a public (no extent in the PDB: up to the next symbol), the import thunk the sample is in
+got=$("$SV" annotate "$PT/sym.etl" --symbol-path "$PT/code" --group '' --name '__CxxFrameHandler3' --json 2>/dev/null |
+	jq -c '[.start, .end, [.instructions[].address], [.instructions[] | select(.percent > 0) | .address]]')
+want="[\"403726\",\"40372c\",$(od_insns 403726 40372c),[\"$(od_holding 403726 40372c 403727)\"]]"
+if [ "$got" = "$want" ]; then ok; else bad pdb.etl.annotate.public "got $got, want $want"; fi
+# an image of another build under the name is not read: no code, and the message says where
+# images are looked for
+err=$("$SV" annotate "$PT/sym.etl" --symbol-path "$PT/wrong" --name RequestDump 2>&1 >/dev/null)
+st=$?
+if [ "$st" = 1 ] && grep -q 'has no code addresses.*ETL traces, with each image beside its PDB' <<<"$err"; then ok; else
+	bad pdb.etl.annotate.wrong-build "exit $st: $err"; fi
+# in the terminal UI: `a` on the function's row
+printf '# annotate\n<Esc> 1 / "RequestDump" <Enter> a :dump\n' > "$PT/ann.keys"
+got=$("$SV" view "$PT/sym.etl" --symbol-path "$PT/code" --group '' --script "$PT/ann.keys" --size 140x20 2>/dev/null)
+if printf '%s\n' "$got" | grep -q "^Annotate: google_breakpad::CrashGenerationClient::RequestDump in $PT/code/crash.exe" &&
+	printf '%s\n' "$got" | grep -Eq "^ +100.00 +1 \| \* +$(od_holding 401000 401100 401005):"; then ok; else
+	bad pdb.etl.annotate.tui "$(printf '%s\n' "$got" | head -6)"; fi
 # no symbol path: module!? as before, and not a word about symbols
 cn pdb.etl.none '[([.rows[] | select(.name | test("^crash!"))] | map(.name)), ([.. | strings | select(startswith("symbols:"))] | length)]' \
 	'[["crash!?"],0]' byname "$PT/sym.etl"

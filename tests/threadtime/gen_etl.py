@@ -330,6 +330,9 @@ def symbols_rundown():
         recs.append(rsds(200, base, guid, 1, PDB_PATH))
         img = struct.pack("<QQIIIIQIIII", base, 0x10000, 200, 0, 0, 0, base, 0, 0, 0, 0) + utf16z(name.decode())
         recs.append(system64(0x14, 3, 0, 200, ts(0.1), img, version=2))
+    # crash.exe's own identity (its TimeDateStamp and SizeOfImage): where a store keeps the image
+    recs.append(classic64(IMAGEID, 0, 0, 200, ts(0.1), struct.pack("<QQII", 0x400000, 0x9000, 200, 0x5AB38077) +
+                          utf16z("crash.exe")))
     img = struct.pack("<QQIIIIQIIII", IMAGES["ntdll.dll"], 0x100000, 200, 0, 0, 0, 0, 0, 0, 0, 0) + utf16z("ntdll.dll")
     recs.append(system64(0x14, 3, 0, 200, ts(0.1), img, version=2))
     recs.append(classic64(IMAGEID, 0, 0, 4, ts(0.1), struct.pack("<QQII", 0x600000, 0x3000, 0, 0x5AB38077) +

@@ -72,7 +72,7 @@ static void same_as_objdump(const char *elf, const char *listing, const char *fn
 	sv_error err;
 	sv_error_clear(&err);
 	/* any address inside the function finds it: its third instruction's */
-	assert_int_equal(sv_disasm_function(&d, elf, NULL, want[2].addr, &err), 0);
+	assert_int_equal(sv_disasm_function(&d, elf, NULL, NULL, want[2].addr, &err), 0);
 	assert_string_equal(d.symbol, fn);
 	assert_string_equal(d.arch, arch);
 	assert_int_equal(d.start, want[0].addr);
@@ -119,13 +119,13 @@ static void test_refused(void **state)
 	sv_disasm d;
 	sv_error err;
 	sv_error_clear(&err);
-	assert_int_not_equal(sv_disasm_function(&d, "tests/data/annotate/hot.c", NULL, 0x1260, &err), 0);
+	assert_int_not_equal(sv_disasm_function(&d, "tests/data/annotate/hot.c", NULL, NULL, 0x1260, &err), 0);
 	assert_non_null(strstr(err.msg, "not an ELF file"));
 	sv_error_clear(&err);
-	assert_int_not_equal(sv_disasm_function(&d, "tests/data/annotate/hot", NULL, 0x10, &err), 0);
+	assert_int_not_equal(sv_disasm_function(&d, "tests/data/annotate/hot", NULL, NULL, 0x10, &err), 0);
 	assert_non_null(strstr(err.msg, "no function symbol holds 0x10"));
 	sv_error_clear(&err);
-	assert_int_not_equal(sv_disasm_function(&d, "tests/data/annotate/no-such-file", NULL, 0x1260, &err), 0);
+	assert_int_not_equal(sv_disasm_function(&d, "tests/data/annotate/no-such-file", NULL, NULL, 0x1260, &err), 0);
 	assert_non_null(strstr(err.msg, "cannot open"));
 }
 

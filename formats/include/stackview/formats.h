@@ -179,11 +179,13 @@ typedef struct sv_disasm {
 
 /* The function whose symbol holds `addr` in the ELF file at `path`, decoded; its symbols and
  * lines from the file itself or its debug file (beside it, by build id in `debug_dirs`, ':'
- * separated absolute directories or NULL, then /usr/lib/debug). On failure (not ELF, no
- * symbol there, a debug-only file without code, an architecture not decoded) err says which
- * and nothing is left to dispose. */
-SV_API int sv_disasm_function(sv_disasm *out, const char *path, const char *debug_dirs, uint64_t addr,
-			      sv_error *err) SV_MUST_USE;
+ * separated absolute directories or NULL, then /usr/lib/debug). With `symbols` (a PDB), path
+ * is a Windows image built with that PDB: the procedure and its lines come from the PDB, addr
+ * and the instructions' addresses are the image's (ImageBase + RVA). On failure (not ELF, no
+ * symbol there, a debug-only file without code, an image of another build than the PDB, an
+ * architecture not decoded) err says which and nothing is left to dispose. */
+SV_API int sv_disasm_function(sv_disasm *out, const char *path, const char *symbols, const char *debug_dirs,
+			      uint64_t addr, sv_error *err) SV_MUST_USE;
 SV_API void sv_disasm_dispose(sv_disasm *d);
 
 /* A function annotated: the heaviest of the functions `name` means (sv_code_costs_new) with

@@ -70,4 +70,18 @@ SV_API const char *sv_symtab_kind(const sv_symtab *t);
 SV_API const char *sv_symtab_pdb_name(const sv_symtab *t);
 SV_API void sv_symtab_image_key(const sv_symtab *t, char *buf, size_t size);
 
+/* A PE image's code for annotate: the function at [rva, rva + size) from the executable
+ * section whose file data holds it (code: borrowed from d), the image's machine, its
+ * preferred load address (what its addresses are printed from: ImageBase + RVA) and whether
+ * it is PE32+ (rva UINT32_MAX: only these, no code). SV_EFORMAT with the byte offset for a damaged image, code outside every
+ * section or in one that is not executable. */
+typedef struct sv_pe_code_info {
+	const unsigned char *code;
+	uint64_t image_base;
+	uint16_t machine; /* IMAGE_FILE_MACHINE_*: 0x14c x86, 0x8664 x64, 0xaa64 ARM64 */
+	bool is64;
+} sv_pe_code_info;
+SV_API int sv_pe_code(const unsigned char *d, size_t n, const char *name, uint32_t rva, uint32_t size,
+		      sv_pe_code_info *out, sv_error *err) SV_MUST_USE;
+
 #endif

@@ -76,6 +76,8 @@ typedef struct sv_sink_ops {
 	/* The source line a location is at, when the input says it (pprof's lines). */
 	int (*set_location_line)(void *self, uint32_t loc, const char *source_file, uint32_t line);
 	int (*add_sample_at)(void *self, sv_stack_id stack, double time, double metric, double count, uint32_t path);
+	/* A code file's symbol file (sv_source_set_code_symbols); NULL in sinks that keep none. */
+	int (*set_code_symbols)(void *self, uint32_t file, const char *path);
 } sv_sink_ops;
 
 typedef struct sv_sink {
@@ -191,6 +193,11 @@ SV_API uint32_t sv_source_location_count(const sv_source *src);
 SV_API uint32_t sv_source_code_path_count(const sv_source *src);
 SV_API uint32_t sv_source_code_file_count(const sv_source *src);
 SV_API const char *sv_source_code_file(const sv_source *src, uint32_t file);
+/* A code file's symbol file, where the file's functions and lines are (a Windows image's
+ * PDB: annotate reads both); NULL when none was set (an ELF file finds its own). The path is
+ * copied. */
+SV_API int sv_source_set_code_symbols(sv_source *src, uint32_t file, const char *path) SV_MUST_USE;
+SV_API const char *sv_source_code_file_symbols(const sv_source *src, uint32_t file);
 typedef struct sv_location {
 	sv_frame_id frame;
 	uint32_t file;
