@@ -75,6 +75,7 @@ int sv_etl_code_file(etl_ctx *c, const eimage *im, uint32_t *file, uint64_t *fil
 	}
 	f->code = -1;
 	const char *name = image_name(im->path);
+	snprintf(f->code_name, sizeof(f->code_name), "%s", name);
 	if (!sv_symsrv_safe_name(name))
 		return 0;
 	char el[2048], path[4200];

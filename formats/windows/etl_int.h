@@ -207,6 +207,7 @@ typedef struct esymfile {
 	int8_t code;       /* 0 not looked for, 1 found (code_file), -1 none */
 	uint32_t code_file;
 	uint64_t code_base; /* its preferred load address */
+	char code_name[64]; /* the image's file name, once looked for */
 } esymfile;
 
 /* An event kind named by the trace itself: a TRACE_EVENT_INFO (KernelTraceControl's

@@ -353,6 +353,16 @@ int sv_etl_symbols_notes(etl_ctx *c)
 			found++;
 			snprintf(line, sizeof(line), "symbols: %s %s from %s", f->name, f->key, f->why);
 			rc = sv_sink_note(c->sink, SV_NOTE_INFO, "%s", line);
+			if (!rc && f->code > 0)
+				rc = sv_sink_note(c->sink, SV_NOTE_INFO, "code for annotate: %s from %s", f->code_name,
+						  sv_source_code_file(sv_sink_source(c->sink), f->code_file)
+							  ? sv_source_code_file(sv_sink_source(c->sink), f->code_file)
+							  : "the symbol path");
+			else if (!rc && f->code < 0 && f->code_name[0])
+				rc = sv_sink_note(c->sink, SV_NOTE_INFO,
+						  "code for annotate: %s is not beside %s on the symbol path (annotate reads the "
+						  "image built with that PDB from a folder or store of it)",
+						  f->code_name, f->name);
 		} else if (f->image) {
 			continue; /* said in the count below */
 		} else {

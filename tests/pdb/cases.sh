@@ -174,6 +174,11 @@ err=$("$SV" annotate "$PT/sym.etl" --symbol-path "$PT/wrong" --name RequestDump 
 st=$?
 if [ "$st" = 1 ] && grep -q 'has no code addresses.*ETL traces, with each image beside its PDB' <<<"$err"; then ok; else
 	bad pdb.etl.annotate.wrong-build "exit $st: $err"; fi
+# info says which image annotate reads, or why none
+cn pdb.etl.annotate.info '[.found[] | select(startswith("code for annotate"))]' \
+	"[\"code for annotate: crash.exe from $PT/code/crash.exe\"]" info "$PT/sym.etl" --symbol-path "$PT/code"
+cn pdb.etl.annotate.info-none '[.found[] | select(startswith("code for annotate")) | sub(" [(].*"; "")]' \
+	'["code for annotate: crash.exe is not beside crash.pdb on the symbol path"]' info "$PT/sym.etl" --symbol-path "$PT/wrong"
 # in the terminal UI: `a` on the function's row
 printf '# annotate\n<Esc> 1 / "RequestDump" <Enter> a :dump\n' > "$PT/ann.keys"
 got=$("$SV" view "$PT/sym.etl" --symbol-path "$PT/code" --group '' --script "$PT/ann.keys" --size 140x20 2>/dev/null)
