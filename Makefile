@@ -171,7 +171,7 @@ DEB_BUILD := build-essential pkg-config libpcre2-dev libxml2-dev libjson-c-dev z
 	libncurses-dev libdw-dev libelf-dev libzstd-dev libiberty-dev libprotobuf-c-dev protobuf-c-compiler \
 	libcurl4-openssl-dev libmspack-dev libdebuginfod-dev libcapstone-dev libtraceevent-dev
 DEB_TEST := libc6-dbg libcmocka-dev jq zip unzip tmux libxml2-utils time chromium clang libclang-rt-14-dev \
-	golang-go python3 gcab debuginfod libarchive-tools gdb heaptrack zstd linux-perf
+	golang-go python3 gcab debuginfod libarchive-tools gdb heaptrack zstd linux-perf nodejs
 define install_missing
 	@missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \

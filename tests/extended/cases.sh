@@ -271,6 +271,29 @@ if command -v perf > /dev/null && command -v objdump > /dev/null; then
 	else
 		bad annotate.shared-library "cannot build or record a shared library here"
 	fi
+	# JIT code (V8's: node --perf-prof writes a jitdump, perf inject --jit makes an ELF file of
+	# each function, which the injected recording names): annotate reads them as perf annotate
+	# does; the hottest compilation of the function (V8 compiles a function again as it warms)
+	if command -v node > /dev/null; then
+		mkdir -p "$AN/jit"
+		printf '%s\n' 'function mix(n) { let x = 0; for (let i = 0; i < n; i++) x = (x * 31 + i) ^ (x >>> 7); return x; }' \
+			'let t = 0; const end = Date.now() + 1500; while (Date.now() < end) t += mix(100000);' 'console.log(t);' > "$AN/jit/hot.js"
+		if (cd "$AN/jit" && perf record -q -k 1 -e cpu-clock -F 5000 -g -N -o raw.data node --perf-prof hot.js > /dev/null 2>&1 &&
+			HOME="$AN/jit" perf inject --jit -i raw.data -o jit.data > /dev/null 2>&1); then
+			line=$(perf report -i "$AN/jit/jit.data" --stdio --no-children --sort dso,sym 2>/dev/null | grep -m1 '\] JS:\*mix ')
+			dso=$(awk '{print $2}' <<<"$line")
+			fn=${line#*\[.\] }
+			if [ -n "$dso" ] && [ -n "$fn" ]; then
+				ann_cmp annotate.jit "$AN/jit/jit.data" "$fn" --dsos "$dso" -- --kallsyms /nonexistent
+			else
+				bad annotate.jit "no JS:*mix in perf report of the injected recording: $line"
+			fi
+		else
+			bad annotate.jit "cannot record node --perf-prof or inject its jitdump here"
+		fi
+	else
+		echo "skip annotate.jit: no node here (make deps-test installs nodejs)"
+	fi
 	# kernel code: named from kallsyms, no code file to disassemble (perf annotate needs
 	# vmlinux or /proc/kcore too): the command says so
 	if perf record -q -e cpu-clock -F 10000 -g -N -o "$AN/k.data" dd if=/dev/zero of=/dev/null bs=1M count=2000 2>/dev/null &&
