@@ -130,94 +130,71 @@ static int child(hg *c, uint32_t i, uint32_t *at, uint32_t *out)
 
 /* ---- the spanning tree, as PerfView's SpanningTree.ForEach walks it ---- */
 
-/* The queue holds (priority in the queue, slot): `pri` is a node's own priority less the order it
- * was met in; the slot holds the rest (the node, its own priority, a tenth of which its
- * children inherit, and the stack of the node that took it), so the heap's entries stay 8
- * bytes and nothing per node is kept beside the queue but a bit. */
+/* The queue's entries hold everything a node needs when it is taken: its priority in the
+ * queue (its own less the order it was met in), the node, its own priority (a tenth of which
+ * its children inherit), the stack of the node that took it and where its data starts (read
+ * when it was met, not looked up again). Nothing is kept beside the heap: taking the top
+ * reads no other memory, and the next top's data can be fetched as soon as it is known. */
 typedef struct pq_item {
 	float pri;
-	uint32_t slot;
-} pq_item;
-
-typedef struct pq_slot {
 	uint32_t node;
 	float prio;
 	sv_stack_id up;
-	uint32_t label; /* where its data starts (read when it was met: not looked up again) */
-} pq_slot;
+	uint32_t label;
+} pq_item;
 
 typedef struct pq {
 	pq_item *h;
 	size_t n, cap;
-	pq_slot *slots;
-	uint32_t *free; /* slots given back */
-	size_t nfree, nslots, slot_cap, free_cap;
 } pq;
 
 /* PerfView's PriorityQueue, heap quirks and all (children of i at 2i and 2i+1, so the
  * order among equal priorities is PerfView's). */
-static int pq_push(pq *q, float pri, pq_slot v)
+static int pq_push(pq *q, pq_item v)
 {
-	uint32_t slot;
-	if (q->nfree) {
-		slot = q->free[--q->nfree];
-	} else {
-		if (q->nslots >= UINT32_MAX || SV_ARRAY_RESERVE(q->slots, q->slot_cap, q->nslots + 1))
-			return SV_ENOMEM;
-		slot = (uint32_t)q->nslots++;
-	}
 	if (SV_ARRAY_RESERVE(q->h, q->cap, q->n + 1))
 		return SV_ENOMEM;
-	q->slots[slot] = v;
 	pq_item *h = q->h;
 	size_t i = q->n++;
-	h[i] = (pq_item){ pri, slot };
-	for (;;) {
+	while (i > 0) {
 		size_t p = i / 2;
-		if (h[p].pri >= h[i].pri)
+		if (h[p].pri >= v.pri)
 			break;
-		pq_item t = h[i];
 		h[i] = h[p];
-		h[p] = t;
-		if (p == 0)
-			break;
 		i = p;
 	}
+	h[i] = v;
 	return 0;
 }
 
-static int pq_pop(pq *q, pq_slot *out)
+static void pq_pop(pq *q, pq_item *out)
 {
 	pq_item *h = q->h;
-	uint32_t slot = h[0].slot;
-	*out = q->slots[slot];
-	if (SV_ARRAY_RESERVE(q->free, q->free_cap, q->nfree + 1))
-		return SV_ENOMEM;
-	q->free[q->nfree++] = slot;
+	*out = h[0];
 	size_t n = --q->n;
-	h[0] = h[n];
+	pq_item last = h[n];
 	size_t i = 0;
 	for (;;) {
-		/* i's descendants three and four levels down are 8 and 16 entries side by side
-		 * (children at 2i, 2i+1): fetch them while this level is compared */
-		if (i * 16 + 15 < n) {
-			__builtin_prefetch(&h[i * 8]);
-			__builtin_prefetch(&h[i * 16]);
-			__builtin_prefetch(&h[i * 16 + 8]);
+		/* i's descendants three levels down are 8 entries side by side (children at 2i,
+		 * 2i+1): fetch them while this level is compared */
+		if (i * 8 + 7 < n) {
+			const char *d = (const char *)&h[i * 8];
+			__builtin_prefetch(d);
+			__builtin_prefetch(d + 64);
+			__builtin_prefetch(d + 128);
 		}
 		size_t l = i * 2, big = i;
-		if (l < n && h[l].pri > h[big].pri)
-			big = l;
-		if (l + 1 < n && h[l + 1].pri > h[big].pri)
+		float bp = last.pri;
+		if (l < n && l != i && h[l].pri > bp)
+			big = l, bp = h[l].pri;
+		if (l + 1 < n && h[l + 1].pri > bp)
 			big = l + 1;
 		if (big == i)
 			break;
-		pq_item t = h[i];
 		h[i] = h[big];
-		h[big] = t;
 		i = big;
 	}
-	return 0;
+	h[i] = last;
 }
 
 /* Which nodes are taken (in the tree or queued for it): a bit a node, so that the test made
@@ -336,7 +313,7 @@ static int queue_orphans(hg *c, uint64_t *taken, pq *q, size_t *unreachable)
 					break;
 			}
 			float p = c->prio[type];
-			if ((rc = pq_push(q, p, (pq_slot){ i, p, lost, label(c, i) })))
+			if ((rc = pq_push(q, (pq_item){ p, i, p, lost, label(c, i) })))
 				break;
 			take(taken, i);
 			(*unreachable)++;
@@ -359,7 +336,7 @@ static int walk(hg *c, size_t *unreachable)
 	size_t kcap = 0;
 	int rc = taken ? 0 : SV_ENOMEM;
 	if (!rc) /* the root is queued but not marked, as in PerfView: an arc back to it takes it again */
-		rc = pq_push(&q, 0.0f, (pq_slot){ c->g->root, 0.0f, SV_STACK_NONE, label(c, c->g->root) });
+		rc = pq_push(&q, (pq_item){ 0.0f, c->g->root, 0.0f, SV_STACK_NONE, label(c, c->g->root) });
 	bool orphans_added = false;
 	float order = 0, eps = 1e-7f;
 	while (!rc) {
@@ -370,9 +347,8 @@ static int walk(hg *c, size_t *unreachable)
 			rc = queue_orphans(c, taken, &q, unreachable);
 			continue;
 		}
-		pq_slot cur;
-		if ((rc = pq_pop(&q, &cur)))
-			break;
+		pq_item cur;
+		pq_pop(&q, &cur);
 		uint32_t type, at;
 		int64_t size;
 		int32_t nch;
@@ -380,7 +356,7 @@ static int walk(hg *c, size_t *unreachable)
 		sv_stack_id here;
 		/* the next node's data is fetched while this one's children are met */
 		if (q.n) {
-			uint32_t nl = q.slots[q.h[0].slot].label;
+			uint32_t nl = q.h[0].label;
 			if (nl < c->g->blob_len)
 				__builtin_prefetch(c->g->blob + nl);
 		}
@@ -412,13 +388,11 @@ static int walk(hg *c, size_t *unreachable)
 			take(taken, ch);
 			float cp = c->prio[type_of(c, ch)] + cur.prio / 10;
 			order += eps;
-			rc = pq_push(&q, cp - order, (pq_slot){ ch, cp, here, label(c, ch) });
+			rc = pq_push(&q, (pq_item){ cp - order, ch, cp, here, label(c, ch) });
 		}
 	}
 	free(taken);
 	free(q.h);
-	free(q.slots);
-	free(q.free);
 	free(kids);
 	return rc;
 }
