@@ -18,16 +18,6 @@
 
 #define GROUP_BASE 0x80000000u /* R ids of plain groups: GROUP_BASE + name id */
 
-/* Everything computed once per distinct frame (§5.4). */
-typedef struct frame_memo {
-	uint32_t group;     /* group name id, or NONE32 when ungrouped */
-	uint32_t disp;      /* display name id: short name, G, or "G <<short>>" */
-	uint32_t short_id;  /* name id of the frame's own short name (root-most fold rule) */
-	uint64_t inc;       /* IncPats entries matched by the post-group name */
-	uint8_t kind;       /* sv_group_kind */
-	uint8_t exc, fold;
-} frame_memo;
-
 /* Per-stack transform state (§5.4); the IncPats entries it has passed are beside it in
  * build.inc_of, only when IncPats has any. */
 typedef struct stack_state {
@@ -328,8 +318,9 @@ static int transform_stacks(build *b)
 	const sv_frame_id *frame = sv_source_stack_frames(src);
 	uint64_t need = b->inc_need, *inc_of = b->inc_of;
 	v->stack_node = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_node));
+	v->stack_pre = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_pre));
 	v->stack_folded = malloc((size_t)nst + 1);
-	if (!v->stack_node || !v->stack_folded)
+	if (!v->stack_node || !v->stack_pre || !v->stack_folded)
 		return SV_ENOMEM;
 	for (uint32_t s = 0; s < nst; s++) {
 		/* a caller's state (and its node's first child) is a random read: ask ahead */
@@ -384,6 +375,7 @@ static int transform_stacks(build *b)
 		/* what the samples of this stack go to: its node, unless dropped (§5.4) */
 		if (inc_of)
 			inc_of[s] = inc;
+		v->stack_pre[s] = S->discarded ? NONE32 : S->node;
 		v->stack_node[s] = !S->discarded && (inc & need) == need ? S->node : NONE32;
 		v->stack_folded[s] = S->folded;
 	}
@@ -398,11 +390,85 @@ static bool same_box(const sv_params *a, const sv_params *b, int box)
 	return strcmp(x, y) == 0;
 }
 
+static bool blank_box(const sv_params *p, int box)
+{
+	const char *t = p->box[box] ? p->box[box] : "";
+	return strspn(t, " \t;") == strlen(t);
+}
+
+/* IncPats and ExcPats of v's params applied to prev's tree (the same GroupPats and FoldPats;
+ * prev's ExcPats empty or v's): each frame's post-group name matched again, each stack's
+ * IncPats entries and discarding carried from its caller as transform_stacks carries them
+ * (a stack that made no node of its own, folded or an entry group's inside, adds no
+ * entries; nor does a root-most frame that folds), each stack's node kept from prev. */
+static int refilter_stacks(sv_view *v, const sv_view *prev, sv_error *err)
+{
+	sv_patlist *inc = NULL, *exc = NULL;
+	uint64_t *inc_of = NULL;
+	uint8_t *disc = NULL;
+	int rc;
+	if ((rc = sv_patlist_new(&inc, v->params.box[SV_BOX_INC], "IncPats", err)) ||
+	    (rc = sv_patlist_new(&exc, v->params.box[SV_BOX_EXC], "ExcPats", err)))
+		goto out;
+	size_t ninc = sv_patlist_count(inc);
+	if (ninc > 64) {
+		rc = sv_error_set(err, SV_ELIMIT, "IncPats: more than 64 entries");
+		goto out;
+	}
+	v->inc_empty = ninc == 0;
+	uint64_t need = ninc == 64 ? ~0ULL : ((1ULL << ninc) - 1);
+	const sv_source *src = v->src;
+	for (uint32_t f = 0; f < v->nfm; f++) {
+		frame_memo *m = &v->fm[f];
+		const char *pname = m->kind == SV_GROUP_NONE ? sv_source_frame_name(src, f) : view_name_str(v, m->disp);
+		size_t plen = strlen(pname);
+		m->exc = sv_patlist_count(exc) && sv_patlist_match_any(exc, pname, plen);
+		m->fold = prev->fm[f].fold && !m->exc;
+		m->inc = ninc ? sv_patlist_match_bits(inc, pname, plen) : 0;
+	}
+	const char *hit = sv_patlist_limit_hit(inc) ? sv_patlist_limit_hit(inc) : sv_patlist_limit_hit(exc);
+	if (hit) {
+		rc = sv_error_set(err, SV_ELIMIT, "%s: pattern '%.200s' needs too much backtracking to match (simplify it)",
+				  sv_patlist_limit_hit(inc) ? "IncPats" : "ExcPats", hit);
+		goto out;
+	}
+	uint32_t nst = sv_source_stack_count(src);
+	const sv_stack_id *caller = sv_source_stack_callers(src);
+	const sv_frame_id *frame = sv_source_stack_frames(src);
+	disc = malloc((size_t)nst + 1);
+	inc_of = ninc ? sv_malloc_big(((size_t)nst + 1) * sizeof(*inc_of)) : NULL;
+	if (!disc || (ninc && !inc_of)) {
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
+		goto out;
+	}
+	const uint32_t *pre = v->stack_pre;
+	for (uint32_t s = 0; s < nst; s++) {
+		sv_stack_id c = caller[s];
+		const frame_memo *m = &v->fm[frame[s]];
+		disc[s] = pre[s] == NONE32 || m->exc || (c != SV_STACK_NONE && disc[c]);
+		uint64_t in = 0;
+		if (!disc[s] && ninc) {
+			bool own = c == SV_STACK_NONE ? !prev->fm[frame[s]].fold : pre[s] != pre[c];
+			in = (c != SV_STACK_NONE ? inc_of[c] : 0) | (own ? m->inc : 0);
+			inc_of[s] = in;
+		}
+		v->stack_node[s] = !disc[s] && (in & need) == need ? pre[s] : NONE32;
+	}
+out:
+	sv_patlist_free(inc);
+	sv_patlist_free(exc);
+	free(inc_of);
+	free(disc);
+	return rc;
+}
+
 int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params, sv_error *err)
 {
 	const sv_params *pp = &prev->params;
-	if (!same_box(pp, params, SV_BOX_GROUP) || !same_box(pp, params, SV_BOX_FOLD) || !same_box(pp, params, SV_BOX_INC) ||
-	    !same_box(pp, params, SV_BOX_EXC))
+	bool same_ie = same_box(pp, params, SV_BOX_INC) && same_box(pp, params, SV_BOX_EXC);
+	if (!same_box(pp, params, SV_BOX_GROUP) || !same_box(pp, params, SV_BOX_FOLD) ||
+	    (!same_ie && (!prev->stack_pre || !prev->fm ||
+			  !(same_box(pp, params, SV_BOX_EXC) || blank_box(pp, SV_BOX_EXC)))))
 		return sv_view_new(out, prev->src, params, err);
 	int rc;
 	sv_view *v = calloc(1, sizeof(*v));
@@ -428,6 +494,17 @@ int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params
 	uint32_t nst = sv_source_stack_count(v->src);
 	v->stack_node = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_node));
 	v->stack_folded = malloc((size_t)nst + 1);
+	if (prev->stack_pre && prev->fm) {
+		v->stack_pre = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_pre));
+		v->fm = malloc(((size_t)prev->nfm + 1) * sizeof(*v->fm));
+		if (!v->stack_pre || !v->fm) {
+			rc = sv_error_set(err, SV_ENOMEM, NULL);
+			goto out;
+		}
+		v->nfm = prev->nfm;
+		memcpy(v->stack_pre, prev->stack_pre, ((size_t)nst + 1) * sizeof(*v->stack_pre));
+		memcpy(v->fm, prev->fm, (size_t)prev->nfm * sizeof(*v->fm));
+	}
 	if (sv_strtab_copy(&v->names, &prev->names) || nodes_reserve(v, (size_t)prev->nnodes + 1) || !v->stack_node ||
 	    !v->stack_folded) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
@@ -437,8 +514,11 @@ int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params
 	for (uint32_t i = 0; i < v->nnodes; i++)
 		node_init(&v->nodes[i], prev->nodes[i].name);
 	memcpy(v->parent, prev->parent, (size_t)v->nnodes * sizeof(*v->parent));
-	memcpy(v->stack_node, prev->stack_node, ((size_t)nst + 1) * sizeof(*v->stack_node));
 	memcpy(v->stack_folded, prev->stack_folded, (size_t)nst + 1);
+	if (same_ie)
+		memcpy(v->stack_node, prev->stack_node, ((size_t)nst + 1) * sizeof(*v->stack_node));
+	else if ((rc = refilter_stacks(v, prev, err)))
+		goto out;
 	if ((rc = sv_view_finish(v, t0))) {
 		rc = sv_error_set(err, rc, NULL);
 		goto out;
@@ -531,6 +611,9 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 	v->parent[root] = NONE32;
 	if ((rc = transform_stacks(&b)))
 		goto fail_nomem;
+	v->fm = b.fm; /* for views that differ only in IncPats and ExcPats */
+	v->nfm = nf;
+	b.fm = NULL;
 	build_dispose(&b); /* before the samples: the peak is the tree's alone */
 	if ((rc = sv_view_finish(v, t0)))
 		goto fail_nomem;
@@ -559,6 +642,8 @@ void sv_view_free(sv_view *v)
 	free(v->remap);
 	free(v->alive);
 	free(v->stack_node);
+	free(v->stack_pre);
+	free(v->fm);
 	free(v->stack_folded);
 	free(v->byname);
 	free(v->byname_row);

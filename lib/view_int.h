@@ -10,6 +10,18 @@
 #define SLACK 0.0006 /* §5.3 */
 #define NONE32 UINT32_MAX
 
+/* Everything computed once per distinct frame (§5.4); kept in the view, so that a view whose
+ * boxes differ from it only in IncPats and ExcPats is made without making its tree again
+ * (sv_view_new_like). */
+typedef struct frame_memo {
+	uint32_t group;     /* group name id, or NONE32 when ungrouped */
+	uint32_t disp;      /* display name id: short name, G, or "G <<short>>" */
+	uint32_t short_id;  /* name id of the frame's own short name (root-most fold rule) */
+	uint64_t inc;       /* IncPats entries matched by the post-group name */
+	uint8_t kind;       /* sv_group_kind */
+	uint8_t exc, fold;
+} frame_memo;
+
 typedef struct vnode {
 	uint32_t name;
 	uint32_t nsamp; /* inclusive number of samples (at most SV_MAX_SAMPLES) */
@@ -45,6 +57,10 @@ struct sv_view {
 	uint8_t *alive;
 
 	uint32_t *stack_node;  /* per stack: node, or UINT32_MAX when dropped */
+	uint32_t *stack_pre;   /* per stack: its node before IncPats dropped it (UINT32_MAX: ExcPats
+				* discarded it) */
+	frame_memo *fm;        /* per frame (nfm of them) */
+	uint32_t nfm;
 	uint8_t *stack_folded; /* per stack: leaf state folded (Fold column) */
 
 	/* ByName */

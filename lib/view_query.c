@@ -239,6 +239,7 @@ void sv_view_timing(const sv_view *v, double *filter_ms, double *tree_ms)
 size_t sv_view_memory(const sv_view *v)
 {
 	uint32_t nst = sv_source_stack_count(v->src);
-	return (size_t)v->node_cap * (sizeof(vnode) + 4) + (size_t)v->nnodes * 14 + (size_t)nst * 5 +
+	return (size_t)v->node_cap * (sizeof(vnode) + 4) + (size_t)v->nnodes * 14 + (size_t)nst * (v->stack_pre ? 9 : 5) +
+	       (size_t)v->nfm * sizeof(frame_memo) +
 	       v->names.text.total + (size_t)v->names.cap * 12 + (size_t)view_name_count(v) * (sizeof(sv_stats) + 8);
 }

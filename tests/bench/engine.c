@@ -200,15 +200,27 @@ int main(int argc, char **argv)
 			       all / ((double)n / 1e6), all / h);
 		}
 	}
-	/* the TUI's zoom: a new time range from the current view (sv_view_new_like) */
-	{
+	/* the TUI's zoom (a new time range) and an IncPats edit (the heaviest function typed in)
+	 * from the current grouped view (sv_view_new_like), beside the same views from scratch */
+	for (int kind = 0; kind < 2; kind++) {
 		sv_params p, q;
 		sv_view *base, *v;
 		char end[32];
 		sv_samples all = sv_source_samples(src);
 		snprintf(end, sizeof(end), "%g", sv_sample_time(&all, n / 2));
 		if (sv_params_init(&p) || sv_params_set(&p, SV_BOX_GROUP, configs[1][1]) || sv_view_new(&base, src, &p, &err) ||
-		    sv_params_copy(&q, &p) || sv_params_set(&q, SV_BOX_END, end))
+		    sv_params_copy(&q, &p))
+			return 1;
+		char inc[512] = "";
+		if (kind == 1 && sv_view_byname_count(base)) {
+			const char *top = sv_view_name(base, sv_view_byname_name(base, 0));
+			const char *in = strstr(top, "<<"); /* an entry group's function */
+			snprintf(inc, sizeof(inc), "%s", in ? in + 2 : top);
+			char *gt = strstr(inc, ">>");
+			if (gt)
+				*gt = '\0';
+		}
+		if (kind == 0 ? sv_params_set(&q, SV_BOX_END, end) : sv_params_set(&q, SV_BOX_INC, inc))
 			return 1;
 		double best = 1e30, fresh = 1e30;
 		for (int r = 0; r < reps; r++) {
@@ -224,7 +236,8 @@ int main(int argc, char **argv)
 			best = b - a < best ? b - a : best;
 			fresh = c - b < fresh ? c - b : fresh;
 		}
-		printf("%-24s %12.1f ms (built from scratch: %.1f ms)\n", "zoom to half (new_like)", best, fresh);
+		printf("%-24s %12.1f ms (built from scratch: %.1f ms)%s%s\n", kind == 0 ? "zoom to half (new_like)" : "IncPats edit (new_like)",
+		       best, fresh, kind == 1 ? ": IncPats " : "", inc);
 		sv_view_free(base);
 		sv_params_dispose(&p);
 		sv_params_dispose(&q);

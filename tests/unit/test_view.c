@@ -149,9 +149,103 @@ static void test_new_like(void **state)
 	sv_source_free(s);
 }
 
+/* Two views show the same tree: from the root, each alive node's name, stats and When, its
+ * children in order (a view made from another's tree may hold more nodes, dead ones), and
+ * the same ByName rows. */
+static void assert_same_tree_at(sv_view *a, sv_node_id x, sv_view *b, sv_node_id y)
+{
+	char wa[SV_WHEN_LEN + 1], wb[SV_WHEN_LEN + 1];
+	assert_string_equal(sv_view_name(a, sv_view_node_name(a, x)), sv_view_name(b, sv_view_node_name(b, y)));
+	assert_memory_equal(sv_view_node_stats(a, x), sv_view_node_stats(b, y), sizeof(sv_stats));
+	assert_int_equal(sv_view_node_when(wa, a, x), 0);
+	assert_int_equal(sv_view_node_when(wb, b, y), 0);
+	assert_string_equal(wa, wb);
+	const sv_node_id *ka, *kb;
+	uint32_t na = sv_view_node_children(a, x, &ka), nb = sv_view_node_children(b, y, &kb);
+	assert_int_equal(na, nb);
+	for (uint32_t i = 0; i < na; i++)
+		assert_same_tree_at(a, ka[i], b, kb[i]);
+}
+
+static void assert_same_tree(sv_view *a, sv_view *b)
+{
+	assert_same_tree_at(a, SV_NODE_ROOT, b, SV_NODE_ROOT);
+	char wa[SV_WHEN_LEN + 1], wb[SV_WHEN_LEN + 1];
+	assert_int_equal(sv_view_byname_count(a), sv_view_byname_count(b));
+	for (uint32_t r = 0; r < sv_view_byname_count(a); r++) {
+		assert_string_equal(sv_view_name(a, sv_view_byname_name(a, r)), sv_view_name(b, sv_view_byname_name(b, r)));
+		assert_memory_equal(sv_view_byname_stats(a, r), sv_view_byname_stats(b, r), sizeof(sv_stats));
+		assert_int_equal(sv_view_byname_when(wa, a, r), 0);
+		assert_int_equal(sv_view_byname_when(wb, b, r), 0);
+		assert_string_equal(wa, wb);
+	}
+}
+
+/* sv_view_new_like with other IncPats and ExcPats (the same GroupPats and FoldPats, the
+ * previous ExcPats empty): the previous tree is kept, each stack's entries are carried again,
+ * and the view is the one sv_view_new makes. On the tutorial and on a real perf recording,
+ * grouped (entry groups and plain groups) and folded, each view made from the one before. */
+static void test_new_like_inc_exc(void **state)
+{
+	(void)state;
+	static const char *const inputs[] = { "examples/tutorial.perfView.xml", "tests/data/mt.fp.txt.gz" };
+	static const char *const groups[] = { "{%}!=>module $1", "{%}!->module $1;[system] kernel%->kernel" };
+	static const char *const changes[][2] = {
+		/* IncPats, ExcPats */
+		{ "Main", "" },
+		{ "DateTime;ntdll", "" },
+		{ "", "RtlGetSystemTimePrecise" },
+		{ "module mscorlib", "KiInterrupt" },
+		{ "leaf_math", "" },
+		{ "worker;leaf", "leaf_mem" },
+		{ "module libc", "" },
+		{ "Thread", "nothing matches this" },
+		{ "", "" },
+	};
+	for (size_t in = 0; in < sizeof(inputs) / sizeof(inputs[0]); in++) {
+		for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+			sv_source *s;
+			sv_error err;
+			assert_int_equal(sv_load(&s, inputs[in], NULL, &err), 0);
+			sv_params p0;
+			assert_int_equal(sv_params_init(&p0), 0);
+			assert_int_equal(sv_params_set(&p0, SV_BOX_GROUP, groups[g]), 0);
+			assert_int_equal(sv_params_set(&p0, SV_BOX_FOLD, "%!?;clone"), 0);
+			sv_view *prev;
+			assert_int_equal(sv_view_new(&prev, s, &p0, &err), 0);
+			for (size_t c = 0; c < sizeof(changes) / sizeof(changes[0]); c++) {
+				sv_params p;
+				assert_int_equal(sv_params_copy(&p, &p0), 0);
+				assert_int_equal(sv_params_set(&p, SV_BOX_INC, changes[c][0]), 0);
+				assert_int_equal(sv_params_set(&p, SV_BOX_EXC, changes[c][1]), 0);
+				sv_view *like, *fresh;
+				assert_int_equal(sv_view_new_like(&like, prev, &p, &err), 0);
+				assert_int_equal(sv_view_new(&fresh, s, &p, &err), 0);
+				assert_same_tree(like, fresh);
+				sv_view_free(fresh);
+				sv_view_free(prev);
+				prev = like;
+				sv_params_dispose(&p);
+			}
+			/* a bad IncPats fails as sv_view_new fails */
+			sv_params p;
+			assert_int_equal(sv_params_copy(&p, &p0), 0);
+			assert_int_equal(sv_params_set(&p, SV_BOX_INC, "{x"), 0);
+			sv_view *bad = NULL;
+			assert_int_equal(sv_view_new_like(&bad, prev, &p, &err), SV_EINVAL);
+			assert_null(bad);
+			sv_params_dispose(&p);
+			sv_params_dispose(&p0);
+			sv_view_free(prev);
+			sv_source_free(s);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_time_boxes), cmocka_unit_test(test_summary_line),
-					    cmocka_unit_test(test_max), cmocka_unit_test(test_new_like) };
+					    cmocka_unit_test(test_max), cmocka_unit_test(test_new_like),
+					    cmocka_unit_test(test_new_like_inc_exc) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
