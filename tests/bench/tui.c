@@ -103,6 +103,25 @@ int main(int argc, char **argv)
 			worst_apply = ap;
 	}
 	printf("apply a changed GroupPats + redraw: worst %.1f ms (target <= 150)\n", worst_apply);
+	/* Apply a changed IncPats (i, the text, Enter) under module entries grouped: the view's
+	 * tree is kept (sv_view_new_like); "Thread" keeps every sample, the worst case */
+	key(a, scr, 'p');
+	key(a, scr, TUI_CTRL('u'));
+	for (const char *c = pats[0]; *c; c++)
+		key(a, scr, (unsigned char)*c);
+	key(a, scr, '\n');
+	worst_apply = 0;
+	static const char *const incs[] = { "Thread", "module libc", "" };
+	for (int r = 0; r < 3; r++) {
+		key(a, scr, 'i');
+		key(a, scr, TUI_CTRL('u'));
+		for (const char *c = incs[r]; *c; c++)
+			key(a, scr, (unsigned char)*c);
+		double ap = key(a, scr, '\n');
+		if (ap > worst_apply)
+			worst_apply = ap;
+	}
+	printf("apply a changed IncPats + redraw: worst %.1f ms (target <= 150)\n", worst_apply);
 	double tab = key(a, scr, '1');
 	printf("switch to ByName + redraw: %.1f ms\n", tab);
 	/* sort ByName by name through the Columns dialog (c, Enter on Name, Esc) */
