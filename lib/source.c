@@ -576,7 +576,7 @@ int sv_source_set_notes(sv_source *src, const char *notes)
 size_t sv_source_memory(const sv_source *src)
 {
 	return src->frames.text.total + (size_t)src->frames.cap * (sizeof(char *) + 4) +
-	       (size_t)src->frames.slot_cap * 4 + (size_t)src->short_cap * 4 +
+	       (size_t)src->frames.slot_cap * 8 + (size_t)src->short_cap * 4 +
 	       (size_t)src->st_cap * 12 + src->st_index.cap * 12 +
 	       src->s_cap * sizeof(sv_stack_id) + (src->s_time ? src->s_cap * sizeof(double) : 0) +
 	       (!src->wide ? src->s_cap * sizeof(uint16_t) + src->code_cap * (sizeof(double) + sizeof(float)) +
@@ -584,7 +584,7 @@ size_t sv_source_memory(const sv_source *src)
 			    : src->s_cap * (sizeof(double) + sizeof(float))) +
 	       (src->s_loc ? src->s_cap * sizeof(uint32_t) : 0) + (size_t)src->loc_cap * sizeof(sv_location) +
 	       src->loc_index.cap * 12 + src->cp_cap * 8 + src->cp_index.cap * 12 + src->shorts.text.total +
-	       (size_t)src->shorts.cap * 12 + (size_t)src->shorts.slot_cap * 4 + (size_t)src->nshort_id * 4 +
+	       (size_t)src->shorts.cap * 12 + (size_t)src->shorts.slot_cap * 8 + (size_t)src->nshort_id * 4 +
 	       (src->short_rank ? (size_t)src->shorts.count * 4 : 0) +
 	       src->loc_lines_cap * sizeof(*src->loc_lines) + src->src_files.text.total;
 }

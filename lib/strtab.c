@@ -47,15 +47,19 @@ nomem:
 	return SV_ENOMEM;
 }
 
+static uint32_t tag_of(uint64_t h) { return (uint32_t)(h >> 32); }
+
 static uint32_t strtab_probe(const strtab *t, const char *s, size_t len, uint64_t h)
 {
-	uint32_t mask = t->slot_cap - 1;
-	for (uint32_t i = (uint32_t)h & mask;; i = (i + 1) & mask) {
-		uint32_t v = t->slots[i];
+	uint32_t mask = t->slot_cap - 1, tag = tag_of(h);
+	for (uint32_t i = tag & mask;; i = (i + 1) & mask) {
+		uint64_t v = t->slots[i];
 		if (!v)
 			return i;
-		v--;
-		if (t->lens[v] == len && memcmp(t->strs[v], s, len) == 0)
+		if ((uint32_t)(v >> 32) != tag)
+			continue;
+		uint32_t id = (uint32_t)v - 1;
+		if (t->lens[id] == len && memcmp(t->strs[id], s, len) == 0)
 			return i;
 	}
 }
@@ -65,22 +69,28 @@ uint32_t sv_strtab_find(const strtab *t, const char *s, size_t len)
 	if (!t->slot_cap)
 		return UINT32_MAX;
 	uint32_t i = strtab_probe(t, s, len, sv_hash_bytes(s, len));
-	return t->slots[i] ? t->slots[i] - 1 : UINT32_MAX;
+	return t->slots[i] ? (uint32_t)t->slots[i] - 1 : UINT32_MAX;
 }
 
+/* Twice the room: each text placed again by the hash half its slot keeps (no text read). */
 static int strtab_rehash(strtab *t)
 {
-	uint32_t ncap = t->slot_cap ? t->slot_cap * 2 : 256;
-	uint32_t *slots = calloc(ncap, sizeof(*slots));
+	uint32_t ncap = t->slot_cap ? t->slot_cap * 2 : 256, mask = ncap - 1;
+	uint64_t *slots = calloc(ncap, sizeof(*slots));
 	if (!slots)
 		return SV_ENOMEM;
+	for (uint32_t k = 0; k < t->slot_cap; k++) {
+		uint64_t v = t->slots[k];
+		if (!v)
+			continue;
+		uint32_t i = (uint32_t)(v >> 32) & mask;
+		while (slots[i])
+			i = (i + 1) & mask;
+		slots[i] = v;
+	}
 	free(t->slots);
 	t->slots = slots;
 	t->slot_cap = ncap;
-	for (uint32_t id = 0; id < t->count; id++) {
-		uint32_t i = strtab_probe(t, t->strs[id], t->lens[id], sv_hash_bytes(t->strs[id], t->lens[id]));
-		t->slots[i] = id + 1;
-	}
 	return 0;
 }
 
@@ -98,7 +108,7 @@ int sv_strtab_intern(strtab *t, uint32_t *out, const char *s, size_t len)
 	uint64_t h = sv_hash_bytes(s, len);
 	uint32_t i = strtab_probe(t, s, len, h);
 	if (t->slots[i]) {
-		*out = t->slots[i] - 1;
+		*out = (uint32_t)t->slots[i] - 1;
 		return 0;
 	}
 	if (t->count == t->cap) {
@@ -118,7 +128,7 @@ int sv_strtab_intern(strtab *t, uint32_t *out, const char *s, size_t len)
 		return SV_ENOMEM;
 	t->strs[t->count] = copy;
 	t->lens[t->count] = (uint32_t)len;
-	t->slots[i] = t->count + 1;
+	t->slots[i] = (uint64_t)tag_of(h) << 32 | (t->count + 1);
 	*out = t->count++;
 	return 0;
 }
@@ -138,9 +148,10 @@ int sv_strtab_rename(strtab *t, const uint32_t *ids, const char *const *texts, c
 		return 0;
 	memset(t->slots, 0, (size_t)t->slot_cap * sizeof(*t->slots));
 	for (uint32_t id = 0; id < t->count; id++) {
-		uint32_t i = strtab_probe(t, t->strs[id], t->lens[id], sv_hash_bytes(t->strs[id], t->lens[id]));
+		uint64_t h = sv_hash_bytes(t->strs[id], t->lens[id]);
+		uint32_t i = strtab_probe(t, t->strs[id], t->lens[id], h);
 		if (!t->slots[i])
-			t->slots[i] = id + 1;
+			t->slots[i] = (uint64_t)tag_of(h) << 32 | (id + 1);
 	}
 	return 0;
 }

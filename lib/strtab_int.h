@@ -14,7 +14,9 @@ typedef struct sv_strtab {
 	arena text;
 	const char **strs;
 	uint32_t *lens;
-	uint32_t *slots; /* open addressing: id+1, 0 = empty */
+	/* open addressing: the text's hash's high half << 32 | id + 1 (0: empty); that half
+	 * places the text (its low bits) and tells most other texts from it without reading them */
+	uint64_t *slots;
 	uint32_t count, cap, slot_cap;
 } strtab;
 
