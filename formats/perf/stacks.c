@@ -526,9 +526,18 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 		s.has_chain = true;
 	}
 	size_t klen = nchain + 4;
-	uint64_t h = hash_words(key, klen);
-	bool found;
-	memo_slot *ms = memo_find(r, key, klen, h, &found);
+	/* the memo, unless it was set aside (memo_asked counts the samples of the window) */
+	bool memo = r->memo_rest == 0, found = false;
+	if (++r->memo_asked == MEMO_WINDOW) {
+		if (memo)
+			r->memo_rest = r->memo_found < MEMO_WINDOW / 4 ? MEMO_REST : 0;
+		else
+			r->memo_rest--;
+		r->memo_asked = r->memo_found = 0;
+	}
+	uint64_t h = memo ? hash_words(key, klen) : 0;
+	memo_slot *ms = memo ? memo_find(r, key, klen, h, &found) : NULL;
+	r->memo_found += found;
 	uint32_t leaf = SV_LOC_NONE;
 	if (found) {
 		st = ms->stack;
@@ -591,7 +600,8 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 				return sv_pdr_fail(r, rc, off, "cannot intern stack");
 		if (loc && (rc = code_path(r, nloc, &leaf)))
 			return sv_pdr_fail(r, rc, off, "cannot intern a code path");
-		memo_put(r, key, klen, h, st, leaf);
+		if (memo)
+			memo_put(r, key, klen, h, st, leaf);
 	}
 	*out = st;
 	if (loc)
