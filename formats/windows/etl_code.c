@@ -35,7 +35,7 @@ static int same_build(const char *path, const esymfile *f, uint64_t *base)
 	sv_symtab *pe = NULL;
 	sv_pe_code_info pi;
 	int ok = 0;
-	if (!sv_pe_code(in.data, in.len, path, UINT32_MAX, 0, &pi, &err) &&
+	if (!sv_pe_code(in.data, in.len, path, 0, 0, &pi, &err) &&
 	    !sv_symtab_read_pe(&pe, in.data, in.len, path, &err) && sv_symtab_pdb_name(pe)) {
 		unsigned char g1[16], g2[16];
 		uint32_t a1, a2;

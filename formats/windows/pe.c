@@ -64,6 +64,8 @@ int sv_symtab_read_pe(sv_symtab **out, const unsigned char *d, size_t n, const c
 	uint16_t magic = u16(d + opt);
 	if (magic != 0x10B && magic != 0x20B)
 		return fail(err, name, SV_EFORMAT, opt, "corrupt PE image: unknown optional header magic");
+	if (optsize < (magic == 0x20B ? 112 : 96)) /* PE32+'s fields before its data directories are longer */
+		return fail(err, name, SV_EFORMAT, lfanew + 20, "corrupt PE image: optional header out of range");
 	size_t dd = opt + (magic == 0x20B ? 112 : 96);
 	uint32_t ndd = u32(d + opt + (magic == 0x20B ? 108 : 92));
 	if (ndd > 16)
@@ -162,7 +164,7 @@ int sv_pe_code(const unsigned char *d, size_t n, const char *name, uint32_t rva,
 	const unsigned char *sect = d + opt + optsize;
 	if ((size_t)(sect - d) + 40 * (size_t)nsect > n)
 		return fail(err, name, SV_EFORMAT, opt + optsize, "corrupt PE image: the section table overruns the file");
-	if (rva == UINT32_MAX)
+	if (size == 0) /* the header's fields only */
 		return 0;
 	for (uint16_t i = 0; i < nsect; i++) {
 		const unsigned char *s = sect + 40 * (size_t)i;

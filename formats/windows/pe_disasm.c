@@ -78,7 +78,7 @@ int sv_disasm_pe(sv_disasm *out, const char *path, const char *pdb_path, uint64_
 	if (rc)
 		return rc;
 	sv_pe_code_info pi;
-	if ((rc = sv_pe_code(in.data, in.len, path, UINT32_MAX, 0, &pi, err)) ||
+	if ((rc = sv_pe_code(in.data, in.len, path, 0, 0, &pi, err)) ||
 	    (rc = sv_symtab_read_pe(&pe, in.data, in.len, path, err)) || (rc = sv_symtab_open(&pdb, pdb_path, err)))
 		goto out;
 	unsigned char g1[16], g2[16];

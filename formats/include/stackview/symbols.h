@@ -73,7 +73,7 @@ SV_API void sv_symtab_image_key(const sv_symtab *t, char *buf, size_t size);
 /* A PE image's code for annotate: the function at [rva, rva + size) from the executable
  * section whose file data holds it (code: borrowed from d), the image's machine, its
  * preferred load address (what its addresses are printed from: ImageBase + RVA) and whether
- * it is PE32+ (rva UINT32_MAX: only these, no code). SV_EFORMAT with the byte offset for a damaged image, code outside every
+ * it is PE32+ (size 0: only these, code NULL). SV_EFORMAT with the byte offset for a damaged image, code outside every
  * section or in one that is not executable. */
 typedef struct sv_pe_code_info {
 	const unsigned char *code;
