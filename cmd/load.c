@@ -29,9 +29,10 @@ sv_import_opts cli_import_opts(const cli_opts *o)
 	return (sv_import_opts){ .format = o->format, .event = o->event, .kallsyms = o->kallsyms, .debug_dirs = o->debug_dirs,
 				 .perf_map_dir = o->perf_map_dir, .no_inline = o->no_inline, .by_cpu = o->by_cpu, .threads = o->threads,
 				 .code_paths = o->cmd && !strcmp(o->cmd, "source"),
-				 /* code addresses for annotate, Goto Source, the TUI (a, Alt-D) and info's notes */
-				 .no_code = o->cmd && strcmp(o->cmd, "annotate") && strcmp(o->cmd, "source") && strcmp(o->cmd, "view") &&
-					    strcmp(o->cmd, "info"),
+				 /* code addresses for annotate, Goto Source and the TUI (a, Alt-D); info's notes
+				  * say which files annotate would read, without the addresses */
+				 .no_code = o->cmd && strcmp(o->cmd, "annotate") && strcmp(o->cmd, "source") && strcmp(o->cmd, "view"),
+				 .code_notes = o->cmd && !strcmp(o->cmd, "info"),
 				 .symfs = o->symfs, .debuginfod = urls && *urls,
 				 .symbol_path = o->symbol_path ? o->symbol_path : getenv("_NT_SYMBOL_PATH"), .offline = o->offline, .priority = o->priority,
 				 .symbol_modules = o->symbol_modules,

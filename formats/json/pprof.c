@@ -251,7 +251,7 @@ static int location_frames(pp_ctx *c)
 	const pb_profile *p = c->p;
 	const sv_sink_ops *so = c->sink->ops;
 	c->code = so->intern_location && so->intern_code_path && so->set_location_line && so->add_sample_at &&
-		  !(c->opts && c->opts->no_code);
+		  !(c->opts && c->opts->no_code && !c->opts->code_notes); /* (per location, not per sample) */
 	c->loff = malloc((p->n_location + 1) * sizeof(*c->loff));
 	c->ln = malloc((p->n_location + 1) * sizeof(*c->ln));
 	c->map_dso = calloc(p->n_mapping + 1, sizeof(*c->map_dso));

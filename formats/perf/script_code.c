@@ -88,8 +88,9 @@ int sv_ps_frame_location(ps_ctx *c, const raw_frame *f, sv_frame_id frame, bool 
 bool sv_ps_code_wanted(const ps_ctx *c)
 {
 	const sv_sink_ops *o = c->sink->ops;
-	return !c->tt_on && !c->opts->no_code && o->intern_code_file && o->intern_location && o->intern_code_path &&
-	       o->add_sample_at;
+	/* (info's note counts the files whose frames agree with them: found as annotate finds them) */
+	return !c->tt_on && (!c->opts->no_code || c->opts->code_notes) && o->intern_code_file && o->intern_location &&
+	       o->intern_code_path && o->add_sample_at;
 }
 
 int sv_ps_code_path(ps_ctx *c, uint32_t *out)

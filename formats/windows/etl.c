@@ -171,6 +171,7 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 	c.by_cpu = opts && opts->by_cpu;
 	c.code_paths = opts && opts->code_paths;
 	c.no_code = opts && opts->no_code;
+	c.code_notes = opts && opts->code_notes;
 	c.symbol_path = opts && opts->symbol_path && *opts->symbol_path ? opts->symbol_path : NULL;
 	c.offline = opts && opts->offline;
 	c.symbol_modules = opts && opts->symbol_modules && *opts->symbol_modules ? opts->symbol_modules : NULL;
@@ -344,6 +345,8 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 			  f->ts >= c.hdr_ts ? (double)(f->ts - c.hdr_ts) * 1000.0 / c.freq : 0.0, c.first_pid == UINT32_MAX ? (int64_t)-1 : (int64_t)c.first_pid,
 			  f->tid, f->cpu, f->ip);
 	}
+	if (!rc && c.no_code && c.code_notes)
+		rc = sv_etl_code_notes(&c);
 	if (!rc)
 		rc = sv_etl_symbols_notes(&c);
 	const char *in_entry = in->inner ? "in " : "", *entry = in->inner ? in->inner : "", *sep = in->inner ? ": " : "";

@@ -64,7 +64,7 @@ int sv_etl_code_file(etl_ctx *c, const eimage *im, uint32_t *file, uint64_t *fil
 {
 	*file = SV_LOC_NONE;
 	char key[48];
-	esymfile *f = sv_etl_pdb_file(c, im, key, sizeof(key));
+	esymfile *f = sv_etl_pdb_file(c, im, true, key, sizeof(key));
 	const sv_sink_ops *ops = c->sink->ops;
 	if (!f || !f->t || !f->path || !ops->intern_code_file || f->code < 0)
 		return 0;
@@ -104,6 +104,21 @@ int sv_etl_code_file(etl_ctx *c, const eimage *im, uint32_t *file, uint64_t *fil
 		*file = f->code_file;
 		*file_base = f->code_base;
 		return 0;
+	}
+	return 0;
+}
+
+int sv_etl_code_notes(etl_ctx *c)
+{
+	char key[48];
+	for (size_t i = 0; i < c->nimages; i++) {
+		const eimage *im = &c->images[i];
+		esymfile *f = sv_etl_pdb_file(c, im, false, key, sizeof(key));
+		uint32_t file;
+		uint64_t base;
+		int rc = f && f->t && !f->code ? sv_etl_code_file(c, im, &file, &base) : 0;
+		if (rc)
+			return rc;
 	}
 	return 0;
 }

@@ -398,6 +398,7 @@ typedef struct etl_ctx {
 	bool by_cpu;          /* --by-cpu: every stack under its CPU */
 	bool code_paths;      /* callers' code locations too (Goto Source), not only the leaf's */
 	bool no_code;         /* no code locations at all (no command will ask for them) */
+	bool code_notes;      /* but which images annotate would read, for info's notes */
 	uint32_t *cpu_cur;    /* per CPU, the thread its last CSwitch switched in */
 	size_t ncpu_cur;
 	size_t cswitches, readies, cpu_kept;
@@ -539,9 +540,10 @@ int sv_etl_on_rsds(etl_ctx *c, const etl_rec *r);
 int sv_etl_on_imageid(etl_ctx *c, const etl_rec *r);
 /* The PDB of an image on the symbol path (looked for once), or NULL. */
 const struct sv_symtab *sv_etl_symtab(etl_ctx *c, const eimage *im);
-/* The PDB found for an image (NULL: none, or only the image's exports), and the image's own
+/* The PDB found for an image (NULL: none, or only the image's exports; look: search for it
+ * if no frame has asked yet, else only one looked for already), and the image's own
  * store key (TimeDateStamp and SizeOfImage) in image_key when the trace gives it, else "". */
-esymfile *sv_etl_pdb_file(etl_ctx *c, const eimage *im, char *image_key, size_t keycap);
+esymfile *sv_etl_pdb_file(etl_ctx *c, const eimage *im, bool look, char *image_key, size_t keycap);
 /* The next element of the symbol path (etl_symbols.c). */
 bool sv_etl_symbol_dir(const char **p, char *el, size_t elcap, const char **dir, const char **url, bool *store_only);
 /* ---- etl_code.c ---- */
@@ -550,6 +552,9 @@ bool sv_etl_symbol_dir(const char **p, char *el, size_t elcap, const char **dir,
  * with that PDB (set_code_symbols); *file_base: its preferred load address (its own
  * addresses are file_base + RVA). SV_LOC_NONE in *file when none is found. 0 or SV_ENOMEM. */
 int sv_etl_code_file(etl_ctx *c, const eimage *im, uint32_t *file, uint64_t *file_base);
+/* The code files of the images whose PDBs named frames, without locations (info's notes
+ * when no code addresses are kept). 0 or SV_ENOMEM. */
+int sv_etl_code_notes(etl_ctx *c);
 /* info lines: each PDB found and where, each one not and why. */
 int sv_etl_symbols_notes(etl_ctx *c);
 

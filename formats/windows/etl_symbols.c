@@ -311,13 +311,13 @@ const sv_symtab *sv_etl_symtab(etl_ctx *c, const eimage *im)
 	return t;
 }
 
-esymfile *sv_etl_pdb_file(etl_ctx *c, const eimage *im, char *image_key, size_t keycap)
+esymfile *sv_etl_pdb_file(etl_ctx *c, const eimage *im, bool look, char *image_key, size_t keycap)
 {
 	image_key[0] = '\0';
 	if (!c->symbol_path || (c->symbol_modules && !module_listed(c->symbol_modules, im->path)))
 		return NULL;
 	ersds *pdb = identity(c, &c->rsds_by_key, im->pid, im->base);
-	if (!pdb || !resolve(c, pdb) || !pdb->file)
+	if (!pdb || (!pdb->file && !look) || !resolve(c, pdb) || !pdb->file)
 		return NULL;
 	ersds *img = identity(c, &c->imageid_by_key, im->pid, im->base);
 	if (!img)

@@ -35,6 +35,8 @@ typedef struct sv_import_opts {
 				   * (Goto Source's inclusive lines; a third more load time) */
 	bool no_code;             /* no code addresses wanted (not annotate, Goto Source, the TUI):
 				   * importers keep none and open no code files for them */
+	bool code_notes;          /* with no_code: what `info` says about code all the same (which
+				   * files annotate would read), without the samples' addresses */
 	bool by_cpu;              /* perf, ETL: every stack under a "CPU n" root frame (WPA's Cpu) */
 	const char *symbol_path;  /* ETL: where PDBs are (_NT_SYMBOL_PATH syntax); NULL = none */
 	bool offline;             /* ETL: never download from the symbol path's servers */
