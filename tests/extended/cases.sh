@@ -280,13 +280,16 @@ if command -v perf > /dev/null && command -v objdump > /dev/null; then
 			'let t = 0; const end = Date.now() + 1500; while (Date.now() < end) t += mix(100000);' 'console.log(t);' > "$AN/jit/hot.js"
 		if (cd "$AN/jit" && perf record -q -k 1 -e cpu-clock -F 5000 -g -N -o raw.data node --perf-prof hot.js > /dev/null 2>&1 &&
 			HOME="$AN/jit" perf inject --jit -i raw.data -o jit.data > /dev/null 2>&1); then
-			line=$(perf report -i "$AN/jit/jit.data" --stdio --no-children --sort dso,sym 2>/dev/null | grep -m1 '\] JS:\*mix ')
+			# the hottest optimized JS function (node 20 names it JS:*mix, node 18 LazyCompile:*mix;
+			# V8 may have inlined mix into the script's loop instead)
+			line=$(perf report -i "$AN/jit/jit.data" --stdio --no-children --sort dso,sym 2>/dev/null |
+				grep -m1 -E '^ +[0-9.]+% +jitted-[0-9]+-[0-9]+\.so +\[\.\] [A-Za-z]+:\*')
 			dso=$(awk '{print $2}' <<<"$line")
 			fn=${line#*\[.\] }
 			if [ -n "$dso" ] && [ -n "$fn" ]; then
 				ann_cmp annotate.jit "$AN/jit/jit.data" "$fn" --dsos "$dso" -- --kallsyms /nonexistent
 			else
-				bad annotate.jit "no JS:*mix in perf report of the injected recording: $line"
+				bad annotate.jit "no optimized JS code in perf report of the injected recording: $line"
 			fi
 		else
 			bad annotate.jit "cannot record node --perf-prof or inject its jitdump here"
