@@ -361,8 +361,8 @@ void sv_clr_irp_text(uint32_t raw, char *flags, size_t fcap, char *prio, size_t 
 
 static const clr_template *find(const clr_template *t, size_t n, const char *event)
 {
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(t[i].event, event) == 0)
+	for (size_t i = 0; i < n; i++) /* (the first letter tells most apart without a call) */
+		if (t[i].event[0] == event[0] && strcmp(t[i].event, event) == 0)
 			return &t[i];
 	return NULL;
 }
