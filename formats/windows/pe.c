@@ -48,7 +48,17 @@ static int fail(sv_error *err, const char *name, int code, size_t off, const cha
 	return code;
 }
 
-int sv_symtab_read_pe(sv_symtab **out, const unsigned char *d, size_t n, const char *name, sv_error *err)
+/* The headers both readers stand on: the MZ header's PE signature, the COFF header, an
+ * optional header of a known kind long enough for its fixed fields, the section table
+ * inside the input. */
+typedef struct pe_hdr {
+	uint16_t machine, nsect, optsize, magic;
+	uint32_t stamp;
+	size_t opt; /* where the optional header starts */
+	const unsigned char *sect;
+} pe_hdr;
+
+static int headers(const unsigned char *d, size_t n, const char *name, pe_hdr *h, sv_error *err)
 {
 	if (n < 64 || d[0] != 'M' || d[1] != 'Z')
 		return fail(err, name, SV_EFORMAT, 0, "not a PE image (no MZ header)");
@@ -56,30 +66,42 @@ int sv_symtab_read_pe(sv_symtab **out, const unsigned char *d, size_t n, const c
 	if ((uint64_t)lfanew + 24 > n || memcmp(d + lfanew, "PE\0\0", 4))
 		return fail(err, name, SV_EFORMAT, 0x3C, "not a PE image (no PE signature where the MZ header points)");
 	const unsigned char *coff = d + lfanew + 4;
-	uint16_t machine = u16(coff), nsect = u16(coff + 2), optsize = u16(coff + 16);
-	uint32_t stamp = u32(coff + 4);
-	size_t opt = (size_t)lfanew + 24;
-	if (opt + optsize > n || optsize < 96)
+	h->machine = u16(coff), h->nsect = u16(coff + 2), h->optsize = u16(coff + 16);
+	h->stamp = u32(coff + 4);
+	h->opt = (size_t)lfanew + 24;
+	if (h->opt + h->optsize > n || h->optsize < 96)
 		return fail(err, name, SV_EFORMAT, lfanew + 20, "corrupt PE image: optional header out of range");
-	uint16_t magic = u16(d + opt);
-	if (magic != 0x10B && magic != 0x20B)
-		return fail(err, name, SV_EFORMAT, opt, "corrupt PE image: unknown optional header magic");
-	if (optsize < (magic == 0x20B ? 112 : 96)) /* PE32+'s fields before its data directories are longer */
+	h->magic = u16(d + h->opt);
+	if (h->magic != 0x10B && h->magic != 0x20B)
+		return fail(err, name, SV_EFORMAT, h->opt, "corrupt PE image: unknown optional header magic");
+	if (h->optsize < (h->magic == 0x20B ? 112 : 96)) /* PE32+'s fields before its data directories are longer */
 		return fail(err, name, SV_EFORMAT, lfanew + 20, "corrupt PE image: optional header out of range");
+	h->sect = d + h->opt + h->optsize;
+	if ((size_t)(h->sect - d) + 40 * (size_t)h->nsect > n)
+		return fail(err, name, SV_EFORMAT, h->opt + h->optsize, "corrupt PE image: the section table overruns the file");
+	return 0;
+}
+
+int sv_symtab_read_pe(sv_symtab **out, const unsigned char *d, size_t n, const char *name, sv_error *err)
+{
+	pe_hdr h;
+	int hrc = headers(d, n, name, &h, err);
+	if (hrc)
+		return hrc;
+	size_t opt = h.opt, optsize = h.optsize;
+	uint16_t magic = h.magic;
 	size_t dd = opt + (magic == 0x20B ? 112 : 96);
 	uint32_t ndd = u32(d + opt + (magic == 0x20B ? 108 : 92));
 	if (ndd > 16)
 		ndd = 16;
 	if (dd + 8 * (size_t)ndd > opt + optsize)
 		ndd = (uint32_t)((opt + optsize - dd) / 8);
-	pe p = { d, n, d + opt + optsize, nsect };
-	if ((size_t)(p.sect - d) + 40 * (size_t)nsect > n)
-		return fail(err, name, SV_EFORMAT, opt + optsize, "corrupt PE image: the section table overruns the file");
+	pe p = { d, n, h.sect, h.nsect };
 	sv_symtab *t = sv_symtab_new_empty();
 	if (!t)
 		return sv_error_set(err, SV_ENOMEM, NULL);
-	t->machine = machine;
-	t->pe_stamp = stamp;
+	t->machine = h.machine;
+	t->pe_stamp = h.stamp;
 	t->pe_size = u32(d + opt + 56);
 	t->is_pe = true;
 	int rc = 0;
@@ -145,25 +167,16 @@ int sv_pe_code(const unsigned char *d, size_t n, const char *name, uint32_t rva,
 	       sv_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	if (n < 64 || d[0] != 'M' || d[1] != 'Z')
-		return fail(err, name, SV_EFORMAT, 0, "not a PE image (no MZ header)");
-	uint32_t lfanew = u32(d + 0x3C);
-	if ((uint64_t)lfanew + 24 > n || memcmp(d + lfanew, "PE\0\0", 4))
-		return fail(err, name, SV_EFORMAT, 0x3C, "not a PE image (no PE signature where the MZ header points)");
-	const unsigned char *coff = d + lfanew + 4;
-	uint16_t nsect = u16(coff + 2), optsize = u16(coff + 16);
-	size_t opt = (size_t)lfanew + 24;
-	if (opt + optsize > n || optsize < 96)
-		return fail(err, name, SV_EFORMAT, lfanew + 20, "corrupt PE image: optional header out of range");
-	uint16_t magic = u16(d + opt);
-	if (magic != 0x10B && magic != 0x20B)
-		return fail(err, name, SV_EFORMAT, opt, "corrupt PE image: unknown optional header magic");
-	out->machine = u16(coff);
-	out->is64 = magic == 0x20B;
-	out->image_base = magic == 0x20B ? (uint64_t)u32(d + opt + 24) | (uint64_t)u32(d + opt + 28) << 32 : u32(d + opt + 28);
-	const unsigned char *sect = d + opt + optsize;
-	if ((size_t)(sect - d) + 40 * (size_t)nsect > n)
-		return fail(err, name, SV_EFORMAT, opt + optsize, "corrupt PE image: the section table overruns the file");
+	pe_hdr h;
+	int rc = headers(d, n, name, &h, err);
+	if (rc)
+		return rc;
+	size_t opt = h.opt;
+	out->machine = h.machine;
+	out->is64 = h.magic == 0x20B;
+	out->image_base = out->is64 ? (uint64_t)u32(d + opt + 24) | (uint64_t)u32(d + opt + 28) << 32 : u32(d + opt + 28);
+	const unsigned char *sect = h.sect;
+	uint16_t nsect = h.nsect;
 	if (size == 0) /* the header's fields only */
 		return 0;
 	for (uint16_t i = 0; i < nsect; i++) {
