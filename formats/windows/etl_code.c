@@ -50,16 +50,6 @@ static int same_build(const char *path, const esymfile *f, uint64_t *base)
 	return ok;
 }
 
-/* The image's file name, as the trace logged its path. */
-static const char *image_name(const char *path)
-{
-	const char *b = path;
-	for (const char *q = path; *q; q++)
-		if (*q == '\\' || *q == '/')
-			b = q + 1;
-	return b;
-}
-
 int sv_etl_code_file(etl_ctx *c, const eimage *im, uint32_t *file, uint64_t *file_base)
 {
 	*file = SV_LOC_NONE;
@@ -74,7 +64,7 @@ int sv_etl_code_file(etl_ctx *c, const eimage *im, uint32_t *file, uint64_t *fil
 		return 0;
 	}
 	f->code = -1;
-	const char *name = image_name(im->path);
+	const char *name = sv_etl_base_name(im->path);
 	snprintf(f->code_name, sizeof(f->code_name), "%s", name);
 	if (!sv_symsrv_safe_name(name))
 		return 0;

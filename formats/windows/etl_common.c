@@ -413,3 +413,12 @@ int sv_etl_fail(etl_ctx *c, int code, size_t off, const char *fmt, ...)
 	sv_error_locate(c->err, c->in->name, -1, (long long)off);
 	return rc;
 }
+
+const char *sv_etl_base_name(const char *path)
+{
+	const char *b = path;
+	for (const char *q = path; *q; q++)
+		if (*q == '\\' || *q == '/')
+			b = q + 1;
+	return b;
+}

@@ -186,15 +186,6 @@ static void append_path(const etl_ctx *c, char *out, size_t cap, size_t *len, co
 		*len = *len + (size_t)n < cap ? *len + (size_t)n : cap - 1;
 }
 
-static const char *base_name(const char *path)
-{
-	const char *b = path;
-	for (const char *q = path; *q; q++)
-		if (*q == '\\' || *q == '/')
-			b = q + 1;
-	return b;
-}
-
 static int intern_name(emit *e, sv_frame_id *out, const char *name)
 {
 	return e->c->sink->ops->intern_frame(e->c->sink->self, out, name, strlen(name));
@@ -275,7 +266,7 @@ static bool complete_stack(emit *e, uint32_t pid, uint64_t addr, uint64_t ts, co
 	const eimage *im = find_image(e, sv_etl_is_kernel(e->c, addr) ? 0 : pid, addr, ts);
 	if (!im)
 		return false;
-	const char *b = base_name(im->path);
+	const char *b = sv_etl_base_name(im->path);
 	if (strcasecmp(b, "ntdll.dll") == 0)
 		return true;
 	if (exe && exe[0] && strcasecmp(b, exe) == 0)

@@ -434,6 +434,8 @@ typedef enum etl_val {
 size_t sv_etl_val_size(etl_val v);
 /* Its text into buf (cap >= 48); q holds sv_etl_val_size(v) bytes. */
 void sv_etl_val_text(char *buf, size_t cap, etl_val v, const unsigned char *q);
+/* A logged path's file name (after its last '\\' or '/'). */
+const char *sv_etl_base_name(const char *path);
 /* The name of a kernel hook group, or NULL. */
 const char *sv_etl_group_name(int group);
 /* Index into sv_etl_guids of the 16-byte GUID at g, or -1. */

@@ -218,10 +218,7 @@ static void search(etl_ctx *c, esymfile *f, const ersds *e)
 /* An image without a DbgID_RSDS event: counted once by its file name, for the notes. */
 static void no_identity(etl_ctx *c, const char *path)
 {
-	const char *b = path;
-	for (const char *q = path; *q; q++)
-		if (*q == '\\' || *q == '/')
-			b = q + 1;
+	const char *b = sv_etl_base_name(path);
 	for (size_t i = 0; i < c->nnoid; i++)
 		if (!strcasecmp(c->noid[i], b))
 			return;
@@ -271,10 +268,7 @@ static const sv_symtab *resolve(etl_ctx *c, ersds *e)
  * case)? */
 static bool module_listed(const char *list, const char *path)
 {
-	const char *base = path;
-	for (const char *q = path; *q; q++)
-		if (*q == '\\' || *q == '/')
-			base = q + 1;
+	const char *base = sv_etl_base_name(path);
 	const char *dot = strrchr(base, '.');
 	size_t bl = dot && dot != base ? (size_t)(dot - base) : strlen(base);
 	for (const char *p = list; *p;) {
