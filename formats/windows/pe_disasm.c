@@ -35,22 +35,19 @@ static bool arch_of(uint16_t machine, cs_arch *arch, cs_mode *mode, const char *
 }
 
 /* The extent of the symbol holding rva: a procedure's own size, a public's up to the next
- * symbol. 0 when none holds it. */
+ * symbol (the table is in address order). 0 when none holds it. */
 static uint32_t extent(const sv_symtab *t, uint32_t rva, const sv_symbol **out)
 {
 	const sv_symbol *s = sv_symtab_lookup(t, rva);
 	*out = s;
-	if (!s)
-		return 0;
-	if (s->size)
-		return rva - s->rva < s->size ? s->size : 0;
-	uint64_t next = UINT64_MAX;
-	for (size_t i = 0, n = sv_symtab_count(t); i < n; i++) {
-		const sv_symbol *x = sv_symtab_at(t, i);
-		if (x->rva > s->rva && x->rva < next)
-			next = x->rva;
+	if (!s || s->size)
+		return s ? s->size : 0;
+	for (size_t i = (size_t)(s - sv_symtab_at(t, 0)) + 1, n = sv_symtab_count(t); i < n; i++) {
+		uint64_t next = sv_symtab_at(t, i)->rva;
+		if (next > s->rva)
+			return next - s->rva <= MAX_FUNCTION_BYTES ? (uint32_t)(next - s->rva) : 0;
 	}
-	return next != UINT64_MAX && next - s->rva <= MAX_FUNCTION_BYTES ? (uint32_t)(next - s->rva) : 0;
+	return 0;
 }
 
 static int lines_of(sv_disasm *out, const sv_symtab *pdb, uint64_t image_base)
