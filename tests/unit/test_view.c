@@ -73,6 +73,20 @@ static void test_max(void **state)
 	sv_source_free(s);
 }
 
+/* The same ByName rows: names, stats and When. */
+static void assert_same_byname(sv_view *a, sv_view *b)
+{
+	char wa[SV_WHEN_LEN + 1], wb[SV_WHEN_LEN + 1];
+	assert_int_equal(sv_view_byname_count(a), sv_view_byname_count(b));
+	for (uint32_t r = 0; r < sv_view_byname_count(a); r++) {
+		assert_string_equal(sv_view_name(a, sv_view_byname_name(a, r)), sv_view_name(b, sv_view_byname_name(b, r)));
+		assert_memory_equal(sv_view_byname_stats(a, r), sv_view_byname_stats(b, r), sizeof(sv_stats));
+		assert_int_equal(sv_view_byname_when(wa, a, r), 0);
+		assert_int_equal(sv_view_byname_when(wb, b, r), 0);
+		assert_string_equal(wa, wb);
+	}
+}
+
 /* Two views are the same: nodes, their stats and When, ByName rows and their When. */
 static void assert_same_view(sv_view *a, sv_view *b)
 {
@@ -86,18 +100,39 @@ static void assert_same_view(sv_view *a, sv_view *b)
 		assert_int_equal(sv_view_node_when(wb, b, n), 0);
 		assert_string_equal(wa, wb);
 	}
-	assert_int_equal(sv_view_byname_count(a), sv_view_byname_count(b));
-	for (uint32_t r = 0; r < sv_view_byname_count(a); r++) {
-		assert_string_equal(sv_view_name(a, sv_view_byname_name(a, r)), sv_view_name(b, sv_view_byname_name(b, r)));
-		assert_memory_equal(sv_view_byname_stats(a, r), sv_view_byname_stats(b, r), sizeof(sv_stats));
-		assert_int_equal(sv_view_byname_when(wa, a, r), 0);
-		assert_int_equal(sv_view_byname_when(wb, b, r), 0);
-		assert_string_equal(wa, wb);
-	}
+	assert_same_byname(a, b);
 	sv_netpeak na, nb;
 	assert_int_equal(sv_view_net_peak(a, &na), 0);
 	assert_int_equal(sv_view_net_peak(b, &nb), 0);
 	assert_true(na.net == nb.net && na.peak == nb.peak && na.peak_time == nb.peak_time);
+}
+
+/* The view new_like makes from prev with p, checked by `same` against the one sv_view_new
+ * makes; prev is freed, the new one returned (each change starts from a reused view). */
+static sv_view *like_checked(sv_view *prev, const sv_source *s, sv_params *p, void (*same)(sv_view *, sv_view *))
+{
+	sv_error err;
+	sv_view *like, *fresh;
+	assert_int_equal(sv_view_new_like(&like, prev, p, &err), 0);
+	assert_int_equal(sv_view_new(&fresh, s, p, &err), 0);
+	same(like, fresh);
+	sv_view_free(fresh);
+	sv_view_free(prev);
+	sv_params_dispose(p);
+	return like;
+}
+
+/* A bad box (box, text) fails new_like as sv_view_new fails. */
+static void like_fails(sv_view *prev, const sv_params *p0, sv_box box, const char *text)
+{
+	sv_error err;
+	sv_params p;
+	assert_int_equal(sv_params_copy(&p, p0), 0);
+	assert_int_equal(sv_params_set(&p, box, text), 0);
+	sv_view *bad = NULL;
+	assert_int_equal(sv_view_new_like(&bad, prev, &p, &err), SV_EINVAL);
+	assert_null(bad);
+	sv_params_dispose(&p);
 }
 
 /* sv_view_new_like: a new time range or Fold% reuses the previous view's stack work and gives
@@ -127,23 +162,10 @@ static void test_new_like(void **state)
 		for (int b = 0; b < SV_BOX_COUNT; b++)
 			if (changes[c][b])
 				assert_int_equal(sv_params_set(&p, (sv_box)b, changes[c][b]), 0);
-		sv_view *like, *fresh;
-		assert_int_equal(sv_view_new_like(&like, prev, &p, &err), 0);
-		assert_int_equal(sv_view_new(&fresh, s, &p, &err), 0);
-		assert_same_view(like, fresh);
-		sv_view_free(fresh);
-		sv_view_free(prev);
-		prev = like; /* the next change starts from a view that was itself reused */
-		sv_params_dispose(&p);
+		prev = like_checked(prev, s, &p, assert_same_view);
 	}
 	/* a bad box still fails as sv_view_new fails */
-	sv_params p;
-	assert_int_equal(sv_params_copy(&p, &p0), 0);
-	assert_int_equal(sv_params_set(&p, SV_BOX_END, "soon"), 0);
-	sv_view *bad = NULL;
-	assert_int_equal(sv_view_new_like(&bad, prev, &p, &err), SV_EINVAL);
-	assert_null(bad);
-	sv_params_dispose(&p);
+	like_fails(prev, &p0, SV_BOX_END, "soon");
 	sv_params_dispose(&p0);
 	sv_view_free(prev);
 	sv_source_free(s);
@@ -170,15 +192,7 @@ static void assert_same_tree_at(sv_view *a, sv_node_id x, sv_view *b, sv_node_id
 static void assert_same_tree(sv_view *a, sv_view *b)
 {
 	assert_same_tree_at(a, SV_NODE_ROOT, b, SV_NODE_ROOT);
-	char wa[SV_WHEN_LEN + 1], wb[SV_WHEN_LEN + 1];
-	assert_int_equal(sv_view_byname_count(a), sv_view_byname_count(b));
-	for (uint32_t r = 0; r < sv_view_byname_count(a); r++) {
-		assert_string_equal(sv_view_name(a, sv_view_byname_name(a, r)), sv_view_name(b, sv_view_byname_name(b, r)));
-		assert_memory_equal(sv_view_byname_stats(a, r), sv_view_byname_stats(b, r), sizeof(sv_stats));
-		assert_int_equal(sv_view_byname_when(wa, a, r), 0);
-		assert_int_equal(sv_view_byname_when(wb, b, r), 0);
-		assert_string_equal(wa, wb);
-	}
+	assert_same_byname(a, b);
 }
 
 /* sv_view_new_like with other IncPats and ExcPats (the same GroupPats and FoldPats, the
@@ -218,23 +232,10 @@ static void test_new_like_inc_exc(void **state)
 				assert_int_equal(sv_params_copy(&p, &p0), 0);
 				assert_int_equal(sv_params_set(&p, SV_BOX_INC, changes[c][0]), 0);
 				assert_int_equal(sv_params_set(&p, SV_BOX_EXC, changes[c][1]), 0);
-				sv_view *like, *fresh;
-				assert_int_equal(sv_view_new_like(&like, prev, &p, &err), 0);
-				assert_int_equal(sv_view_new(&fresh, s, &p, &err), 0);
-				assert_same_tree(like, fresh);
-				sv_view_free(fresh);
-				sv_view_free(prev);
-				prev = like;
-				sv_params_dispose(&p);
+				prev = like_checked(prev, s, &p, assert_same_tree);
 			}
 			/* a bad IncPats fails as sv_view_new fails */
-			sv_params p;
-			assert_int_equal(sv_params_copy(&p, &p0), 0);
-			assert_int_equal(sv_params_set(&p, SV_BOX_INC, "{x"), 0);
-			sv_view *bad = NULL;
-			assert_int_equal(sv_view_new_like(&bad, prev, &p, &err), SV_EINVAL);
-			assert_null(bad);
-			sv_params_dispose(&p);
+			like_fails(prev, &p0, SV_BOX_INC, "{x");
 			sv_params_dispose(&p0);
 			sv_view_free(prev);
 			sv_source_free(s);
