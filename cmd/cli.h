@@ -240,23 +240,29 @@ int out_calltree(FILE *f, sv_view *v, const cli_opts *o);
 int out_aggtree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o);
 int out_callercallee(FILE *f, sv_view *v, const sv_callercallee *cc, const cli_opts *o);
 
-/* JSON writer (json_out.c). */
+/* JSON writer (json_out.c). Text is kept in buf and written to f when buf is full and when
+ * the outermost container closes: a caller writes to f itself only between documents. */
 typedef struct jw {
 	FILE *f;
 	long depth;
 	bool comma; /* the innermost open container has a value already */
 	bool after_key;
+	size_t n; /* bytes in buf */
+	char buf[8192];
 } jw;
 void jw_begin_obj(jw *w);
 void jw_end_obj(jw *w);
 void jw_begin_arr(jw *w);
 void jw_end_arr(jw *w);
 void jw_key(jw *w, const char *k);
+/* A key the caller writes as its JSON text with the colon (n bytes): JW_KEY(w, "ms") for a
+ * literal key that needs no escape, in a loop that writes millions. */
+void jw_keyn(jw *w, const char *text, size_t n);
+#define JW_KEY(w, lit) jw_keyn((w), "\"" lit "\":", sizeof(lit) + 2)
 void jw_str(jw *w, const char *s); /* NULL: null */
 void jw_num(jw *w, double d);
 void jw_int(jw *w, long long i);
 void jw_null(jw *w);
 void jw_bool(jw *w, bool b);
-void jw_raw_value(jw *w); /* comma handling before a value written by the caller */
 
 #endif

@@ -139,15 +139,15 @@ static int on_event(void *payload, const sv_trace_event *e)
 	if (x->o->out == OUT_JSON) {
 		jw *w = &x->w;
 		jw_begin_obj(w);
-		jw_key(w, "ms"); jw_num(w, e->ms);
-		jw_key(w, "event"); jw_str(w, e->name);
-		jw_key(w, "process"); jw_str(w, e->process);
-		jw_key(w, "pid"); if (e->pid >= 0) jw_int(w, e->pid); else jw_null(w);
-		jw_key(w, "tid"); if (e->tid >= 0) jw_int(w, e->tid); else jw_null(w);
-		jw_key(w, "cpu"); if (e->cpu >= 0) jw_int(w, e->cpu); else jw_null(w);
-		jw_key(w, "has_stack"); jw_bool(w, e->has_stack);
-		jw_key(w, "data_len"); jw_int(w, (long long)e->data_len);
-		jw_key(w, "fields");
+		JW_KEY(w, "ms"); jw_num(w, e->ms);
+		JW_KEY(w, "event"); jw_str(w, e->name);
+		JW_KEY(w, "process"); jw_str(w, e->process);
+		JW_KEY(w, "pid"); if (e->pid >= 0) jw_int(w, e->pid); else jw_null(w);
+		JW_KEY(w, "tid"); if (e->tid >= 0) jw_int(w, e->tid); else jw_null(w);
+		JW_KEY(w, "cpu"); if (e->cpu >= 0) jw_int(w, e->cpu); else jw_null(w);
+		JW_KEY(w, "has_stack"); jw_bool(w, e->has_stack);
+		JW_KEY(w, "data_len"); jw_int(w, (long long)e->data_len);
+		JW_KEY(w, "fields");
 		jw_begin_obj(w);
 		for (size_t i = 0; i < n; i++) {
 			jw_key(w, names[i]);

@@ -3,6 +3,8 @@
  * are always well formed (invalid UTF-8 and characters XML cannot carry become U+FFFD), and
  * the final write-error check. */
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,18 +21,19 @@ static char *decimal(char *end, unsigned long long n)
 	return end;
 }
 
-void sv_write_num(FILE *f, double d)
+/* d's shortest text that reads back to it into buf: its length. */
+static size_t num_text(char buf[SV_NUMBER_TEXT], double d)
 {
-	char buf[64];
+	char t[SV_NUMBER_TEXT], *end = t + sizeof(t), *p = end;
 	if (d == 0)
 		d = 0;
 	double a = fabs(d);
 	if (d == trunc(d) && a < 1e15) {
-		char *p = decimal(buf + sizeof(buf), (unsigned long long)a);
+		p = decimal(end, (unsigned long long)a);
 		if (d < 0)
 			*--p = '-';
-		fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), f);
-		return;
+		memcpy(buf, p, (size_t)(end - p));
+		return (size_t)(end - p);
 	}
 	/* A value of whole millionths (times in ms from nanoseconds), 1e-4 <= |d| < 1e9: its
 	 * decimal digits, at most 15 significant, are what %.15g prints and read back to it. */
@@ -38,7 +41,6 @@ void sv_write_num(FILE *f, double d)
 		double m = a * 1e6;
 		unsigned long long k = (unsigned long long)(m + 0.5);
 		if ((double)k / 1e6 == a) {
-			char *end = buf + sizeof(buf), *p = end;
 			unsigned long long frac = k % 1000000;
 			int digits = 6;
 			while (digits > 1 && frac % 10 == 0)
@@ -49,24 +51,37 @@ void sv_write_num(FILE *f, double d)
 			p = decimal(p, k / 1000000);
 			if (d < 0)
 				*--p = '-';
-			fwrite_unlocked(p, 1, (size_t)(end - p), f);
-			return;
+			memcpy(buf, p, (size_t)(end - p));
+			return (size_t)(end - p);
 		}
 	}
+	int n = 0;
 	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		n = snprintf(buf, SV_NUMBER_TEXT, "%.*g", prec, d);
 		if (strtod(buf, NULL) == d)
 			break;
 	}
-	fputs_unlocked(buf, f);
+	return (size_t)n;
+}
+
+size_t sv_json_number_text(char buf[SV_NUMBER_TEXT], double d)
+{
+	if (isfinite(d))
+		return num_text(buf, d);
+	memcpy(buf, "null", 4);
+	return 4;
+}
+
+void sv_write_num(FILE *f, double d)
+{
+	char buf[SV_NUMBER_TEXT];
+	fwrite_unlocked(buf, 1, num_text(buf, d), f);
 }
 
 void sv_json_write_number(FILE *f, double d)
 {
-	if (isfinite(d))
-		sv_write_num(f, d);
-	else
-		fputs_unlocked("null", f);
+	char buf[SV_NUMBER_TEXT];
+	fwrite_unlocked(buf, 1, sv_json_number_text(buf, d), f);
 }
 
 void sv_xml_write_text(FILE *f, const char *str)
@@ -101,46 +116,79 @@ void sv_xml_write_text(FILE *f, const char *str)
 	}
 }
 
-void sv_json_write_string(FILE *f, const char *str)
+/* Whether any of the 8 bytes in x needs a look: a control character, the quote, the
+ * backslash, DEL or a byte of a multi-byte character. */
+static bool word_special(uint64_t x)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	putc_unlocked('"', f);
-	while (*s) {
-		/* a run of bytes written as they are (printable ASCII but the quote and backslash,
-		 * whole UTF-8 characters) goes out in one write */
-		const unsigned char *run = s;
-		for (;;) {
-			unsigned char c = *s;
-			if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-				s++;
-			} else if (c >= 0x80) {
-				int n = sv_utf8_len(s);
-				if (n == 0)
-					break;
-				s += n;
-			} else {
-				break;
-			}
-		}
-		if (s > run)
-			fwrite_unlocked(run, 1, (size_t)(s - run), f);
-		unsigned char c = *s;
-		if (!c)
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+	uint64_t lt20 = (x - ones * 0x20) & ~x;
+	uint64_t zq = (q - ones) & ~q, zb = (b - ones) & ~b;
+	return ((lt20 | zq | zb | x | (x + ones)) & high) != 0;
+}
+
+size_t sv_json_plain_len(const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str, *e = s + len;
+	while (e - s >= 8) { /* eight bytes at a time while all are printable ASCII */
+		uint64_t x;
+		memcpy(&x, s, 8);
+		if (word_special(x))
 			break;
-		if (c == '"' || c == '\\') {
-			putc_unlocked('\\', f);
-			putc_unlocked(c, f);
-		} else if (c >= 0x80) { /* not UTF-8 */
-			fputs_unlocked("\\ufffd", f);
+		s += 8;
+	}
+	while (s < e) {
+		unsigned char c = *s;
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			s++;
+		} else if (c >= 0x80) {
+			int n = sv_utf8_len(s);
+			if (n == 0)
+				break;
+			s += n;
 		} else {
-			switch (c) {
-			case '\n': fputs_unlocked("\\n", f); break;
-			case '\t': fputs_unlocked("\\t", f); break;
-			case '\r': fputs_unlocked("\\r", f); break;
-			default: fprintf(f, "\\u%04x", c);
-			}
+			break;
 		}
-		s++;
+	}
+	return (size_t)(s - (const unsigned char *)str);
+}
+
+size_t sv_json_escape(const char *s, char out[8])
+{
+	unsigned char c = (unsigned char)*s;
+	const char *e;
+	switch (c) {
+	case '"': e = "\\\""; break;
+	case '\\': e = "\\\\"; break;
+	case '\n': e = "\\n"; break;
+	case '\t': e = "\\t"; break;
+	case '\r': e = "\\r"; break;
+	default:
+		if (c >= 0x80) { /* not UTF-8 */
+			e = "\\ufffd";
+			break;
+		}
+		return (size_t)snprintf(out, 8, "\\u%04x", c);
+	}
+	size_t n = strlen(e);
+	memcpy(out, e, n + 1);
+	return n;
+}
+
+void sv_json_write_string(FILE *f, const char *s)
+{
+	putc_unlocked('"', f);
+	for (size_t left = strlen(s);;) {
+		/* a run of bytes written as they are goes out in one write */
+		size_t n = sv_json_plain_len(s, left);
+		if (n)
+			fwrite_unlocked(s, 1, n, f);
+		s += n, left -= n;
+		if (!left)
+			break;
+		char esc[8];
+		fwrite_unlocked(esc, 1, sv_json_escape(s, esc), f);
+		s++, left--;
 	}
 	putc_unlocked('"', f);
 }

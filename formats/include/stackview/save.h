@@ -75,5 +75,15 @@ SV_API void sv_json_write_string(FILE *f, const char *s);
 /* A JSON number with the fewest digits that read back to the same double (no "-0"); NaN and
  * the infinities, which JSON cannot hold, as null. */
 SV_API void sv_json_write_number(FILE *f, double d);
+/* The same for a writer that keeps its own buffer: sv_json_plain_len is how many leading
+ * bytes of s (len bytes before its NUL) a JSON string holds as they are (printable ASCII but the quote and backslash,
+ * whole UTF-8 characters); sv_json_escape writes the escape of s's first byte, where
+ * sv_json_plain_len stopped and not the NUL, into out (NUL-terminated): its length (the
+ * byte is consumed). sv_json_number_text writes sv_json_write_number's text into buf: its
+ * length (not terminated). */
+SV_API size_t sv_json_plain_len(const char *s, size_t len);
+SV_API size_t sv_json_escape(const char *s, char out[8]);
+#define SV_NUMBER_TEXT 64
+SV_API size_t sv_json_number_text(char buf[SV_NUMBER_TEXT], double d);
 
 #endif
