@@ -327,7 +327,7 @@ static void named(char *buf, size_t cap, uint64_t v, uint8_t map)
 		else if (i < rn)
 			snprintf(buf, cap, "%s", r[i]);
 		else
-			snprintf(buf, cap, "%" PRIu64, v);
+			sv_etl_int_text(buf, cap, v, false, false);
 		return;
 	}
 	default: break;
@@ -341,7 +341,7 @@ static void named(char *buf, size_t cap, uint64_t v, uint8_t map)
 		if (!v) {
 			snprintf(buf, cap, "None");
 		} else if (v & ~known) {
-			snprintf(buf, cap, "%" PRIu64, v);
+			sv_etl_int_text(buf, cap, v, false, false);
 		} else {
 			size_t o = 0;
 			for (size_t i = 0; i < n && o < cap; i++)
@@ -349,7 +349,7 @@ static void named(char *buf, size_t cap, uint64_t v, uint8_t map)
 					o += (size_t)snprintf(buf + o, cap - o, "%s%s", o ? ", " : "", flags[i].name);
 		}
 	} else {
-		snprintf(buf, cap, "%" PRIu64, v);
+		sv_etl_int_text(buf, cap, v, false, false);
 	}
 }
 

@@ -13,10 +13,15 @@
  * which has room for `cap` bytes in all; returns the bytes of input consumed incl. the NUL. */
 static size_t utf16_to_utf8(const unsigned char *p, size_t n, char *out, size_t cap, size_t *len)
 {
-	size_t i = 0;
+	size_t i = 0, o = *len;
 	while (i + 2 <= n) {
 		uint32_t c = rd16(p + i);
 		i += 2;
+		if (c - 1 < 0x7f) { /* ASCII, most of what traces hold: no detour */
+			if (o + 1 < cap)
+				out[o++] = (char)c;
+			continue;
+		}
 		if (c == 0)
 			break;
 		if (c >= 0xD800 && c < 0xDC00 && i + 2 <= n && rd16(p + i) >= 0xDC00 && rd16(p + i) < 0xE000) {
@@ -46,12 +51,13 @@ static size_t utf16_to_utf8(const unsigned char *p, size_t n, char *out, size_t 
 			b[3] = (char)(0x80 | (c & 0x3F));
 			k = 4;
 		}
-		if (*len + k < cap) {
-			memcpy(out + *len, b, k);
-			*len += k;
+		if (o + k < cap) {
+			memcpy(out + o, b, k);
+			o += k;
 		}
 	}
-	out[*len] = '\0';
+	*len = o;
+	out[o] = '\0';
 	return i;
 }
 
@@ -113,9 +119,7 @@ static void iso_ticks(char *buf, size_t cap, uint64_t t, int64_t epoch)
 		 sod % 60, (unsigned)(t % 10000000ULL));
 }
 
-/* An integer in decimal (neg: with a minus) or in hex after "0x", into buf (cap bytes):
- * what snprintf's %llu / %llx write, without its cost (the listing writes millions). */
-static void int_text(char *buf, size_t cap, uint64_t u, bool neg, bool hex)
+void sv_etl_int_text(char *buf, size_t cap, uint64_t u, bool neg, bool hex)
 {
 	char t[24], *e = t + sizeof(t), *p = e;
 	do {
@@ -133,20 +137,20 @@ static void int_text(char *buf, size_t cap, uint64_t u, bool neg, bool hex)
 
 static void signed_text(char *buf, size_t cap, int64_t v)
 {
-	int_text(buf, cap, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0, false);
+	sv_etl_int_text(buf, cap, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0, false);
 }
 
 void sv_etl_val_text(char *buf, size_t cap, etl_val v, const unsigned char *q)
 {
 	switch (v) {
 	case EV_I8: signed_text(buf, cap, (int8_t)q[0]); break;
-	case EV_U8: int_text(buf, cap, q[0], false, false); break;
+	case EV_U8: sv_etl_int_text(buf, cap, q[0], false, false); break;
 	case EV_I16: signed_text(buf, cap, (int16_t)rd16(q)); break;
-	case EV_U16: int_text(buf, cap, rd16(q), false, false); break;
+	case EV_U16: sv_etl_int_text(buf, cap, rd16(q), false, false); break;
 	case EV_I32: signed_text(buf, cap, (int32_t)rd32(q)); break;
-	case EV_U32: int_text(buf, cap, rd32(q), false, false); break;
+	case EV_U32: sv_etl_int_text(buf, cap, rd32(q), false, false); break;
 	case EV_I64: signed_text(buf, cap, (int64_t)rd64(q)); break;
-	case EV_U64: int_text(buf, cap, rd64(q), false, false); break;
+	case EV_U64: sv_etl_int_text(buf, cap, rd64(q), false, false); break;
 	case EV_F32: {
 		float f;
 		memcpy(&f, q, 4);
@@ -160,8 +164,8 @@ void sv_etl_val_text(char *buf, size_t cap, etl_val v, const unsigned char *q)
 		break;
 	}
 	case EV_BOOL32: snprintf(buf, cap, "%s", rd32(q) ? "True" : "False"); break;
-	case EV_HEX32: int_text(buf, cap, rd32(q), false, true); break;
-	case EV_HEX64: int_text(buf, cap, rd64(q), false, true); break;
+	case EV_HEX32: sv_etl_int_text(buf, cap, rd32(q), false, true); break;
+	case EV_HEX64: sv_etl_int_text(buf, cap, rd64(q), false, true); break;
 	case EV_GUID:
 		snprintf(buf, cap, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", rd32(q), rd16(q + 4), rd16(q + 6), q[8], q[9],
 			 q[10], q[11], q[12], q[13], q[14], q[15]);

@@ -287,11 +287,14 @@ void sv_etl_proc_label(const etl_ctx *c, uint32_t pid, uint64_t ts, char *buf, s
 	const eproc *pr = pid != UINT32_MAX ? sv_etl_find_proc(c, pid, ts) : NULL;
 	const char *img = pr && pr->image ? pr->image : "";
 	const char *dot = strrchr(img, '.');
-	int il = dot && dot != img ? (int)(dot - img) : (int)strlen(img);
-	if (il)
-		snprintf(buf, cap, "%.*s", il, img);
-	else
+	size_t il = dot && dot != img ? (size_t)(dot - img) : strlen(img);
+	if (il) { /* without snprintf: once per listed event */
+		il = il < cap ? il : cap - 1;
+		memcpy(buf, img, il);
+		buf[il] = '\0';
+	} else {
 		snprintf(buf, cap, "Process(%u)", pid);
+	}
 }
 
 /* tid -> pid at time ts: the latest Start/DCStart at or before ts, else the first thread

@@ -434,6 +434,9 @@ typedef enum etl_val {
 size_t sv_etl_val_size(etl_val v);
 /* Its text into buf (cap >= 48); q holds sv_etl_val_size(v) bytes. */
 void sv_etl_val_text(char *buf, size_t cap, etl_val v, const unsigned char *q);
+/* An integer in decimal (neg: with a minus) or in hex after "0x", into buf (cap bytes):
+ * what snprintf's %llu / %llx write, without its cost (the listing writes millions). */
+void sv_etl_int_text(char *buf, size_t cap, uint64_t u, bool neg, bool hex);
 /* A logged path's file name (after its last '\\' or '/'). */
 const char *sv_etl_base_name(const char *path);
 /* The name of a kernel hook group, or NULL. */

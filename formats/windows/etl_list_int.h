@@ -8,6 +8,7 @@
 #ifndef STACKVIEW_FORMATS_ETL_LIST_INT_H
 #define STACKVIEW_FORMATS_ETL_LIST_INT_H
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -69,6 +70,8 @@ static inline void end(lbuf *o)
 	o->n++;
 }
 
+/* A field's value as fmt writes it. The kernel's classes write millions of fields with a
+ * handful of formats: those are written here without vsnprintf's cost. */
 static inline void kv(lbuf *o, const char *name, const char *fmt, ...) SV_PRINTF(3, 4);
 static inline void kv(lbuf *o, const char *name, const char *fmt, ...)
 {
@@ -76,8 +79,29 @@ static inline void kv(lbuf *o, const char *name, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vputf(o, fmt, ap);
+	char t[24];
+	t[0] = '\0';
+	if (!strcmp(fmt, "%u")) {
+		sv_etl_int_text(t, sizeof(t), va_arg(ap, unsigned), false, false);
+	} else if (!strcmp(fmt, "%d")) {
+		int v = va_arg(ap, int);
+		sv_etl_int_text(t, sizeof(t), v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0, false);
+	} else if (!strcmp(fmt, "0x%" PRIx64)) {
+		sv_etl_int_text(t, sizeof(t), va_arg(ap, uint64_t), false, true);
+	} else if (!strcmp(fmt, "%" PRIu64)) {
+		sv_etl_int_text(t, sizeof(t), va_arg(ap, uint64_t), false, false);
+	} else if (!strcmp(fmt, "%" PRId64)) {
+		int64_t v = va_arg(ap, int64_t);
+		sv_etl_int_text(t, sizeof(t), v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0, false);
+	} else if (!strcmp(fmt, "%s")) {
+		const char *v = va_arg(ap, const char *);
+		put(o, v, strlen(v));
+	} else {
+		vputf(o, fmt, ap);
+	}
 	va_end(ap);
+	if (t[0])
+		put(o, t, strlen(t));
 	end(o);
 }
 
