@@ -8,6 +8,18 @@
 
 #include "etl_int.h"
 
+/* n bytes from s to d in 8-byte words, which may write up to 7 bytes past d + n (the
+ * caller has that room); with s before d by 8 or more, a word reads only bytes already in
+ * place, so overlapping copies repeat as the format means. */
+static inline void copy_words(unsigned char *d, const unsigned char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		memcpy(d + i, &w, 8);
+	}
+}
+
 int sv_xpress_decompress(const unsigned char *in, size_t inlen, unsigned char *out, size_t outlen,
 			 size_t *bad_at)
 {
@@ -24,13 +36,31 @@ int sv_xpress_decompress(const unsigned char *in, size_t inlen, unsigned char *o
 			ip += 4;
 			nflags = 32;
 		}
-		nflags--;
-		if (!(flags & (1u << nflags))) {
-			if (ip >= inlen)
-				goto corrupt;
-			out[op++] = in[ip++];
-			continue;
+		/* the literals before the next match (a set flag bit), copied together: as many as
+		 * the output has room for and the input holds, the first limit met deciding */
+		uint32_t rest = nflags == 32 ? flags : flags & ((1u << nflags) - 1);
+		size_t lits = rest ? (size_t)(nflags - 32 + __builtin_clz(rest)) : (size_t)nflags;
+		if (lits) {
+			size_t n = lits, room = outlen - op, avail = inlen - ip;
+			n = n < room ? n : room;
+			n = n < avail ? n : avail;
+			if (n + 8 <= room && n + 8 <= avail)
+				copy_words(out + op, in + ip, n);
+			else
+				memcpy(out + op, in + ip, n);
+			op += n, ip += n;
+			if (n < lits) {
+				if (op == outlen)
+					return 0;
+				goto corrupt; /* the input ended */
+			}
+			nflags -= (int)lits;
+			if (nflags == 0)
+				continue;
+			if (op == outlen)
+				return 0;
 		}
+		nflags--;
 		if (ip + 2 > inlen) /* also the end marker, which came too early */
 			goto corrupt;
 		size_t tok = (size_t)in[ip] | (size_t)in[ip + 1] << 8;
@@ -74,7 +104,11 @@ int sv_xpress_decompress(const unsigned char *in, size_t inlen, unsigned char *o
 			goto corrupt;
 		unsigned char *d = out + op;
 		const unsigned char *s = d - off;
-		if (off >= len)
+		if (off >= 8 && len + 8 <= outlen - op)
+			copy_words(d, s, len);
+		else if (off == 1)
+			memset(d, s[0], len);
+		else if (off >= len)
 			memcpy(d, s, len);
 		else
 			for (size_t i = 0; i < len; i++) /* overlapping: repeats the last `off` bytes */
