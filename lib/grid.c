@@ -162,17 +162,6 @@ static void copy_text(char *buf, size_t size, const char *s)
 	buf[n] = '\0';
 }
 
-/* n blanks (a grid's padding) without printf. */
-static void put_blanks(FILE *f, int n)
-{
-	static const char blanks[64] = "                                                                ";
-	while (n > 0) {
-		int k = n < 64 ? n : 64;
-		fwrite(blanks, 1, (size_t)k, f);
-		n -= k;
-	}
-}
-
 void sv_grid_cell(char *buf, size_t size, sv_col c, const char *name, const sv_stats *st, double basis,
 		  const char *when)
 {
@@ -345,57 +334,119 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 		free(whens);
 		return ferror(f) ? SV_EIO : 0;
 	}
+	/* Widths. A number column's cells are formatted once, when printed: a cell's width grows
+	 * with |value| (rounding to fixed decimals keeps the order; a value that rounds to zero
+	 * loses its sign), so the widest cells are those of the largest value and the most
+	 * negative one. The names' widths are kept for the printing. */
 	int width[SV_COL_COUNT] = { 0 };
-	for (size_t k = 0; k < ncols; k++)
+	double hi[SV_COL_COUNT], lo[SV_COL_COUNT];
+	int *namew = rows->n ? malloc(rows->n * sizeof(*namew)) : NULL;
+	if (rows->n && !namew) {
+		free(whens);
+		return SV_ENOMEM;
+	}
+	for (size_t k = 0; k < ncols; k++) {
 		width[k] = sv_text_width(columns[cols[k]].title);
+		hi[k] = 0, lo[k] = 0;
+	}
 	for (size_t i = 0; i < rows->n; i++)
 		for (size_t k = 0; k < ncols; k++) {
+			sv_col c = cols[k];
 			int w;
-			if (cols[k] == SV_COL_NAME) {
+			if (c == SV_COL_NAME) {
 				int d = indent_of(rows, i);
 				char nb[4096];
-				w = 2 * d + (style->marks && d ? 2 : 0) +
-				    sv_text_width(clean(sv_view_name(v, rows->row[i].name), nb, sizeof(nb)));
-			} else if (cols[k] == SV_COL_WHEN) {
+				namew[i] = sv_text_width(clean(sv_view_name(v, rows->row[i].name), nb, sizeof(nb)));
+				w = 2 * d + (style->marks && d ? 2 : 0) + namew[i];
+			} else if (c == SV_COL_WHEN) {
 				w = whens ? (int)strlen(whens[i]) : 0;
+			} else if (!columns[c].compare) {
+				double x = sv_column_value(c, rows->row[i].st, basis);
+				if (!isfinite(x)) /* NaN, Infinity: its own text */
+					sv_grid_row_cell(buf, sizeof(buf), c, &rows->row[i], basis, NULL);
+				else if (x > hi[k])
+					hi[k] = x;
+				else if (x < lo[k])
+					lo[k] = x;
+				w = isfinite(x) ? 0 : (int)strlen(buf);
 			} else {
-				sv_grid_row_cell(buf, sizeof(buf), cols[k], &rows->row[i], basis, NULL);
+				sv_grid_row_cell(buf, sizeof(buf), c, &rows->row[i], basis, NULL);
 				w = sv_text_width(buf);
 			}
 			if (w > width[k])
 				width[k] = w;
 		}
+	for (size_t k = 0; k < ncols; k++) {
+		sv_col c = cols[k];
+		if (!rows->n || c == SV_COL_NAME || c == SV_COL_WHEN || columns[c].compare)
+			continue;
+		for (int e = 0; e < 2; e++) {
+			sv_format_number(buf, sizeof(buf), e ? lo[k] : hi[k], columns[c].decimals);
+			if ((int)strlen(buf) > width[k])
+				width[k] = (int)strlen(buf);
+		}
+	}
+	/* Each line is made in `line` and written at once. */
+	size_t cap = 4096, len;
+	char *line = malloc(cap);
+	if (!line) {
+		free(namew);
+		free(whens);
+		return SV_ENOMEM;
+	}
 	for (size_t i = 0; i <= rows->n; i++) { /* line 0: the titles */
 		const sv_row *r = i ? &rows->row[i - 1] : NULL;
+		len = 0;
 		for (size_t k = 0; k < ncols; k++) {
 			const sv_column *c = &columns[cols[k]];
 			const char *cell = buf;
-			int ind = 0;
+			int ind = 0, cw;
 			const char *mark = "";
 			if (!r) {
 				cell = c->title;
+				cw = sv_text_width(cell);
 			} else if (cols[k] == SV_COL_NAME) {
 				ind = indent_of(rows, i - 1);
 				mark = style->marks && ind ? "+ " : "";
 				cell = clean(sv_view_name(v, r->name), namebuf, sizeof(namebuf));
+				cw = namew[i - 1];
 			} else {
 				sv_grid_row_cell(buf, sizeof(buf), cols[k], r, basis, whens ? whens[i - 1] : "");
+				cw = cols[k] == SV_COL_WHEN || c->compare ? sv_text_width(buf) : (int)strlen(buf);
 			}
-			int pad = width[k] - (2 * ind + (int)strlen(mark) + sv_text_width(cell));
+			size_t ml = strlen(mark), cl = strlen(cell);
+			int pad = width[k] - (2 * ind + (int)ml + cw);
 			if (pad < 0)
 				pad = 0;
+			size_t need = len + 2 + (size_t)pad + 2 * (size_t)ind + ml + cl + 2;
+			if (need > cap) {
+				size_t nc = cap;
+				while (nc < need)
+					nc *= 2;
+				char *nl = realloc(line, nc);
+				if (!nl) {
+					free(line);
+					free(namew);
+					free(whens);
+					return SV_ENOMEM;
+				}
+				line = nl, cap = nc;
+			}
 			if (k)
-				fputs("  ", f);
+				line[len++] = ' ', line[len++] = ' ';
 			if (!c->left)
-				put_blanks(f, pad);
-			put_blanks(f, 2 * ind);
-			fputs(mark, f);
-			fputs(cell, f);
+				memset(line + len, ' ', (size_t)pad), len += (size_t)pad;
+			memset(line + len, ' ', 2 * (size_t)ind), len += 2 * (size_t)ind;
+			memcpy(line + len, mark, ml), len += ml;
+			memcpy(line + len, cell, cl), len += cl;
 			if (c->left && k + 1 < ncols)
-				put_blanks(f, pad);
+				memset(line + len, ' ', (size_t)pad), len += (size_t)pad;
 		}
-		fputc('\n', f);
+		line[len++] = '\n';
+		fwrite(line, 1, len, f);
 	}
+	free(line);
+	free(namew);
 	free(whens);
 	return ferror(f) ? SV_EIO : 0;
 }
