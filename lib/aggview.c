@@ -207,12 +207,8 @@ int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id fo
 	}
 	/* The focus row's histogram is its ByName histogram. */
 	{
-		const double *h = sv_view_byname_hist(v, frow);
-		if (!h) {
-			rc = SV_ENOMEM;
+		if ((rc = sv_view_byname_hist(t->rows[root].hist, v, frow)))
 			goto out;
-		}
-		memcpy(t->rows[root].hist, h, sizeof(t->rows[root].hist));
 	}
 	if ((rc = tree_link(t)))
 		goto out;

@@ -73,7 +73,8 @@ struct sv_view {
 	uint32_t *first_on_path_name; /* their names, in the same order */
 
 	/* When histograms (lazy) */
-	double *exc_hist, *name_hist;
+	double *exc_hist;
+	float *name_hist; /* float-rounded sums (§7.6): a float holds each exactly */
 	float *inc_rows;       /* inclusive histograms: node n's buckets [inc_lo, inc_lo + inc_w) */
 	size_t *inc_off;       /* at inc_rows + inc_off[n] */
 	uint8_t *inc_lo, *inc_w;

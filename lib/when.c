@@ -99,14 +99,15 @@ static inline void hist_sample(const sv_view *v, double t, double m, double D, d
 	}
 }
 
-/* dst += a node's sparse inclusive row, bucket by bucket as sv_hist_add adds. */
-static void hist_add_row(double *dst, const sv_view *v, sv_node_id n)
+/* dst += a node's sparse inclusive row, bucket by bucket as sv_hist_add adds (its sums are
+ * float-rounded: a float holds them exactly). */
+static void hist_add_row(float *dst, const sv_view *v, sv_node_id n)
 {
 	const float *r = v->inc_rows + v->inc_off[n];
 	int lo = v->inc_lo[n];
 	for (int k = 0; k < v->inc_w[n]; k++)
 		if (r[k] != 0)
-			dst[lo + k] = f32add(dst[lo + k], r[k]);
+			dst[lo + k] = (float)f32add(dst[lo + k], r[k]);
 }
 
 /* Every sample the view keeps into its node's dense row (32 doubles a node), in sample order. */
@@ -307,9 +308,11 @@ int sv_view_when_exc(sv_view *v)
 
 void sv_view_node_inc_hist(double out[SV_WHEN_LEN], const sv_view *v, sv_node_id n)
 {
-	memset(out, 0, SV_WHEN_LEN * sizeof(double));
+	float h[SV_WHEN_LEN] = { 0 };
 	if (v->inc_rows)
-		hist_add_row(out, v, n);
+		hist_add_row(h, v, n);
+	for (int k = 0; k < SV_WHEN_LEN; k++)
+		out[k] = h[k];
 }
 const double *sv_view_node_exc_hist(const sv_view *v, sv_node_id n) { return v->exc_hist + (size_t)n * SV_WHEN_LEN; }
 
@@ -343,7 +346,7 @@ static int name_hists(sv_view *v, uint32_t upto)
 		upto = 2 * from;
 	if (upto > nrows)
 		upto = nrows;
-	if (!v->name_hist && !(v->name_hist = calloc(((size_t)nn ? nn : 1) * SV_WHEN_LEN, sizeof(double))))
+	if (!v->name_hist && !(v->name_hist = calloc(((size_t)nn ? nn : 1) * SV_WHEN_LEN, sizeof(float))))
 		return SV_ENOMEM;
 	uint8_t *want = calloc(nn ? nn : 1, 1);
 	if (!want)
@@ -361,20 +364,24 @@ static int name_hists(sv_view *v, uint32_t upto)
 	return 0;
 }
 
-const double *sv_view_byname_hist(sv_view *v, uint32_t row)
+int sv_view_byname_hist(double out[SV_WHEN_LEN], sv_view *v, uint32_t row)
 {
 	if (row >= v->nbyname)
-		return NULL;
+		return SV_EINVAL;
 	if (row >= v->name_hist_rows && name_hists(v, row + 1))
-		return NULL;
-	return v->name_hist + (size_t)v->byname[row] * SV_WHEN_LEN;
+		return SV_ENOMEM;
+	const float *h = v->name_hist + (size_t)v->byname[row] * SV_WHEN_LEN;
+	for (int k = 0; k < SV_WHEN_LEN; k++)
+		out[k] = h[k];
+	return 0;
 }
 
 int sv_view_byname_when(char out[SV_WHEN_LEN + 1], sv_view *v, uint32_t row)
 {
-	const double *h = sv_view_byname_hist(v, row);
-	if (!h)
-		return SV_ENOMEM;
+	double h[SV_WHEN_LEN];
+	int rc = sv_view_byname_hist(h, v, row);
+	if (rc)
+		return rc;
 	sv_when_encode(out, h, v->scale);
 	return 0;
 }

@@ -16,8 +16,9 @@
 /* When string of a node (32 chars + NUL). Computes histograms on first use: 0 or SV_ENOMEM. */
 SV_API int sv_view_node_when(char out[SV_WHEN_LEN + 1], sv_view *v, sv_node_id n) SV_MUST_USE;
 SV_API int sv_view_byname_when(char out[SV_WHEN_LEN + 1], sv_view *v, uint32_t row) SV_MUST_USE;
-/* The 32 bucket values behind a ByName row's When string; NULL when out of memory. */
-SV_API const double *sv_view_byname_hist(sv_view *v, uint32_t row);
+/* The 32 bucket values behind a ByName row's When string into out: 0, SV_EINVAL (no such
+ * row) or SV_ENOMEM. */
+SV_API int sv_view_byname_hist(double out[SV_WHEN_LEN], sv_view *v, uint32_t row) SV_MUST_USE;
 /* The character for a When bucket value v at scale (§7.3). */
 SV_API char sv_when_char(double value, double scale);
 /* Encode 32 bucket values (§7). */
