@@ -144,6 +144,21 @@ static int intern_name(pdr *r, sv_frame_id *out, const char *module, size_t mlen
 	return r->sink->ops->intern_frame(r->sink->self, out, r->name, len);
 }
 
+/* "0x" and addr in lower-case hex (what "0x%" PRIx64 writes) into hex[19]: its length. */
+static int hex_text(char hex[24], uint64_t addr)
+{
+	char t[16];
+	int n = 0;
+	do
+		t[n++] = "0123456789abcdef"[addr & 15];
+	while (addr >>= 4);
+	hex[0] = '0', hex[1] = 'x';
+	for (int i = 0; i < n; i++)
+		hex[2 + i] = t[n - 1 - i];
+	hex[2 + n] = '\0';
+	return 2 + n;
+}
+
 /* A frame named module!0xADDR, once per key (addr_fids). */
 static int address_frame(pdr *r, sv_frame_id *out, uint64_t key, const char *module, uint64_t addr)
 {
@@ -153,7 +168,7 @@ static int address_frame(pdr *r, sv_frame_id *out, uint64_t key, const char *mod
 		return 0;
 	}
 	char hex[24];
-	int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, addr);
+	int hl = hex_text(hex, addr);
 	int rc = intern_name(r, out, module, strlen(module), hex, (size_t)hl);
 	return rc ? rc : sv_idmap_put(&r->addr_fids, key, *out);
 }
@@ -199,7 +214,7 @@ static int kernel_frame(pdr *r, sv_frame_id *out, uint64_t ip)
 	const char *module = m ? m->dso->module : "kernel.kallsyms";
 	if (ip >> 48 != 0xffff) { /* a key of its own only in the kernel's half */
 		char hex[24];
-		int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
+		int hl = hex_text(hex, ip);
 		return intern_name(r, out, module, strlen(module), hex, (size_t)hl);
 	}
 	return address_frame(r, out, ip, module, ip);
@@ -210,7 +225,7 @@ static int user_frame(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip)
 	const map *m = sv_pdr_maps_find(pr->m, ip);
 	char hex[24];
 	if (!m) { /* outside every mapping: the address alone */
-		int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
+		int hl = hex_text(hex, ip);
 		return intern_name(r, out, "unknown", 7, hex, (size_t)hl);
 	}
 	sv_perf_dso *d = m->dso;
@@ -247,7 +262,7 @@ static int user_frame(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip)
 		uint64_t off = ip - m->start + m->pgoff;
 		if (d->index < 0x7ffe && !(off >> 48))
 			return address_frame(r, out, (uint64_t)d->index << 48 | off, d->module, off);
-		int hl = snprintf(hex, sizeof(hex), "0x%" PRIx64, off);
+		int hl = hex_text(hex, off);
 		return intern_name(r, out, d->module, strlen(d->module), hex, (size_t)hl);
 	}
 	size_t slot = (size_t)i;
