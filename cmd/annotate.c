@@ -15,7 +15,7 @@ static void print_json(FILE *f, const sv_annotation *a)
 	const char *event = sv_source_event_name(a->src);
 	const sv_disasm *d = &a->d;
 	char hex[24];
-	jw w = { .f = f };
+	jw w = { .o.f = f };
 	jw_begin_obj(&w);
 	jw_key(&w, "function"); jw_str(&w, d->symbol);
 	jw_key(&w, "frame"); jw_str(&w, sv_source_frame_name(a->src, a->fn->frame));
@@ -133,7 +133,7 @@ static int no_function(const sv_source *src, const char *name, const char *cmd)
 static void print_source_json(FILE *f, const sv_srcview *g)
 {
 	const char *event = sv_source_event_name(g->src);
-	jw w = { .f = f };
+	jw w = { .o.f = f };
 	jw_begin_obj(&w);
 	jw_key(&w, "function"); jw_str(&w, g->symbol);
 	jw_key(&w, "frame"); jw_str(&w, sv_source_frame_name(g->src, g->frame));

@@ -152,7 +152,7 @@ static void print_table(const sv_budget *b, const char *file, const cli_runs *ru
 
 static void print_json(const sv_budget *b, const char *file, const cli_runs *runs, size_t failed)
 {
-	jw w = { .f = stdout };
+	jw w = { .o.f = stdout };
 	jw_begin_obj(&w);
 	jw_key(&w, "budget"); jw_str(&w, file);
 	jw_key(&w, "profiles"); jw_int(&w, (long long)(runs->n - runs->nbase));

@@ -240,15 +240,26 @@ int out_calltree(FILE *f, sv_view *v, const cli_opts *o);
 int out_aggtree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o);
 int out_callercallee(FILE *f, sv_view *v, const sv_callercallee *cc, const cli_opts *o);
 
-/* JSON writer (json_out.c). Text is kept in buf and written to f when buf is full and when
- * the outermost container closes: a caller writes to f itself only between documents. */
-typedef struct jw {
+/* Output buffer (outbuf.c): text kept in buf and written to f when buf is full and at
+ * ob_flush; whoever writes to f itself flushes first. */
+typedef struct ob {
 	FILE *f;
+	size_t n; /* bytes in buf */
+	char buf[8192];
+} ob;
+void ob_put(ob *o, const char *s, size_t n);
+void ob_puts(ob *o, const char *s);
+void ob_putc(ob *o, char c);
+void ob_int(ob *o, long long i);
+void ob_flush(ob *o);
+
+/* JSON writer (json_out.c), through an output buffer that is flushed when the outermost
+ * container closes: a caller writes to o.f itself only between documents. */
+typedef struct jw {
+	ob o;
 	long depth;
 	bool comma; /* the innermost open container has a value already */
 	bool after_key;
-	size_t n; /* bytes in buf */
-	char buf[8192];
 } jw;
 void jw_begin_obj(jw *w);
 void jw_end_obj(jw *w);

@@ -199,7 +199,7 @@ static int diff_perf_layout(const cli_runs *r, const cli_opts *o)
 		qsort_r(rows, n, sizeof(*rows), pd_order, &s);
 	size_t top = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
 	if (o->out == OUT_JSON) {
-		jw w = { .f = stdout };
+		jw w = { .o.f = stdout };
 		jw_begin_obj(&w);
 		jw_key(&w, "layout");
 		jw_str(&w, "perf");
@@ -373,7 +373,7 @@ int cmd_overweight(const cli_opts *o)
 				break;
 			}
 	if (o->out == OUT_JSON) {
-		jw w = { .f = stdout };
+		jw w = { .o.f = stdout };
 		jw_begin_obj(&w);
 		jw_key(&w, "base"); jw_num(&w, ow.base);
 		jw_key(&w, "test"); jw_num(&w, ow.test);

@@ -48,33 +48,62 @@ static const char *field(const sv_trace_event *e, const char *name)
 	return NULL;
 }
 
-static void put_quoted(FILE *f, const char *s)
+/* s as the text listing quotes a value: in double quotes, a quote or backslash after a
+ * backslash, a newline as \n; csv: every quote written twice besides (inside a CSV field). */
+static void put_quoted(ob *b, const char *s, bool csv)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
+	const char *q = csv ? "\"\"" : "\"";
+	ob_puts(b, q);
+	for (;;) {
+		size_t n = strcspn(s, "\"\\\n");
+		ob_put(b, s, n);
+		s += n;
+		if (!*s)
+			break;
+		if (*s == '\n') {
+			ob_put(b, "\\n", 2);
+		} else {
+			ob_putc(b, '\\');
+			if (*s == '"')
+				ob_puts(b, q);
+			else
+				ob_putc(b, *s);
+		}
+		s++;
 	}
-	fputc('"', f);
+	ob_puts(b, q);
 }
 
-static void put_csv(FILE *f, const char *s)
+/* s as part of a CSV field in quotes: its quotes twice. */
+static void put_csv_inner(ob *b, const char *s)
+{
+	for (;;) {
+		size_t n = strcspn(s, "\"");
+		ob_put(b, s, n);
+		s += n;
+		if (!*s)
+			break;
+		ob_put(b, "\"\"", 2);
+		s++;
+	}
+}
+
+static void put_csv(ob *b, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
+		ob_puts(b, s);
 		return;
 	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	ob_putc(b, '"');
+	put_csv_inner(b, s);
+	ob_putc(b, '"');
+}
+
+static void put_ms(ob *b, int width, double ms)
+{
+	char t[64];
+	int k = snprintf(t, sizeof(t), "%*.3f", width, ms);
+	ob_put(b, t, k > 0 ? (size_t)k : 0);
 }
 
 /* The fields shown: --fields in its order, else all of them. */
@@ -156,47 +185,61 @@ static int on_event(void *payload, const sv_trace_event *e)
 		jw_end_obj(w);
 		jw_end_obj(w);
 	} else if (x->o->out == OUT_CSV) {
-		fprintf(f, "%.3f,", e->ms);
-		put_csv(f, e->name);
-		fputc(',', f);
-		put_csv(f, e->process ? e->process : "");
-		fprintf(f, ",%lld,%lld,%d,%d,%zu", e->pid, e->tid, e->cpu, e->has_stack, e->data_len);
+		ob *b = &x->w.o;
+		put_ms(b, 0, e->ms);
+		ob_putc(b, ',');
+		put_csv(b, e->name);
+		ob_putc(b, ',');
+		put_csv(b, e->process ? e->process : "");
+		ob_putc(b, ','), ob_int(b, e->pid);
+		ob_putc(b, ','), ob_int(b, e->tid);
+		ob_putc(b, ','), ob_int(b, e->cpu);
+		ob_putc(b, ','), ob_int(b, e->has_stack);
+		ob_putc(b, ','), ob_int(b, (long long)e->data_len);
 		if (x->nfields) {
 			for (size_t i = 0; i < x->nfields; i++) {
-				fputc(',', f);
-				put_csv(f, field(e, x->fields[i]) ? field(e, x->fields[i]) : "");
+				ob_putc(b, ',');
+				put_csv(b, field(e, x->fields[i]) ? field(e, x->fields[i]) : "");
 			}
+		} else if (n) {
+			/* all fields in one column, as the text shows them (quoted: it has quotes) */
+			ob_put(b, ",\"", 2);
+			for (size_t i = 0; i < n; i++) {
+				if (i)
+					ob_putc(b, ' ');
+				put_csv_inner(b, names[i]);
+				ob_putc(b, '=');
+				put_quoted(b, values[i], true);
+			}
+			ob_putc(b, '"');
 		} else {
-			/* all fields in one column, as the text shows them */
-			char *rest = NULL;
-			size_t len = 0;
-			FILE *m = open_memstream(&rest, &len);
-			for (size_t i = 0; m && i < n; i++) {
-				fprintf(m, "%s%s=", i ? " " : "", names[i]);
-				put_quoted(m, values[i]);
-			}
-			if (m)
-				fclose(m);
-			fputc(',', f);
-			put_csv(f, rest ? rest : "");
-			free(rest);
+			ob_putc(b, ',');
 		}
-		fputc('\n', f);
+		ob_putc(b, '\n');
 	} else {
-		fprintf(f, "%12.3f  %s  %s", e->ms, e->name, e->process ? e->process : "?");
-		if (e->pid >= 0 && !(e->process && strncmp(e->process, "Process(", 8) == 0))
-			fprintf(f, " (%lld)", e->pid);
-		if (e->tid >= 0)
-			fprintf(f, "  tid=%lld", e->tid);
-		if (e->cpu >= 0)
-			fprintf(f, "  cpu=%d", e->cpu);
-		if (e->has_stack)
-			fputs("  stack", f);
-		for (size_t i = 0; i < n; i++) {
-			fprintf(f, i ? " %s=" : "  %s=", names[i]);
-			put_quoted(f, values[i]);
+		ob *b = &x->w.o;
+		put_ms(b, 12, e->ms);
+		ob_put(b, "  ", 2);
+		ob_puts(b, e->name);
+		ob_put(b, "  ", 2);
+		ob_puts(b, e->process ? e->process : "?");
+		if (e->pid >= 0 && !(e->process && strncmp(e->process, "Process(", 8) == 0)) {
+			ob_put(b, " (", 2), ob_int(b, e->pid);
+			ob_putc(b, ')');
 		}
-		fputc('\n', f);
+		if (e->tid >= 0)
+			ob_put(b, "  tid=", 6), ob_int(b, e->tid);
+		if (e->cpu >= 0)
+			ob_put(b, "  cpu=", 6), ob_int(b, e->cpu);
+		if (e->has_stack)
+			ob_put(b, "  stack", 7);
+		for (size_t i = 0; i < n; i++) {
+			ob_puts(b, i ? " " : "  ");
+			ob_puts(b, names[i]);
+			ob_putc(b, '=');
+			put_quoted(b, values[i], false);
+		}
+		ob_putc(b, '\n');
 	}
 	return ferror(f) ? SV_EIO : 0;
 }
@@ -220,7 +263,7 @@ int cmd_events(const cli_opts *o)
 {
 	/* one thread writes the listing: stdio without a lock per character */
 	__fsetlocking(stdout, FSETLOCKING_BYCALLER);
-	ev_ctx x = { .o = o, .start = -1e300, .end = 1e300, .pid = -1, .tid = -1, .w = { .f = stdout } };
+	ev_ctx x = { .o = o, .start = -1e300, .end = 1e300, .pid = -1, .tid = -1, .w = { .o.f = stdout } };
 	int rc = EXIT_OK;
 	const char *s = o->box[SV_BOX_START], *e = o->box[SV_BOX_END];
 	if ((s && *s && !parse_ms(s, &x.start, "start")) || (e && *e && !parse_ms(e, &x.end, "end")))
@@ -257,17 +300,19 @@ int cmd_events(const cli_opts *o)
 		jw_key(&x.w, "events");
 		jw_begin_arr(&x.w);
 	} else if (o->out == OUT_CSV) {
-		fputs("ms,event,process,pid,tid,cpu,has_stack,data_len", stdout);
+		ob_puts(&x.w.o, "ms,event,process,pid,tid,cpu,has_stack,data_len");
 		for (size_t i = 0; i < x.nfields; i++) {
-			fputc(',', stdout);
-			put_csv(stdout, x.fields[i]);
+			ob_putc(&x.w.o, ',');
+			put_csv(&x.w.o, x.fields[i]);
 		}
-		fputs(x.nfields ? "\n" : ",fields\n", stdout);
+		ob_puts(&x.w.o, x.nfields ? "\n" : ",fields\n");
 	}
 	sv_import_opts io = cli_import_opts(o);
 	io.event = NULL;
 	sv_event_lister l = { on_event, on_warning, &x };
 	int r = sv_list_events(o->files[0], &io, &l, &err);
+	if (o->out != OUT_JSON) /* (JSON's is written when its document closes) */
+		ob_flush(&x.w.o);
 	bool failed = r && r != STOP, lost = r == SV_EIO; /* lost: writing stdout failed */
 	if (failed && !lost) {
 		cli_report(&err);

@@ -20,7 +20,7 @@ int cmd_info(const cli_opts *o)
 		return EXIT_INPUT;
 	}
 	if (o->out == OUT_JSON) {
-		jw w = { .f = stdout };
+		jw w = { .o.f = stdout };
 		jw_begin_obj(&w);
 		jw_key(&w, "format"); jw_str(&w, sv_source_format(src));
 		jw_key(&w, "events");

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A small streaming JSON writer for the CLI's documents: valid UTF-8 out whatever the
  * names contain (invalid bytes become U+FFFD), numbers printed with the fewest digits that
- * read back to the same double. The text goes through the writer's own buffer (a listing
- * writes tens of millions of short pieces: stdio's cost per call was a third of it). */
+ * read back to the same double, through an output buffer. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,32 +10,8 @@
 #include "cli.h"
 #include "stackview/formats.h"
 
-static void flush(jw *w)
-{
-	if (w->n)
-		fwrite_unlocked(w->buf, 1, w->n, w->f);
-	w->n = 0;
-}
-
-static void put(jw *w, const char *s, size_t k)
-{
-	if (w->n + k > sizeof(w->buf)) {
-		flush(w);
-		if (k > sizeof(w->buf)) {
-			fwrite_unlocked(s, 1, k, w->f);
-			return;
-		}
-	}
-	memcpy(w->buf + w->n, s, k);
-	w->n += k;
-}
-
-static void putch(jw *w, char c)
-{
-	if (w->n == sizeof(w->buf))
-		flush(w);
-	w->buf[w->n++] = c;
-}
+static void put(jw *w, const char *s, size_t k) { ob_put(&w->o, s, k); }
+static void putch(jw *w, char c) { ob_putc(&w->o, c); }
 
 /* Before a key, or a value that is not a key's: a comma unless first in its container. */
 static void sep(jw *w)
@@ -72,7 +47,7 @@ static void close_(jw *w, char c)
 	w->comma = true;
 	putch(w, c);
 	if (w->depth == 0)
-		flush(w);
+		ob_flush(&w->o);
 }
 
 void jw_end_obj(jw *w) { close_(w, '}'); }
@@ -143,12 +118,5 @@ void jw_num(jw *w, double d)
 void jw_int(jw *w, long long i)
 {
 	sep(w);
-	char buf[24], *end = buf + sizeof(buf), *p = end;
-	unsigned long long u = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
-	if (i < 0)
-		*--p = '-';
-	put(w, p, (size_t)(end - p));
+	ob_int(&w->o, i);
 }

@@ -250,7 +250,7 @@ int out_byname(FILE *f, sv_view *v, const cli_opts *o)
 	int rc = 0;
 	if (o->out == OUT_JSON) {
 		double basis = sv_grid_basis(v);
-		jw w = { .f = f };
+		jw w = { .o.f = f };
 		jw_begin_obj(&w);
 		json_summary(&w, v);
 		json_compare(&w, o);
@@ -304,7 +304,7 @@ static int out_tree(FILE *f, sv_view *v, const sv_aggtree *t, const cli_opts *o)
 	}
 	sv_rows_min_pct(&rl, sv_grid_basis(v), o->min_pct);
 	if (o->out == OUT_JSON) {
-		jw w = { .f = f };
+		jw w = { .o.f = f };
 		jw_begin_obj(&w);
 		json_summary(&w, v);
 		json_compare(&w, o);
@@ -349,7 +349,7 @@ int out_callercallee(FILE *f, sv_view *v, const sv_callercallee *cc, const cli_o
 		return rc;
 	}
 	double basis = sv_grid_basis(v);
-	jw w = { .f = f };
+	jw w = { .o.f = f };
 	jw_begin_obj(&w);
 	json_summary(&w, v);
 	json_compare(&w, o);

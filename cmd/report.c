@@ -41,7 +41,7 @@ static int gcstats(const cli_opts *o, const sv_evlog *log)
 	}
 	FILE *f = stdout;
 	if (o->out == OUT_JSON) {
-		jw w = { .f = f };
+		jw w = { .o.f = f };
 		jw_begin_obj(&w);
 		jw_key(&w, "processes");
 		jw_begin_arr(&w);
@@ -106,7 +106,7 @@ static int jitstats(const cli_opts *o, const sv_evlog *log)
 	size_t top = o->top >= 0 ? (size_t)o->top : 20;
 	FILE *f = stdout;
 	if (o->out == OUT_JSON) {
-		jw w = { .f = f };
+		jw w = { .o.f = f };
 		jw_begin_obj(&w);
 		jw_key(&w, "processes");
 		jw_begin_arr(&w);
@@ -228,7 +228,7 @@ static int traceinfo(const cli_opts *o, const sv_evlog *log, const char *warn)
 	}
 	FILE *f = stdout;
 	if (o->out == OUT_JSON) {
-		jw w = { .f = f };
+		jw w = { .o.f = f };
 		jw_begin_obj(&w);
 		for (size_t d = 0; d < sizeof(descs) / sizeof(descs[0]); d++) {
 			if (!have[d])

@@ -114,7 +114,7 @@ int cmd_symbols(const cli_opts *o)
 	sv_symtab_key(t, key, sizeof(key));
 	const char *arch = machine == 0x14C ? "x86" : machine == 0x8664 ? "x64" : machine == 0xAA64 ? "arm64" : "?";
 	bool json = o->out == OUT_JSON;
-	jw w = { .f = stdout };
+	jw w = { .o.f = stdout };
 	bool pe = !strcmp(sv_symtab_kind(t), "PE");
 	char ikey[32];
 	sv_symtab_image_key(t, ikey, sizeof(ikey));
