@@ -290,6 +290,8 @@ typedef struct etl_ctx {
 	uint32_t *heap;
 	size_t nheap;
 	size_t inflight; /* decompressed bytes held by streams */
+	unsigned char last_guid[16]; /* the last record's provider and its sv_etl_guid_index */
+	int last_guid_index;
 	size_t records;
 	size_t event_bytes; /* buffer contents read, after decompression */
 

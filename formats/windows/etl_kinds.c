@@ -203,12 +203,16 @@ int sv_etl_on_event_info(etl_ctx *c, const etl_rec *r)
 int sv_etl_count_kind(etl_ctx *c, const etl_rec *r, uint32_t *kind)
 {
 	uint64_t key;
+	/* three key spaces: kernel hooks (top bit), a known provider's events (the next bit: its
+	 * index, no hashing), the others (hashed) */
 	if (r->kind == REC_HOOK)
 		key = 1ULL << 63 | (uint64_t)r->group << 8 | (uint64_t)r->type;
+	else if (r->guid >= 0 && !r->tl_event)
+		key = 1ULL << 62 | (uint64_t)r->guid << 24 | (uint64_t)(uint16_t)r->id << 8 | (uint64_t)r->kind;
 	else
-		key = sv_hash_bytes((const char *)r->guid_bytes, 16) ^ ((uint64_t)r->id * 0x9E3779B97F4A7C15ULL) ^
-		      (uint64_t)r->kind ^ (r->tl_event ? sv_hash_bytes(r->tl_event, strlen(r->tl_event)) : 0);
-	key &= ~(uint64_t)0 >> 1 | (r->kind == REC_HOOK ? 1ULL << 63 : 0);
+		key = (sv_hash_bytes((const char *)r->guid_bytes, 16) ^ ((uint64_t)r->id * 0x9E3779B97F4A7C15ULL) ^
+		       (uint64_t)r->kind ^ (r->tl_event ? sv_hash_bytes(r->tl_event, strlen(r->tl_event)) : 0)) &
+		      (~(uint64_t)0 >> 2);
 	uint32_t k = sv_idmap_get(&c->kind_index, key);
 	if (k != SV_IDMAP_NONE) {
 		c->kinds[k].count++;

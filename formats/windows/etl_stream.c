@@ -290,7 +290,12 @@ static int stream_next(etl_ctx *c, stream *s)
 			r->pid = rd32(p + 12);
 			r->ts = rd64(p + 16);
 			r->guid_bytes = p + 0x18;
-			r->guid = sv_etl_guid_index(p + 0x18);
+			/* providers come in runs: the last one's index is kept */
+			if (memcmp(p + 0x18, c->last_guid, 16) != 0) {
+				memcpy(c->last_guid, p + 0x18, 16);
+				c->last_guid_index = sv_etl_guid_index(p + 0x18);
+			}
+			r->guid = c->last_guid_index;
 			if (kind == REC_CLASSIC) {
 				r->id = p[4];
 				r->version = rd16(p + 6);
@@ -363,6 +368,8 @@ static void heap_down(etl_ctx *c, size_t i)
 
 int sv_etl_read_events(etl_ctx *c)
 {
+	memset(c->last_guid, 0, sizeof(c->last_guid));
+	c->last_guid_index = sv_etl_guid_index(c->last_guid);
 	if (c->nbufs)
 		qsort(c->bufs, c->nbufs, sizeof(*c->bufs), buf_cmp);
 	uint32_t *order = malloc((c->nbufs ? c->nbufs : 1) * sizeof(*order));
