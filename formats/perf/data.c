@@ -424,6 +424,8 @@ static void pd_close(pdr *r)
 	free(r->tracing);
 	sv_perf_syms_free(r->syms);
 	free(r->kfids);
+	free(r->kcache);
+	free(r->ucache);
 	free(r->kmaps.v);
 	for (size_t i = 0; i < r->nprocs; i++) {
 		sv_perf_unwinder_free(r->procs[i].uw);

@@ -164,6 +164,14 @@ typedef struct pdr {
 	bool kallsyms_tried;
 	char kallsyms_note[512];
 	sv_frame_id *kfids; /* per kernel symbol (+1: unknown) */
+	/* the frames of the kernel addresses met last, by address (direct-mapped): the same
+	 * few thousand addresses recur in most samples, and finding each among the kernel's
+	 * 150,000 symbols was a tenth of loading */
+	struct { uint64_t ip; sv_frame_id fid; } *kcache;
+	/* the same for user addresses, by the process's maps generation and the address (a
+	 * generation is one state of one process's mappings: what an address names in it
+	 * never changes) */
+	struct { uint64_t gen, ip; sv_frame_id fid; } *ucache;
 	maps kmaps;
 	uint64_t kgen, gen;
 

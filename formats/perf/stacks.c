@@ -159,7 +159,9 @@ static int hex_text(char hex[24], uint64_t addr)
 	return 2 + n;
 }
 
-/* A frame named module!0xADDR, once per key (addr_fids). */
+/* A frame named module!0xADDR, once per key (addr_fids: a DSO's index << 48 | the address
+ * in its file; 0x7ffe << 48 | pid for a perf map's unknown; 0x7fff << 48 | an address outside
+ * every mapping; a kernel address as it is). */
 static int address_frame(pdr *r, sv_frame_id *out, uint64_t key, const char *module, uint64_t addr)
 {
 	uint32_t id = sv_idmap_get(&r->addr_fids, key);
@@ -185,6 +187,9 @@ static int unknown_frame(pdr *r, sv_frame_id *out)
 	return 0;
 }
 
+/* Entries of the frame caches by address (kernel; user, by maps generation). */
+enum { KCACHE = 8192 };
+
 static int kernel_frame(pdr *r, sv_frame_id *out, uint64_t ip)
 {
 	if (!r->kallsyms_tried) {
@@ -195,6 +200,13 @@ static int kernel_frame(pdr *r, sv_frame_id *out, uint64_t ip)
 		if (!(r->kfids = malloc(nk * sizeof(*r->kfids))))
 			return SV_ENOMEM;
 		memset(r->kfids, 0xff, nk * sizeof(*r->kfids)); /* one frame id per kernel symbol */
+		if (!(r->kcache = calloc(KCACHE, sizeof(*r->kcache)))) /* (ip 0: never a symbol's) */
+			return SV_ENOMEM;
+	}
+	size_t slot = (size_t)(ip ^ ip >> 13 ^ ip >> 27) & (KCACHE - 1);
+	if (r->kcache[slot].ip == ip && ip) {
+		*out = r->kcache[slot].fid;
+		return 0;
 	}
 	long i = sv_perf_kallsyms_find(r->syms, ip);
 	if (i >= 0) {
@@ -205,6 +217,7 @@ static int kernel_frame(pdr *r, sv_frame_id *out, uint64_t ip)
 			if (rc)
 				return rc;
 		}
+		r->kcache[slot].ip = ip, r->kcache[slot].fid = r->kfids[i];
 		*out = r->kfids[i];
 		return 0;
 	}
@@ -220,11 +233,31 @@ static int kernel_frame(pdr *r, sv_frame_id *out, uint64_t ip)
 	return address_frame(r, out, ip, module, ip);
 }
 
+static int user_frame_find(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip);
+
 static int user_frame(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip)
+{
+	if (!r->ucache && !(r->ucache = calloc(KCACHE, sizeof(*r->ucache)))) /* (gen 0: none) */
+		return SV_ENOMEM;
+	size_t slot = (size_t)(ip ^ ip >> 13 ^ ip >> 27 ^ pr->gen * 0x9E3779B1u) & (KCACHE - 1);
+	if (r->ucache[slot].ip == ip && r->ucache[slot].gen == pr->gen && pr->gen) {
+		*out = r->ucache[slot].fid;
+		return 0;
+	}
+	int rc = user_frame_find(r, out, pr, ip);
+	if (!rc)
+		r->ucache[slot].gen = pr->gen, r->ucache[slot].ip = ip, r->ucache[slot].fid = *out;
+	return rc;
+}
+
+static int user_frame_find(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip)
 {
 	const map *m = sv_pdr_maps_find(pr->m, ip);
 	char hex[24];
-	if (!m) { /* outside every mapping: the address alone */
+	if (!m) { /* outside every mapping: the address alone (a broken frame-pointer chain
+		   * meets hundreds of thousands: each named once) */
+		if (!(ip >> 48))
+			return address_frame(r, out, (uint64_t)0x7fff << 48 | ip, "unknown", ip);
 		int hl = hex_text(hex, ip);
 		return intern_name(r, out, "unknown", 7, hex, (size_t)hl);
 	}
