@@ -744,24 +744,38 @@ bool sv_pdr_parse_sample(const attr *a, const unsigned char *p, size_t n, sample
 
 /* ---- stable sort of the record index by time ---- */
 
+/* The end of the run of records in time order that starts at i. */
+static size_t run_end(const rec *v, size_t i, size_t n)
+{
+	while (++i < n && v[i - 1].time <= v[i].time)
+		;
+	return i < n ? i : n;
+}
+
+/* A natural merge sort: the records come in runs already in time order (each CPU's
+ * buffers), so each pass merges neighbouring runs and the passes are log2(runs), not
+ * log2(records). Ties keep their order. */
 void sv_pdr_sort_recs(rec *v, size_t n, rec *tmp)
 {
-	bool sorted = true;
-	for (size_t i = 1; i < n && sorted; i++)
-		sorted = v[i - 1].time <= v[i].time;
-	if (sorted)
+	if (run_end(v, 0, n) >= n) /* in order already */
 		return;
-	for (size_t w = 1; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+	rec *src = v, *dst = tmp;
+	size_t runs;
+	do {
+		runs = 0;
+		for (size_t lo = 0; lo < n; runs++) {
+			size_t mid = run_end(src, lo, n), hi = mid < n ? run_end(src, mid, n) : n;
 			size_t i = lo, j = mid, k = lo;
 			while (i < mid && j < hi)
-				tmp[k++] = v[j].time < v[i].time ? v[j++] : v[i++];
-			while (i < mid)
-				tmp[k++] = v[i++];
-			while (j < hi)
-				tmp[k++] = v[j++];
+				dst[k++] = src[j].time < src[i].time ? src[j++] : src[i++];
+			memcpy(dst + k, src + i, (mid - i) * sizeof(*src));
+			k += mid - i;
+			memcpy(dst + k, src + j, (hi - j) * sizeof(*src));
+			lo = hi;
 		}
-		memcpy(v, tmp, n * sizeof(*v));
-	}
+		rec *t = src;
+		src = dst, dst = t;
+	} while (runs > 1);
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
 }
