@@ -530,12 +530,8 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 		r->t0 = s.time;
 	}
 	proc *pr = sv_pdr_proc(r, s.pid);
-	thread *t = pr ? sv_pdr_thread(r, s.pid, s.tid) : NULL;
-	if (!t)
-		return sv_pdr_oom(r);
-	pr = sv_pdr_proc(r, s.pid);
-	t = sv_pdr_thread(r, s.pid, s.tid);
-	if (!pr || !t || ensure_comm(r, t))
+	thread *t = pr ? sv_pdr_thread(r, s.pid, s.tid) : NULL; /* (a new thread moves no process) */
+	if (!t || ensure_comm(r, t))
 		return sv_pdr_oom(r);
 	sv_stack_id st;
 	int rc = thread_stack(r, &st, t);
