@@ -153,7 +153,7 @@ unit: $(UNIT_BINS)
 
 test: deps-test $(BIN) $(UNIT_BINS) $(REPLAY_BINS) check-layering check-headers check-exports check-cycles check-tree
 	$(Q)SV_BUILD=$(B) SV_VARIANT=$(VARIANT) T=$(T) bash tests/run.sh
-test-extended: deps-test $(BIN)
+test-extended: deps-test $(BIN) $(UNIT_BINS)
 	$(Q)SV_BUILD=$(B) SV_VARIANT=$(VARIANT) SV_EXTENDED=1 T=$(T) bash tests/run.sh
 
 $(B)/tests/bench/tui-bench: tests/bench/tui.c $(TUIA) $(FMTA) $(LIBA)

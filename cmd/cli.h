@@ -182,12 +182,12 @@ int cli_print_view(sv_view *v, const char *what, const cli_opts *o);
 int cli_flame_to(const sv_view *v, const char *path, const char *title);
 int cmd_info(const cli_opts *o);
 int cmd_events(const cli_opts *o);
-/* The file's events into an event log (the terminal UI's Events view, the reports), read
- * with `progress` (NULL = none) and stopped when *cancel becomes true (NULL = never:
+/* The file's events into an event log (the terminal UI's Events view, the reports), from
+ * its first part read ahead when prep is not NULL (freed here), read with `progress` (NULL = none) and stopped when *cancel becomes true (NULL = never:
  * SV_ECANCELED); the first warning about the trace into warn ("" when none). 0, or the
  * listing's error in err (the events before it stay in the log). */
-int cli_events_log(const cli_opts *o, const char *path, sv_evlog *log, sv_progress *progress, const atomic_bool *cancel,
-		   char *warn, size_t warncap, sv_error *err);
+int cli_events_log(const cli_opts *o, const char *path, sv_list_prep *prep, sv_evlog *log, sv_progress *progress,
+		   const atomic_bool *cancel, char *warn, size_t warncap, sv_error *err);
 int cmd_report(const cli_opts *o);
 int cmd_annotate(const cli_opts *o); /* annotate.c */
 int cmd_source(const cli_opts *o);   /* annotate.c */
@@ -218,8 +218,10 @@ sv_import_opts cli_import_opts(const cli_opts *o);
 int cmd_convert(const cli_opts *o);
 int cmd_tui(const cli_opts *o);
 /* pick: open on the process picker; hot: open the call tree along its hot path. */
+/* prep: the Events view's first part read ahead (tui.c), or NULL. */
+struct ev_prep;
 int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick, bool hot,
-		const char *hello);
+		const char *hello, struct ev_prep *prep);
 const char *cli_tutorial_path(char *buf, size_t size);
 
 /* Parse argv; on a usage error print it and return EXIT_USAGE. 0 = proceed, -1 = done (help). */

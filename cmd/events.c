@@ -400,8 +400,8 @@ static void log_warning(void *payload, const char *text)
 		snprintf(x->warn, x->warncap, "%s", text);
 }
 
-int cli_events_log(const cli_opts *o, const char *path, sv_evlog *log, sv_progress *progress, const atomic_bool *cancel,
-		   char *warn, size_t warncap, sv_error *err)
+int cli_events_log(const cli_opts *o, const char *path, sv_list_prep *prep, sv_evlog *log, sv_progress *progress,
+		   const atomic_bool *cancel, char *warn, size_t warncap, sv_error *err)
 {
 	log_ctx x = { .log = log, .warn = warn, .warncap = warncap, .cancel = cancel };
 	if (warncap)
@@ -410,7 +410,7 @@ int cli_events_log(const cli_opts *o, const char *path, sv_evlog *log, sv_progre
 	io.event = NULL;
 	io.progress = progress;
 	sv_event_lister l = { log_event, log_warning, &x };
-	int rc = sv_list_events(path, &io, &l, err);
+	int rc = prep ? sv_list_events_prepared(prep, &io, &l, err) : sv_list_events(path, &io, &l, err);
 	free(x.text);
 	if (rc == STOP && x.full) {
 		rc = 0;

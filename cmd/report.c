@@ -317,7 +317,7 @@ int cmd_report(const cli_opts *o)
 	int rc = sv_evlog_new(&log);
 	if (rc)
 		sv_error_set(&err, rc, NULL);
-	else if ((rc = cli_events_log(o, o->files[1], log, NULL, NULL, warn, sizeof(warn), &err)))
+	else if ((rc = cli_events_log(o, o->files[1], NULL, log, NULL, NULL, warn, sizeof(warn), &err)))
 		sv_evlog_free(log);
 	if (rc) {
 		cli_report(&err);

@@ -3,6 +3,8 @@
  * presets handed in as callbacks. */
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,6 +41,85 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* The Events view's first part read ahead. An ETL is read twice to be listed (its
+ * processes, kinds and metadata first); that first pass runs on a thread of its own while
+ * the trace loads for the stack window, so that V lists at once. The thread's fields are
+ * its own until it is joined. */
+typedef struct ev_prep {
+	pthread_t th;
+	bool running; /* started and not joined */
+	const char *path;
+	sv_import_opts io;
+	sv_progress progress;
+	atomic_bool cancel;
+	_Atomic(const atomic_bool *) waiter_cancel; /* the Events view's cancel while it waits */
+	sv_list_prep *prep;
+	int rc;
+} ev_prep;
+
+static int prep_progress(void *payload, unsigned long long done, unsigned long long total)
+{
+	(void)done, (void)total;
+	ev_prep *e = payload;
+	const atomic_bool *w = atomic_load(&e->waiter_cancel);
+	return atomic_load(&e->cancel) || (w && atomic_load(w)) ? SV_ECANCELED : 0;
+}
+
+static void *prep_main(void *arg)
+{
+	ev_prep *e = arg;
+	sv_error err;
+	sv_error_clear(&err);
+	e->rc = sv_list_prepare(&e->prep, e->path, &e->io, &err); /* (its error comes again when listed) */
+	return NULL;
+}
+
+/* Start it for a trace whose listing has a first part, with two CPUs or more (--threads 1:
+ * never); signals stay with the key loop's thread. */
+static void prep_start(ev_prep *e, const cli_opts *o)
+{
+	memset(e, 0, sizeof(*e));
+	if (o->threads == 1 || o->compare || !o->nfiles || !strcmp(o->files[0], "-") ||
+	    !sv_list_prepares(o->files[0], o->format) || (o->threads != 2 && sysconf(_SC_NPROCESSORS_ONLN) < 2))
+		return;
+	e->path = o->files[0];
+	e->io = cli_import_opts(o);
+	e->io.event = NULL;
+	e->progress = (sv_progress){ .fn = prep_progress, .payload = e };
+	e->io.progress = &e->progress;
+	atomic_init(&e->cancel, false);
+	atomic_init(&e->waiter_cancel, NULL);
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	e->running = pthread_create(&e->th, NULL, prep_main, e) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Wait for it (stopped first when `cancel`; stopped when *waiter becomes true): what it
+ * prepared, NULL when nothing. */
+static sv_list_prep *prep_take(ev_prep *e, bool cancel, const atomic_bool *waiter)
+{
+	if (!e || !e->running)
+		return NULL;
+	if (cancel)
+		atomic_store(&e->cancel, true);
+	atomic_store(&e->waiter_cancel, waiter);
+	pthread_join(e->th, NULL);
+	e->running = false;
+	sv_list_prep *p = e->rc ? NULL : e->prep;
+	if (e->rc)
+		sv_list_prep_free(e->prep);
+	e->prep = NULL;
+	return p;
+}
+
+/* What the TUI's callbacks are handed: the options, and the Events view's first part. */
+typedef struct tui_payload {
+	const cli_opts *o;
+	ev_prep *prep; /* NULL when none */
+} tui_payload;
+
 static int tui_save(void *payload, const sv_source *src, const char *path, sv_error *err)
 {
 	(void)payload;
@@ -49,7 +130,7 @@ static int tui_save(void *payload, const sv_source *src, const char *path, sv_er
  * TUI owns the screen: no progress bar, warnings are in the file's notes). */
 static int reload_file(const void *payload, const tui_reload *r, sv_source **out, sv_error *err)
 {
-	const cli_opts *o = payload;
+	const cli_opts *o = ((const tui_payload *)payload)->o;
 	sv_import_opts io = cli_import_opts(o);
 	char def[4400]; /* the default symbol path, while the file loads */
 	if (r->event)
@@ -90,9 +171,10 @@ static int reading_progress(void *payload, unsigned long long done, unsigned lon
 
 static int tui_load_events(const void *payload, sv_evlog *log, tui_ev_reading *rd, char *warn, size_t warncap, sv_error *err)
 {
-	const cli_opts *o = payload;
+	const tui_payload *x = payload;
 	sv_progress p = { .fn = reading_progress, .payload = rd };
-	return cli_events_log(o, o->files[0], log, &p, &rd->cancel, warn, warncap, err);
+	sv_list_prep *prep = prep_take(x->prep, false, &rd->cancel); /* (waits for what is left of it) */
+	return cli_events_log(x->o, x->o->files[0], prep, log, &p, &rd->cancel, warn, warncap, err);
 }
 
 /* Annotate (a) and Goto Source (Alt-D): the text stackview annotate and stackview source
@@ -106,7 +188,7 @@ static int tui_code_text(const void *payload, const sv_view *v, const char *name
 	sv_srcview g;
 	*text = NULL;
 	*hot = NULL;
-	const cli_opts *o = payload;
+	const cli_opts *o = ((const tui_payload *)payload)->o;
 	const char *dd = o ? o->debug_dirs : NULL;
 	int rc = source ? sv_goto_source(&g, v, name, o ? o->source_path : NULL, dd, err)
 			: sv_annotate(&an, v, name, true, dd, err);
@@ -155,8 +237,9 @@ static int tui_code_text(const void *payload, const sv_view *v, const char *name
 /* The terminal UI (or its headless run with --script). The TUI starts from the file's saved
  * state or the per-source defaults of spec §11.2; the command line's boxes go on top. */
 int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick, bool hot,
-		const char *hello)
+		const char *hello, struct ev_prep *prep)
 {
+	tui_payload pl = { o, prep };
 	char *script = NULL;
 	if (o->script && !(script = slurp(o->script))) {
 		fprintf(stderr, "stackview: %s: cannot read the key script\n", o->script);
@@ -167,7 +250,7 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 			   o->presets, cli_presets_store, NULL, hello,
 			   /* a file read from a pipe cannot be read again */
 			   /* nor can a diff's runs, one by one */
-			   o->nfiles && strcmp(o->files[0], "-") && !o->compare ? reload_file : NULL, o, .expand_hot = pick || hot,
+			   o->nfiles && strcmp(o->files[0], "-") && !o->compare ? reload_file : NULL, &pl, .expand_hot = pick || hot,
 			   .compare = o->compare };
 	/* a trace read from a file, of a format that lists events: its events can be listed */
 	const sv_format *fmt = sv_format_find(sv_source_format(src));
@@ -201,9 +284,13 @@ static int tui_on_file(const cli_opts *o, const char *why)
 {
 	sv_source *src = NULL;
 	sv_params p = { 0 };
+	ev_prep prep;
+	prep_start(&prep, o); /* beside the load, on the other CPU */
 	int rc = cli_load(&src, o->files[0], o);
-	if (rc)
+	if (rc) {
+		sv_list_prep_free(prep_take(&prep, true, NULL));
 		return rc;
+	}
 	/* The data came through standard input (perf script | stackview): keys come from the
 	 * terminal, as less and perf report read them. */
 	if (!o->script && !isatty(STDIN_FILENO)) {
@@ -213,6 +300,7 @@ static int tui_on_file(const cli_opts *o, const char *why)
 			if (fd >= 0)
 				close(fd);
 			sv_source_free(src);
+			sv_list_prep_free(prep_take(&prep, true, NULL));
 			return EXIT_USAGE;
 		}
 		close(fd);
@@ -252,8 +340,9 @@ static int tui_on_file(const cli_opts *o, const char *why)
 			 def->fold ? " and FoldPats" : "");
 	/* A profile that opens with PerfView's boxes opens along its hot path, as PerfView's
 	 * CallTree does. */
-	rc = cli_run_tui(o, src, o->files[0], &p, pick, def != NULL, hello[0] ? hello : NULL);
+	rc = cli_run_tui(o, src, o->files[0], &p, pick, def != NULL, hello[0] ? hello : NULL, &prep);
 out:
+	sv_list_prep_free(prep_take(&prep, true, NULL)); /* (V was not pressed) */
 	free(group);
 	sv_params_dispose(&p);
 	sv_source_free(src);

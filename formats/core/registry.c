@@ -2,6 +2,7 @@
 /* The format table, content sniffing and sv_load (see stackview/formats.h). */
 #include "stackview/formats.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -168,6 +169,107 @@ int sv_list_events(const char *path, const sv_import_opts *opts, const sv_event_
 			sv_error_locate(err, path, 0, -1);
 	}
 	sv_input_dispose(&in);
+	return rc;
+}
+
+bool sv_list_prepares(const char *path, const char *format)
+{
+	char name[4096];
+	size_t n = strlen(path);
+	if (n >= sizeof(name))
+		return false;
+	memcpy(name, path, n + 1);
+	if (ends_with(name, ".zip")) /* PerfView's trace.etl.zip */
+		name[n - 4] = '\0';
+	for (const sv_format *const *f = registry; *f; f++) {
+		if (!(*f)->list_prepare)
+			continue;
+		if (format) {
+			if (strcmp(format, (*f)->name) == 0)
+				return true;
+			continue;
+		}
+		for (const char *const *p = (*f)->patterns; p && *p; p++)
+			if (ends_with(name, *p))
+				return true;
+	}
+	return false;
+}
+
+struct sv_list_prep {
+	char *path;
+	const sv_format *fmt;
+	size_t len;  /* the input's length when prepared */
+	void *state; /* the format's first part, or NULL */
+};
+
+void sv_list_prep_free(sv_list_prep *p)
+{
+	if (!p)
+		return;
+	if (p->state)
+		p->fmt->list_state_free(p->state);
+	free(p->path);
+	free(p);
+}
+
+int sv_list_prepare(sv_list_prep **out, const char *path, const sv_import_opts *opts, sv_error *err)
+{
+	static const sv_import_opts none = { 0 };
+	if (!opts)
+		opts = &none;
+	*out = NULL;
+	sv_list_prep *p = calloc(1, sizeof(*p));
+	if (!p || !(p->path = strdup(path))) {
+		free(p);
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	}
+	sv_input in = { 0 };
+	int rc = open_input(&in, &p->fmt, path, opts, err);
+	if (rc) {
+		sv_list_prep_free(p);
+		return rc;
+	}
+	p->len = in.len;
+	if (p->fmt->list_prepare && !(p->fmt->streams && (rc = sv_input_complete(&in, err))))
+		rc = p->fmt->list_prepare(&in, opts, &p->state, err);
+	sv_input_dispose(&in);
+	if (rc) {
+		sv_list_prep_free(p);
+		return rc;
+	}
+	*out = p;
+	return 0;
+}
+
+int sv_list_events_prepared(sv_list_prep *p, const sv_import_opts *opts, const sv_event_lister *l, sv_error *err)
+{
+	static const sv_import_opts none = { 0 };
+	if (!opts)
+		opts = &none;
+	if (!p->state) { /* nothing done ahead */
+		int rc = sv_list_events(p->path, opts, l, err);
+		sv_list_prep_free(p);
+		return rc;
+	}
+	sv_input in = { 0 };
+	const sv_format *fmt = NULL;
+	int rc = open_input(&in, &fmt, p->path, opts, err);
+	if (!rc && (fmt != p->fmt || in.len != p->len)) { /* another file now: from the start */
+		sv_input_dispose(&in);
+		rc = sv_list_events(p->path, opts, l, err);
+		sv_list_prep_free(p);
+		return rc;
+	}
+	if (!rc) {
+		void *state = p->state;
+		p->state = NULL; /* list_prepared frees it */
+		rc = fmt->list_prepared(&in, state, opts, l, err);
+		if (rc < 0 && err && !err->file[0] && rc != SV_ENOMEM)
+			sv_error_locate(err, p->path, 0, -1);
+		sv_input_dispose(&in);
+	}
+	sv_list_prep_free(p);
 	return rc;
 }
 

@@ -362,55 +362,109 @@ static int etl_import(sv_sink *sink, const sv_input *in, const sv_import_opts *o
 
 /* The Events view's listing: the trace read once as an import reads it (no samples kept),
  * then again with each record handed to fn. */
-static int etl_list_events(const sv_input *in, const sv_import_opts *opts, const sv_event_lister *l, sv_error *err)
+/* A listing reads the trace twice: first for the processes, threads, event kinds and the
+ * metadata that name what the events hold (some come late in the trace), then the events
+ * themselves, each named with all of it. */
+static int list_first(etl_ctx *c, const sv_input *in, const sv_import_opts *opts, sv_error *err)
 {
-	(void)opts;
-	etl_ctx c;
-	memset(&c, 0, sizeof(c));
-	sv_idmap *maps[] = { &c.rsds_by_key, &c.imageid_by_key, &c.heap_index, &c.disk_init, &c.leaf_index, &c.clr_last,
-			     &c.fname_index, &c.as_index, &c.by_ts, &c.pend, &c.kwait, &c.uwait, &c.proc_by_pid,
-			     &c.thread_by_tid, &c.kind_index, &c.meta_index, &c.image_by_key, &c.module_by_key, &c.unnamed_mods,
-			     &c.tname_index, &c.stacked, &c.clr_prev };
+	sv_idmap *maps[] = { &c->rsds_by_key, &c->imageid_by_key, &c->heap_index, &c->disk_init, &c->leaf_index,
+			     &c->clr_last, &c->fname_index, &c->as_index, &c->by_ts, &c->pend, &c->kwait, &c->uwait,
+			     &c->proc_by_pid, &c->thread_by_tid, &c->kind_index, &c->meta_index, &c->image_by_key,
+			     &c->module_by_key, &c->unnamed_mods, &c->tname_index, &c->stacked, &c->clr_prev };
 	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
 		sv_idmap_init(maps[i]);
-	c.want = "\x01 events"; /* a kind no trace has: no samples are kept */
-	c.want_kind = -1;
-	c.view = -1;
-	c.offline = true;
-	c.in = in;
-	c.err = err;
-	c.file = in->data;
-	c.flen = in->len;
-	c.listing = true;
-	int rc = sv_etl_read_header(&c);
+	(void)opts;
+	c->want = "\x01 events"; /* a kind no trace has: no samples are kept */
+	c->want_kind = -1;
+	c->view = -1;
+	c->offline = true;
+	c->in = in;
+	c->err = err;
+	c->file = in->data;
+	c->flen = in->len;
+	c->listing = true;
+	int rc = sv_etl_read_header(c);
 	if (!rc)
-		rc = sv_etl_walk_buffers(&c);
+		rc = sv_etl_walk_buffers(c);
 	if (!rc)
-		rc = sv_etl_read_events(&c);
+		rc = sv_etl_read_events(c);
 	if (!rc)
-		rc = sv_etl_name_late_kinds(&c);
-	if (!rc) {
-		free(c.streams);
-		free(c.heap);
-		c.streams = NULL, c.heap = NULL, c.nstreams = c.nheap = 0;
-		memset(c.warns, 0, sizeof(c.warns)); /* the second pass meets the same damage */
-		c.list_fn = l->event, c.list_payload = l->payload;
-		c.list_buf = sv_etl_list_buf_new();
-		rc = c.list_buf ? sv_etl_read_events(&c) : SV_ENOMEM;
-	}
+		rc = sv_etl_name_late_kinds(c);
+	free(c->streams);
+	free(c->heap);
+	c->streams = NULL, c->heap = NULL, c->nstreams = c->nheap = 0;
+	memset(c->warns, 0, sizeof(c->warns)); /* the second pass meets the same damage */
+	if (rc == SV_ENOMEM)
+		sv_error_set(err, SV_ENOMEM, NULL);
+	return rc;
+}
+
+static int list_second(etl_ctx *c, const sv_input *in, const sv_event_lister *l, sv_error *err)
+{
+	c->in = in;
+	c->err = err;
+	c->file = in->data;
+	c->flen = in->len;
+	c->list_fn = l->event, c->list_payload = l->payload;
+	c->list_buf = sv_etl_list_buf_new();
+	int rc = c->list_buf ? sv_etl_read_events(c) : SV_ENOMEM;
 	for (int w = 0; !rc && l->warning && w < W_COUNT; w++) {
 		char line[400];
-		if (!c.warns[w].count)
+		if (!c->warns[w].count)
 			continue;
-		if (c.warns[w].count == 1)
-			snprintf(line, sizeof(line), "%s", c.warns[w].first);
+		if (c->warns[w].count == 1)
+			snprintf(line, sizeof(line), "%s", c->warns[w].first);
 		else
-			snprintf(line, sizeof(line), "%s (and %zu more like it)", c.warns[w].first, c.warns[w].count - 1);
+			snprintf(line, sizeof(line), "%s (and %zu more like it)", c->warns[w].first, c->warns[w].count - 1);
 		l->warning(l->payload, line);
 	}
 	if (rc == SV_ENOMEM)
 		sv_error_set(err, SV_ENOMEM, NULL);
+	return rc;
+}
+
+static int etl_list_events(const sv_input *in, const sv_import_opts *opts, const sv_event_lister *l, sv_error *err)
+{
+	etl_ctx c;
+	memset(&c, 0, sizeof(c));
+	int rc = list_first(&c, in, opts, err);
+	if (!rc)
+		rc = list_second(&c, in, l, err);
 	ctx_dispose(&c);
+	return rc;
+}
+
+/* The first pass done ahead (the input is closed after it: the context keeps no pointer
+ * into it but the buffers' places, the same in the file read again). */
+static int etl_list_prepare(const sv_input *in, const sv_import_opts *opts, void **state, sv_error *err)
+{
+	etl_ctx *c = calloc(1, sizeof(*c));
+	if (!c)
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	int rc = list_first(c, in, opts, err);
+	c->in = NULL, c->file = NULL, c->err = NULL;
+	if (rc) {
+		ctx_dispose(c);
+		free(c);
+		return rc;
+	}
+	*state = c;
+	return 0;
+}
+
+static void etl_list_state_free(void *state)
+{
+	if (state)
+		ctx_dispose(state);
+	free(state);
+}
+
+static int etl_list_prepared(const sv_input *in, void *state, const sv_import_opts *opts, const sv_event_lister *l,
+			     sv_error *err)
+{
+	(void)opts;
+	int rc = list_second(state, in, l, err);
+	etl_list_state_free(state);
 	return rc;
 }
 
@@ -434,4 +488,7 @@ static const sv_format_defaults etl_defaults = {
 const sv_format sv_fmt_etl = {
 	.name = "etl", .patterns = etl_patterns, .probe = etl_probe, .import = etl_import, .defaults = &etl_defaults,
 	.list_events = etl_list_events,
+	.list_prepare = etl_list_prepare,
+	.list_prepared = etl_list_prepared,
+	.list_state_free = etl_list_state_free,
 };

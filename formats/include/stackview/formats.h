@@ -109,6 +109,14 @@ struct sv_format {
 	const sv_format_defaults *defaults; /* NULL = PerfView's plain defaults */
 	/* Every event of the trace to fn (NULL when the format holds no event list). */
 	int (*list_events)(const sv_input *in, const sv_import_opts *opts, const sv_event_lister *l, sv_error *err);
+	/* A listing in two parts (ETL: a first pass for the processes, threads, kinds and
+	 * metadata, then the events): list_prepare does the first into *state; list_prepared
+	 * the second from it, on the same input read again, and frees state; list_state_free
+	 * frees a state not used. NULL: a listing is one part. */
+	int (*list_prepare)(const sv_input *in, const sv_import_opts *opts, void **state, sv_error *err);
+	int (*list_prepared)(const sv_input *in, void *state, const sv_import_opts *opts, const sv_event_lister *l,
+			     sv_error *err);
+	void (*list_state_free)(void *state);
 };
 
 extern SV_API const sv_format sv_fmt_perfview_xml;
@@ -146,6 +154,22 @@ SV_API int sv_input_open(sv_input *in, const char *path, bool format_named, sv_p
  * l->event stops it and is returned. */
 SV_API int sv_list_events(const char *path, const sv_import_opts *opts, const sv_event_lister *l,
 			  sv_error *err) SV_MUST_USE;
+
+/* A listing's first part done ahead, so that a listing asked for later starts at its events
+ * (the TUI reads it on another thread while the trace loads): an ETL's first pass; nothing
+ * for the other formats. Ownership: *out is the caller's, for sv_list_events_prepared (which
+ * frees it) or sv_list_prep_free; the path is copied. SV_ECANCELED when opts' progress
+ * callback stopped it. */
+typedef struct sv_list_prep sv_list_prep;
+SV_API int sv_list_prepare(sv_list_prep **out, const char *path, const sv_import_opts *opts, sv_error *err) SV_MUST_USE;
+/* sv_list_events of the prepared file, from where the preparation stopped: the file is read
+ * again (a file whose size changed since is listed from the start). Frees p. */
+SV_API int sv_list_events_prepared(sv_list_prep *p, const sv_import_opts *opts, const sv_event_lister *l,
+				   sv_error *err) SV_MUST_USE;
+SV_API void sv_list_prep_free(sv_list_prep *p);
+/* Whether a listing of the file at path (format: the format the user named, or NULL) has a
+ * first part worth doing ahead, by the file's name: a trace.etl or trace.etl.zip. */
+SV_API bool sv_list_prepares(const char *path, const char *format);
 
 /* ---- a function's machine code (annotate) ---- */
 
