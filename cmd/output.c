@@ -250,6 +250,10 @@ int out_byname(FILE *f, sv_view *v, const cli_opts *o)
 	int rc = 0;
 	if (o->out == OUT_JSON) {
 		double basis = sv_grid_basis(v);
+		if (sv_rows_when_ahead(v, &rl)) {
+			sv_rows_dispose(&rl);
+			return SV_ENOMEM;
+		}
 		jw w = { .o.f = f };
 		jw_begin_obj(&w);
 		json_summary(&w, v);

@@ -298,8 +298,10 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 	char(*whens)[SV_WHEN_LEN + 1] = NULL;
 	if (want_when && rows->n) {
 		whens = malloc(rows->n * sizeof(*whens));
-		if (!whens)
+		if (!whens || sv_rows_when_ahead(v, rows)) {
+			free(whens);
 			return SV_ENOMEM;
+		}
 		for (size_t i = 0; i < rows->n; i++)
 			if (sv_rows_when(whens[i], v, rows, i)) {
 				free(whens);

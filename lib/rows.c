@@ -330,6 +330,19 @@ int sv_rows_when(char out[SV_WHEN_LEN + 1], sv_view *v, const sv_rows *r, size_t
 	return 0;
 }
 
+int sv_rows_when_ahead(sv_view *v, const sv_rows *r)
+{
+	if (r->kind != SV_ROWS_BYNAME || !r->n)
+		return 0;
+	uint32_t top = 0;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->row[i].id > top)
+			top = r->row[i].id;
+	double h[SV_WHEN_LEN];
+	int rc = sv_view_byname_hist(h, v, top);
+	return rc == SV_ENOMEM ? rc : 0;
+}
+
 void sv_rows_min_pct(sv_rows *r, double basis, double pct)
 {
 	if (!(pct > 0) || basis == 0)

@@ -90,5 +90,8 @@ SV_API int sv_rows_callercallee(sv_rows *out, const sv_callercallee *cc) SV_MUST
 SV_API void sv_rows_min_pct(sv_rows *r, double basis, double pct);
 
 SV_API int sv_rows_when(char out[SV_WHEN_LEN + 1], sv_view *v, const sv_rows *r, size_t i) SV_MUST_USE;
+/* Every row's When will be asked (a printout): what they need is summed in one pass (ByName
+ * sums names in batches otherwise, for a screen's rows). 0 or SV_ENOMEM. */
+SV_API int sv_rows_when_ahead(sv_view *v, const sv_rows *r) SV_MUST_USE;
 
 #endif
