@@ -78,6 +78,7 @@ static void ctx_dispose(etl_ctx *c)
 		free(c->procs[i].cmdline);
 	}
 	free(c->procs);
+	free(c->proc_memo);
 	sv_idmap_dispose(&c->proc_by_pid);
 	free(c->threads);
 	sv_idmap_dispose(&c->thread_by_tid);

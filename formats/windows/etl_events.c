@@ -266,18 +266,31 @@ static int on_volume(etl_ctx *c, const etl_rec *r)
 	return 0;
 }
 
-/* A process at a time: the latest entry for pid started at or before ts, else the oldest. */
+/* A process at a time: the latest entry for pid started at or before ts, else the oldest.
+ * The answer is the same for every time from the latest start at or before ts up to the next
+ * start after it: it is kept for them (the listing asks for every event). */
 const eproc *sv_etl_find_proc(const etl_ctx *c, uint32_t pid, uint64_t ts)
 {
+	struct proc_memo *m = c->proc_memo ? &c->proc_memo[(pid ^ pid >> 8) % PROC_MEMO] : NULL;
+	if (m && m->pid == pid && m->nprocs == c->nprocs && m->lo <= ts && ts < m->hi)
+		return m->found ? &c->procs[m->found - 1] : NULL;
 	const eproc *best = NULL, *first = NULL;
+	uint64_t lo = 0, hi = UINT64_MAX;
 	uint32_t k = 0;
 	for (uint32_t v = sv_etl_list_get(&c->proc_by_pid, pid); v && k < MAX_HISTORY; v = c->procs[v - 1].next, k++) {
 		const eproc *p = &c->procs[v - 1];
 		first = p; /* the list runs newest to oldest */
 		if (p->ts <= ts && (!best || p->ts > best->ts))
 			best = p;
+		if (p->ts <= ts && p->ts > lo)
+			lo = p->ts;
+		else if (p->ts > ts && p->ts < hi)
+			hi = p->ts;
 	}
-	return best ? best : first;
+	const eproc *r = best ? best : first;
+	if (m)
+		*m = (struct proc_memo){ pid, (uint32_t)c->nprocs, r ? (uint32_t)(r - c->procs) + 1 : 0, lo, hi };
+	return r;
 }
 
 /* A process as the listing names it: its program's name without the extension, else

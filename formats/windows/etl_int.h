@@ -32,6 +32,7 @@ int sv_xpress_decompress(const unsigned char *in, size_t inlen, unsigned char *o
 #define MAX_BUF_BYTES (64u << 20) /* decompressed size of one buffer */
 #define MAX_CHAIN 64              /* samples tried per (timestamp) when matching a stack */
 #define MAX_OVERLAP 256           /* images tried per address lookup */
+#define PROC_MEMO 256
 #define MAX_HISTORY 256           /* records tried per thread, process, image or module id */
 #define MAX_RATIO 1000u           /* decompressed events / file size, as for zips */
 
@@ -290,6 +291,12 @@ typedef struct etl_ctx {
 	uint32_t *heap;
 	size_t nheap;
 	size_t inflight; /* decompressed bytes held by streams */
+	/* sv_etl_find_proc's last answers, by pid (direct-mapped, PROC_MEMO entries; allocated by
+	 * sv_etl_read_events): an answer holds for the times [lo, hi) while no process is added */
+	struct proc_memo {
+		uint32_t pid, nprocs, found; /* found: procs index + 1, 0 = none */
+		uint64_t lo, hi;
+	} *proc_memo;
 	unsigned char last_guid[16]; /* the last record's provider and its sv_etl_guid_index */
 	int last_guid_index;
 	size_t records;
