@@ -79,6 +79,7 @@ static void ctx_dispose(etl_ctx *c)
 	}
 	free(c->procs);
 	free(c->proc_memo);
+	free(c->thread_memo);
 	sv_idmap_dispose(&c->proc_by_pid);
 	free(c->threads);
 	sv_idmap_dispose(&c->thread_by_tid);

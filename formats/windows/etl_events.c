@@ -314,7 +314,16 @@ void sv_etl_proc_label(const etl_ctx *c, uint32_t pid, uint64_t ts, char *buf, s
  * event after it (back-filling, etl.md §10). */
 bool sv_etl_thread_pid(const etl_ctx *c, uint32_t tid, uint64_t ts, uint32_t *pid)
 {
+	/* kept as sv_etl_find_proc keeps its answers: the same for every time between the
+	 * latest entry at or before ts and the next entry after it */
+	struct thread_memo *m = c->thread_memo ? &c->thread_memo[(tid ^ tid >> 8) % PROC_MEMO] : NULL;
+	if (m && m->tid == tid && m->nthreads == c->nthreads && m->lo <= ts && ts < m->hi) {
+		if (m->found) /* (*pid is left as it is when none is found) */
+			*pid = m->pid;
+		return m->found;
+	}
 	const ethread *best = NULL, *after = NULL;
+	uint64_t lo = 0, hi = UINT64_MAX;
 	uint32_t k = 0;
 	for (uint32_t v = sv_etl_list_get(&c->thread_by_tid, tid); v && k < MAX_HISTORY; v = c->threads[v - 1].next, k++) {
 		const ethread *t = &c->threads[v - 1];
@@ -324,9 +333,15 @@ bool sv_etl_thread_pid(const etl_ctx *c, uint32_t tid, uint64_t ts, uint32_t *pi
 		} else if (t->ts > ts && (!after || t->ts < after->ts)) {
 			after = t;
 		}
+		if (t->ts <= ts && t->ts > lo)
+			lo = t->ts;
+		else if (t->ts > ts && t->ts < hi)
+			hi = t->ts;
 	}
 	if (!best)
 		best = after;
+	if (m)
+		*m = (struct thread_memo){ tid, (uint32_t)c->nthreads, best ? best->pid : 0, best != NULL, lo, hi };
 	if (!best)
 		return false;
 	*pid = best->pid;

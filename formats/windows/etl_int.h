@@ -297,6 +297,13 @@ typedef struct etl_ctx {
 		uint32_t pid, nprocs, found; /* found: procs index + 1, 0 = none */
 		uint64_t lo, hi;
 	} *proc_memo;
+	/* the same for sv_etl_thread_pid, by tid: an answer holds for [lo, hi) while no thread
+	 * is added */
+	struct thread_memo {
+		uint32_t tid, nthreads, pid;
+		bool found;
+		uint64_t lo, hi;
+	} *thread_memo;
 	unsigned char last_guid[16]; /* the last record's provider and its sv_etl_guid_index */
 	int last_guid_index;
 	size_t records;

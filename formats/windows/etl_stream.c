@@ -368,7 +368,8 @@ static void heap_down(etl_ctx *c, size_t i)
 
 int sv_etl_read_events(etl_ctx *c)
 {
-	if (!c->proc_memo && !(c->proc_memo = calloc(PROC_MEMO, sizeof(*c->proc_memo))))
+	if ((!c->proc_memo && !(c->proc_memo = calloc(PROC_MEMO, sizeof(*c->proc_memo)))) ||
+	    (!c->thread_memo && !(c->thread_memo = calloc(PROC_MEMO, sizeof(*c->thread_memo)))))
 		return SV_ENOMEM;
 	memset(c->last_guid, 0, sizeof(c->last_guid));
 	c->last_guid_index = sv_etl_guid_index(c->last_guid);
