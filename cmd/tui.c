@@ -52,17 +52,21 @@ typedef struct ev_prep {
 	sv_import_opts io;
 	sv_progress progress;
 	atomic_bool cancel;
-	_Atomic(const atomic_bool *) waiter_cancel; /* the Events view's cancel while it waits */
+	_Atomic(tui_ev_reading *) waiter; /* the Events view's reading while it waits: the pass's
+					   * progress shows there, its cancel stops the pass */
 	sv_list_prep *prep;
 	int rc;
 } ev_prep;
 
 static int prep_progress(void *payload, unsigned long long done, unsigned long long total)
 {
-	(void)done, (void)total;
 	ev_prep *e = payload;
-	const atomic_bool *w = atomic_load(&e->waiter_cancel);
-	return atomic_load(&e->cancel) || (w && atomic_load(w)) ? SV_ECANCELED : 0;
+	tui_ev_reading *w = atomic_load(&e->waiter);
+	if (w) { /* (the first pass counts the first half of the listing's reading) */
+		atomic_store(&w->done, done);
+		atomic_store(&w->total, total);
+	}
+	return atomic_load(&e->cancel) || (w && atomic_load(&w->cancel)) ? SV_ECANCELED : 0;
 }
 
 static void *prep_main(void *arg)
@@ -88,7 +92,7 @@ static void prep_start(ev_prep *e, const cli_opts *o)
 	e->progress = (sv_progress){ .fn = prep_progress, .payload = e };
 	e->io.progress = &e->progress;
 	atomic_init(&e->cancel, false);
-	atomic_init(&e->waiter_cancel, NULL);
+	atomic_init(&e->waiter, NULL);
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -96,15 +100,15 @@ static void prep_start(ev_prep *e, const cli_opts *o)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-/* Wait for it (stopped first when `cancel`; stopped when *waiter becomes true): what it
- * prepared, NULL when nothing. */
-static sv_list_prep *prep_take(ev_prep *e, bool cancel, const atomic_bool *waiter)
+/* Wait for it (stopped first when `cancel`; waiter, when not NULL, shows its progress and
+ * stops it by its cancel): what it prepared, NULL when nothing. */
+static sv_list_prep *prep_take(ev_prep *e, bool cancel, tui_ev_reading *waiter)
 {
 	if (!e || !e->running)
 		return NULL;
 	if (cancel)
 		atomic_store(&e->cancel, true);
-	atomic_store(&e->waiter_cancel, waiter);
+	atomic_store(&e->waiter, waiter);
 	pthread_join(e->th, NULL);
 	e->running = false;
 	sv_list_prep *p = e->rc ? NULL : e->prep;
@@ -173,7 +177,7 @@ static int tui_load_events(const void *payload, sv_evlog *log, tui_ev_reading *r
 {
 	const tui_payload *x = payload;
 	sv_progress p = { .fn = reading_progress, .payload = rd };
-	sv_list_prep *prep = prep_take(x->prep, false, &rd->cancel); /* (waits for what is left of it) */
+	sv_list_prep *prep = prep_take(x->prep, false, rd); /* (waits for what is left of it) */
 	return cli_events_log(x->o, x->o->files[0], prep, log, &p, &rd->cancel, warn, warncap, err);
 }
 
