@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Internals of the perf.data reader, in three layers: records.c (errors, attrs,
- * features, the record index), stacks.c (address spaces, threads, frames, samples; uses
- * the records layer) and data.c (file header, event choice, the driver; uses both).
+ * features, the record index), frames.c and stacks.c (addresses named as frames; address
+ * spaces, threads, samples; use the records layer) and data.c (file header, event choice, the driver; uses both).
  *
  * Ownership: one pdr per import, in data.c's stack frame; it owns every array, table
  * and string it points to, freed at the end of the import. */
@@ -314,6 +314,15 @@ void sv_pdr_rewind(pdr *r, size_t from, size_t to);
 int sv_pdr_inflated(pdr *r, uint64_t at, size_t need, uint64_t keep, const unsigned char **out);
 /* Stable merge sort of the record index by time (tmp: room for n records). */
 void sv_pdr_sort_recs(rec *v, size_t n, rec *tmp);
+
+/* frames.c: an address as a frame of a sample's stack: in the kernel, in a process's
+ * mappings (pr), nowhere known ("unknown"); and the inline frames at a DWARF-unwound user
+ * address, innermost first (*fids points into a cache until the next call). 0, SV_ENOMEM or
+ * the sink's error. */
+int sv_pdr_kernel_frame(pdr *r, sv_frame_id *out, uint64_t ip);
+int sv_pdr_user_frame(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip);
+int sv_pdr_unknown_frame(pdr *r, sv_frame_id *out);
+int sv_pdr_inline_frames(pdr *r, const proc *pr, uint64_t ip, const sv_frame_id **fids, size_t *n);
 
 /* stacks.c: apply one side-band record, or turn one sample into a stack, in time order. */
 int sv_pdr_apply(pdr *r, uint32_t type, uint16_t misc, const unsigned char *p, size_t n);
