@@ -148,29 +148,6 @@ out:
 	return rc;
 }
 
-int sv_list_events(const char *path, const sv_import_opts *opts, const sv_event_lister *l, sv_error *err)
-{
-	static const sv_import_opts none = { 0 };
-	if (!opts)
-		opts = &none;
-	sv_input in = { 0 };
-	const sv_format *fmt = NULL;
-	int rc = open_input(&in, &fmt, path, opts, err);
-	if (rc)
-		return rc;
-	if (!fmt->list_events) {
-		rc = sv_error_set(err, SV_EINVAL,
-				  "a %s file holds no event list (events are listed from ETL and .nettrace traces, perf.data and perf script text)",
-				  fmt->name);
-		sv_error_locate(err, path, 0, -1);
-	} else if (!fmt->streams || !(rc = sv_input_complete(&in, err))) {
-		rc = fmt->list_events(&in, opts, l, err); /* a listing reads the whole input */
-		if (rc < 0 && err && !err->file[0] && rc != SV_ENOMEM)
-			sv_error_locate(err, path, 0, -1);
-	}
-	sv_input_dispose(&in);
-	return rc;
-}
 
 bool sv_list_prepares(const char *path, const char *format)
 {
@@ -242,33 +219,44 @@ int sv_list_prepare(sv_list_prep **out, const char *path, const sv_import_opts *
 	return 0;
 }
 
-int sv_list_events_prepared(sv_list_prep *p, const sv_import_opts *opts, const sv_event_lister *l, sv_error *err)
+/* A listing of the file at path, from p's first part when p holds one for this file as it
+ * is now (the state is taken), else whole. */
+static int list_events(const char *path, const sv_import_opts *opts, const sv_event_lister *l, sv_list_prep *p,
+		       sv_error *err)
 {
 	static const sv_import_opts none = { 0 };
 	if (!opts)
 		opts = &none;
-	if (!p->state) { /* nothing done ahead */
-		int rc = sv_list_events(p->path, opts, l, err);
-		sv_list_prep_free(p);
-		return rc;
-	}
 	sv_input in = { 0 };
 	const sv_format *fmt = NULL;
-	int rc = open_input(&in, &fmt, p->path, opts, err);
-	if (!rc && (fmt != p->fmt || in.len != p->len)) { /* another file now: from the start */
-		sv_input_dispose(&in);
-		rc = sv_list_events(p->path, opts, l, err);
-		sv_list_prep_free(p);
+	int rc = open_input(&in, &fmt, path, opts, err);
+	if (rc)
 		return rc;
-	}
-	if (!rc) {
+	if (p && p->state && fmt == p->fmt && in.len == p->len) { /* else another file now: whole */
 		void *state = p->state;
 		p->state = NULL; /* list_prepared frees it */
 		rc = fmt->list_prepared(&in, state, opts, l, err);
-		if (rc < 0 && err && !err->file[0] && rc != SV_ENOMEM)
-			sv_error_locate(err, p->path, 0, -1);
-		sv_input_dispose(&in);
+	} else if (!fmt->list_events) {
+		rc = sv_error_set(err, SV_EINVAL,
+				  "a %s file holds no event list (events are listed from ETL and .nettrace traces, perf.data and perf script text)",
+				  fmt->name);
+	} else if (!fmt->streams || !(rc = sv_input_complete(&in, err))) {
+		rc = fmt->list_events(&in, opts, l, err); /* a listing reads the whole input */
 	}
+	if (rc < 0 && err && !err->file[0] && rc != SV_ENOMEM)
+		sv_error_locate(err, path, 0, -1);
+	sv_input_dispose(&in);
+	return rc;
+}
+
+int sv_list_events(const char *path, const sv_import_opts *opts, const sv_event_lister *l, sv_error *err)
+{
+	return list_events(path, opts, l, NULL, err);
+}
+
+int sv_list_events_prepared(sv_list_prep *p, const sv_import_opts *opts, const sv_event_lister *l, sv_error *err)
+{
+	int rc = list_events(p->path, opts, l, p, err);
 	sv_list_prep_free(p);
 	return rc;
 }
