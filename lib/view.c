@@ -30,9 +30,14 @@ typedef struct build {
 	sv_grouppats *group;
 	sv_patlist *fold, *inc, *exc;
 	uint64_t inc_need;
-	/* A node's first child is kept beside it (most nodes of deep stacks have one), the
-	 * others in child_index by (parent, name). */
-	uint32_t *first_kid, *first_kid_name;
+	/* A node's children: a list from first_kid through next_kid, the latest first (and its
+	 * name beside it). A node is shared once a second stack has it as its node (folded
+	 * into it, or finding it as its child); its children are then in child_index by
+	 * (parent, name), put there when a stack first looks one up. Until then each of its
+	 * children came from a different frame under its one stack: a frame whose display name
+	 * no other frame has makes a new child without looking (node_child). */
+	uint32_t *first_kid, *first_kid_name, *next_kid;
+	uint8_t *nflags; /* per node: NODE_SHARED, NODE_INDEXED */
 	sv_idmap child_index;
 	frame_memo *fm;
 	stack_state *ss;
@@ -256,55 +261,80 @@ static int nodes_reserve(sv_view *v, size_t n)
 	return 0;
 }
 
-static int node_child(build *b, uint32_t *out, uint32_t parent, uint32_t name)
+#define NODE_SHARED 1u
+#define NODE_INDEXED 2u
+
+/* A new node, the latest of its parent's children (put in child_index when the parent's
+ * children are there). */
+static int node_new(build *b, uint32_t *out, uint32_t parent, uint32_t name)
 {
 	sv_view *v = b->v;
 	if (nodes_reserve(v, (size_t)v->nnodes + 1))
 		return SV_ENOMEM;
 	uint32_t id = v->nnodes;
-	if (parent != NONE32 && b->first_kid[parent] == NONE32) {
-		b->first_kid[parent] = id;
-		b->first_kid_name[parent] = name;
-	} else if (parent != NONE32 && b->first_kid_name[parent] == name) {
-		id = b->first_kid[parent];
-	} else {
-		int rc = sv_idmap_get_or_put(&b->child_index, ((uint64_t)parent << 32) | name, v->nnodes, &id);
+	if (parent != NONE32 && (b->nflags[parent] & NODE_INDEXED)) {
+		int rc = sv_idmap_put(&b->child_index, ((uint64_t)parent << 32) | name, id);
 		if (rc)
 			return rc;
 	}
-	if (id == v->nnodes) {
-		b->first_kid[id] = NONE32;
-		v->parent[v->nnodes] = parent;
-		node_init(&v->nodes[v->nnodes++], name);
+	b->first_kid[id] = NONE32;
+	b->nflags[id] = 0;
+	if (parent != NONE32) {
+		b->next_kid[id] = b->first_kid[parent];
+		b->first_kid[parent] = id;
+		b->first_kid_name[parent] = name;
 	}
+	v->parent[id] = parent;
+	node_init(&v->nodes[v->nnodes++], name);
+	*out = id;
+	return 0;
+}
+
+/* parent's child named `name`, made when it has none. `unique`: no other frame displays as
+ * `name` (then an unshared parent has no such child yet). */
+static int node_child(build *b, uint32_t *out, uint32_t parent, uint32_t name, bool unique)
+{
+	if (unique && !(b->nflags[parent] & NODE_SHARED))
+		return node_new(b, out, parent, name);
+	uint32_t id = b->first_kid[parent];
+	if (id == NONE32)
+		return node_new(b, out, parent, name);
+	if (b->first_kid_name[parent] != name) {
+		if (!(b->nflags[parent] & NODE_INDEXED)) {
+			for (uint32_t k = id; k != NONE32; k = b->next_kid[k]) {
+				int rc = sv_idmap_put(&b->child_index, ((uint64_t)parent << 32) | b->v->nodes[k].name, k);
+				if (rc)
+					return rc;
+			}
+			b->nflags[parent] |= NODE_INDEXED;
+		}
+		id = sv_idmap_get(&b->child_index, ((uint64_t)parent << 32) | name);
+		if (id == SV_IDMAP_NONE)
+			return node_new(b, out, parent, name);
+	}
+	b->nflags[id] |= NODE_SHARED;
 	*out = id;
 	return 0;
 }
 
 /* ---- per stack (§5.4) ---- */
 
-/* How many stacks are not the first with their caller (a bit a caller: one pass). 0 or
+/* Each frame's memo says whether its display name is its own (no other frame's). 0 or
  * SV_ENOMEM. */
-static int count_second_children(const sv_source *src, size_t *out)
+static int mark_unique(build *b)
 {
-	uint32_t nst = sv_source_stack_count(src);
-	const sv_stack_id *caller = sv_source_stack_callers(src);
-	uint64_t *seen = calloc((size_t)nst / 64 + 2, sizeof(*seen));
+	sv_view *v = b->v;
+	uint32_t nf = sv_source_frame_count(v->src), nn = view_name_count(v);
+	uint8_t *seen = calloc(nn ? nn : 1, 1);
 	if (!seen)
 		return SV_ENOMEM;
-	size_t n = 0, roots = 0;
-	for (uint32_t s = 0; s < nst; s++) {
-		if (caller[s] == SV_STACK_NONE) {
-			roots++;
-			continue;
-		}
-		uint32_t c = caller[s];
-		uint64_t bit = 1ull << (c & 63);
-		n += (seen[c >> 6] & bit) != 0;
-		seen[c >> 6] |= bit;
+	for (uint32_t f = 0; f < nf; f++) {
+		uint8_t *c = &seen[b->fm[f].disp];
+		*c += *c < 2;
 	}
+	for (uint32_t f = 0; f < nf; f++)
+		b->fm[f].uniq = seen[b->fm[f].disp] == 1;
 	free(seen);
-	*out = n + (roots ? roots - 1 : 0);
 	return 0;
 }
 
@@ -326,8 +356,11 @@ static int transform_stacks(build *b)
 		/* a caller's state (and its node's first child) is a random read: ask ahead */
 		if (s + 16 < nst && caller[s + 16] != SV_STACK_NONE)
 			__builtin_prefetch(&b->ss[caller[s + 16]]);
-		if (s + 4 < nst && caller[s + 4] < s)
-			__builtin_prefetch(&b->first_kid[b->ss[caller[s + 4]].node]);
+		if (s + 4 < nst && caller[s + 4] < s) {
+			uint32_t pn = b->ss[caller[s + 4]].node;
+			__builtin_prefetch(&b->nflags[pn]);
+			__builtin_prefetch(&b->first_kid[pn], 1);
+		}
 		stack_state *S = &b->ss[s];
 		sv_stack_id c = caller[s];
 		sv_frame_id f = frame[s];
@@ -344,13 +377,13 @@ static int transform_stacks(build *b)
 				/* §4.1: a root-most frame cannot fold; it stays as its ungrouped self. */
 				S->R = f;
 				S->group = NONE32;
-				if ((rc = node_child(b, &S->node, SV_NODE_ROOT, m->short_id)))
+				if ((rc = node_child(b, &S->node, SV_NODE_ROOT, m->short_id, false)))
 					return rc;
 			} else {
 				S->R = m->kind == SV_GROUP_PLAIN ? GROUP_BASE + m->group : f;
 				S->group = m->group;
 				inc = m->inc;
-				if ((rc = node_child(b, &S->node, SV_NODE_ROOT, m->disp)))
+				if ((rc = node_child(b, &S->node, SV_NODE_ROOT, m->disp, false)))
 					return rc;
 			}
 			goto done;
@@ -362,6 +395,7 @@ static int transform_stacks(build *b)
 			R = P->R;
 		if (m->fold || R == P->R) {
 			*S = *P;
+			b->nflags[P->node] |= NODE_SHARED;
 			S->folded |= m->fold;
 			inc = inc_of ? inc_of[c] : 0;
 			goto done;
@@ -369,7 +403,7 @@ static int transform_stacks(build *b)
 		S->R = R;
 		S->group = m->group;
 		inc = (inc_of ? inc_of[c] : 0) | m->inc;
-		if ((rc = node_child(b, &S->node, P->node, m->disp)))
+		if ((rc = node_child(b, &S->node, P->node, m->disp, m->uniq)))
 			return rc;
 	done:
 		/* what the samples of this stack go to: its node, unless dropped (§5.4) */
@@ -539,6 +573,8 @@ static void build_dispose(build *b)
 	sv_idmap_dispose(&b->child_index);
 	free(b->first_kid);
 	free(b->first_kid_name);
+	free(b->next_kid);
+	free(b->nflags);
 	free(b->fm);
 	free(b->ss);
 	free(b->inc_of);
@@ -595,20 +631,19 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 				goto out;
 			}
 	}
+	if ((rc = mark_unique(&b)))
+		goto fail_nomem;
 	/* a node per kept stack at most: room for them all at once, not by doubling */
 	b.first_kid = sv_malloc_big(((size_t)nst + 2) * sizeof(*b.first_kid));
 	b.first_kid_name = sv_malloc_big(((size_t)nst + 2) * sizeof(*b.first_kid_name));
-	/* the stacks that are not their caller's first make about that many second children
-	 * (grouping and folding merge them, and their children may then meet): room for them
-	 * at once instead of growing, the map grows if merges make more */
-	size_t seconds;
-	if ((rc = count_second_children(src, &seconds)) || nodes_reserve(v, (size_t)nst + 1) || !b.first_kid ||
-	    !b.first_kid_name || sv_idmap_reserve(&b.child_index, seconds))
+	b.next_kid = sv_malloc_big(((size_t)nst + 2) * sizeof(*b.next_kid));
+	b.nflags = sv_malloc_big((size_t)nst + 2);
+	if (nodes_reserve(v, (size_t)nst + 1) || !b.first_kid || !b.first_kid_name || !b.next_kid || !b.nflags)
 		goto fail_nomem;
 	uint32_t root;
-	if ((rc = node_child(&b, &root, NONE32, root_name)))
+	if ((rc = node_new(&b, &root, NONE32, root_name)))
 		goto fail_nomem;
-	v->parent[root] = NONE32;
+	b.nflags[root] = NODE_SHARED; /* a root-most frame that folds is its short name there */
 	if ((rc = transform_stacks(&b)))
 		goto fail_nomem;
 	v->fm = b.fm; /* for views that differ only in IncPats and ExcPats */

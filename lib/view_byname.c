@@ -12,7 +12,7 @@
 #include "stackview/pattern.h"
 #include "view_int.h"
 #include "sv/array.h"
-#include "view_int.h"
+#include "sv/keysort.h"
 
 /* ---- ByName (§6.3) ---- */
 
@@ -24,14 +24,34 @@ static void stats_zero(sv_stats *s)
 	s->max = -INFINITY;
 }
 
-static int byname_cmp(const void *a, const void *b, void *payload)
+static const char *name_of(const void *ctx, uint32_t id)
 {
-	const sv_view *sort_view = payload;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	double ax = fabs(sort_view->byname_st[x].exc), ay = fabs(sort_view->byname_st[y].exc);
-	if (ax != ay)
-		return ax > ay ? -1 : 1;
-	return view_name_cmp(sort_view, x, y);
+	return view_name_str(ctx, id);
+}
+
+/* The seen names in ByName's order (largest |exclusive| first, then by name). 0 or
+ * SV_ENOMEM. */
+static int byname_sort(sv_view *v, const uint8_t *seen)
+{
+	uint32_t nn = view_name_count(v);
+	v->nbyname = 0;
+	for (uint32_t i = 0; i < nn; i++)
+		if (seen[i])
+			v->byname[v->nbyname++] = i;
+	sv_keyed *rec = sv_malloc_big(((size_t)v->nbyname * 2 + 1) * sizeof(*rec));
+	if (!rec)
+		return SV_ENOMEM;
+	for (uint32_t r = 0; r < v->nbyname; r++) {
+		uint32_t id = v->byname[r];
+		rec[r] = (sv_keyed){ fabs(v->byname_st[id].exc), 0, view_name_rank(v, id), id };
+	}
+	sv_keysort(rec, v->nbyname, rec + v->nbyname, name_of, v);
+	for (uint32_t r = 0; r < v->nbyname; r++) {
+		v->byname[r] = rec[r].id;
+		v->byname_row[rec[r].id] = r;
+	}
+	free(rec);
+	return 0;
 }
 
 /* Depth-first with an on-path counter per name: inclusive counted once per path. The walk's
@@ -136,13 +156,7 @@ int sv_view_compute_byname(sv_view *v)
 		onpath[cn->name]++;
 		path[sp++] = cn->name;
 	}
-	v->nbyname = 0;
-	for (uint32_t i = 0; i < nn; i++)
-		if (seen[i])
-			v->byname[v->nbyname++] = i;
-	qsort_r(v->byname, v->nbyname, sizeof(uint32_t), byname_cmp, v);
-	for (uint32_t r = 0; r < v->nbyname; r++)
-		v->byname_row[v->byname[r]] = r;
+	rc = byname_sort(v, seen);
 out:
 	free(onpath);
 	free(size);

@@ -20,6 +20,7 @@ typedef struct frame_memo {
 	uint64_t inc;       /* IncPats entries matched by the post-group name */
 	uint8_t kind;       /* sv_group_kind */
 	uint8_t exc, fold;
+	uint8_t uniq;       /* no other frame has this display name (building the tree) */
 } frame_memo;
 
 typedef struct vnode {
@@ -117,12 +118,12 @@ static inline uint32_t view_name_count(const sv_view *v)
 	return v->nbase + v->names.count;
 }
 
-/* Two names in strcmp order: by their places when both are the source's. */
-static inline int view_name_cmp(const sv_view *v, uint32_t x, uint32_t y)
+/* A name's place in strcmp order among the source's short names, or SV_KEYSORT_NO_RANK
+ * (a name of the view's own, or no order known): the sorts compare places where both names
+ * have one, else the texts. */
+static inline uint32_t view_name_rank(const sv_view *v, uint32_t id)
 {
-	if (x < v->nbase && y < v->nbase && v->base_rank)
-		return v->base_rank[x] < v->base_rank[y] ? -1 : v->base_rank[x] > v->base_rank[y];
-	return strcmp(view_name_str(v, x), view_name_str(v, y));
+	return id < v->nbase && v->base_rank ? v->base_rank[id] : UINT32_MAX;
 }
 
 /* A name's id, or UINT32_MAX. */

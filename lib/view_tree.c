@@ -9,6 +9,7 @@
 
 #include "source_int.h"
 #include "sv/array.h"
+#include "sv/keysort.h"
 #include "view_int.h"
 
 /* ---- samples ---- */
@@ -152,21 +153,15 @@ static void accumulate(sv_view *v)
 	}
 }
 
-static int child_cmp(const void *a, const void *b, void *payload)
+static const char *node_name_of(const void *ctx, uint32_t node)
 {
-	const sv_view *sort_view = payload;
-	const vnode *x = &sort_view->nodes[*(const uint32_t *)a];
-	const vnode *y = &sort_view->nodes[*(const uint32_t *)b];
-	double ax = fabs(x->st.inc), ay = fabs(y->st.inc);
-	if (ax != ay)
-		return ax > ay ? -1 : 1;
-	if (x->st.first != y->st.first)
-		return x->st.first < y->st.first ? -1 : 1;
-	return view_name_cmp(sort_view, x->name, y->name);
+	const sv_view *v = ctx;
+	return view_name_str(v, v->nodes[node].name);
 }
 
-/* Child lists of alive nodes, sorted (§6.1): counted into kids[p + 2], summed so kids[p + 1]
- * is where p's list starts, then filled, which moves kids[p + 1] to its end. */
+/* Child lists of alive nodes, sorted (§6.1: largest |inclusive| first, then earliest, then
+ * by name): counted into kids[p + 2], summed so kids[p + 1] is where p's list starts, then
+ * filled, which moves kids[p + 1] to its end. */
 static int link_children(sv_view *v)
 {
 	uint32_t n = v->nnodes;
@@ -181,14 +176,32 @@ static int link_children(sv_view *v)
 	for (uint32_t i = 1; i < n; i++)
 		if (v->alive[i])
 			kids[v->parent[i] + 2]++;
-	for (uint32_t i = 2; i < n + 2; i++)
+	uint32_t longest = 0;
+	for (uint32_t i = 2; i < n + 2; i++) {
+		longest = kids[i] > longest ? kids[i] : longest;
 		kids[i] += kids[i - 1];
+	}
 	for (uint32_t i = 1; i < n; i++)
 		if (v->alive[i])
 			v->children[kids[v->parent[i] + 1]++] = i;
-	for (uint32_t i = 0; i < n; i++)
-		if (kids[i + 1] - kids[i] > 1)
-			qsort_r(v->children + kids[i], kids[i + 1] - kids[i], sizeof(uint32_t), child_cmp, v);
+	if (longest < 2)
+		return 0;
+	sv_keyed *rec = malloc((size_t)longest * 2 * sizeof(*rec));
+	if (!rec)
+		return SV_ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t len = kids[i + 1] - kids[i], *list = v->children + kids[i];
+		if (len < 2)
+			continue;
+		for (uint32_t k = 0; k < len; k++) {
+			const vnode *c = &v->nodes[list[k]];
+			rec[k] = (sv_keyed){ fabs(c->st.inc), c->st.first, view_name_rank(v, c->name), list[k] };
+		}
+		sv_keysort(rec, len, rec + len, node_name_of, v);
+		for (uint32_t k = 0; k < len; k++)
+			list[k] = rec[k].id;
+	}
+	free(rec);
 	return 0;
 }
 

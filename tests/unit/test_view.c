@@ -243,10 +243,58 @@ static void test_new_like_inc_exc(void **state)
 	}
 }
 
+/* A child of `n` by name (NONE when it has none). */
+static sv_node_id child_named(const sv_view *v, sv_node_id n, const char *name)
+{
+	const sv_node_id *k;
+	uint32_t nk = sv_view_node_children(v, n, &k), found = 0;
+	sv_node_id at = (sv_node_id)-1;
+	for (uint32_t i = 0; i < nk; i++)
+		if (!strcmp(sv_view_name(v, sv_view_node_name(v, k[i])), name))
+			at = k[i], found++;
+	assert_true(found <= 1); /* a name once among a node's children */
+	return at;
+}
+
+/* Nodes that meet: a frame that folds into its caller after the caller's other children
+ * were made (their calls found under the caller, whether the caller has one child or
+ * several), and two frames that group to one name under one caller. */
+static void test_children_meet(void **state)
+{
+	(void)state;
+	static const char *const p[][8] = {
+		{ "Main", "A", "C" }, { "Main", "A", "E" }, { "Main", "A", "F", "C" }, { "Main", "A", "F", "E", "G" },
+		{ "Main", "A", "P1" }, { "Main", "A", "P2" }, { "Main", "B", "C" }, { "Main", "B", "F", "C" },
+		{ "Main", "D", "P1" }, { "Main", "D", "P2" },
+	};
+	static const double m[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512 };
+	sv_source *s = fixture_source(p, m, 10);
+	const char *box[SV_BOX_COUNT] = { 0 };
+	box[SV_BOX_FOLD] = "F";
+	box[SV_BOX_GROUP] = "P%->P";
+	sv_view *v = fixture_view(s, box, 0);
+	sv_node_id main = child_named(v, SV_NODE_ROOT, "Main"), a = child_named(v, main, "A");
+	sv_node_id b = child_named(v, main, "B");
+	const sv_node_id *k;
+	assert_int_equal(sv_view_node_children(v, a, &k), 3); /* C, E, P */
+	assert_true(sv_view_node_stats(v, child_named(v, a, "C"))->inc == 1 + 4);
+	assert_true(sv_view_node_stats(v, child_named(v, a, "E"))->inc == 2 + 8);
+	assert_true(sv_view_node_stats(v, child_named(v, child_named(v, a, "E"), "G"))->inc == 8);
+	assert_true(sv_view_node_stats(v, child_named(v, a, "P"))->inc == 16 + 32);
+	assert_int_equal(sv_view_node_children(v, b, &k), 1);
+	assert_true(sv_view_node_stats(v, child_named(v, b, "C"))->inc == 64 + 128);
+	sv_node_id d = child_named(v, main, "D");
+	assert_int_equal(sv_view_node_children(v, d, &k), 1);
+	assert_true(sv_view_node_stats(v, child_named(v, d, "P"))->inc == 256 + 512);
+	sv_view_free(v);
+	sv_source_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_time_boxes), cmocka_unit_test(test_summary_line),
 					    cmocka_unit_test(test_max), cmocka_unit_test(test_new_like),
-					    cmocka_unit_test(test_new_like_inc_exc) };
+					    cmocka_unit_test(test_new_like_inc_exc),
+					    cmocka_unit_test(test_children_meet) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* Sorting rows by their numbers, then their names: the order of a view's child lists and of
+ * ByName (spec §6.1, §6.3), with the keys read once into the records instead of by every
+ * comparison. Internal (not installed).
+ *
+ * Ownership: the caller owns the records and the scratch room; nothing is kept. */
+#ifndef SV_INTERNAL_KEYSORT_H
+#define SV_INTERNAL_KEYSORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SV_KEYSORT_NO_RANK UINT32_MAX
+
+typedef struct sv_keyed {
+	double k1;     /* larger first */
+	double k2;     /* then smaller first */
+	uint32_t rank; /* then the name: by rank when both have one, else by strcmp of name(id) */
+	uint32_t id;
+} sv_keyed;
+
+/* The text of name `id` (for records without a rank). */
+typedef const char *sv_keysort_name_fn(const void *ctx, uint32_t id);
+
+/* Sort a[0, n) in that order; tmp: room for n records (unused when n <= 16: may be NULL).
+ * Records must differ in their names (ids) for the order to be total. */
+void sv_keysort(sv_keyed *a, size_t n, sv_keyed *tmp, sv_keysort_name_fn *name, const void *ctx);
+
+#endif

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* Keyed records' sort (lib/keysort.c: child lists and ByName): against qsort with the
+ * comparison the views used before it, on sizes around its runs of 16, with many ties in
+ * both numbers (so the names decide), ranked and unranked names mixed, names that are
+ * prefixes of one another, and inputs already sorted or reversed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sv/keysort.h"
+#include "unit.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+static uint64_t next(void)
+{
+	rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+	return rng;
+}
+
+enum { N = 5000 };
+static char names[N][16];
+
+static const char *name_of(const void *ctx, uint32_t id)
+{
+	(void)ctx;
+	return names[id];
+}
+
+/* The reference: each test spelled out as the views' comparators spelled it. */
+static int reference_cmp(const void *a, const void *b)
+{
+	const sv_keyed *x = a, *y = b;
+	if (x->k1 != y->k1)
+		return x->k1 > y->k1 ? -1 : 1;
+	if (x->k2 != y->k2)
+		return x->k2 < y->k2 ? -1 : 1;
+	if (x->rank != SV_KEYSORT_NO_RANK && y->rank != SV_KEYSORT_NO_RANK)
+		return x->rank < y->rank ? -1 : x->rank > y->rank;
+	return strcmp(names[x->id], names[y->id]);
+}
+
+static void test_sort(void **state)
+{
+	(void)state;
+	sv_keyed *a = malloc(N * sizeof(*a)), *b = malloc(N * sizeof(*b)), *tmp = malloc(N * sizeof(*tmp));
+	assert_true(a && b && tmp);
+	for (int shape = 0; shape < 5; shape++)
+		for (size_t n = 0; n <= N; n = n < 70 ? n + 1 : n * 3 / 2 + 5) {
+			size_t nn = n < N ? n : N;
+			for (size_t i = 0; i < nn; i++) {
+				/* distinct names, some prefixes of others ("a1" < "a1x") */
+				snprintf(names[i], sizeof(names[i]), "%c%u%s", 'a' + (int)(next() % 3), (unsigned)(i / 2),
+					 i % 2 ? "x" : "");
+				double k1 = shape == 0 ? (double)(next() % 3) : shape == 1 ? -(double)(next() % 1000) : (double)(next() % 2);
+				double k2 = shape == 2 ? (double)(next() % 3) : 0;
+				/* ranks: a place in strcmp order would be consistent; any distinct numbers do
+				 * for the sort (shape 3: every name ranked, 4: none) */
+				uint32_t rank = shape == 4 || (shape < 3 && next() % 3 == 0) ? SV_KEYSORT_NO_RANK : (uint32_t)i * 7 % 5003;
+				a[i] = (sv_keyed){ shape == 3 ? (double)(i % 4) : k1, k2, rank, (uint32_t)i };
+			}
+			/* mixed ranked and unranked names compare by text: rank only what strcmp agrees with */
+			if (shape < 3) {
+				uint32_t *ord = malloc((nn ? nn : 1) * sizeof(*ord));
+				assert_non_null(ord);
+				for (size_t i = 0; i < nn; i++)
+					ord[i] = (uint32_t)i;
+				for (size_t i = 1; i < nn; i++) /* insertion sort of ids by name: small n */
+					for (size_t j = i; j > 0 && strcmp(names[ord[j - 1]], names[ord[j]]) > 0; j--) {
+						uint32_t t = ord[j];
+						ord[j] = ord[j - 1];
+						ord[j - 1] = t;
+					}
+				for (size_t r = 0; r < nn; r++)
+					if (a[ord[r]].rank != SV_KEYSORT_NO_RANK)
+						a[ord[r]].rank = (uint32_t)r;
+				free(ord);
+				if (nn > 1200)
+					n = N; /* the quadratic ranking: enough sizes */
+			}
+			memcpy(b, a, nn * sizeof(*a));
+			qsort(b, nn, sizeof(*b), reference_cmp);
+			sv_keysort(a, nn, nn <= 16 && nn % 2 ? NULL : tmp, name_of, NULL);
+			assert_memory_equal(a, b, nn * sizeof(*a));
+			/* sorted input stays as it is; reversed comes out the same */
+			sv_keysort(a, nn, tmp, name_of, NULL);
+			assert_memory_equal(a, b, nn * sizeof(*a));
+			for (size_t i = 0; i < nn; i++)
+				a[i] = b[nn - 1 - i];
+			sv_keysort(a, nn, tmp, name_of, NULL);
+			assert_memory_equal(a, b, nn * sizeof(*a));
+		}
+	free(a);
+	free(b);
+	free(tmp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_sort) };
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
