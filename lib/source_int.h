@@ -88,12 +88,15 @@ struct sv_source {
 	strtab shorts;
 	uint32_t *short_id, nshort_id;
 	uint32_t *short_rank; /* per name in `shorts`: its place in strcmp order */
+	bool shorts_entry_like; /* a short name has " <<" in it (as entry groups' names do) */
 };
 
 /* The short names' table, each frame's id in it and each name's place in strcmp order (NULL
  * until sv_source_sum_stacks); views start their names from it instead of interning every
- * frame's again. */
-const strtab *sv_source_short_names(const sv_source *src, const uint32_t **ids, uint32_t *nids, const uint32_t **rank);
+ * frame's again. *entry_like: whether a name in it has " <<" (else no entry group's display
+ * name is in it). */
+const strtab *sv_source_short_names(const sv_source *src, const uint32_t **ids, uint32_t *nids, const uint32_t **rank,
+				    bool *entry_like);
 
 /* Room for the per-sample locations when the sample arrays grow to `ncap`. */
 int sv_source_loc_grow(sv_source *src, size_t ncap);

@@ -61,6 +61,7 @@ static int index_short_names(sv_source *src)
 		return SV_ENOMEM;
 	for (uint32_t f = 0; f < nf; f++) {
 		const char *s = sv_source_frame_short(src, f);
+		src->shorts_entry_like |= strstr(s, " <<") != NULL;
 		if (sv_strtab_intern(&src->shorts, &ids[f], s, strlen(s))) {
 			free(ids);
 			sv_strtab_dispose(&src->shorts);
@@ -99,8 +100,10 @@ static int index_short_names(sv_source *src)
 	return 0;
 }
 
-const strtab *sv_source_short_names(const sv_source *src, const uint32_t **ids, uint32_t *nids, const uint32_t **rank)
+const strtab *sv_source_short_names(const sv_source *src, const uint32_t **ids, uint32_t *nids, const uint32_t **rank,
+				    bool *entry_like)
 {
+	*entry_like = src->shorts_entry_like;
 	*ids = src->short_id;
 	*nids = src->nshort_id;
 	*rank = src->short_rank;

@@ -40,13 +40,17 @@ typedef struct build {
 	uint8_t *nflags; /* per node: NODE_SHARED, NODE_INDEXED */
 	sv_idmap child_index;
 	frame_memo *fm;
+	char *last_group; /* the last group's name and id (memo_frame) */
+	size_t last_group_len;
+	uint32_t last_group_id;
 	stack_state *ss;
 	uint64_t *inc_of; /* per stack (IncPats not empty) */
 } build;
 
-static int name_intern(sv_view *v, uint32_t *out, const char *s, size_t len)
+/* A name's id, `own`: not looked for among the source's names (it cannot be there). */
+static int name_intern_in(sv_view *v, uint32_t *out, const char *s, size_t len, bool own)
 {
-	uint32_t id = v->base ? sv_strtab_find(v->base, s, len) : UINT32_MAX;
+	uint32_t id = v->base && !own ? sv_strtab_find(v->base, s, len) : UINT32_MAX;
 	if (id != UINT32_MAX) {
 		*out = id;
 		return 0;
@@ -56,12 +60,17 @@ static int name_intern(sv_view *v, uint32_t *out, const char *s, size_t len)
 	return rc;
 }
 
+static int name_intern(sv_view *v, uint32_t *out, const char *s, size_t len)
+{
+	return name_intern_in(v, out, s, len, false);
+}
+
 /* The names start from the source's short names when it has them interned (a view among
  * many: the terminal UI's). */
 static void names_init(sv_view *v)
 {
 	sv_strtab_init(&v->names);
-	v->base = sv_source_short_names(v->src, &v->base_ids, &v->nbase_ids, &v->base_rank);
+	v->base = sv_source_short_names(v->src, &v->base_ids, &v->nbase_ids, &v->base_rank, &v->base_entry_like);
 	v->nbase = v->base ? v->base->count : 0;
 }
 
@@ -169,6 +178,25 @@ static int check_fold_pct(const sv_view *v, sv_error *err)
 
 /* ---- per frame ---- */
 
+/* The id of a group's name; a module's frames come in a row, so the last is kept. */
+static int group_intern(build *b, uint32_t *out, const char *g, size_t glen)
+{
+	if (b->last_group && b->last_group_len == glen && !memcmp(b->last_group, g, glen)) {
+		*out = b->last_group_id;
+		return 0;
+	}
+	int rc = name_intern(b->v, out, g, glen);
+	if (rc)
+		return rc;
+	free(b->last_group);
+	if (!(b->last_group = malloc(glen + 1)))
+		return SV_ENOMEM;
+	memcpy(b->last_group, g, glen + 1);
+	b->last_group_len = glen;
+	b->last_group_id = *out;
+	return 0;
+}
+
 static int memo_frame(build *b, sv_frame_id f)
 {
 	sv_view *v = b->v;
@@ -204,7 +232,7 @@ static int memo_frame(build *b, sv_frame_id f)
 		m->group = NONE32;
 		m->disp = m->short_id;
 	} else {
-		if ((rc = name_intern(v, &m->group, g, strlen(g))))
+		if ((rc = group_intern(b, &m->group, g, strlen(g))))
 			goto out;
 		if (kind == SV_GROUP_PLAIN) {
 			m->disp = m->group;
@@ -223,7 +251,7 @@ static int memo_frame(build *b, sv_frame_id f)
 			memcpy(pn + glen + 3 + slen, ">>", 3);
 			plen = glen + slen + 5;
 			pname = pn;
-			if ((rc = name_intern(v, &m->disp, pn, plen)))
+			if ((rc = name_intern_in(v, &m->disp, pn, plen, v->base && !v->base_entry_like)))
 				goto out;
 		}
 	}
@@ -517,6 +545,7 @@ int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params
 	v->base_ids = prev->base_ids;
 	v->nbase_ids = prev->nbase_ids;
 	v->base_rank = prev->base_rank;
+	v->base_entry_like = prev->base_entry_like;
 	double t0 = sv_view_now_ms();
 	if (sv_params_copy(&v->params, params)) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
@@ -576,6 +605,7 @@ static void build_dispose(build *b)
 	free(b->next_kid);
 	free(b->nflags);
 	free(b->fm);
+	free(b->last_group);
 	free(b->ss);
 	free(b->inc_of);
 	memset(b, 0, sizeof(*b));

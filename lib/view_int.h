@@ -45,6 +45,7 @@ struct sv_view {
 	const uint32_t *base_ids; /* per frame (< nbase_ids): its short name's id */
 	uint32_t nbase_ids;
 	const uint32_t *base_rank; /* per base name: its place in strcmp order */
+	bool base_entry_like;      /* a base name has " <<" (else no "G <<short>>" is in base) */
 	strtab names;
 
 	vnode *nodes;

@@ -290,11 +290,35 @@ static void test_children_meet(void **state)
 	sv_source_free(s);
 }
 
+/* An entry group's display name that is also a frame's own name (a grouped export read
+ * back) is one name, with the source's short names shared with the view (as the terminal
+ * UI has them) or not. */
+static void test_entry_name_is_a_frame(void **state)
+{
+	(void)state;
+	static const char *const p[][8] = { { "Main", "a:f" }, { "Main", "mod a <<a:f>>" } };
+	static const double m[] = { 1, 2 };
+	for (int shared = 0; shared < 2; shared++) {
+		sv_source *s = fixture_source(p, m, 2);
+		if (shared)
+			assert_int_equal(sv_source_sum_stacks(s), 0);
+		const char *box[SV_BOX_COUNT] = { 0 };
+		box[SV_BOX_GROUP] = "mod%->;{%}:=>mod $1";
+		sv_view *v = fixture_view(s, box, 0);
+		sv_node_id main = child_named(v, SV_NODE_ROOT, "Main");
+		const sv_node_id *k;
+		assert_int_equal(sv_view_node_children(v, main, &k), 1);
+		assert_true(sv_view_node_stats(v, child_named(v, main, "mod a <<a:f>>"))->inc == 3);
+		sv_view_free(v);
+		sv_source_free(s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_time_boxes), cmocka_unit_test(test_summary_line),
 					    cmocka_unit_test(test_max), cmocka_unit_test(test_new_like),
 					    cmocka_unit_test(test_new_like_inc_exc),
-					    cmocka_unit_test(test_children_meet) };
+					    cmocka_unit_test(test_children_meet), cmocka_unit_test(test_entry_name_is_a_frame) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
