@@ -40,6 +40,8 @@ typedef struct build {
 	uint8_t *nflags; /* per node: NODE_SHARED, NODE_INDEXED */
 	sv_idmap child_index;
 	frame_memo *fm;
+	char *text;       /* an entry group's display name being made (memo_frame) */
+	size_t text_cap;
 	char *last_group; /* the last group's name and id (memo_frame) */
 	size_t last_group_len;
 	uint32_t last_group_id;
@@ -240,11 +242,16 @@ static int memo_frame(build *b, sv_frame_id f)
 			plen = strlen(g);
 		} else {
 			size_t glen = strlen(g);
-			pn = malloc(glen + slen + 6);
-			if (!pn) {
-				rc = SV_ENOMEM;
-				goto out;
+			if (glen + slen + 6 > b->text_cap) {
+				free(b->text);
+				b->text_cap = 2 * (glen + slen + 6);
+				if (!(b->text = malloc(b->text_cap))) {
+					b->text_cap = 0;
+					rc = SV_ENOMEM;
+					goto out;
+				}
 			}
+			pn = b->text;
 			memcpy(pn, g, glen);
 			memcpy(pn + glen, " <<", 3);
 			memcpy(pn + glen + 3, shrt, slen);
@@ -260,7 +267,6 @@ static int memo_frame(build *b, sv_frame_id f)
 	m->inc = sv_patlist_count(b->inc) ? sv_patlist_match_bits(b->inc, pname, plen) : 0;
 out:
 	free(g);
-	free(pn);
 	return rc;
 }
 
@@ -606,6 +612,7 @@ static void build_dispose(build *b)
 	free(b->nflags);
 	free(b->fm);
 	free(b->last_group);
+	free(b->text);
 	free(b->ss);
 	free(b->inc_of);
 	memset(b, 0, sizeof(*b));
