@@ -12,7 +12,8 @@ static inline int keyed_cmp(const sv_keyed *x, const sv_keyed *y, sv_keysort_nam
 		return x->k1 > y->k1 ? -1 : 1;
 	if (x->k2 != y->k2)
 		return x->k2 < y->k2 ? -1 : 1;
-	if (x->rank != SV_KEYSORT_NO_RANK && y->rank != SV_KEYSORT_NO_RANK)
+	if (x->rank != SV_KEYSORT_NO_RANK && y->rank != SV_KEYSORT_NO_RANK &&
+	    SV_KEYSORT_SET(x->rank) == SV_KEYSORT_SET(y->rank))
 		return x->rank < y->rank ? -1 : x->rank > y->rank;
 	return strcmp(name(ctx, x->id), name(ctx, y->id));
 }

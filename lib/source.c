@@ -67,6 +67,7 @@ void sv_source_free(sv_source *src)
 	sv_strtab_dispose(&src->shorts);
 	free(src->short_id);
 	free(src->short_rank);
+	free(src->short_entry_rank);
 	if (src->saved) {
 		sv_params_dispose(src->saved);
 		free(src->saved);
@@ -585,7 +586,7 @@ size_t sv_source_memory(const sv_source *src)
 	       (src->s_loc ? src->s_cap * sizeof(uint32_t) : 0) + (size_t)src->loc_cap * sizeof(sv_location) +
 	       src->loc_index.cap * 12 + src->cp_cap * 8 + src->cp_index.cap * 12 + src->shorts.text.total +
 	       (size_t)src->shorts.cap * 12 + (size_t)src->shorts.slot_cap * 8 + (size_t)src->nshort_id * 4 +
-	       (src->short_rank ? (size_t)src->shorts.count * 4 : 0) +
+	       (src->short_rank ? (size_t)src->shorts.count * 8 : 0) +
 	       src->loc_lines_cap * sizeof(*src->loc_lines) + src->src_files.text.total;
 }
 

@@ -88,15 +88,23 @@ struct sv_source {
 	strtab shorts;
 	uint32_t *short_id, nshort_id;
 	uint32_t *short_rank; /* per name in `shorts`: its place in strcmp order */
+	uint32_t *short_entry_rank; /* per name: the place of name + ">>" in strcmp order */
 	bool shorts_entry_like; /* a short name has " <<" in it (as entry groups' names do) */
 };
 
-/* The short names' table, each frame's id in it and each name's place in strcmp order (NULL
- * until sv_source_sum_stacks); views start their names from it instead of interning every
- * frame's again. *entry_like: whether a name in it has " <<" (else no entry group's display
- * name is in it). */
-const strtab *sv_source_short_names(const sv_source *src, const uint32_t **ids, uint32_t *nids, const uint32_t **rank,
-				    bool *entry_like);
+/* The short names' table (NULL until sv_source_sum_stacks), each frame's id in it, each
+ * name's place in strcmp order and the place of the name + ">>" (an entry group's display
+ * name "G <<name>>" after its "G <<"); entry_like: a name in it has " <<" (else no entry
+ * group's display name is in it). Views start their names from it instead of interning
+ * every frame's again. */
+typedef struct sv_short_names {
+	const strtab *t;
+	const uint32_t *ids;
+	uint32_t nids;
+	const uint32_t *rank, *entry_rank;
+	bool entry_like;
+} sv_short_names;
+void sv_source_short_names(const sv_source *src, sv_short_names *out);
 
 /* Room for the per-sample locations when the sample arrays grow to `ncap`. */
 int sv_source_loc_grow(sv_source *src, size_t ncap);

@@ -50,6 +50,94 @@ static int by_short_name(const void *a, const void *b, void *payload)
 	return strcmp(sv_strtab_str(t, x->id), sv_strtab_str(t, y->id));
 }
 
+/* The byte at k of `s` (len bytes) followed by ">>": what an entry group's display name
+ * "G <<s>>" has there after its "G <<". */
+static inline unsigned char entry_byte(const char *s, size_t len, size_t k)
+{
+	return k < len ? (unsigned char)s[k] : k < len + 2 ? '>' : 0;
+}
+
+/* Two short names in the order of their entry group names' tails, s + ">>". */
+static int by_entry_name(const void *a, const void *b, void *payload)
+{
+	const name_key *x = a, *y = b;
+	for (int i = 0; i < 2; i++)
+		if (x->prefix[i] != y->prefix[i])
+			return x->prefix[i] < y->prefix[i] ? -1 : 1;
+	const strtab *t = payload;
+	const char *p = sv_strtab_str(t, x->id), *q = sv_strtab_str(t, y->id);
+	size_t lp = sv_strtab_len(t, x->id), lq = sv_strtab_len(t, y->id), m = lp < lq ? lp : lq;
+	int head = memcmp(p, q, m);
+	if (head || lp == lq)
+		return head;
+	for (size_t k = m;; k++) { /* one is the other's start: what follows it decides */
+		unsigned char c = entry_byte(p, lp, k), d = entry_byte(q, lq, k);
+		if (c != d)
+			return c < d ? -1 : 1;
+		if (!c)
+			return 0;
+	}
+}
+
+typedef int name_cmp_fn(const void *, const void *, void *);
+
+/* Keys in order: the prefixes compared here, the texts by cmp where they are equal. */
+static inline int key_cmp(const name_key *x, const name_key *y, name_cmp_fn *cmp, strtab *t)
+{
+	if (x->prefix[0] != y->prefix[0])
+		return x->prefix[0] < y->prefix[0] ? -1 : 1;
+	if (x->prefix[1] != y->prefix[1])
+		return x->prefix[1] < y->prefix[1] ? -1 : 1;
+	return cmp(x, y, t);
+}
+
+/* A merge sort of a[0, n) through tmp (insertion sort below 16, depth first). */
+static void key_sort(name_key *a, name_key *tmp, size_t n, name_cmp_fn *cmp, strtab *t)
+{
+	if (n <= 16) {
+		for (size_t i = 1; i < n; i++) {
+			name_key k = a[i];
+			size_t j = i;
+			for (; j > 0 && key_cmp(&k, &a[j - 1], cmp, t) < 0; j--)
+				a[j] = a[j - 1];
+			a[j] = k;
+		}
+		return;
+	}
+	size_t h = n / 2, i = 0, j = h, o = 0;
+	key_sort(a, tmp, h, cmp, t);
+	key_sort(a + h, tmp + h, n - h, cmp, t);
+	if (key_cmp(&a[h - 1], &a[h], cmp, t) <= 0)
+		return;
+	while (i < h && j < n)
+		tmp[o++] = key_cmp(&a[j], &a[i], cmp, t) < 0 ? a[j++] : a[i++];
+	memcpy(tmp + o, a + i, (h - i) * sizeof(*tmp));
+	o += h - i;
+	memcpy(a, tmp, o * sizeof(*a));
+}
+
+/* Places in strcmp order of n names (by_short_name) or of their entry group tails
+ * (by_entry_name) into rank. */
+static int rank_names(strtab *t, uint32_t n, uint32_t *rank, bool entry)
+{
+	name_key *order = malloc((n ? n : 1) * 2 * sizeof(*order));
+	if (!order)
+		return SV_ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		const char *str = sv_strtab_str(t, i);
+		size_t len = sv_strtab_len(t, i);
+		name_key k = { { 0, 0 }, i };
+		for (size_t j = 0; j < 16; j++) /* nothing read past the name's end */
+			k.prefix[j / 8] = k.prefix[j / 8] << 8 | (entry ? entry_byte(str, len, j) : j < len ? (unsigned char)str[j] : 0);
+		order[i] = k;
+	}
+	key_sort(order, order + n, n, entry ? by_entry_name : by_short_name, t);
+	for (uint32_t i = 0; i < n; i++)
+		rank[order[i].id] = i;
+	free(order);
+	return 0;
+}
+
 /* Each frame's short name interned once, for every view to come. */
 static int index_short_names(sv_source *src)
 {
@@ -69,45 +157,30 @@ static int index_short_names(sv_source *src)
 			return SV_ENOMEM;
 		}
 	}
-	/* and their order by strcmp, so that views sort rows by name comparing two numbers */
+	/* and their order by strcmp, so that views sort rows by name comparing two numbers; the
+	 * same for their entry group names' tails ("G <<short>>" after the "G <<") */
 	uint32_t n = src->shorts.count;
-	name_key *order = malloc((n ? n : 1) * sizeof(*order));
 	uint32_t *rank = malloc((n ? n : 1) * sizeof(*rank));
-	if (!order || !rank) {
-		free(order);
+	uint32_t *erank = malloc((n ? n : 1) * sizeof(*erank));
+	if (!rank || !erank || rank_names(&src->shorts, n, rank, false) || rank_names(&src->shorts, n, erank, true)) {
 		free(rank);
+		free(erank);
 		free(ids);
 		sv_strtab_dispose(&src->shorts);
 		sv_strtab_init(&src->shorts);
 		return SV_ENOMEM;
 	}
-	for (uint32_t i = 0; i < n; i++) {
-		const unsigned char *str = (const unsigned char *)sv_strtab_str(&src->shorts, i);
-		name_key k = { { 0, 0 }, i };
-		for (int j = 0, end = 0; j < 16; j++) {
-			end = end || !str[j]; /* nothing read past the name's end */
-			k.prefix[j / 8] = k.prefix[j / 8] << 8 | (end ? 0 : str[j]);
-		}
-		order[i] = k;
-	}
-	qsort_r(order, n, sizeof(*order), by_short_name, &src->shorts);
-	for (uint32_t i = 0; i < n; i++)
-		rank[order[i].id] = i;
-	free(order);
 	src->short_id = ids;
 	src->nshort_id = nf;
 	src->short_rank = rank;
+	src->short_entry_rank = erank;
 	return 0;
 }
 
-const strtab *sv_source_short_names(const sv_source *src, const uint32_t **ids, uint32_t *nids, const uint32_t **rank,
-				    bool *entry_like)
+void sv_source_short_names(const sv_source *src, sv_short_names *out)
 {
-	*entry_like = src->shorts_entry_like;
-	*ids = src->short_id;
-	*nids = src->nshort_id;
-	*rank = src->short_rank;
-	return src->short_id ? &src->shorts : NULL;
+	*out = (sv_short_names){ src->short_id ? &src->shorts : NULL, src->short_id, src->nshort_id, src->short_rank,
+				 src->short_entry_rank, src->shorts_entry_like };
 }
 
 int sv_source_sum_stacks(sv_source *src)

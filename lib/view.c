@@ -72,7 +72,14 @@ static int name_intern(sv_view *v, uint32_t *out, const char *s, size_t len)
 static void names_init(sv_view *v)
 {
 	sv_strtab_init(&v->names);
-	v->base = sv_source_short_names(v->src, &v->base_ids, &v->nbase_ids, &v->base_rank, &v->base_entry_like);
+	sv_short_names sn;
+	sv_source_short_names(v->src, &sn);
+	v->base = sn.t;
+	v->base_ids = sn.ids;
+	v->nbase_ids = sn.nids;
+	v->base_rank = sn.rank;
+	v->base_entry_rank = sn.entry_rank;
+	v->base_entry_like = sn.entry_like;
 	v->nbase = v->base ? v->base->count : 0;
 }
 
@@ -267,6 +274,105 @@ static int memo_frame(build *b, sv_frame_id f)
 	m->inc = sv_patlist_count(b->inc) ? sv_patlist_match_bits(b->inc, pname, plen) : 0;
 out:
 	free(g);
+	return rc;
+}
+
+/* The byte at k of group name g (len bytes) followed by " <<". */
+static inline unsigned char group_byte(const char *g, size_t len, size_t k)
+{
+	return k < len ? (unsigned char)g[k] : k == len ? ' ' : k < len + 3 ? '<' : 0;
+}
+
+static int by_group_head(const void *a, const void *b, void *payload)
+{
+	const sv_view *v = payload;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const char *p = view_name_str(v, x), *q = view_name_str(v, y);
+	size_t lp = strlen(p), lq = strlen(q);
+	for (size_t k = 0;; k++) {
+		unsigned char c = group_byte(p, lp, k), d = group_byte(q, lq, k);
+		if (c != d)
+			return c < d ? -1 : 1;
+		if (!c)
+			return 0;
+	}
+}
+
+static int by_id(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Places for the entry groups' display names "G <<short>>" of the view's own, so that the
+ * sorts compare numbers, not texts: (G's place among the groups' "G <<", the place of
+ * short + ">>" among the source's short names). Two such names of different groups are in
+ * the order of their "G <<" (neither is the other's start, no group's name having " <<" in
+ * it; else none is ranked), of one group in the order of what follows. 0 or SV_ENOMEM. */
+static int rank_entry_names(build *b)
+{
+	sv_view *v = b->v;
+	uint32_t nf = sv_source_frame_count(v->src);
+	if (!v->base_entry_rank || !v->names.count)
+		return 0;
+	uint32_t *groups = NULL, *ranked = NULL, ng = 0, last = NONE32;
+	size_t cap = 0;
+	int rc = SV_ENOMEM;
+	for (uint32_t f = 0; f < nf; f++) {
+		const frame_memo *m = &b->fm[f];
+		if (m->kind != SV_GROUP_ENTRY || m->group == last)
+			continue;
+		last = m->group;
+		if (SV_ARRAY_PUSH(groups, ng, cap, m->group))
+			goto out;
+	}
+	if (!ng)
+		return 0;
+	qsort(groups, ng, sizeof(*groups), by_id);
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < ng; i++)
+		if (!i || groups[i] != groups[k - 1])
+			groups[k++] = groups[i];
+	ng = k;
+	for (uint32_t i = 0; i < ng; i++)
+		if (strstr(view_name_str(v, groups[i]), " <<")) {
+			rc = 0;
+			goto out;
+		}
+	/* the groups by id (to find one) beside their places (by "G <<") */
+	if (!(ranked = malloc(ng * sizeof(*ranked))))
+		goto out;
+	memcpy(ranked, groups, ng * sizeof(*ranked));
+	qsort_r(ranked, ng, sizeof(*ranked), by_group_head, v);
+	uint32_t *place = malloc(ng * sizeof(*place));
+	if (!place)
+		goto out;
+	for (uint32_t r = 0; r < ng; r++) {
+		uint32_t *at = bsearch(&ranked[r], groups, ng, sizeof(*groups), by_id);
+		place[at - groups] = r;
+	}
+	v->nown_rank = v->names.count;
+	if (!(v->own_rank = calloc(v->nown_rank, sizeof(*v->own_rank)))) {
+		free(place);
+		goto out;
+	}
+	last = NONE32;
+	uint32_t lastp = 0;
+	for (uint32_t f = 0; f < nf; f++) {
+		const frame_memo *m = &b->fm[f];
+		if (m->kind != SV_GROUP_ENTRY || m->disp < v->nbase || m->short_id >= v->nbase)
+			continue;
+		if (m->group != last) {
+			last = m->group;
+			lastp = place[(uint32_t *)bsearch(&m->group, groups, ng, sizeof(*groups), by_id) - groups];
+		}
+		v->own_rank[m->disp - v->nbase] = 2ull << 62 | (uint64_t)lastp << 32 | v->base_entry_rank[m->short_id];
+	}
+	free(place);
+	rc = 0;
+out:
+	free(groups);
+	free(ranked);
 	return rc;
 }
 
@@ -552,6 +658,7 @@ int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params
 	v->nbase_ids = prev->nbase_ids;
 	v->base_rank = prev->base_rank;
 	v->base_entry_like = prev->base_entry_like;
+	v->base_entry_rank = prev->base_entry_rank;
 	double t0 = sv_view_now_ms();
 	if (sv_params_copy(&v->params, params)) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
@@ -573,6 +680,14 @@ int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params
 		v->nfm = prev->nfm;
 		memcpy(v->stack_pre, prev->stack_pre, ((size_t)nst + 1) * sizeof(*v->stack_pre));
 		memcpy(v->fm, prev->fm, (size_t)prev->nfm * sizeof(*v->fm));
+	}
+	if (prev->own_rank) {
+		v->nown_rank = prev->nown_rank;
+		if (!(v->own_rank = malloc((size_t)v->nown_rank * sizeof(*v->own_rank)))) {
+			rc = sv_error_set(err, SV_ENOMEM, NULL);
+			goto out;
+		}
+		memcpy(v->own_rank, prev->own_rank, (size_t)v->nown_rank * sizeof(*v->own_rank));
 	}
 	if (sv_strtab_copy(&v->names, &prev->names) || nodes_reserve(v, (size_t)prev->nnodes + 1) || !v->stack_node ||
 	    !v->stack_folded) {
@@ -668,7 +783,7 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 				goto out;
 			}
 	}
-	if ((rc = mark_unique(&b)))
+	if ((rc = mark_unique(&b)) || (rc = rank_entry_names(&b)))
 		goto fail_nomem;
 	/* a node per kept stack at most: room for them all at once, not by doubling */
 	b.first_kid = sv_malloc_big(((size_t)nst + 2) * sizeof(*b.first_kid));
@@ -707,6 +822,7 @@ void sv_view_free(sv_view *v)
 		return;
 	sv_params_dispose(&v->params);
 	sv_strtab_dispose(&v->names);
+	free(v->own_rank);
 	free(v->nodes);
 	free(v->parent);
 	free(v->children);

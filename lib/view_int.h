@@ -45,8 +45,12 @@ struct sv_view {
 	const uint32_t *base_ids; /* per frame (< nbase_ids): its short name's id */
 	uint32_t nbase_ids;
 	const uint32_t *base_rank; /* per base name: its place in strcmp order */
+	const uint32_t *base_entry_rank; /* per base name: the place of name + ">>" in it */
 	bool base_entry_like;      /* a base name has " <<" (else no "G <<short>>" is in base) */
 	strtab names;
+	uint64_t *own_rank; /* per name of the view's own (nown_rank of them): its place for the
+			     * sorts, 0: none */
+	uint32_t nown_rank;
 
 	vnode *nodes;
 	uint32_t *parent;      /* per node (NONE for ROOT): apart, so passes over the tree's shape
@@ -119,12 +123,15 @@ static inline uint32_t view_name_count(const sv_view *v)
 	return v->nbase + v->names.count;
 }
 
-/* A name's place in strcmp order among the source's short names, or SV_KEYSORT_NO_RANK
- * (a name of the view's own, or no order known): the sorts compare places where both names
- * have one, else the texts. */
-static inline uint32_t view_name_rank(const sv_view *v, uint32_t id)
+/* A name's place for the sorts (sv/keysort.h): among the source's short names (set 1), or
+ * among the entry groups' display names (set 2, rank_entry_names); SV_KEYSORT_NO_RANK for
+ * the view's other names. */
+static inline uint64_t view_name_rank(const sv_view *v, uint32_t id)
 {
-	return id < v->nbase && v->base_rank ? v->base_rank[id] : UINT32_MAX;
+	if (id < v->nbase)
+		return v->base_rank ? (1ull << 62) | v->base_rank[id] : UINT64_MAX;
+	uint64_t r = id - v->nbase < v->nown_rank ? v->own_rank[id - v->nbase] : 0;
+	return r ? r : UINT64_MAX;
 }
 
 /* A name's id, or UINT32_MAX. */

@@ -34,7 +34,7 @@ static int reference_cmp(const void *a, const void *b)
 		return x->k1 > y->k1 ? -1 : 1;
 	if (x->k2 != y->k2)
 		return x->k2 < y->k2 ? -1 : 1;
-	if (x->rank != SV_KEYSORT_NO_RANK && y->rank != SV_KEYSORT_NO_RANK)
+	if (x->rank != SV_KEYSORT_NO_RANK && y->rank != SV_KEYSORT_NO_RANK && x->rank >> 62 == y->rank >> 62)
 		return x->rank < y->rank ? -1 : x->rank > y->rank;
 	return strcmp(names[x->id], names[y->id]);
 }
@@ -44,7 +44,7 @@ static void test_sort(void **state)
 	(void)state;
 	sv_keyed *a = malloc(N * sizeof(*a)), *b = malloc(N * sizeof(*b)), *tmp = malloc(N * sizeof(*tmp));
 	assert_true(a && b && tmp);
-	for (int shape = 0; shape < 5; shape++)
+	for (int shape = 0; shape < 6; shape++)
 		for (size_t n = 0; n <= N; n = n < 70 ? n + 1 : n * 3 / 2 + 5) {
 			size_t nn = n < N ? n : N;
 			for (size_t i = 0; i < nn; i++) {
@@ -55,11 +55,14 @@ static void test_sort(void **state)
 				double k2 = shape == 2 ? (double)(next() % 3) : 0;
 				/* ranks: a place in strcmp order would be consistent; any distinct numbers do
 				 * for the sort (shape 3: every name ranked, 4: none) */
-				uint32_t rank = shape == 4 || (shape < 3 && next() % 3 == 0) ? SV_KEYSORT_NO_RANK : (uint32_t)i * 7 % 5003;
+				uint64_t rank = shape == 4 || (shape < 3 && next() % 3 == 0) ? SV_KEYSORT_NO_RANK
+												 : 1ull << 62 | (uint32_t)i * 7 % 5003;
 				a[i] = (sv_keyed){ shape == 3 ? (double)(i % 4) : k1, k2, rank, (uint32_t)i };
 			}
-			/* mixed ranked and unranked names compare by text: rank only what strcmp agrees with */
-			if (shape < 3) {
+			/* mixed ranked and unranked names compare by text: rank only what strcmp agrees with;
+			 * shape 5: two sets, each ranked in strcmp order within itself only (a name of
+			 * one set and one of the other compare by text) */
+			if (shape < 3 || shape == 5) {
 				uint32_t *ord = malloc((nn ? nn : 1) * sizeof(*ord));
 				assert_non_null(ord);
 				for (size_t i = 0; i < nn; i++)
@@ -70,11 +73,19 @@ static void test_sort(void **state)
 						ord[j] = ord[j - 1];
 						ord[j - 1] = t;
 					}
-				for (size_t r = 0; r < nn; r++)
-					if (a[ord[r]].rank != SV_KEYSORT_NO_RANK)
-						a[ord[r]].rank = (uint32_t)r;
+				uint64_t placed[2] = { 0, 0 };
+				for (size_t r = 0; r < nn; r++) {
+					sv_keyed *x = &a[ord[r]];
+					if (shape == 5) { /* by the name's first letter: 'a' and 'c' one set, 'b' the other */
+						int set = names[x->id][0] == 'b';
+						x->k1 = (double)(x->id % 2);
+						x->rank = (uint64_t)(1 + set) << 62 | placed[set]++;
+					} else if (x->rank != SV_KEYSORT_NO_RANK) {
+						x->rank = 1ull << 62 | r;
+					}
+				}
 				free(ord);
-				if (nn > 1200)
+				if (nn > 1200 && shape < 5)
 					n = N; /* the quadratic ranking: enough sizes */
 			}
 			memcpy(b, a, nn * sizeof(*a));

@@ -314,11 +314,64 @@ static void test_entry_name_is_a_frame(void **state)
 	}
 }
 
+/* A view made with the source's short names shared (as the terminal UI has them, with
+ * their places in name order, and the entry groups' names placed from them) is the view
+ * made without: the same tree, the same ByName rows in the same order. Names chosen so that
+ * the order of "G <<short>>" is not the order of the shorts (one short the start of another,
+ * followed by a byte below or above '>', or by '>') nor of the groups ("G" and "G <"). */
+static void test_shared_names_same_view(void **state)
+{
+	(void)state;
+	static const char *const tricky[] = { "m!0x12", "m!0x123", "m!0x12>", "m!0x12>>", "m!0x12>>a", "m!0x12=",
+					      "m!0x12?", "m!f", "m!f.", "m!f!", "m!fa", "m.a!g", "m.a.b!g", "n!g",
+					      "n!g0", "p!x", "q!x", "Main" };
+	enum { NT = sizeof(tricky) / sizeof(tricky[0]) };
+	const char *paths[2 * NT][8];
+	double metric[2 * NT];
+	memset(paths, 0, sizeof(paths));
+	for (size_t i = 0; i < NT; i++) {
+		paths[2 * i][0] = paths[2 * i + 1][0] = "Main";
+		paths[2 * i][1] = paths[2 * i + 1][1] = tricky[i];
+		paths[2 * i + 1][2] = tricky[(i * 7 + 3) % NT];
+		metric[2 * i] = metric[2 * i + 1] = 1; /* ties everywhere: the names decide */
+	}
+	static const char *const groups[] = { "", "{%}!=>module $1", "{%}!->module $1", "^m!->;{%}!=>module $1",
+					      "^p!=>G;^q!=>G <;{%}!=>$1", "{%}!=>x <<$1", "^m!->;^n!->;{%}!=>module $1" };
+	enum { NG = sizeof(groups) / sizeof(groups[0]) };
+	for (int in = 0; in < 3; in++) {
+		sv_source *s;
+		sv_error err;
+		if (in == 0)
+			s = fixture_source((const char *const(*)[8])paths, metric, 2 * NT);
+		else
+			assert_int_equal(sv_load(&s, in == 1 ? "examples/tutorial.perfView.xml" : "tests/data/mt.fp.txt.gz",
+						 NULL, &err),
+					 0);
+		sv_view *alone[NG];
+		for (size_t g = 0; g < NG; g++) {
+			const char *box[SV_BOX_COUNT] = { 0 };
+			box[SV_BOX_GROUP] = groups[g];
+			alone[g] = fixture_view(s, box, 0);
+		}
+		assert_int_equal(sv_source_sum_stacks(s), 0);
+		for (size_t g = 0; g < NG; g++) {
+			const char *box[SV_BOX_COUNT] = { 0 };
+			box[SV_BOX_GROUP] = groups[g];
+			sv_view *shared = fixture_view(s, box, 0);
+			assert_same_tree(alone[g], shared);
+			sv_view_free(shared);
+			sv_view_free(alone[g]);
+		}
+		sv_source_free(s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_time_boxes), cmocka_unit_test(test_summary_line),
 					    cmocka_unit_test(test_max), cmocka_unit_test(test_new_like),
 					    cmocka_unit_test(test_new_like_inc_exc),
-					    cmocka_unit_test(test_children_meet), cmocka_unit_test(test_entry_name_is_a_frame) };
+					    cmocka_unit_test(test_children_meet), cmocka_unit_test(test_entry_name_is_a_frame),
+					    cmocka_unit_test(test_shared_names_same_view) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,12 +10,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SV_KEYSORT_NO_RANK UINT32_MAX
+#define SV_KEYSORT_NO_RANK UINT64_MAX
+/* A rank's top two bits name the set it is a place in: ranks compare only within one. */
+#define SV_KEYSORT_SET(r) ((r) >> 62)
 
 typedef struct sv_keyed {
 	double k1;     /* larger first */
 	double k2;     /* then smaller first */
-	uint32_t rank; /* then the name: by rank when both have one, else by strcmp of name(id) */
+	uint64_t rank; /* then the name: by rank when both have one in the same set, else by
+			* strcmp of name(id) */
 	uint32_t id;
 } sv_keyed;
 
