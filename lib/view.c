@@ -496,6 +496,8 @@ static int transform_stacks(build *b)
 		/* a caller's state (and its node's first child) is a random read: ask ahead */
 		if (s + 16 < nst && caller[s + 16] != SV_STACK_NONE)
 			__builtin_prefetch(&b->ss[caller[s + 16]]);
+		if (s + 12 < nst)
+			__builtin_prefetch(&b->fm[frame[s + 12]]);
 		if (s + 4 < nst && caller[s + 4] < s) {
 			uint32_t pn = b->ss[caller[s + 4]].node;
 			__builtin_prefetch(&b->nflags[pn]);

@@ -128,9 +128,13 @@ int sv_view_compute_byname(sv_view *v)
 			const vnode *ahead = &v->nodes[order[k + 12]];
 			__builtin_prefetch(ahead);
 			__builtin_prefetch((const char *)ahead + 64);
+			__builtin_prefetch(&depth[order[k + 12]]);
 		}
-		if (k + 4 < m)
-			__builtin_prefetch(&v->byname_st[v->nodes[order[k + 4]].name], 1);
+		if (k + 4 < m) {
+			uint32_t name = v->nodes[order[k + 4]].name;
+			__builtin_prefetch(&v->byname_st[name], 1);
+			__builtin_prefetch(&onpath[name], 1);
+		}
 		uint32_t c = order[k];
 		while (sp > depth[c])
 			onpath[path[--sp]]--;

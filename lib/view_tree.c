@@ -139,6 +139,8 @@ static void add_samples(sv_view *v)
 static void accumulate(sv_view *v)
 {
 	for (uint32_t i = v->nnodes; i-- > 1;) {
+		if (i > 16)
+			__builtin_prefetch(&v->nodes[v->parent[i - 16]].st, 1);
 		vnode *n = &v->nodes[i];
 		vnode *p = &v->nodes[v->parent[i]];
 		p->st.inc += n->st.inc;
