@@ -188,13 +188,32 @@ static int link_children(sv_view *v)
 			v->children[kids[v->parent[i] + 1]++] = i;
 	if (longest < 2)
 		return 0;
+	/* the lists to sort, so that each list's nodes (random reads) are asked for two lists
+	 * ahead */
+	uint32_t nsort = 0;
+	for (uint32_t i = 0; i < n; i++)
+		nsort += kids[i + 1] - kids[i] > 1;
 	sv_keyed *rec = malloc((size_t)longest * 2 * sizeof(*rec));
-	if (!rec)
+	uint32_t *sort = malloc((size_t)nsort * sizeof(*sort));
+	if (!rec || !sort) {
+		free(rec);
+		free(sort);
 		return SV_ENOMEM;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t len = kids[i + 1] - kids[i], *list = v->children + kids[i];
-		if (len < 2)
-			continue;
+	}
+	nsort = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (kids[i + 1] - kids[i] > 1)
+			sort[nsort++] = i;
+	for (uint32_t j = 0; j < nsort; j++) {
+		if (j + 2 < nsort) {
+			uint32_t a = sort[j + 2], len = kids[a + 1] - kids[a];
+			for (uint32_t k = 0; k < len && k < 8; k++) {
+				const vnode *c = &v->nodes[v->children[kids[a] + k]];
+				__builtin_prefetch(&c->st.inc);
+				__builtin_prefetch(&c->st.first);
+			}
+		}
+		uint32_t i = sort[j], len = kids[i + 1] - kids[i], *list = v->children + kids[i];
 		for (uint32_t k = 0; k < len; k++) {
 			const vnode *c = &v->nodes[list[k]];
 			rec[k] = (sv_keyed){ fabs(c->st.inc), c->st.first, view_name_rank(v, c->name), list[k] };
@@ -203,6 +222,7 @@ static int link_children(sv_view *v)
 		for (uint32_t k = 0; k < len; k++)
 			list[k] = rec[k].id;
 	}
+	free(sort);
 	free(rec);
 	return 0;
 }
