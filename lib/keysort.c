@@ -55,3 +55,41 @@ void sv_keysort(sv_keyed *a, size_t n, sv_keyed *tmp, sv_keysort_name_fn *name, 
 {
 	msort(a, tmp, n, name, ctx);
 }
+
+void sv_keysort_ranked(sv_keyed *a, size_t n, sv_keyed *tmp)
+{
+	sv_keyed *src = a, *dst = tmp;
+	for (int shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = { 0 };
+		for (size_t i = 0; i < n; i++)
+			count[(src[i].rank >> shift) & 255]++;
+		if (n && count[(src[0].rank >> shift) & 255] == n)
+			continue; /* a byte they all share */
+		size_t at = 0;
+		for (int b = 0; b < 256; b++) {
+			size_t c = count[b];
+			count[b] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[count[(src[i].rank >> shift) & 255]++] = src[i];
+		sv_keyed *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
+size_t sv_keysort_place(const sv_keyed *a, size_t n, const sv_keyed *x, sv_keysort_name_fn *name, const void *ctx)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (keyed_cmp(&a[mid], x, name, ctx) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

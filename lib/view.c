@@ -309,6 +309,50 @@ static int by_id(const void *a, const void *b)
  * short + ">>" among the source's short names). Two such names of different groups are in
  * the order of their "G <<" (neither is the other's start, no group's name having " <<" in
  * it; else none is ranked), of one group in the order of what follows. 0 or SV_ENOMEM. */
+/* For each group (groups[0, ng)), how many of the source's short names are before its
+ * "G <<" in strcmp order (*out, ng of them). 0 or SV_ENOMEM. */
+static int places_among_shorts(const sv_view *v, const uint32_t *groups, uint32_t ng, uint32_t **out)
+{
+	uint32_t *by_place = malloc(((size_t)v->nbase + 1) * sizeof(*by_place)), *below = malloc(ng * sizeof(*below));
+	char *head = NULL;
+	size_t cap = 0;
+	int rc = SV_ENOMEM;
+	if (!by_place || !below)
+		goto out;
+	for (uint32_t id = 0; id < v->nbase; id++)
+		by_place[v->base_rank[id]] = id;
+	for (uint32_t g = 0; g < ng; g++) {
+		const char *name = view_name_str(v, groups[g]);
+		size_t len = strlen(name);
+		if (len + 4 > cap) {
+			char *h = realloc(head, len + 4);
+			if (!h)
+				goto out;
+			head = h;
+			cap = len + 4;
+		}
+		memcpy(head, name, len);
+		memcpy(head + len, " <<", 4);
+		uint32_t lo = 0, hi = v->nbase;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (strcmp(view_name_str(v, by_place[mid]), head) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		below[g] = lo;
+	}
+	*out = below;
+	below = NULL;
+	rc = 0;
+out:
+	free(by_place);
+	free(below);
+	free(head);
+	return rc;
+}
+
 static int rank_entry_names(build *b)
 {
 	sv_view *v = b->v;
@@ -351,25 +395,35 @@ static int rank_entry_names(build *b)
 		uint32_t *at = bsearch(&ranked[r], groups, ng, sizeof(*groups), by_id);
 		place[at - groups] = r;
 	}
+	/* Among the source's names too, when no short name has " <<": such a name is before
+	 * "G <<short>>" exactly when it is before "G <<" (they differ within it), so the group's
+	 * names sit together after the short names before "G <<" (set 1, view_name_rank) */
+	uint32_t *below = NULL;
+	if (v->base_rank && !v->base_entry_like && v->nbase < (1u << 24) && ng < 255 &&
+	    (rc = places_among_shorts(v, groups, ng, &below)))
+		goto fail;
+	rc = SV_ENOMEM;
 	v->nown_rank = v->names.count;
-	if (!(v->own_rank = calloc(v->nown_rank, sizeof(*v->own_rank)))) {
-		free(place);
-		goto out;
-	}
+	if (!(v->own_rank = calloc(v->nown_rank, sizeof(*v->own_rank))))
+		goto fail;
 	last = NONE32;
-	uint32_t lastp = 0;
+	uint32_t lastg = 0;
 	for (uint32_t f = 0; f < nf; f++) {
 		const frame_memo *m = &b->fm[f];
 		if (m->kind != SV_GROUP_ENTRY || m->disp < v->nbase || m->short_id >= v->nbase)
 			continue;
 		if (m->group != last) {
 			last = m->group;
-			lastp = place[(uint32_t *)bsearch(&m->group, groups, ng, sizeof(*groups), by_id) - groups];
+			lastg = (uint32_t)((uint32_t *)bsearch(&m->group, groups, ng, sizeof(*groups), by_id) - groups);
 		}
-		v->own_rank[m->disp - v->nbase] = 2ull << 62 | (uint64_t)lastp << 32 | v->base_entry_rank[m->short_id];
+		uint32_t tail = v->base_entry_rank[m->short_id];
+		v->own_rank[m->disp - v->nbase] = below ? 1ull << 62 | (uint64_t)below[lastg] << 32 | place[lastg] << 24 | tail
+							: 2ull << 62 | (uint64_t)place[lastg] << 32 | tail;
 	}
-	free(place);
 	rc = 0;
+fail:
+	free(below);
+	free(place);
 out:
 	free(groups);
 	free(ranked);

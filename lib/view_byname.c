@@ -29,24 +29,64 @@ static const char *name_of(const void *ctx, uint32_t id)
 	return view_name_str(ctx, id);
 }
 
-/* The seen names in ByName's order (largest |exclusive| first, then by name). 0 or
- * SV_ENOMEM. */
+/* The seen names in ByName's order (largest |exclusive| first, then by name). Most names
+ * have no exclusive samples: when all but a few of those have places in one set, they are
+ * put in order by their places (radix passes), the few placed among them by their texts,
+ * and only the others sorted by comparing. 0 or SV_ENOMEM. */
 static int byname_sort(sv_view *v, const uint8_t *seen)
 {
-	uint32_t nn = view_name_count(v);
-	v->nbyname = 0;
+	enum { FEW = 64 };
+	uint32_t nn = view_name_count(v), nb = 0, nz = 0, nu = 0;
 	for (uint32_t i = 0; i < nn; i++)
 		if (seen[i])
-			v->byname[v->nbyname++] = i;
-	sv_keyed *rec = sv_malloc_big(((size_t)v->nbyname * 2 + 1) * sizeof(*rec));
+			v->byname[nb++] = i;
+	v->nbyname = nb;
+	sv_keyed *rec = sv_malloc_big(((size_t)nb * 2 + 1) * sizeof(*rec)), *tmp = rec + nb, few[FEW];
 	if (!rec)
 		return SV_ENOMEM;
-	for (uint32_t r = 0; r < v->nbyname; r++) {
+	for (uint32_t r = 0; r < nb; r++) {
 		uint32_t id = v->byname[r];
 		rec[r] = (sv_keyed){ fabs(v->byname_st[id].exc), 0, view_name_rank(v, id), id };
+		if (rec[r].k1 == 0) {
+			if (rec[r].rank != SV_KEYSORT_NO_RANK && SV_KEYSORT_SET(rec[r].rank) == 1)
+				nz++;
+			else
+				nu++;
+		}
 	}
-	sv_keysort(rec, v->nbyname, rec + v->nbyname, name_of, v);
-	for (uint32_t r = 0; r < v->nbyname; r++) {
+	if (nu > FEW || nz < 2 * FEW) {
+		sv_keysort(rec, nb, tmp, name_of, v);
+	} else {
+		/* the others first (in place), the placed ones after them, the few apart */
+		uint32_t na = 0, zi = 0;
+		nu = 0;
+		for (uint32_t r = 0; r < nb; r++) {
+			sv_keyed x = rec[r];
+			if (x.k1 != 0)
+				rec[na++] = x;
+			else if (x.rank != SV_KEYSORT_NO_RANK && SV_KEYSORT_SET(x.rank) == 1)
+				tmp[zi++] = x;
+			else
+				few[nu++] = x;
+		}
+		memcpy(rec + na + nu, tmp, (size_t)nz * sizeof(*rec));
+		sv_keysort(rec, na, tmp, name_of, v);
+		sv_keysort(few, nu, tmp, name_of, v);
+		sv_keyed *zs = rec + na + nu;
+		sv_keysort_ranked(zs, nz, tmp);
+		/* the few among the placed: each where its text goes (a search, not a merge) */
+		sv_keyed *out = rec + na;
+		size_t done = 0;
+		for (uint32_t k = 0; k < nu; k++) {
+			size_t at = done + sv_keysort_place(zs + done, nz - done, &few[k], name_of, v);
+			memmove(out, zs + done, (at - done) * sizeof(*out));
+			out += at - done;
+			*out++ = few[k];
+			done = at;
+		}
+		memmove(out, zs + done, (nz - done) * sizeof(*out));
+	}
+	for (uint32_t r = 0; r < nb; r++) {
 		v->byname[r] = rec[r].id;
 		v->byname_row[rec[r].id] = r;
 	}

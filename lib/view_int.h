@@ -123,13 +123,14 @@ static inline uint32_t view_name_count(const sv_view *v)
 	return v->nbase + v->names.count;
 }
 
-/* A name's place for the sorts (sv/keysort.h): among the source's short names (set 1), or
- * among the entry groups' display names (set 2, rank_entry_names); SV_KEYSORT_NO_RANK for
- * the view's other names. */
+/* A name's place for the sorts (sv/keysort.h): a source's short name's place in the high
+ * half of set 1 (the low half all ones: entry groups' names placed among them take the
+ * places below, rank_entry_names), or an entry group's name's among those names only (set
+ * 2); SV_KEYSORT_NO_RANK for the view's other names. */
 static inline uint64_t view_name_rank(const sv_view *v, uint32_t id)
 {
 	if (id < v->nbase)
-		return v->base_rank ? (1ull << 62) | v->base_rank[id] : UINT64_MAX;
+		return v->base_rank ? 1ull << 62 | (uint64_t)v->base_rank[id] << 32 | 0xFFFFFFFFu : UINT64_MAX;
 	uint64_t r = id - v->nbase < v->nown_rank ? v->own_rank[id - v->nbase] : 0;
 	return r ? r : UINT64_MAX;
 }

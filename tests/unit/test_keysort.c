@@ -105,8 +105,44 @@ static void test_sort(void **state)
 	free(tmp);
 }
 
+/* Records of one set in rank order by radix passes (bytes they share skipped), as the
+ * comparison sort orders them; and the place search. */
+static void test_ranked(void **state)
+{
+	(void)state;
+	sv_keyed *a = malloc(N * sizeof(*a)), *b = malloc(N * sizeof(*b)), *tmp = malloc(N * sizeof(*tmp));
+	assert_true(a && b && tmp);
+	for (int shape = 0; shape < 3; shape++)
+		for (size_t n = 0; n <= N; n = n < 40 ? n + 1 : n * 2 + 3) {
+			for (size_t i = 0; i < n; i++) {
+				/* shape 0: few distinct high parts; 1: random; 2: the low half shared by all
+				 * (as the source's names' places are); the id keeps ranks distinct */
+				uint64_t r = shape == 0 ? next() % 3 << 24 : next() & 0xFFFFFFull;
+				a[i].rank = shape == 2 ? 1ull << 62 | r << 32 | 0xFFFFFFFFu
+						       : 1ull << 62 | r << 16 | i;
+				a[i] = (sv_keyed){ 0, 0, a[i].rank, (uint32_t)i };
+			}
+			if (shape == 2) /* distinct places */
+				for (size_t i = 0; i < n; i++)
+					a[i].rank = 1ull << 62 | (uint64_t)((i * 2654435761u) % 16777213u) << 32 | 0xFFFFFFFFu;
+			memcpy(b, a, n * sizeof(*a));
+			qsort(b, n, sizeof(*b), reference_cmp);
+			sv_keysort_ranked(a, n, tmp);
+			assert_memory_equal(a, b, n * sizeof(*a));
+			for (size_t i = 0; i < n; i++) {
+				sv_keyed x = b[i];
+				assert_int_equal(sv_keysort_place(b, n, &x, name_of, NULL), i);
+				x.rank++;
+				assert_int_equal(sv_keysort_place(b, n, &x, name_of, NULL), i + 1);
+			}
+		}
+	free(a);
+	free(b);
+	free(tmp);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_sort) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_sort), cmocka_unit_test(test_ranked) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

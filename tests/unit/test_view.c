@@ -325,9 +325,12 @@ static void test_shared_names_same_view(void **state)
 	static const char *const tricky[] = { "m!0x12", "m!0x123", "m!0x12>", "m!0x12>>", "m!0x12>>a", "m!0x12=",
 					      "m!0x12?", "m!f", "m!f.", "m!f!", "m!fa", "m.a!g", "m.a.b!g", "n!g",
 					      "n!g0", "p!x", "q!x", "Main" };
-	enum { NT = sizeof(tricky) / sizeof(tricky[0]) };
-	const char *paths[2 * NT][8];
-	double metric[2 * NT];
+	enum { NT = sizeof(tricky) / sizeof(tricky[0]), NGEN = 400, NP = 2 * NT + NGEN };
+	/* and many names with no exclusive samples (the bulk of a real ByName, placed by their
+	 * places rather than compared): hex addresses, modules r0..r99, names without a module */
+	static char gen[NGEN][24];
+	static const char *paths[NP][8]; /* filled below, read as const */
+	static double metric[NP];
 	memset(paths, 0, sizeof(paths));
 	for (size_t i = 0; i < NT; i++) {
 		paths[2 * i][0] = paths[2 * i + 1][0] = "Main";
@@ -335,14 +338,27 @@ static void test_shared_names_same_view(void **state)
 		paths[2 * i + 1][2] = tricky[(i * 7 + 3) % NT];
 		metric[2 * i] = metric[2 * i + 1] = 1; /* ties everywhere: the names decide */
 	}
+	for (size_t i = 0; i < NGEN; i++) {
+		switch (i % 4) {
+		case 0: snprintf(gen[i], sizeof(gen[i]), "m!0x%zx", i); break;
+		case 1: snprintf(gen[i], sizeof(gen[i]), "r%zu!f%zu", i % 100, i); break;
+		case 2: snprintf(gen[i], sizeof(gen[i]), "s.a!g%zu", i); break;
+		default: snprintf(gen[i], sizeof(gen[i]), "Main%zu", i); break;
+		}
+		paths[2 * NT + i][0] = "Main";
+		paths[2 * NT + i][1] = gen[i];
+		paths[2 * NT + i][2] = tricky[i % NT];
+		metric[2 * NT + i] = 1;
+	}
 	static const char *const groups[] = { "", "{%}!=>module $1", "{%}!->module $1", "^m!->;{%}!=>module $1",
-					      "^p!=>G;^q!=>G <;{%}!=>$1", "{%}!=>x <<$1", "^m!->;^n!->;{%}!=>module $1" };
+					      "^p!=>G;^q!=>G <;{%}!=>$1", "{%}!=>x <<$1", "^m!->;^n!->;{%}!=>module $1",
+					      "^r{%}!->R$1", "^r1!->R1;^r22!->R22;{%}!=>module $1" };
 	enum { NG = sizeof(groups) / sizeof(groups[0]) };
 	for (int in = 0; in < 3; in++) {
 		sv_source *s;
 		sv_error err;
 		if (in == 0)
-			s = fixture_source((const char *const(*)[8])paths, metric, 2 * NT);
+			s = fixture_source((const char *const(*)[8])paths, metric, NP);
 		else
 			assert_int_equal(sv_load(&s, in == 1 ? "examples/tutorial.perfView.xml" : "tests/data/mt.fp.txt.gz",
 						 NULL, &err),

@@ -29,4 +29,12 @@ typedef const char *sv_keysort_name_fn(const void *ctx, uint32_t id);
  * Records must differ in their names (ids) for the order to be total. */
 void sv_keysort(sv_keyed *a, size_t n, sv_keyed *tmp, sv_keysort_name_fn *name, const void *ctx);
 
+/* Records whose k1 and k2 are equal and whose ranks are all of one set, in rank order:
+ * radix passes over the ranks' bytes (a byte they all share is skipped), through tmp (room
+ * for n). */
+void sv_keysort_ranked(sv_keyed *a, size_t n, sv_keyed *tmp);
+
+/* Where x goes in the sorted a[0, n): the first place whose record is not before it. */
+size_t sv_keysort_place(const sv_keyed *a, size_t n, const sv_keyed *x, sv_keysort_name_fn *name, const void *ctx);
+
 #endif
