@@ -27,6 +27,10 @@ struct sv_pattern {
 	bool limit_hit;
 	bool jit; /* compiled for the JIT: matched by it directly (pcre2_match's checks cost a
 		   * third of a frame's match) */
+	/* "^" and ASCII literals only (as the presets' "^module!" entries): what a name must
+	 * start with, so that a name that does not is refused without the matcher */
+	char *prefix;
+	size_t prefix_len;
 	char *text; /* the pattern as written, for messages */
 };
 
@@ -128,6 +132,11 @@ static bool brace_error(const char *pat, size_t len, sv_error *err)
 	return depth != 0;
 }
 
+static inline unsigned char ascii_lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c | 0x20) : c;
+}
+
 int sv_pattern_new(sv_pattern **out, const char *pat, size_t len, sv_error *err)
 {
 	char *rx = NULL;
@@ -158,6 +167,16 @@ int sv_pattern_new(sv_pattern **out, const char *pat, size_t len, sv_error *err)
 	p->md = pcre2_match_data_create_from_pattern(p->code, NULL);
 	p->mctx = pcre2_match_context_create(NULL);
 	p->text = strndup(pat, len);
+	if (len > 1 && pat[0] == '^') { /* a literal start: ASCII, none of % * ^ | { } */
+		size_t i = 1;
+		while (i < len && (unsigned char)pat[i] >= 0x20 && (unsigned char)pat[i] < 0x7f && !strchr("%*^|{}", pat[i]))
+			i++;
+		if (i == len && (p->prefix = malloc(len - 1))) {
+			for (size_t k = 1; k < len; k++)
+				p->prefix[k - 1] = (char)ascii_lower((unsigned char)pat[k]);
+			p->prefix_len = len - 1;
+		}
+	}
 	if (p->mctx) {
 		pcre2_set_match_limit(p->mctx, SV_PATTERN_MATCH_LIMIT);
 		pcre2_set_depth_limit(p->mctx, SV_PATTERN_DEPTH_LIMIT);
@@ -176,13 +195,32 @@ void sv_pattern_free(sv_pattern *p)
 		return;
 	pcre2_match_data_free(p->md);
 	pcre2_match_context_free(p->mctx);
+	free(p->prefix);
 	pcre2_code_free(p->code);
 	free(p->text);
 	free(p);
 }
 
+/* Whether text cannot match p's literal start: only where the text's bytes there are ASCII
+ * (caselessly, a non-ASCII character can match an ASCII letter: the Kelvin sign a 'k'). */
+static bool prefix_refuses(const sv_pattern *p, const char *text, size_t len)
+{
+	if (len < p->prefix_len)
+		return true; /* every character of it is one byte of text at least */
+	for (size_t i = 0; i < p->prefix_len; i++) {
+		unsigned char t = (unsigned char)text[i];
+		if (t >= 0x80)
+			return false;
+		if (ascii_lower(t) != (unsigned char)p->prefix[i])
+			return true;
+	}
+	return false;
+}
+
 static int pattern_exec(sv_pattern *p, const char *text, size_t len)
 {
+	if (p->prefix_len && prefix_refuses(p, text, len))
+		return PCRE2_ERROR_NOMATCH;
 	int rc = p->jit ? pcre2_jit_match(p->code, (PCRE2_SPTR)text, len, 0, 0, p->md, p->mctx)
 			: pcre2_match(p->code, (PCRE2_SPTR)text, len, 0, 0, p->md, p->mctx);
 	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT)

@@ -56,6 +56,21 @@ static void test_match_examples(void **state)
 	assert_false(m("a.b", "axb"));
 	assert_true(m("a+b", "a+b"));
 	assert_true(m("[]", "int[]"));
+	/* a literal start ("^module!", refused without the matcher when it cannot match): case,
+	 * short names, what follows it, non-ASCII text that matches an ASCII letter caselessly
+	 * (the Kelvin sign is a 'k', the long s an 's'), characters that are literal there */
+	assert_true(m("^cc1!", "CC1!foo"));
+	assert_true(m("^cc1!", "cc1!"));
+	assert_false(m("^cc1!", "cc1"));
+	assert_false(m("^cc1!", "cc2!x"));
+	assert_false(m("^cc1!", "xcc1!x"));
+	assert_true(m("^k!", "\xe2\x84\xaa!x"));
+	assert_true(m("^ls.so", "l\xc5\xbf.so!f"));
+	assert_false(m("^ls.so", "l\xc3\xa9.so!f"));
+	assert_true(m("^a.b!", "A.B!c"));
+	assert_false(m("^a.b!", "axb!c"));
+	assert_true(m("^f(x) [y]", "F(X) [Y]!z"));
+	assert_true(m("^x|y", "y")); /* not a literal start: '|' */
 }
 
 static void test_invalid(void **state)
