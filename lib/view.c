@@ -206,6 +206,14 @@ static int group_intern(build *b, uint32_t *out, const char *g, size_t glen)
 	return 0;
 }
 
+/* A frame's ExcPats, FoldPats and IncPats, matched on its post-group name. */
+static void match_frame(build *b, frame_memo *m, const char *pname, size_t plen)
+{
+	m->exc = sv_patlist_count(b->exc) && sv_patlist_match_any(b->exc, pname, plen);
+	m->fold = !m->exc && sv_patlist_count(b->fold) && sv_patlist_match_any(b->fold, pname, plen);
+	m->inc = sv_patlist_count(b->inc) ? sv_patlist_match_bits(b->inc, pname, plen) : 0;
+}
+
 static int memo_frame(build *b, sv_frame_id f)
 {
 	sv_view *v = b->v;
@@ -269,12 +277,25 @@ static int memo_frame(build *b, sv_frame_id f)
 				goto out;
 		}
 	}
-	m->exc = sv_patlist_count(b->exc) && sv_patlist_match_any(b->exc, pname, plen);
-	m->fold = !m->exc && sv_patlist_count(b->fold) && sv_patlist_match_any(b->fold, pname, plen);
-	m->inc = sv_patlist_count(b->inc) ? sv_patlist_match_bits(b->inc, pname, plen) : 0;
+	match_frame(b, m, pname, plen);
 out:
 	free(g);
 	return rc;
+}
+
+/* Frame f's memo from another view's of the same source and GroupPats (its group and
+ * display name, the same ids in this view's copy of that view's names), matched again. */
+static void memo_frame_like(build *b, const sv_view *like, sv_frame_id f)
+{
+	sv_view *v = b->v;
+	frame_memo *m = &b->fm[f];
+	const frame_memo *o = &like->fm[f];
+	m->group = o->group;
+	m->disp = o->disp;
+	m->short_id = o->short_id;
+	m->kind = o->kind;
+	const char *pname = m->kind == SV_GROUP_NONE ? sv_source_frame_name(v->src, f) : view_name_str(v, m->disp);
+	match_frame(b, m, pname, strlen(pname));
 }
 
 /* The byte at k of group name g (len bytes) followed by " <<". */
@@ -692,14 +713,21 @@ out:
 	return rc;
 }
 
+static int view_new(sv_view **out, const sv_source *src, const sv_params *params, const sv_view *like, sv_error *err);
+
 int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params, sv_error *err)
 {
 	const sv_params *pp = &prev->params;
 	bool same_ie = same_box(pp, params, SV_BOX_INC) && same_box(pp, params, SV_BOX_EXC);
-	if (!same_box(pp, params, SV_BOX_GROUP) || !same_box(pp, params, SV_BOX_FOLD) ||
+	if (!same_box(pp, params, SV_BOX_GROUP))
+		return sv_view_new(out, prev->src, params, err);
+	/* other FoldPats (or ExcPats the tree cannot be refiltered for): a tree made again, from
+	 * the frames' groups and names as prev has them */
+	if (!same_box(pp, params, SV_BOX_FOLD) ||
 	    (!same_ie && (!prev->stack_pre || !prev->fm ||
 			  !(same_box(pp, params, SV_BOX_EXC) || blank_box(pp, SV_BOX_EXC)))))
-		return sv_view_new(out, prev->src, params, err);
+		return view_new(out, prev->src, params,
+				prev->fm && prev->nfm == sv_source_frame_count(prev->src) ? prev : NULL, err);
 	int rc;
 	sv_view *v = calloc(1, sizeof(*v));
 	if (!v)
@@ -790,7 +818,31 @@ static void build_dispose(build *b)
 	sv_idmap_init(&b->child_index);
 }
 
-int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv_error *err)
+/* The names of `like` (a view of the same source): its ids for the same texts, and their
+ * places. 0 or SV_ENOMEM. */
+static int names_like(sv_view *v, const sv_view *like)
+{
+	v->base = like->base;
+	v->nbase = like->nbase;
+	v->base_ids = like->base_ids;
+	v->nbase_ids = like->nbase_ids;
+	v->base_rank = like->base_rank;
+	v->base_entry_rank = like->base_entry_rank;
+	v->base_entry_like = like->base_entry_like;
+	if (sv_strtab_copy(&v->names, &like->names))
+		return SV_ENOMEM;
+	if (like->own_rank) {
+		v->nown_rank = like->nown_rank;
+		if (!(v->own_rank = malloc((size_t)v->nown_rank * sizeof(*v->own_rank))))
+			return SV_ENOMEM;
+		memcpy(v->own_rank, like->own_rank, (size_t)v->nown_rank * sizeof(*v->own_rank));
+	}
+	return 0;
+}
+
+/* A view of src (sv_view_new); `like`: a view of src with the same GroupPats whose frames'
+ * groups and names are taken instead of made again (NULL: none). */
+static int view_new(sv_view **out, const sv_source *src, const sv_params *params, const sv_view *like, sv_error *err)
 {
 	build b;
 	memset(&b, 0, sizeof(b));
@@ -802,7 +854,15 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 	b.v = v;
 	v->src = src;
 	v->scaling = sv_source_scaling(src);
-	names_init(v);
+	if (like) {
+		sv_strtab_init(&v->names);
+		if (names_like(v, like)) {
+			rc = sv_error_set(err, SV_ENOMEM, NULL);
+			goto out;
+		}
+	} else {
+		names_init(v);
+	}
 	if (sv_params_copy(&v->params, params)) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;
@@ -823,7 +883,9 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 		b.inc_of = malloc(((size_t)nst + 1) * sizeof(*b.inc_of));
 	if (!b.fm || !b.ss || (b.inc_need && !b.inc_of))
 		goto fail_nomem;
-	for (uint32_t f = 0; f < nf; f++)
+	for (uint32_t f = 0; f < nf && like; f++)
+		memo_frame_like(&b, like, f);
+	for (uint32_t f = 0; f < nf && !like; f++)
 		if ((rc = memo_frame(&b, f)))
 			goto fail_nomem;
 	/* A pattern that gave up on a name makes no view: its matches would be wrong. */
@@ -839,7 +901,7 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 				goto out;
 			}
 	}
-	if ((rc = mark_unique(&b)) || (rc = rank_entry_names(&b)))
+	if ((rc = mark_unique(&b)) || (!like && (rc = rank_entry_names(&b))))
 		goto fail_nomem;
 	/* a node per kept stack at most: room for them all at once, not by doubling */
 	b.first_kid = sv_malloc_big(((size_t)nst + 2) * sizeof(*b.first_kid));
@@ -870,6 +932,11 @@ out:
 	build_dispose(&b);
 	sv_view_free(v);
 	return rc;
+}
+
+int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv_error *err)
+{
+	return view_new(out, src, params, NULL, err);
 }
 
 void sv_view_free(sv_view *v)

@@ -243,6 +243,48 @@ static void test_new_like_inc_exc(void **state)
 	}
 }
 
+/* sv_view_new_like with other FoldPats (the same GroupPats): the frames' groups and names
+ * taken from the previous view, the tree made again; the view sv_view_new makes, with the
+ * source's names shared or not, through fold, IncPats and ExcPats changes in a row. */
+static void test_new_like_fold(void **state)
+{
+	(void)state;
+	static const char *const inputs[] = { "examples/tutorial.perfView.xml", "tests/data/mt.fp.txt.gz" };
+	static const char *const changes[][3] = {
+		/* FoldPats, IncPats, ExcPats */
+		{ "ntdll;clone", "", "" },
+		{ "module mscorlib", "Main", "" },
+		{ "leaf", "", "KiInterrupt" },
+		{ "", "", "" },
+		{ "%!?;module libc", "worker", "leaf_mem" },
+	};
+	for (size_t in = 0; in < 2; in++)
+		for (int shared = 0; shared < 2; shared++) {
+			sv_source *s;
+			sv_error err;
+			assert_int_equal(sv_load(&s, inputs[in], NULL, &err), 0);
+			if (shared)
+				assert_int_equal(sv_source_sum_stacks(s), 0);
+			sv_params p0;
+			assert_int_equal(sv_params_init(&p0), 0);
+			assert_int_equal(sv_params_set(&p0, SV_BOX_GROUP, shared ? "^ntdll!->;{%}!=>module $1" : "{%}!->module $1"), 0);
+			sv_view *prev;
+			assert_int_equal(sv_view_new(&prev, s, &p0, &err), 0);
+			for (size_t c = 0; c < sizeof(changes) / sizeof(changes[0]); c++) {
+				sv_params p;
+				assert_int_equal(sv_params_copy(&p, &p0), 0);
+				assert_int_equal(sv_params_set(&p, SV_BOX_FOLD, changes[c][0]), 0);
+				assert_int_equal(sv_params_set(&p, SV_BOX_INC, changes[c][1]), 0);
+				assert_int_equal(sv_params_set(&p, SV_BOX_EXC, changes[c][2]), 0);
+				prev = like_checked(prev, s, &p, assert_same_tree);
+			}
+			like_fails(prev, &p0, SV_BOX_FOLD, "{x");
+			sv_params_dispose(&p0);
+			sv_view_free(prev);
+			sv_source_free(s);
+		}
+}
+
 /* A child of `n` by name (NONE when it has none). */
 static sv_node_id child_named(const sv_view *v, sv_node_id n, const char *name)
 {
@@ -388,6 +430,7 @@ int main(void)
 					    cmocka_unit_test(test_max), cmocka_unit_test(test_new_like),
 					    cmocka_unit_test(test_new_like_inc_exc),
 					    cmocka_unit_test(test_children_meet), cmocka_unit_test(test_entry_name_is_a_frame),
-					    cmocka_unit_test(test_shared_names_same_view) };
+					    cmocka_unit_test(test_shared_names_same_view),
+					    cmocka_unit_test(test_new_like_fold) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

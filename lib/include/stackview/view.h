@@ -47,9 +47,11 @@ typedef struct sv_summary {
  * SV_EINVAL for an invalid pattern or a box that is not a number (err names the box),
  * SV_ELIMIT for more than 64 IncPats entries, SV_ENOMEM. */
 SV_API int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv_error *err) SV_MUST_USE;
-/* The same as sv_view_new on prev's source, but when params change only the time range or
- * Fold% (GroupPats, FoldPats, IncPats and ExcPats as prev's), prev's frame and stack work is
- * reused: only the samples are added again (the TUI's zoom to a When selection). */
+/* The same as sv_view_new on prev's source, reusing what prev's boxes share with params:
+ * the time range or Fold% changed, only the samples are added again (the TUI's zoom to a
+ * When selection); IncPats or ExcPats changed, prev's tree is refiltered; FoldPats changed,
+ * the tree is made again from prev's frame groups and names; GroupPats changed, nothing is
+ * reused. */
 SV_API int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params, sv_error *err) SV_MUST_USE;
 SV_API void sv_view_free(sv_view *v);
 
