@@ -432,6 +432,8 @@ static void pd_close(pdr *r)
 		sv_pdr_maps_unref(r->procs[i].m);
 	}
 	free(r->procs);
+	for (size_t i = 0; i < r->nthreads; i++)
+		free(r->threads[i].path);
 	free(r->threads);
 	free(r->comm_names);
 	free(r->memo);

@@ -108,6 +108,12 @@ typedef struct thread {
 	uint8_t sw_how;
 	const char *sw_reason;
 	sv_stack_id sw_stack;
+	/* The thread's last sample's frames from the root and their stacks (path[2j] the frame,
+	 * path[2j + 1] its stack) under path_base: a sample shares most of its callers with
+	 * the one before it on its thread, and those are not looked up again (sample_stack). */
+	uint32_t *path;
+	uint32_t path_len, path_cap;
+	sv_stack_id path_base;
 } thread;
 
 typedef struct memo_slot {

@@ -292,6 +292,37 @@ static int code_path(pdr *r, size_t n, uint32_t *out)
 	return 0;
 }
 
+/* The stack of frames r->fids[nf - 1] (the root-most) .. r->fids[0] under *st (the thread's
+ * stack), into *st: the callers the thread's last sample had too are taken from it, the
+ * rest interned. 0 or an error. */
+static int intern_path(pdr *r, thread *t, size_t nf, sv_stack_id *st)
+{
+	size_t same = 0;
+	if (t->path_base == *st)
+		while (same < nf && same < t->path_len && t->path[2 * same] == r->fids[nf - 1 - same])
+			same++;
+	if (nf > t->path_cap) {
+		size_t cap = t->path_cap;
+		if (sv_array_reserve(&t->path, &cap, nf, 2 * sizeof(*t->path)))
+			return SV_ENOMEM;
+		t->path_cap = (uint32_t)cap;
+	}
+	t->path_base = *st;
+	sv_stack_id cur = same ? t->path[2 * same - 1] : *st;
+	for (size_t j = same; j < nf; j++) {
+		int rc = r->sink->ops->intern_stack(r->sink->self, &cur, cur, r->fids[nf - 1 - j]);
+		if (rc) {
+			t->path_len = 0;
+			return rc;
+		}
+		t->path[2 * j] = r->fids[nf - 1 - j];
+		t->path[2 * j + 1] = cur;
+	}
+	t->path_len = (uint32_t)nf;
+	*st = cur;
+	return 0;
+}
+
 /* The stack of a parsed sample, under its thread and process frames, and the code path it
  * executed along (loc: NULL when not wanted): frames named once per distinct (thread,
  * address spaces, callchain). 0, or a failure already reported. */
@@ -413,9 +444,8 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 				return sv_pdr_fail(r, rc, off, "cannot name a frame");
 			nf++;
 		}
-		for (size_t i = nf; i-- > 0;)
-			if ((rc = r->sink->ops->intern_stack(r->sink->self, &st, st, r->fids[i])))
-				return sv_pdr_fail(r, rc, off, "cannot intern stack");
+		if ((rc = intern_path(r, t, nf, &st)))
+			return sv_pdr_fail(r, rc, off, "cannot intern stack");
 		if (loc && (rc = code_path(r, nloc, &leaf)))
 			return sv_pdr_fail(r, rc, off, "cannot intern a code path");
 		if (memo)

@@ -130,7 +130,7 @@ thread *sv_pdr_thread(pdr *r, int32_t pid, int32_t tid)
 	if (SV_ARRAY_RESERVE(r->threads, r->thread_cap, r->nthreads + 1))
 		return NULL;
 	thread *t = &r->threads[r->nthreads];
-	*t = (thread){ pid, tid, UINT32_MAX, 0, NULL, SV_STACK_NONE };
+	*t = (thread){ pid, tid, UINT32_MAX, 0, NULL, SV_STACK_NONE, NULL, 0, 0, SV_STACK_NONE };
 	if (sv_idmap_put(&r->thread_idx, (uint32_t)tid, (uint32_t)r->nthreads))
 		return NULL;
 	r->nthreads++;
