@@ -5,6 +5,7 @@
 #ifndef STACKVIEW_STRTAB_INT_H
 #define STACKVIEW_STRTAB_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,7 @@ typedef struct sv_strtab {
 	 * places the text (its low bits) and tells most other texts from it without reading them */
 	uint64_t *slots;
 	uint32_t count, cap, slot_cap;
+	bool dups; /* a rename left two ids with one text (the lowest id is the one found) */
 } strtab;
 
 void sv_strtab_init(strtab *t);

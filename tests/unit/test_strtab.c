@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The string interner behind frame and display names (lib/strtab.c). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stackview/status.h"
@@ -76,9 +77,87 @@ static void test_rename(void **state)
 	sv_strtab_dispose(&t);
 }
 
+static char text[4000][16];
+
+static int by_text_then_id(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(text[x], text[y]);
+	return c ? c : x < y ? -1 : x > y;
+}
+
+/* Renames in rounds, a few ids (their index entries changed one by one) or many (the index
+ * made again); after the first two thirds of the rounds also new texts that other ids have or had:
+ * after each round every text is found, at the lowest id that has it, and no old text is. */
+static void rename_rounds(uint32_t N, int rounds)
+{
+	strtab t;
+	sv_strtab_init(&t);
+	uint64_t rng = 0x853c49e6748fea9bULL;
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t id;
+		snprintf(text[i], sizeof(text[i]), "t%u", i);
+		assert_int_equal(sv_strtab_intern(&t, &id, text[i], strlen(text[i])), 0);
+		assert_int_equal(id, i);
+	}
+	for (int round = 0; round < rounds; round++) {
+		size_t n = round % 50 == 49 ? (size_t)N / 10 : (size_t)(1 + round % 7); /* many now and then, else few */
+		uint32_t ids[400];
+		const char *texts[400];
+		size_t lens[400];
+		char fresh[400][16];
+		for (size_t k = 0; k < n; k++) {
+			rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+			ids[k] = (uint32_t)(rng % N);
+			for (size_t j = 0; j < k; j++)
+				if (ids[j] == ids[k])
+					ids[k] = (ids[k] + 1) % N, j = (size_t)-1; /* distinct ids in a round */
+			uint64_t how = rng >> 40;
+			if (round >= rounds * 2 / 3 && how % 10 == 0) /* later: another id's text, or one it had */
+				snprintf(fresh[k], sizeof(fresh[k]), "t%u", (unsigned)(how % N));
+			else
+				snprintf(fresh[k], sizeof(fresh[k]), "r%d.%zu", round, k);
+			texts[k] = fresh[k];
+			lens[k] = strlen(fresh[k]);
+		}
+		assert_int_equal(sv_strtab_rename(&t, ids, texts, lens, n), 0);
+		for (size_t k = 0; k < n; k++)
+			snprintf(text[ids[k]], sizeof(text[ids[k]]), "%s", fresh[k]);
+		static uint32_t order[4000];
+		for (uint32_t i = 0; i < N; i++)
+			order[i] = i;
+		qsort(order, N, sizeof(*order), by_text_then_id);
+		for (uint32_t k = 0, lowest = 0; k < N; k++) {
+			uint32_t i = order[k];
+			if (!k || strcmp(text[order[k - 1]], text[i]))
+				lowest = i; /* the first of its text in (text, id) order */
+			assert_string_equal(sv_strtab_str(&t, i), text[i]);
+			assert_int_equal(sv_strtab_find(&t, text[i], strlen(text[i])), lowest);
+		}
+		if (round % 100 == 99)
+			for (uint32_t i = 0; i < 50; i++) { /* an original text no id has any more */
+				char orig[16];
+				snprintf(orig, sizeof(orig), "t%u", i);
+				bool held = false;
+				for (uint32_t j = 0; j < N && !held; j++)
+					held = !strcmp(text[j], orig);
+				if (!held)
+					assert_int_equal(sv_strtab_find(&t, orig, strlen(orig)), UINT32_MAX);
+			}
+	}
+	sv_strtab_dispose(&t);
+}
+
+static void test_rename_rounds(void **state)
+{
+	(void)state;
+	rename_rounds(4000, 1500); /* the index half full: long runs */
+	rename_rounds(120, 6000);  /* a small index: runs that wrap around its end */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_intern), cmocka_unit_test(test_growth),
-					    cmocka_unit_test(test_rename) };
+					    cmocka_unit_test(test_rename), cmocka_unit_test(test_rename_rounds) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
