@@ -77,7 +77,7 @@ static void test_rename(void **state)
 	sv_strtab_dispose(&t);
 }
 
-static char text[4000][16];
+static char text[4000][32];
 
 static int by_text_then_id(const void *a, const void *b)
 {
@@ -105,7 +105,7 @@ static void rename_rounds(uint32_t N, int rounds)
 		uint32_t ids[400];
 		const char *texts[400];
 		size_t lens[400];
-		char fresh[400][16];
+		char fresh[400][32];
 		for (size_t k = 0; k < n; k++) {
 			rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
 			ids[k] = (uint32_t)(rng % N);
@@ -116,7 +116,7 @@ static void rename_rounds(uint32_t N, int rounds)
 			if (round >= rounds * 2 / 3 && how % 10 == 0) /* later: another id's text, or one it had */
 				snprintf(fresh[k], sizeof(fresh[k]), "t%u", (unsigned)(how % N));
 			else
-				snprintf(fresh[k], sizeof(fresh[k]), "r%d.%zu", round, k);
+				snprintf(fresh[k], sizeof(fresh[k]), "r%d.%u", round, (unsigned)k);
 			texts[k] = fresh[k];
 			lens[k] = strlen(fresh[k]);
 		}
@@ -136,7 +136,7 @@ static void rename_rounds(uint32_t N, int rounds)
 		}
 		if (round % 100 == 99)
 			for (uint32_t i = 0; i < 50; i++) { /* an original text no id has any more */
-				char orig[16];
+				char orig[32];
 				snprintf(orig, sizeof(orig), "t%u", i);
 				bool held = false;
 				for (uint32_t j = 0; j < N && !held; j++)

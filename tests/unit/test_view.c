@@ -382,10 +382,10 @@ static void test_shared_names_same_view(void **state)
 	}
 	for (size_t i = 0; i < NGEN; i++) {
 		switch (i % 4) {
-		case 0: snprintf(gen[i], sizeof(gen[i]), "m!0x%zx", i); break;
-		case 1: snprintf(gen[i], sizeof(gen[i]), "r%zu!f%zu", i % 100, i); break;
-		case 2: snprintf(gen[i], sizeof(gen[i]), "s.a!g%zu", i); break;
-		default: snprintf(gen[i], sizeof(gen[i]), "Main%zu", i); break;
+		case 0: snprintf(gen[i], sizeof(gen[i]), "m!0x%x", (unsigned)i); break;
+		case 1: snprintf(gen[i], sizeof(gen[i]), "r%u!f%u", (unsigned)(i % 100), (unsigned)i); break;
+		case 2: snprintf(gen[i], sizeof(gen[i]), "s.a!g%u", (unsigned)i); break;
+		default: snprintf(gen[i], sizeof(gen[i]), "Main%u", (unsigned)i); break;
 		}
 		paths[2 * NT + i][0] = "Main";
 		paths[2 * NT + i][1] = gen[i];
