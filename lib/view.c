@@ -49,40 +49,6 @@ typedef struct build {
 	uint64_t *inc_of; /* per stack (IncPats not empty) */
 } build;
 
-/* A name's id, `own`: not looked for among the source's names (it cannot be there). */
-static int name_intern_in(sv_view *v, uint32_t *out, const char *s, size_t len, bool own)
-{
-	uint32_t id = v->base && !own ? sv_strtab_find(v->base, s, len) : UINT32_MAX;
-	if (id != UINT32_MAX) {
-		*out = id;
-		return 0;
-	}
-	int rc = sv_strtab_intern(&v->names, &id, s, len);
-	*out = id + v->nbase;
-	return rc;
-}
-
-static int name_intern(sv_view *v, uint32_t *out, const char *s, size_t len)
-{
-	return name_intern_in(v, out, s, len, false);
-}
-
-/* The names start from the source's short names when it has them interned (a view among
- * many: the terminal UI's). */
-static void names_init(sv_view *v)
-{
-	sv_strtab_init(&v->names);
-	sv_short_names sn;
-	sv_source_short_names(v->src, &sn);
-	v->base = sn.t;
-	v->base_ids = sn.ids;
-	v->nbase_ids = sn.nids;
-	v->base_rank = sn.rank;
-	v->base_entry_rank = sn.entry_rank;
-	v->base_entry_like = sn.entry_like;
-	v->nbase = v->base ? v->base->count : 0;
-}
-
 /* ---- parameters ---- */
 
 static int normalize_times(sv_view *v, sv_error *err)
@@ -194,7 +160,7 @@ static int group_intern(build *b, uint32_t *out, const char *g, size_t glen)
 		*out = b->last_group_id;
 		return 0;
 	}
-	int rc = name_intern(b->v, out, g, glen);
+	int rc = view_name_intern(b->v, out, g, glen, false);
 	if (rc)
 		return rc;
 	free(b->last_group);
@@ -226,7 +192,7 @@ static int memo_frame(build *b, sv_frame_id f)
 
 	if (f < v->nbase_ids)
 		m->short_id = v->base_ids[f];
-	else if ((rc = name_intern(v, &m->short_id, shrt, slen)))
+	else if ((rc = view_name_intern(v, &m->short_id, shrt, slen, false)))
 		goto out;
 	int kind = sv_grouppats_count(b->group) ? sv_grouppats_eval(&g, b->group, full, flen) : SV_GROUP_NONE;
 	if (kind < 0) {
@@ -273,7 +239,7 @@ static int memo_frame(build *b, sv_frame_id f)
 			memcpy(pn + glen + 3 + slen, ">>", 3);
 			plen = glen + slen + 5;
 			pname = pn;
-			if ((rc = name_intern_in(v, &m->disp, pn, plen, v->base && !v->base_entry_like)))
+			if ((rc = view_name_intern(v, &m->disp, pn, plen, v->base && !v->base_entry_like)))
 				goto out;
 		}
 	}
@@ -296,159 +262,6 @@ static void memo_frame_like(build *b, const sv_view *like, sv_frame_id f)
 	m->kind = o->kind;
 	const char *pname = m->kind == SV_GROUP_NONE ? sv_source_frame_name(v->src, f) : view_name_str(v, m->disp);
 	match_frame(b, m, pname, strlen(pname));
-}
-
-/* The byte at k of group name g (len bytes) followed by " <<". */
-static inline unsigned char group_byte(const char *g, size_t len, size_t k)
-{
-	return k < len ? (unsigned char)g[k] : k == len ? ' ' : k < len + 3 ? '<' : 0;
-}
-
-static int by_group_head(const void *a, const void *b, void *payload)
-{
-	const sv_view *v = payload;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const char *p = view_name_str(v, x), *q = view_name_str(v, y);
-	size_t lp = strlen(p), lq = strlen(q);
-	for (size_t k = 0;; k++) {
-		unsigned char c = group_byte(p, lp, k), d = group_byte(q, lq, k);
-		if (c != d)
-			return c < d ? -1 : 1;
-		if (!c)
-			return 0;
-	}
-}
-
-static int by_id(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Places for the entry groups' display names "G <<short>>" of the view's own, so that the
- * sorts compare numbers, not texts: (G's place among the groups' "G <<", the place of
- * short + ">>" among the source's short names). Two such names of different groups are in
- * the order of their "G <<" (neither is the other's start, no group's name having " <<" in
- * it; else none is ranked), of one group in the order of what follows. 0 or SV_ENOMEM. */
-/* For each group (groups[0, ng)), how many of the source's short names are before its
- * "G <<" in strcmp order (*out, ng of them). 0 or SV_ENOMEM. */
-static int places_among_shorts(const sv_view *v, const uint32_t *groups, uint32_t ng, uint32_t **out)
-{
-	uint32_t *by_place = malloc(((size_t)v->nbase + 1) * sizeof(*by_place)), *below = malloc(ng * sizeof(*below));
-	char *head = NULL;
-	size_t cap = 0;
-	int rc = SV_ENOMEM;
-	if (!by_place || !below)
-		goto out;
-	for (uint32_t id = 0; id < v->nbase; id++)
-		by_place[v->base_rank[id]] = id;
-	for (uint32_t g = 0; g < ng; g++) {
-		const char *name = view_name_str(v, groups[g]);
-		size_t len = strlen(name);
-		if (len + 4 > cap) {
-			char *h = realloc(head, len + 4);
-			if (!h)
-				goto out;
-			head = h;
-			cap = len + 4;
-		}
-		memcpy(head, name, len);
-		memcpy(head + len, " <<", 4);
-		uint32_t lo = 0, hi = v->nbase;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (strcmp(view_name_str(v, by_place[mid]), head) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		below[g] = lo;
-	}
-	*out = below;
-	below = NULL;
-	rc = 0;
-out:
-	free(by_place);
-	free(below);
-	free(head);
-	return rc;
-}
-
-static int rank_entry_names(build *b)
-{
-	sv_view *v = b->v;
-	uint32_t nf = sv_source_frame_count(v->src);
-	if (!v->base_entry_rank || !v->names.count)
-		return 0;
-	uint32_t *groups = NULL, *ranked = NULL, ng = 0, last = NONE32;
-	size_t cap = 0;
-	int rc = SV_ENOMEM;
-	for (uint32_t f = 0; f < nf; f++) {
-		const frame_memo *m = &b->fm[f];
-		if (m->kind != SV_GROUP_ENTRY || m->group == last)
-			continue;
-		last = m->group;
-		if (SV_ARRAY_PUSH(groups, ng, cap, m->group))
-			goto out;
-	}
-	if (!ng)
-		return 0;
-	qsort(groups, ng, sizeof(*groups), by_id);
-	uint32_t k = 0;
-	for (uint32_t i = 0; i < ng; i++)
-		if (!i || groups[i] != groups[k - 1])
-			groups[k++] = groups[i];
-	ng = k;
-	for (uint32_t i = 0; i < ng; i++)
-		if (strstr(view_name_str(v, groups[i]), " <<")) {
-			rc = 0;
-			goto out;
-		}
-	/* the groups by id (to find one) beside their places (by "G <<") */
-	if (!(ranked = malloc(ng * sizeof(*ranked))))
-		goto out;
-	memcpy(ranked, groups, ng * sizeof(*ranked));
-	qsort_r(ranked, ng, sizeof(*ranked), by_group_head, v);
-	uint32_t *place = malloc(ng * sizeof(*place));
-	if (!place)
-		goto out;
-	for (uint32_t r = 0; r < ng; r++) {
-		uint32_t *at = bsearch(&ranked[r], groups, ng, sizeof(*groups), by_id);
-		place[at - groups] = r;
-	}
-	/* Among the source's names too, when no short name has " <<": such a name is before
-	 * "G <<short>>" exactly when it is before "G <<" (they differ within it), so the group's
-	 * names sit together after the short names before "G <<" (set 1, view_name_rank) */
-	uint32_t *below = NULL;
-	if (v->base_rank && !v->base_entry_like && v->nbase < (1u << 24) && ng < 255 &&
-	    (rc = places_among_shorts(v, groups, ng, &below)))
-		goto fail;
-	rc = SV_ENOMEM;
-	v->nown_rank = v->names.count;
-	if (!(v->own_rank = calloc(v->nown_rank, sizeof(*v->own_rank))))
-		goto fail;
-	last = NONE32;
-	uint32_t lastg = 0;
-	for (uint32_t f = 0; f < nf; f++) {
-		const frame_memo *m = &b->fm[f];
-		if (m->kind != SV_GROUP_ENTRY || m->disp < v->nbase || m->short_id >= v->nbase)
-			continue;
-		if (m->group != last) {
-			last = m->group;
-			lastg = (uint32_t)((uint32_t *)bsearch(&m->group, groups, ng, sizeof(*groups), by_id) - groups);
-		}
-		uint32_t tail = v->base_entry_rank[m->short_id];
-		v->own_rank[m->disp - v->nbase] = below ? 1ull << 62 | (uint64_t)below[lastg] << 32 | place[lastg] << 24 | tail
-							: 2ull << 62 | (uint64_t)place[lastg] << 32 | tail;
-	}
-	rc = 0;
-fail:
-	free(below);
-	free(place);
-out:
-	free(groups);
-	free(ranked);
-	return rc;
 }
 
 /* ---- tree nodes ---- */
@@ -736,13 +549,6 @@ int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params
 	v->scaling = prev->scaling;
 	v->inc_empty = prev->inc_empty;
 	sv_strtab_init(&v->names);
-	v->base = prev->base;
-	v->nbase = prev->nbase;
-	v->base_ids = prev->base_ids;
-	v->nbase_ids = prev->nbase_ids;
-	v->base_rank = prev->base_rank;
-	v->base_entry_like = prev->base_entry_like;
-	v->base_entry_rank = prev->base_entry_rank;
 	double t0 = sv_view_now_ms();
 	if (sv_params_copy(&v->params, params)) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
@@ -765,16 +571,7 @@ int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params
 		memcpy(v->stack_pre, prev->stack_pre, ((size_t)nst + 1) * sizeof(*v->stack_pre));
 		memcpy(v->fm, prev->fm, (size_t)prev->nfm * sizeof(*v->fm));
 	}
-	if (prev->own_rank) {
-		v->nown_rank = prev->nown_rank;
-		if (!(v->own_rank = malloc((size_t)v->nown_rank * sizeof(*v->own_rank)))) {
-			rc = sv_error_set(err, SV_ENOMEM, NULL);
-			goto out;
-		}
-		memcpy(v->own_rank, prev->own_rank, (size_t)v->nown_rank * sizeof(*v->own_rank));
-	}
-	if (sv_strtab_copy(&v->names, &prev->names) || nodes_reserve(v, (size_t)prev->nnodes + 1) || !v->stack_node ||
-	    !v->stack_folded) {
+	if (view_names_like(v, prev) || nodes_reserve(v, (size_t)prev->nnodes + 1) || !v->stack_node || !v->stack_folded) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;
 	}
@@ -818,28 +615,6 @@ static void build_dispose(build *b)
 	sv_idmap_init(&b->child_index);
 }
 
-/* The names of `like` (a view of the same source): its ids for the same texts, and their
- * places. 0 or SV_ENOMEM. */
-static int names_like(sv_view *v, const sv_view *like)
-{
-	v->base = like->base;
-	v->nbase = like->nbase;
-	v->base_ids = like->base_ids;
-	v->nbase_ids = like->nbase_ids;
-	v->base_rank = like->base_rank;
-	v->base_entry_rank = like->base_entry_rank;
-	v->base_entry_like = like->base_entry_like;
-	if (sv_strtab_copy(&v->names, &like->names))
-		return SV_ENOMEM;
-	if (like->own_rank) {
-		v->nown_rank = like->nown_rank;
-		if (!(v->own_rank = malloc((size_t)v->nown_rank * sizeof(*v->own_rank))))
-			return SV_ENOMEM;
-		memcpy(v->own_rank, like->own_rank, (size_t)v->nown_rank * sizeof(*v->own_rank));
-	}
-	return 0;
-}
-
 /* A view of src (sv_view_new); `like`: a view of src with the same GroupPats whose frames'
  * groups and names are taken instead of made again (NULL: none). */
 static int view_new(sv_view **out, const sv_source *src, const sv_params *params, const sv_view *like, sv_error *err)
@@ -856,12 +631,12 @@ static int view_new(sv_view **out, const sv_source *src, const sv_params *params
 	v->scaling = sv_source_scaling(src);
 	if (like) {
 		sv_strtab_init(&v->names);
-		if (names_like(v, like)) {
+		if (view_names_like(v, like)) {
 			rc = sv_error_set(err, SV_ENOMEM, NULL);
 			goto out;
 		}
 	} else {
-		names_init(v);
+		view_names_init(v);
 	}
 	if (sv_params_copy(&v->params, params)) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
@@ -869,7 +644,7 @@ static int view_new(sv_view **out, const sv_source *src, const sv_params *params
 	}
 	double t0 = sv_view_now_ms();
 	uint32_t root_name;
-	if ((rc = name_intern(v, &root_name, "ROOT", 4)))
+	if ((rc = view_name_intern(v, &root_name, "ROOT", 4, false)))
 		goto fail_nomem;
 	if ((rc = normalize_times(v, err)) || (rc = check_fold_pct(v, err)))
 		goto out;
@@ -901,7 +676,7 @@ static int view_new(sv_view **out, const sv_source *src, const sv_params *params
 				goto out;
 			}
 	}
-	if ((rc = mark_unique(&b)) || (!like && (rc = rank_entry_names(&b))))
+	if ((rc = mark_unique(&b)) || (!like && (rc = view_rank_entry_names(v, b.fm, sv_source_frame_count(src)))))
 		goto fail_nomem;
 	/* a node per kept stack at most: room for them all at once, not by doubling */
 	b.first_kid = sv_malloc_big(((size_t)nst + 2) * sizeof(*b.first_kid));

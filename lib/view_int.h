@@ -151,6 +151,23 @@ int sv_view_finish(sv_view *v, double t0);
 /* A monotonic clock in ms, for the phases' timings. */
 double sv_view_now_ms(void);
 
+/* view_names.c: a view's names. A name's id, interned when new (`own`: not looked for
+ * among the source's short names, where it cannot be). 0 or SV_ENOMEM / SV_ELIMIT. */
+int view_name_intern(sv_view *v, uint32_t *out, const char *s, size_t len, bool own);
+/* The names start from the source's short names when it shares them (sv_source_sum_stacks:
+ * a view among many, the terminal UI's). */
+void view_names_init(sv_view *v);
+/* The names of `like` (a view of the same source): its ids for the same texts, and their
+ * places. 0 or SV_ENOMEM. */
+int view_names_like(sv_view *v, const sv_view *like);
+/* Places for the entry groups' display names "G <<short>>" of the view's own, so that the
+ * sorts compare numbers, not texts: (G's place among the groups' "G <<", the place of
+ * short + ">>" among the source's short names). Two such names of different groups are in
+ * the order of their "G <<" (neither is the other's start, no group's name having " <<" in
+ * it; else none is ranked), of one group in the order of what follows. From the frames' memos fm[0, nf).
+ * 0 or SV_ENOMEM. */
+int view_rank_entry_names(sv_view *v, const frame_memo *fm, uint32_t nf);
+
 /* view_byname.c: ByName's rows from the finished tree (building a view calls it). */
 int sv_view_compute_byname(sv_view *v);
 
