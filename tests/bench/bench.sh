@@ -232,6 +232,8 @@ if command -v perf >/dev/null 2>&1 && perf record -q -e cpu-clock -o /dev/null t
 		command -v tmux > /dev/null 2>&1 && tests/bench/tui_events.sh "$B/stackview" "$G"
 		echo "refilter on it (goal: <= 150 ms per million samples):"
 		"$B/tests/bench/engine" "$G" 2 | sed -n '/with the stacks/,$p'
+		echo "the same in the terminal UI (the view, its When column, the rows and the drawing):"
+		"$B/tests/bench/tui-bench" examples/tutorial.perfView.xml "$G" | grep -E '^apply'
 	fi
 fi
 
