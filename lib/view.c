@@ -190,8 +190,8 @@ static int memo_frame(build *b, sv_frame_id f)
 	char *g = NULL, *pn = NULL;
 	int rc = 0;
 
-	if (f < v->nbase_ids)
-		m->short_id = v->base_ids[f];
+	if (f < v->base.nids)
+		m->short_id = v->base.ids[f];
 	else if ((rc = view_name_intern(v, &m->short_id, shrt, slen, false)))
 		goto out;
 	int kind = sv_grouppats_count(b->group) ? sv_grouppats_eval(&g, b->group, full, flen) : SV_GROUP_NONE;
@@ -239,7 +239,7 @@ static int memo_frame(build *b, sv_frame_id f)
 			memcpy(pn + glen + 3 + slen, ">>", 3);
 			plen = glen + slen + 5;
 			pname = pn;
-			if ((rc = view_name_intern(v, &m->disp, pn, plen, v->base && !v->base_entry_like)))
+			if ((rc = view_name_intern(v, &m->disp, pn, plen, v->base.t && !v->base.entry_like)))
 				goto out;
 		}
 	}

@@ -5,6 +5,7 @@
 #define STACKVIEW_VIEW_INT_H
 
 #include "stackview/view.h"
+#include "source_int.h"
 #include "strtab_int.h"
 
 #define SLACK 0.0006 /* §5.3 */
@@ -38,15 +39,11 @@ struct sv_view {
 	bool has_range;
 	bool inc_empty;
 
-	/* Name ids: [0, nbase) the source's short names (base, shared; sv_source_sum_stacks made
-	 * it), then the view's own names (groups, composed names) in `names`, each string once. */
-	const strtab *base;
+	/* Name ids: [0, nbase) the source's short names (base: shorts.t, shared, with each
+	 * frame's id, their places and whether one has " <<"; sv_source_sum_stacks made it), then
+	 * the view's own names (groups, composed names) in `names`, each string once. */
+	sv_short_names base;
 	uint32_t nbase;
-	const uint32_t *base_ids; /* per frame (< nbase_ids): its short name's id */
-	uint32_t nbase_ids;
-	const uint32_t *base_rank; /* per base name: its place in strcmp order */
-	const uint32_t *base_entry_rank; /* per base name: the place of name + ">>" in it */
-	bool base_entry_like;      /* a base name has " <<" (else no "G <<short>>" is in base) */
 	strtab names;
 	uint64_t *own_rank; /* per name of the view's own (nown_rank of them): its place for the
 			     * sorts, 0: none */
@@ -115,7 +112,7 @@ static inline bool view_clip(const sv_view *v, double *t, double *m)
 
 static inline const char *view_name_str(const sv_view *v, uint32_t id)
 {
-	return id < v->nbase ? sv_strtab_str(v->base, id) : sv_strtab_str(&v->names, id - v->nbase);
+	return id < v->nbase ? sv_strtab_str(v->base.t, id) : sv_strtab_str(&v->names, id - v->nbase);
 }
 
 static inline uint32_t view_name_count(const sv_view *v)
@@ -130,7 +127,7 @@ static inline uint32_t view_name_count(const sv_view *v)
 static inline uint64_t view_name_rank(const sv_view *v, uint32_t id)
 {
 	if (id < v->nbase)
-		return v->base_rank ? 1ull << 62 | (uint64_t)v->base_rank[id] << 32 | 0xFFFFFFFFu : UINT64_MAX;
+		return v->base.rank ? 1ull << 62 | (uint64_t)v->base.rank[id] << 32 | 0xFFFFFFFFu : UINT64_MAX;
 	uint64_t r = id - v->nbase < v->nown_rank ? v->own_rank[id - v->nbase] : 0;
 	return r ? r : UINT64_MAX;
 }
@@ -138,7 +135,7 @@ static inline uint64_t view_name_rank(const sv_view *v, uint32_t id)
 /* A name's id, or UINT32_MAX. */
 static inline uint32_t view_name_find(const sv_view *v, const char *s, size_t len)
 {
-	uint32_t id = v->base ? sv_strtab_find(v->base, s, len) : UINT32_MAX;
+	uint32_t id = v->base.t ? sv_strtab_find(v->base.t, s, len) : UINT32_MAX;
 	if (id != UINT32_MAX)
 		return id;
 	id = sv_strtab_find(&v->names, s, len);

@@ -12,7 +12,7 @@
 
 int view_name_intern(sv_view *v, uint32_t *out, const char *s, size_t len, bool own)
 {
-	uint32_t id = v->base && !own ? sv_strtab_find(v->base, s, len) : UINT32_MAX;
+	uint32_t id = v->base.t && !own ? sv_strtab_find(v->base.t, s, len) : UINT32_MAX;
 	if (id != UINT32_MAX) {
 		*out = id;
 		return 0;
@@ -25,26 +25,14 @@ int view_name_intern(sv_view *v, uint32_t *out, const char *s, size_t len, bool 
 void view_names_init(sv_view *v)
 {
 	sv_strtab_init(&v->names);
-	sv_short_names sn;
-	sv_source_short_names(v->src, &sn);
-	v->base = sn.t;
-	v->base_ids = sn.ids;
-	v->nbase_ids = sn.nids;
-	v->base_rank = sn.rank;
-	v->base_entry_rank = sn.entry_rank;
-	v->base_entry_like = sn.entry_like;
-	v->nbase = v->base ? v->base->count : 0;
+	sv_source_short_names(v->src, &v->base);
+	v->nbase = v->base.t ? v->base.t->count : 0;
 }
 
 int view_names_like(sv_view *v, const sv_view *like)
 {
 	v->base = like->base;
 	v->nbase = like->nbase;
-	v->base_ids = like->base_ids;
-	v->nbase_ids = like->nbase_ids;
-	v->base_rank = like->base_rank;
-	v->base_entry_rank = like->base_entry_rank;
-	v->base_entry_like = like->base_entry_like;
 	if (sv_strtab_copy(&v->names, &like->names))
 		return SV_ENOMEM;
 	if (like->own_rank) {
@@ -94,7 +82,7 @@ static int places_among_shorts(const sv_view *v, const uint32_t *groups, uint32_
 	if (!by_place || !below)
 		goto out;
 	for (uint32_t id = 0; id < v->nbase; id++)
-		by_place[v->base_rank[id]] = id;
+		by_place[v->base.rank[id]] = id;
 	for (uint32_t g = 0; g < ng; g++) {
 		const char *name = view_name_str(v, groups[g]);
 		size_t len = strlen(name);
@@ -129,7 +117,7 @@ out:
 
 int view_rank_entry_names(sv_view *v, const frame_memo *fm, uint32_t nf)
 {
-	if (!v->base_entry_rank || !v->names.count)
+	if (!v->base.entry_rank || !v->names.count)
 		return 0;
 	uint32_t *groups = NULL, *ranked = NULL, ng = 0, last = NONE32;
 	size_t cap = 0;
@@ -171,7 +159,7 @@ int view_rank_entry_names(sv_view *v, const frame_memo *fm, uint32_t nf)
 	 * "G <<short>>" exactly when it is before "G <<" (they differ within it), so the group's
 	 * names sit together after the short names before "G <<" (set 1, view_name_rank) */
 	uint32_t *below = NULL;
-	if (v->base_rank && !v->base_entry_like && v->nbase < (1u << 24) && ng < 255 &&
+	if (v->base.rank && !v->base.entry_like && v->nbase < (1u << 24) && ng < 255 &&
 	    (rc = places_among_shorts(v, groups, ng, &below)))
 		goto fail;
 	rc = SV_ENOMEM;
@@ -188,7 +176,7 @@ int view_rank_entry_names(sv_view *v, const frame_memo *fm, uint32_t nf)
 			last = m->group;
 			lastg = (uint32_t)((uint32_t *)bsearch(&m->group, groups, ng, sizeof(*groups), by_id) - groups);
 		}
-		uint32_t tail = v->base_entry_rank[m->short_id];
+		uint32_t tail = v->base.entry_rank[m->short_id];
 		v->own_rank[m->disp - v->nbase] = below ? 1ull << 62 | (uint64_t)below[lastg] << 32 | place[lastg] << 24 | tail
 							: 2ull << 62 | (uint64_t)place[lastg] << 32 | tail;
 	}
