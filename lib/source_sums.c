@@ -40,14 +40,10 @@ typedef struct name_key {
 	uint32_t id;
 } name_key;
 
-static int by_short_name(const void *a, const void *b, void *payload)
+/* Two names (ids in t) by their texts, as strcmp orders them. */
+static int by_short_name(const strtab *t, uint32_t x, uint32_t y)
 {
-	const name_key *x = a, *y = b;
-	for (int i = 0; i < 2; i++)
-		if (x->prefix[i] != y->prefix[i])
-			return x->prefix[i] < y->prefix[i] ? -1 : 1;
-	const strtab *t = payload;
-	return strcmp(sv_strtab_str(t, x->id), sv_strtab_str(t, y->id));
+	return strcmp(sv_strtab_str(t, x), sv_strtab_str(t, y));
 }
 
 /* The byte at k of `s` (len bytes) followed by ">>": what an entry group's display name
@@ -58,15 +54,10 @@ static inline unsigned char entry_byte(const char *s, size_t len, size_t k)
 }
 
 /* Two short names in the order of their entry group names' tails, s + ">>". */
-static int by_entry_name(const void *a, const void *b, void *payload)
+static int by_entry_name(const strtab *t, uint32_t x, uint32_t y)
 {
-	const name_key *x = a, *y = b;
-	for (int i = 0; i < 2; i++)
-		if (x->prefix[i] != y->prefix[i])
-			return x->prefix[i] < y->prefix[i] ? -1 : 1;
-	const strtab *t = payload;
-	const char *p = sv_strtab_str(t, x->id), *q = sv_strtab_str(t, y->id);
-	size_t lp = sv_strtab_len(t, x->id), lq = sv_strtab_len(t, y->id), m = lp < lq ? lp : lq;
+	const char *p = sv_strtab_str(t, x), *q = sv_strtab_str(t, y);
+	size_t lp = sv_strtab_len(t, x), lq = sv_strtab_len(t, y), m = lp < lq ? lp : lq;
 	int head = memcmp(p, q, m);
 	if (head || lp == lq)
 		return head;
@@ -79,20 +70,20 @@ static int by_entry_name(const void *a, const void *b, void *payload)
 	}
 }
 
-typedef int name_cmp_fn(const void *, const void *, void *);
+typedef int name_cmp_fn(const strtab *t, uint32_t x, uint32_t y);
 
 /* Keys in order: the prefixes compared here, the texts by cmp where they are equal. */
-static inline int key_cmp(const name_key *x, const name_key *y, name_cmp_fn *cmp, strtab *t)
+static inline int key_cmp(const name_key *x, const name_key *y, name_cmp_fn *cmp, const strtab *t)
 {
 	if (x->prefix[0] != y->prefix[0])
 		return x->prefix[0] < y->prefix[0] ? -1 : 1;
 	if (x->prefix[1] != y->prefix[1])
 		return x->prefix[1] < y->prefix[1] ? -1 : 1;
-	return cmp(x, y, t);
+	return cmp(t, x->id, y->id);
 }
 
 /* A merge sort of a[0, n) through tmp (insertion sort below 16, depth first). */
-static void key_sort(name_key *a, name_key *tmp, size_t n, name_cmp_fn *cmp, strtab *t)
+static void key_sort(name_key *a, name_key *tmp, size_t n, name_cmp_fn *cmp, const strtab *t)
 {
 	if (n <= 16) {
 		for (size_t i = 1; i < n; i++) {
@@ -118,7 +109,7 @@ static void key_sort(name_key *a, name_key *tmp, size_t n, name_cmp_fn *cmp, str
 
 /* Places in strcmp order of n names (by_short_name) or of their entry group tails
  * (by_entry_name) into rank. */
-static int rank_names(strtab *t, uint32_t n, uint32_t *rank, bool entry)
+static int rank_names(const strtab *t, uint32_t n, uint32_t *rank, bool entry)
 {
 	name_key *order = malloc((n ? n : 1) * 2 * sizeof(*order));
 	if (!order)
