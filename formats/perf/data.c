@@ -436,8 +436,6 @@ static void pd_close(pdr *r)
 		free(r->threads[i].path);
 	free(r->threads);
 	free(r->comm_names);
-	free(r->memo);
-	free(r->memo_words);
 	free(r->chain);
 	free(r->locs);
 	free(r->fids);

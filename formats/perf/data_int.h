@@ -53,9 +53,6 @@ enum {
 #define ATTR_FREQ (1ull << 10)
 #define ATTR_ID_ALL (1ull << 18)
 #define LOC_DECOMP (1ull << 63)
-#define MEMO_MAX_WORDS (64u << 20) /* 512 MiB of remembered callchains at most */
-#define MEMO_WINDOW 65536u
-#define MEMO_REST 16u
 #define UNWIND_MAX 127              /* user frames per DWARF sample (perf's default max stack) */
 
 /* The sched tracepoints thread time reads, and the fields it reads of each (offset, size). */
@@ -115,13 +112,6 @@ typedef struct thread {
 	uint32_t path_len, path_cap;
 	sv_stack_id path_base;
 } thread;
-
-typedef struct memo_slot {
-	uint64_t hash;
-	uint64_t off; /* into memo_words; 0 = empty */
-	uint32_t stack;
-	uint32_t loc; /* the code path it executed along (SV_LOC_NONE: unknown) */
-} memo_slot;
 
 typedef struct pdr {
 	sv_sink *sink;
@@ -191,14 +181,6 @@ typedef struct pdr {
 	char *comm_names;
 	size_t comm_len, comm_cap;
 
-	memo_slot *memo;
-	size_t memo_cap, memo_n;
-	uint64_t *memo_words;
-	size_t memo_wlen, memo_wcap;
-	/* the memo is asked in windows of MEMO_WINDOW samples: one where fewer than a quarter
-	 * are found (every sample's chain new: a build's compilers) sets it aside for the next
-	 * MEMO_REST windows, which name their frames directly, then it is tried again */
-	uint32_t memo_asked, memo_found, memo_rest;
 	uint32_t *locs; /* current sample's code locations, leaf first */
 	size_t locs_cap;
 	uint64_t *chain; /* current sample's callchain copy (native order, markers kept) */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* perf.data reader, second half: side-band records applied to the address spaces and tasks
- * (tasks.c), frames named by frames.c, samples turned into stacks memoized per (thread,
- * address space, callchain), --call-graph dwarf samples unwound through unwind.c, and the
- * scheduler tracepoints for thread time. Records arrive here in time order from data.c. */
+ * (tasks.c), frames named by frames.c (each address once per address space), samples turned
+ * into stacks from their thread's last path, --call-graph dwarf samples unwound through
+ * unwind.c, and the scheduler tracepoints for thread time. Records arrive here in time order from data.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,70 +128,6 @@ int sv_pdr_apply(pdr *r, uint32_t type, uint16_t misc, const unsigned char *p, s
 }
 
 /* ---- samples ---- */
-
-static uint64_t hash_words(const uint64_t *w, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
-	for (size_t i = 0; i < n; i++)
-		h = sv_hash_mix64(h ^ w[i]) + i;
-	return h;
-}
-
-/* Stack of a chain key (words: pid/tid, generations, entries); NONE when not remembered. */
-static memo_slot *memo_find(pdr *r, const uint64_t *key, size_t n, uint64_t h, bool *found)
-{
-	*found = false;
-	if (!r->memo_cap)
-		return NULL;
-	size_t mask = r->memo_cap - 1;
-	for (size_t i = h & mask;; i = (i + 1) & mask) {
-		memo_slot *s = &r->memo[i];
-		if (!s->off)
-			return s;
-		if (s->hash == h && r->memo_words[s->off] == n && memcmp(&r->memo_words[s->off + 1], key, n * 8) == 0) {
-			*found = true;
-			return s;
-		}
-	}
-}
-
-static void memo_put(pdr *r, const uint64_t *key, size_t n, uint64_t h, sv_stack_id st, uint32_t loc)
-{
-	if (r->memo_wlen + n + 1 > MEMO_MAX_WORDS)
-		return;
-	if ((r->memo_n + 1) * 4 > r->memo_cap * 3) { /* rehash at 75 % */
-		size_t ncap = r->memo_cap ? r->memo_cap * 2 : 1024;
-		memo_slot *nm = calloc(ncap, sizeof(*nm));
-		if (!nm)
-			return;
-		for (size_t i = 0; i < r->memo_cap; i++) {
-			memo_slot *s = &r->memo[i];
-			if (!s->off)
-				continue;
-			size_t j = s->hash & (ncap - 1);
-			while (nm[j].off)
-				j = (j + 1) & (ncap - 1);
-			nm[j] = *s;
-		}
-		free(r->memo);
-		r->memo = nm;
-		r->memo_cap = ncap;
-	}
-	if (!r->memo_wlen)
-		r->memo_wlen = 1; /* offset 0 marks an empty slot */
-	if (sv_array_reserve(&r->memo_words, &r->memo_wcap, r->memo_wlen + n + 1, 8))
-		return;
-	bool found;
-	memo_slot *s = memo_find(r, key, n, h, &found);
-	s->hash = h;
-	s->off = r->memo_wlen;
-	s->stack = st;
-	s->loc = loc;
-	r->memo_words[r->memo_wlen] = n;
-	memcpy(&r->memo_words[r->memo_wlen + 1], key, n * 8);
-	r->memo_wlen += n + 1;
-	r->memo_n++;
-}
 
 /* The Process -> Thread root of a sample's thread, named as the thread is called now. */
 static int thread_stack(pdr *r, sv_stack_id *out, thread *t)
@@ -324,8 +260,7 @@ static int intern_path(pdr *r, thread *t, size_t nf, sv_stack_id *st)
 }
 
 /* The stack of a parsed sample, under its thread and process frames, and the code path it
- * executed along (loc: NULL when not wanted): frames named once per distinct (thread,
- * address spaces, callchain). 0, or a failure already reported. */
+ * executed along (loc: NULL when not wanted). 0, or a failure already reported. */
 static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_stack_id *out, uint32_t *loc)
 {
 	sample s = *sp; /* a copy: DWARF unwinding rewrites its chain fields */
@@ -343,114 +278,90 @@ static int sample_stack(pdr *r, const sample *sp, uint16_t misc, size_t off, sv_
 	if (rc)
 		return sv_pdr_fail(r, rc, off, "cannot intern thread");
 
-	/* Key: ids, address-space generations, sample mode, callchain entries. */
+	/* The callchain's entries (kernel, then user); a DWARF sample's user part unwound. */
 	size_t nchain = s.has_chain ? (size_t)s.nchain : 1;
 	if (nchain > SV_MAX_STACK_DEPTH)
 		nchain = SV_MAX_STACK_DEPTH;
 	bool dwarf = s.regs && s.stack && (a->sample_type & ST_REGS_USER) && (a->sample_type & ST_STACK_USER);
-	if (sv_array_reserve(&r->chain, &r->chain_cap, nchain + 5 + (dwarf ? UNWIND_MAX : 0), 8))
+	if (sv_array_reserve(&r->chain, &r->chain_cap, nchain + 1 + (dwarf ? UNWIND_MAX : 0), 8))
 		return sv_pdr_oom(r);
-	uint64_t *key = r->chain;
-	key[0] = ((uint64_t)(uint32_t)s.pid << 32) | (uint32_t)s.tid;
-	key[1] = pr->gen;
-	key[2] = r->kgen;
-	key[3] = misc & MISC_CPUMODE;
+	uint64_t *ips = r->chain;
 	if (s.has_chain) {
 		for (size_t i = 0; i < nchain; i++)
-			key[4 + i] = rd64(s.chain + 8 * i);
+			ips[i] = rd64(s.chain + 8 * i);
 	} else {
-		key[4] = s.ip;
+		ips[0] = s.ip;
 	}
 	if (dwarf) {
 		/* The chain holds the kernel part; the user part is unwound from the stack copy. */
 		size_t k = 0;
 		if (s.has_chain)
-			while (k < nchain && key[4 + k] != CTX_USER)
+			while (k < nchain && ips[k] != CTX_USER)
 				k++;
 		else
 			k = (misc & MISC_CPUMODE) == MISC_KERNEL ? 1 : 0;
-		key[4 + k] = CTX_USER;
-		size_t nu = unwind_user(r, pr, &s, key + 5 + k);
+		ips[k] = CTX_USER;
+		size_t nu = unwind_user(r, pr, &s, ips + 1 + k);
 		nchain = k + 1 + nu;
 		s.has_chain = true;
 	}
-	size_t klen = nchain + 4;
-	/* the memo, unless it was set aside (memo_asked counts the samples of the window) */
-	bool memo = r->memo_rest == 0, found = false;
-	if (++r->memo_asked == MEMO_WINDOW) {
-		if (memo)
-			r->memo_rest = r->memo_found < MEMO_WINDOW / 4 ? MEMO_REST : 0;
-		else
-			r->memo_rest--;
-		r->memo_asked = r->memo_found = 0;
-	}
-	uint64_t h = memo ? hash_words(key, klen) : 0;
-	memo_slot *ms = memo ? memo_find(r, key, klen, h, &found) : NULL;
-	r->memo_found += found;
 	uint32_t leaf = SV_LOC_NONE;
-	if (found) {
-		st = ms->stack;
-		leaf = ms->loc;
-	} else {
-		if (SV_ARRAY_RESERVE(r->fids, r->fid_cap, nchain + 1))
-			return sv_pdr_oom(r);
-		size_t nf = 0;
-		unsigned mode = misc & MISC_CPUMODE;
-		bool leaf_seen = false, exact = false; /* exact: the entry is where user code was interrupted */
-		size_t nloc = 0;
-		if (loc && SV_ARRAY_RESERVE(r->locs, r->locs_cap, nchain + 1))
-			return sv_pdr_oom(r);
-		for (size_t i = 0; i < nchain; i++) {
-			uint64_t ip = key[4 + i];
-			if (s.has_chain && ip >= CTX_MAX) {
-				if (ip != CTX_KERNEL && ip != CTX_USER && ip != CTX_HV && ip != CTX_GUEST &&
-				    ip != CTX_GUEST_KERNEL && ip != CTX_GUEST_USER) {
-					nf = 0; /* as perf: an invalid context drops the whole callchain */
-					break;
-				}
-				mode = ip == CTX_KERNEL ? MISC_KERNEL : ip == CTX_USER ? MISC_USER : 0;
-				/* the user part after the kernel's starts at the interrupted instruction
-				 * itself (the registers' ip), not at a return address */
-				exact = ip == CTX_USER && leaf_seen;
-				continue;
+	if (SV_ARRAY_RESERVE(r->fids, r->fid_cap, nchain + 1))
+		return sv_pdr_oom(r);
+	size_t nf = 0;
+	unsigned mode = misc & MISC_CPUMODE;
+	bool leaf_seen = false, exact = false; /* exact: the entry is where user code was interrupted */
+	size_t nloc = 0;
+	if (loc && SV_ARRAY_RESERVE(r->locs, r->locs_cap, nchain + 1))
+		return sv_pdr_oom(r);
+	for (size_t i = 0; i < nchain; i++) {
+		uint64_t ip = ips[i];
+		if (s.has_chain && ip >= CTX_MAX) {
+			if (ip != CTX_KERNEL && ip != CTX_USER && ip != CTX_HV && ip != CTX_GUEST &&
+			    ip != CTX_GUEST_KERNEL && ip != CTX_GUEST_USER) {
+				nf = 0; /* as perf: an invalid context drops the whole callchain */
+				break;
 			}
-			if (dwarf && mode == MISC_USER && !r->opts->no_inline) {
-				const sv_frame_id *inl = NULL;
-				size_t ni = 0;
-				if ((rc = sv_pdr_inline_frames(r, pr, ip, &inl, &ni)) ||
-				    SV_ARRAY_RESERVE(r->fids, r->fid_cap, nf + ni + (nchain - i) + 1))
-					return sv_pdr_fail(r, rc ? rc : SV_ENOMEM, off, "cannot name a frame");
-				if (ni)
-					memcpy(r->fids + nf, inl, ni * sizeof(*inl));
-				nf += ni;
-			}
-			if (mode == MISC_KERNEL)
-				rc = sv_pdr_kernel_frame(r, &r->fids[nf], ip);
-			else if (mode == MISC_USER)
-				rc = sv_pdr_user_frame(r, &r->fids[nf], pr, ip);
-			else
-				rc = sv_pdr_unknown_frame(r, &r->fids[nf]);
-			/* where it executed: a leaf's instruction, a caller's call (a frame-pointer chain
-			 * holds return addresses; the unwinder gives calls already) */
-			uint32_t at = SV_LOC_NONE;
-			if (!rc && loc && (!leaf_seen || (r->opts->code_paths && mode == MISC_USER)))
-				rc = code_location(r, mode == MISC_USER ? pr : NULL, ip, leaf_seen && !dwarf && !exact ? 1 : 0,
-						   r->fids[nf], &at);
-			if (at != SV_LOC_NONE)
-				r->locs[nloc++] = at;
-			leaf_seen = true;
-			exact = false;
-			if (rc)
-				return sv_pdr_fail(r, rc, off, "cannot name a frame");
-			nf++;
+			mode = ip == CTX_KERNEL ? MISC_KERNEL : ip == CTX_USER ? MISC_USER : 0;
+			/* the user part after the kernel's starts at the interrupted instruction
+			 * itself (the registers' ip), not at a return address */
+			exact = ip == CTX_USER && leaf_seen;
+			continue;
 		}
-		if ((rc = intern_path(r, t, nf, &st)))
-			return sv_pdr_fail(r, rc, off, "cannot intern stack");
-		if (loc && (rc = code_path(r, nloc, &leaf)))
-			return sv_pdr_fail(r, rc, off, "cannot intern a code path");
-		if (memo)
-			memo_put(r, key, klen, h, st, leaf);
+		if (dwarf && mode == MISC_USER && !r->opts->no_inline) {
+			const sv_frame_id *inl = NULL;
+			size_t ni = 0;
+			if ((rc = sv_pdr_inline_frames(r, pr, ip, &inl, &ni)) ||
+			    SV_ARRAY_RESERVE(r->fids, r->fid_cap, nf + ni + (nchain - i) + 1))
+				return sv_pdr_fail(r, rc ? rc : SV_ENOMEM, off, "cannot name a frame");
+			if (ni)
+				memcpy(r->fids + nf, inl, ni * sizeof(*inl));
+			nf += ni;
+		}
+		if (mode == MISC_KERNEL)
+			rc = sv_pdr_kernel_frame(r, &r->fids[nf], ip);
+		else if (mode == MISC_USER)
+			rc = sv_pdr_user_frame(r, &r->fids[nf], pr, ip);
+		else
+			rc = sv_pdr_unknown_frame(r, &r->fids[nf]);
+		/* where it executed: a leaf's instruction, a caller's call (a frame-pointer chain
+		 * holds return addresses; the unwinder gives calls already) */
+		uint32_t at = SV_LOC_NONE;
+		if (!rc && loc && (!leaf_seen || (r->opts->code_paths && mode == MISC_USER)))
+			rc = code_location(r, mode == MISC_USER ? pr : NULL, ip, leaf_seen && !dwarf && !exact ? 1 : 0,
+					   r->fids[nf], &at);
+		if (at != SV_LOC_NONE)
+			r->locs[nloc++] = at;
+		leaf_seen = true;
+		exact = false;
+		if (rc)
+			return sv_pdr_fail(r, rc, off, "cannot name a frame");
+		nf++;
 	}
+	if ((rc = intern_path(r, t, nf, &st)))
+		return sv_pdr_fail(r, rc, off, "cannot intern stack");
+	if (loc && (rc = code_path(r, nloc, &leaf)))
+		return sv_pdr_fail(r, rc, off, "cannot intern a code path");
 	*out = st;
 	if (loc)
 		*loc = leaf;
