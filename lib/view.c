@@ -271,9 +271,9 @@ static void node_init(vnode *n, uint32_t name)
 {
 	memset(n, 0, sizeof(*n));
 	n->name = name;
-	n->st.first = n->xfirst = INFINITY;
-	n->st.last = n->xlast = -INFINITY;
-	n->st.max = n->xmax = -INFINITY;
+	n->st.first = INFINITY;
+	n->st.last = -INFINITY;
+	n->st.max = -INFINITY;
 }
 
 /* Room for n nodes and their parents. */
@@ -726,6 +726,8 @@ void sv_view_free(sv_view *v)
 	free(v->children);
 	free(v->kids);
 	free(v->remap);
+	free(v->xidx);
+	free(v->xs);
 	free(v->alive);
 	free(v->stack_node);
 	free(v->stack_pre);

@@ -4,6 +4,8 @@
 #ifndef STACKVIEW_VIEW_INT_H
 #define STACKVIEW_VIEW_INT_H
 
+#include <math.h>
+
 #include "stackview/view.h"
 #include "source_int.h"
 #include "strtab_int.h"
@@ -27,9 +29,19 @@ typedef struct frame_memo {
 typedef struct vnode {
 	uint32_t name;
 	uint32_t nsamp; /* inclusive number of samples (at most SV_MAX_SAMPLES) */
-	sv_stats st;
-	double xfirst, xlast, xmax; /* over the node's own (exclusive) samples */
+	sv_stats st;    /* until accumulate, first/last/max are over the node's own samples */
 } vnode;
+
+/* A node's own (exclusive) span: first start, last end, largest metric. */
+typedef struct xspan {
+	double first, last, max;
+} xspan;
+
+/* Where a node's exclusive span is (sv_view.xidx): a node without children has its
+ * inclusive one; one with children and no samples of its own has none; the others have
+ * theirs in sv_view.xs. */
+#define XS_INCLUSIVE UINT32_MAX
+#define XS_NONE (UINT32_MAX - 1)
 
 struct sv_view {
 	const sv_source *src;
@@ -57,6 +69,9 @@ struct sv_view {
 	uint32_t *children;    /* child lists, sorted: node n's are [kids[n], kids[n + 1]) */
 	uint32_t *kids;
 	uint32_t *remap;       /* node -> node that finally holds its samples (Fold%) */
+	uint32_t *xidx;        /* per node: its exclusive span's place (XS_*, or in xs) */
+	xspan *xs;
+	size_t nxs, xs_cap;
 	uint8_t *alive;
 
 	uint32_t *stack_node;  /* per stack: node, or UINT32_MAX when dropped */
@@ -167,5 +182,16 @@ int view_rank_entry_names(sv_view *v, const frame_memo *fm, uint32_t nf);
 
 /* view_byname.c: ByName's rows from the finished tree (building a view calls it). */
 int sv_view_compute_byname(sv_view *v);
+
+/* Node n's exclusive span (XS_*). */
+static inline xspan view_node_xspan(const sv_view *v, uint32_t n)
+{
+	uint32_t i = v->xidx ? v->xidx[n] : XS_INCLUSIVE;
+	if (i == XS_INCLUSIVE)
+		return (xspan){ v->nodes[n].st.first, v->nodes[n].st.last, v->nodes[n].st.max };
+	if (i == XS_NONE)
+		return (xspan){ INFINITY, -INFINITY, -INFINITY };
+	return v->xs[i];
+}
 
 #endif

@@ -35,13 +35,14 @@ bool sv_view_node_alive(const sv_view *v, sv_node_id n) { return n < v->nnodes &
 
 void sv_view_node_exc_span(const sv_view *v, sv_node_id n, double *first, double *last)
 {
-	*first = v->nodes[n].xfirst;
-	*last = v->nodes[n].xlast;
+	xspan x = view_node_xspan(v, n);
+	*first = x.first;
+	*last = x.last;
 }
 
 double sv_view_node_exc_max(const sv_view *v, sv_node_id n)
 {
-	return v->nodes[n].xmax;
+	return view_node_xspan(v, n).max;
 }
 
 uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id **out)
@@ -239,7 +240,7 @@ void sv_view_timing(const sv_view *v, double *filter_ms, double *tree_ms)
 size_t sv_view_memory(const sv_view *v)
 {
 	uint32_t nst = sv_source_stack_count(v->src);
-	return (size_t)v->node_cap * (sizeof(vnode) + 4) + (size_t)v->nnodes * 14 + (size_t)nst * (v->stack_pre ? 9 : 5) +
+	return (size_t)v->node_cap * (sizeof(vnode) + 4) + (size_t)v->nnodes * 18 + v->xs_cap * sizeof(xspan) + (size_t)nst * (v->stack_pre ? 9 : 5) +
 	       (size_t)v->nfm * sizeof(frame_memo) +
 	       v->names.text.total + (size_t)v->names.cap * 12 + (size_t)view_name_count(v) * (sizeof(sv_stats) + 8);
 }

@@ -38,12 +38,12 @@ static inline void node_add(vnode *n, double m, double c, bool folded, uint32_t 
 		n->st.fold_ct += c;
 	}
 	n->nsamp += k;
-	if (first < n->xfirst)
-		n->xfirst = n->st.first = first;
-	if (end > n->xlast)
-		n->xlast = n->st.last = end;
-	if (max > n->xmax)
-		n->xmax = n->st.max = max;
+	if (first < n->st.first)
+		n->st.first = first;
+	if (end > n->st.last)
+		n->st.last = end;
+	if (max > n->st.max)
+		n->st.max = max;
 }
 
 /* The samples by stack, from the source's sums (sv_source_sum_stacks), when the time range
@@ -134,15 +134,37 @@ static void add_samples(sv_view *v)
 	}
 }
 
-/* Inclusive totals by one backward pass (a parent's id is below its children's); each node's
- * own samples are in them already (add_samples). */
-static void accumulate(sv_view *v)
+/* A node's own span kept apart (xs) before its children's are added to its stats. */
+static int keep_xspan(sv_view *v, uint32_t node)
 {
+	const sv_stats *s = &v->nodes[node].st;
+	if (s->first == INFINITY && s->last == -INFINITY && s->max == -INFINITY) {
+		v->xidx[node] = XS_NONE;
+		return 0;
+	}
+	if (SV_ARRAY_RESERVE(v->xs, v->xs_cap, v->nxs + 1))
+		return SV_ENOMEM;
+	v->xs[v->nxs] = (xspan){ s->first, s->last, s->max };
+	v->xidx[node] = (uint32_t)v->nxs++; /* fewer than the nodes, < XS_NONE */
+	return 0;
+}
+
+/* Inclusive totals by one backward pass (a parent's id is below its children's); each node's
+ * own samples are in them already (add_samples). A parent is met first at its last child,
+ * before anything is added to it: its own span is kept then. */
+static int accumulate(sv_view *v)
+{
+	if (!(v->xidx = sv_malloc_big(((size_t)v->nnodes + 1) * sizeof(*v->xidx))))
+		return SV_ENOMEM;
+	memset(v->xidx, 0xff, ((size_t)v->nnodes + 1) * sizeof(*v->xidx)); /* XS_INCLUSIVE */
 	for (uint32_t i = v->nnodes; i-- > 1;) {
 		if (i > 16)
 			__builtin_prefetch(&v->nodes[v->parent[i - 16]].st, 1);
 		vnode *n = &v->nodes[i];
-		vnode *p = &v->nodes[v->parent[i]];
+		uint32_t pi = v->parent[i];
+		if (v->xidx[pi] == XS_INCLUSIVE && keep_xspan(v, pi))
+			return SV_ENOMEM;
+		vnode *p = &v->nodes[pi];
 		p->st.inc += n->st.inc;
 		p->st.inc_ct += n->st.inc_ct;
 		p->nsamp += n->nsamp;
@@ -153,6 +175,7 @@ static void accumulate(sv_view *v)
 		if (n->st.max > p->st.max)
 			p->st.max = n->st.max;
 	}
+	return 0;
 }
 
 static const char *node_name_of(const void *ctx, uint32_t node)
@@ -259,12 +282,20 @@ static int fold_percent(sv_view *v)
 			pn->st.exc_ct += n->st.inc_ct;
 			pn->st.fold += n->st.inc;
 			pn->st.fold_ct += n->st.inc_ct;
-			if (n->st.first < pn->xfirst)
-				pn->xfirst = n->st.first;
-			if (n->st.last > pn->xlast)
-				pn->xlast = n->st.last;
-			if (n->st.max > pn->xmax)
-				pn->xmax = n->st.max;
+			/* p has a child: its own span is in xs, or it had none */
+			if (v->xidx[p] == XS_NONE) {
+				if (SV_ARRAY_RESERVE(v->xs, v->xs_cap, v->nxs + 1))
+					return SV_ENOMEM;
+				v->xs[v->nxs] = (xspan){ INFINITY, -INFINITY, -INFINITY };
+				v->xidx[p] = (uint32_t)v->nxs++;
+			}
+			xspan *x = &v->xs[v->xidx[p]];
+			if (n->st.first < x->first)
+				x->first = n->st.first;
+			if (n->st.last > x->last)
+				x->last = n->st.last;
+			if (n->st.max > x->max)
+				x->max = n->st.max;
 			v->remap[i] = p;
 			v->alive[i] = 0;
 		} else {
@@ -292,7 +323,8 @@ int sv_view_finish(sv_view *v, double t0)
 {
 	add_samples(v);
 	double t1 = sv_view_now_ms();
-	accumulate(v);
+	if (accumulate(v))
+		return SV_ENOMEM;
 	v->alive = malloc((size_t)v->nnodes + 1);
 	v->remap = sv_malloc_big(((size_t)v->nnodes + 1) * sizeof(*v->remap));
 	if (!v->alive || !v->remap)

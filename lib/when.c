@@ -190,12 +190,13 @@ static int exc_hists(const sv_view *v, double **out)
  * the last end among them (its exclusive span, folded samples included): the first by the
  * expression hist_sample starts from, the last one further than the end's bucket, so rounding
  * can never put a sample outside. */
-static void own_span(const sv_view *v, const vnode *n, double D, int8_t *sp)
+static void own_span(const sv_view *v, uint32_t node, double D, int8_t *sp)
 {
 	sp[0] = SV_WHEN_LEN, sp[1] = -1;
-	if (!(D > 0) || !(n->xfirst <= n->xlast))
+	xspan x = view_node_xspan(v, node);
+	if (!(D > 0) || !(x.first <= x.last))
 		return;
-	double q0 = trunc((n->xfirst - v->lo) / D), q1 = trunc((n->xlast - v->lo) / D);
+	double q0 = trunc((x.first - v->lo) / D), q1 = trunc((x.last - v->lo) / D);
 	long b0 = !(q0 > 0) ? 0 : q0 >= SV_WHEN_LEN ? SV_WHEN_LEN : (long)q0;
 	long b1 = !(q1 > 0) ? 1 : q1 >= SV_WHEN_LEN - 1 ? SV_WHEN_LEN - 1 : (long)q1 + 1;
 	if (v->scaling == SV_SCALING_DATA && b0 > SV_WHEN_LEN - 1)
@@ -237,7 +238,7 @@ int sv_view_when_scale(double *out, sv_view *v)
 	size_t total = 0;
 	for (size_t i = nn; i-- > 0;) {
 		int8_t own[2];
-		own_span(v, &v->nodes[i], D, own);
+		own_span(v, (uint32_t)i, D, own);
 		int lo = own[0] < span[2 * i] ? own[0] : span[2 * i];
 		int hi = own[1] > span[2 * i + 1] ? own[1] : span[2 * i + 1];
 		if (i > 0 && v->alive[i]) {
