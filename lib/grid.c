@@ -307,20 +307,12 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 	bool want_when = false;
 	for (size_t k = 0; k < ncols; k++)
 		want_when |= cols[k] == SV_COL_WHEN;
-	/* each row's When once, then widths over all rows */
-	char(*whens)[SV_WHEN_LEN + 1] = NULL;
-	if (want_when && rows->n) {
-		whens = malloc(rows->n * sizeof(*whens));
-		if (!whens || sv_rows_when_ahead(v, rows)) {
-			free(whens);
-			return SV_ENOMEM;
-		}
-		for (size_t i = 0; i < rows->n; i++)
-			if (sv_rows_when(whens[i], v, rows, i)) {
-				free(whens);
-				return SV_ENOMEM;
-			}
-	}
+	/* Every row's When made possible before anything is printed (what it needs is computed
+	 * here: the histograms, their scale), then made as each row is printed: always
+	 * SV_WHEN_LEN characters. */
+	char when[SV_WHEN_LEN + 1] = "";
+	if (want_when && rows->n && (sv_rows_when_ahead(v, rows) || sv_rows_when(when, v, rows, 0)))
+		return SV_ENOMEM;
 	char buf[512], namebuf[4096];
 	if (style->tsv) {
 		for (size_t k = 0; k < ncols; k++) {
@@ -341,12 +333,13 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 					put_tsv(f, sv_view_name(v, r->name), false);
 					continue;
 				}
-				sv_grid_row_cell(buf, sizeof(buf), cols[k], r, basis, whens ? whens[i] : "");
+				if (cols[k] == SV_COL_WHEN && sv_rows_when(when, v, rows, i))
+					return SV_ENOMEM;
+				sv_grid_row_cell(buf, sizeof(buf), cols[k], r, basis, when);
 				put_tsv(f, buf, true);
 			}
 			fputc('\n', f);
 		}
-		free(whens);
 		return ferror(f) ? SV_EIO : 0;
 	}
 	/* Widths. A number column's cells are formatted once, when printed: a cell's width grows
@@ -356,10 +349,8 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 	int width[SV_COL_COUNT] = { 0 };
 	double hi[SV_COL_COUNT], lo[SV_COL_COUNT];
 	int *namew = rows->n ? malloc(rows->n * sizeof(*namew)) : NULL;
-	if (rows->n && !namew) {
-		free(whens);
+	if (rows->n && !namew)
 		return SV_ENOMEM;
-	}
 	for (size_t k = 0; k < ncols; k++) {
 		width[k] = sv_text_width(columns[cols[k]].title);
 		hi[k] = 0, lo[k] = 0;
@@ -375,7 +366,7 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 				namew[i] = sv_text_width(clean(sv_view_name(v, rows->row[i].name), nb, sizeof(nb)));
 				w = 2 * d + (style->marks && d ? 2 : 0) + namew[i];
 			} else if (c == SV_COL_WHEN) {
-				w = whens ? (int)strlen(whens[i]) : 0;
+				w = (int)strlen(when); /* as every row's */
 			} else if (!columns[c].compare) {
 				double x = sv_column_value(c, rows->row[i].st, basis);
 				if (!isfinite(x)) /* NaN, Infinity: its own text */
@@ -408,7 +399,6 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 	char *line = malloc(cap);
 	if (!line) {
 		free(namew);
-		free(whens);
 		return SV_ENOMEM;
 	}
 	for (size_t i = 0; i <= rows->n; i++) { /* line 0: the titles */
@@ -430,7 +420,12 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 				cell = clean(sv_view_name(v, r->name), namebuf, sizeof(namebuf));
 				cw = namew[i - 1];
 			} else {
-				sv_grid_row_cell(buf, sizeof(buf), cols[k], r, basis, whens ? whens[i - 1] : "");
+				if (cols[k] == SV_COL_WHEN && sv_rows_when(when, v, rows, i - 1)) {
+					free(line);
+					free(namew);
+					return SV_ENOMEM;
+				}
+				sv_grid_row_cell(buf, sizeof(buf), cols[k], r, basis, when);
 				cw = cols[k] == SV_COL_WHEN || c->compare ? sv_text_width(buf) : (int)strlen(buf);
 			}
 			size_t ml = strlen(mark), cl = strlen(cell);
@@ -446,7 +441,6 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 				if (!nl) {
 					free(line);
 					free(namew);
-					free(whens);
 					return SV_ENOMEM;
 				}
 				line = nl, cap = nc;
@@ -466,7 +460,6 @@ int sv_grid_print(FILE *f, sv_view *v, const sv_rows *rows, const sv_col *cols, 
 	}
 	free(line);
 	free(namew);
-	free(whens);
 	return ferror(f) ? SV_EIO : 0;
 }
 
