@@ -144,6 +144,31 @@ int sv_source_intern_frame(sv_source *src, sv_frame_id *out, const char *name, s
 	return 0;
 }
 
+void sv_source_trim(sv_source *src)
+{
+	sv_idmap_dispose(&src->st_index);
+	sv_idmap_init(&src->st_index);
+	src->trimmed = true;
+	sv_source_loc_trim(src);
+}
+
+/* st_index made again as interning made it: every stack but its caller's first. */
+static int stacks_reindex(sv_source *src)
+{
+	for (uint32_t s = 0; s < src->nstacks; s++) {
+		sv_stack_id c = src->st_caller[s];
+		if (c != SV_STACK_NONE && src->st_kid[c] == s)
+			continue;
+		if (sv_idmap_put(&src->st_index, ((uint64_t)(c + 1u) << 32) | src->st_frame[s], s)) {
+			sv_idmap_dispose(&src->st_index); /* all or nothing: the next intern tries again */
+			sv_idmap_init(&src->st_index);
+			return SV_ENOMEM;
+		}
+	}
+	src->trimmed = false;
+	return 0;
+}
+
 int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller, sv_frame_id frame)
 {
 	if (frame >= src->frames.count || (caller != SV_STACK_NONE && caller >= src->nstacks))
@@ -154,6 +179,8 @@ int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller,
 		return 0;
 	}
 	uint64_t key = ((uint64_t)(caller + 1u) << 32) | frame;
+	if (src->trimmed && stacks_reindex(src))
+		return SV_ENOMEM;
 	if (src->nstacks >= UINT32_MAX - 1) { /* full: only stacks already there */
 		uint32_t id = caller != SV_STACK_NONE && kid == SV_STACK_NONE ? SV_IDMAP_NONE : sv_idmap_get(&src->st_index, key);
 		if (id == SV_IDMAP_NONE)

@@ -25,6 +25,7 @@ struct sv_source {
 	uint32_t nstacks, st_cap;
 	sv_idmap st_index;      /* (caller+1) << 32 | frame -> stack id, for every stack but a
 				 * caller's first (most callers of deep stacks have one) */
+	bool trimmed;           /* st_index let go (sv_source_trim) */
 
 	sv_stack_id *s_stack;   /* per sample */
 	double *s_time;
@@ -77,6 +78,7 @@ struct sv_source {
 	bool cp_callers; /* some code path has a caller */
 	size_t cp_cap, cp_loc_cap;
 	sv_idmap cp_index; /* (caller + 1) << 32 | loc -> code path */
+	bool loc_trimmed;  /* loc_index and cp_index let go (sv_source_trim) */
 	uint32_t *s_loc;    /* per sample (s_cap of them) once a sample has one: its code path */
 	strtab src_files;   /* source files the input named for its locations' lines */
 	struct sv_loc_line {
@@ -105,6 +107,10 @@ typedef struct sv_short_names {
 	bool entry_like;
 } sv_short_names;
 void sv_source_short_names(const sv_source *src, sv_short_names *out);
+
+/* sv_source_trim's part in source_loc.c: the locations' and code paths' indexes let go
+ * (made again by the next intern there). */
+void sv_source_loc_trim(sv_source *src);
 
 /* Room for the per-sample locations when the sample arrays grow to `ncap`. */
 int sv_source_loc_grow(sv_source *src, size_t ncap);

@@ -43,10 +43,50 @@ static uint64_t loc_key(sv_frame_id frame, uint32_t file, uint64_t addr)
 	return sv_hash_mix64(addr ^ sv_hash_mix64(((uint64_t)frame << 32 | file) + 0x9E3779B97F4A7C15ULL));
 }
 
+/* Location id's key: the first of its chain no earlier location holds (as interning met it). */
+static int loc_put(sv_source *src, uint32_t id)
+{
+	const sv_location *l = &src->locs[id];
+	for (uint64_t k = loc_key(l->frame, l->file, l->addr);; k = sv_hash_mix64(k + 1)) {
+		uint32_t got;
+		int rc = sv_idmap_get_or_put(&src->loc_index, k, id, &got);
+		if (rc || got == id)
+			return rc;
+	}
+}
+
+void sv_source_loc_trim(sv_source *src)
+{
+	sv_idmap_dispose(&src->loc_index);
+	sv_idmap_dispose(&src->cp_index);
+	sv_idmap_init(&src->loc_index);
+	sv_idmap_init(&src->cp_index);
+	src->loc_trimmed = true;
+}
+
+/* The indexes sv_source_loc_trim let go, made again in the order interning made them, so
+ * each location finds the same key again; all or nothing. */
+static int loc_reindex(sv_source *src)
+{
+	for (uint32_t i = 0; i < src->nlocs; i++)
+		if (loc_put(src, i))
+			goto fail;
+	for (uint32_t i = 0; i < src->ncps; i++)
+		if (sv_idmap_put(&src->cp_index, ((uint64_t)src->cp_caller[i] + 1) << 32 | src->cp_loc[i], i))
+			goto fail;
+	src->loc_trimmed = false;
+	return 0;
+fail:
+	sv_source_loc_trim(src);
+	return SV_ENOMEM;
+}
+
 int sv_source_intern_location(sv_source *src, uint32_t *out, sv_frame_id frame, uint32_t file, uint64_t addr)
 {
 	if (frame >= src->frames.count || (file != SV_LOC_NONE && file >= src->code_files.count))
 		return SV_EINVAL;
+	if (src->loc_trimmed && loc_reindex(src))
+		return SV_ENOMEM;
 	/* the key is a hash: a different location under it moves on to the next key */
 	for (uint64_t k = loc_key(frame, file, addr);; k = sv_hash_mix64(k + 1)) {
 		uint32_t id;
@@ -75,6 +115,8 @@ int sv_source_intern_code_path(sv_source *src, uint32_t *out, uint32_t caller, u
 		return SV_EINVAL;
 	if (src->ncps == SV_LOC_NONE - 1)
 		return SV_ELIMIT;
+	if (src->loc_trimmed && loc_reindex(src))
+		return SV_ENOMEM;
 	uint32_t id;
 	int rc = sv_idmap_get_or_put(&src->cp_index, ((uint64_t)caller + 1) << 32 | loc, src->ncps, &id);
 	if (rc || id != src->ncps) {

@@ -305,6 +305,7 @@ int sv_load(sv_source **out, const char *path, const sv_import_opts *opts, sv_er
 		sv_error_locate(err, path, 0, -1);
 		goto out;
 	}
+	sv_source_trim(src); /* read: what only interning needs goes */
 	*out = src;
 	src = NULL;
 out:

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Interning, the stack trie, short names (§1.4) and the process list. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,9 +163,75 @@ static void test_sample_pairs(void **state)
 	sv_source_free(s);
 }
 
+/* sv_source_trim lets the interning indexes go: interning afterwards finds every stack,
+ * location and code path made before under its id, and makes new ones after them. */
+static void test_trim(void **state)
+{
+	(void)state;
+	sv_source *s;
+	assert_int_equal(sv_source_new(&s, "test"), 0);
+	enum { NF = 40, NL = 300 };
+	sv_frame_id f[NF];
+	for (int i = 0; i < NF; i++) {
+		char name[32];
+		int n = snprintf(name, sizeof(name), "m!f%d", i);
+		assert_int_equal(sv_source_intern_frame(s, &f[i], name, (size_t)n), 0);
+	}
+	/* roots, each with many children (a caller's first child is kept apart from the
+	 * others) and grandchildren */
+	sv_stack_id st[3][NF][4];
+	for (int r = 0; r < 3; r++)
+		for (int i = 0; i < NF; i++) {
+			sv_stack_id root, kid;
+			assert_int_equal(sv_source_intern_stack(s, &root, SV_STACK_NONE, f[r]), 0);
+			assert_int_equal(sv_source_intern_stack(s, &kid, root, f[i]), 0);
+			st[r][i][0] = root, st[r][i][1] = kid;
+			assert_int_equal(sv_source_intern_stack(s, &st[r][i][2], kid, f[(i + 1) % NF]), 0);
+			assert_int_equal(sv_source_intern_stack(s, &st[r][i][3], kid, f[(i + 7) % NF]), 0);
+		}
+	uint32_t file, loc[NL], cp[NL];
+	assert_int_equal(sv_source_intern_code_file(s, &file, "/bin/x"), 0);
+	for (int i = 0; i < NL; i++) {
+		assert_int_equal(sv_source_intern_location(s, &loc[i], f[i % NF], file, 0x1000 + (uint64_t)i), 0);
+		assert_int_equal(sv_source_intern_code_path(s, &cp[i], i ? cp[i / 2] : SV_LOC_NONE, loc[i]), 0);
+	}
+	uint32_t nst = sv_source_stack_count(s), ncp = sv_source_code_path_count(s);
+
+	sv_source_trim(s);
+	sv_stack_id fresh, again;
+	assert_int_equal(sv_source_intern_stack(s, &fresh, st[1][5][1], f[30]), 0); /* new, first */
+	assert_int_equal(fresh, nst);
+	for (int r = 0; r < 3; r++)
+		for (int i = 0; i < NF; i++) {
+			assert_int_equal(sv_source_intern_stack(s, &again, SV_STACK_NONE, f[r]), 0);
+			assert_int_equal(again, st[r][i][0]);
+			assert_int_equal(sv_source_intern_stack(s, &again, st[r][i][0], f[i]), 0);
+			assert_int_equal(again, st[r][i][1]);
+			assert_int_equal(sv_source_intern_stack(s, &again, st[r][i][1], f[(i + 1) % NF]), 0);
+			assert_int_equal(again, st[r][i][2]);
+			assert_int_equal(sv_source_intern_stack(s, &again, st[r][i][1], f[(i + 7) % NF]), 0);
+			assert_int_equal(again, st[r][i][3]);
+		}
+	assert_int_equal(sv_source_stack_count(s), nst + 1);
+
+	sv_source_trim(s);
+	uint32_t id;
+	for (int i = NL; i-- > 0;) {
+		assert_int_equal(sv_source_intern_location(s, &id, f[i % NF], file, 0x1000 + (uint64_t)i), 0);
+		assert_int_equal(id, loc[i]);
+		assert_int_equal(sv_source_intern_code_path(s, &id, i ? cp[i / 2] : SV_LOC_NONE, loc[i]), 0);
+		assert_int_equal(id, cp[i]);
+	}
+	assert_int_equal(sv_source_code_path_count(s), ncp);
+	assert_int_equal(sv_source_intern_location(s, &id, f[0], file, 0x9999), 0);
+	assert_int_equal(id, NL);
+	sv_source_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_intern), cmocka_unit_test(test_short_names),
-					    cmocka_unit_test(test_processes), cmocka_unit_test(test_sample_pairs) };
+					    cmocka_unit_test(test_processes), cmocka_unit_test(test_sample_pairs),
+					    cmocka_unit_test(test_trim) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

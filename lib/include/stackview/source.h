@@ -110,6 +110,10 @@ SV_API const char *sv_source_refusal(const sv_source *src);
  * count summed, the earliest time kept. Memory then scales with distinct stacks — for
  * outputs that hold no time (folded stacks, `convert` streaming them). */
 SV_API void sv_source_set_aggregate(sv_source *src, bool on);
+/* The reading is done: the indexes interning looks in for the stacks, code locations and
+ * code paths made already are let go (on a big profile, tens of MB); interning anything
+ * later makes them again first. Nothing else changes. */
+SV_API void sv_source_trim(sv_source *src);
 /* Intern a whole stack given root-first frame names. */
 SV_API int sv_source_intern_path(sv_source *src, sv_stack_id *out, const char *const *names_root_first, size_t n) SV_MUST_USE;
 
