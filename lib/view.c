@@ -742,6 +742,9 @@ void sv_view_free(sv_view *v)
 	free(v->inc_lo);
 	free(v->inc_w);
 	free(v->name_hist);
+	free(v->name_hist_off);
+	free(v->name_hist_lo);
+	free(v->name_hist_w);
 	free(v->first_on_path);
 	free(v->first_on_path_name);
 	free(v);

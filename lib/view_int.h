@@ -92,9 +92,12 @@ struct sv_view {
 
 	/* When histograms (lazy) */
 	double *exc_hist;
-	float *name_hist; /* float-rounded sums (§7.6): a float holds each exactly */
+	float *name_hist; /* float-rounded sums (§7.6): a float holds each exactly; name k's
+			   * buckets [name_hist_lo[k], + name_hist_w[k]) at name_hist_off[k] */
+	size_t *name_hist_off;
+	uint8_t *name_hist_lo, *name_hist_w;
 	float *inc_rows;       /* inclusive histograms: node n's buckets [inc_lo, inc_lo + inc_w) */
-	size_t *inc_off;       /* at inc_rows + inc_off[n] */
+	uint32_t *inc_off;     /* at inc_rows + inc_off[n] (a table past 2^32 floats: SV_ENOMEM) */
 	uint8_t *inc_lo, *inc_w;
 	uint32_t name_hist_rows; /* ByName rows [0, this) have their name_hist summed */
 	double scale;

@@ -110,6 +110,16 @@ static void hist_add_row(float *dst, const sv_view *v, sv_node_id n)
 			dst[lo + k] = (float)f32add(dst[lo + k], r[k]);
 }
 
+/* The same into a row holding only buckets [dst_lo, ...), which take in all of n's. */
+static void hist_add_row_at(float *dst, int dst_lo, const sv_view *v, sv_node_id n)
+{
+	const float *r = v->inc_rows + v->inc_off[n];
+	int lo = v->inc_lo[n] - dst_lo;
+	for (int k = 0; k < v->inc_w[n]; k++)
+		if (r[k] != 0)
+			dst[lo + k] = (float)f32add(dst[lo + k], r[k]);
+}
+
 /* Every sample the view keeps into its node's dense row (32 doubles a node), in sample order. */
 static void fill_dense(const sv_view *v, double D, double *dh)
 {
@@ -255,7 +265,9 @@ int sv_view_when_scale(double *out, sv_view *v)
 			 * the same place, which tells the pass below to add nothing */
 			v->inc_off[i] = v->inc_off[v->children[v->kids[i]]];
 		} else {
-			v->inc_off[i] = total;
+			if (total > UINT32_MAX - SV_WHEN_LEN) /* 16 GB of floats: refused */
+				goto out;
+			v->inc_off[i] = (uint32_t)total;
 			total += v->inc_w[i];
 		}
 	}
@@ -329,6 +341,43 @@ int sv_view_node_when(char out[SV_WHEN_LEN + 1], sv_view *v, sv_node_id n)
 	return 0;
 }
 
+/* Each name's row of buckets: from the first to the last bucket its first-on-path nodes'
+ * rows reach (most names are a few nodes' in one or two buckets), zeroed. */
+static int name_rows(sv_view *v)
+{
+	uint32_t nn = view_name_count(v);
+	free(v->name_hist_off); /* (left by a try that ran out of memory) */
+	free(v->name_hist_lo);
+	free(v->name_hist_w);
+	v->name_hist_off = malloc(((size_t)nn + 1) * sizeof(*v->name_hist_off));
+	v->name_hist_lo = malloc((size_t)nn + 1);
+	v->name_hist_w = malloc((size_t)nn + 1);
+	if (!v->name_hist_off || !v->name_hist_lo || !v->name_hist_w)
+		return SV_ENOMEM;
+	uint8_t *lo = v->name_hist_lo, *hi = v->name_hist_w; /* hi + 1 until the widths */
+	memset(lo, SV_WHEN_LEN, (size_t)nn + 1);
+	memset(hi, 0, (size_t)nn + 1);
+	for (size_t i = 0; i < v->nfirst_on_path; i++) {
+		uint32_t name = v->first_on_path_name[i], n = v->first_on_path[i];
+		if (!v->inc_w[n])
+			continue;
+		if (v->inc_lo[n] < lo[name])
+			lo[name] = v->inc_lo[n];
+		if (v->inc_lo[n] + v->inc_w[n] > hi[name])
+			hi[name] = (uint8_t)(v->inc_lo[n] + v->inc_w[n]);
+	}
+	size_t total = 0;
+	for (uint32_t k = 0; k < nn; k++) {
+		uint8_t w = hi[k] > lo[k] ? (uint8_t)(hi[k] - lo[k]) : 0;
+		v->name_hist_w[k] = w;
+		if (!w)
+			lo[k] = 0;
+		v->name_hist_off[k] = total;
+		total += w;
+	}
+	return (v->name_hist = calloc(total ? total : 1, sizeof(float))) ? 0 : SV_ENOMEM;
+}
+
 /* ByName histograms: sum of inclusive histograms of first-on-path nodes (§7.5), in
  * depth-first order. Only the rows asked for are summed: the first 64 (or up to the row
  * asked), then twice as many each time a later row is wanted, so printing the top rows of
@@ -347,7 +396,7 @@ static int name_hists(sv_view *v, uint32_t upto)
 		upto = 2 * from;
 	if (upto > nrows)
 		upto = nrows;
-	if (!v->name_hist && !(v->name_hist = calloc(((size_t)nn ? nn : 1) * SV_WHEN_LEN, sizeof(float))))
+	if (!v->name_hist && name_rows(v))
 		return SV_ENOMEM;
 	uint8_t *want = calloc(nn ? nn : 1, 1);
 	if (!want)
@@ -358,7 +407,8 @@ static int name_hists(sv_view *v, uint32_t upto)
 	for (size_t i = 0; i < v->nfirst_on_path; i++) {
 		uint32_t name = v->first_on_path_name[i];
 		if (want[name])
-			hist_add_row(v->name_hist + (size_t)name * SV_WHEN_LEN, v, v->first_on_path[i]);
+			hist_add_row_at(v->name_hist + v->name_hist_off[name], v->name_hist_lo[name], v,
+					v->first_on_path[i]);
 	}
 	free(want);
 	v->name_hist_rows = upto;
@@ -371,9 +421,11 @@ int sv_view_byname_hist(double out[SV_WHEN_LEN], sv_view *v, uint32_t row)
 		return SV_EINVAL;
 	if (row >= v->name_hist_rows && name_hists(v, row + 1))
 		return SV_ENOMEM;
-	const float *h = v->name_hist + (size_t)v->byname[row] * SV_WHEN_LEN;
+	uint32_t name = v->byname[row];
+	const float *h = v->name_hist + v->name_hist_off[name];
+	int lo = v->name_hist_lo[name], w = v->name_hist_w[name];
 	for (int k = 0; k < SV_WHEN_LEN; k++)
-		out[k] = h[k];
+		out[k] = k >= lo && k < lo + w ? h[k - lo] : 0;
 	return 0;
 }
 
