@@ -114,6 +114,7 @@ int cli_build_view(sv_view **out, const sv_source *src, const sv_params *p)
 		cli_report(&err);
 		return rc == SV_ENOMEM ? EXIT_INPUT : EXIT_USAGE;
 	}
+	sv_view_trim(*out); /* a command makes no view like another */
 	return 0;
 }
 

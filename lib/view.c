@@ -714,6 +714,15 @@ int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv
 	return view_new(out, src, params, NULL, err);
 }
 
+void sv_view_trim(sv_view *v)
+{
+	free(v->stack_pre);
+	free(v->fm);
+	v->stack_pre = NULL;
+	v->fm = NULL;
+	v->nfm = 0;
+}
+
 void sv_view_free(sv_view *v)
 {
 	if (!v)

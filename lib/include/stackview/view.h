@@ -54,6 +54,10 @@ SV_API int sv_view_new(sv_view **out, const sv_source *src, const sv_params *par
  * reused. */
 SV_API int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params, sv_error *err) SV_MUST_USE;
 SV_API void sv_view_free(sv_view *v);
+/* For a view no other will be made like: what only sv_view_new_like reuses (each stack's
+ * node before IncPats, each frame's group and name; tens of MB on big profiles) is let go.
+ * sv_view_new_like from it still works, making more from scratch. */
+SV_API void sv_view_trim(sv_view *v);
 
 SV_API const sv_source *sv_view_source(const sv_view *v);
 /* The normalised parameters the view was computed with. */
