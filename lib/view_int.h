@@ -68,7 +68,8 @@ struct sv_view {
 	size_t node_cap;
 	uint32_t *children;    /* child lists, sorted: node n's are [kids[n], kids[n + 1]) */
 	uint32_t *kids;
-	uint32_t *remap;       /* node -> node that finally holds its samples (Fold%) */
+	uint32_t *remap;       /* node -> node that finally holds its samples (Fold%; NULL: none
+				* folds, each its own: view_remap) */
 	uint32_t *xidx;        /* per node: its exclusive span's place (XS_*, or in xs) */
 	xspan *xs;
 	size_t nxs, xs_cap;
@@ -185,6 +186,12 @@ int view_rank_entry_names(sv_view *v, const frame_memo *fm, uint32_t nf);
 
 /* view_byname.c: ByName's rows from the finished tree (building a view calls it). */
 int sv_view_compute_byname(sv_view *v);
+
+/* The node that finally holds node n's samples (itself unless Fold% folded it). */
+static inline uint32_t view_remap(const sv_view *v, uint32_t n)
+{
+	return v->remap ? v->remap[n] : n;
+}
 
 /* Node n's exclusive span (XS_*). */
 static inline xspan view_node_xspan(const sv_view *v, uint32_t n)

@@ -78,7 +78,7 @@ bool sv_view_sample(const sv_view *v, size_t i, sv_node_id *node, double *time, 
 	double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i);
 	if (!view_clip(v, &t, &m))
 		return false;
-	*node = v->remap[n];
+	*node = view_remap(v, n);
 	*time = t;
 	*metric = m;
 	return true;

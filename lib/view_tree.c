@@ -257,6 +257,10 @@ static int fold_percent(sv_view *v)
 	double pct;
 	if (!sv_parse_number(v->params.box[SV_BOX_FOLD_PCT], &pct) || !(pct > 0))
 		return 0;
+	if (!(v->remap = sv_malloc_big(((size_t)v->nnodes + 1) * sizeof(*v->remap))))
+		return SV_ENOMEM;
+	for (uint32_t i = 0; i < v->nnodes; i++)
+		v->remap[i] = i;
 	double threshold = pct * v->nodes[SV_NODE_ROOT].st.inc / 100.0;
 	uint32_t broken = view_name_find(v, "BROKEN", 6);
 	/* Top-down over ROOT's descendants; ROOT's own children are never folded. Node ids are
@@ -326,13 +330,10 @@ int sv_view_finish(sv_view *v, double t0)
 	if (accumulate(v))
 		return SV_ENOMEM;
 	v->alive = malloc((size_t)v->nnodes + 1);
-	v->remap = sv_malloc_big(((size_t)v->nnodes + 1) * sizeof(*v->remap));
-	if (!v->alive || !v->remap)
+	if (!v->alive)
 		return SV_ENOMEM;
-	for (uint32_t i = 0; i < v->nnodes; i++) {
+	for (uint32_t i = 0; i < v->nnodes; i++)
 		v->alive[i] = i == SV_NODE_ROOT || v->nodes[i].nsamp > 0;
-		v->remap[i] = i;
-	}
 	int rc = link_children(v);
 	if (!rc)
 		rc = sv_view_compute_byname(v);

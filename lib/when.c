@@ -4,6 +4,7 @@
  * own samples, then one backward pass over nodes adds
  * children into parents; ByName rows sum the rows asked for. */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,7 +66,7 @@ void sv_hist_add(double *dst, const double *src, double w)
 /* One sample into a 32-bucket histogram (§7.1): into dense double buckets (dh), or into a
  * float row whose first bucket is flo (fh; every value is float-rounded, so a float holds
  * it exactly). */
-static inline void hist_sample(const sv_view *v, double t, double m, double D, double *dh, float *fh, int flo)
+static inline void hist_sample(const sv_view *v, double t, double m, double D, double *dh, float *fh, ptrdiff_t flo)
 {
 	double lo = v->lo;
 	/* Clamp before converting: hostile times can be far outside any long. */
@@ -131,28 +132,29 @@ static void fill_dense(const sv_view *v, double D, double *dh)
 		double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i);
 		if (n == UINT32_MAX || !view_clip(v, &t, &m))
 			continue;
-		hist_sample(v, t, m, D, dh + (size_t)v->remap[n] * SV_WHEN_LEN, NULL, 0);
+		hist_sample(v, t, m, D, dh + (size_t)view_remap(v, n) * SV_WHEN_LEN, NULL, 0);
 	}
 }
 
 /* Every sample the view keeps into its node's sparse float row, in sample order. A row takes
  * its node's samples in sample order whatever the order between nodes, so its float sums are
- * the same as the dense rows'. Where each stack's samples go is looked up once per stack
- * (its final node's row: offset << 5 | first bucket; UINT64_MAX: dropped), so a sample costs
- * one read in a table of stacks and one in its row. */
+ * the same as the dense rows'. Where each stack's samples go is looked up once per stack (its
+ * final node's row, where bucket b is at fh[row - 32 + b]: offset + 32 - first bucket;
+ * UINT32_MAX: dropped), so a sample costs one read in a table of stacks and one in its row. */
 static int fill_sparse(const sv_view *v, double D, float *fh)
 {
 	sv_samples smp = sv_source_samples(v->src);
 	uint32_t nst = sv_source_stack_count(v->src);
 	/* slot nst: the samples without a stack */
-	uint64_t *row = malloc(((size_t)nst + 1) * sizeof(*row));
+	uint32_t *row = malloc(((size_t)nst + 1) * sizeof(*row));
 	double invD = 1 / D;
 	if (!row)
 		return SV_ENOMEM;
 	for (uint32_t s = 0; s <= nst; s++) {
 		uint32_t n = s < nst ? v->stack_node[s] : v->inc_empty ? SV_NODE_ROOT : UINT32_MAX;
-		uint32_t k = n == UINT32_MAX ? 0 : v->remap[n];
-		row[s] = n == UINT32_MAX ? UINT64_MAX : (uint64_t)v->inc_off[k] << 5 | v->inc_lo[k];
+		uint32_t k = n == UINT32_MAX ? 0 : view_remap(v, n);
+		/* (offsets stop 64 below 2^32: never UINT32_MAX) */
+		row[s] = n == UINT32_MAX ? UINT32_MAX : v->inc_off[k] + SV_WHEN_LEN - v->inc_lo[k];
 	}
 	for (size_t i = 0; i < smp.n; i++) {
 		/* the stack's entry and its row are random reads: ask for them ahead */
@@ -162,20 +164,20 @@ static int fill_sparse(const sv_view *v, double D, float *fh)
 		}
 		if (i + 8 < smp.n) {
 			sv_stack_id a = smp.stack[i + 8];
-			uint64_t r = row[a == SV_STACK_NONE ? nst : a];
-			if (r != UINT64_MAX) {
+			uint32_t r = row[a == SV_STACK_NONE ? nst : a];
+			if (r != UINT32_MAX) {
 				double q = (sv_sample_time(&smp, i + 8) - v->lo) * invD;
 				long b = !(q > 0) ? 0 : q >= SV_WHEN_LEN - 1 ? SV_WHEN_LEN - 1 : (long)q;
-				long lo = (long)(r & 31);
-				__builtin_prefetch(fh + (r >> 5) + (b > lo ? b - lo : 0), 1);
+				long at = (long)r - SV_WHEN_LEN + b;
+				__builtin_prefetch(fh + (at > 0 ? at : 0), 1);
 			}
 		}
 		sv_stack_id st = smp.stack[i];
-		uint64_t r = row[st == SV_STACK_NONE ? nst : st];
+		uint32_t r = row[st == SV_STACK_NONE ? nst : st];
 		double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i);
-		if (r == UINT64_MAX || !view_clip(v, &t, &m))
+		if (r == UINT32_MAX || !view_clip(v, &t, &m))
 			continue;
-		hist_sample(v, t, m, D, NULL, fh + (r >> 5), (int)(r & 31));
+		hist_sample(v, t, m, D, NULL, fh, (ptrdiff_t)SV_WHEN_LEN - (ptrdiff_t)r); /* fh[b - that] */
 	}
 	free(row);
 	return 0;
@@ -265,7 +267,7 @@ int sv_view_when_scale(double *out, sv_view *v)
 			 * the same place, which tells the pass below to add nothing */
 			v->inc_off[i] = v->inc_off[v->children[v->kids[i]]];
 		} else {
-			if (total > UINT32_MAX - SV_WHEN_LEN) /* 16 GB of floats: refused */
+			if (total > UINT32_MAX - 2 * SV_WHEN_LEN) /* 16 GB of floats: refused */
 				goto out;
 			v->inc_off[i] = (uint32_t)total;
 			total += v->inc_w[i];
