@@ -388,6 +388,47 @@ void sv_source_set_aggregate(sv_source *src, bool on)
 	src->aggregate = on && src->nsamples == 0;
 }
 
+/* Room for ncap samples in every per-sample array there is. */
+static int samples_grow(sv_source *src, size_t ncap)
+{
+	sv_stack_id *s = realloc(src->s_stack, ncap * sizeof(*s));
+	if (!s)
+		return SV_ENOMEM;
+	src->s_stack = s;
+	if (src->s_time) {
+		double *t = realloc(src->s_time, ncap * sizeof(*t));
+		if (!t)
+			return SV_ENOMEM;
+		src->s_time = t;
+	}
+	if (!src->wide) {
+		uint16_t *k = realloc(src->s_code, ncap * sizeof(*k));
+		if (!k)
+			return SV_ENOMEM;
+		src->s_code = k;
+	} else {
+		double *m = realloc(src->s_metric, ncap * sizeof(*m));
+		if (!m)
+			return SV_ENOMEM;
+		src->s_metric = m;
+		float *c = realloc(src->s_count, ncap * sizeof(*c));
+		if (!c)
+			return SV_ENOMEM;
+		src->s_count = c;
+	}
+	if (sv_source_loc_grow(src, ncap))
+		return SV_ENOMEM;
+	src->s_cap = ncap;
+	return 0;
+}
+
+int sv_source_reserve_samples(sv_source *src, size_t n)
+{
+	if (src->aggregate || n <= src->s_cap)
+		return 0;
+	return samples_grow(src, n < SV_MAX_SAMPLES ? n : SV_MAX_SAMPLES);
+}
+
 int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double metric, double count)
 {
 	if (stack != SV_STACK_NONE && stack >= src->nstacks)
@@ -437,37 +478,8 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 	}
 	if (src->nsamples >= SV_MAX_SAMPLES)
 		return SV_ELIMIT;
-	if (src->nsamples == src->s_cap) {
-		size_t ncap = src->s_cap ? src->s_cap + src->s_cap / 2 : 4096;
-		sv_stack_id *s = realloc(src->s_stack, ncap * sizeof(*s));
-		if (!s)
-			return SV_ENOMEM;
-		src->s_stack = s;
-		if (src->s_time) {
-			double *t = realloc(src->s_time, ncap * sizeof(*t));
-			if (!t)
-				return SV_ENOMEM;
-			src->s_time = t;
-		}
-		if (!src->wide) {
-			uint16_t *k = realloc(src->s_code, ncap * sizeof(*k));
-			if (!k)
-				return SV_ENOMEM;
-			src->s_code = k;
-		} else {
-			double *m = realloc(src->s_metric, ncap * sizeof(*m));
-			if (!m)
-				return SV_ENOMEM;
-			src->s_metric = m;
-			float *c = realloc(src->s_count, ncap * sizeof(*c));
-			if (!c)
-				return SV_ENOMEM;
-			src->s_count = c;
-		}
-		if (sv_source_loc_grow(src, ncap))
-			return SV_ENOMEM;
-		src->s_cap = ncap;
-	}
+	if (src->nsamples == src->s_cap && samples_grow(src, src->s_cap ? src->s_cap + src->s_cap / 2 : 4096))
+		return SV_ENOMEM;
 	size_t i = src->nsamples;
 	int rc = set_pair(src, i, metric, (float)count);
 	if (!rc && time != 0)

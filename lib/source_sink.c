@@ -124,6 +124,11 @@ static int sink_code_symbols(void *self, uint32_t file, const char *path)
 	return sv_source_set_code_symbols(self, file, path);
 }
 
+static int sink_reserve(void *self, size_t n)
+{
+	return sv_source_reserve_samples(self, n);
+}
+
 static const sv_sink_ops source_sink_ops = {
 	.intern_frame = sink_frame,
 	.intern_stack = sink_stack,
@@ -138,6 +143,7 @@ static const sv_sink_ops source_sink_ops = {
 	.add_user_module = sink_user_module,
 	.stack_step = sink_stack_step,
 	.set_intervals = sink_intervals,
+	.reserve_samples = sink_reserve,
 	.frame_name = sink_frame_name,
 	.intern_code_file = sink_code_file,
 	.intern_location = sink_location,

@@ -463,6 +463,13 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	pdr r;
 	memset(&r, 0, sizeof(r));
 	int rc = pd_open(&r, sink, in, opts, err);
+	if (!rc && sink->ops->reserve_samples) { /* the chosen event's samples, counted by the index */
+		size_t n = 0;
+		for (size_t i = 0; i < r.nattrs; i++)
+			n += r.attrs[i].selected ? r.attrs[i].samples : 0;
+		if (sink->ops->reserve_samples(sink->self, n))
+			rc = sv_pdr_oom(&r);
+	}
 	if (!rc && !(rc = pd_walk(&r, import_record, NULL)))
 		rc = finish(&r);
 	pd_close(&r);

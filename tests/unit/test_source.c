@@ -228,10 +228,43 @@ static void test_trim(void **state)
 	sv_source_free(s);
 }
 
+/* sv_source_reserve_samples: room asked for ahead changes nothing the samples say, whichever
+ * arrays they need (times, wide pairs, code paths), and is nothing when aggregating. */
+static void test_reserve(void **state)
+{
+	(void)state;
+	for (int agg = 0; agg < 2; agg++) {
+		sv_source *s;
+		assert_int_equal(sv_source_new(&s, "test"), 0);
+		sv_source_set_aggregate(s, agg);
+		assert_int_equal(sv_source_reserve_samples(s, 10), 0);
+		sv_frame_id f;
+		sv_stack_id st;
+		assert_int_equal(sv_source_intern_frame(s, &f, "m!f", 3), 0);
+		assert_int_equal(sv_source_intern_stack(s, &st, SV_STACK_NONE, f), 0);
+		/* 70,000 distinct pairs: past the 65,536 codes, the pairs go wide */
+		for (int i = 0; i < 70000; i++) {
+			if (i == 5)
+				assert_int_equal(sv_source_reserve_samples(s, 200000), 0);
+			assert_int_equal(sv_source_add_sample(s, st, i * 0.5, 1.0 + i, 1), 0);
+		}
+		sv_samples smp = sv_source_samples(s);
+		assert_int_equal(smp.n, agg ? 1 : 70000);
+		if (!agg)
+			for (size_t i = 0; i < smp.n; i += 977) {
+				assert_true(sv_sample_time(&smp, i) == (double)i * 0.5);
+				assert_true(sv_sample_metric(&smp, i) == 1.0 + (double)i);
+			}
+		else
+			assert_true(sv_sample_metric(&smp, 0) == 70000.0 + 70000.0 * 69999.0 / 2);
+		sv_source_free(s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_intern), cmocka_unit_test(test_short_names),
 					    cmocka_unit_test(test_processes), cmocka_unit_test(test_sample_pairs),
-					    cmocka_unit_test(test_trim) };
+					    cmocka_unit_test(test_trim), cmocka_unit_test(test_reserve) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,6 +78,9 @@ typedef struct sv_sink_ops {
 	int (*add_sample_at)(void *self, sv_stack_id stack, double time, double metric, double count, uint32_t path);
 	/* A code file's symbol file (sv_source_set_code_symbols); NULL in sinks that keep none. */
 	int (*set_code_symbols)(void *self, uint32_t file, const char *path);
+	/* About how many samples will come (sv_source_reserve_samples); NULL where it does
+	 * not matter. */
+	int (*reserve_samples)(void *self, size_t n);
 } sv_sink_ops;
 
 typedef struct sv_sink {
@@ -110,6 +113,9 @@ SV_API const char *sv_source_refusal(const sv_source *src);
  * count summed, the earliest time kept. Memory then scales with distinct stacks — for
  * outputs that hold no time (folded stacks, `convert` streaming them). */
 SV_API void sv_source_set_aggregate(sv_source *src, bool on);
+/* Room for n samples in all, asked for at once (a reader that knows how many it will add:
+ * no copying as the arrays grow). A hint: nothing when aggregating. 0 or SV_ENOMEM. */
+SV_API int sv_source_reserve_samples(sv_source *src, size_t n) SV_MUST_USE;
 /* The reading is done: the indexes interning looks in for the stacks, code locations and
  * code paths made already are let go (on a big profile, tens of MB); interning anything
  * later makes them again first. Nothing else changes. */
