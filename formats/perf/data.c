@@ -319,6 +319,11 @@ static int pd_open(pdr *r, sv_sink *sink, const sv_input *in, const sv_import_op
 	if ((rc = read_file_header(r, &r->data_off, &r->data_end)))
 		return rc;
 	size_t doff = r->data_off, dend = r->data_end, stop = 0;
+	/* the index's room at once for records of 64 bytes on average (a frame-pointer sample is
+	 * 80-100), so that it does not grow by copying; what is not used is never touched. A
+	 * hint: without that room the index grows as it goes. */
+	if (dend > doff)
+		(void)SV_ARRAY_RESERVE(r->recs, r->rcap, (dend - doff) / 64 + 16);
 	if ((rc = sv_pdr_index_buffer(r, r->d, doff, dend, false, &stop)))
 		return rc;
 	r->data_stop = stop;
