@@ -124,10 +124,10 @@ int sv_view_compute_byname(sv_view *v)
 		rc = SV_ENOMEM;
 		goto out;
 	}
-	for (uint32_t i = 0; i < nn; i++) {
-		stats_zero(&v->byname_st[i]);
+	/* a name's stats are set when the walk first meets it: only those rows are read (a
+	 * view's names can be every frame's short name, most of them grouped away) */
+	for (uint32_t i = 0; i < nn; i++)
 		v->byname_row[i] = NONE32;
-	}
 	/* subtree sizes (children after parents), then places in the walk (parents first) */
 	for (uint32_t i = n; i-- > 0;) {
 		if (!v->alive[i])
@@ -180,7 +180,10 @@ int sv_view_compute_byname(sv_view *v)
 			onpath[path[--sp]]--;
 		vnode *cn = &v->nodes[c];
 		sv_stats *bs = &v->byname_st[cn->name];
-		seen[cn->name] = 1;
+		if (!seen[cn->name]) {
+			stats_zero(bs);
+			seen[cn->name] = 1;
+		}
 		bs->exc += cn->st.exc;
 		bs->exc_ct += cn->st.exc_ct;
 		bs->fold += cn->st.fold;
