@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The view through the library API: time boxes, their errors, the summary line (derived
  * sources, rows and the grid have their own tests). */
+#include <math.h>
 #include <string.h>
 
 #include "fixtures.h"
@@ -427,10 +428,53 @@ static void test_shared_names_same_view(void **state)
 	}
 }
 
+static void assert_exc_span(const sv_view *v, sv_node_id n, double first, double last, double max)
+{
+	double f, l;
+	sv_view_node_exc_span(v, n, &f, &l);
+	assert_true(f == first);
+	assert_true(l == last);
+	assert_true(sv_view_node_exc_max(v, n) == max);
+}
+
+/* A node's own span (its own samples' first and last time, largest metric) is not its
+ * inclusive one when it has children: Main has no samples of its own, C one of its own (at
+ * 2) and its child Helper's (at 1 and 4); Fold% moves a folded child's into its parent's. */
+static void test_exc_span(void **state)
+{
+	(void)state;
+	static const char *const p[][8] = { { "Main", "C", "Helper" }, { "Main", "C" }, { "Main", "D" },
+					     { "Main", "C", "Helper" } };
+	static const double m[] = { 5, 1, 2, 0.5 };
+	sv_source *s = fixture_source(p, m, 4);
+	for (int fold = 0; fold < 2; fold++) {
+		const char *box[SV_BOX_COUNT] = { 0 };
+		box[SV_BOX_FOLD_PCT] = fold ? "70" : NULL; /* 5.95: Helper (5.5) and D (2) fold */
+		sv_view *v = fixture_view(s, box, 0);
+		sv_node_id main_ = child_named(v, SV_NODE_ROOT, "Main");
+		sv_node_id c = child_named(v, main_, "C");
+		assert_true(main_ != (sv_node_id)-1 && c != (sv_node_id)-1);
+		const sv_stats *cs = sv_view_node_stats(v, c);
+		assert_true(cs->first == 1 && cs->last == 4 && cs->max == 5); /* inclusive */
+		if (!fold) {
+			assert_exc_span(v, main_, INFINITY, -INFINITY, -INFINITY);
+			assert_exc_span(v, c, 2, 2, 1);
+			assert_exc_span(v, child_named(v, c, "Helper"), 1, 4, 5);
+			assert_exc_span(v, child_named(v, main_, "D"), 3, 3, 2);
+		} else { /* Helper and D are gone into C and Main */
+			assert_int_equal(child_named(v, c, "Helper"), (sv_node_id)-1);
+			assert_exc_span(v, main_, 3, 3, 2);
+			assert_exc_span(v, c, 1, 4, 5);
+		}
+		sv_view_free(v);
+	}
+	sv_source_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_time_boxes), cmocka_unit_test(test_summary_line),
-					    cmocka_unit_test(test_max), cmocka_unit_test(test_new_like),
+					    cmocka_unit_test(test_max), cmocka_unit_test(test_exc_span), cmocka_unit_test(test_new_like),
 					    cmocka_unit_test(test_new_like_inc_exc),
 					    cmocka_unit_test(test_children_meet), cmocka_unit_test(test_entry_name_is_a_frame),
 					    cmocka_unit_test(test_shared_names_same_view),
