@@ -203,6 +203,13 @@ int sv_view_compute_byname(sv_view *v)
 		onpath[cn->name]++;
 		path[sp++] = cn->name;
 	}
+	/* the walk's tables go before the sort takes its own (a view's peak was both) */
+	free(onpath);
+	free(size);
+	free(pos);
+	free(depth);
+	free(order);
+	onpath = size = pos = depth = order = NULL;
 	rc = byname_sort(v, seen);
 out:
 	free(onpath);
