@@ -134,6 +134,16 @@ static void add_samples(sv_view *v)
 	}
 }
 
+/* x as node's own span, in xs (fewer entries than nodes: a place below XS_NONE). */
+static int xs_add(sv_view *v, uint32_t node, xspan x)
+{
+	if (SV_ARRAY_RESERVE(v->xs, v->xs_cap, v->nxs + 1))
+		return SV_ENOMEM;
+	v->xs[v->nxs] = x;
+	v->xidx[node] = (uint32_t)v->nxs++;
+	return 0;
+}
+
 /* A node's own span kept apart (xs) before its children's are added to its stats. */
 static int keep_xspan(sv_view *v, uint32_t node)
 {
@@ -142,11 +152,7 @@ static int keep_xspan(sv_view *v, uint32_t node)
 		v->xidx[node] = XS_NONE;
 		return 0;
 	}
-	if (SV_ARRAY_RESERVE(v->xs, v->xs_cap, v->nxs + 1))
-		return SV_ENOMEM;
-	v->xs[v->nxs] = (xspan){ s->first, s->last, s->max };
-	v->xidx[node] = (uint32_t)v->nxs++; /* fewer than the nodes, < XS_NONE */
-	return 0;
+	return xs_add(v, node, (xspan){ s->first, s->last, s->max });
 }
 
 /* Inclusive totals by one backward pass (a parent's id is below its children's); each node's
@@ -287,12 +293,8 @@ static int fold_percent(sv_view *v)
 			pn->st.fold += n->st.inc;
 			pn->st.fold_ct += n->st.inc_ct;
 			/* p has a child: its own span is in xs, or it had none */
-			if (v->xidx[p] == XS_NONE) {
-				if (SV_ARRAY_RESERVE(v->xs, v->xs_cap, v->nxs + 1))
-					return SV_ENOMEM;
-				v->xs[v->nxs] = (xspan){ INFINITY, -INFINITY, -INFINITY };
-				v->xidx[p] = (uint32_t)v->nxs++;
-			}
+			if (v->xidx[p] == XS_NONE && xs_add(v, p, (xspan){ INFINITY, -INFINITY, -INFINITY }))
+				return SV_ENOMEM;
 			xspan *x = &v->xs[v->xidx[p]];
 			if (n->st.first < x->first)
 				x->first = n->st.first;
