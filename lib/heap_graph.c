@@ -22,9 +22,13 @@ typedef struct hg {
 	uint32_t bad; /* the node whose data is damaged */
 	sv_frame_id *fids; /* per type, once interned (have) */
 	uint8_t *have;
-	/* per node its type, read in one pass over the nodes before the walk, so that meeting a
-	 * node reads this rather than its offset and then its data: 2 bytes a node when the
-	 * types' ids fit, else 4 */
+	/* per 64 nodes two words side by side: which nodes are taken (in the tree or queued for
+	 * it) and which are of a type whose priority is not 0. A bit a node, so that the tests
+	 * made for every reference stay in the cache however large the heap, and the type of a
+	 * node met is looked up only when its priority is not 0 (in most heaps: the roots') */
+	uint64_t *bits;
+	/* per node its type, read in one pass over the nodes before the walk, for the nodes met
+	 * whose priority is not 0: 2 bytes a node when the types' ids fit, else 4 */
 	uint16_t *type16;
 	uint32_t *type32;
 } hg;
@@ -84,6 +88,21 @@ static int node(hg *c, uint32_t i, uint32_t *type, int64_t *size, uint32_t *at, 
 	return node_at(c, i, label(c, i), type, size, at, nch);
 }
 
+static bool is_taken(const uint64_t *bits, uint32_t i)
+{
+	return bits[(size_t)(i >> 6) * 2] >> (i & 63) & 1;
+}
+
+static void take(uint64_t *bits, uint32_t i)
+{
+	bits[(size_t)(i >> 6) * 2] |= 1ull << (i & 63);
+}
+
+static bool has_priority(const uint64_t *bits, uint32_t i)
+{
+	return bits[(size_t)(i >> 6) * 2 + 1] >> (i & 63) & 1;
+}
+
 static uint32_t type_of(const hg *c, uint32_t i)
 {
 	return c->type16 ? c->type16[i] : c->type32[i];
@@ -94,7 +113,8 @@ static const void *type_addr(const hg *c, uint32_t i)
 	return c->type16 ? (const void *)&c->type16[i] : (const void *)&c->type32[i];
 }
 
-/* Every node's type, and every node's data checked as far as its child count, in node order. */
+/* Every node's data checked as far as its child count, in node order: its type kept and, when
+ * the type's priority is not 0, marked. */
 static int read_types(hg *c)
 {
 	uint32_t n = c->g->nnodes;
@@ -102,7 +122,7 @@ static int read_types(hg *c)
 		c->type16 = malloc((size_t)n * sizeof(*c->type16));
 	else
 		c->type32 = malloc((size_t)n * sizeof(*c->type32));
-	if (!c->type16 && !c->type32)
+	if ((!c->type16 && !c->type32) || !(c->bits = calloc(((size_t)n / 64 + 1) * 2, sizeof(*c->bits))))
 		return SV_ENOMEM;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t type, at;
@@ -115,6 +135,8 @@ static int read_types(hg *c)
 			c->type16[i] = (uint16_t)type;
 		else
 			c->type32[i] = type;
+		if (c->prio[type] != 0)
+			c->bits[(size_t)(i >> 6) * 2 + 1] |= 1ull << (i & 63);
 	}
 	return 0;
 }
@@ -195,18 +217,15 @@ static void pq_pop(pq *q, pq_item *out)
 		i = big;
 	}
 	h[i] = last;
-}
-
-/* Which nodes are taken (in the tree or queued for it): a bit a node, so that the test made
- * for every reference stays in the cache however large the heap. */
-static bool is_taken(const uint64_t *taken, uint32_t i)
-{
-	return taken[i >> 6] >> (i & 63) & 1;
-}
-
-static void take(uint64_t *taken, uint32_t i)
-{
-	taken[i >> 6] |= 1ull << (i & 63);
+	/* the queue is largest midway; what it no longer needs goes back as it shrinks, for
+	 * the stacks and samples made after */
+	if (q->cap >= 65536 && q->n < q->cap / 4) {
+		pq_item *s = realloc(q->h, q->cap / 2 * sizeof(*s));
+		if (s) {
+			q->h = s;
+			q->cap /= 2;
+		}
+	}
 }
 
 /* while looking for orphans, a node not taken is also */
@@ -329,14 +348,12 @@ static int queue_orphans(hg *c, uint64_t *taken, pq *q, size_t *unreachable)
  * the graph in priority order, not in the order it is stored. */
 static int walk(hg *c, size_t *unreachable)
 {
-	uint32_t n = c->g->nnodes;
-	uint64_t *taken = calloc((size_t)n / 64 + 1, sizeof(*taken));
+	uint64_t *taken = c->bits;
 	pq q = { 0 };
 	uint32_t *kids = NULL; /* the children of the node taken */
 	size_t kcap = 0;
-	int rc = taken ? 0 : SV_ENOMEM;
-	if (!rc) /* the root is queued but not marked, as in PerfView: an arc back to it takes it again */
-		rc = pq_push(&q, (pq_item){ 0.0f, c->g->root, 0.0f, SV_STACK_NONE, label(c, c->g->root) });
+	/* the root is queued but not marked, as in PerfView: an arc back to it takes it again */
+	int rc = pq_push(&q, (pq_item){ 0.0f, c->g->root, 0.0f, SV_STACK_NONE, label(c, c->g->root) });
 	bool orphans_added = false;
 	float order = 0, eps = 1e-7f;
 	while (!rc) {
@@ -378,7 +395,8 @@ static int walk(hg *c, size_t *unreachable)
 			if (is_taken(taken, ch)) /* most references are to nodes taken already */
 				continue;
 			__builtin_prefetch(c->g->labels + (size_t)ch * 4);
-			__builtin_prefetch(type_addr(c, ch));
+			if (has_priority(taken, ch))
+				__builtin_prefetch(type_addr(c, ch));
 			nmet++;
 		}
 		for (int32_t k = 0; k < nmet && !rc; k++) {
@@ -386,12 +404,11 @@ static int walk(hg *c, size_t *unreachable)
 			if (is_taken(taken, ch)) /* met twice by this node */
 				continue;
 			take(taken, ch);
-			float cp = c->prio[type_of(c, ch)] + cur.prio / 10;
+			float cp = (has_priority(taken, ch) ? c->prio[type_of(c, ch)] : 0) + cur.prio / 10;
 			order += eps;
 			rc = pq_push(&q, (pq_item){ cp - order, ch, cp, here, label(c, ch) });
 		}
 	}
-	free(taken);
 	free(q.h);
 	free(kids);
 	return rc;
@@ -481,13 +498,18 @@ int sv_heap_tree(const sv_heap_graph *g, const float *prio, sv_sink *sink, size_
 	*unreachable = 0;
 	if (g->nnodes == 0 || g->root >= g->nnodes)
 		return bad(&c, g->root, "the root node %u is not in the graph", g->root);
+	/* a stack an object at most, and one for the objects no root reaches */
+	int rc = sink->ops->reserve_stacks ? sink->ops->reserve_stacks(sink->self, (size_t)g->nnodes + 1) : 0;
+	if (rc)
+		return rc;
 	c.fids = malloc((g->ntypes ? g->ntypes : 1) * sizeof(*c.fids));
 	c.have = calloc(g->ntypes ? g->ntypes : 1, 1);
-	int rc = c.fids && c.have ? read_types(&c) : SV_ENOMEM;
+	rc = c.fids && c.have ? read_types(&c) : SV_ENOMEM;
 	if (!rc)
 		rc = walk(&c, unreachable);
 	free(c.fids);
 	free(c.have);
+	free(c.bits);
 	free(c.type16);
 	free(c.type32);
 	*bad_node = c.bad;

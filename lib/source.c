@@ -169,6 +169,32 @@ static int stacks_reindex(sv_source *src)
 	return 0;
 }
 
+/* Room for ncap stacks in every per-stack array. */
+static int stacks_grow(sv_source *src, uint32_t ncap)
+{
+	sv_stack_id *c = realloc(src->st_caller, ncap * sizeof(*c));
+	if (!c)
+		return SV_ENOMEM;
+	src->st_caller = c;
+	sv_frame_id *f = realloc(src->st_frame, ncap * sizeof(*f));
+	if (!f)
+		return SV_ENOMEM;
+	src->st_frame = f;
+	sv_stack_id *k = realloc(src->st_kid, ncap * sizeof(*k));
+	if (!k)
+		return SV_ENOMEM;
+	src->st_kid = k;
+	src->st_cap = ncap;
+	return 0;
+}
+
+int sv_source_reserve_stacks(sv_source *src, size_t n)
+{
+	if (n <= src->st_cap)
+		return 0;
+	return stacks_grow(src, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX);
+}
+
 int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller, sv_frame_id frame)
 {
 	if (frame >= src->frames.count || (caller != SV_STACK_NONE && caller >= src->nstacks))
@@ -188,22 +214,9 @@ int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller,
 		*out = id;
 		return 0;
 	}
-	if (src->nstacks == src->st_cap) { /* room for a new one before the one lookup */
-		uint32_t ncap = src->st_cap ? src->st_cap * 2 : 1024;
-		sv_stack_id *c = realloc(src->st_caller, ncap * sizeof(*c));
-		if (!c)
-			return SV_ENOMEM;
-		src->st_caller = c;
-		sv_frame_id *f = realloc(src->st_frame, ncap * sizeof(*f));
-		if (!f)
-			return SV_ENOMEM;
-		src->st_frame = f;
-		sv_stack_id *k = realloc(src->st_kid, ncap * sizeof(*k));
-		if (!k)
-			return SV_ENOMEM;
-		src->st_kid = k;
-		src->st_cap = ncap;
-	}
+	if (src->nstacks == src->st_cap && /* room for a new one before the one lookup */
+	    stacks_grow(src, src->st_cap ? (src->st_cap > UINT32_MAX / 2 ? UINT32_MAX : src->st_cap * 2) : 1024))
+		return SV_ENOMEM;
 	uint32_t id = src->nstacks;
 	if (caller != SV_STACK_NONE && kid == SV_STACK_NONE) {
 		src->st_kid[caller] = id; /* a caller's first: no other can be there */

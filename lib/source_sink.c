@@ -129,6 +129,11 @@ static int sink_reserve(void *self, size_t n)
 	return sv_source_reserve_samples(self, n);
 }
 
+static int sink_reserve_stacks(void *self, size_t n)
+{
+	return sv_source_reserve_stacks(self, n);
+}
+
 static const sv_sink_ops source_sink_ops = {
 	.intern_frame = sink_frame,
 	.intern_stack = sink_stack,
@@ -144,6 +149,7 @@ static const sv_sink_ops source_sink_ops = {
 	.stack_step = sink_stack_step,
 	.set_intervals = sink_intervals,
 	.reserve_samples = sink_reserve,
+	.reserve_stacks = sink_reserve_stacks,
 	.frame_name = sink_frame_name,
 	.intern_code_file = sink_code_file,
 	.intern_location = sink_location,

@@ -261,10 +261,47 @@ static void test_reserve(void **state)
 	}
 }
 
+/* sv_source_reserve_stacks: stacks made after room was asked for, less or more than it, are
+ * those made without (the same ids, callers and frames; a stack asked again is found). */
+static void test_reserve_stacks(void **state)
+{
+	(void)state;
+	sv_source *a, *b;
+	assert_int_equal(sv_source_new(&a, "test"), 0);
+	assert_int_equal(sv_source_new(&b, "test"), 0);
+	assert_int_equal(sv_source_reserve_stacks(b, 3000), 0);
+	sv_frame_id f[7];
+	for (int k = 0; k < 7; k++) {
+		char name[8];
+		snprintf(name, sizeof(name), "m!f%d", k);
+		assert_int_equal(sv_source_intern_frame(a, &f[k], name, strlen(name)), 0);
+		assert_int_equal(sv_source_intern_frame(b, &f[k], name, strlen(name)), 0);
+	}
+	sv_stack_id sa = SV_STACK_NONE, sb = SV_STACK_NONE;
+	for (int i = 0; i < 5000; i++) { /* past the room asked for, and past a first growth */
+		if (i % 9 == 0)
+			sa = sb = SV_STACK_NONE;
+		sv_stack_id ca = sa, cb = sb;
+		assert_int_equal(sv_source_intern_stack(a, &sa, ca, f[(i * 5) % 7]), 0);
+		assert_int_equal(sv_source_intern_stack(b, &sb, cb, f[(i * 5) % 7]), 0);
+		assert_int_equal(sa, sb);
+		if (i == 2000)
+			assert_int_equal(sv_source_reserve_stacks(b, 10), 0); /* less than there is: nothing */
+	}
+	assert_int_equal(sv_source_stack_count(a), sv_source_stack_count(b));
+	for (sv_stack_id s = 0; s < sv_source_stack_count(a); s++) {
+		assert_int_equal(sv_source_stack_frame(a, s), sv_source_stack_frame(b, s));
+		assert_int_equal(sv_source_stack_caller(a, s), sv_source_stack_caller(b, s));
+	}
+	sv_source_free(a);
+	sv_source_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_intern), cmocka_unit_test(test_short_names),
 					    cmocka_unit_test(test_processes), cmocka_unit_test(test_sample_pairs),
-					    cmocka_unit_test(test_trim), cmocka_unit_test(test_reserve) };
+					    cmocka_unit_test(test_trim), cmocka_unit_test(test_reserve),
+					    cmocka_unit_test(test_reserve_stacks) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -81,6 +81,9 @@ typedef struct sv_sink_ops {
 	/* About how many samples will come (sv_source_reserve_samples); NULL where it does
 	 * not matter. */
 	int (*reserve_samples)(void *self, size_t n);
+	/* About how many stacks there will be in all (sv_source_reserve_stacks); NULL where it
+	 * does not matter. */
+	int (*reserve_stacks)(void *self, size_t n);
 } sv_sink_ops;
 
 typedef struct sv_sink {
@@ -116,6 +119,9 @@ SV_API void sv_source_set_aggregate(sv_source *src, bool on);
 /* Room for n samples in all, asked for at once (a reader that knows how many it will add:
  * no copying as the arrays grow). A hint: nothing when aggregating. 0 or SV_ENOMEM. */
 SV_API int sv_source_reserve_samples(sv_source *src, size_t n) SV_MUST_USE;
+/* Room for n stacks in all, asked for at once (a reader that knows how many there can be: a
+ * heap's spanning tree has at most a stack an object). A hint. 0 or SV_ENOMEM. */
+SV_API int sv_source_reserve_stacks(sv_source *src, size_t n) SV_MUST_USE;
 /* The reading is done: the indexes interning looks in for the stacks, code locations and
  * code paths made already are let go (on a big profile, tens of MB); interning anything
  * later makes them again first. Nothing else changes. */
