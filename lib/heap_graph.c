@@ -22,11 +22,11 @@ typedef struct hg {
 	uint32_t bad; /* the node whose data is damaged */
 	sv_frame_id *fids; /* per type, once interned (have) */
 	uint8_t *have;
-	/* per 64 nodes two words side by side: which nodes are taken (in the tree or queued for
-	 * it) and which are of a type whose priority is not 0. A bit a node, so that the tests
-	 * made for every reference stay in the cache however large the heap, and the type of a
-	 * node met is looked up only when its priority is not 0 (in most heaps: the roots') */
-	uint64_t *bits;
+	/* a bit a node: which are taken (in the tree or queued for it), tested for every
+	 * reference, and which are of a type whose priority is not 0, tested for every node met:
+	 * in the cache however large the heap, and a node met is looked up for its type only
+	 * when its priority is not 0 (in most heaps: the roots') */
+	uint64_t *taken, *prio_bits;
 	/* per node its type, read in one pass over the nodes before the walk, for the nodes met
 	 * whose priority is not 0: 2 bytes a node when the types' ids fit, else 4 */
 	uint16_t *type16;
@@ -88,19 +88,14 @@ static int node(hg *c, uint32_t i, uint32_t *type, int64_t *size, uint32_t *at, 
 	return node_at(c, i, label(c, i), type, size, at, nch);
 }
 
-static bool is_taken(const uint64_t *bits, uint32_t i)
+static bool bit(const uint64_t *bits, uint32_t i)
 {
-	return bits[(size_t)(i >> 6) * 2] >> (i & 63) & 1;
+	return bits[i >> 6] >> (i & 63) & 1;
 }
 
-static void take(uint64_t *bits, uint32_t i)
+static void set_bit(uint64_t *bits, uint32_t i)
 {
-	bits[(size_t)(i >> 6) * 2] |= 1ull << (i & 63);
-}
-
-static bool has_priority(const uint64_t *bits, uint32_t i)
-{
-	return bits[(size_t)(i >> 6) * 2 + 1] >> (i & 63) & 1;
+	bits[i >> 6] |= 1ull << (i & 63);
 }
 
 static uint32_t type_of(const hg *c, uint32_t i)
@@ -122,7 +117,9 @@ static int read_types(hg *c)
 		c->type16 = malloc((size_t)n * sizeof(*c->type16));
 	else
 		c->type32 = malloc((size_t)n * sizeof(*c->type32));
-	if ((!c->type16 && !c->type32) || !(c->bits = calloc(((size_t)n / 64 + 1) * 2, sizeof(*c->bits))))
+	c->taken = calloc((size_t)n / 64 + 1, sizeof(*c->taken));
+	c->prio_bits = calloc((size_t)n / 64 + 1, sizeof(*c->prio_bits));
+	if ((!c->type16 && !c->type32) || !c->taken || !c->prio_bits)
 		return SV_ENOMEM;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t type, at;
@@ -136,7 +133,7 @@ static int read_types(hg *c)
 		else
 			c->type32[i] = type;
 		if (c->prio[type] != 0)
-			c->bits[(size_t)(i >> 6) * 2 + 1] |= 1ull << (i & 63);
+			set_bit(c->prio_bits, i);
 	}
 	return 0;
 }
@@ -270,7 +267,7 @@ static int mark_descendants(hg *c, const uint64_t *taken, uint8_t *mark, uint32_
 		uint32_t ch = 0;
 		if ((rc = child(c, f->node, &f->at, &ch)))
 			return rc;
-		if (is_taken(taken, ch) || mark[ch] != M_NONE)
+		if (bit(taken, ch) || mark[ch] != M_NONE)
 			continue;
 		if (depth + 1 > 10000) { /* PerfView gives up below that depth, and still marks the child */
 			mark[ch] = M_VISITED;
@@ -314,12 +311,12 @@ static int queue_orphans(hg *c, uint64_t *taken, pq *q, size_t *unreachable)
 	uint8_t *mark = calloc(c->g->nnodes, 1);
 	int rc = mstk && mark ? 0 : SV_ENOMEM;
 	for (uint32_t i = 0; !rc && i < c->g->nnodes; i++)
-		if (!is_taken(taken, i) && mark[i] == M_NONE)
+		if (!bit(taken, i) && mark[i] == M_NONE)
 			rc = mark_descendants(c, taken, mark, i, &mstk, &mcap);
 	free(mstk);
 	sv_stack_id lost = SV_STACK_NONE;
 	for (uint32_t i = 0; !rc && i < c->g->nnodes; i++) {
-		if (!is_taken(taken, i) && mark[i] == M_NONE && i != c->g->root) {
+		if (!bit(taken, i) && mark[i] == M_NONE && i != c->g->root) {
 			uint32_t type, at;
 			int64_t size;
 			int32_t nch;
@@ -334,7 +331,7 @@ static int queue_orphans(hg *c, uint64_t *taken, pq *q, size_t *unreachable)
 			float p = c->prio[type];
 			if ((rc = pq_push(q, (pq_item){ p, i, p, lost, label(c, i) })))
 				break;
-			take(taken, i);
+			set_bit(taken, i);
 			(*unreachable)++;
 		}
 	}
@@ -348,7 +345,7 @@ static int queue_orphans(hg *c, uint64_t *taken, pq *q, size_t *unreachable)
  * the graph in priority order, not in the order it is stored. */
 static int walk(hg *c, size_t *unreachable)
 {
-	uint64_t *taken = c->bits;
+	uint64_t *taken = c->taken;
 	pq q = { 0 };
 	uint32_t *kids = NULL; /* the children of the node taken */
 	size_t kcap = 0;
@@ -371,9 +368,11 @@ static int walk(hg *c, size_t *unreachable)
 		int32_t nch;
 		sv_frame_id f;
 		sv_stack_id here;
-		/* the next node's data is fetched while this one's children are met */
-		if (q.n) {
-			uint32_t nl = q.h[0].label;
+		/* the next nodes' data is fetched while this one's children are met: the top's,
+		 * its one child's (the next but one) and that one's two children's (the likeliest
+		 * after it) */
+		for (size_t k = 0; k < 4 && k < q.n; k++) {
+			uint32_t nl = q.h[k].label;
 			if (nl < c->g->blob_len)
 				__builtin_prefetch(c->g->blob + nl);
 		}
@@ -392,19 +391,19 @@ static int walk(hg *c, size_t *unreachable)
 			if ((rc = child(c, cur.node, &at, &kids[nmet])))
 				break;
 			uint32_t ch = kids[nmet];
-			if (is_taken(taken, ch)) /* most references are to nodes taken already */
+			if (bit(taken, ch)) /* most references are to nodes taken already */
 				continue;
 			__builtin_prefetch(c->g->labels + (size_t)ch * 4);
-			if (has_priority(taken, ch))
+			if (bit(c->prio_bits, ch))
 				__builtin_prefetch(type_addr(c, ch));
 			nmet++;
 		}
 		for (int32_t k = 0; k < nmet && !rc; k++) {
 			uint32_t ch = kids[k];
-			if (is_taken(taken, ch)) /* met twice by this node */
+			if (bit(taken, ch)) /* met twice by this node */
 				continue;
-			take(taken, ch);
-			float cp = (has_priority(taken, ch) ? c->prio[type_of(c, ch)] : 0) + cur.prio / 10;
+			set_bit(taken, ch);
+			float cp = (bit(c->prio_bits, ch) ? c->prio[type_of(c, ch)] : 0) + cur.prio / 10;
 			order += eps;
 			rc = pq_push(&q, (pq_item){ cp - order, ch, cp, here, label(c, ch) });
 		}
@@ -509,7 +508,8 @@ int sv_heap_tree(const sv_heap_graph *g, const float *prio, sv_sink *sink, size_
 		rc = walk(&c, unreachable);
 	free(c.fids);
 	free(c.have);
-	free(c.bits);
+	free(c.taken);
+	free(c.prio_bits);
 	free(c.type16);
 	free(c.type32);
 	*bad_node = c.bad;
