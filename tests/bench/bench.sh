@@ -275,6 +275,10 @@ echo "== heap snapshot: $H ($(du -m "$H" | cut -f1) MB, 10,000,006 objects)"
 rss=$(tail -1 "$B/bench/rss")
 ms=$(best_of3 "$B/stackview" info "$H")
 awk -v ms="$ms" -v rss="$rss" 'BEGIN {printf "open (read, spanning tree, samples): %d ms (goal <= 5000), %.0f MB = %.0f bytes an object (goal <= 64)\n", ms, rss / 1024, rss * 1024 / 10000006}'
+/usr/bin/time -f %M -o "$B/bench/rss" "$B/stackview" calltree "$H" --depth 3 > /dev/null 2>&1
+rss=$(tail -1 "$B/bench/rss")
+ms=$(best_of3 "$B/stackview" calltree "$H" --depth 3)
+awk -v ms="$ms" -v rss="$rss" 'BEGIN {printf "open and the first view (its call tree, 3 levels printed): %d ms, %.0f MB = %.0f bytes an object\n", ms, rss / 1024, rss * 1024 / 10000006}'
 ms=$(best_of3 "$B/stackview" byname "$H" --priority 'App.Core!->5' --min-pct 1)
 echo "a Priority change (the file read again, the tree and ByName's first rows): $ms ms (goal <= 1000)"
 if command -v heaptrack > /dev/null && command -v cc > /dev/null; then
