@@ -272,7 +272,7 @@ static void test_reserve_stacks(void **state)
 	assert_int_equal(sv_source_reserve_stacks(b, 3000), 0);
 	sv_frame_id f[7];
 	for (int k = 0; k < 7; k++) {
-		char name[8];
+		char name[16];
 		snprintf(name, sizeof(name), "m!f%d", k);
 		assert_int_equal(sv_source_intern_frame(a, &f[k], name, strlen(name)), 0);
 		assert_int_equal(sv_source_intern_frame(b, &f[k], name, strlen(name)), 0);
