@@ -20,6 +20,19 @@
 
 #define SNIFF_BYTES (1u << 20)
 
+/* in->data let go, however it was had. */
+static void data_free(sv_input *in)
+{
+	if (in->mapped)
+		munmap(in->data, in->len);
+	else if (in->anon)
+		munmap(in->data, in->len + 1);
+	else
+		free(in->data);
+	in->data = NULL;
+	in->mapped = in->anon = false;
+}
+
 /* ---- progress ---- */
 
 static int report(const sv_input *in, unsigned long long done, unsigned long long total, sv_error *err)
@@ -311,10 +324,7 @@ void sv_input_dispose(sv_input *in)
 		return;
 	free(in->name);
 	free(in->inner);
-	if (in->mapped)
-		munmap(in->data, in->len);
-	else
-		free(in->data);
+	data_free(in);
 	memset(in, 0, sizeof(*in));
 	in->fd = -1;
 }
@@ -427,14 +437,10 @@ int sv_input_unzip(sv_input *in, sv_error *err)
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;
 	}
-	if (in->mapped)
-		munmap(in->data, in->len);
-	else
-		free(in->data);
+	data_free(in);
 	free(in->inner);
 	in->data = buf;
 	in->len = len;
-	in->mapped = false;
 	in->inner = inner;
 	buf = NULL;
 out:
@@ -498,13 +504,9 @@ int sv_input_from_utf16(sv_input *in, sv_error *err)
 	}
 	size_t len = (size_t)(op - out);
 	out[len] = '\0';
-	if (in->mapped)
-		munmap(in->data, in->len);
-	else
-		free(in->data);
+	data_free(in);
 	in->data = (unsigned char *)out;
 	in->len = len;
-	in->mapped = false;
 	in->from_utf16 = true;
 	return 0;
 }
@@ -525,25 +527,66 @@ bool sv_input_is_compressed_by_magic(const sv_input *in)
 	return (in->len >= 2 && in->data[0] == 0x1f && in->data[1] == 0x8b) || is_zstd(in);
 }
 
-/* The end of an inflater: the inflated bytes buf[0..len) replace the input's, or on failure
+/* An inflater's output: memory mapped for it and grown by mremap, so that growing copies
+ * nothing however large it gets (the heap's blocks below the CLI's mmap threshold would be
+ * copied at each doubling), on huge pages where the kernel gives them. */
+typedef struct outbuf {
+	unsigned char *p;
+	size_t cap; /* bytes mapped; the output may fill all but the last (its NUL) */
+} outbuf;
+
+static int out_grow(outbuf *o, size_t cap, sv_error *err)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), want = (cap + 1 + page - 1) / page * page;
+	void *p = o->p ? mremap(o->p, o->cap, want, MREMAP_MAYMOVE)
+		       : mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return sv_error_set(err, SV_ENOMEM, NULL);
+#ifdef MADV_HUGEPAGE
+	if (!o->p) /* the whole mapping (advising a part splits it, and mremap takes one) */
+		(void)madvise(p, want, MADV_HUGEPAGE);
+#endif
+	o->p = p;
+	o->cap = want;
+	return 0;
+}
+
+/* Room for the output to reach len + 1 bytes (doubling, at most limit + 1 bytes of output:
+ * one byte too many is seen), or SV_ELIMIT past the limit. */
+static int out_room(outbuf *o, size_t len, unsigned long long limit, sv_error *err)
+{
+	if (o->p && len + 1 < o->cap)
+		return 0;
+	if (len > limit)
+		return sv_error_set(err, SV_ELIMIT, "compressed data inflates past %llu bytes (limit)", limit);
+	size_t cap = o->p ? o->cap * 2 : (size_t)1 << 20;
+	return out_grow(o, cap > limit + 1 ? (size_t)limit + 1 : cap, err);
+}
+
+/* The end of an inflater: the inflated bytes o[0..len) replace the input's, or on failure
  * (rc, or more than limit bytes) go, with the error naming the file. */
-static int inflated(sv_input *in, unsigned char *buf, size_t len, unsigned long long limit, int rc, sv_error *err)
+static int inflated(sv_input *in, outbuf *o, size_t len, unsigned long long limit, int rc, sv_error *err)
 {
 	if (!rc && len > limit)
 		rc = sv_error_set(err, SV_ELIMIT, "compressed data inflates past %llu bytes (limit)", limit);
 	if (rc) {
-		free(buf);
+		if (o->p)
+			munmap(o->p, o->cap);
 		sv_error_locate(err, in->name, 0, -1);
 		return rc;
 	}
-	buf[len] = '\0';
-	if (in->mapped)
-		munmap(in->data, in->len);
-	else
-		free(in->data);
-	in->data = buf;
+	if (!o->p && (rc = out_grow(o, 0, err))) { /* nothing came out: room for the NUL */
+		sv_error_locate(err, in->name, 0, -1);
+		return rc;
+	}
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), keep = (len + 1 + page - 1) / page * page;
+	if (keep < o->cap) /* the pages past the output and its NUL go back */
+		(void)munmap(o->p + keep, o->cap - keep);
+	o->p[len] = '\0';
+	data_free(in);
+	in->data = o->p;
 	in->len = len;
-	in->mapped = false;
+	in->anon = true;
 	return 0;
 }
 
@@ -555,26 +598,15 @@ static int unzstd(sv_input *in, unsigned long long limit, sv_error *err)
 		ZSTD_freeDStream(zs);
 		return sv_error_set(err, SV_ENOMEM, NULL);
 	}
-	size_t cap = 1 << 16, len = 0, pending = 1; /* pending: 0 once a frame is whole */
-	unsigned char *buf = malloc(cap + 1);
-	int rc = buf ? 0 : sv_error_set(err, SV_ENOMEM, NULL);
+	size_t len = 0, pending = 1; /* pending: 0 once a frame is whole */
+	outbuf o = { 0 };
+	int rc = 0;
 	ZSTD_inBuffer zin = { in->data, in->len, 0 };
 	while (!rc && (zin.pos < zin.size || pending)) {
-		if (len == cap) {
-			if (len > limit) {
-				rc = sv_error_set(err, SV_ELIMIT, "compressed data inflates past %llu bytes (limit)", limit);
-				break;
-			}
-			size_t ncap = cap * 2 > limit + 1 ? (size_t)limit + 1 : cap * 2;
-			unsigned char *nb = realloc(buf, ncap + 1);
-			if (!nb) {
-				rc = sv_error_set(err, SV_ENOMEM, NULL);
-				break;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		ZSTD_outBuffer zout = { buf, cap, len };
+		if ((rc = out_room(&o, len, limit, err)))
+			break;
+		size_t cap = o.cap - 1;
+		ZSTD_outBuffer zout = { o.p, cap, len };
 		size_t in_before = zin.pos;
 		pending = ZSTD_decompressStream(zs, &zout, &zin);
 		bool moved = zout.pos != len || zin.pos != in_before;
@@ -586,7 +618,7 @@ static int unzstd(sv_input *in, unsigned long long limit, sv_error *err)
 			rc = sv_error_set(err, SV_EFORMAT, "compressed data ends early (truncated zstd stream)");
 	}
 	ZSTD_freeDStream(zs);
-	return inflated(in, buf, len, limit, rc, err);
+	return inflated(in, &o, len, limit, rc, err);
 }
 
 int sv_input_inflate(sv_input *in, sv_error *err)
@@ -605,30 +637,19 @@ int sv_input_inflate(sv_input *in, sv_error *err)
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit2(&zs, 15 + 32) != Z_OK) /* gzip or zlib, by the header */
 		return sv_error_set(err, SV_ENOMEM, NULL);
-	size_t cap = 1 << 16, len = 0;
-	unsigned char *buf = malloc(cap + 1);
-	int rc = buf ? 0 : sv_error_set(err, SV_ENOMEM, NULL);
+	size_t len = 0;
+	outbuf o = { 0 };
+	int rc = 0;
 	zs.next_in = in->data + start;
 	size_t left = in->len - start;
 	int zr = Z_OK;
 	while (!rc && zr != Z_STREAM_END) {
-		if (len == cap) {
-			if (len > limit) {
-				rc = sv_error_set(err, SV_ELIMIT, "compressed data inflates past %llu bytes (limit)", limit);
-				break;
-			}
-			size_t ncap = cap * 2 > limit + 1 ? (size_t)limit + 1 : cap * 2;
-			unsigned char *nb = realloc(buf, ncap + 1);
-			if (!nb) {
-				rc = sv_error_set(err, SV_ENOMEM, NULL);
-				break;
-			}
-			buf = nb;
-			cap = ncap;
-		}
+		if ((rc = out_room(&o, len, limit, err)))
+			break;
+		size_t cap = o.cap - 1;
 		uInt chunk = left > (1u << 30) ? (1u << 30) : (uInt)left;
 		zs.avail_in = chunk;
-		zs.next_out = buf + len;
+		zs.next_out = o.p + len;
 		zs.avail_out = (uInt)(cap - len > (1u << 30) ? (1u << 30) : cap - len);
 		size_t before_out = zs.avail_out;
 		zr = inflate(&zs, Z_NO_FLUSH);
@@ -655,7 +676,7 @@ int sv_input_inflate(sv_input *in, sv_error *err)
 			break;
 		}
 	inflateEnd(&zs);
-	return inflated(in, buf, len, limit, rc, err);
+	return inflated(in, &o, len, limit, rc, err);
 }
 
 /* ---- lines ---- */

@@ -57,6 +57,7 @@ sv_input sv_two_window(const sv_input *in, size_t from, size_t to)
 	r.len = to - from;
 	r.progress = NULL;
 	r.mapped = false;
+	r.anon = false; /* a window: its owner lets the data go */
 	return r;
 }
 

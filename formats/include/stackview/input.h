@@ -35,6 +35,8 @@ typedef struct sv_input {
 	unsigned char *data; /* not NUL-terminated when mapped: parsers use len */
 	size_t len;
 	bool mapped;         /* data is an mmap of the file (munmap on dispose) */
+	bool anon;           /* data is len + 1 bytes (a NUL last) of memory an inflater mapped
+			      * (munmap on dispose); not a file's pages: never given back early */
 	/* A pipe is read only as far as sniffing needs: then data/len are its first bytes and
 	 * the rest is still to be read from fd (importers that stream read it through
 	 * sv_lines; others get the whole input first). */
