@@ -387,13 +387,24 @@ static int line(ht_ctx *c, const char *p, const char *end, bool second)
 	}
 }
 
+/* The end of the line at p, or NULL: most lines are a few bytes ("+ 3"), whose end a byte
+ * loop finds before a call to memchr would have begun. */
+static const char *line_end(const char *p, const char *end)
+{
+	const char *stop = end - p > 32 ? p + 32 : end;
+	for (; p < stop; p++)
+		if (*p == '\n')
+			return p;
+	return p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+}
+
 static int pass(ht_ctx *c, size_t stop, bool second)
 {
 	const char *p = (const char *)c->in->data, *end = p + (second ? stop : c->in->len);
 	c->line = 0;
 	int rc = 0;
 	while (p < end && !rc) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *nl = line_end(p, end);
 		const char *le = nl ? nl : end;
 		c->line++;
 		if ((c->line & 0xffff) == 0 && (rc = sv_input_progress(c->in, (unsigned long long)(p - (const char *)c->in->data), c->err)))
