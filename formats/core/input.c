@@ -33,6 +33,57 @@ static void data_free(sv_input *in)
 	in->mapped = in->anon = false;
 }
 
+/* An inflater's output (gzip, zstd, a zip's entry): memory mapped for it and grown by mremap, so that growing copies
+ * nothing however large it gets (the heap's blocks below the CLI's mmap threshold would be
+ * copied at each doubling), on huge pages where the kernel gives them. */
+typedef struct outbuf {
+	unsigned char *p;
+	size_t cap; /* bytes mapped; the output may fill all but the last (its NUL) */
+} outbuf;
+
+static int out_grow(outbuf *o, size_t cap, sv_error *err)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), want = (cap + 1 + page - 1) / page * page;
+	void *p = o->p ? mremap(o->p, o->cap, want, MREMAP_MAYMOVE)
+		       : mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return sv_error_set(err, SV_ENOMEM, NULL);
+#ifdef MADV_HUGEPAGE
+	if (!o->p) /* the whole mapping (advising a part splits it, and mremap takes one) */
+		(void)madvise(p, want, MADV_HUGEPAGE);
+#endif
+	o->p = p;
+	o->cap = want;
+	return 0;
+}
+
+/* Room for the output to reach len + 1 bytes (doubling, at most limit + 1 bytes of output:
+ * one byte too many is seen), or SV_ELIMIT past the limit ("WHAT inflates past"). */
+static int out_room(outbuf *o, size_t len, unsigned long long limit, const char *what, sv_error *err)
+{
+	if (o->p && len + 1 < o->cap)
+		return 0;
+	if (len > limit)
+		return sv_error_set(err, SV_ELIMIT, "%s inflates past %llu bytes (limit)", what, limit);
+	size_t cap = o->p ? o->cap * 2 : (size_t)1 << 20;
+	return out_grow(o, cap > limit + 1 ? (size_t)limit + 1 : cap, err);
+}
+
+/* The output o[0..len) (o made: out_room) replaces the input's data, NUL-terminated; the
+ * pages past it go back. */
+static void out_install(sv_input *in, outbuf *o, size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), keep = (len + 1 + page - 1) / page * page;
+	if (keep < o->cap)
+		(void)munmap(o->p + keep, o->cap - keep);
+	o->p[len] = '\0';
+	data_free(in);
+	in->data = o->p;
+	in->len = len;
+	in->anon = true;
+	*o = (outbuf){ 0 };
+}
+
 /* ---- progress ---- */
 
 static int report(const sv_input *in, unsigned long long done, unsigned long long total, sv_error *err)
@@ -339,7 +390,7 @@ int sv_input_unzip(sv_input *in, sv_error *err)
 	zip_source_t *zs = zip_source_buffer_create(in->data + start, in->len - (size_t)start, 0, &ze);
 	zip_t *za = NULL;
 	zip_file_t *zf = NULL;
-	unsigned char *buf = NULL;
+	outbuf o = { 0 };
 	int rc = 0;
 	if (!zs) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
@@ -391,29 +442,12 @@ int sv_input_unzip(sv_input *in, sv_error *err)
 	unsigned long long limit = (unsigned long long)in->len * SV_MAX_ZIP_RATIO + (1ULL << 20);
 	if (limit > max_bytes(in))
 		limit = max_bytes(in);
-	size_t cap = 1 << 16, len = 0;
-	buf = malloc(cap + 1);
-	if (!buf) {
-		rc = sv_error_set(err, SV_ENOMEM, NULL);
-		goto out;
-	}
+	size_t len = 0;
 	for (;;) {
-		if (len == cap) {
-			if (len > limit) {
-				rc = sv_error_set(err, SV_ELIMIT, "zip entry inflates past %llu bytes (limit)", limit);
-				goto out;
-			}
-			/* Grow up to one byte past the limit, so a bomb is caught at the limit exactly. */
-			size_t ncap = cap * 2 > limit + 1 ? (size_t)limit + 1 : cap * 2;
-			unsigned char *nb = realloc(buf, ncap + 1);
-			if (!nb) {
-				rc = sv_error_set(err, SV_ENOMEM, NULL);
-				goto out;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		zip_int64_t got = zip_fread(zf, buf + len, cap - len);
+		/* up to one byte past the limit, so a bomb is caught at the limit exactly */
+		if ((rc = out_room(&o, len, limit, "zip entry", err)))
+			goto out;
+		zip_int64_t got = zip_fread(zf, o.p + len, o.cap - 1 - len);
 		if (got < 0) {
 			rc = sv_error_set(err, SV_EFORMAT, "corrupt zip entry: %s", zip_file_strerror(zf));
 			goto out;
@@ -426,8 +460,7 @@ int sv_input_unzip(sv_input *in, sv_error *err)
 		rc = sv_error_set(err, SV_ELIMIT, "zip entry inflates past %llu bytes (limit)", limit);
 		goto out;
 	}
-	buf[len] = '\0';
-	if (len >= 4 && (memcmp(buf, "PK\3\4", 4) == 0 || memcmp(buf, "PK\5\6", 4) == 0)) {
+	if (len >= 4 && (memcmp(o.p, "PK\3\4", 4) == 0 || memcmp(o.p, "PK\5\6", 4) == 0)) {
 		rc = sv_error_set(err, SV_EUNSUPPORTED, "the zip's entry '%s' is itself a zip: unzip it first",
 				  ename ? ename : "");
 		goto out;
@@ -437,19 +470,17 @@ int sv_input_unzip(sv_input *in, sv_error *err)
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;
 	}
-	data_free(in);
+	out_install(in, &o, len);
 	free(in->inner);
-	in->data = buf;
-	in->len = len;
 	in->inner = inner;
-	buf = NULL;
 out:
 	if (zf)
 		zip_fclose(zf);
 	if (za)
 		zip_discard(za);
 	zip_error_fini(&ze);
-	free(buf);
+	if (o.p)
+		munmap(o.p, o.cap);
 	if (rc)
 		sv_error_locate(err, in->name, 0, -1);
 	return rc;
@@ -527,42 +558,6 @@ bool sv_input_is_compressed_by_magic(const sv_input *in)
 	return (in->len >= 2 && in->data[0] == 0x1f && in->data[1] == 0x8b) || is_zstd(in);
 }
 
-/* An inflater's output: memory mapped for it and grown by mremap, so that growing copies
- * nothing however large it gets (the heap's blocks below the CLI's mmap threshold would be
- * copied at each doubling), on huge pages where the kernel gives them. */
-typedef struct outbuf {
-	unsigned char *p;
-	size_t cap; /* bytes mapped; the output may fill all but the last (its NUL) */
-} outbuf;
-
-static int out_grow(outbuf *o, size_t cap, sv_error *err)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), want = (cap + 1 + page - 1) / page * page;
-	void *p = o->p ? mremap(o->p, o->cap, want, MREMAP_MAYMOVE)
-		       : mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return sv_error_set(err, SV_ENOMEM, NULL);
-#ifdef MADV_HUGEPAGE
-	if (!o->p) /* the whole mapping (advising a part splits it, and mremap takes one) */
-		(void)madvise(p, want, MADV_HUGEPAGE);
-#endif
-	o->p = p;
-	o->cap = want;
-	return 0;
-}
-
-/* Room for the output to reach len + 1 bytes (doubling, at most limit + 1 bytes of output:
- * one byte too many is seen), or SV_ELIMIT past the limit. */
-static int out_room(outbuf *o, size_t len, unsigned long long limit, sv_error *err)
-{
-	if (o->p && len + 1 < o->cap)
-		return 0;
-	if (len > limit)
-		return sv_error_set(err, SV_ELIMIT, "compressed data inflates past %llu bytes (limit)", limit);
-	size_t cap = o->p ? o->cap * 2 : (size_t)1 << 20;
-	return out_grow(o, cap > limit + 1 ? (size_t)limit + 1 : cap, err);
-}
-
 /* The end of an inflater: the inflated bytes o[0..len) replace the input's, or on failure
  * (rc, or more than limit bytes) go, with the error naming the file. */
 static int inflated(sv_input *in, outbuf *o, size_t len, unsigned long long limit, int rc, sv_error *err)
@@ -575,18 +570,7 @@ static int inflated(sv_input *in, outbuf *o, size_t len, unsigned long long limi
 		sv_error_locate(err, in->name, 0, -1);
 		return rc;
 	}
-	if (!o->p && (rc = out_grow(o, 0, err))) { /* nothing came out: room for the NUL */
-		sv_error_locate(err, in->name, 0, -1);
-		return rc;
-	}
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), keep = (len + 1 + page - 1) / page * page;
-	if (keep < o->cap) /* the pages past the output and its NUL go back */
-		(void)munmap(o->p + keep, o->cap - keep);
-	o->p[len] = '\0';
-	data_free(in);
-	in->data = o->p;
-	in->len = len;
-	in->anon = true;
+	out_install(in, o, len);
 	return 0;
 }
 
@@ -603,7 +587,7 @@ static int unzstd(sv_input *in, unsigned long long limit, sv_error *err)
 	int rc = 0;
 	ZSTD_inBuffer zin = { in->data, in->len, 0 };
 	while (!rc && (zin.pos < zin.size || pending)) {
-		if ((rc = out_room(&o, len, limit, err)))
+		if ((rc = out_room(&o, len, limit, "compressed data", err)))
 			break;
 		size_t cap = o.cap - 1;
 		ZSTD_outBuffer zout = { o.p, cap, len };
@@ -644,7 +628,7 @@ int sv_input_inflate(sv_input *in, sv_error *err)
 	size_t left = in->len - start;
 	int zr = Z_OK;
 	while (!rc && zr != Z_STREAM_END) {
-		if ((rc = out_room(&o, len, limit, err)))
+		if ((rc = out_room(&o, len, limit, "compressed data", err)))
 			break;
 		size_t cap = o.cap - 1;
 		uInt chunk = left > (1u << 30) ? (1u << 30) : (uInt)left;
