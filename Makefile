@@ -72,7 +72,7 @@ TUI_SRCS := tui/screen.c tui/keymap.c tui/app.c tui/commands.c tui/list.c tui/na
 	tui/dlg_columns.c tui/dlg_events.c tui/dlg_help.c tui/tab_flame.c tui/tab_notes.c tui/layout.c tui/draw.c tui/run.c tui/term.c
 CMD_SRCS := cmd/main.c cmd/commands.c cmd/load.c cmd/view.c cmd/info.c cmd/events.c cmd/report.c cmd/annotate.c cmd/diff.c cmd/convert.c cmd/tui.c cmd/options.c \
 	cmd/output.c cmd/check.c cmd/explain.c cmd/symbols.c cmd/json_out.c cmd/outbuf.c cmd/presets.c cmd/progress.c cmd/signals.c cmd/suggest.c
-FUZZ_TARGETS := perfview_xml perfview_json perf_script perf_data folded pattern etl xpress speedscope budget pprof chrome wperf dtrace mac_sample gecko pdb nettrace symsrv heaptrack gcdump disasm
+FUZZ_TARGETS := perfview_xml perfview_json perf_script perf_data folded pattern etl xpress speedscope budget pprof chrome wperf dtrace mac_sample gecko pdb nettrace symsrv heaptrack gcdump disasm inflate
 FUZZ_SECONDS ?= 60
 UNIT_TESTS := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
 
