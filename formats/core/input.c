@@ -33,9 +33,10 @@ static void data_free(sv_input *in)
 	in->mapped = in->anon = false;
 }
 
-/* An inflater's output (gzip, zstd, a zip's entry): memory mapped for it and grown by mremap, so that growing copies
- * nothing however large it gets (the heap's blocks below the CLI's mmap threshold would be
- * copied at each doubling), on huge pages where the kernel gives them. */
+/* An inflater's output (gzip, zlib, zstd, a zip's entry): memory mapped for it and grown by
+ * mremap, so that growing copies nothing however large it gets (the heap's blocks below the
+ * CLI's mmap threshold would be copied at each doubling), on huge pages where the kernel
+ * gives them. */
 typedef struct outbuf {
 	unsigned char *p;
 	size_t cap; /* bytes mapped; the output may fill all but the last (its NUL) */
