@@ -37,7 +37,7 @@ static void check(rec *v, size_t n)
 		v[i].loc = i; /* the input order, to see that ties keep it */
 	memcpy(a, v, n * sizeof(*a));
 	reference(a, n);
-	sv_pdr_sort_recs(v, n, tmp);
+	assert_int_equal(sv_pdr_sort_recs(v, n, tmp), 0);
 	assert_memory_equal(v, a, n * sizeof(*v));
 	free(a);
 	free(tmp);
