@@ -27,6 +27,97 @@ static void stats_init(sv_stats *s)
 	s->last = -INFINITY;
 }
 
+/* ---- sparse histograms: a node's row holds only the buckets its samples reach ---- */
+
+/* Node n's buckets [lo[n], lo[n] + w[n]) at rows + off[n], float-rounded sums (§7.6). */
+typedef struct hrows {
+	float *rows;
+	uint32_t *off;
+	uint8_t *lo, *w;
+} hrows;
+
+static void hrows_free(hrows *h)
+{
+	free(h->rows);
+	free(h->off);
+	free(h->lo);
+	free(h->w);
+	memset(h, 0, sizeof(*h));
+}
+
+/* The rows' spans: each alive node's exclusive buckets, widened by those of the children
+ * `joins` takes (children have higher ids than their parents: one backward pass). */
+static int hrows_span(hrows *h, const sv_view *v, bool (*joins)(const sv_view *, uint32_t, sv_name_id), sv_name_id focus)
+{
+	uint32_t nn = sv_view_node_count(v);
+	h->off = malloc(((size_t)nn + 1) * sizeof(*h->off));
+	h->lo = malloc((size_t)nn + 1);
+	h->w = malloc((size_t)nn + 1);
+	if (!h->off || !h->lo || !h->w)
+		return SV_ENOMEM;
+	/* lo and w hold the first and one past the last bucket until the widths */
+	for (uint32_t i = 0; i < nn; i++) {
+		const float *b;
+		unsigned first, n = sv_view_node_alive(v, i) ? sv_view_node_exc_row(v, i, &first, &b) : 0;
+		h->lo[i] = (uint8_t)(n ? first : SV_WHEN_LEN);
+		h->w[i] = (uint8_t)(n ? first + n : 0);
+	}
+	for (uint32_t i = nn; i-- > 1;) {
+		if (!sv_view_node_alive(v, i) || !joins(v, i, focus) || h->lo[i] >= h->w[i])
+			continue;
+		uint32_t p = sv_view_node_parent(v, i);
+		if (h->lo[i] < h->lo[p])
+			h->lo[p] = h->lo[i];
+		if (h->w[i] > h->w[p])
+			h->w[p] = h->w[i];
+	}
+	size_t total = 0;
+	for (uint32_t i = 0; i < nn; i++) {
+		if (total > UINT32_MAX - 2 * SV_WHEN_LEN)
+			return SV_ENOMEM; /* 16 GB of floats */
+		h->w[i] = (uint8_t)(h->lo[i] < h->w[i] ? h->w[i] - h->lo[i] : 0);
+		if (!h->w[i])
+			h->lo[i] = 0;
+		h->off[i] = (uint32_t)total;
+		total += h->w[i];
+	}
+	h->rows = calloc(total ? total : 1, sizeof(float));
+	return h->rows ? 0 : SV_ENOMEM;
+}
+
+/* dst[0, n) += w * src[0, n) as sv_hist_add adds (a float holds each sum exactly). */
+static void row_add(float *dst, const float *src, unsigned n, double w)
+{
+	for (unsigned k = 0; k < n; k++)
+		if (src[k] != 0)
+			dst[k] = dst[k] + (float)(w == 1 ? (double)src[k] : w * (double)src[k]);
+}
+
+/* Node n's exclusive buckets into its row, scaled by w. */
+static void row_add_exc(hrows *h, const sv_view *v, uint32_t n, double w)
+{
+	const float *b;
+	unsigned first, k = sv_view_node_exc_row(v, n, &first, &b);
+	if (k)
+		row_add(h->rows + h->off[n] + (first - h->lo[n]), b, k, w);
+}
+
+/* Child c's row into its parent p's. */
+static void row_add_child(hrows *h, uint32_t p, uint32_t c)
+{
+	if (h->w[c])
+		row_add(h->rows + h->off[p] + (h->lo[c] - h->lo[p]), h->rows + h->off[c], h->w[c], 1);
+}
+
+/* A 32-bucket histogram += node n's row, as sv_hist_add adds. */
+static void hist_add_node(double *dst, const hrows *h, uint32_t n)
+{
+	const float *r = h->rows + h->off[n];
+	for (unsigned k = 0; k < h->w[n]; k++)
+		if (r[k] != 0)
+			dst[h->lo[n] + k] = (double)((float)dst[h->lo[n] + k] + r[k]);
+}
+
 static int tree_row(sv_aggtree *t, sv_idmap *idx, uint32_t *out, uint32_t parent, sv_name_id name)
 {
 	uint64_t key = ((uint64_t)parent << 32) | name;
@@ -56,7 +147,7 @@ typedef struct attr {
 	double inc, inc_ct, first, last, max;
 } attr;
 
-static void add_attr(sv_aggrow *r, const attr *a, const double *hist, const sv_stats *excpart)
+static void add_attr(sv_aggrow *r, const attr *a, const hrows *h, uint32_t node, const sv_stats *excpart)
 {
 	r->st.inc += a->inc;
 	r->st.inc_ct += a->inc_ct;
@@ -72,7 +163,7 @@ static void add_attr(sv_aggrow *r, const attr *a, const double *hist, const sv_s
 		r->st.last = a->last;
 	if (a->max > r->st.max)
 		r->st.max = a->max;
-	sv_hist_add(r->hist, hist, 1);
+	hist_add_node(r->hist, h, node);
 }
 
 static int cmp_rows(const sv_aggrow *x, const sv_aggrow *y, const sv_view *v)
@@ -114,6 +205,12 @@ static int tree_link(sv_aggtree *t)
 	return 0;
 }
 
+/* Callers and Callees: a nested instance of the focus keeps its own samples. */
+static bool joins_attributed(const sv_view *v, uint32_t n, sv_name_id focus)
+{
+	return sv_view_node_name(v, n) != focus;
+}
+
 int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id focus)
 {
 	uint32_t frow = sv_view_byname_find(v, focus);
@@ -127,12 +224,12 @@ int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id fo
 		return rc;
 	uint32_t nn = sv_view_node_count(v);
 	attr *at = malloc(((size_t)nn + 1) * sizeof(*at));
-	double *ah = calloc(((size_t)nn + 1) * SV_WHEN_LEN, sizeof(double));
+	hrows ah = { 0 };
 	uint32_t *stack = malloc(((size_t)nn + 1) * sizeof(uint32_t));
 	sv_aggtree *t = calloc(1, sizeof(*t));
 	sv_idmap idx;
 	sv_idmap_init(&idx);
-	if (!at || !ah || !t || !stack) {
+	if (!at || !t || !stack || (rc = hrows_span(&ah, v, joins_attributed, focus))) {
 		rc = SV_ENOMEM;
 		goto out;
 	}
@@ -149,7 +246,7 @@ int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id fo
 		at[i].inc_ct = s->exc_ct;
 		sv_view_node_exc_span(v, i, &at[i].first, &at[i].last);
 		at[i].max = sv_view_node_exc_max(v, i);
-		memcpy(ah + (size_t)i * SV_WHEN_LEN, sv_view_node_exc_hist(v, i), SV_WHEN_LEN * sizeof(double));
+		row_add_exc(&ah, v, i, 1);
 	}
 	for (uint32_t i = nn; i-- > 1;) {
 		if (!sv_view_node_alive(v, i) || sv_view_node_name(v, i) == focus)
@@ -163,7 +260,7 @@ int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id fo
 			at[p].last = at[i].last;
 		if (at[i].max > at[p].max)
 			at[p].max = at[i].max;
-		sv_hist_add(ah + (size_t)p * SV_WHEN_LEN, ah + (size_t)i * SV_WHEN_LEN, 1);
+		row_add_child(&ah, p, i);
 	}
 	uint32_t root;
 	if ((rc = tree_row(t, &idx, &root, UINT32_MAX, focus)))
@@ -177,7 +274,7 @@ int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id fo
 			for (uint32_t p = sv_view_node_parent(v, i); p != UINT32_MAX; p = sv_view_node_parent(v, p)) {
 				if ((rc = tree_row(t, &idx, &row, row, sv_view_node_name(v, p))))
 					goto out;
-				add_attr(&t->rows[row], &at[i], ah + (size_t)i * SV_WHEN_LEN, NULL);
+				add_attr(&t->rows[row], &at[i], &ah, i, NULL);
 			}
 			continue;
 		}
@@ -196,7 +293,7 @@ int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id fo
 			uint32_t row;
 			if ((rc = tree_row(t, &idx, &row, prow, sv_view_node_name(v, n))))
 				goto out;
-			add_attr(&t->rows[row], &at[n], ah + (size_t)n * SV_WHEN_LEN, sv_view_node_stats(v, n));
+			add_attr(&t->rows[row], &at[n], &ah, n, sv_view_node_stats(v, n));
 			nk = sv_view_node_children(v, n, &kids);
 			for (uint32_t k = nk; k-- > 0;)
 				if (sv_view_node_name(v, kids[k]) != focus) {
@@ -216,7 +313,7 @@ int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id fo
 	t = NULL;
 out:
 	free(at);
-	free(ah);
+	hrows_free(&ah);
 	free(stack);
 	sv_idmap_dispose(&idx);
 	sv_aggtree_free(t);
@@ -247,7 +344,6 @@ uint32_t sv_aggtree_children(const sv_aggtree *t, uint32_t row, const uint32_t *
 
 typedef struct wsum {
 	double inc, inc_ct, w;
-	double hist[SV_WHEN_LEN];
 } wsum;
 
 typedef struct cc_list {
@@ -275,7 +371,8 @@ static sv_aggrow *cc_row(cc_list *l, sv_name_id name)
 }
 
 /* Add a weighted summary: inclusive from S, exclusive part from the node scaled by w. */
-static void cc_add(sv_aggrow *r, const wsum *S, const sv_stats *excnode, double w, const sv_stats *span)
+static void cc_add(sv_aggrow *r, const wsum *S, const hrows *h, uint32_t node, const sv_stats *excnode, double w,
+		   const sv_stats *span)
 {
 	r->st.inc += S->inc;
 	r->st.inc_ct += S->inc_ct;
@@ -289,12 +386,19 @@ static void cc_add(sv_aggrow *r, const wsum *S, const sv_stats *excnode, double 
 		r->st.last = span->last;
 	if (span->max > r->st.max)
 		r->st.max = span->max;
-	sv_hist_add(r->hist, S->hist, 1);
+	hist_add_node(r->hist, h, node);
 }
 
 static int cc_cmp(const void *a, const void *b, void *payload)
 {
 	return cmp_rows(a, b, payload);
+}
+
+/* Caller-Callee: a node's weighted inclusive sum takes every child. */
+static bool joins_all(const sv_view *v, uint32_t n, sv_name_id focus)
+{
+	(void)v, (void)n, (void)focus;
+	return true;
 }
 
 int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_name)
@@ -312,11 +416,12 @@ int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_nam
 	uint32_t nn = sv_view_node_count(v);
 	uint32_t *k = calloc((size_t)nn + 1, sizeof(uint32_t));
 	wsum *S = calloc((size_t)nn + 1, sizeof(wsum));
+	hrows H = { 0 };
 	sv_callercallee *cc = calloc(1, sizeof(*cc));
 	cc_list callers = { 0 }, callees = { 0 };
 	sv_idmap_init(&callers.idx);
 	sv_idmap_init(&callees.idx);
-	if (!k || !S || !cc) {
+	if (!k || !S || !cc || hrows_span(&H, v, joins_all, focus)) {
 		rc = SV_ENOMEM;
 		goto out;
 	}
@@ -330,15 +435,15 @@ int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_nam
 		const sv_stats *st = sv_view_node_stats(v, i);
 		S[i].inc = S[i].w * st->exc;
 		S[i].inc_ct = S[i].w * st->exc_ct;
-		sv_hist_add(S[i].hist, sv_view_node_exc_hist(v, i), S[i].w);
+		row_add_exc(&H, v, i, S[i].w);
 	}
 	for (uint32_t i = nn; i-- > 1;) {
 		if (!sv_view_node_alive(v, i))
 			continue;
-		wsum *P = &S[sv_view_node_parent(v, i)];
-		P->inc += S[i].inc;
-		P->inc_ct += S[i].inc_ct;
-		sv_hist_add(P->hist, S[i].hist, 1);
+		uint32_t p = sv_view_node_parent(v, i);
+		S[p].inc += S[i].inc;
+		S[p].inc_ct += S[i].inc_ct;
+		row_add_child(&H, p, i);
 	}
 	memset(&cc->focus, 0, sizeof(cc->focus));
 	stats_init(&cc->focus.st);
@@ -348,7 +453,7 @@ int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_nam
 		if (!sv_view_node_alive(v, i) || sv_view_node_name(v, i) != focus)
 			continue;
 		const sv_stats *st = sv_view_node_stats(v, i);
-		cc_add(&cc->focus, &S[i], st, S[i].w, st);
+		cc_add(&cc->focus, &S[i], &H, i, st, S[i].w, st);
 		uint32_t p = sv_view_node_parent(v, i);
 		if (p != UINT32_MAX) {
 			sv_aggrow *r = cc_row(&callers, sv_view_node_name(v, p));
@@ -356,7 +461,7 @@ int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_nam
 				rc = SV_ENOMEM;
 				goto out;
 			}
-			cc_add(r, &S[i], st, S[i].w, st);
+			cc_add(r, &S[i], &H, i, st, S[i].w, st);
 		}
 		const sv_node_id *kids;
 		uint32_t nk = sv_view_node_children(v, i, &kids);
@@ -367,7 +472,7 @@ int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_nam
 				goto out;
 			}
 			const sv_stats *cs = sv_view_node_stats(v, kids[j]);
-			cc_add(r, &S[kids[j]], cs, S[kids[j]].w, cs);
+			cc_add(r, &S[kids[j]], &H, kids[j], cs, S[kids[j]].w, cs);
 		}
 	}
 	if (callers.n > 1)
@@ -385,6 +490,7 @@ int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_nam
 out:
 	free(k);
 	free(S);
+	hrows_free(&H);
 	free(callers.rows);
 	free(callees.rows);
 	sv_idmap_dispose(&callers.idx);

@@ -745,7 +745,10 @@ void sv_view_free(sv_view *v)
 	free(v->byname);
 	free(v->byname_row);
 	free(v->byname_st);
-	free(v->exc_hist);
+	free(v->exc_rows);
+	free(v->exc_off);
+	free(v->exc_lo);
+	free(v->exc_w);
 	free(v->inc_rows);
 	free(v->inc_off);
 	free(v->inc_lo);

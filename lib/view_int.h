@@ -92,7 +92,9 @@ struct sv_view {
 	uint32_t *first_on_path_name; /* their names, in the same order */
 
 	/* When histograms (lazy) */
-	double *exc_hist;
+	float *exc_rows; /* exclusive histograms: node n's buckets [exc_lo, exc_lo + exc_w) at */
+	uint32_t *exc_off; /* exc_rows + exc_off[n] (float-rounded sums, §7.6) */
+	uint8_t *exc_lo, *exc_w;
 	float *name_hist; /* float-rounded sums (§7.6): a float holds each exactly; name k's
 			   * buckets [name_hist_lo[k], + name_hist_w[k]) at name_hist_off[k] */
 	size_t *name_hist_off;

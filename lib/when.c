@@ -63,10 +63,9 @@ void sv_hist_add(double *dst, const double *src, double w)
 			dst[k] = f32add(dst[k], w == 1 ? src[k] : w * src[k]);
 }
 
-/* One sample into a 32-bucket histogram (§7.1): into dense double buckets (dh), or into a
- * float row whose first bucket is flo (fh; every value is float-rounded, so a float holds
- * it exactly). */
-static inline void hist_sample(const sv_view *v, double t, double m, double D, double *dh, float *fh, ptrdiff_t flo)
+/* One sample into a 32-bucket histogram (§7.1): a float row whose first bucket is flo (fh;
+ * every value is float-rounded, so a float holds it exactly). */
+static inline void hist_sample(const sv_view *v, double t, double m, double D, float *fh, ptrdiff_t flo)
 {
 	double lo = v->lo;
 	/* Clamp before converting: hostile times can be far outside any long. */
@@ -75,10 +74,7 @@ static inline void hist_sample(const sv_view *v, double t, double m, double D, d
 	if (v->scaling == SV_SCALING_DATA) {
 		if (b > SV_WHEN_LEN - 1)
 			b = SV_WHEN_LEN - 1;
-		if (dh)
-			dh[b] = f32add(dh[b], m);
-		else
-			fh[b - flo] = (float)f32add(fh[b - flo], m);
+		fh[b - flo] = (float)f32add(fh[b - flo], m);
 		return;
 	}
 	double sign = m < 0 ? -1 : 1;
@@ -87,12 +83,8 @@ static inline void hist_sample(const sv_view *v, double t, double m, double D, d
 	while (b < SV_WHEN_LEN) {
 		double next = lo + (double)(b + 1) * D;
 		double upto = next < end ? next : end;
-		if (upto > pos) {
-			if (dh)
-				dh[b] = f32add(dh[b], sign * (upto - pos));
-			else
-				fh[b - flo] = (float)f32add(fh[b - flo], sign * (upto - pos));
-		}
+		if (upto > pos)
+			fh[b - flo] = (float)f32add(fh[b - flo], sign * (upto - pos));
 		pos = upto;
 		b++;
 		if (lo + (double)b * D > end || pos >= end)
@@ -121,27 +113,13 @@ static void hist_add_row_at(float *dst, int dst_lo, const sv_view *v, sv_node_id
 			dst[lo + k] = (float)f32add(dst[lo + k], r[k]);
 }
 
-/* Every sample the view keeps into its node's dense row (32 doubles a node), in sample order. */
-static void fill_dense(const sv_view *v, double D, double *dh)
-{
-	sv_samples smp = sv_source_samples(v->src);
-	uint32_t none = v->inc_empty ? SV_NODE_ROOT : UINT32_MAX;
-	for (size_t i = 0; i < smp.n; i++) {
-		sv_stack_id st = smp.stack[i];
-		uint32_t n = st == SV_STACK_NONE ? none : v->stack_node[st];
-		double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i);
-		if (n == UINT32_MAX || !view_clip(v, &t, &m))
-			continue;
-		hist_sample(v, t, m, D, dh + (size_t)view_remap(v, n) * SV_WHEN_LEN, NULL, 0);
-	}
-}
-
-/* Every sample the view keeps into its node's sparse float row, in sample order. A row takes
- * its node's samples in sample order whatever the order between nodes, so its float sums are
- * the same as the dense rows'. Where each stack's samples go is looked up once per stack (its
- * final node's row, where bucket b is at fh[row - 32 + b]: offset + 32 - first bucket;
- * UINT32_MAX: dropped), so a sample costs one read in a table of stacks and one in its row. */
-static int fill_sparse(const sv_view *v, double D, float *fh)
+/* Every sample the view keeps into its node's sparse float row (node n's buckets from lo[n]
+ * at fh + off[n]), in sample order. A row takes its node's samples in sample order whatever
+ * the order between nodes, so its float sums are the same as 32 dense buckets'. Where each
+ * stack's samples go is looked up once per stack (its final node's row, where bucket b is at
+ * fh[row - 32 + b]: offset + 32 - first bucket; UINT32_MAX: dropped), so a sample costs one
+ * read in a table of stacks and one in its row. */
+static int fill_sparse(const sv_view *v, double D, float *fh, const uint32_t *off, const uint8_t *lo)
 {
 	sv_samples smp = sv_source_samples(v->src);
 	uint32_t nst = sv_source_stack_count(v->src);
@@ -154,7 +132,7 @@ static int fill_sparse(const sv_view *v, double D, float *fh)
 		uint32_t n = s < nst ? v->stack_node[s] : v->inc_empty ? SV_NODE_ROOT : UINT32_MAX;
 		uint32_t k = n == UINT32_MAX ? 0 : view_remap(v, n);
 		/* (offsets stop 64 below 2^32: never UINT32_MAX) */
-		row[s] = n == UINT32_MAX ? UINT32_MAX : v->inc_off[k] + SV_WHEN_LEN - v->inc_lo[k];
+		row[s] = n == UINT32_MAX ? UINT32_MAX : off[k] + SV_WHEN_LEN - lo[k];
 	}
 	for (size_t i = 0; i < smp.n; i++) {
 		/* the stack's entry and its row are random reads: ask for them ahead */
@@ -177,24 +155,9 @@ static int fill_sparse(const sv_view *v, double D, float *fh)
 		double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i);
 		if (r == UINT32_MAX || !view_clip(v, &t, &m))
 			continue;
-		hist_sample(v, t, m, D, NULL, fh, (ptrdiff_t)SV_WHEN_LEN - (ptrdiff_t)r); /* fh[b - that] */
+		hist_sample(v, t, m, D, fh, (ptrdiff_t)SV_WHEN_LEN - (ptrdiff_t)r); /* fh[b - that] */
 	}
 	free(row);
-	return 0;
-}
-
-/* Exclusive histograms, dense: each node's samples into its 32 buckets. */
-static int exc_hists(const sv_view *v, double **out)
-{
-	size_t nn = v->nnodes;
-	double *h = calloc(nn * SV_WHEN_LEN, sizeof(double));
-	if (!h)
-		return SV_ENOMEM;
-	double start, D;
-	sv_view_when_bounds(v, &start, &D);
-	if (D > 0)
-		fill_dense(v, D, h);
-	*out = h;
 	return 0;
 }
 
@@ -217,6 +180,44 @@ static void own_span(const sv_view *v, uint32_t node, double D, int8_t *sp)
 		b1 = SV_WHEN_LEN - 1;
 	if (b0 <= b1)
 		sp[0] = (int8_t)b0, sp[1] = (int8_t)b1;
+}
+
+/* Exclusive histograms: each node's row holds the buckets its own samples can reach (one or
+ * two for most nodes, none for most inner ones), filled from its samples in sample order. */
+static int exc_rows(sv_view *v)
+{
+	size_t nn = v->nnodes;
+	double start, D;
+	sv_view_when_bounds(v, &start, &D);
+	v->exc_off = malloc((nn + 1) * sizeof(*v->exc_off));
+	v->exc_lo = malloc(nn + 1);
+	v->exc_w = malloc(nn + 1);
+	if (!v->exc_off || !v->exc_lo || !v->exc_w)
+		goto fail;
+	size_t total = 0;
+	for (size_t i = 0; i < nn; i++) {
+		int8_t own[2];
+		own_span(v, (uint32_t)i, D, own);
+		bool any = own[0] <= own[1];
+		if (total > UINT32_MAX - 2 * SV_WHEN_LEN) /* 16 GB of floats: refused */
+			goto fail;
+		v->exc_lo[i] = (uint8_t)(any ? own[0] : 0);
+		v->exc_w[i] = (uint8_t)(any ? own[1] - own[0] + 1 : 0);
+		v->exc_off[i] = (uint32_t)total;
+		total += v->exc_w[i];
+	}
+	if (!(v->exc_rows = calloc(total ? total : 1, sizeof(float))))
+		goto fail;
+	if (D > 0 && fill_sparse(v, D, v->exc_rows, v->exc_off, v->exc_lo))
+		goto fail;
+	return 0;
+fail:
+	free(v->exc_rows);
+	free(v->exc_off);
+	free(v->exc_lo);
+	free(v->exc_w);
+	v->exc_rows = NULL, v->exc_off = NULL, v->exc_lo = v->exc_w = NULL;
+	return SV_ENOMEM;
 }
 
 /* Inclusive histograms, one row per node holding only the buckets between the first and the
@@ -279,7 +280,7 @@ int sv_view_when_scale(double *out, sv_view *v)
 	 * a child's zero buckets are added too (x + 0 is x in float, and no row holds -0), so
 	 * the loop has no branch */
 	if (D > 0)
-		if (fill_sparse(v, D, v->inc_rows))
+		if (fill_sparse(v, D, v->inc_rows, v->inc_off, v->inc_lo))
 			goto out;
 	for (size_t i = nn; i-- > 1;) {
 		size_t p = v->parent[i];
@@ -318,7 +319,7 @@ out:
 
 int sv_view_when_exc(sv_view *v)
 {
-	return v->exc_hist ? 0 : exc_hists(v, &v->exc_hist);
+	return v->exc_rows ? 0 : exc_rows(v);
 }
 
 void sv_view_node_inc_hist(double out[SV_WHEN_LEN], const sv_view *v, sv_node_id n)
@@ -329,7 +330,12 @@ void sv_view_node_inc_hist(double out[SV_WHEN_LEN], const sv_view *v, sv_node_id
 	for (int k = 0; k < SV_WHEN_LEN; k++)
 		out[k] = h[k];
 }
-const double *sv_view_node_exc_hist(const sv_view *v, sv_node_id n) { return v->exc_hist + (size_t)n * SV_WHEN_LEN; }
+unsigned sv_view_node_exc_row(const sv_view *v, sv_node_id n, unsigned *first, const float **buckets)
+{
+	*first = v->exc_lo[n];
+	*buckets = v->exc_rows + v->exc_off[n];
+	return v->exc_w[n];
+}
 
 int sv_view_node_when(char out[SV_WHEN_LEN + 1], sv_view *v, sv_node_id n)
 {

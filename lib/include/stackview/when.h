@@ -33,9 +33,10 @@ SV_API void sv_view_when_bounds(const sv_view *v, double *start, double *bucket)
 /* Raw histogram access for derived views: the inclusive histogram of a node, copied into 32
  * doubles (all 0 before sv_view_when_scale succeeded); the exclusive one, borrowed, after
  * sv_view_when_exc succeeded (built only when asked for: a call tree's or ByName's When
- * needs one table, not two). */
+ * needs one table, not two): only the buckets the node's own samples can reach, *first the
+ * first of them and their count returned (0: none), float-rounded sums (§7.6). */
 SV_API void sv_view_node_inc_hist(double out[SV_WHEN_LEN], const sv_view *v, sv_node_id n);
 SV_API int sv_view_when_exc(sv_view *v) SV_MUST_USE;
-SV_API const double *sv_view_node_exc_hist(const sv_view *v, sv_node_id n);
+SV_API unsigned sv_view_node_exc_row(const sv_view *v, sv_node_id n, unsigned *first, const float **buckets);
 
 #endif
