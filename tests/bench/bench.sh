@@ -229,6 +229,11 @@ if command -v perf >/dev/null 2>&1 && perf record -q -e cpu-clock -o /dev/null t
 		/usr/bin/time -f %M -o "$B/bench/rss" perf report -i "$G" --stdio --children > /dev/null 2>&1
 		rt=$(tail -1 "$B/bench/rss")
 		awk -v a="$ours" -v b="$theirs" -v ro="$ro" -v rt="$rt" 'BEGIN {printf "byname (every row): %d ms, %.0f MB; perf report --stdio --children %d ms, %.0f MB; %.1fx faster (goal >= 10), %.2f of its memory (goal <= 0.125)\n", a, ro / 1024, b, rt / 1024, b / a, ro / rt}'
+		# the aggregated views (Callers, Callees, Caller-Callee) on the heaviest function
+		top=$("$B/stackview" byname "$G" --top 1 --json 2>/dev/null | jq -r '.rows[0].name')
+		ours=$(best_of3 "$B/stackview" callercallee "$G" --focus "$top")
+		/usr/bin/time -f %M -o "$B/bench/rss" "$B/stackview" callercallee "$G" --focus "$top" > /dev/null 2>&1
+		awk -v a="$ours" -v ro="$(tail -1 "$B/bench/rss")" -v f="$top" 'BEGIN {printf "callercallee --focus %s: %d ms, %.0f MB (the load, the view, its When rows)\n", f, a, ro / 1024}'
 		command -v tmux > /dev/null 2>&1 && tests/bench/tui_events.sh "$B/stackview" "$G"
 		echo "refilter on it (goal: <= 150 ms per million samples):"
 		"$B/tests/bench/engine" "$G" 2 | sed -n '/with the stacks/,$p'
