@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sv/array.h"
 #include "sv/idmap.h"
 #include "stackview/status.h"
 
@@ -78,9 +79,12 @@ uint32_t sv_strtab_find(const strtab *t, const char *s, size_t len)
 static int strtab_rehash(strtab *t)
 {
 	uint32_t ncap = t->slot_cap ? t->slot_cap * 2 : 256, mask = ncap - 1;
-	uint64_t *slots = calloc(ncap, sizeof(*slots));
+	/* on huge pages where large: each probe is a random read, and a TLB miss per probe
+	 * cost more than the read */
+	uint64_t *slots = sv_malloc_big(ncap * sizeof(*slots));
 	if (!slots)
 		return SV_ENOMEM;
+	memset(slots, 0, ncap * sizeof(*slots));
 	for (uint32_t k = 0; k < t->slot_cap; k++) {
 		uint64_t v = t->slots[k];
 		if (!v)
