@@ -2,6 +2,7 @@
 /* Growable arrays (sv/array.h). */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "stackview/status.h"
@@ -32,6 +33,20 @@ void *sv_malloc_big(size_t bytes)
 	void *p = malloc(bytes);
 	sv_advise_huge(p, bytes);
 	return p;
+}
+
+int sv_move_big(void *pp, size_t n, size_t ncap, size_t size)
+{
+	if (size && ncap > SIZE_MAX / size)
+		return SV_ENOMEM;
+	void *b = sv_malloc_big(ncap * size);
+	if (!b)
+		return SV_ENOMEM;
+	if (n)
+		memcpy(b, *(void **)pp, n * size);
+	free(*(void **)pp);
+	*(void **)pp = b;
+	return 0;
 }
 
 void sv_advise_huge(void *p, size_t bytes)

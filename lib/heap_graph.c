@@ -114,13 +114,16 @@ static int read_types(hg *c)
 {
 	uint32_t n = c->g->nnodes;
 	if (c->g->ntypes <= 65536)
-		c->type16 = malloc((size_t)n * sizeof(*c->type16));
+		c->type16 = sv_malloc_big((size_t)n * sizeof(*c->type16));
 	else
-		c->type32 = malloc((size_t)n * sizeof(*c->type32));
-	c->taken = calloc((size_t)n / 64 + 1, sizeof(*c->taken));
-	c->prio_bits = calloc((size_t)n / 64 + 1, sizeof(*c->prio_bits));
+		c->type32 = sv_malloc_big((size_t)n * sizeof(*c->type32));
+	size_t words = (size_t)n / 64 + 1; /* (read at random: on huge pages where large) */
+	c->taken = sv_malloc_big(words * sizeof(*c->taken));
+	c->prio_bits = sv_malloc_big(words * sizeof(*c->prio_bits));
 	if ((!c->type16 && !c->type32) || !c->taken || !c->prio_bits)
 		return SV_ENOMEM;
+	memset(c->taken, 0, words * sizeof(*c->taken));
+	memset(c->prio_bits, 0, words * sizeof(*c->prio_bits));
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t type, at;
 		int64_t size;
@@ -171,8 +174,13 @@ typedef struct pq {
  * order among equal priorities is PerfView's). */
 static int pq_push(pq *q, pq_item v)
 {
-	if (SV_ARRAY_RESERVE(q->h, q->cap, q->n + 1))
-		return SV_ENOMEM;
+	/* its lower levels are read at random: on huge pages */
+	if (q->n == q->cap) {
+		size_t ncap = q->cap ? q->cap * 2 : 1024;
+		if (sv_move_big(&q->h, q->n, ncap, sizeof(*q->h)))
+			return SV_ENOMEM;
+		q->cap = ncap;
+	}
 	pq_item *h = q->h;
 	size_t i = q->n++;
 	while (i > 0) {

@@ -170,26 +170,12 @@ static int stacks_reindex(sv_source *src)
 }
 
 /* Room for ncap stacks in every per-stack array. */
-/* *p (n of its elements of `size` bytes in use) moved to a block of ncap, on huge pages
- * where large: they are read at random (a stack's caller, its first child), and the hint
- * must come before the pages are first written, so the block is new, not realloc'd. */
-static int column_grow(void *p, size_t n, size_t ncap, size_t size)
-{
-	void *b = sv_malloc_big(ncap * size);
-	if (!b)
-		return SV_ENOMEM;
-	if (n)
-		memcpy(b, *(void **)p, n * size);
-	free(*(void **)p);
-	*(void **)p = b;
-	return 0;
-}
-
 static int stacks_grow(sv_source *src, uint32_t ncap)
 {
-	if (column_grow(&src->st_caller, src->nstacks, ncap, sizeof(*src->st_caller)) ||
-	    column_grow(&src->st_frame, src->nstacks, ncap, sizeof(*src->st_frame)) ||
-	    column_grow(&src->st_kid, src->nstacks, ncap, sizeof(*src->st_kid)))
+	/* read at random (a stack's caller, its first child): on huge pages */
+	if (sv_move_big(&src->st_caller, src->nstacks, ncap, sizeof(*src->st_caller)) ||
+	    sv_move_big(&src->st_frame, src->nstacks, ncap, sizeof(*src->st_frame)) ||
+	    sv_move_big(&src->st_kid, src->nstacks, ncap, sizeof(*src->st_kid)))
 		return SV_ENOMEM;
 	src->st_cap = ncap;
 	return 0;

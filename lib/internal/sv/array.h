@@ -26,6 +26,11 @@ int sv_array_reserve(void *pp, size_t *cap, size_t need, size_t size);
 void sv_advise_huge(void *p, size_t bytes);
 /* malloc, with that hint for a large block. */
 void *sv_malloc_big(size_t bytes);
+/* Move the array *pp (its first n elements of `size` bytes in use) to a new block of ncap
+ * elements with that hint, given before the block is first written (realloc copies into
+ * pages faulted before any hint can reach them): for large arrays read at random that grow.
+ * 0, or SV_ENOMEM with *pp as it was. */
+int sv_move_big(void *pp, size_t n, size_t ncap, size_t size);
 
 /* Typed forms: `p` is an lvalue pointer to the element type, `cap` an lvalue size_t. */
 #define SV_ARRAY_RESERVE(p, cap, need) sv_array_reserve(&(p), &(cap), (need), sizeof(*(p)))
