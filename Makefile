@@ -60,7 +60,7 @@ LIB_SRCS := lib/status.c lib/arena.c lib/array.c lib/boxtext.c lib/idmap.c lib/k
 FMT_SRCS := $(addprefix formats/core/,input.c side_file.c decode.c registry.c json_stream.c two_parts.c symtab.c symbol_open.c hold.c net.c \
 		writer.c escape.c) \
 	$(addprefix formats/perf/,script.c script_read.c script_tt.c script_events.c script_frames.c script_code.c script_lex.c \
-		common.c names.c data.c data_events.c records.c frames.c stacks.c tasks.c sym.c sym_maps.c \
+		common.c names.c data.c data_events.c records.c record_sort.c frames.c stacks.c tasks.c sym.c sym_maps.c \
 		unwind.c disasm.c dwarf_inline.c code_text.c annotate.c source_view.c) \
 	$(addprefix formats/windows/,etl.c etl_common.c etl_stream.c etl_events.c etl_kinds.c etl_manifest.c etl_decode.c etl_stacks.c etl_list.c etl_list_kernel.c clr_events.c etl_emit.c etl_symbols.c etl_code.c \
 		symsrv.c xpress.c pdb.c pe.c pe_disasm.c msvc_demangle.c nettrace.c nettrace_meta.c nettrace_blocks.c \
