@@ -45,9 +45,10 @@ static void hrows_free(hrows *h)
 	memset(h, 0, sizeof(*h));
 }
 
-/* The rows' spans: each alive node's exclusive buckets, widened by those of the children
- * `joins` takes (children have higher ids than their parents: one backward pass). */
-static int hrows_span(hrows *h, const sv_view *v, bool (*joins)(const sv_view *, uint32_t, sv_name_id), sv_name_id focus)
+/* The rows' spans: each alive node's exclusive buckets, widened by those of its children
+ * not named `apart` (UINT32_MAX: every child; children have higher ids than their parents:
+ * one backward pass). */
+static int hrows_span(hrows *h, const sv_view *v, sv_name_id apart)
 {
 	uint32_t nn = sv_view_node_count(v);
 	h->off = malloc(((size_t)nn + 1) * sizeof(*h->off));
@@ -63,7 +64,7 @@ static int hrows_span(hrows *h, const sv_view *v, bool (*joins)(const sv_view *,
 		h->w[i] = (uint8_t)(n ? first + n : 0);
 	}
 	for (uint32_t i = nn; i-- > 1;) {
-		if (!sv_view_node_alive(v, i) || !joins(v, i, focus) || h->lo[i] >= h->w[i])
+		if (!sv_view_node_alive(v, i) || sv_view_node_name(v, i) == apart || h->lo[i] >= h->w[i])
 			continue;
 		uint32_t p = sv_view_node_parent(v, i);
 		if (h->lo[i] < h->lo[p])
@@ -90,7 +91,7 @@ static void row_add(float *dst, const float *src, unsigned n, double w)
 {
 	for (unsigned k = 0; k < n; k++)
 		if (src[k] != 0)
-			dst[k] = dst[k] + (float)(w == 1 ? (double)src[k] : w * (double)src[k]);
+			dst[k] = dst[k] + (float)(w * (double)src[k]);
 }
 
 /* Node n's exclusive buckets into its row, scaled by w. */
@@ -205,12 +206,6 @@ static int tree_link(sv_aggtree *t)
 	return 0;
 }
 
-/* Callers and Callees: a nested instance of the focus keeps its own samples. */
-static bool joins_attributed(const sv_view *v, uint32_t n, sv_name_id focus)
-{
-	return sv_view_node_name(v, n) != focus;
-}
-
 int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id focus)
 {
 	uint32_t frow = sv_view_byname_find(v, focus);
@@ -229,7 +224,8 @@ int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id fo
 	sv_aggtree *t = calloc(1, sizeof(*t));
 	sv_idmap idx;
 	sv_idmap_init(&idx);
-	if (!at || !t || !stack || (rc = hrows_span(&ah, v, joins_attributed, focus))) {
+	/* a nested instance of the focus keeps its own samples */
+	if (!at || !t || !stack || hrows_span(&ah, v, focus)) {
 		rc = SV_ENOMEM;
 		goto out;
 	}
@@ -394,13 +390,6 @@ static int cc_cmp(const void *a, const void *b, void *payload)
 	return cmp_rows(a, b, payload);
 }
 
-/* Caller-Callee: a node's weighted inclusive sum takes every child. */
-static bool joins_all(const sv_view *v, uint32_t n, sv_name_id focus)
-{
-	(void)v, (void)n, (void)focus;
-	return true;
-}
-
 int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_name)
 {
 	double scale;
@@ -421,7 +410,7 @@ int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_nam
 	cc_list callers = { 0 }, callees = { 0 };
 	sv_idmap_init(&callers.idx);
 	sv_idmap_init(&callees.idx);
-	if (!k || !S || !cc || hrows_span(&H, v, joins_all, focus)) {
+	if (!k || !S || !cc || hrows_span(&H, v, UINT32_MAX)) { /* every child's weighted sum */
 		rc = SV_ENOMEM;
 		goto out;
 	}
