@@ -461,15 +461,13 @@ static bool blank_box(const sv_params *p, int box)
 }
 
 /* IncPats and ExcPats of v's params applied to prev's tree (the same GroupPats and FoldPats;
- * prev's ExcPats empty or v's): each frame's post-group name matched again, each stack's
- * IncPats entries and discarding carried from its caller as transform_stacks carries them
- * (a stack that made no node of its own, folded or an entry group's inside, adds no
- * entries; nor does a root-most frame that folds), each stack's node kept from prev. */
-static int refilter_stacks(sv_view *v, const sv_view *prev, sv_error *err)
+ * prev's ExcPats empty or v's), in two steps. First each frame's post-group name is matched
+ * again in v->fm (a copy of prev's memos): a frame ExcPats now discards neither folds nor
+ * has entries, the others keep prev's folding (display names: prev's, the same ids). Every
+ * error a pattern can give comes here. */
+static int refilter_frames(sv_view *v, const sv_view *prev, uint64_t *need, sv_error *err)
 {
 	sv_patlist *inc = NULL, *exc = NULL;
-	uint64_t *inc_of = NULL;
-	uint8_t *disc = NULL;
 	int rc;
 	if ((rc = sv_patlist_new(&inc, v->params.box[SV_BOX_INC], "IncPats", err)) ||
 	    (rc = sv_patlist_new(&exc, v->params.box[SV_BOX_EXC], "ExcPats", err)))
@@ -480,30 +478,43 @@ static int refilter_stacks(sv_view *v, const sv_view *prev, sv_error *err)
 		goto out;
 	}
 	v->inc_empty = ninc == 0;
-	uint64_t need = ninc == 64 ? ~0ULL : ((1ULL << ninc) - 1);
+	*need = ninc == 64 ? ~0ULL : ((1ULL << ninc) - 1);
 	const sv_source *src = v->src;
 	for (uint32_t f = 0; f < v->nfm; f++) {
 		frame_memo *m = &v->fm[f];
-		const char *pname = m->kind == SV_GROUP_NONE ? sv_source_frame_name(src, f) : view_name_str(v, m->disp);
+		const char *pname = m->kind == SV_GROUP_NONE ? sv_source_frame_name(src, f) : view_name_str(prev, m->disp);
 		size_t plen = strlen(pname);
 		m->exc = sv_patlist_count(exc) && sv_patlist_match_any(exc, pname, plen);
-		m->fold = prev->fm[f].fold && !m->exc;
+		m->fold = m->fold && !m->exc;
 		m->inc = ninc ? sv_patlist_match_bits(inc, pname, plen) : 0;
 	}
 	const char *hit = sv_patlist_limit_hit(inc) ? sv_patlist_limit_hit(inc) : sv_patlist_limit_hit(exc);
-	if (hit) {
+	if (hit)
 		rc = sv_error_set(err, SV_ELIMIT, "%s: pattern '%.200s' needs too much backtracking to match (simplify it)",
 				  sv_patlist_limit_hit(inc) ? "IncPats" : "ExcPats", hit);
-		goto out;
-	}
-	uint32_t nst = sv_source_stack_count(src);
-	const sv_stack_id *caller = sv_source_stack_callers(src);
-	const sv_frame_id *frame = sv_source_stack_frames(src);
-	disc = malloc((size_t)nst + 1);
-	inc_of = ninc ? sv_malloc_big(((size_t)nst + 1) * sizeof(*inc_of)) : NULL;
-	if (!disc || (ninc && !inc_of)) {
-		rc = sv_error_set(err, SV_ENOMEM, NULL);
-		goto out;
+out:
+	sv_patlist_free(inc);
+	sv_patlist_free(exc);
+	return rc;
+}
+
+/* Then each stack's IncPats entries and discarding are carried from its caller as
+ * transform_stacks carries them (a stack that made no node of its own, folded or an entry
+ * group's inside, adds no entries; nor does a root-most frame that folds), each stack's node
+ * kept from prev (v->stack_pre). A kept stack's frame folds in v->fm as it did in prev's.
+ * 0 or SV_ENOMEM. */
+static int refilter_stacks(sv_view *v, uint64_t need)
+{
+	uint32_t nst = sv_source_stack_count(v->src);
+	const sv_stack_id *caller = sv_source_stack_callers(v->src);
+	const sv_frame_id *frame = sv_source_stack_frames(v->src);
+	bool any_inc = !v->inc_empty;
+	uint8_t *disc = malloc((size_t)nst + 1);
+	uint64_t *inc_of = any_inc ? sv_malloc_big(((size_t)nst + 1) * sizeof(*inc_of)) : NULL;
+	if (!disc || (any_inc && !inc_of)) {
+		free(disc);
+		free(inc_of);
+		return SV_ENOMEM;
 	}
 	const uint32_t *pre = v->stack_pre;
 	for (uint32_t s = 0; s < nst; s++) {
@@ -511,37 +522,80 @@ static int refilter_stacks(sv_view *v, const sv_view *prev, sv_error *err)
 		const frame_memo *m = &v->fm[frame[s]];
 		disc[s] = pre[s] == NONE32 || m->exc || (c != SV_STACK_NONE && disc[c]);
 		uint64_t in = 0;
-		if (!disc[s] && ninc) {
-			bool own = c == SV_STACK_NONE ? !prev->fm[frame[s]].fold : pre[s] != pre[c];
+		if (!disc[s] && any_inc) {
+			bool own = c == SV_STACK_NONE ? !m->fold : pre[s] != pre[c];
 			in = (c != SV_STACK_NONE ? inc_of[c] : 0) | (own ? m->inc : 0);
 			inc_of[s] = in;
 		}
 		v->stack_node[s] = !disc[s] && (in & need) == need ? pre[s] : NONE32;
 	}
-out:
-	sv_patlist_free(inc);
-	sv_patlist_free(exc);
 	free(inc_of);
 	free(disc);
-	return rc;
+	return 0;
 }
 
-static int view_new(sv_view **out, const sv_source *src, const sv_params *params, const sv_view *like, sv_error *err);
+static int view_new(sv_view **out, const sv_source *src, const sv_params *params, const sv_view *like,
+		    sv_view **release, sv_error *err);
 
-int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params, sv_error *err)
+/* What a view with params can take from prev (a view of the same source). */
+typedef enum like_kind {
+	LIKE_NOTHING, /* other GroupPats */
+	LIKE_NAMES,   /* other FoldPats, or ExcPats prev's tree cannot be refiltered for: the tree
+		       * made again from prev's frames' groups and names */
+	LIKE_TREE,    /* other IncPats, ExcPats, time range or Fold%: prev's tree, refiltered */
+} like_kind;
+
+static like_kind like_of(const sv_view *prev, const sv_params *params)
 {
 	const sv_params *pp = &prev->params;
 	bool same_ie = same_box(pp, params, SV_BOX_INC) && same_box(pp, params, SV_BOX_EXC);
 	if (!same_box(pp, params, SV_BOX_GROUP))
-		return sv_view_new(out, prev->src, params, err);
-	/* other FoldPats (or ExcPats the tree cannot be refiltered for): a tree made again, from
-	 * the frames' groups and names as prev has them */
+		return LIKE_NOTHING;
 	if (!same_box(pp, params, SV_BOX_FOLD) ||
 	    (!same_ie && (!prev->stack_pre || !prev->fm ||
 			  !(same_box(pp, params, SV_BOX_EXC) || blank_box(pp, SV_BOX_EXC)))))
-		return view_new(out, prev->src, params,
-				prev->fm && prev->nfm == sv_source_frame_count(prev->src) ? prev : NULL, err);
+		return LIKE_NAMES;
+	return LIKE_TREE;
+}
+
+/* prev's arrays given to v (sv_view_renew): its names, nodes and per-stack arrays, then the
+ * rest of it freed. */
+static void take_tree(sv_view *v, sv_view *prev)
+{
+	v->base = prev->base;
+	v->nbase = prev->nbase;
+	sv_strtab_dispose(&v->names);
+	v->names = prev->names;
+	sv_strtab_init(&prev->names);
+	v->own_rank = prev->own_rank;
+	v->nown_rank = prev->nown_rank;
+	v->nodes = prev->nodes;
+	v->parent = prev->parent;
+	v->node_cap = prev->node_cap;
+	v->nnodes = prev->nnodes;
+	v->stack_pre = prev->stack_pre;
+	v->stack_folded = prev->stack_folded;
+	v->stack_node = prev->stack_node;
+	prev->own_rank = NULL;
+	prev->nodes = NULL;
+	prev->parent = NULL;
+	prev->stack_pre = NULL;
+	prev->stack_folded = NULL;
+	prev->stack_node = NULL;
+	sv_view_free(prev);
+	for (uint32_t i = 0; i < v->nnodes; i++)
+		node_init(&v->nodes[i], v->nodes[i].name);
+}
+
+/* A view on prev's tree (LIKE_TREE); `release`: prev may be given up (*release is prev, set
+ * to NULL once it is), its arrays taken over instead of copied, once params passed every
+ * check but memory. */
+static int view_like(sv_view **out, const sv_view *prev, const sv_params *params, sv_view **release, sv_error *err)
+{
+	const sv_params *pp = &prev->params;
+	bool same_ie = same_box(pp, params, SV_BOX_INC) && same_box(pp, params, SV_BOX_EXC);
 	int rc;
+	uint64_t need = 0;
 	sv_view *v = calloc(1, sizeof(*v));
 	if (!v)
 		return sv_error_set(err, SV_ENOMEM, NULL);
@@ -556,34 +610,49 @@ int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params
 	}
 	if ((rc = normalize_times(v, err)) || (rc = check_fold_pct(v, err)))
 		goto out;
-	/* the names, the nodes (as the stacks made them, before any sample) and each stack's node */
 	uint32_t nst = sv_source_stack_count(v->src);
-	v->stack_node = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_node));
-	v->stack_folded = malloc((size_t)nst + 1);
 	if (prev->stack_pre && prev->fm) {
-		v->stack_pre = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_pre));
-		v->fm = malloc(((size_t)prev->nfm + 1) * sizeof(*v->fm));
-		if (!v->stack_pre || !v->fm) {
+		if (!(v->fm = malloc(((size_t)prev->nfm + 1) * sizeof(*v->fm)))) {
 			rc = sv_error_set(err, SV_ENOMEM, NULL);
 			goto out;
 		}
 		v->nfm = prev->nfm;
-		memcpy(v->stack_pre, prev->stack_pre, ((size_t)nst + 1) * sizeof(*v->stack_pre));
 		memcpy(v->fm, prev->fm, (size_t)prev->nfm * sizeof(*v->fm));
 	}
-	if (view_names_like(v, prev) || nodes_reserve(v, (size_t)prev->nnodes + 1) || !v->stack_node || !v->stack_folded) {
-		rc = sv_error_set(err, SV_ENOMEM, NULL);
+	if (!same_ie && (rc = refilter_frames(v, prev, &need, err)))
+		goto out;
+	if (release) { /* every check on params passed: prev's memory is the new view's */
+		take_tree(v, *release);
+		*release = NULL;
+		prev = NULL;
+	} else {
+		/* the names, the nodes (as the stacks made them, before any sample) and each
+		 * stack's node */
+		v->stack_node = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_node));
+		v->stack_folded = malloc((size_t)nst + 1);
+		if (v->fm && !(v->stack_pre = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_pre)))) {
+			rc = sv_error_set(err, SV_ENOMEM, NULL);
+			goto out;
+		}
+		if (view_names_like(v, prev) || nodes_reserve(v, (size_t)prev->nnodes + 1) || !v->stack_node ||
+		    !v->stack_folded) {
+			rc = sv_error_set(err, SV_ENOMEM, NULL);
+			goto out;
+		}
+		if (v->fm)
+			memcpy(v->stack_pre, prev->stack_pre, ((size_t)nst + 1) * sizeof(*v->stack_pre));
+		v->nnodes = prev->nnodes;
+		for (uint32_t i = 0; i < v->nnodes; i++)
+			node_init(&v->nodes[i], prev->nodes[i].name);
+		memcpy(v->parent, prev->parent, (size_t)v->nnodes * sizeof(*v->parent));
+		memcpy(v->stack_folded, prev->stack_folded, (size_t)nst + 1);
+		if (same_ie)
+			memcpy(v->stack_node, prev->stack_node, ((size_t)nst + 1) * sizeof(*v->stack_node));
+	}
+	if (!same_ie && (rc = refilter_stacks(v, need))) {
+		rc = sv_error_set(err, rc, NULL);
 		goto out;
 	}
-	v->nnodes = prev->nnodes;
-	for (uint32_t i = 0; i < v->nnodes; i++)
-		node_init(&v->nodes[i], prev->nodes[i].name);
-	memcpy(v->parent, prev->parent, (size_t)v->nnodes * sizeof(*v->parent));
-	memcpy(v->stack_folded, prev->stack_folded, (size_t)nst + 1);
-	if (same_ie)
-		memcpy(v->stack_node, prev->stack_node, ((size_t)nst + 1) * sizeof(*v->stack_node));
-	else if ((rc = refilter_stacks(v, prev, err)))
-		goto out;
 	if ((rc = sv_view_finish(v, t0))) {
 		rc = sv_error_set(err, rc, NULL);
 		goto out;
@@ -592,6 +661,50 @@ int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params
 	return 0;
 out:
 	sv_view_free(v);
+	return rc;
+}
+
+/* A view of prev's source with params, built as much as can be from prev (like_of); `release`
+ * as view_like's. */
+static int view_from(sv_view **out, const sv_view *prev, const sv_params *params, sv_view **release, sv_error *err)
+{
+	switch (like_of(prev, params)) {
+	case LIKE_NOTHING:
+		return view_new(out, prev->src, params, NULL, release, err);
+	case LIKE_NAMES:
+		return view_new(out, prev->src, params, prev->fm && prev->nfm == sv_source_frame_count(prev->src) ? prev : NULL,
+				release, err);
+	case LIKE_TREE:
+	default:
+		return view_like(out, prev, params, release, err);
+	}
+}
+
+int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params, sv_error *err)
+{
+	return view_from(out, prev, params, NULL, err);
+}
+
+int sv_view_renew(sv_view **vp, const sv_params *params, bool *remade, sv_error *err)
+{
+	sv_view *prev = *vp, *v;
+	const sv_source *src = prev->src;
+	sv_params old;
+	*remade = false;
+	if (sv_params_copy(&old, &prev->params)) {
+		sv_params_dispose(&old);
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	}
+	int rc = view_from(&v, prev, params, vp, err);
+	if (!rc) {
+		sv_view_free(*vp); /* (NULL: given up on the way) */
+		*vp = v;
+	} else if (!*vp) { /* prev given up: made again with its params */
+		*remade = true;
+		if (view_new(vp, src, &old, NULL, NULL, NULL))
+			*vp = NULL;
+	}
+	sv_params_dispose(&old);
 	return rc;
 }
 
@@ -616,8 +729,11 @@ static void build_dispose(build *b)
 }
 
 /* A view of src (sv_view_new); `like`: a view of src with the same GroupPats whose frames'
- * groups and names are taken instead of made again (NULL: none). */
-static int view_new(sv_view **out, const sv_source *src, const sv_params *params, const sv_view *like, sv_error *err)
+ * groups and names are taken instead of made again (NULL: none); `release`: a view freed (and
+ * *release set to NULL) once params passed every check but memory, before the tree is made
+ * (NULL: none). */
+static int view_new(sv_view **out, const sv_source *src, const sv_params *params, const sv_view *like,
+		    sv_view **release, sv_error *err)
 {
 	build b;
 	memset(&b, 0, sizeof(b));
@@ -652,11 +768,7 @@ static int view_new(sv_view **out, const sv_source *src, const sv_params *params
 		goto out;
 
 	uint32_t nf = sv_source_frame_count(src), nst = sv_source_stack_count(src);
-	b.fm = calloc((size_t)nf + 1, sizeof(*b.fm));
-	b.ss = sv_malloc_big(((size_t)nst + 1) * sizeof(*b.ss));
-	if (b.inc_need)
-		b.inc_of = malloc(((size_t)nst + 1) * sizeof(*b.inc_of));
-	if (!b.fm || !b.ss || (b.inc_need && !b.inc_of))
+	if (!(b.fm = calloc((size_t)nf + 1, sizeof(*b.fm))))
 		goto fail_nomem;
 	for (uint32_t f = 0; f < nf && like; f++)
 		memo_frame_like(&b, like, f);
@@ -677,6 +789,16 @@ static int view_new(sv_view **out, const sv_source *src, const sv_params *params
 			}
 	}
 	if ((rc = mark_unique(&b)) || (!like && (rc = view_rank_entry_names(v, b.fm, sv_source_frame_count(src)))))
+		goto fail_nomem;
+	if (release) { /* every check on params passed: the old view's memory is the tree's */
+		sv_view_free(*release);
+		*release = NULL;
+		like = NULL;
+	}
+	b.ss = sv_malloc_big(((size_t)nst + 1) * sizeof(*b.ss));
+	if (b.inc_need)
+		b.inc_of = malloc(((size_t)nst + 1) * sizeof(*b.inc_of));
+	if (!b.ss || (b.inc_need && !b.inc_of))
 		goto fail_nomem;
 	/* a node per kept stack at most: room for them all at once, not by doubling */
 	b.first_kid = sv_malloc_big(((size_t)nst + 2) * sizeof(*b.first_kid));
@@ -711,7 +833,7 @@ out:
 
 int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv_error *err)
 {
-	return view_new(out, src, params, NULL, err);
+	return view_new(out, src, params, NULL, NULL, err);
 }
 
 void sv_view_trim(sv_view *v)

@@ -102,14 +102,10 @@ static void drop_focus_views(tui_frame *f)
 	f->cc = NULL;
 }
 
-/* Make `v` the frame's view with `params` (taken over): everything derived from the old
- * view goes, and the panes start afresh because node ids change with the view. */
-static int frame_install(tui_frame *f, sv_view *v, sv_params *params)
+/* Everything derived from the frame's view goes, and the panes start afresh (node ids change
+ * with the view). */
+static int frame_reset(tui_frame *f)
 {
-	sv_view_free(f->view);
-	f->view = v;
-	sv_params_dispose(&f->params);
-	f->params = *params;
 	drop_focus_views(f);
 	sv_flame_free(f->flame);
 	f->flame = NULL;
@@ -120,15 +116,43 @@ static int frame_install(tui_frame *f, sv_view *v, sv_params *params)
 		sv_expansion_clear(f->pane[t].exp);
 		f->pane[t].cursor = f->pane[t].top = 0;
 	}
-	return sv_expansion_expand_node(f->pane[TAB_CALLTREE].exp, v, SV_NODE_ROOT);
+	return f->view ? sv_expansion_expand_node(f->pane[TAB_CALLTREE].exp, f->view, SV_NODE_ROOT) : 0;
 }
 
-/* Build the view for `p`. On failure the frame keeps its old view and err says why. */
+/* Make `v` the frame's view with `params` (taken over). */
+static int frame_install(tui_frame *f, sv_view *v, sv_params *params)
+{
+	sv_view_free(f->view);
+	f->view = v;
+	sv_params_dispose(&f->params);
+	f->params = *params;
+	return frame_reset(f);
+}
+
+/* Build the view for `p`. On failure the frame keeps a view with its old parameters (made
+ * again when the old one had been given up: its panes start afresh) and err says why; when
+ * memory runs out even for that, the frame has no view and the window quits. */
 static int tui_frame_apply(tui_frame *f, const sv_params *p, sv_error *err)
 {
 	sv_view *v;
-	/* a new range or Fold% reuses the current view's stack work */
-	int rc = f->view ? sv_view_new_like(&v, f->view, p, err) : sv_view_new(&v, f->src, p, err);
+	int rc;
+	if (f->view) {
+		/* the old view's memory goes to the new one (what it shares with it reused): what
+		 * was derived from it goes first */
+		drop_focus_views(f);
+		sv_flame_free(f->flame);
+		f->flame = NULL;
+		bool remade;
+		rc = sv_view_renew(&f->view, p, &remade, err);
+		if (rc && remade)
+			(void)frame_reset(f); /* (a view without its root open is still a view) */
+		if (!rc) {
+			v = f->view;
+			f->view = NULL; /* frame_install frees the old view: it is gone already */
+		}
+	} else {
+		rc = sv_view_new(&v, f->src, p, err);
+	}
 	if (rc) /* every failure says why, even one the engine left without a message */
 		return err && !err->msg[0] ? sv_error_set(err, rc, NULL) : rc;
 	sv_params np;
@@ -377,6 +401,10 @@ static void recompute(tui_app *a)
 	if (tui_frame_apply(f, &a->staged, &err)) {
 		f->hpos = old;
 		tui_status(a, "%s", err.msg);
+		if (!f->view) { /* not even the old parameters' view could be made again */
+			a->fatal = err;
+			a->quit = true;
+		}
 	} else if (a->staged_hpos != SIZE_MAX) {
 		tui_status(a, "%s %zu/%zu", a->staged_hpos < old ? "back" : "forward", f->hpos + 1, f->nhist);
 	} else {
@@ -442,6 +470,8 @@ void tui_app_react(tui_app *a, int flags)
 			flags |= TUI_REFLATTEN;
 		}
 	}
+	if (!tui_app_frame(a)->view)
+		return; /* (quitting: see recompute) */
 	if (flags & (TUI_REFLATTEN | TUI_RECOMPUTE)) {
 		tui_reflatten(a);
 		place_after(a);

@@ -215,6 +215,7 @@ typedef struct tui_app {
 	int w, h;
 	int hscroll; /* columns the Name column is scrolled right by (< and >) */
 	bool quit;
+	sv_error fatal; /* why the window quit on its own (code 0: it did not) */
 } tui_app;
 
 enum {

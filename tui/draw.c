@@ -107,7 +107,7 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 {
 	tui_frame *f = tui_app_frame(a);
 	tui_screen_clear(s);
-	if (tui_app_draw_mode(a, s))
+	if (!f->view || tui_app_draw_mode(a, s)) /* (no view: quitting, see tui_app.fatal) */
 		return;
 	char line[1024];
 	/* 0: title and summary */

@@ -257,6 +257,10 @@ int tui_run(sv_source *src, const sv_params *params, const tui_options *o, sv_er
 	if (o->pick_process)
 		(void)tui_app_start_picker(a);
 	rc = o->script ? run_script(a, o, err) : run_terminal(a, err);
+	if (!rc && a->fatal.code) {
+		*err = a->fatal;
+		rc = a->fatal.code;
+	}
 	tui_app_free(a);
 	return rc;
 }

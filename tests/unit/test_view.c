@@ -108,18 +108,28 @@ static void assert_same_view(sv_view *a, sv_view *b)
 	assert_true(na.net == nb.net && na.peak == nb.peak && na.peak_time == nb.peak_time);
 }
 
-/* The view new_like makes from prev with p, checked by `same` against the one sv_view_new
- * makes; prev is freed, the new one returned (each change starts from a reused view). */
+/* The views new_like and sv_view_renew make from prev with p, each checked by `same` against
+ * the one sv_view_new makes; prev is taken, one of the two returned (each change starts from a
+ * reused view, every other one from a renewed one). */
 static sv_view *like_checked(sv_view *prev, const sv_source *s, sv_params *p, void (*same)(sv_view *, sv_view *))
 {
+	static unsigned calls;
 	sv_error err;
 	sv_view *like, *fresh;
+	bool remade = true;
 	assert_int_equal(sv_view_new_like(&like, prev, p, &err), 0);
 	assert_int_equal(sv_view_new(&fresh, s, p, &err), 0);
 	same(like, fresh);
+	assert_int_equal(sv_view_renew(&prev, p, &remade, &err), 0);
+	assert_false(remade);
+	same(prev, fresh);
 	sv_view_free(fresh);
-	sv_view_free(prev);
 	sv_params_dispose(p);
+	if (calls++ % 2) {
+		sv_view_free(like);
+		return prev;
+	}
+	sv_view_free(prev);
 	return like;
 }
 
@@ -133,6 +143,12 @@ static void like_fails(sv_view *prev, const sv_params *p0, sv_box box, const cha
 	sv_view *bad = NULL;
 	assert_int_equal(sv_view_new_like(&bad, prev, &p, &err), SV_EINVAL);
 	assert_null(bad);
+	/* sv_view_renew keeps the old view itself */
+	sv_view *same = prev;
+	bool remade = true;
+	assert_int_equal(sv_view_renew(&same, &p, &remade, &err), SV_EINVAL);
+	assert_ptr_equal(same, prev);
+	assert_false(remade);
 	sv_params_dispose(&p);
 }
 

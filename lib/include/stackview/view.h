@@ -53,6 +53,16 @@ SV_API int sv_view_new(sv_view **out, const sv_source *src, const sv_params *par
  * the tree is made again from prev's frame groups and names; GroupPats changed, nothing is
  * reused. */
 SV_API int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params, sv_error *err) SV_MUST_USE;
+/* *vp made again with params as sv_view_new_like would, the old view's memory given to the
+ * new one: once params have passed every check that can fail on them (patterns, boxes, the
+ * patterns' backtracking limit), the old view is freed, or its tree taken over, before the new
+ * tree is made, so that a change holds one view at its peak, not two (the terminal UI's box
+ * changes). *vp is taken over. On success it is the new view, *remade false. On failure it
+ * is a view with the old params: the old view itself (*remade false) when the failure came
+ * before it was given up, else one made again with them (*remade true: its node ids may differ
+ * from the old view's), or NULL when memory ran out for that too. Errors: those of
+ * sv_view_new. */
+SV_API int sv_view_renew(sv_view **vp, const sv_params *params, bool *remade, sv_error *err) SV_MUST_USE;
 SV_API void sv_view_free(sv_view *v);
 /* For a view no other will be made like: what only sv_view_new_like reuses (each stack's
  * node before IncPats, each frame's group and name; tens of MB on big profiles) is let go.

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+/* sv_view_renew when it fails: before the old view is given up (a bad box, a pattern past its
+ * backtracking limit) the old view itself is kept; after (memory: every allocation of the
+ * build failed in turn, this program's own malloc) a view with the old parameters is made
+ * again. Its successes are test_view.c's (like_checked). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixtures.h"
+#include "stackview/formats.h"
+#include "stackview/when.h"
+
+/* Two views show the same tree and ByName rows (names compared as text: ids may differ). */
+static void same_tree_at(sv_view *a, sv_node_id x, sv_view *b, sv_node_id y)
+{
+	char wa[SV_WHEN_LEN + 1], wb[SV_WHEN_LEN + 1];
+	assert_string_equal(sv_view_name(a, sv_view_node_name(a, x)), sv_view_name(b, sv_view_node_name(b, y)));
+	assert_memory_equal(sv_view_node_stats(a, x), sv_view_node_stats(b, y), sizeof(sv_stats));
+	assert_int_equal(sv_view_node_when(wa, a, x), 0);
+	assert_int_equal(sv_view_node_when(wb, b, y), 0);
+	assert_string_equal(wa, wb);
+	const sv_node_id *ka, *kb;
+	uint32_t na = sv_view_node_children(a, x, &ka), nb = sv_view_node_children(b, y, &kb);
+	assert_int_equal(na, nb);
+	for (uint32_t i = 0; i < na; i++)
+		same_tree_at(a, ka[i], b, kb[i]);
+}
+
+static void assert_same(sv_view *a, sv_view *b)
+{
+	same_tree_at(a, SV_NODE_ROOT, b, SV_NODE_ROOT);
+	assert_int_equal(sv_view_byname_count(a), sv_view_byname_count(b));
+	for (uint32_t r = 0; r < sv_view_byname_count(a); r++) {
+		assert_string_equal(sv_view_name(a, sv_view_byname_name(a, r)), sv_view_name(b, sv_view_byname_name(b, r)));
+		assert_memory_equal(sv_view_byname_stats(a, r), sv_view_byname_stats(b, r), sizeof(sv_stats));
+	}
+}
+
+/* v is the view sv_view_new makes of s with p. */
+static void assert_fresh(sv_view *v, const sv_source *s, const sv_params *p)
+{
+	sv_view *fresh;
+	sv_error err;
+	assert_int_equal(sv_view_new(&fresh, s, p, &err), 0);
+	assert_same(v, fresh);
+	sv_view_free(fresh);
+}
+
+static sv_params params_with(const char *group, const char *fold, const char *inc, const char *exc)
+{
+	sv_params p;
+	assert_int_equal(sv_params_init(&p), 0);
+	assert_int_equal(sv_params_set(&p, SV_BOX_GROUP, group), 0);
+	assert_int_equal(sv_params_set(&p, SV_BOX_FOLD, fold), 0);
+	assert_int_equal(sv_params_set(&p, SV_BOX_INC, inc), 0);
+	assert_int_equal(sv_params_set(&p, SV_BOX_EXC, exc), 0);
+	return p;
+}
+
+/* Failures that come from the boxes keep the old view itself, whatever the new view would
+ * have taken from it: other GroupPats (nothing), FoldPats (names), IncPats (the tree). */
+static void test_renew_keeps_old(void **state)
+{
+	(void)state;
+	static const char *const path[][8] = { { "main", "work", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaab" }, { "main", "idle" } };
+	static const double metric[] = { 3, 1 };
+	sv_source *s = fixture_source(path, metric, 2);
+	sv_params p0 = params_with("", "idle", "", "");
+	sv_view *v;
+	sv_error err;
+	assert_int_equal(sv_view_new(&v, s, &p0, &err), 0);
+	static const char *const bad[][5] = {
+		/* GroupPats, FoldPats, IncPats, ExcPats, expected status */
+		{ "{x", "idle", "", "", "EINVAL" },
+		{ "@(a+)+$->X", "idle", "", "", "ELIMIT" },
+		{ "", "{x", "", "", "EINVAL" },
+		{ "", "@(a|aa)+$", "", "", "ELIMIT" },
+		{ "", "idle", "{x", "", "EINVAL" },
+		{ "", "idle", "@(a|aa)+$", "", "ELIMIT" },
+		{ "", "idle", "", "@(a|aa)+$", "ELIMIT" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sv_params p = params_with(bad[i][0], bad[i][1], bad[i][2], bad[i][3]);
+		sv_view *same = v;
+		bool remade = true;
+		int rc = sv_view_renew(&same, &p, &remade, &err);
+		assert_int_equal(rc, strcmp(bad[i][4], "EINVAL") ? SV_ELIMIT : SV_EINVAL);
+		assert_ptr_equal(same, v);
+		assert_false(remade);
+		assert_fresh(v, s, &p0);
+		sv_params_dispose(&p);
+	}
+	sv_view_free(v);
+	sv_params_dispose(&p0);
+	sv_source_free(s);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+static void test_renew_out_of_memory(void **state)
+{
+	(void)state;
+	skip(); /* (this program's malloc would stand in for the sanitizer's) */
+}
+#else
+/* glibc's allocator under this program's malloc, which fails the fail_at-th allocation once
+ * armed (counted in nalloc) and counts the blocks not freed. */
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t n);
+extern void __libc_free(void *p);
+static long fail_at, nalloc;
+static long live; /* blocks allocated and not freed */
+
+static bool fails(void)
+{
+	return fail_at && ++nalloc == fail_at;
+}
+
+static void *counted(void *p)
+{
+	live += p != NULL;
+	return p;
+}
+
+void *malloc(size_t n)
+{
+	return fails() ? NULL : counted(__libc_malloc(n));
+}
+
+void *calloc(size_t n, size_t size)
+{
+	return fails() ? NULL : counted(__libc_calloc(n, size));
+}
+
+void *realloc(void *p, size_t n)
+{
+	if (fails())
+		return NULL;
+	void *q = __libc_realloc(p, n);
+	live += (!p && q) - (p && !n && !q);
+	return q;
+}
+
+void free(void *p)
+{
+	live -= p != NULL;
+	__libc_free(p);
+}
+
+/* (glibc's own calls its allocator directly) */
+char *strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+	return d ? memcpy(d, s, n) : NULL;
+}
+
+char *strndup(const char *s, size_t max)
+{
+	size_t n = strnlen(s, max);
+	char *d = malloc(n + 1);
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = 0;
+	}
+	return d;
+}
+
+/* Each allocation of a renewal failing in turn (other GroupPats, FoldPats, IncPats and time
+ * range, on the tutorial with the stacks' sums shared as the terminal UI has them): the result
+ * is the new view, or SV_ENOMEM and a view with the old parameters, the old one or one made
+ * again, and no block is left behind. */
+static void test_renew_out_of_memory(void **state)
+{
+	(void)state;
+	sv_source *s;
+	sv_error err;
+	assert_int_equal(sv_load(&s, "examples/tutorial.perfView.xml", NULL, &err), 0);
+	assert_int_equal(sv_source_sum_stacks(s), 0);
+	sv_params p0 = params_with("{%}!=>module $1", "%!?", "", "");
+	sv_params to[] = {
+		params_with("{%}!->module $1", "%!?", "", ""),
+		params_with("{%}!=>module $1", "ntdll", "", ""),
+		params_with("{%}!=>module $1", "%!?", "Main", "KiInterrupt"),
+		params_with("{%}!=>module $1", "%!?", "", ""),
+	};
+	assert_int_equal(sv_params_set(&to[3], SV_BOX_START, "200"), 0);
+	int kept = 0, remade_n = 0;
+	for (size_t k = 0; k < sizeof(to) / sizeof(to[0]); k++) {
+		for (long n = 1;; n++) {
+			long live0 = live;
+			sv_view *v;
+			assert_int_equal(sv_view_new(&v, s, &p0, &err), 0);
+			sv_view *was = v;
+			bool remade = false;
+			nalloc = 0;
+			fail_at = n;
+			int rc = sv_view_renew(&v, &to[k], &remade, &err);
+			fail_at = 0;
+			if (rc == 0) { /* the new view (a failed allocation may have been done without) */
+				assert_false(remade);
+				assert_fresh(v, s, &to[k]);
+				sv_view_free(v);
+				assert_int_equal(live, live0); /* nothing left behind */
+				if (nalloc < n) /* every allocation passed */
+					break;
+				continue;
+			}
+			assert_int_equal(rc, SV_ENOMEM);
+			assert_non_null(v); /* (one allocation failed: the old view's made again) */
+			if (remade) {
+				remade_n++;
+			} else {
+				assert_ptr_equal(v, was);
+				kept++;
+			}
+			assert_fresh(v, s, &p0);
+			sv_view_free(v);
+			assert_int_equal(live, live0); /* nothing left behind on the way out */
+		}
+	}
+	assert_true(kept > 0 && remade_n > 0);
+	for (size_t k = 0; k < sizeof(to) / sizeof(to[0]); k++)
+		sv_params_dispose(&to[k]);
+	sv_params_dispose(&p0);
+	sv_source_free(s);
+}
+#endif
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_renew_keeps_old), cmocka_unit_test(test_renew_out_of_memory) };
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
