@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals of sv_view shared by view.c (pipeline, tree, Fold%), view_byname.c (ByName),
- * view_query.c (what a view answers) and when.c. */
+/* Internals of sv_view shared by view.c (pipeline, tree, Fold%), view_like.c (views made
+ * from another), view_byname.c (ByName), view_query.c (what a view answers) and when.c. */
 #ifndef STACKVIEW_VIEW_INT_H
 #define STACKVIEW_VIEW_INT_H
 
@@ -162,6 +162,19 @@ static inline uint32_t view_name_find(const sv_view *v, const char *s, size_t le
 	id = sv_strtab_find(&v->names, s, len);
 	return id == UINT32_MAX ? id : id + v->nbase;
 }
+
+/* view.c: a view of src (sv_view_new); `like`: a view of src with the same GroupPats whose
+ * frames' groups and names are taken instead of made again (NULL: none); `release`: a view
+ * freed (and *release set to NULL) once params passed every check but memory, before the tree
+ * is made (NULL: none). Errors: sv_view_new's. */
+int view_build(sv_view **out, const sv_source *src, const sv_params *params, const sv_view *like,
+	       sv_view **release, sv_error *err);
+/* The view's time boxes normalised (§5.3) and its Fold% checked; 0 or SV_EINVAL, SV_ENOMEM. */
+int view_check_params(sv_view *v, sv_error *err);
+/* A node as the stacks make it: no samples yet. */
+void view_node_init(vnode *n, uint32_t name);
+/* Room for n nodes and their parents; 0 or SV_ENOMEM. */
+int view_nodes_reserve(sv_view *v, size_t n);
 
 /* view_tree.c: the samples into the nodes the stacks made, then totals, children, ByName
  * and Fold% (t0: when the view's build began, for its timings); 0 or SV_ENOMEM. */

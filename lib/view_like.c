@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/* Views made from another view of the same source (stackview/view.h: sv_view_new_like,
+ * sv_view_renew): what their boxes share reused — the tree refiltered for other IncPats and
+ * ExcPats, the frames' groups and names for other FoldPats — and, when renewing, the old
+ * view's memory given to the new one. */
+#include "stackview/view.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackview/pattern.h"
+#include "sv/array.h"
+#include "view_int.h"
+
+static bool same_box(const sv_params *a, const sv_params *b, int box)
+{
+	const char *x = a->box[box] ? a->box[box] : "", *y = b->box[box] ? b->box[box] : "";
+	return strcmp(x, y) == 0;
+}
+
+static bool blank_box(const sv_params *p, int box)
+{
+	const char *t = p->box[box] ? p->box[box] : "";
+	return strspn(t, " \t;") == strlen(t);
+}
+
+/* IncPats and ExcPats of v's params applied to prev's tree (the same GroupPats and FoldPats;
+ * prev's ExcPats empty or v's), in two steps. First each frame's post-group name is matched
+ * again in v->fm (a copy of prev's memos): a frame ExcPats now discards neither folds nor
+ * has entries, the others keep prev's folding (display names: prev's, the same ids). Every
+ * error a pattern can give comes here. */
+static int refilter_frames(sv_view *v, const sv_view *prev, uint64_t *need, sv_error *err)
+{
+	sv_patlist *inc = NULL, *exc = NULL;
+	int rc;
+	if ((rc = sv_patlist_new(&inc, v->params.box[SV_BOX_INC], "IncPats", err)) ||
+	    (rc = sv_patlist_new(&exc, v->params.box[SV_BOX_EXC], "ExcPats", err)))
+		goto out;
+	size_t ninc = sv_patlist_count(inc);
+	if (ninc > 64) {
+		rc = sv_error_set(err, SV_ELIMIT, "IncPats: more than 64 entries");
+		goto out;
+	}
+	v->inc_empty = ninc == 0;
+	*need = ninc == 64 ? ~0ULL : ((1ULL << ninc) - 1);
+	const sv_source *src = v->src;
+	for (uint32_t f = 0; f < v->nfm; f++) {
+		frame_memo *m = &v->fm[f];
+		const char *pname = m->kind == SV_GROUP_NONE ? sv_source_frame_name(src, f) : view_name_str(prev, m->disp);
+		size_t plen = strlen(pname);
+		m->exc = sv_patlist_count(exc) && sv_patlist_match_any(exc, pname, plen);
+		m->fold = m->fold && !m->exc;
+		m->inc = ninc ? sv_patlist_match_bits(inc, pname, plen) : 0;
+	}
+	const char *hit = sv_patlist_limit_hit(inc) ? sv_patlist_limit_hit(inc) : sv_patlist_limit_hit(exc);
+	if (hit)
+		rc = sv_error_set(err, SV_ELIMIT, "%s: pattern '%.200s' needs too much backtracking to match (simplify it)",
+				  sv_patlist_limit_hit(inc) ? "IncPats" : "ExcPats", hit);
+out:
+	sv_patlist_free(inc);
+	sv_patlist_free(exc);
+	return rc;
+}
+
+/* Then each stack's IncPats entries and discarding are carried from its caller as
+ * transform_stacks carries them (a stack that made no node of its own, folded or an entry
+ * group's inside, adds no entries; nor does a root-most frame that folds), each stack's node
+ * kept from prev (v->stack_pre). A kept stack's frame folds in v->fm as it did in prev's.
+ * 0 or SV_ENOMEM. */
+static int refilter_stacks(sv_view *v, uint64_t need)
+{
+	uint32_t nst = sv_source_stack_count(v->src);
+	const sv_stack_id *caller = sv_source_stack_callers(v->src);
+	const sv_frame_id *frame = sv_source_stack_frames(v->src);
+	bool any_inc = !v->inc_empty;
+	uint8_t *disc = malloc((size_t)nst + 1);
+	uint64_t *inc_of = any_inc ? sv_malloc_big(((size_t)nst + 1) * sizeof(*inc_of)) : NULL;
+	if (!disc || (any_inc && !inc_of)) {
+		free(disc);
+		free(inc_of);
+		return SV_ENOMEM;
+	}
+	const uint32_t *pre = v->stack_pre;
+	for (uint32_t s = 0; s < nst; s++) {
+		sv_stack_id c = caller[s];
+		const frame_memo *m = &v->fm[frame[s]];
+		disc[s] = pre[s] == NONE32 || m->exc || (c != SV_STACK_NONE && disc[c]);
+		uint64_t in = 0;
+		if (!disc[s] && any_inc) {
+			bool own = c == SV_STACK_NONE ? !m->fold : pre[s] != pre[c];
+			in = (c != SV_STACK_NONE ? inc_of[c] : 0) | (own ? m->inc : 0);
+			inc_of[s] = in;
+		}
+		v->stack_node[s] = !disc[s] && (in & need) == need ? pre[s] : NONE32;
+	}
+	free(inc_of);
+	free(disc);
+	return 0;
+}
+
+/* What a view with params can take from prev (a view of the same source). */
+typedef enum like_kind {
+	LIKE_NOTHING, /* other GroupPats */
+	LIKE_NAMES,   /* other FoldPats, or ExcPats prev's tree cannot be refiltered for: the tree
+		       * made again from prev's frames' groups and names */
+	LIKE_TREE,    /* other IncPats, ExcPats, time range or Fold%: prev's tree, refiltered */
+} like_kind;
+
+static like_kind like_of(const sv_view *prev, const sv_params *params)
+{
+	const sv_params *pp = &prev->params;
+	bool same_ie = same_box(pp, params, SV_BOX_INC) && same_box(pp, params, SV_BOX_EXC);
+	if (!same_box(pp, params, SV_BOX_GROUP))
+		return LIKE_NOTHING;
+	if (!same_box(pp, params, SV_BOX_FOLD) ||
+	    (!same_ie && (!prev->stack_pre || !prev->fm ||
+			  !(same_box(pp, params, SV_BOX_EXC) || blank_box(pp, SV_BOX_EXC)))))
+		return LIKE_NAMES;
+	return LIKE_TREE;
+}
+
+/* prev's arrays given to v (sv_view_renew): its names, nodes and per-stack arrays, then the
+ * rest of it freed. */
+static void take_tree(sv_view *v, sv_view *prev)
+{
+	v->base = prev->base;
+	v->nbase = prev->nbase;
+	sv_strtab_dispose(&v->names);
+	v->names = prev->names;
+	sv_strtab_init(&prev->names);
+	v->own_rank = prev->own_rank;
+	v->nown_rank = prev->nown_rank;
+	v->nodes = prev->nodes;
+	v->parent = prev->parent;
+	v->node_cap = prev->node_cap;
+	v->nnodes = prev->nnodes;
+	v->stack_pre = prev->stack_pre;
+	v->stack_folded = prev->stack_folded;
+	v->stack_node = prev->stack_node;
+	prev->own_rank = NULL;
+	prev->nodes = NULL;
+	prev->parent = NULL;
+	prev->stack_pre = NULL;
+	prev->stack_folded = NULL;
+	prev->stack_node = NULL;
+	sv_view_free(prev);
+	for (uint32_t i = 0; i < v->nnodes; i++)
+		view_node_init(&v->nodes[i], v->nodes[i].name);
+}
+
+/* A view on prev's tree (LIKE_TREE); `release`: prev may be given up (*release is prev, set
+ * to NULL once it is), its arrays taken over instead of copied, once params passed every
+ * check but memory. */
+static int view_like(sv_view **out, const sv_view *prev, const sv_params *params, sv_view **release, sv_error *err)
+{
+	const sv_params *pp = &prev->params;
+	bool same_ie = same_box(pp, params, SV_BOX_INC) && same_box(pp, params, SV_BOX_EXC);
+	int rc;
+	uint64_t need = 0;
+	sv_view *v = calloc(1, sizeof(*v));
+	if (!v)
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	v->src = prev->src;
+	v->scaling = prev->scaling;
+	v->inc_empty = prev->inc_empty;
+	sv_strtab_init(&v->names);
+	double t0 = sv_view_now_ms();
+	if (sv_params_copy(&v->params, params)) {
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
+		goto out;
+	}
+	if ((rc = view_check_params(v, err)))
+		goto out;
+	uint32_t nst = sv_source_stack_count(v->src);
+	if (prev->stack_pre && prev->fm) {
+		if (!(v->fm = malloc(((size_t)prev->nfm + 1) * sizeof(*v->fm)))) {
+			rc = sv_error_set(err, SV_ENOMEM, NULL);
+			goto out;
+		}
+		v->nfm = prev->nfm;
+		memcpy(v->fm, prev->fm, (size_t)prev->nfm * sizeof(*v->fm));
+	}
+	if (!same_ie && (rc = refilter_frames(v, prev, &need, err)))
+		goto out;
+	if (release) { /* every check on params passed: prev's memory is the new view's */
+		take_tree(v, *release);
+		*release = NULL;
+		prev = NULL;
+	} else {
+		/* the names, the nodes (as the stacks made them, before any sample) and each
+		 * stack's node */
+		v->stack_node = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_node));
+		v->stack_folded = malloc((size_t)nst + 1);
+		if (v->fm && !(v->stack_pre = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_pre)))) {
+			rc = sv_error_set(err, SV_ENOMEM, NULL);
+			goto out;
+		}
+		if (view_names_like(v, prev) || view_nodes_reserve(v, (size_t)prev->nnodes + 1) || !v->stack_node ||
+		    !v->stack_folded) {
+			rc = sv_error_set(err, SV_ENOMEM, NULL);
+			goto out;
+		}
+		if (v->fm)
+			memcpy(v->stack_pre, prev->stack_pre, ((size_t)nst + 1) * sizeof(*v->stack_pre));
+		v->nnodes = prev->nnodes;
+		for (uint32_t i = 0; i < v->nnodes; i++)
+			view_node_init(&v->nodes[i], prev->nodes[i].name);
+		memcpy(v->parent, prev->parent, (size_t)v->nnodes * sizeof(*v->parent));
+		memcpy(v->stack_folded, prev->stack_folded, (size_t)nst + 1);
+		if (same_ie)
+			memcpy(v->stack_node, prev->stack_node, ((size_t)nst + 1) * sizeof(*v->stack_node));
+	}
+	if (!same_ie && (rc = refilter_stacks(v, need))) {
+		rc = sv_error_set(err, rc, NULL);
+		goto out;
+	}
+	if ((rc = sv_view_finish(v, t0))) {
+		rc = sv_error_set(err, rc, NULL);
+		goto out;
+	}
+	*out = v;
+	return 0;
+out:
+	sv_view_free(v);
+	return rc;
+}
+
+/* A view of prev's source with params, built as much as can be from prev (like_of); `release`
+ * as view_like's. */
+static int view_from(sv_view **out, const sv_view *prev, const sv_params *params, sv_view **release, sv_error *err)
+{
+	switch (like_of(prev, params)) {
+	case LIKE_NOTHING:
+		return view_build(out, prev->src, params, NULL, release, err);
+	case LIKE_NAMES:
+		return view_build(out, prev->src, params, prev->fm && prev->nfm == sv_source_frame_count(prev->src) ? prev : NULL,
+				release, err);
+	case LIKE_TREE:
+	default:
+		return view_like(out, prev, params, release, err);
+	}
+}
+
+int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params, sv_error *err)
+{
+	return view_from(out, prev, params, NULL, err);
+}
+
+int sv_view_renew(sv_view **vp, const sv_params *params, bool *remade, sv_error *err)
+{
+	sv_view *prev = *vp, *v;
+	const sv_source *src = prev->src;
+	sv_params old;
+	*remade = false;
+	if (sv_params_copy(&old, &prev->params)) {
+		sv_params_dispose(&old);
+		return sv_error_set(err, SV_ENOMEM, NULL);
+	}
+	int rc = view_from(&v, prev, params, vp, err);
+	if (!rc) {
+		sv_view_free(*vp); /* (NULL: given up on the way) */
+		*vp = v;
+	} else if (!*vp) { /* prev given up: made again with its params */
+		*remade = true;
+		if (view_build(vp, src, &old, NULL, NULL, NULL))
+			*vp = NULL;
+	}
+	sv_params_dispose(&old);
+	return rc;
+}
+
