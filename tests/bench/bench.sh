@@ -238,7 +238,9 @@ if command -v perf >/dev/null 2>&1 && perf record -q -e cpu-clock -o /dev/null t
 		echo "refilter on it (goal: <= 150 ms per million samples):"
 		"$B/tests/bench/engine" "$G" 2 | sed -n '/with the stacks/,$p'
 		echo "the same in the terminal UI (the view, its When column, the rows and the drawing):"
-		"$B/tests/bench/tui-bench" examples/tutorial.perfView.xml "$G" | grep -E '^apply'
+		/usr/bin/time -f "tui-bench peak RSS %M KB (the source, one view and a box change's)" -o "$B/bench/rss" \
+			"$B/tests/bench/tui-bench" examples/tutorial.perfView.xml "$G" | grep -E '^apply'
+		tail -1 "$B/bench/rss"
 	fi
 fi
 
