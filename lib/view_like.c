@@ -119,8 +119,8 @@ static like_kind like_of(const sv_view *prev, const sv_params *params)
 	return LIKE_TREE;
 }
 
-/* prev's arrays given to v (sv_view_renew): its names, nodes and per-stack arrays, then the
- * rest of it freed. */
+/* prev's arrays given to v (sv_view_renew): its names, nodes, per-stack arrays and, when v
+ * has no copy of them, its frames' memos; then the rest of it freed. */
 static void take_tree(sv_view *v, sv_view *prev)
 {
 	v->base = prev->base;
@@ -137,6 +137,11 @@ static void take_tree(sv_view *v, sv_view *prev)
 	v->stack_pre = prev->stack_pre;
 	v->stack_folded = prev->stack_folded;
 	v->stack_node = prev->stack_node;
+	if (!v->fm && prev->fm && prev->stack_pre) { /* (not matched again: as it is) */
+		v->fm = prev->fm;
+		v->nfm = prev->nfm;
+		prev->fm = NULL;
+	}
 	prev->own_rank = NULL;
 	prev->nodes = NULL;
 	prev->parent = NULL;
@@ -172,7 +177,7 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 	if ((rc = view_check_params(v, err)))
 		goto out;
 	uint32_t nst = sv_source_stack_count(v->src);
-	if (prev->stack_pre && prev->fm) {
+	if (prev->stack_pre && prev->fm && !(release && same_ie)) {
 		if (!(v->fm = malloc(((size_t)prev->nfm + 1) * sizeof(*v->fm)))) {
 			rc = sv_error_set(err, SV_ENOMEM, NULL);
 			goto out;
