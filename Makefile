@@ -134,6 +134,12 @@ $(B)/tests/unit/%: tests/unit/%.c $(FMTA) $(LIBA)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(TEST_CFLAGS) -Ilib -MMD -MP $< -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -lcmocka -pthread -lm
 
+# the terminal UI's unit tests link it too
+$(B)/tests/unit/test_tui_%: tests/unit/test_tui_%.c $(TUIA) $(FMTA) $(LIBA)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(TEST_CFLAGS) -Ilib -Itui $(TUI_CFLAGS) -MMD -MP $< -o $@ $(LDSAN) $(TUIA) $(FMTA) $(LIBA) $(PKG_LIBS) $(TUI_LIBS) -lcmocka -pthread -lm
+
 # Fuzz targets: replayed over their corpora by `make test` (any variant), run by `make fuzz`.
 $(B)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_common.h $(FMTA) $(LIBA)
 	@mkdir -p $(dir $@)

@@ -459,6 +459,8 @@ void tui_app_react(tui_app *a, int flags)
 		if (had)
 			tui_expand_hot(a);
 	}
+	if (!tui_app_frame(a)->view)
+		return; /* (quitting: see recompute) */
 	if (a->after.kind == AFTER_SAMPLE) { /* its node in the view just made, shown in the call tree */
 		tui_frame *f = tui_app_frame(a);
 		sv_node_id node;
@@ -470,8 +472,6 @@ void tui_app_react(tui_app *a, int flags)
 			flags |= TUI_REFLATTEN;
 		}
 	}
-	if (!tui_app_frame(a)->view)
-		return; /* (quitting: see recompute) */
 	if (flags & (TUI_REFLATTEN | TUI_RECOMPUTE)) {
 		tui_reflatten(a);
 		place_after(a);

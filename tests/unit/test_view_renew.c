@@ -102,69 +102,7 @@ static void test_renew_out_of_memory(void **state)
 	skip(); /* (this program's malloc would stand in for the sanitizer's) */
 }
 #else
-/* glibc's allocator under this program's malloc, which fails the fail_at-th allocation once
- * armed (counted in nalloc) and counts the blocks not freed. */
-extern void *__libc_malloc(size_t n);
-extern void *__libc_calloc(size_t n, size_t size);
-extern void *__libc_realloc(void *p, size_t n);
-extern void __libc_free(void *p);
-static long fail_at, nalloc;
-static long live; /* blocks allocated and not freed */
-
-static bool fails(void)
-{
-	return fail_at && ++nalloc == fail_at;
-}
-
-static void *counted(void *p)
-{
-	live += p != NULL;
-	return p;
-}
-
-void *malloc(size_t n)
-{
-	return fails() ? NULL : counted(__libc_malloc(n));
-}
-
-void *calloc(size_t n, size_t size)
-{
-	return fails() ? NULL : counted(__libc_calloc(n, size));
-}
-
-void *realloc(void *p, size_t n)
-{
-	if (fails())
-		return NULL;
-	void *q = __libc_realloc(p, n);
-	live += (!p && q) - (p && !n && !q);
-	return q;
-}
-
-void free(void *p)
-{
-	live -= p != NULL;
-	__libc_free(p);
-}
-
-/* (glibc's own calls its allocator directly) */
-char *strdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-	return d ? memcpy(d, s, n) : NULL;
-}
-
-char *strndup(const char *s, size_t max)
-{
-	size_t n = strnlen(s, max);
-	char *d = malloc(n + 1);
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = 0;
-	}
-	return d;
-}
+#include "alloc_fail.h"
 
 /* Each allocation of a renewal failing in turn (other GroupPats, FoldPats, IncPats and time
  * range, on the tutorial with the stacks' sums shared as the terminal UI has them): the result
