@@ -151,6 +151,9 @@ $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FMTA) $(L
 $(B)/tests/bench/gen: tests/bench/gen.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -O2 $< -o $@ $(LDSAN) -pthread -lm
+$(B)/tests/bench/memtouch: tests/bench/memtouch.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -O2 $< -o $@ $(LDSAN)
 $(B)/tests/bench/engine: tests/bench/engine.c $(FMTA) $(LIBA)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(TEST_CFLAGS) -O2 $< -o $@ $(LDSAN) $(FMTA) $(LIBA) $(PKG_LIBS) -pthread -lm
@@ -166,7 +169,7 @@ $(B)/tests/bench/tui-bench: tests/bench/tui.c $(TUIA) $(FMTA) $(LIBA)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(TEST_CFLAGS) -Itui $(TUI_CFLAGS) -O2 $< -o $@ $(LDSAN) $(TUIA) $(FMTA) $(LIBA) $(PKG_LIBS) $(TUI_LIBS) -pthread -lm
 
-bench: $(BIN) $(B)/tests/bench/gen $(B)/tests/bench/engine $(B)/tests/bench/tui-bench
+bench: $(BIN) $(B)/tests/bench/gen $(B)/tests/bench/engine $(B)/tests/bench/tui-bench $(B)/tests/bench/memtouch
 	$(Q)SV_BUILD=$(B) bash tests/bench/bench.sh
 
 # What the build and the demo need (make deps), and what the tests add to it (make deps-test:
