@@ -35,6 +35,16 @@ void *sv_malloc_big(size_t bytes)
 	return p;
 }
 
+void *sv_calloc_big(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	void *p = sv_malloc_big(n * size);
+	if (p)
+		memset(p, 0, n * size);
+	return p;
+}
+
 int sv_move_big(void *pp, size_t n, size_t ncap, size_t size)
 {
 	if (size && ncap > SIZE_MAX / size)

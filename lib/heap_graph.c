@@ -118,12 +118,10 @@ static int read_types(hg *c)
 	else
 		c->type32 = sv_malloc_big((size_t)n * sizeof(*c->type32));
 	size_t words = (size_t)n / 64 + 1; /* (read at random: on huge pages where large) */
-	c->taken = sv_malloc_big(words * sizeof(*c->taken));
-	c->prio_bits = sv_malloc_big(words * sizeof(*c->prio_bits));
+	c->taken = sv_calloc_big(words, sizeof(*c->taken));
+	c->prio_bits = sv_calloc_big(words, sizeof(*c->prio_bits));
 	if ((!c->type16 && !c->type32) || !c->taken || !c->prio_bits)
 		return SV_ENOMEM;
-	memset(c->taken, 0, words * sizeof(*c->taken));
-	memset(c->prio_bits, 0, words * sizeof(*c->prio_bits));
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t type, at;
 		int64_t size;

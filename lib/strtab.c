@@ -81,10 +81,9 @@ static int strtab_rehash(strtab *t)
 	uint32_t ncap = t->slot_cap ? t->slot_cap * 2 : 256, mask = ncap - 1;
 	/* on huge pages where large: each probe is a random read, and a TLB miss per probe
 	 * cost more than the read */
-	uint64_t *slots = sv_malloc_big(ncap * sizeof(*slots));
+	uint64_t *slots = sv_calloc_big(ncap, sizeof(*slots));
 	if (!slots)
 		return SV_ENOMEM;
-	memset(slots, 0, ncap * sizeof(*slots));
 	for (uint32_t k = 0; k < t->slot_cap; k++) {
 		uint64_t v = t->slots[k];
 		if (!v)

@@ -26,6 +26,9 @@ int sv_array_reserve(void *pp, size_t *cap, size_t need, size_t size);
 void sv_advise_huge(void *p, size_t bytes);
 /* malloc, with that hint for a large block. */
 void *sv_malloc_big(size_t bytes);
+/* calloc, with that hint given before the block is first written (calloc may clear it
+ * first: its pages are then faulted small). NULL when n * size overflows or memory ran out. */
+void *sv_calloc_big(size_t n, size_t size);
 /* Move the array *pp (its first n elements of `size` bytes in use) to a new block of ncap
  * elements with that hint, given before the block is first written (realloc copies into
  * pages faulted before any hint can reach them): for large arrays read at random that grow.
