@@ -72,18 +72,12 @@ static int hrows_span(hrows *h, const sv_view *v, sv_name_id apart)
 		if (h->w[i] > h->w[p])
 			h->w[p] = h->w[i];
 	}
-	size_t total = 0;
 	for (uint32_t i = 0; i < nn; i++) {
-		if (total > UINT32_MAX - 2 * SV_WHEN_LEN)
-			return SV_ENOMEM; /* 16 GB of floats */
 		h->w[i] = (uint8_t)(h->lo[i] < h->w[i] ? h->w[i] - h->lo[i] : 0);
 		if (!h->w[i])
 			h->lo[i] = 0;
-		h->off[i] = (uint32_t)total;
-		total += h->w[i];
 	}
-	h->rows = calloc(total ? total : 1, sizeof(float));
-	return h->rows ? 0 : SV_ENOMEM;
+	return sv_rows_place(&h->rows, h->off, h->w, nn);
 }
 
 /* dst[0, n) += w * src[0, n) as sv_hist_add adds (a float holds each sum exactly). */

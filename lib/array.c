@@ -45,6 +45,19 @@ void *sv_calloc_big(size_t n, size_t size)
 	return p;
 }
 
+int sv_rows_place(float **rows, uint32_t *off, const uint8_t *w, size_t n)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (total > UINT32_MAX - 64)
+			return SV_ENOMEM;
+		off[i] = (uint32_t)total;
+		total += w[i];
+	}
+	*rows = calloc(total ? total : 1, sizeof(float));
+	return *rows ? 0 : SV_ENOMEM;
+}
+
 int sv_move_big(void *pp, size_t n, size_t ncap, size_t size)
 {
 	if (size && ncap > SIZE_MAX / size)

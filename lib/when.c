@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sv/array.h"
 #include "stackview/view.h"
 #include "stackview/when.h"
 #include "view_int.h"
@@ -194,19 +195,14 @@ static int exc_rows(sv_view *v)
 	v->exc_w = malloc(nn + 1);
 	if (!v->exc_off || !v->exc_lo || !v->exc_w)
 		goto fail;
-	size_t total = 0;
 	for (size_t i = 0; i < nn; i++) {
 		int8_t own[2];
 		own_span(v, (uint32_t)i, D, own);
 		bool any = own[0] <= own[1];
-		if (total > UINT32_MAX - 2 * SV_WHEN_LEN) /* 16 GB of floats: refused */
-			goto fail;
 		v->exc_lo[i] = (uint8_t)(any ? own[0] : 0);
 		v->exc_w[i] = (uint8_t)(any ? own[1] - own[0] + 1 : 0);
-		v->exc_off[i] = (uint32_t)total;
-		total += v->exc_w[i];
 	}
-	if (!(v->exc_rows = calloc(total ? total : 1, sizeof(float))))
+	if (sv_rows_place(&v->exc_rows, v->exc_off, v->exc_w, nn))
 		goto fail;
 	if (D > 0 && fill_sparse(v, D, v->exc_rows, v->exc_off, v->exc_lo))
 		goto fail;

@@ -12,6 +12,7 @@
 #define SV_INTERNAL_ARRAY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Make room for `need` elements of `size` bytes in the array *pp of capacity *cap (both
  * updated). Capacity grows by doubling from 16. 0, or SV_ENOMEM when the allocation fails
@@ -29,6 +30,10 @@ void *sv_malloc_big(size_t bytes);
 /* calloc, with that hint given before the block is first written (calloc may clear it
  * first: its pages are then faulted small). NULL when n * size overflows or memory ran out. */
 void *sv_calloc_big(size_t n, size_t size);
+/* Rows of w[i] floats (at most 255) laid end to end in one zeroed table (*rows): off[i] where
+ * row i starts. 0, or SV_ENOMEM past 2^32 - 64 floats (16 GB: offsets stay 64 below
+ * UINT32_MAX) or when memory ran out. */
+int sv_rows_place(float **rows, uint32_t *off, const uint8_t *w, size_t n);
 /* Move the array *pp (its first n elements of `size` bytes in use) to a new block of ncap
  * elements with that hint, given before the block is first written (realloc copies into
  * pages faulted before any hint can reach them): for large arrays read at random that grow.
