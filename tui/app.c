@@ -102,13 +102,19 @@ static void drop_focus_views(tui_frame *f)
 	f->cc = NULL;
 }
 
-/* Everything derived from the frame's view goes, and the panes start afresh (node ids change
- * with the view). */
-static int frame_reset(tui_frame *f)
+/* What was derived from the frame's view goes (made again when a tab asks for it). */
+static void drop_derived(tui_frame *f)
 {
 	drop_focus_views(f);
 	sv_flame_free(f->flame);
 	f->flame = NULL;
+}
+
+/* Everything derived from the frame's view goes, and the panes start afresh (node ids change
+ * with the view). */
+static int frame_reset(tui_frame *f)
+{
+	drop_derived(f);
 	f->flame_top = SV_NODE_ROOT;
 	f->flame_sel = 0;
 	f->nzooms = 0;
@@ -139,9 +145,7 @@ static int tui_frame_apply(tui_frame *f, const sv_params *p, sv_error *err)
 	if (f->view) {
 		/* the old view's memory goes to the new one (what it shares with it reused): what
 		 * was derived from it goes first */
-		drop_focus_views(f);
-		sv_flame_free(f->flame);
-		f->flame = NULL;
+		drop_derived(f);
 		bool remade;
 		rc = sv_view_renew(&f->view, p, &remade, err);
 		if (rc && remade)
