@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fixtures.h"
+#include "view_asserts.h"
 #include "stackview/aggview.h"
 #include "stackview/formats.h"
 #include "stackview/when.h"
@@ -72,20 +73,6 @@ static void test_max(void **state)
 	assert_true(sv_view_node_stats(v, SV_NODE_ROOT)->max == 85);
 	sv_view_free(v);
 	sv_source_free(s);
-}
-
-/* The same ByName rows: names, stats and When. */
-static void assert_same_byname(sv_view *a, sv_view *b)
-{
-	char wa[SV_WHEN_LEN + 1], wb[SV_WHEN_LEN + 1];
-	assert_int_equal(sv_view_byname_count(a), sv_view_byname_count(b));
-	for (uint32_t r = 0; r < sv_view_byname_count(a); r++) {
-		assert_string_equal(sv_view_name(a, sv_view_byname_name(a, r)), sv_view_name(b, sv_view_byname_name(b, r)));
-		assert_memory_equal(sv_view_byname_stats(a, r), sv_view_byname_stats(b, r), sizeof(sv_stats));
-		assert_int_equal(sv_view_byname_when(wa, a, r), 0);
-		assert_int_equal(sv_view_byname_when(wb, b, r), 0);
-		assert_string_equal(wa, wb);
-	}
 }
 
 /* Two views are the same: nodes, their stats and When, ByName rows and their When. */
@@ -186,30 +173,6 @@ static void test_new_like(void **state)
 	sv_params_dispose(&p0);
 	sv_view_free(prev);
 	sv_source_free(s);
-}
-
-/* Two views show the same tree: from the root, each alive node's name, stats and When, its
- * children in order (a view made from another's tree may hold more nodes, dead ones), and
- * the same ByName rows. */
-static void assert_same_tree_at(sv_view *a, sv_node_id x, sv_view *b, sv_node_id y)
-{
-	char wa[SV_WHEN_LEN + 1], wb[SV_WHEN_LEN + 1];
-	assert_string_equal(sv_view_name(a, sv_view_node_name(a, x)), sv_view_name(b, sv_view_node_name(b, y)));
-	assert_memory_equal(sv_view_node_stats(a, x), sv_view_node_stats(b, y), sizeof(sv_stats));
-	assert_int_equal(sv_view_node_when(wa, a, x), 0);
-	assert_int_equal(sv_view_node_when(wb, b, y), 0);
-	assert_string_equal(wa, wb);
-	const sv_node_id *ka, *kb;
-	uint32_t na = sv_view_node_children(a, x, &ka), nb = sv_view_node_children(b, y, &kb);
-	assert_int_equal(na, nb);
-	for (uint32_t i = 0; i < na; i++)
-		assert_same_tree_at(a, ka[i], b, kb[i]);
-}
-
-static void assert_same_tree(sv_view *a, sv_view *b)
-{
-	assert_same_tree_at(a, SV_NODE_ROOT, b, SV_NODE_ROOT);
-	assert_same_byname(a, b);
 }
 
 /* sv_view_new_like with other IncPats and ExcPats (the same GroupPats and FoldPats, the

@@ -7,34 +7,8 @@
 #include <string.h>
 
 #include "fixtures.h"
+#include "view_asserts.h"
 #include "stackview/formats.h"
-#include "stackview/when.h"
-
-/* Two views show the same tree and ByName rows (names compared as text: ids may differ). */
-static void same_tree_at(sv_view *a, sv_node_id x, sv_view *b, sv_node_id y)
-{
-	char wa[SV_WHEN_LEN + 1], wb[SV_WHEN_LEN + 1];
-	assert_string_equal(sv_view_name(a, sv_view_node_name(a, x)), sv_view_name(b, sv_view_node_name(b, y)));
-	assert_memory_equal(sv_view_node_stats(a, x), sv_view_node_stats(b, y), sizeof(sv_stats));
-	assert_int_equal(sv_view_node_when(wa, a, x), 0);
-	assert_int_equal(sv_view_node_when(wb, b, y), 0);
-	assert_string_equal(wa, wb);
-	const sv_node_id *ka, *kb;
-	uint32_t na = sv_view_node_children(a, x, &ka), nb = sv_view_node_children(b, y, &kb);
-	assert_int_equal(na, nb);
-	for (uint32_t i = 0; i < na; i++)
-		same_tree_at(a, ka[i], b, kb[i]);
-}
-
-static void assert_same(sv_view *a, sv_view *b)
-{
-	same_tree_at(a, SV_NODE_ROOT, b, SV_NODE_ROOT);
-	assert_int_equal(sv_view_byname_count(a), sv_view_byname_count(b));
-	for (uint32_t r = 0; r < sv_view_byname_count(a); r++) {
-		assert_string_equal(sv_view_name(a, sv_view_byname_name(a, r)), sv_view_name(b, sv_view_byname_name(b, r)));
-		assert_memory_equal(sv_view_byname_stats(a, r), sv_view_byname_stats(b, r), sizeof(sv_stats));
-	}
-}
 
 /* v is the view sv_view_new makes of s with p. */
 static void assert_fresh(sv_view *v, const sv_source *s, const sv_params *p)
@@ -42,7 +16,7 @@ static void assert_fresh(sv_view *v, const sv_source *s, const sv_params *p)
 	sv_view *fresh;
 	sv_error err;
 	assert_int_equal(sv_view_new(&fresh, s, p, &err), 0);
-	assert_same(v, fresh);
+	assert_same_tree(v, fresh);
 	sv_view_free(fresh);
 }
 
