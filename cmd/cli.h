@@ -218,7 +218,8 @@ sv_import_opts cli_import_opts(const cli_opts *o);
 int cmd_convert(const cli_opts *o);
 int cmd_tui(const cli_opts *o);
 /* pick: open on the process picker; hot: open the call tree along its hot path. */
-/* prep: the Events view's first part read ahead (tui.c), or NULL. */
+/* prep: the Events view's first part read ahead (tui.c), or NULL. src is taken over (the
+ * window may free it before it ends: a heap snapshot's earlier tree on a Priority change). */
 struct ev_prep;
 int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_params *p, bool pick, bool hot,
 		const char *hello, struct ev_prep *prep);

@@ -306,6 +306,7 @@ int cmd_diff(const cli_opts *o)
 			snprintf(title, sizeof(title), "diff %zu test run%s (%s...) - %zu base run%s (%s...)", nt, nt > 1 ? "s" : "",
 				 base_name(o->files[nb]), nb, nb > 1 ? "s" : "", base_name(o->files[0]));
 		rc = cli_run_tui(&oc, d, title, &dp, false, false, NULL, NULL);
+		d = NULL; /* (taken over) */
 		goto out;
 	}
 	if ((rc = cli_build_view(&dv, d, &dp)) || (rc = runs_follow(&r, &dp)))

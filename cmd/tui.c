@@ -247,6 +247,7 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 	char *script = NULL;
 	if (o->script && !(script = slurp(o->script))) {
 		fprintf(stderr, "stackview: %s: cannot read the key script\n", o->script);
+		sv_source_free(src);
 		return EXIT_USAGE;
 	}
 	const char *slash = strrchr(title, '/');
@@ -255,7 +256,7 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 			   /* a file read from a pipe cannot be read again */
 			   /* nor can a diff's runs, one by one */
 			   o->nfiles && strcmp(o->files[0], "-") && !o->compare ? reload_file : NULL, &pl, .expand_hot = pick || hot,
-			   .compare = o->compare };
+			   .compare = o->compare, .give_source = true };
 	/* a trace read from a file, of a format that lists events: its events can be listed */
 	const sv_format *fmt = sv_format_find(sv_source_format(src));
 	if (!o->compare && o->nfiles && strcmp(o->files[0], "-") && fmt && fmt->list_events)
@@ -345,6 +346,7 @@ static int tui_on_file(const cli_opts *o, const char *why)
 	/* A profile that opens with PerfView's boxes opens along its hot path, as PerfView's
 	 * CallTree does. */
 	rc = cli_run_tui(o, src, o->files[0], &p, pick, def != NULL, hello[0] ? hello : NULL, &prep);
+	src = NULL; /* (taken over) */
 out:
 	sv_list_prep_free(prep_take(&prep, true, NULL)); /* (V was not pressed) */
 	free(group);

@@ -224,8 +224,12 @@ int tui_run(sv_source *src, const sv_params *params, const tui_options *o, sv_er
 {
 	tui_app *a;
 	int rc = tui_app_new(&a, src, params, o->title, err);
-	if (rc)
+	if (rc) {
+		if (o->give_source)
+			sv_source_free(src);
 		return rc;
+	}
+	a->frames[0].owns_src = o->give_source;
 	a->save = o->save;
 	a->save_payload = o->save_payload;
 	a->presets = o->presets;

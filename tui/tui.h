@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The terminal UI's entry points for cmd/. Ownership: borrows the source and parameters. */
+/* The terminal UI's entry points for cmd/. Ownership: borrows the source (unless
+ * tui_options.give_source) and the parameters. */
 #ifndef STACKVIEW_TUI_H
 #define STACKVIEW_TUI_H
 
@@ -71,6 +72,9 @@ typedef struct tui_options {
 	/* A diff of several runs: the first view's rows get its Base, Test, 95 % CI, p and Sig
 	 * columns (the comparison follows the boxes). Borrowed for the run; NULL = none. */
 	struct sv_compare *compare;
+	/* tui_run takes the source over: it frees it, and may before it returns (a heap
+	 * snapshot's first tree, asleep under another Priority's). false: borrowed. */
+	bool give_source;
 } tui_options;
 
 /* Give the terminal back if the TUI holds it; safe from a fatal-signal handler, which the
