@@ -10,6 +10,7 @@
 
 #include "stackview/when.h"
 #include "sv/boxtext.h"
+#include "sv/heap_graph.h"
 
 
 static bool is_module_char(char c)
@@ -79,6 +80,12 @@ void sv_cmd_module_of(char *buf, size_t size, const char *name)
 			z++;
 		snprintf(buf, size, "%.*s", (int)(z - a), a);
 	}
+}
+
+int sv_cmd_priority_check(const char *prio, sv_error *err)
+{
+	float none;
+	return sv_heap_priorities(&none, NULL, 0, prio, err);
 }
 
 int sv_cmd_priority(char **out, const char *prio, const char *item, double delta)

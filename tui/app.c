@@ -519,6 +519,72 @@ int tui_apply_params(tui_app *a, const sv_params *p, const char *what)
 	return tui_stage(a, p, SIZE_MAX, what);
 }
 
+void tui_frame_sleep(tui_app *a, tui_frame *f)
+{
+	drop_derived(f);
+	sv_rows_dispose(&f->rows);
+	f->slept_nodes = f->view ? sv_view_node_count(f->view) : 0;
+	sv_view_free(f->view);
+	f->view = NULL;
+	if (f->owns_src && f->priority && a->reload) {
+		sv_source_free(f->src);
+		f->src = NULL;
+	}
+	f->asleep = true;
+}
+
+int tui_frame_wake(tui_app *a, tui_frame *f, sv_error *err)
+{
+	if (!f->asleep)
+		return 0;
+	bool reread = !f->src;
+	int rc = 0;
+	if (reread) {
+		tui_reload rl = { .priority = f->priority };
+		sv_source *s = NULL;
+		if (!a->reload)
+			return sv_error_set(err, SV_EINVAL, "the file cannot be opened again here");
+		if ((rc = a->reload(a->reload_payload, &rl, &s, err)))
+			return err && !err->msg[0] ? sv_error_set(err, rc, NULL) : rc;
+		if (sv_source_sum_stacks(s)) {
+			sv_source_free(s);
+			return sv_error_set(err, SV_ENOMEM, NULL);
+		}
+		f->src = s;
+	}
+	if ((rc = sv_view_new(&f->view, f->src, &f->params, err)))
+		return err && !err->msg[0] ? sv_error_set(err, rc, NULL) : rc;
+	f->asleep = false;
+	/* the same file and boxes make the same tree: the panes fit it, unless the file changed */
+	if (reread && sv_view_node_count(f->view) != f->slept_nodes)
+		(void)frame_reset(f); /* (a view without its root open is still a view) */
+	return 0;
+}
+
+int tui_pop_frames(tui_app *a, size_t n, bool *reread)
+{
+	if (reread)
+		*reread = false;
+	if (n < 1 || n >= a->nframes)
+		return 0;
+	while (a->nframes > n)
+		tui_frame_dispose(&a->frames[--a->nframes]);
+	tui_frame *f = tui_app_frame(a);
+	sv_error err;
+	sv_error_clear(&err);
+	bool again = f->asleep && !f->src;
+	if (tui_frame_wake(a, f, &err)) {
+		a->fatal = err;
+		a->quit = true;
+		return 0;
+	}
+	if (reread)
+		*reread = again;
+	tui_status(a, "back to %s%s", a->nframes > 1 ? f->title : "the first view",
+		   again ? " (the snapshot read again with its priorities)" : "");
+	return TUI_REDRAW | TUI_REFLATTEN;
+}
+
 int tui_push_frame(tui_app *a, sv_source *src, const sv_params *p, const char *title)
 {
 	/* `p` may be a frame's own (the array moves when it grows): copied first */

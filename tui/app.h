@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "keymap.h"
 #include "screen.h"
@@ -63,6 +64,10 @@ typedef struct tui_frame {
 	size_t nhist, hpos, hist_cap;
 	char *focus;
 	char *priority; /* a whole heap snapshot: the Priority patterns of src; NULL = not one */
+	/* asleep under another Priority's frame (tui_frame_sleep): no view, and no source when
+	 * the file can be read again; the node count its view had, to know the panes still fit */
+	bool asleep;
+	uint32_t slept_nodes;
 	sv_aggtree *agg; /* Callers or Callees of the focus, for the tab shown */
 	tui_tab agg_tab;
 	sv_callercallee *cc;
@@ -270,6 +275,17 @@ int tui_apply_params(tui_app *a, const sv_params *p, const char *what);
 int tui_stage(tui_app *a, const sv_params *p, size_t hpos, const char *what);
 /* Push a new frame (Drill Into, Flatten) on src, which it takes over. */
 int tui_push_frame(tui_app *a, sv_source *src, const sv_params *p, const char *title);
+/* Leave the frames above the first n (Esc, a jump back; n >= 1): the one then on top is woken
+ * when asleep (*reread: its file read again; may be NULL), the status line says where the
+ * user is; when it cannot be woken (memory, the file gone) the window quits with the error.
+ * Returns reactions. */
+int tui_pop_frames(tui_app *a, size_t n, bool *reread);
+/* A heap snapshot's frame that another Priority's frame goes on: its view goes, and its
+ * source when the file can be read again (one tree in memory however many Priority changes);
+ * its boxes, history, focus and panes stay. tui_frame_wake makes them again (the file read
+ * with the frame's priorities): 0, or an error in err with the frame still asleep. */
+void tui_frame_sleep(tui_app *a, tui_frame *f);
+int tui_frame_wake(tui_app *a, tui_frame *f, sv_error *err);
 const char *tui_row_name(tui_app *a, size_t i);
 /* The grid's default columns shown, the others hidden, every tab in its view's order. */
 void tui_default_columns(tui_app *a);

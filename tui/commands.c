@@ -207,11 +207,8 @@ static int cmd_leave(tui_app *a, bool esc)
 {
 	if (tui_nav_can_leave(a))
 		return tui_nav_leave(a);
-	if (a->nframes > 1) {
-		tui_frame_dispose(&a->frames[--a->nframes]);
-		tui_status(a, "back to %s", a->nframes > 1 ? tui_app_frame(a)->title : "the first view");
-		return TUI_REDRAW | TUI_REFLATTEN;
-	}
+	if (a->nframes > 1)
+		return tui_pop_frames(a, a->nframes - 1, NULL);
 	if (esc && !a->esc_armed) {
 		a->esc_armed = true;
 		tui_status(a, "Esc again (or q) quits");

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The Priority box of a heap snapshot (PerfView's, above its heap views): the patterns that
  * choose the spanning tree the stacks come from. A change opens the file again with them
- * (tui_options.reload) on the stack of views, so Esc goes back to the earlier priorities. */
+ * (tui_options.reload) on the stack of views, so Esc goes back to the earlier priorities; the
+ * earlier tree sleeps meanwhile (tui_frame_sleep): its view, and its source when the file
+ * can be read again, are given up first and made again by Esc. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,32 +37,51 @@ int tui_priority_apply(tui_app *a, const char *text)
 		tui_status(a, "the priorities are unchanged");
 		return TUI_REDRAW;
 	}
+	sv_error err;
+	sv_error_clear(&err);
+	if (sv_cmd_priority_check(text, &err)) { /* (before the view below is given up) */
+		tui_status(a, "%s", err.msg[0] ? err.msg : "out of memory");
+		return TUI_REDRAW;
+	}
 	char *prio = strdup(text);
 	if (!prio) {
 		tui_status(a, "out of memory");
 		return TUI_REDRAW;
 	}
+	/* the tree of the earlier priorities goes first (its frame made again by Esc): one
+	 * snapshot in memory however many times they change */
+	tui_frame *below = tui_app_frame(a);
+	tui_frame_sleep(a, below);
 	sv_source *ns = NULL;
-	sv_error err;
-	sv_error_clear(&err);
 	tui_reload rl = { .priority = prio };
+	int r = TUI_REDRAW;
 	if (a->reload(a->reload_payload, &rl, &ns, &err)) {
 		tui_status(a, "%s", err.msg);
 		free(prio);
-		return TUI_REDRAW;
-	}
-	char title[300];
-	snprintf(title, sizeof(title), "priority %.200s", prio);
-	tui_nav_push(a);
-	size_t before = a->nframes;
-	int r = tui_push_frame(a, ns, &tui_app_frame(a)->params, title);
-	if (a->nframes > before) {
-		tui_app_frame(a)->priority = prio;
-		tui_expand_hot(a); /* as the snapshot first opened */
 	} else {
+		char title[300];
+		snprintf(title, sizeof(title), "priority %.200s", prio);
+		tui_nav_push(a);
+		size_t before = a->nframes;
+		r = tui_push_frame(a, ns, &below->params, title);
+		if (a->nframes > before) {
+			tui_app_frame(a)->priority = prio;
+			tui_expand_hot(a); /* as the snapshot first opened */
+			return r;
+		}
 		free(prio);
 	}
-	return r;
+	/* the new tree could not be made: the earlier one again */
+	char msg[sizeof(a->status)];
+	snprintf(msg, sizeof(msg), "%s", a->status);
+	sv_error_clear(&err);
+	if (tui_frame_wake(a, tui_app_frame(a), &err)) { /* (the frames may have moved) */
+		a->fatal = err;
+		a->quit = true;
+		return 0;
+	}
+	tui_status(a, "%s", msg);
+	return r | TUI_REFLATTEN;
 }
 
 /* Raise / Lower Item (or Module) Priority on the cursor's row, by one. */

@@ -86,10 +86,16 @@ int tui_nav_leave(tui_app *a)
 
 /* Go to a remembered place (it is consumed): drilled frames above it are left, the focus,
  * tab and cursor restored. */
-static int go(tui_app *a, tui_nav *to)
+static int go(tui_app *a, tui_nav *to, bool *reread)
 {
-	while (a->nframes > to->nframes)
-		tui_frame_dispose(&a->frames[--a->nframes]);
+	*reread = false;
+	if (a->nframes > to->nframes) {
+		(void)tui_pop_frames(a, to->nframes, reread);
+		if (a->quit) { /* the frame it was on could not be made again */
+			nav_free(to);
+			return TUI_REDRAW;
+		}
+	}
 	tui_frame *f = tui_app_frame(a);
 	bool same = (!f->focus && !to->focus) || (f->focus && to->focus && !strcmp(f->focus, to->focus));
 	if (!same) {
@@ -103,7 +109,7 @@ static int go(tui_app *a, tui_nav *to)
 }
 
 /* One step in a direction: from `from` to `to` (the back or forward stack). */
-static int step(tui_app *a, tui_nav *from, size_t *nfrom, tui_nav **to, size_t *nto, size_t *capto)
+static int step(tui_app *a, tui_nav *from, size_t *nfrom, tui_nav **to, size_t *nto, size_t *capto, bool *reread)
 {
 	while (*nfrom) {
 		tui_nav e = from[--*nfrom];
@@ -116,25 +122,28 @@ static int step(tui_app *a, tui_nav *from, size_t *nfrom, tui_nav **to, size_t *
 			(void)push(to, nto, capto, cur);
 		else if (e.nframes < a->nframes) /* leaving a drill-in: nothing to come back to */
 			nav_clear(*to, nto);
-		return go(a, &e);
+		return go(a, &e, reread);
 	}
 	return -1;
 }
 
 int tui_nav_back(tui_app *a)
 {
-	int flags = step(a, a->nav_back, &a->nnav_back, &a->nav_fwd, &a->nnav_fwd, &a->nav_fwd_cap);
+	bool reread;
+	int flags = step(a, a->nav_back, &a->nnav_back, &a->nav_fwd, &a->nnav_fwd, &a->nav_fwd_cap, &reread);
 	if (flags < 0) {
 		tui_status(a, "nothing to go back to");
 		return TUI_REDRAW;
 	}
-	tui_status(a, "back (Alt-Right: forward)");
+	if (!a->quit)
+		tui_status(a, "back (Alt-Right: forward)%s", reread ? "; the snapshot read again with its priorities" : "");
 	return flags;
 }
 
 int tui_nav_forward(tui_app *a)
 {
-	int flags = step(a, a->nav_fwd, &a->nnav_fwd, &a->nav_back, &a->nnav_back, &a->nav_back_cap);
+	bool reread;
+	int flags = step(a, a->nav_fwd, &a->nnav_fwd, &a->nav_back, &a->nnav_back, &a->nav_back_cap, &reread);
 	if (flags < 0) {
 		tui_status(a, "nothing to go forward to");
 		return TUI_REDRAW;

@@ -35,6 +35,9 @@ SV_API int sv_cmd_fold_pct(char **out, const char *foldpct, bool increase) SV_MU
  * pattern (a type name, or "MODULE!" for its module). The entry for `item` moves to the front,
  * where it wins, with its number changed by `delta` (a new one starts from 0). */
 SV_API int sv_cmd_priority(char **out, const char *prio, const char *item, double delta) SV_MUST_USE;
+/* Whether a Priority box's text reads (every entry PATTERN->NUMBER, each pattern one): 0, or
+ * SV_EINVAL with the entry and why in err (SV_ENOMEM). */
+SV_API int sv_cmd_priority_check(const char *prio, sv_error *err) SV_MUST_USE;
 /* The module of a display name (§8): text before the first `!` made of module characters,
  * else the word after `module `. Writes "" when there is none. */
 SV_API void sv_cmd_module_of(char *buf, size_t size, const char *name);

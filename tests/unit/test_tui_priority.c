@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/* A heap snapshot's Priority changes in the terminal UI (tui/dlg_priority.c, tui/app.c): the
+ * earlier tree sleeps under the new one (its view and, when the file can be read again, its
+ * source given up before the new tree is read), Esc wakes it as it was left; a Priority box
+ * that does not read gives nothing up; a new tree that cannot be made wakes the earlier one at
+ * once; and when memory runs out while waking, the window is left with a view or quits with
+ * the error, leaving no block behind. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+#include "app.h"
+#include "stackview/formats.h"
+#include "sv/heap_graph.h"
+
+#define DUMP "tests/data/gcdump/ref.gcdump"
+
+typedef struct reloads {
+	int calls;
+	int fail_call; /* this call fails (0: none does) */
+	bool fail_after; /* and every one after it */
+} reloads;
+static reloads rl; /* this test's reloads (the callback's payload is const) */
+
+static int reload(const void *payload, const tui_reload *r, sv_source **out, sv_error *err)
+{
+	(void)payload;
+	rl.calls++;
+	if (rl.fail_call && (rl.calls == rl.fail_call || (rl.fail_after && rl.calls > rl.fail_call)))
+		return sv_error_set(err, SV_EIO, "cannot read " DUMP " again");
+	sv_import_opts io = { 0 };
+	io.priority = r->priority;
+	return sv_load(out, DUMP, &io, err);
+}
+
+/* A window on the snapshot as `stackview view` opens it: the source given over, its Priority
+ * box PerfView's defaults. */
+static tui_app *open_dump(reloads set)
+{
+	sv_source *s;
+	sv_error err;
+	sv_params p;
+	tui_app *a;
+	assert_int_equal(sv_load(&s, DUMP, NULL, &err), 0);
+	assert_int_equal(sv_params_init(&p), 0);
+	assert_int_equal(tui_app_new(&a, s, &p, "ref.gcdump", &err), 0);
+	sv_params_dispose(&p);
+	a->frames[0].owns_src = true;
+	a->frames[0].priority = strdup(sv_heap_default_priorities());
+	assert_non_null(a->frames[0].priority);
+	a->reload = reload;
+	a->reload_payload = NULL;
+	rl = set;
+	a->w = 100;
+	a->h = 20;
+	tui_app_react(a, TUI_REFLATTEN);
+	return a;
+}
+
+static char *raised(void)
+{
+	static char buf[512];
+	snprintf(buf, sizeof(buf), "[local vars]->1;%s", sv_heap_default_priorities());
+	return buf;
+}
+
+static void test_tui_priority_sleeps_and_wakes(void **state)
+{
+	(void)state;
+	tui_app *a = open_dump((reloads){ 0 });
+	tui_frame *f0 = &a->frames[0];
+	uint32_t nodes = sv_view_node_count(f0->view);
+	f0->pane[TAB_CALLTREE].cursor = 2;
+	/* the whole tree opened (the window opened ROOT only) */
+	assert_int_equal(sv_expansion_expand_subtree(f0->pane[TAB_CALLTREE].exp, f0->view, SV_NODE_ROOT), 0);
+	sv_node_id deep = 1;
+	while (deep < nodes && !sv_expansion_has(f0->pane[TAB_CALLTREE].exp, deep))
+		deep++;
+	assert_true(deep < nodes);
+
+	/* a box that does not read: nothing given up, nothing read */
+	tui_app_react(a, tui_priority_apply(a, "[local vars]->one"));
+	assert_int_equal(a->nframes, 1);
+	assert_false(a->frames[0].asleep);
+	assert_non_null(a->frames[0].view);
+	assert_int_equal(rl.calls, 0);
+	assert_non_null(strstr(a->status, "not a number"));
+
+	/* a change: the earlier tree sleeps, its source gone with its view */
+	tui_app_react(a, tui_priority_apply(a, raised()));
+	assert_int_equal(a->nframes, 2);
+	assert_int_equal(rl.calls, 1);
+	f0 = &a->frames[0];
+	assert_true(f0->asleep);
+	assert_null(f0->view);
+	assert_null(f0->src);
+	assert_non_null(a->frames[1].view);
+	assert_string_equal(a->frames[1].priority, raised());
+
+	/* Esc: read again with its own priorities, as it was left */
+	tui_app_react(a, tui_app_handle(a, 27));
+	assert_int_equal(a->nframes, 1);
+	assert_int_equal(rl.calls, 2);
+	f0 = &a->frames[0];
+	assert_false(f0->asleep);
+	assert_non_null(f0->view);
+	assert_non_null(f0->src);
+	assert_int_equal(sv_view_node_count(f0->view), nodes);
+	assert_int_equal(f0->pane[TAB_CALLTREE].cursor, 2);
+	assert_true(sv_expansion_has(f0->pane[TAB_CALLTREE].exp, deep));
+	assert_non_null(strstr(a->status, "read again"));
+	assert_false(a->quit);
+	tui_app_free(a);
+}
+
+static void test_tui_priority_failed_change_wakes(void **state)
+{
+	(void)state;
+	/* the new priorities' tree cannot be read: the earlier one is read again at once */
+	tui_app *a = open_dump((reloads){ .fail_call = 1 });
+	uint32_t nodes = sv_view_node_count(a->frames[0].view);
+	tui_app_react(a, tui_priority_apply(a, raised()));
+	assert_int_equal(a->nframes, 1);
+	assert_int_equal(rl.calls, 2);
+	assert_false(a->frames[0].asleep);
+	assert_non_null(a->frames[0].view);
+	assert_int_equal(sv_view_node_count(a->frames[0].view), nodes);
+	assert_string_equal(a->frames[0].priority, sv_heap_default_priorities());
+	assert_non_null(strstr(a->status, "cannot read"));
+	assert_false(a->quit);
+	tui_app_free(a);
+
+	/* neither can be: the window quits and says why */
+	a = open_dump((reloads){ .fail_call = 1, .fail_after = true });
+	tui_app_react(a, tui_priority_apply(a, raised()));
+	assert_int_equal(a->nframes, 1);
+	assert_true(a->quit);
+	assert_int_equal(a->fatal.code, SV_EIO);
+	tui_app_free(a);
+
+	/* Esc to a tree whose file cannot be read any more: the same */
+	a = open_dump((reloads){ .fail_call = 2 });
+	tui_app_react(a, tui_priority_apply(a, raised()));
+	assert_int_equal(a->nframes, 2);
+	tui_app_react(a, tui_app_handle(a, 27));
+	assert_true(a->quit);
+	assert_int_equal(a->fatal.code, SV_EIO);
+	tui_app_free(a);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+static void test_tui_priority_wake_out_of_memory(void **state)
+{
+	(void)state;
+	skip(); /* (this program's malloc would stand in for the sanitizer's) */
+}
+#else
+#include "alloc_fail.h"
+
+/* Memory running out at each allocation of Esc's wake in turn (one failing, or every one from
+ * there on): a view, or the window quits with SV_ENOMEM; never a block left behind. */
+static void test_tui_priority_wake_out_of_memory(void **state)
+{
+	(void)state;
+	int woke = 0, quit = 0;
+	for (int rest = 0; rest < 2; rest++) {
+		for (long n = 1;; n++) {
+			long live0 = live;
+			tui_app *a = open_dump((reloads){ 0 });
+			tui_app_react(a, tui_priority_apply(a, raised()));
+			assert_int_equal(a->nframes, 2);
+			nalloc = 0;
+			fail_rest = rest;
+			fail_at = n;
+			tui_app_react(a, tui_app_handle(a, 27));
+			fail_at = 0;
+			bool done = nalloc < n;
+			assert_int_equal(a->nframes, 1);
+			if (a->quit) {
+				assert_int_equal(a->fatal.code, SV_ENOMEM);
+				assert_null(a->frames[0].view);
+				quit++;
+			} else {
+				assert_non_null(a->frames[0].view);
+				woke++;
+			}
+			tui_app_free(a);
+			assert_int_equal(live, live0);
+			if (done)
+				break;
+		}
+	}
+	assert_true(woke > 0 && quit > 0);
+}
+#endif
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tui_priority_sleeps_and_wakes),
+		cmocka_unit_test(test_tui_priority_failed_change_wakes),
+		cmocka_unit_test(test_tui_priority_wake_out_of_memory),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
