@@ -526,7 +526,8 @@ void tui_frame_sleep(tui_app *a, tui_frame *f)
 	f->slept_nodes = f->view ? sv_view_node_count(f->view) : 0;
 	sv_view_free(f->view);
 	f->view = NULL;
-	if (f->owns_src && f->priority && a->reload) {
+	if (f->owns_src && f->priority && a->reload) { /* (a snapshot has one event: its
+							 * priorities are all a read needs) */
 		sv_source_free(f->src);
 		f->src = NULL;
 	}
