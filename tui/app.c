@@ -43,6 +43,16 @@ void tui_status(tui_app *a, const char *fmt, ...)
 	va_end(ap);
 }
 
+void tui_busy(tui_app *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->status, sizeof(a->status), fmt, ap);
+	va_end(ap);
+	if (a->paint_now)
+		a->paint_now(a);
+}
+
 tui_frame *tui_app_frame(tui_app *a)
 {
 	return &a->frames[a->nframes - 1];
@@ -545,6 +555,7 @@ int tui_frame_wake(tui_app *a, tui_frame *f, sv_error *err)
 		sv_source *s = NULL;
 		if (!a->reload)
 			return sv_error_set(err, SV_EINVAL, "the file cannot be opened again here");
+		tui_busy(a, "reading the snapshot again with its priorities...");
 		if ((rc = a->reload(a->reload_payload, &rl, &s, err)))
 			return err && !err->msg[0] ? sv_error_set(err, rc, NULL) : rc;
 		if (sv_source_sum_stacks(s)) {

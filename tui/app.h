@@ -221,6 +221,9 @@ typedef struct tui_app {
 	int hscroll; /* columns the Name column is scrolled right by (< and >) */
 	bool quit;
 	sv_error fatal; /* why the window quit on its own (code 0: it did not) */
+	/* paint the window now (tui_busy); NULL in a headless run */
+	void (*paint_now)(tui_app *a);
+	tui_screen *paint_scr; /* the screen paint_now paints (run.c's) */
 } tui_app;
 
 enum {
@@ -263,6 +266,9 @@ tui_frame *tui_app_frame(tui_app *a);
 
 /* The status line's text. */
 void tui_status(tui_app *a, const char *fmt, ...) SV_PRINTF(2, 3);
+/* The status line's text before a step that keeps the keys waiting (a file read again): on a
+ * terminal the window is painted at once, so that the step is seen to be under way. */
+void tui_busy(tui_app *a, const char *fmt, ...) SV_PRINTF(2, 3);
 /* Rebuild the current tab's rows from the view (tui_app_react calls it for TUI_REFLATTEN). */
 void tui_reflatten(tui_app *a);
 void tui_frame_dispose(tui_frame *f);

@@ -50,6 +50,7 @@ int tui_priority_apply(tui_app *a, const char *text)
 	}
 	/* the tree of the earlier priorities goes first (its frame made again by Esc): one
 	 * snapshot in memory however many times they change */
+	tui_busy(a, "reading the snapshot with the new priorities...");
 	tui_frame *below = tui_app_frame(a);
 	tui_frame_sleep(a, below);
 	sv_source *ns = NULL;

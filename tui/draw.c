@@ -107,7 +107,13 @@ void tui_app_draw(tui_app *a, tui_screen *s)
 {
 	tui_frame *f = tui_app_frame(a);
 	tui_screen_clear(s);
-	if (!f->view || tui_app_draw_mode(a, s)) /* (no view: quitting, see tui_app.fatal) */
+	if (!f->view) { /* asleep while its file is read again (tui_busy), or quitting (tui_app.fatal) */
+		tui_screen_text(s, 0, 0, f->title, a->w, TUI_A_TITLE);
+		tui_screen_fill(s, 0, a->h - 1, a->w, TUI_A_REVERSE);
+		tui_screen_text(s, 0, a->h - 1, a->status, a->w, TUI_A_REVERSE);
+		return;
+	}
+	if (tui_app_draw_mode(a, s))
 		return;
 	char line[1024];
 	/* 0: title and summary */

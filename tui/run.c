@@ -177,6 +177,15 @@ static int run_script(tui_app *a, const tui_options *o, sv_error *err)
 	return rc;
 }
 
+/* tui_busy on a terminal: the window as it is, painted before the step that follows. */
+static void paint_now(tui_app *a)
+{
+	if (!a->paint_scr)
+		return;
+	tui_app_draw(a, a->paint_scr);
+	tui_term_paint(a->paint_scr);
+}
+
 static int run_terminal(tui_app *a, sv_error *err)
 {
 	tui_screen *scr = NULL;
@@ -189,7 +198,9 @@ static int run_terminal(tui_app *a, sv_error *err)
 		tui_term_stop();
 		return sv_error_set(err, SV_EUNSUPPORTED, "terminal too small");
 	}
+	a->paint_now = paint_now;
 	while (!a->quit) {
+		a->paint_scr = scr; /* (a new one after a resize) */
 		tui_app_draw(a, scr);
 		tui_term_paint(scr);
 		if (a->clip_new && a->clip) {
@@ -215,6 +226,8 @@ static int run_terminal(tui_app *a, sv_error *err)
 		}
 		feed(a, key);
 	}
+	a->paint_now = NULL;
+	a->paint_scr = NULL;
 	tui_term_stop();
 	tui_screen_free(scr);
 	return 0;

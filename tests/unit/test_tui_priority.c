@@ -5,6 +5,7 @@
  * that does not read gives nothing up; a new tree that cannot be made wakes the earlier one at
  * once; and when memory runs out while waking, the window is left with a view or quits with
  * the error, leaving no block behind. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,9 @@
 
 typedef struct reloads {
 	int calls;
+	int paints;     /* the window painted before a read (tui_busy) */
+	char seen[512]; /* the status line when the last read began */
+	char *painted;  /* the screen last painted by tui_busy */
 	int fail_call; /* this call fails (0: none does) */
 	bool fail_after; /* and every one after it */
 } reloads;
@@ -24,13 +28,30 @@ static reloads rl; /* this test's reloads (the callback's payload is const) */
 
 static int reload(const void *payload, const tui_reload *r, sv_source **out, sv_error *err)
 {
-	(void)payload;
+	const tui_app *a = payload;
 	rl.calls++;
+	snprintf(rl.seen, sizeof(rl.seen), "%s", a->status);
 	if (rl.fail_call && (rl.calls == rl.fail_call || (rl.fail_after && rl.calls > rl.fail_call)))
 		return sv_error_set(err, SV_EIO, "cannot read " DUMP " again");
 	sv_import_opts io = { 0 };
 	io.priority = r->priority;
 	return sv_load(out, DUMP, &io, err);
+}
+
+/* tui_busy's painting, as a terminal's run does it: the status says what is under way. */
+static void paint_now(tui_app *a)
+{
+	rl.paints++;
+	tui_screen *scr = tui_screen_new(a->w, a->h);
+	assert_non_null(scr);
+	tui_app_draw(a, scr);
+	size_t len;
+	free(rl.painted);
+	FILE *f = open_memstream(&rl.painted, &len);
+	assert_non_null(f);
+	tui_screen_dump(scr, f, false);
+	fclose(f);
+	tui_screen_free(scr);
 }
 
 /* A window on the snapshot as `stackview view` opens it: the source given over, its Priority
@@ -49,7 +70,9 @@ static tui_app *open_dump(reloads set)
 	a->frames[0].priority = strdup(sv_heap_default_priorities());
 	assert_non_null(a->frames[0].priority);
 	a->reload = reload;
-	a->reload_payload = NULL;
+	a->reload_payload = a;
+	a->paint_now = paint_now;
+	free(rl.painted);
 	rl = set;
 	a->w = 100;
 	a->h = 20;
@@ -96,6 +119,8 @@ static void test_tui_priority_sleeps_and_wakes(void **state)
 	assert_null(f0->src);
 	assert_non_null(a->frames[1].view);
 	assert_string_equal(a->frames[1].priority, raised());
+	assert_non_null(strstr(rl.seen, "reading the snapshot with the new priorities"));
+	assert_int_equal(rl.paints, 1);
 
 	/* Esc: read again with its own priorities, as it was left */
 	tui_app_react(a, tui_app_handle(a, 27));
@@ -109,8 +134,15 @@ static void test_tui_priority_sleeps_and_wakes(void **state)
 	assert_int_equal(f0->pane[TAB_CALLTREE].cursor, 2);
 	assert_true(sv_expansion_has(f0->pane[TAB_CALLTREE].exp, deep));
 	assert_non_null(strstr(a->status, "read again"));
+	assert_non_null(strstr(rl.seen, "reading the snapshot again with its priorities"));
+	assert_int_equal(rl.paints, 2);
+	/* what the terminal shows meanwhile: the frame's title and what is under way */
+	assert_non_null(strstr(rl.painted, "ref.gcdump"));
+	assert_non_null(strstr(rl.painted, "reading the snapshot again with its priorities"));
 	assert_false(a->quit);
 	tui_app_free(a);
+	free(rl.painted);
+	rl.painted = NULL;
 }
 
 static void test_tui_priority_failed_change_wakes(void **state)
@@ -163,10 +195,13 @@ static void test_tui_priority_wake_out_of_memory(void **state)
 {
 	(void)state;
 	int woke = 0, quit = 0;
+	free(rl.painted); /* (the other tests' painting) */
+	rl.painted = NULL;
 	for (int rest = 0; rest < 2; rest++) {
 		for (long n = 1;; n++) {
 			long live0 = live;
 			tui_app *a = open_dump((reloads){ 0 });
+			a->paint_now = NULL; /* (what it paints would count among the blocks) */
 			tui_app_react(a, tui_priority_apply(a, raised()));
 			assert_int_equal(a->nframes, 2);
 			nalloc = 0;
@@ -201,5 +236,7 @@ int main(void)
 		cmocka_unit_test(test_tui_priority_failed_change_wakes),
 		cmocka_unit_test(test_tui_priority_wake_out_of_memory),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	free(rl.painted);
+	return rc;
 }
