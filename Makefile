@@ -160,7 +160,7 @@ $(B)/tests/bench/engine: tests/bench/engine.c $(FMTA) $(LIBA)
 
 unit: $(UNIT_BINS)
 
-test: deps-test $(BIN) $(UNIT_BINS) $(REPLAY_BINS) check-layering check-headers check-exports check-cycles check-tree
+test: deps-test $(BIN) $(UNIT_BINS) $(REPLAY_BINS) $(B)/tests/bench/gen check-layering check-headers check-exports check-cycles check-tree
 	$(Q)SV_BUILD=$(B) SV_VARIANT=$(VARIANT) T=$(T) bash tests/run.sh
 test-extended: deps-test $(BIN) $(UNIT_BINS)
 	$(Q)SV_BUILD=$(B) SV_VARIANT=$(VARIANT) SV_EXTENDED=1 T=$(T) bash tests/run.sh

@@ -18,6 +18,7 @@ typedef struct hg {
 	const sv_heap_graph *g;
 	const float *prio;
 	sv_sink *sink;
+	const sv_heap_watch *watch;
 	sv_error *err;
 	uint32_t bad; /* the node whose data is damaged */
 	sv_frame_id *fids; /* per type, once interned (have) */
@@ -359,6 +360,7 @@ static int walk(hg *c, size_t *unreachable)
 	int rc = pq_push(&q, (pq_item){ 0.0f, c->g->root, 0.0f, SV_STACK_NONE, label(c, c->g->root) });
 	bool orphans_added = false;
 	float order = 0, eps = 1e-7f;
+	uint32_t ntaken = 0;
 	while (!rc) {
 		if (q.n == 0) {
 			if (orphans_added)
@@ -367,6 +369,9 @@ static int walk(hg *c, size_t *unreachable)
 			rc = queue_orphans(c, taken, &q, unreachable);
 			continue;
 		}
+		if (c->watch && ++ntaken % SV_HEAP_TICK == 0 &&
+		    (rc = c->watch->tick(c->watch->payload, ntaken, c->g->nnodes, c->err)))
+			break;
 		pq_item cur;
 		pq_pop(&q, &cur);
 		uint32_t type, at;
@@ -496,10 +501,10 @@ int sv_heap_priorities(float *out, const sv_heap_type *types, uint32_t ntypes, c
 	return rc;
 }
 
-int sv_heap_tree(const sv_heap_graph *g, const float *prio, sv_sink *sink, size_t *unreachable, uint32_t *bad_node,
-		 sv_error *err)
+int sv_heap_tree(const sv_heap_graph *g, const float *prio, sv_sink *sink, const sv_heap_watch *watch,
+		 size_t *unreachable, uint32_t *bad_node, sv_error *err)
 {
-	hg c = { .g = g, .prio = prio, .sink = sink, .err = err, .bad = UINT32_MAX };
+	hg c = { .g = g, .prio = prio, .sink = sink, .watch = watch, .err = err, .bad = UINT32_MAX };
 	*unreachable = 0;
 	if (g->nnodes == 0 || g->root >= g->nnodes)
 		return bad(&c, g->root, "the root node %u is not in the graph", g->root);

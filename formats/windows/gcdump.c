@@ -354,6 +354,15 @@ static int heap_types(gd_ctx *c, sv_heap_type **out, char **pool)
 	return 0;
 }
 
+/* The walk's progress: the file is read once, then walked (the larger part), so done runs over
+ * twice its length. */
+static int walk_tick(const void *payload, uint32_t taken, uint32_t nnodes, sv_error *err)
+{
+	const sv_input *in = payload;
+	unsigned long long len = in->len;
+	return sv_input_progress_of(in, len + (unsigned long long)((double)len * taken / nnodes), 2 * len, err);
+}
+
 static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *opts, sv_error *err)
 {
 	gd_ctx c;
@@ -375,6 +384,8 @@ static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		rc = read_graph(&c);
 	if (!rc)
 		rc = dump_fields(&c, v);
+	if (!rc)
+		rc = sv_input_progress_of(in, in->len, 2 * (unsigned long long)in->len, err);
 	const char *prio = opts && opts->priority ? opts->priority : sv_heap_default_priorities();
 	sv_heap_type *ht = NULL;
 	char *pool = NULL;
@@ -392,7 +403,8 @@ static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	if (!rc) {
 		sv_heap_graph g = { c.nnodes, c.root, c.ntypes, c.labels, c.blob, c.blob_len, ht };
 		uint32_t bad = UINT32_MAX;
-		rc = sv_heap_tree(&g, tprio, sink, &unreachable, &bad, err);
+		sv_heap_watch watch = { walk_tick, in };
+		rc = sv_heap_tree(&g, tprio, sink, &watch, &unreachable, &bad, err);
 		if (rc == SV_EFORMAT && bad < c.nnodes) /* where that node's data is in the file */
 			sv_error_locate(err, in->name, -1, (long long)(c.blob - c.d) + (long long)label_of(&c, bad));
 	}

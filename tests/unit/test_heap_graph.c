@@ -73,7 +73,7 @@ static void tree(const char *pats, char *out, size_t cap, size_t *unreachable)
 	assert_int_equal(sv_heap_priorities(prio, types, NTYPES, pats, &err), 0);
 	sv_sink sink = sv_source_sink(src);
 	uint32_t bad = 0;
-	assert_int_equal(sv_heap_tree(&gr.g, prio, &sink, unreachable, &bad, &err), 0);
+	assert_int_equal(sv_heap_tree(&gr.g, prio, &sink, NULL, unreachable, &bad, &err), 0);
 	size_t o = 0;
 	sv_samples smp = sv_source_samples(src);
 	for (size_t i = 0; i < smp.n; i++) {
@@ -149,12 +149,12 @@ static void test_errors(void **state)
 	size_t lost;
 	uint32_t bad = 0;
 	assert_int_equal(sv_heap_priorities(prio, types, NTYPES, "", &err), 0);
-	assert_int_equal(sv_heap_tree(&gr.g, prio, &sink, &lost, &bad, &err), SV_EFORMAT);
+	assert_int_equal(sv_heap_tree(&gr.g, prio, &sink, NULL, &lost, &bad, &err), SV_EFORMAT);
 	assert_int_equal(bad, 1);
 	assert_string_equal(err.msg, "node 1 refers to a node outside the graph");
 	/* a child count the node's data cannot hold */
 	gr.blob[gr.g.blob_len - 2] = 0x7f >> 1; /* node 1's count: 63 children in 1 byte left */
-	assert_int_equal(sv_heap_tree(&gr.g, prio, &sink, &lost, &bad, &err), SV_EFORMAT);
+	assert_int_equal(sv_heap_tree(&gr.g, prio, &sink, NULL, &lost, &bad, &err), SV_EFORMAT);
 	assert_string_equal(err.msg, "node 1's data is damaged");
 	sv_source_free(src);
 }

@@ -46,10 +46,19 @@ const char *sv_heap_default_priorities(void);
  * naming the entry; SV_ENOMEM. */
 int sv_heap_priorities(float *out, const sv_heap_type *types, uint32_t ntypes, const char *pats, sv_error *err);
 
+/* Who watches a walk: tick is called every SV_HEAP_TICK nodes taken with how many are
+ * (of g->nnodes); a non-zero return stops the walk with that status (tick sets err). */
+#define SV_HEAP_TICK 65536u
+typedef struct sv_heap_watch {
+	int (*tick)(const void *payload, uint32_t taken, uint32_t nnodes, sv_error *err);
+	const void *payload;
+} sv_heap_watch;
+
 /* Walks g from its root with the types' priorities `prio` into sink. *unreachable: the nodes
  * queued under "[not reachable from roots]". SV_EFORMAT for damaged node data, with
- * *bad_node the node whose data it is; the sink's errors as they come. */
-int sv_heap_tree(const sv_heap_graph *g, const float *prio, sv_sink *sink, size_t *unreachable, uint32_t *bad_node,
-		 sv_error *err);
+ * *bad_node the node whose data it is; the sink's errors as they come; watch's (NULL: none
+ * watches). */
+int sv_heap_tree(const sv_heap_graph *g, const float *prio, sv_sink *sink, const sv_heap_watch *watch,
+		 size_t *unreachable, uint32_t *bad_node, sv_error *err);
 
 #endif
