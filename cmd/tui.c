@@ -142,6 +142,9 @@ static int reload_file(const void *payload, const tui_reload *r, sv_source **out
 	if (r->priority)
 		io.priority = r->priority;
 	io.code_paths = r->code_paths;
+	sv_progress watch = { .fn = r->progress, .payload = r->progress_payload };
+	if (r->progress)
+		io.progress = &watch;
 	char mods[2100];
 	if (r->symbol_modules) {
 		/* symbols on demand: the modules given (--symbol-modules) and those asked for; the

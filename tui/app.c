@@ -53,6 +53,26 @@ void tui_busy(tui_app *a, const char *fmt, ...)
 		a->paint_now(a);
 }
 
+static int busy_progress(void *payload, unsigned long long done, unsigned long long total)
+{
+	tui_app *a = payload;
+	int pct = total ? (int)(100.0 * (double)(done < total ? done : total) / (double)total) : -1;
+	if (pct < 0 || pct == a->busy_pct || !a->paint_now)
+		return 0;
+	a->busy_pct = pct;
+	snprintf(a->status, sizeof(a->status), "%.480s %d%%", a->busy, pct);
+	a->paint_now(a);
+	return 0;
+}
+
+void tui_busy_watch(tui_app *a, tui_reload *rl)
+{
+	snprintf(a->busy, sizeof(a->busy), "%s", a->status);
+	a->busy_pct = -1;
+	rl->progress = busy_progress;
+	rl->progress_payload = a;
+}
+
 tui_frame *tui_app_frame(tui_app *a)
 {
 	return &a->frames[a->nframes - 1];
@@ -556,6 +576,7 @@ int tui_frame_wake(tui_app *a, tui_frame *f, sv_error *err)
 		if (!a->reload)
 			return sv_error_set(err, SV_EINVAL, "the file cannot be opened again here");
 		tui_busy(a, "reading the snapshot again with its priorities...");
+		tui_busy_watch(a, &rl);
 		if ((rc = a->reload(a->reload_payload, &rl, &s, err)))
 			return err && !err->msg[0] ? sv_error_set(err, rc, NULL) : rc;
 		if (sv_source_sum_stacks(s)) {
@@ -564,6 +585,8 @@ int tui_frame_wake(tui_app *a, tui_frame *f, sv_error *err)
 		}
 		f->src = s;
 	}
+	if (reread)
+		tui_busy(a, "read; making its view...");
 	if ((rc = sv_view_new(&f->view, f->src, &f->params, err)))
 		return err && !err->msg[0] ? sv_error_set(err, rc, NULL) : rc;
 	f->asleep = false;

@@ -224,6 +224,8 @@ typedef struct tui_app {
 	/* paint the window now (tui_busy); NULL in a headless run */
 	void (*paint_now)(tui_app *a);
 	tui_screen *paint_scr; /* the screen paint_now paints (run.c's) */
+	char busy[512];        /* what tui_busy said, and the percentage last painted after it */
+	int busy_pct;
 } tui_app;
 
 enum {
@@ -269,6 +271,9 @@ void tui_status(tui_app *a, const char *fmt, ...) SV_PRINTF(2, 3);
 /* The status line's text before a step that keeps the keys waiting (a file read again): on a
  * terminal the window is painted at once, so that the step is seen to be under way. */
 void tui_busy(tui_app *a, const char *fmt, ...) SV_PRINTF(2, 3);
+/* The read that follows tui_busy watched (tui_reload.progress): the status line gets how far
+ * it is, painted as it grows. */
+void tui_busy_watch(tui_app *a, tui_reload *rl);
 /* Rebuild the current tab's rows from the view (tui_app_react calls it for TUI_REFLATTEN). */
 void tui_reflatten(tui_app *a);
 void tui_frame_dispose(tui_frame *f);

@@ -55,6 +55,7 @@ int tui_priority_apply(tui_app *a, const char *text)
 	tui_frame_sleep(a, below);
 	sv_source *ns = NULL;
 	tui_reload rl = { .priority = prio };
+	tui_busy_watch(a, &rl);
 	int r = TUI_REDRAW;
 	if (a->reload(a->reload_payload, &rl, &ns, &err)) {
 		tui_status(a, "%s", err.msg);
@@ -64,6 +65,7 @@ int tui_priority_apply(tui_app *a, const char *text)
 		snprintf(title, sizeof(title), "priority %.200s", prio);
 		tui_nav_push(a);
 		size_t before = a->nframes;
+		tui_busy(a, "read; making its view...");
 		r = tui_push_frame(a, ns, &below->params, title);
 		if (a->nframes > before) {
 			tui_app_frame(a)->priority = prio;

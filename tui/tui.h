@@ -21,6 +21,10 @@ typedef struct tui_reload {
 	const char *priority;       /* a heap snapshot's Priority patterns */
 	const char *symbol_modules; /* ETL: the modules whose symbols to look up ("clr,ntdll") */
 	bool code_paths;            /* perf.data: every caller's code address too (Goto Source) */
+	/* how far the read is (an sv_progress's function: bytes done, of total; 0 goes on), for
+	 * the status line; NULL: nobody watches */
+	int (*progress)(void *payload, unsigned long long done, unsigned long long total);
+	void *progress_payload;
 } tui_reload;
 
 /* The Events view's reading, on a thread beside the keys: the reader adds the events to the

@@ -21,6 +21,7 @@ typedef struct reloads {
 	int paints;     /* the window painted before a read (tui_busy) */
 	char seen[512]; /* the status line when the last read began */
 	char *painted;  /* the screen last painted by tui_busy */
+	char half[512]; /* the status line once the read said it was half done */
 	int fail_call; /* this call fails (0: none does) */
 	bool fail_after; /* and every one after it */
 } reloads;
@@ -31,6 +32,10 @@ static int reload(const void *payload, const tui_reload *r, sv_source **out, sv_
 	const tui_app *a = payload;
 	rl.calls++;
 	snprintf(rl.seen, sizeof(rl.seen), "%s", a->status);
+	if (r->progress) { /* halfway, as a reader reports it */
+		assert_int_equal(r->progress(r->progress_payload, 50, 100), 0);
+		snprintf(rl.half, sizeof(rl.half), "%s", a->status);
+	}
 	if (rl.fail_call && (rl.calls == rl.fail_call || (rl.fail_after && rl.calls > rl.fail_call)))
 		return sv_error_set(err, SV_EIO, "cannot read " DUMP " again");
 	sv_import_opts io = { 0 };
@@ -120,7 +125,8 @@ static void test_tui_priority_sleeps_and_wakes(void **state)
 	assert_non_null(a->frames[1].view);
 	assert_string_equal(a->frames[1].priority, raised());
 	assert_non_null(strstr(rl.seen, "reading the snapshot with the new priorities"));
-	assert_int_equal(rl.paints, 1);
+	assert_string_equal(rl.half, "reading the snapshot with the new priorities... 50%");
+	assert_int_equal(rl.paints, 3); /* the read, halfway, then the view */
 
 	/* Esc: read again with its own priorities, as it was left */
 	tui_app_react(a, tui_app_handle(a, 27));
@@ -135,10 +141,10 @@ static void test_tui_priority_sleeps_and_wakes(void **state)
 	assert_true(sv_expansion_has(f0->pane[TAB_CALLTREE].exp, deep));
 	assert_non_null(strstr(a->status, "read again"));
 	assert_non_null(strstr(rl.seen, "reading the snapshot again with its priorities"));
-	assert_int_equal(rl.paints, 2);
+	assert_int_equal(rl.paints, 6);
 	/* what the terminal shows meanwhile: the frame's title and what is under way */
 	assert_non_null(strstr(rl.painted, "ref.gcdump"));
-	assert_non_null(strstr(rl.painted, "reading the snapshot again with its priorities"));
+	assert_non_null(strstr(rl.painted, "making its view"));
 	assert_false(a->quit);
 	tui_app_free(a);
 	free(rl.painted);
