@@ -273,9 +273,17 @@ int cli_run_tui(const cli_opts *o, sv_source *src, const char *title, const sv_p
 		to.priority = o->priority ? o->priority : sv_heap_default_priorities();
 	sv_error err;
 	sv_error_clear(&err);
+	/* the first view of a big profile takes seconds before the window shows it: said meanwhile */
+	bool said = !o->script && isatty(STDERR_FILENO);
+	if (said) {
+		fprintf(stderr, "stackview: making the first view of %s...", to.title);
+		fflush(stderr);
+	}
 	cli_signals_on_fatal(tui_term_restore);
 	int rc = EXIT_OK, r = tui_run(src, p, &to, &err);
 	cli_signals_on_fatal(NULL);
+	if (said)
+		fputs("\r\033[K", stderr); /* (the window is gone: so is the line) */
 	if (r) {
 		char msg[1100];
 		sv_error_format(msg, sizeof(msg), &err);

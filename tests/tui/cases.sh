@@ -35,6 +35,8 @@ if command -v tmux >/dev/null 2>&1; then
 	# presses, not one per tab switch as Backspace steps (it took four before).
 	tm send-keys -t e2e q q
 	if wait_for 'EXITED 0'; then ok; else bad tui.e2e.quit "$(tm capture-pane -t e2e -p | tail -3)"; fi
+	# the line said while the first view was made is gone with the window
+	if ! tm capture-pane -t e2e -p | grep -q "making the first view"; then ok; else bad tui.e2e.first-view-line "$(tm capture-pane -t e2e -p | head -3)"; fi
 	tm kill-session -t e2e 2>/dev/null
 	# SIGTERM: the process ends by the signal and the terminal is restored (echo back on;
 	# capture-pane trims trailing blanks, hence '^ echo').
