@@ -586,7 +586,7 @@ int tui_frame_wake(tui_app *a, tui_frame *f, sv_error *err)
 		f->src = s;
 	}
 	if (reread)
-		tui_busy(a, "read; making its view...");
+		tui_busy(a, "the snapshot is read; making its view...");
 	if ((rc = sv_view_new(&f->view, f->src, &f->params, err)))
 		return err && !err->msg[0] ? sv_error_set(err, rc, NULL) : rc;
 	f->asleep = false;

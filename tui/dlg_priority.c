@@ -65,7 +65,7 @@ int tui_priority_apply(tui_app *a, const char *text)
 		snprintf(title, sizeof(title), "priority %.200s", prio);
 		tui_nav_push(a);
 		size_t before = a->nframes;
-		tui_busy(a, "read; making its view...");
+		tui_busy(a, "the snapshot is read; making its view...");
 		r = tui_push_frame(a, ns, &below->params, title);
 		if (a->nframes > before) {
 			tui_app_frame(a)->priority = prio;
