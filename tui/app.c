@@ -56,19 +56,22 @@ void tui_busy(tui_app *a, const char *fmt, ...)
 static int busy_progress(void *payload, unsigned long long done, unsigned long long total)
 {
 	tui_app *a = payload;
+	if (a->busy_cancel && a->esc_typed && a->esc_typed(a))
+		return 1;
 	int pct = total ? (int)(100.0 * (double)(done < total ? done : total) / (double)total) : -1;
 	if (pct < 0 || pct == a->busy_pct || !a->paint_now)
 		return 0;
 	a->busy_pct = pct;
-	snprintf(a->status, sizeof(a->status), "%.480s %d%%", a->busy, pct);
+	snprintf(a->status, sizeof(a->status), "%.480s %d%%%s", a->busy, pct, a->busy_cancel ? "  (Esc cancels)" : "");
 	a->paint_now(a);
 	return 0;
 }
 
-void tui_busy_watch(tui_app *a, tui_reload *rl)
+void tui_busy_watch(tui_app *a, tui_reload *rl, bool cancel)
 {
 	snprintf(a->busy, sizeof(a->busy), "%s", a->status);
 	a->busy_pct = -1;
+	a->busy_cancel = cancel;
 	rl->progress = busy_progress;
 	rl->progress_payload = a;
 }
@@ -549,14 +552,16 @@ int tui_apply_params(tui_app *a, const sv_params *p, const char *what)
 	return tui_stage(a, p, SIZE_MAX, what);
 }
 
-void tui_frame_sleep(tui_app *a, tui_frame *f)
+void tui_frame_sleep(tui_app *a, tui_frame *f, bool keep_src)
 {
 	drop_derived(f);
 	sv_rows_dispose(&f->rows);
-	f->slept_nodes = f->view ? sv_view_node_count(f->view) : 0;
-	sv_view_free(f->view);
-	f->view = NULL;
-	if (f->owns_src && f->priority && a->reload) { /* (a snapshot has one event: its
+	if (f->view) { /* (asleep already: its source may go now) */
+		f->slept_nodes = sv_view_node_count(f->view);
+		sv_view_free(f->view);
+		f->view = NULL;
+	}
+	if (!keep_src && f->owns_src && f->priority && a->reload) { /* (a snapshot has one event: its
 							 * priorities are all a read needs) */
 		sv_source_free(f->src);
 		f->src = NULL;
@@ -576,7 +581,7 @@ int tui_frame_wake(tui_app *a, tui_frame *f, sv_error *err)
 		if (!a->reload)
 			return sv_error_set(err, SV_EINVAL, "the file cannot be opened again here");
 		tui_busy(a, "reading the snapshot again with its priorities...");
-		tui_busy_watch(a, &rl);
+		tui_busy_watch(a, &rl, false); /* (the frame above is gone: nothing to go back to) */
 		if ((rc = a->reload(a->reload_payload, &rl, &s, err)))
 			return err && !err->msg[0] ? sv_error_set(err, rc, NULL) : rc;
 		if (sv_source_sum_stacks(s)) {
@@ -585,8 +590,7 @@ int tui_frame_wake(tui_app *a, tui_frame *f, sv_error *err)
 		}
 		f->src = s;
 	}
-	if (reread)
-		tui_busy(a, "the snapshot is read; making its view...");
+	tui_busy(a, reread ? "the snapshot is read; making its view..." : "making the view again...");
 	if ((rc = sv_view_new(&f->view, f->src, &f->params, err)))
 		return err && !err->msg[0] ? sv_error_set(err, rc, NULL) : rc;
 	f->asleep = false;

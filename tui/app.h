@@ -226,6 +226,9 @@ typedef struct tui_app {
 	tui_screen *paint_scr; /* the screen paint_now paints (run.c's) */
 	char busy[512];        /* what tui_busy said, and the percentage last painted after it */
 	int busy_pct;
+	bool busy_cancel;      /* Esc stops the read being watched */
+	/* whether Esc was typed (the keys typed meanwhile read); NULL in a headless run */
+	bool (*esc_typed)(tui_app *a);
 } tui_app;
 
 enum {
@@ -272,8 +275,8 @@ void tui_status(tui_app *a, const char *fmt, ...) SV_PRINTF(2, 3);
  * terminal the window is painted at once, so that the step is seen to be under way. */
 void tui_busy(tui_app *a, const char *fmt, ...) SV_PRINTF(2, 3);
 /* The read that follows tui_busy watched (tui_reload.progress): the status line gets how far
- * it is, painted as it grows. */
-void tui_busy_watch(tui_app *a, tui_reload *rl);
+ * it is, painted as it grows; `cancel`: Esc typed meanwhile stops it (SV_ECANCELED). */
+void tui_busy_watch(tui_app *a, tui_reload *rl, bool cancel);
 /* Rebuild the current tab's rows from the view (tui_app_react calls it for TUI_REFLATTEN). */
 void tui_reflatten(tui_app *a);
 void tui_frame_dispose(tui_frame *f);
@@ -292,10 +295,11 @@ int tui_push_frame(tui_app *a, sv_source *src, const sv_params *p, const char *t
  * Returns reactions. */
 int tui_pop_frames(tui_app *a, size_t n, bool *reread);
 /* A heap snapshot's frame that another Priority's frame goes on: its view goes, and its
- * source when the file can be read again (one tree in memory however many Priority changes);
- * its boxes, history, focus and panes stay. tui_frame_wake makes them again (the file read
- * with the frame's priorities): 0, or an error in err with the frame still asleep. */
-void tui_frame_sleep(tui_app *a, tui_frame *f);
+ * source when the file can be read again and not `keep_src` (one tree in memory however many
+ * Priority changes); its boxes, history, focus and panes stay. tui_frame_wake makes them
+ * again (the file read with the frame's priorities when its source went): 0, or an error in
+ * err with the frame still asleep. */
+void tui_frame_sleep(tui_app *a, tui_frame *f, bool keep_src);
 int tui_frame_wake(tui_app *a, tui_frame *f, sv_error *err);
 const char *tui_row_name(tui_app *a, size_t i);
 /* The grid's default columns shown, the others hidden, every tab in its view's order. */

@@ -118,7 +118,7 @@ int tui_goto_source_start(tui_app *a)
 		sv_error_clear(&err);
 		tui_reload rl = { .code_paths = true };
 		tui_busy(a, "reading the callers' code addresses (the file is read again)...");
-		tui_busy_watch(a, &rl);
+		tui_busy_watch(a, &rl, true);
 		if (a->reload(a->reload_payload, &rl, &ns, &err)) {
 			tui_status(a, "%s", err.msg);
 			return TUI_REDRAW;

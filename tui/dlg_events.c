@@ -49,7 +49,7 @@ static int open_event(tui_app *a)
 	tui_reload rl = { .event = e->name, .priority = tui_app_frame(a)->priority,
 			  .symbol_modules = a->symbol_modules[0] ? a->symbol_modules : NULL };
 	tui_busy(a, "reading the samples of %s...", e->name);
-	tui_busy_watch(a, &rl);
+	tui_busy_watch(a, &rl, true);
 	if (a->reload(a->reload_payload, &rl, &ns, &err)) {
 		tui_status(a, "%s", err.msg);
 		return TUI_REDRAW;

@@ -2,8 +2,8 @@
 /* The Priority box of a heap snapshot (PerfView's, above its heap views): the patterns that
  * choose the spanning tree the stacks come from. A change opens the file again with them
  * (tui_options.reload) on the stack of views, so Esc goes back to the earlier priorities; the
- * earlier tree sleeps meanwhile (tui_frame_sleep): its view, and its source when the file
- * can be read again, are given up first and made again by Esc. */
+ * earlier tree sleeps meanwhile (tui_frame_sleep): its view is given up first, its source
+ * once the new one is read (when the file can be read again), both made again by Esc. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,19 +48,25 @@ int tui_priority_apply(tui_app *a, const char *text)
 		tui_status(a, "out of memory");
 		return TUI_REDRAW;
 	}
-	/* the tree of the earlier priorities goes first (its frame made again by Esc): one
-	 * snapshot in memory however many times they change */
+	/* the earlier tree's view goes first, and its source once the new one is read (Esc makes
+	 * them again): one snapshot in memory however many times the priorities change, and a
+	 * read that fails or is canceled (Esc) only makes the earlier view again */
 	tui_busy(a, "reading the snapshot with the new priorities...");
 	tui_frame *below = tui_app_frame(a);
-	tui_frame_sleep(a, below);
+	tui_frame_sleep(a, below, true);
 	sv_source *ns = NULL;
 	tui_reload rl = { .priority = prio };
-	tui_busy_watch(a, &rl);
+	tui_busy_watch(a, &rl, true);
 	int r = TUI_REDRAW;
-	if (a->reload(a->reload_payload, &rl, &ns, &err)) {
-		tui_status(a, "%s", err.msg);
+	int rc = a->reload(a->reload_payload, &rl, &ns, &err);
+	if (rc) {
+		if (rc == SV_ECANCELED)
+			tui_status(a, "canceled: the priorities are as they were");
+		else
+			tui_status(a, "%s", err.msg);
 		free(prio);
 	} else {
+		tui_frame_sleep(a, below, false);
 		char title[300];
 		snprintf(title, sizeof(title), "priority %.200s", prio);
 		tui_nav_push(a);

@@ -186,6 +186,25 @@ static void paint_now(tui_app *a)
 	tui_term_paint(a->paint_scr);
 }
 
+/* While a file is read again (tui_busy_watch): whether Esc was typed. Other keys typed
+ * meanwhile are dropped (meant for a window that was not there yet); a resize is kept for
+ * the main loop. */
+static bool resized_meanwhile;
+
+static bool esc_typed(tui_app *a)
+{
+	(void)a;
+	for (;;) {
+		int key = tui_term_key(0);
+		if (key == TUI_KEY_TICK)
+			return false;
+		if (key == KEY_RESIZE)
+			resized_meanwhile = true;
+		if (key == TUI_KEY_ESC)
+			return true;
+	}
+}
+
 static int run_terminal(tui_app *a, sv_error *err)
 {
 	tui_screen *scr = NULL;
@@ -199,7 +218,16 @@ static int run_terminal(tui_app *a, sv_error *err)
 		return sv_error_set(err, SV_EUNSUPPORTED, "terminal too small");
 	}
 	a->paint_now = paint_now;
+	a->esc_typed = esc_typed;
 	while (!a->quit) {
+		if (resized_meanwhile) { /* (met by esc_typed while the last key's work read a file) */
+			resized_meanwhile = false;
+			tui_term_size(&w, &h);
+			if (w > 0 && h > 0)
+				(void)resize_app(a, &scr, w, h);
+			feed(a, KEY_RESIZE);
+			continue;
+		}
 		a->paint_scr = scr; /* (a new one after a resize) */
 		tui_app_draw(a, scr);
 		tui_term_paint(scr);
@@ -228,6 +256,7 @@ static int run_terminal(tui_app *a, sv_error *err)
 	}
 	a->paint_now = NULL;
 	a->paint_scr = NULL;
+	a->esc_typed = NULL;
 	tui_term_stop();
 	tui_screen_free(scr);
 	return 0;

@@ -54,7 +54,7 @@ int tui_lookup_symbols(tui_app *a)
 	sv_error_clear(&err);
 	tui_reload rl = { .symbol_modules = list };
 	tui_busy(a, "looking up the symbols of %s (the trace is read again)...", mod);
-	tui_busy_watch(a, &rl);
+	tui_busy_watch(a, &rl, true);
 	if (a->reload(a->reload_payload, &rl, &ns, &err)) {
 		tui_status(a, "%s", err.msg);
 		return TUI_REDRAW;

@@ -24,6 +24,7 @@ typedef struct reloads {
 	char half[512]; /* the status line once the read said it was half done */
 	int fail_call; /* this call fails (0: none does) */
 	bool fail_after; /* and every one after it */
+	bool esc;        /* Esc is typed while it reads */
 } reloads;
 static reloads rl; /* this test's reloads (the callback's payload is const) */
 
@@ -32,8 +33,9 @@ static int reload(const void *payload, const tui_reload *r, sv_source **out, sv_
 	const tui_app *a = payload;
 	rl.calls++;
 	snprintf(rl.seen, sizeof(rl.seen), "%s", a->status);
-	if (r->progress) { /* halfway, as a reader reports it */
-		assert_int_equal(r->progress(r->progress_payload, 50, 100), 0);
+	if (r->progress) { /* halfway, as a reader reports it (non-zero: stop, as sv_input's) */
+		if (r->progress(r->progress_payload, 50, 100))
+			return sv_error_set(err, SV_ECANCELED, "loading canceled");
 		snprintf(rl.half, sizeof(rl.half), "%s", a->status);
 	}
 	if (rl.fail_call && (rl.calls == rl.fail_call || (rl.fail_after && rl.calls > rl.fail_call)))
@@ -41,6 +43,13 @@ static int reload(const void *payload, const tui_reload *r, sv_source **out, sv_
 	sv_import_opts io = { 0 };
 	io.priority = r->priority;
 	return sv_load(out, DUMP, &io, err);
+}
+
+/* Esc typed while a file is read, as a terminal's run reads it. */
+static bool esc_typed(tui_app *a)
+{
+	(void)a;
+	return rl.esc;
 }
 
 /* tui_busy's painting, as a terminal's run does it: the status says what is under way. */
@@ -77,6 +86,7 @@ static tui_app *open_dump(reloads set)
 	a->reload = reload;
 	a->reload_payload = a;
 	a->paint_now = paint_now;
+	a->esc_typed = esc_typed;
 	free(rl.painted);
 	rl = set;
 	a->w = 100;
@@ -125,7 +135,7 @@ static void test_tui_priority_sleeps_and_wakes(void **state)
 	assert_non_null(a->frames[1].view);
 	assert_string_equal(a->frames[1].priority, raised());
 	assert_non_null(strstr(rl.seen, "reading the snapshot with the new priorities"));
-	assert_string_equal(rl.half, "reading the snapshot with the new priorities... 50%");
+	assert_string_equal(rl.half, "reading the snapshot with the new priorities... 50%  (Esc cancels)");
 	assert_int_equal(rl.paints, 3); /* the read, halfway, then the view */
 
 	/* Esc: read again with its own priorities, as it was left */
@@ -154,30 +164,28 @@ static void test_tui_priority_sleeps_and_wakes(void **state)
 static void test_tui_priority_failed_change_wakes(void **state)
 {
 	(void)state;
-	/* the new priorities' tree cannot be read: the earlier one is read again at once */
-	tui_app *a = open_dump((reloads){ .fail_call = 1 });
-	uint32_t nodes = sv_view_node_count(a->frames[0].view);
-	tui_app_react(a, tui_priority_apply(a, raised()));
-	assert_int_equal(a->nframes, 1);
-	assert_int_equal(rl.calls, 2);
-	assert_false(a->frames[0].asleep);
-	assert_non_null(a->frames[0].view);
-	assert_int_equal(sv_view_node_count(a->frames[0].view), nodes);
-	assert_string_equal(a->frames[0].priority, sv_heap_default_priorities());
-	assert_non_null(strstr(a->status, "cannot read"));
-	assert_false(a->quit);
-	tui_app_free(a);
+	/* the new priorities' tree cannot be read, or Esc stops the read: the earlier tree's
+	 * view is made again from its source, kept until the new one was read (no read again,
+	 * even when the file could not be) */
+	for (int esc = 0; esc < 2; esc++) {
+		tui_app *a = open_dump((reloads){ .fail_call = esc ? 0 : 1, .fail_after = true, .esc = esc });
+		uint32_t nodes = sv_view_node_count(a->frames[0].view);
+		tui_app_react(a, tui_priority_apply(a, raised()));
+		assert_int_equal(a->nframes, 1);
+		assert_int_equal(rl.calls, 1);
+		assert_false(a->frames[0].asleep);
+		assert_non_null(a->frames[0].view);
+		assert_non_null(a->frames[0].src);
+		assert_int_equal(sv_view_node_count(a->frames[0].view), nodes);
+		assert_string_equal(a->frames[0].priority, sv_heap_default_priorities());
+		assert_non_null(strstr(a->status, esc ? "canceled: the priorities are as they were" : "cannot read"));
+		assert_non_null(strstr(rl.painted, "making the view again"));
+		assert_false(a->quit);
+		tui_app_free(a);
+	}
 
-	/* neither can be: the window quits and says why */
-	a = open_dump((reloads){ .fail_call = 1, .fail_after = true });
-	tui_app_react(a, tui_priority_apply(a, raised()));
-	assert_int_equal(a->nframes, 1);
-	assert_true(a->quit);
-	assert_int_equal(a->fatal.code, SV_EIO);
-	tui_app_free(a);
-
-	/* Esc to a tree whose file cannot be read any more: the same */
-	a = open_dump((reloads){ .fail_call = 2 });
+	/* Esc to a tree whose file cannot be read any more: the window quits and says why */
+	tui_app *a = open_dump((reloads){ .fail_call = 2 });
 	tui_app_react(a, tui_priority_apply(a, raised()));
 	assert_int_equal(a->nframes, 2);
 	tui_app_react(a, tui_app_handle(a, 27));
