@@ -306,7 +306,7 @@ if command -v heaptrack > /dev/null && command -v cc > /dev/null; then
 		cc -O1 -g -o "$B/bench/allocs" "$B/bench/allocs.c"
 		(cd "$B/bench" && heaptrack -o "$PWD/allocs.heaptrack" ./allocs > /dev/null 2>&1) || true
 	fi
-	HF=$(ls "$HT".zst "$HT".gz 2>/dev/null | head -1)
+	HF=$(ls "$HT".zst "$HT".gz 2>/dev/null | head -1 || true) # (ls fails on the one not there)
 	if [ -n "$HF" ]; then
 		case $HF in *.zst) mb=$(zstd -dc "$HF" | wc -c) ;; *) mb=$(gzip -dc "$HF" | wc -c) ;; esac
 		ms=$(best_of3 "$B/stackview" info "$HF")
