@@ -68,7 +68,7 @@ int sv_pdr_unknown_frame(pdr *r, sv_frame_id *out)
 }
 
 /* Entries of the frame caches by address (kernel; user, by maps generation). */
-enum { KCACHE = 8192, UCACHE = 65536 };
+enum { KCACHE = 8192 };
 
 int sv_pdr_kernel_frame(pdr *r, sv_frame_id *out, uint64_t ip)
 {
@@ -117,9 +117,9 @@ static int user_frame_find(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip
 
 int sv_pdr_user_frame(pdr *r, sv_frame_id *out, const proc *pr, uint64_t ip)
 {
-	if (!r->ucache && !(r->ucache = calloc(UCACHE, sizeof(*r->ucache)))) /* (gen 0: none) */
+	if (!r->ucache && !(r->ucache = calloc(KCACHE, sizeof(*r->ucache)))) /* (gen 0: none) */
 		return SV_ENOMEM;
-	size_t slot = (size_t)(ip ^ ip >> 13 ^ ip >> 27 ^ pr->gen * 0x9E3779B1u) & (UCACHE - 1);
+	size_t slot = (size_t)(ip ^ ip >> 13 ^ ip >> 27 ^ pr->gen * 0x9E3779B1u) & (KCACHE - 1);
 	if (r->ucache[slot].ip == ip && r->ucache[slot].gen == pr->gen && pr->gen) {
 		*out = r->ucache[slot].fid;
 		return 0;
