@@ -194,13 +194,6 @@ static void test_tui_priority_failed_change_wakes(void **state)
 	tui_app_free(a);
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-static void test_tui_priority_wake_out_of_memory(void **state)
-{
-	(void)state;
-	skip(); /* (this program's malloc would stand in for the sanitizer's) */
-}
-#else
 #include "alloc_fail.h"
 
 /* Memory running out at each allocation of Esc's wake in turn (one failing, or every one from
@@ -208,6 +201,7 @@ static void test_tui_priority_wake_out_of_memory(void **state)
 static void test_tui_priority_wake_out_of_memory(void **state)
 {
 	(void)state;
+	ALLOC_FAIL_SKIP();
 	int woke = 0, quit = 0;
 	free(rl.painted); /* (the other tests' painting) */
 	rl.painted = NULL;
@@ -218,12 +212,9 @@ static void test_tui_priority_wake_out_of_memory(void **state)
 			a->paint_now = NULL; /* (what it paints would count among the blocks) */
 			tui_app_react(a, tui_priority_apply(a, raised()));
 			assert_int_equal(a->nframes, 2);
-			nalloc = 0;
-			fail_rest = rest;
-			fail_at = n;
+			alloc_fail_arm(n, rest);
 			tui_app_react(a, tui_app_handle(a, 27));
-			fail_at = 0;
-			bool done = nalloc < n;
+			bool done = alloc_fail_disarm(n);
 			assert_int_equal(a->nframes, 1);
 			if (a->quit) {
 				assert_int_equal(a->fatal.code, SV_ENOMEM);
@@ -241,7 +232,6 @@ static void test_tui_priority_wake_out_of_memory(void **state)
 	}
 	assert_true(woke > 0 && quit > 0);
 }
-#endif
 
 int main(void)
 {

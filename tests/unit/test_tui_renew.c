@@ -10,18 +10,12 @@
 #include "app.h"
 #include "stackview/formats.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-static void test_tui_renew_out_of_memory(void **state)
-{
-	(void)state;
-	skip(); /* (this program's malloc would stand in for the sanitizer's) */
-}
-#else
 #include "alloc_fail.h"
 
 static void test_tui_renew_out_of_memory(void **state)
 {
 	(void)state;
+	ALLOC_FAIL_SKIP();
 	static const char *const group[] = { "{%}!=>module $1", "" };
 	int kept = 0, quit = 0, applied = 0;
 	for (int rest = 0; rest < 2; rest++) {
@@ -40,12 +34,9 @@ static void test_tui_renew_out_of_memory(void **state)
 			a->h = 30;
 			tui_app_draw(a, scr);
 			int flags = tui_apply_box(a, SV_BOX_GROUP, group[0]);
-			nalloc = 0;
-			fail_rest = rest;
-			fail_at = n;
+			alloc_fail_arm(n, rest);
 			tui_app_react(a, flags);
-			fail_at = 0;
-			bool done = nalloc < n; /* every allocation passed */
+			bool done = alloc_fail_disarm(n); /* every allocation passed */
 			tui_frame *f = tui_app_frame(a);
 			if (!f->view) { /* not even the old boxes' view: the window quits and says why */
 				assert_true(a->quit);
@@ -70,7 +61,6 @@ static void test_tui_renew_out_of_memory(void **state)
 	}
 	assert_true(kept > 0 && quit > 0 && applied > 0);
 }
-#endif
 
 int main(void)
 {
