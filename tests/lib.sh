@@ -27,6 +27,16 @@ failed=()
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); failed+=("$1"); printf 'FAIL %s\n' "$1"; [ -n "${2:-}" ] && printf '     %s\n' "$2"; }
+# interrupt PID: Ctrl-C (SIGINT) to a background stackview and wait for it; sets st (its exit
+# status) and ms (how long it took to end after the signal).
+interrupt() {
+	local t0
+	t0=$(date +%s%N)
+	kill -INT "$1"
+	wait "$1"
+	st=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+}
 
 input() {
 	case "$1" in

@@ -66,11 +66,7 @@ fi
 "$SV" info "$GD/big.gcdump" > "$GD/big.out" 2> "$GD/big.err" &
 pid=$!
 sleep 0.3
-t0=$(date +%s%N)
-kill -INT "$pid"
-wait "$pid"
-st=$?
-ms=$((($(date +%s%N) - t0) / 1000000))
+interrupt "$pid"
 if [ "$st" = 1 ] && grep -q "big.gcdump: loading canceled$" "$GD/big.err" && [ ! -s "$GD/big.out" ] && [ "$ms" -lt $((full / 2 + 100)) ]; then
 	ok
 else

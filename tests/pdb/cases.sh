@@ -323,11 +323,7 @@ DEBUGINFOD_CACHE_PATH="$PT/dcache2" "$SV" info "$PT/mt.data" --debuginfod "$BAD/
 pid=$!
 for _ in $(seq 1 50); do grep -q "GET /drip/" "$PT/bad.log" && break; sleep 0.1; done
 sleep 0.3
-t0=$(date +%s%N)
-kill -INT "$pid"
-wait "$pid"
-st=$?
-ms=$((($(date +%s%N) - t0) / 1000000))
+interrupt "$pid"
 if [ "$st" = 1 ] && [ "$ms" -lt 2500 ] && grep -q "loading canceled (while asking debuginfod)" "$PT/dsig.out"; then ok; else bad pdb.debuginfod.sigint "exit $st after $ms ms: $(tail -n 1 "$PT/dsig.out")"; fi
 kill "$BADSRV" 2> /dev/null
 wait "$BADSRV" 2> /dev/null
