@@ -240,9 +240,11 @@ void sv_view_timing(const sv_view *v, double *filter_ms, double *tree_ms)
 size_t sv_view_memory(const sv_view *v)
 {
 	uint32_t nst = sv_source_stack_count(v->src);
-	/* per node besides it and its parent: child list (8), own span's place (4), alive (1), Fold%'s remap (4) */
+	/* per node besides it and its parent: child list (8), own span's place (4), alive (1), Fold%'s
+	 * remap (4); the own spans as many as there are (their table's room past them, doubled as it
+	 * grew, is never touched) */
 	return (size_t)v->node_cap * (sizeof(vnode) + 4) + (size_t)v->nnodes * (v->remap ? 17 : 13) +
-	       v->xs_cap * sizeof(xspan) + (size_t)nst * (v->stack_pre ? 9 : 5) +
+	       v->nxs * sizeof(xspan) + (size_t)nst * (v->stack_pre ? 9 : 5) +
 	       (size_t)v->nfm * sizeof(frame_memo) +
 	       v->names.text.total + (size_t)v->names.cap * 12 + (size_t)view_name_count(v) * (sizeof(sv_stats) + 8);
 }
