@@ -545,7 +545,18 @@ int view_build(sv_view **out, const sv_source *src, const sv_params *params, con
 	if ((rc = mark_unique(&b)) || (!like && (rc = view_rank_entry_names(v, b.fm, sv_source_frame_count(src)))))
 		goto fail_nomem;
 	if (release) { /* every check on params passed: the old view's memory is the tree's */
-		sv_view_free(*release);
+		sv_view *old = *release;
+		if (old->node_cap >= (size_t)nst + 1) {
+			/* its node table (the largest, mapped apart: new pages would fault in
+			 * again) made again here */
+			v->nodes = old->nodes;
+			v->parent = old->parent;
+			v->node_cap = old->node_cap;
+			old->nodes = NULL;
+			old->parent = NULL;
+			old->node_cap = 0;
+		}
+		sv_view_free(old);
 		*release = NULL;
 		like = NULL;
 	}
