@@ -46,6 +46,7 @@ struct sv_source {
 	uint32_t agg_none; /* sample index + 1 of the stackless one */
 	sv_stack_sums *sums; /* sv_source_sum_stacks: per stack, then the stackless samples */
 	uint32_t sums_nstacks; /* the stacks there were then (a stack made since: no sums) */
+	double sums_first, sums_last, sums_last_end; /* over every sum: the earliest first, the latest last and last_end */
 
 	sv_scaling scaling;
 	bool limit_by_end;

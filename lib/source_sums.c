@@ -203,6 +203,7 @@ int sv_source_sum_stacks(sv_source *src)
 		return SV_ENOMEM;
 	for (size_t k = 0; k < n; k++)
 		ss[k] = (sv_stack_sums){ 0, 0, INFINITY, -INFINITY, -INFINITY, -INFINITY, 0 };
+	double first = INFINITY, last = -INFINITY, last_end = -INFINITY;
 	for (size_t i = 0; i < smp.n; i++) {
 		sv_stack_id st = smp.stack[i];
 		sv_stack_sums *x = &ss[st == SV_STACK_NONE ? src->nstacks : st];
@@ -218,8 +219,14 @@ int sv_source_sum_stacks(sv_source *src)
 			x->last_end = end;
 		if (m > x->max)
 			x->max = m;
+		first = t < first ? t : first;
+		last = t > last ? t : last;
+		last_end = end > last_end ? end : last_end;
 	}
 	src->sums = ss;
+	src->sums_first = first;
+	src->sums_last = last;
+	src->sums_last_end = last_end;
 	src->sums_nstacks = src->nstacks;
 	return 0;
 }
