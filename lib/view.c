@@ -193,7 +193,7 @@ static int memo_frame(build *b, sv_frame_id f)
 	frame_memo *m = &b->fm[f];
 	const char *full = sv_source_frame_name(v->src, f);
 	const char *shrt = sv_source_frame_short(v->src, f);
-	size_t flen = strlen(full), slen = strlen(shrt);
+	size_t flen = view_frame_len(v->src, f), slen = view_frame_short_len(v->src, f);
 	char *g = NULL, *pn = NULL;
 	int rc = 0;
 

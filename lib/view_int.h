@@ -136,6 +136,23 @@ static inline const char *view_name_str(const sv_view *v, uint32_t id)
 	return id < v->nbase ? sv_strtab_str(v->base.t, id) : sv_strtab_str(&v->names, id - v->nbase);
 }
 
+static inline size_t view_name_len(const sv_view *v, uint32_t id)
+{
+	return id < v->nbase ? sv_strtab_len(v->base.t, id) : sv_strtab_len(&v->names, id - v->nbase);
+}
+
+/* The length of frame f's full name and of its short name (as the source keeps them: no
+ * frame name holds a NUL, so these are strlen's) */
+static inline size_t view_frame_len(const sv_source *src, sv_frame_id f)
+{
+	return sv_strtab_len(&src->frames, f);
+}
+
+static inline size_t view_frame_short_len(const sv_source *src, sv_frame_id f)
+{
+	return sv_strtab_len(&src->frames, f) - src->short_off[f];
+}
+
 static inline uint32_t view_name_count(const sv_view *v)
 {
 	return v->nbase + v->names.count;

@@ -46,8 +46,9 @@ static int refilter_frames(sv_view *v, const sv_view *prev, uint64_t *need, sv_e
 	const sv_source *src = v->src;
 	for (uint32_t f = 0; f < v->nfm; f++) {
 		frame_memo *m = &v->fm[f];
-		const char *pname = m->kind == SV_GROUP_NONE ? sv_source_frame_name(src, f) : view_name_str(prev, m->disp);
-		size_t plen = strlen(pname);
+		bool own = m->kind == SV_GROUP_NONE;
+		const char *pname = own ? sv_source_frame_name(src, f) : view_name_str(prev, m->disp);
+		size_t plen = own ? view_frame_len(src, f) : view_name_len(prev, m->disp);
 		m->exc = sv_patlist_count(exc) && sv_patlist_match_any(exc, pname, plen);
 		m->fold = m->fold && !m->exc;
 		m->inc = ninc ? sv_patlist_match_bits(inc, pname, plen) : 0;
