@@ -160,10 +160,12 @@ static int keep_xspan(sv_view *v, uint32_t node)
 
 /* Inclusive totals by one backward pass (a parent's id is below its children's); each node's
  * own samples are in them already (add_samples). A parent is met first at its last child,
- * before anything is added to it: its own span is kept then. */
+ * before anything is added to it: its own span is kept then. A node's totals are whole when
+ * the pass reaches it (its children came before): whether it is alive is set then. */
 static int accumulate(sv_view *v)
 {
-	if (!(v->xidx = sv_malloc_big(((size_t)v->nnodes + 1) * sizeof(*v->xidx))))
+	v->alive = malloc((size_t)v->nnodes + 1);
+	if (!v->alive || !(v->xidx = sv_malloc_big(((size_t)v->nnodes + 1) * sizeof(*v->xidx))))
 		return SV_ENOMEM;
 	memset(v->xidx, 0xff, ((size_t)v->nnodes + 1) * sizeof(*v->xidx)); /* XS_INCLUSIVE */
 	for (uint32_t i = v->nnodes; i-- > 1;) {
@@ -171,6 +173,7 @@ static int accumulate(sv_view *v)
 			__builtin_prefetch(&v->nodes[v->parent[i - 16]].st, 1);
 		vnode *n = &v->nodes[i];
 		uint32_t pi = v->parent[i];
+		v->alive[i] = n->nsamp > 0;
 		if (v->xidx[pi] == XS_INCLUSIVE && keep_xspan(v, pi))
 			return SV_ENOMEM;
 		vnode *p = &v->nodes[pi];
@@ -184,6 +187,8 @@ static int accumulate(sv_view *v)
 		if (n->st.max > p->st.max)
 			p->st.max = n->st.max;
 	}
+	if (v->nnodes)
+		v->alive[SV_NODE_ROOT] = 1;
 	return 0;
 }
 
@@ -334,11 +339,6 @@ int sv_view_finish(sv_view *v, double t0)
 	double t1 = sv_view_now_ms();
 	if (accumulate(v))
 		return SV_ENOMEM;
-	v->alive = malloc((size_t)v->nnodes + 1);
-	if (!v->alive)
-		return SV_ENOMEM;
-	for (uint32_t i = 0; i < v->nnodes; i++)
-		v->alive[i] = i == SV_NODE_ROOT || v->nodes[i].nsamp > 0;
 	int rc = link_children(v);
 	if (!rc)
 		rc = sv_view_compute_byname(v);
