@@ -343,7 +343,12 @@ static int pd_open(pdr *r, sv_sink *sink, const sv_input *in, const sv_import_op
 				   r->truncated ? r->trunc_msg : "", r->truncated ? ")" : "");
 	if ((rc = choose_event(r)))
 		return rc;
-	return sv_pdr_sort_recs(&r->recs, &r->rcap, r->nrecs) ? sv_pdr_oom(r) : 0;
+	rec *tmp = NULL;
+	if (r->nrecs && !(tmp = sv_malloc_big(r->nrecs * sizeof(*tmp))))
+		return sv_pdr_oom(r);
+	rc = sv_pdr_sort_recs(r->recs, r->nrecs, tmp);
+	free(tmp);
+	return rc ? sv_pdr_oom(r) : 0;
 }
 
 /* The second pass: the records in time order to fn, letting go of what is behind it:

@@ -300,10 +300,9 @@ void sv_pdr_rewind(pdr *r, size_t from, size_t to);
 /* Point *out at bytes [at, at + need) of the inflated stream, inflating further as needed;
  * the bytes before `keep` are no longer needed (dbuf may move). */
 int sv_pdr_inflated(pdr *r, uint64_t at, size_t need, uint64_t keep, const unsigned char **out);
-/* record_sort.c: stable sort of the record index (*v, n records) by time. Out of order, the
- * records are merged into a new table that takes the index's place (*cap: its room; the old
- * one freed). 0 or SV_ENOMEM (*v untouched). */
-int sv_pdr_sort_recs(rec **v, size_t *cap, size_t n);
+/* record_sort.c: stable sort of the record index by time (tmp: room for n records): 0 or
+ * SV_ENOMEM (v untouched). */
+int sv_pdr_sort_recs(rec *v, size_t n, rec *tmp);
 
 /* frames.c: an address as a frame of a sample's stack: in the kernel, in a process's
  * mappings (pr), nowhere known ("unknown"); and the inline frames at a DWARF-unwound user

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "data_int.h"
-#include "sv/array.h"
 
 /* The end of the run of records in time order that starts at i. */
 static size_t run_end(const rec *v, size_t i, size_t n)
@@ -69,21 +68,17 @@ static void run_push(const rec *v, run *h, size_t n, run x)
  * are ordered by their first record and merged in one pass through a heap that holds only
  * the runs begun and not ended: a run joins it when its first record is the least left. Ties
  * keep their order: equal times come from the earlier run first, and in a run in order. */
-int sv_pdr_sort_recs(rec **vp, size_t *cap, size_t n)
+int sv_pdr_sort_recs(rec *v, size_t n, rec *tmp)
 {
-	rec *v = *vp;
 	size_t nruns = 0;
 	for (size_t i = 0; i < n; nruns++)
 		i = run_end(v, i, n);
 	if (nruns <= 1) /* in order already */
 		return 0;
-	/* merged into a table of its own, which then is the index: no copy back */
 	run *runs = malloc(nruns * sizeof(*runs)), *heap = malloc(nruns * sizeof(*heap));
-	rec *out = sv_malloc_big(n * sizeof(*out));
-	if (!runs || !heap || !out) {
+	if (!runs || !heap) {
 		free(runs);
 		free(heap);
-		free(out);
 		return SV_ENOMEM;
 	}
 	for (size_t i = 0, k = 0; i < n; k++) {
@@ -96,15 +91,13 @@ int sv_pdr_sort_recs(rec **vp, size_t *cap, size_t n)
 	for (size_t k = 0; k < n; k++) {
 		while (next < nruns && (!nheap || run_before(v, &runs[next], &heap[0])))
 			run_push(v, heap, nheap++, runs[next++]);
-		out[k] = v[heap[0].at++];
+		tmp[k] = v[heap[0].at++];
 		if (heap[0].at == heap[0].end)
 			heap[0] = heap[--nheap];
 		run_sift(v, heap, nheap);
 	}
+	memcpy(v, tmp, n * sizeof(*v));
 	free(runs);
 	free(heap);
-	free(v);
-	*vp = out;
-	*cap = n;
 	return 0;
 }
