@@ -286,24 +286,19 @@ int view_nodes_reserve(sv_view *v, size_t n)
 {
 	if (n <= v->node_cap)
 		return 0;
-	if (!v->node_cap) {
-		/* a view's first room is what it asks for (a node a stack at most, and ROOT), not
-		 * the next power of two: up to twice the table, never touched but held and counted
-		 * (sv_view_memory) */
-		vnode *nodes = realloc(v->nodes, n * sizeof(*nodes));
-		if (!nodes)
-			return SV_ENOMEM;
-		v->nodes = nodes;
-		uint32_t *parent = realloc(v->parent, n * sizeof(*parent));
-		if (!parent)
-			return SV_ENOMEM;
-		v->parent = parent;
-		v->node_cap = n;
-	} else {
-		size_t cap = v->node_cap; /* both grow the same way from the same capacity */
-		if (SV_ARRAY_RESERVE(v->nodes, cap, n) || SV_ARRAY_RESERVE(v->parent, v->node_cap, n))
-			return SV_ENOMEM;
-	}
+	/* a view's first room is what it asks for (a node a stack at most, and ROOT), not the next
+	 * power of two (up to twice the table, never touched but held and counted by
+	 * sv_view_memory); after that, room doubles. Both tables have the same room. */
+	size_t ncap = v->node_cap && n < 2 * v->node_cap ? 2 * v->node_cap : n;
+	vnode *nodes = realloc(v->nodes, ncap * sizeof(*nodes));
+	if (!nodes)
+		return SV_ENOMEM;
+	v->nodes = nodes;
+	uint32_t *parent = realloc(v->parent, ncap * sizeof(*parent));
+	if (!parent)
+		return SV_ENOMEM;
+	v->parent = parent;
+	v->node_cap = ncap;
 	sv_advise_huge(v->nodes, n * sizeof(*v->nodes)); /* what the stacks make is written at once */
 	sv_advise_huge(v->parent, n * sizeof(*v->parent));
 	return 0;
