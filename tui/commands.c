@@ -295,7 +295,7 @@ static int tui_when_start(tui_app *a)
 	for (int i = 0; i < n; i++)
 		shown = shown || cols[i] == SV_COL_WHEN;
 	if (!shown) {
-		tui_status(a, "the When column is not shown (c: columns; a wider terminal)");
+		tui_status(a, "the When column is not shown (o: columns; a wider terminal)");
 		return TUI_REDRAW;
 	}
 	a->mode = MODE_WHEN;

@@ -32,7 +32,7 @@ int tui_set_sort(tui_app *a, int col)
 		a->sort_col[a->tab] = col;
 		a->sort_asc[a->tab] = col == SV_COL_NAME; /* names A to Z, numbers largest first */
 	}
-	tui_status(a, "sorted by %s, %s (c: columns, o there restores the view's order)", sv_column_get((sv_col)col)->title,
+	tui_status(a, "sorted by %s, %s (o: columns; o there restores the view's order)", sv_column_get((sv_col)col)->title,
 	       a->sort_asc[a->tab] ? "ascending" : "descending");
 	return tui_resort(a);
 }
