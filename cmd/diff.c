@@ -134,6 +134,8 @@ static int pd_order(const void *x, const void *y, void *payload)
 
 static int pd_collect(pd_row **rows, size_t *n, size_t *cap, sv_view *v, bool test, const sv_compare *c)
 {
+	if (sv_view_byname_prepare(v))
+		return SV_ENOMEM;
 	for (uint32_t r = 0; r < sv_view_byname_count(v); r++) {
 		sv_name_id id = sv_view_byname_name(v, r);
 		const sv_stats *st = sv_view_byname_stats(v, r);

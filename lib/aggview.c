@@ -202,6 +202,8 @@ static int tree_link(sv_aggtree *t)
 
 int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id focus)
 {
+	if (sv_view_byname_prepare(v))
+		return SV_ENOMEM;
 	uint32_t frow = sv_view_byname_find(v, focus);
 	if (frow == UINT32_MAX)
 		return SV_ENOTFOUND;
@@ -390,6 +392,8 @@ int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_nam
 	int rc = sv_view_when_scale(&scale, v);
 	if (!rc)
 		rc = sv_view_when_exc(v);
+	if (!rc)
+		rc = sv_view_byname_prepare(v);
 	if (rc)
 		return rc;
 	sv_name_id focus = sv_view_name_find(v, focus_name);

@@ -367,6 +367,8 @@ static int eval_share(rule_store *rs, sv_view **views, size_t nv, sv_pattern *pa
 	for (size_t i = 0; i < nv && !rc; i++) {
 		sv_view *v = views[i];
 		double basis = sv_grid_basis(v);
+		if ((rc = sv_view_byname_prepare(v)))
+			break;
 		for (uint32_t b = 0; b < sv_view_byname_count(v) && !rc; b++) {
 			const char *nm = sv_view_name(v, sv_view_byname_name(v, b));
 			if (!row_matches(r, pat, nm))

@@ -61,6 +61,8 @@ static int need_agg(sv_compare *c, sv_agg_kind kind, const char *focus)
 	free(c->agg_focus);
 	c->agg_focus = NULL;
 	for (size_t r = 0; r < c->nruns; r++) {
+		if (sv_view_byname_prepare(c->views[r]))
+			return SV_ENOMEM;
 		sv_name_id id = sv_view_name_find(c->views[r], focus);
 		if (id == SV_NAME_NONE || sv_view_byname_find(c->views[r], id) == UINT32_MAX)
 			continue;
@@ -162,6 +164,9 @@ int sv_compare_rows(sv_compare *c, sv_view *v, sv_rows *rows)
 	if (!c->have_params || !rows->n)
 		return 0;
 	size_t nr = c->nruns;
+	for (size_t r = 0; r < nr && rows->kind == SV_ROWS_BYNAME; r++)
+		if (sv_view_byname_prepare(c->views[r]))
+			return SV_ENOMEM;
 	sv_cmpstat *buf = calloc(rows->n, sizeof(*buf));
 	double *vals = malloc(nr * sizeof(double));
 	/* per depth, each run's node / row for the last row seen at that depth */
@@ -263,6 +268,8 @@ int sv_compare_unmatched(sv_compare *c, double min_share, sv_unmatched **out, si
 		sv_view *rv = c->views[r];
 		int side = r >= c->nbase;
 		double w = 1.0 / (double)(side ? c->ntest : c->nbase);
+		if ((rc = sv_view_byname_prepare(rv)))
+			break;
 		for (uint32_t b = 0; b < sv_view_byname_count(rv) && !rc; b++) {
 			const sv_stats *st = sv_view_byname_stats(rv, b);
 			if (st->inc == 0 && st->inc_ct == 0)

@@ -223,6 +223,8 @@ static double view_total(const sv_view *v)
 int sv_overweight_compute(sv_overweight *out, const sv_view *test, const sv_view *base)
 {
 	memset(out, 0, sizeof(*out));
+	if (sv_view_byname_prepare(test) || sv_view_byname_prepare(base))
+		return SV_ENOMEM;
 	out->base = view_total(base);
 	out->test = view_total(test);
 	out->delta = out->test - out->base;

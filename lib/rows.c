@@ -256,6 +256,8 @@ int sv_rows_aggtree_at(sv_rows *out, const sv_aggtree *t, uint32_t top, const sv
 int sv_rows_byname(sv_rows *out, const sv_view *v, size_t top)
 {
 	memset(out, 0, sizeof(*out));
+	if (sv_view_byname_prepare(v))
+		return SV_ENOMEM;
 	size_t n = sv_view_byname_count(v);
 	if (top && top < n)
 		n = top;

@@ -482,13 +482,13 @@ static void build_dispose(build *b)
 }
 
 int view_build(sv_view **out, const sv_source *src, const sv_params *params, const sv_view *like,
-	       sv_view **release, sv_error *err)
+	       sv_view **release, bool byname, sv_error *err)
 {
 	build b;
 	memset(&b, 0, sizeof(b));
 	sv_idmap_init(&b.child_index);
 	int rc;
-	sv_view *v = calloc(1, sizeof(*v));
+	sv_view *v = view_alloc();
 	if (!v)
 		return sv_error_set(err, SV_ENOMEM, NULL);
 	b.v = v;
@@ -577,7 +577,7 @@ int view_build(sv_view **out, const sv_source *src, const sv_params *params, con
 	v->nfm = nf;
 	b.fm = NULL;
 	build_dispose(&b); /* before the samples: the peak is the tree's alone */
-	if ((rc = sv_view_finish(v, t0)))
+	if ((rc = sv_view_finish(v, t0, byname)))
 		goto fail_nomem;
 	*out = v;
 	v = NULL;
@@ -593,7 +593,7 @@ out:
 
 int sv_view_new(sv_view **out, const sv_source *src, const sv_params *params, sv_error *err)
 {
-	return view_build(out, src, params, NULL, NULL, err);
+	return view_build(out, src, params, NULL, NULL, false, err);
 }
 
 void sv_view_trim(sv_view *v)
@@ -624,9 +624,14 @@ void sv_view_free(sv_view *v)
 	free(v->stack_pre);
 	free(v->fm);
 	free(v->stack_folded);
-	free(v->byname);
-	free(v->byname_row);
-	free(v->byname_st);
+	if (v->bn) {
+		free(v->bn->byname);
+		free(v->bn->byname_row);
+		free(v->bn->byname_st);
+		free(v->bn->first_on_path);
+		free(v->bn->first_on_path_name);
+		free(v->bn);
+	}
 	free(v->exc_rows);
 	free(v->exc_off);
 	free(v->exc_lo);
@@ -639,8 +644,16 @@ void sv_view_free(sv_view *v)
 	free(v->name_hist_off);
 	free(v->name_hist_lo);
 	free(v->name_hist_w);
-	free(v->first_on_path);
-	free(v->first_on_path_name);
 	free(v);
+}
+
+sv_view *view_alloc(void)
+{
+	sv_view *v = calloc(1, sizeof(*v));
+	if (v && !(v->bn = calloc(1, sizeof(*v->bn)))) {
+		free(v);
+		v = NULL;
+	}
+	return v;
 }
 

@@ -33,20 +33,20 @@ static const char *name_of(const void *ctx, uint32_t id)
  * have no exclusive samples: when all but a few of those have places in one set, they are
  * put in order by their places (radix passes), the few placed among them by their texts,
  * and only the others sorted by comparing. 0 or SV_ENOMEM. */
-static int byname_sort(sv_view *v, const uint8_t *seen)
+static int byname_sort(const sv_view *v, const uint8_t *seen)
 {
 	enum { FEW = 64 };
 	uint32_t nn = view_name_count(v), nb = 0, nz = 0, nu = 0;
 	for (uint32_t i = 0; i < nn; i++)
 		if (seen[i])
-			v->byname[nb++] = i;
-	v->nbyname = nb;
+			v->bn->byname[nb++] = i;
+	v->bn->nbyname = nb;
 	sv_keyed *rec = sv_malloc_big(((size_t)nb * 2 + 1) * sizeof(*rec)), *tmp = rec + nb, few[FEW];
 	if (!rec)
 		return SV_ENOMEM;
 	for (uint32_t r = 0; r < nb; r++) {
-		uint32_t id = v->byname[r];
-		rec[r] = (sv_keyed){ fabs(v->byname_st[id].exc), 0, view_name_rank(v, id), id };
+		uint32_t id = v->bn->byname[r];
+		rec[r] = (sv_keyed){ fabs(v->bn->byname_st[id].exc), 0, view_name_rank(v, id), id };
 		if (rec[r].k1 == 0) {
 			if (rec[r].rank != SV_KEYSORT_NO_RANK && SV_KEYSORT_SET(rec[r].rank) == 1)
 				nz++;
@@ -87,8 +87,8 @@ static int byname_sort(sv_view *v, const uint8_t *seen)
 		memmove(out, zs + done, (nz - done) * sizeof(*out));
 	}
 	for (uint32_t r = 0; r < nb; r++) {
-		v->byname[r] = rec[r].id;
-		v->byname_row[rec[r].id] = r;
+		v->bn->byname[r] = rec[r].id;
+		v->bn->byname_row[rec[r].id] = r;
 	}
 	free(rec);
 	return 0;
@@ -97,7 +97,7 @@ static int byname_sort(sv_view *v, const uint8_t *seen)
 /* Depth-first with an on-path counter per name: inclusive counted once per path. The walk's
  * order is laid out first (each subtree's size, then each node's place and depth), so the
  * nodes are then read in a row and asked for ahead, not found one child at a time. */
-int sv_view_compute_byname(sv_view *v)
+int sv_view_compute_byname(const sv_view *v)
 {
 	uint32_t nn = view_name_count(v), n = v->nnodes;
 	const uint32_t *kids = v->kids, *children = v->children;
@@ -107,27 +107,29 @@ int sv_view_compute_byname(sv_view *v)
 	uint32_t *pos = sv_malloc_big(((size_t)n + 1) * sizeof(*pos));
 	uint32_t *depth = sv_malloc_big(((size_t)n + 1) * sizeof(*depth));
 	uint32_t *order = sv_malloc_big(((size_t)n + 1) * sizeof(*order));
-	free(v->byname_st);
-	free(v->byname);
-	free(v->byname_row);
-	v->byname_st = malloc((nn ? nn : 1) * sizeof(*v->byname_st));
-	v->byname = malloc((nn ? nn : 1) * sizeof(*v->byname));
-	v->byname_row = malloc((nn ? nn : 1) * sizeof(*v->byname_row));
+	v->bn->byname_made = false;
+	v->bn->nbyname = 0;
+	free(v->bn->byname_st);
+	free(v->bn->byname);
+	free(v->bn->byname_row);
+	v->bn->byname_st = malloc((nn ? nn : 1) * sizeof(*v->bn->byname_st));
+	v->bn->byname = malloc((nn ? nn : 1) * sizeof(*v->bn->byname));
+	v->bn->byname_row = malloc((nn ? nn : 1) * sizeof(*v->bn->byname_row));
 	uint8_t *seen = calloc(nn ? nn : 1, 1);
-	free(v->first_on_path);
-	free(v->first_on_path_name);
-	v->first_on_path = sv_malloc_big(((size_t)n + 1) * sizeof(*v->first_on_path));
-	v->first_on_path_name = sv_malloc_big(((size_t)n + 1) * sizeof(*v->first_on_path_name));
-	v->nfirst_on_path = 0;
-	if (!onpath || !size || !pos || !depth || !order || !v->byname_st || !v->byname || !v->byname_row || !seen ||
-	    !v->first_on_path || !v->first_on_path_name) {
+	free(v->bn->first_on_path);
+	free(v->bn->first_on_path_name);
+	v->bn->first_on_path = sv_malloc_big(((size_t)n + 1) * sizeof(*v->bn->first_on_path));
+	v->bn->first_on_path_name = sv_malloc_big(((size_t)n + 1) * sizeof(*v->bn->first_on_path_name));
+	v->bn->nfirst_on_path = 0;
+	if (!onpath || !size || !pos || !depth || !order || !v->bn->byname_st || !v->bn->byname || !v->bn->byname_row || !seen ||
+	    !v->bn->first_on_path || !v->bn->first_on_path_name) {
 		rc = SV_ENOMEM;
 		goto out;
 	}
 	/* a name's stats are set when the walk first meets it: only those rows are read (a
 	 * view's names can be every frame's short name, most of them grouped away) */
 	for (uint32_t i = 0; i < nn; i++)
-		v->byname_row[i] = NONE32;
+		v->bn->byname_row[i] = NONE32;
 	/* subtree sizes (children after parents), then places in the walk (parents first) */
 	for (uint32_t i = n; i-- > 0;) {
 		if (!v->alive[i])
@@ -156,12 +158,12 @@ int sv_view_compute_byname(sv_view *v)
 	uint32_t *path = pos, sp = 0;
 	{
 		vnode *r = &v->nodes[SV_NODE_ROOT];
-		v->byname_st[r->name] = r->st;
+		v->bn->byname_st[r->name] = r->st;
 		seen[r->name] = 1;
 		onpath[r->name]++;
 		path[sp++] = r->name;
-		v->first_on_path_name[v->nfirst_on_path] = r->name;
-		v->first_on_path[v->nfirst_on_path++] = SV_NODE_ROOT;
+		v->bn->first_on_path_name[v->bn->nfirst_on_path] = r->name;
+		v->bn->first_on_path[v->bn->nfirst_on_path++] = SV_NODE_ROOT;
 	}
 	for (uint32_t k = 1; k < m; k++) {
 		if (k + 12 < m) {
@@ -172,14 +174,14 @@ int sv_view_compute_byname(sv_view *v)
 		}
 		if (k + 4 < m) {
 			uint32_t name = v->nodes[order[k + 4]].name;
-			__builtin_prefetch(&v->byname_st[name], 1);
+			__builtin_prefetch(&v->bn->byname_st[name], 1);
 			__builtin_prefetch(&onpath[name], 1);
 		}
 		uint32_t c = order[k];
 		while (sp > depth[c])
 			onpath[path[--sp]]--;
 		vnode *cn = &v->nodes[c];
-		sv_stats *bs = &v->byname_st[cn->name];
+		sv_stats *bs = &v->bn->byname_st[cn->name];
 		if (!seen[cn->name]) {
 			stats_zero(bs);
 			seen[cn->name] = 1;
@@ -191,8 +193,8 @@ int sv_view_compute_byname(sv_view *v)
 		if (!onpath[cn->name]) {
 			bs->inc += cn->st.inc;
 			bs->inc_ct += cn->st.inc_ct;
-			v->first_on_path_name[v->nfirst_on_path] = cn->name;
-			v->first_on_path[v->nfirst_on_path++] = c;
+			v->bn->first_on_path_name[v->bn->nfirst_on_path] = cn->name;
+			v->bn->first_on_path[v->bn->nfirst_on_path++] = c;
 		}
 		if (cn->st.first < bs->first)
 			bs->first = cn->st.first;
@@ -211,6 +213,7 @@ int sv_view_compute_byname(sv_view *v)
 	free(order);
 	onpath = size = pos = depth = order = NULL;
 	rc = byname_sort(v, seen);
+	v->bn->byname_made = !rc;
 out:
 	free(onpath);
 	free(size);

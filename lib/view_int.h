@@ -43,6 +43,19 @@ typedef struct xspan {
 #define XS_INCLUSIVE UINT32_MAX
 #define XS_NONE (UINT32_MAX - 1)
 
+/* ByName (§6.3), made the first time it is asked for (sv_view_byname_prepare), from a
+ * const view too: the view points at it, allocated with the view. */
+typedef struct view_byname {
+	uint32_t *byname;      /* row -> name id */
+	uint32_t *byname_row;  /* name id -> row */
+	sv_stats *byname_st;   /* per name id */
+	uint32_t nbyname;
+	bool byname_made;      /* the above are made (and hold for the view as it is) */
+	uint32_t *first_on_path; /* nodes whose name is not above them, depth-first: a name's */
+	size_t nfirst_on_path;   /* inclusive cost (and When) sums its nodes in this list */
+	uint32_t *first_on_path_name; /* their names, in the same order */
+} view_byname;
+
 struct sv_view {
 	const sv_source *src;
 	sv_params params;
@@ -82,14 +95,7 @@ struct sv_view {
 	uint32_t nfm;
 	uint8_t *stack_folded; /* per stack: leaf state folded (Fold column) */
 
-	/* ByName */
-	uint32_t *byname;      /* row -> name id */
-	uint32_t *byname_row;  /* name id -> row */
-	sv_stats *byname_st;   /* per name id */
-	uint32_t nbyname;
-	uint32_t *first_on_path; /* nodes whose name is not above them, depth-first: a name's */
-	size_t nfirst_on_path;   /* inclusive cost (and When) sums its nodes in this list */
-	uint32_t *first_on_path_name; /* their names, in the same order */
+	view_byname *bn; /* ByName: made when first asked for, through a const view too */
 
 	/* When histograms (lazy) */
 	float *exc_rows; /* exclusive histograms: node n's buckets [exc_lo, exc_lo + exc_w) at */
@@ -183,9 +189,10 @@ static inline uint32_t view_name_find(const sv_view *v, const char *s, size_t le
 /* view.c: a view of src (sv_view_new); `like`: a view of src with the same GroupPats whose
  * frames' groups and names are taken instead of made again (NULL: none); `release`: a view
  * freed (and *release set to NULL) once params passed every check but memory, before the tree
- * is made (NULL: none). Errors: sv_view_new's. */
+ * is made (NULL: none); `byname`: ByName made with the tree (sv_view_finish). Errors:
+ * sv_view_new's. */
 int view_build(sv_view **out, const sv_source *src, const sv_params *params, const sv_view *like,
-	       sv_view **release, sv_error *err);
+	       sv_view **release, bool byname, sv_error *err);
 /* The view's time boxes normalised (§5.3) and its Fold% checked; 0 or SV_EINVAL, SV_ENOMEM. */
 int view_check_params(sv_view *v, sv_error *err);
 /* A node as the stacks make it: no samples yet. */
@@ -193,9 +200,10 @@ void view_node_init(vnode *n, uint32_t name);
 /* Room for n nodes and their parents; 0 or SV_ENOMEM. */
 int view_nodes_reserve(sv_view *v, size_t n);
 
-/* view_tree.c: the samples into the nodes the stacks made, then totals, children, ByName
- * and Fold% (t0: when the view's build began, for its timings); 0 or SV_ENOMEM. */
-int sv_view_finish(sv_view *v, double t0);
+/* view_tree.c: the samples into the nodes the stacks made, then totals, children and
+ * Fold% (t0: when the view's build began, for its timings), and ByName with `byname` (else
+ * when first asked for); 0 or SV_ENOMEM. */
+int sv_view_finish(sv_view *v, double t0, bool byname);
 /* A monotonic clock in ms, for the phases' timings. */
 double sv_view_now_ms(void);
 
@@ -217,7 +225,9 @@ int view_names_like(sv_view *v, const sv_view *like);
 int view_rank_entry_names(sv_view *v, const frame_memo *fm, uint32_t nf);
 
 /* view_byname.c: ByName's rows from the finished tree (building a view calls it). */
-int sv_view_compute_byname(sv_view *v);
+int sv_view_compute_byname(const sv_view *v);
+/* A new view, zeroed, with its ByName's room (NULL: out of memory); sv_view_free frees it. */
+sv_view *view_alloc(void);
 
 /* The node that finally holds node n's samples (itself unless Fold% folded it). */
 static inline uint32_t view_remap(const sv_view *v, uint32_t n)

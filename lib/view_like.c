@@ -161,9 +161,10 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 {
 	const sv_params *pp = &prev->params;
 	bool same_ie = same_box(pp, params, SV_BOX_INC) && same_box(pp, params, SV_BOX_EXC);
+	bool byname = prev->bn->byname_made; /* (as view_from's: prev is given up on the way) */
 	int rc;
 	uint64_t need = 0;
-	sv_view *v = calloc(1, sizeof(*v));
+	sv_view *v = view_alloc();
 	if (!v)
 		return sv_error_set(err, SV_ENOMEM, NULL);
 	v->src = prev->src;
@@ -220,7 +221,7 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 		rc = sv_error_set(err, rc, NULL);
 		goto out;
 	}
-	if ((rc = sv_view_finish(v, t0))) {
+	if ((rc = sv_view_finish(v, t0, byname))) {
 		rc = sv_error_set(err, rc, NULL);
 		goto out;
 	}
@@ -235,12 +236,15 @@ out:
  * as view_like's. */
 static int view_from(sv_view **out, const sv_view *prev, const sv_params *params, sv_view **release, sv_error *err)
 {
+	/* ByName made with the tree where prev's was asked for (a view shown by name, changed):
+	 * then it is made while the tree is in the cache, not read from memory again later */
+	bool byname = prev->bn->byname_made;
 	switch (like_of(prev, params)) {
 	case LIKE_NOTHING:
-		return view_build(out, prev->src, params, NULL, release, err);
+		return view_build(out, prev->src, params, NULL, release, byname, err);
 	case LIKE_NAMES:
 		return view_build(out, prev->src, params, prev->fm && prev->nfm == sv_source_frame_count(prev->src) ? prev : NULL,
-				release, err);
+				release, byname, err);
 	case LIKE_TREE:
 	default:
 		return view_like(out, prev, params, release, err);
@@ -268,7 +272,7 @@ int sv_view_renew(sv_view **vp, const sv_params *params, bool *remade, sv_error 
 		*vp = v;
 	} else if (!*vp) { /* prev given up: made again with its params */
 		*remade = true;
-		if (view_build(vp, src, &old, NULL, NULL, NULL))
+		if (view_build(vp, src, &old, NULL, NULL, false, NULL))
 			*vp = NULL;
 	}
 	sv_params_dispose(&old);

@@ -51,13 +51,24 @@ uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id 
 	return v->kids[n + 1] - v->kids[n];
 }
 
-uint32_t sv_view_byname_count(const sv_view *v) { return v->nbyname; }
-sv_name_id sv_view_byname_name(const sv_view *v, uint32_t row) { return v->byname[row]; }
-const sv_stats *sv_view_byname_stats(const sv_view *v, uint32_t row) { return &v->byname_st[v->byname[row]]; }
+/* ByName is made the first time it is asked for: a view seen only as a call tree (the
+ * terminal UI's after each box change) never pays for it. */
+int sv_view_byname_prepare(const sv_view *v)
+{
+	return v->bn->byname_made ? 0 : sv_view_compute_byname(v);
+}
+
+uint32_t sv_view_byname_count(const sv_view *v)
+{
+	return sv_view_byname_prepare(v) ? 0 : v->bn->nbyname;
+}
+
+sv_name_id sv_view_byname_name(const sv_view *v, uint32_t row) { return v->bn->byname[row]; }
+const sv_stats *sv_view_byname_stats(const sv_view *v, uint32_t row) { return &v->bn->byname_st[v->bn->byname[row]]; }
 
 uint32_t sv_view_byname_find(const sv_view *v, sv_name_id name)
 {
-	return name < view_name_count(v) ? v->byname_row[name] : NONE32;
+	return !sv_view_byname_prepare(v) && name < view_name_count(v) ? v->bn->byname_row[name] : NONE32;
 }
 
 bool sv_view_sample(const sv_view *v, size_t i, sv_node_id *node, double *time, double *metric)
@@ -246,5 +257,6 @@ size_t sv_view_memory(const sv_view *v)
 	return (size_t)v->node_cap * (sizeof(vnode) + 4) + (size_t)v->nnodes * (v->remap ? 17 : 13) +
 	       v->nxs * sizeof(xspan) + (size_t)nst * (v->stack_pre ? 9 : 5) +
 	       (size_t)v->nfm * sizeof(frame_memo) +
-	       v->names.text.total + (size_t)v->names.cap * 12 + (size_t)view_name_count(v) * (sizeof(sv_stats) + 8);
+	       v->names.text.total + (size_t)v->names.cap * 12 +
+	       (v->bn->byname_made ? (size_t)view_name_count(v) * (sizeof(sv_stats) + 8) : 0);
 }

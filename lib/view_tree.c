@@ -271,6 +271,9 @@ static int fold_percent(sv_view *v)
 	double pct;
 	if (!sv_parse_number(v->params.box[SV_BOX_FOLD_PCT], &pct) || !(pct > 0))
 		return 0;
+	int rc = v->bn->byname_made ? 0 : sv_view_compute_byname(v); /* a name's inclusive share keeps its nodes */
+	if (rc)
+		return rc;
 	if (!(v->remap = sv_malloc_big(((size_t)v->nnodes + 1) * sizeof(*v->remap))))
 		return SV_ENOMEM;
 	for (uint32_t i = 0; i < v->nnodes; i++)
@@ -293,7 +296,7 @@ static int fold_percent(sv_view *v)
 			v->alive[i] = 0;
 			continue;
 		}
-		double byname_inc = v->byname_st[n->name].inc;
+		double byname_inc = v->bn->byname_st[n->name].inc;
 		if (fabs(n->st.inc) < threshold && n->name != broken && fabs(byname_inc) < threshold) {
 			vnode *pn = &v->nodes[p];
 			pn->st.exc += n->st.inc;
@@ -316,10 +319,8 @@ static int fold_percent(sv_view *v)
 			v->remap[i] = i;
 		}
 	}
-	int rc = link_children(v);
-	if (!rc)
-		rc = sv_view_compute_byname(v);
-	return rc;
+	v->bn->byname_made = false; /* made again from the folded tree when asked for */
+	return link_children(v);
 }
 
 /* ---- the finished view ---- */
@@ -331,9 +332,10 @@ double sv_view_now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* The samples into the nodes, then totals, children, ByName and Fold% (t0: when the view's
- * build began, for its timings). */
-int sv_view_finish(sv_view *v, double t0)
+/* The samples into the nodes, then totals, children and Fold% (t0: when the view's build
+ * began, for its timings). ByName is made when first asked for (sv_view_byname_prepare), or
+ * here with `byname`. */
+int sv_view_finish(sv_view *v, double t0, bool byname)
 {
 	add_samples(v);
 	double t1 = sv_view_now_ms();
@@ -341,9 +343,9 @@ int sv_view_finish(sv_view *v, double t0)
 		return SV_ENOMEM;
 	int rc = link_children(v);
 	if (!rc)
-		rc = sv_view_compute_byname(v);
-	if (!rc)
 		rc = fold_percent(v);
+	if (!rc && byname && !v->bn->byname_made)
+		rc = sv_view_compute_byname(v);
 	if (rc)
 		return rc;
 	v->ms_filter = t1 - t0;

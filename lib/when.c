@@ -361,8 +361,8 @@ static int name_rows(sv_view *v)
 	uint8_t *lo = v->name_hist_lo, *hi = v->name_hist_w; /* hi + 1 until the widths */
 	memset(lo, SV_WHEN_LEN, (size_t)nn + 1);
 	memset(hi, 0, (size_t)nn + 1);
-	for (size_t i = 0; i < v->nfirst_on_path; i++) {
-		uint32_t name = v->first_on_path_name[i], n = v->first_on_path[i];
+	for (size_t i = 0; i < v->bn->nfirst_on_path; i++) {
+		uint32_t name = v->bn->first_on_path_name[i], n = v->bn->first_on_path[i];
 		if (!v->inc_w[n])
 			continue;
 		if (v->inc_lo[n] < lo[name])
@@ -393,7 +393,7 @@ static int name_hists(sv_view *v, uint32_t upto)
 	int rc = sv_view_when_scale(&scale, v);
 	if (rc)
 		return rc;
-	uint32_t nn = view_name_count(v), nrows = v->nbyname;
+	uint32_t nn = view_name_count(v), nrows = v->bn->nbyname;
 	uint32_t from = v->name_hist_rows;
 	upto = upto < 64 ? 64 : upto;
 	if (upto < 2 * from)
@@ -406,13 +406,13 @@ static int name_hists(sv_view *v, uint32_t upto)
 	if (!want)
 		return SV_ENOMEM;
 	for (uint32_t r = from; r < upto; r++)
-		want[v->byname[r]] = 1;
+		want[v->bn->byname[r]] = 1;
 	/* the first-on-path nodes in depth-first order, as compute_byname met them */
-	for (size_t i = 0; i < v->nfirst_on_path; i++) {
-		uint32_t name = v->first_on_path_name[i];
+	for (size_t i = 0; i < v->bn->nfirst_on_path; i++) {
+		uint32_t name = v->bn->first_on_path_name[i];
 		if (want[name])
 			hist_add_row_at(v->name_hist + v->name_hist_off[name], v->name_hist_lo[name], v,
-					v->first_on_path[i]);
+					v->bn->first_on_path[i]);
 	}
 	free(want);
 	v->name_hist_rows = upto;
@@ -421,11 +421,13 @@ static int name_hists(sv_view *v, uint32_t upto)
 
 int sv_view_byname_hist(double out[SV_WHEN_LEN], sv_view *v, uint32_t row)
 {
-	if (row >= v->nbyname)
+	if (sv_view_byname_prepare(v))
+		return SV_ENOMEM;
+	if (row >= v->bn->nbyname)
 		return SV_EINVAL;
 	if (row >= v->name_hist_rows && name_hists(v, row + 1))
 		return SV_ENOMEM;
-	uint32_t name = v->byname[row];
+	uint32_t name = v->bn->byname[row];
 	const float *h = v->name_hist + v->name_hist_off[name];
 	int lo = v->name_hist_lo[name], w = v->name_hist_w[name];
 	for (int k = 0; k < SV_WHEN_LEN; k++)

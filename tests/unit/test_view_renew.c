@@ -72,9 +72,10 @@ static void test_renew_keeps_old(void **state)
 #include "alloc_fail.h"
 
 /* Each allocation of a renewal failing in turn (other GroupPats, FoldPats, IncPats and time
- * range, on the tutorial with the stacks' sums shared as the terminal UI has them): the result
- * is the new view, or SV_ENOMEM and a view with the old parameters, the old one or one made
- * again, and no block is left behind. */
+ * range, on the tutorial with the stacks' sums shared as the terminal UI has them; from a
+ * view whose ByName was asked for, so that the new one makes it with its tree, and from one
+ * whose was not): the result is the new view, or SV_ENOMEM and a view with the old
+ * parameters, the old one or one made again, and no block is left behind. */
 static void test_renew_out_of_memory(void **state)
 {
 	(void)state;
@@ -92,19 +93,21 @@ static void test_renew_out_of_memory(void **state)
 	};
 	assert_int_equal(sv_params_set(&to[3], SV_BOX_START, "200"), 0);
 	int kept = 0, remade_n = 0;
-	for (size_t k = 0; k < sizeof(to) / sizeof(to[0]); k++) {
+	for (size_t k = 0; k < 2 * sizeof(to) / sizeof(to[0]); k++) {
 		for (long n = 1;; n++) {
 			long live0 = live;
 			sv_view *v;
 			assert_int_equal(sv_view_new(&v, s, &p0, &err), 0);
+			if (k % 2)
+				assert_int_equal(sv_view_byname_prepare(v), 0);
 			sv_view *was = v;
 			bool remade = false;
 			alloc_fail_arm(n, false);
-			int rc = sv_view_renew(&v, &to[k], &remade, &err);
+			int rc = sv_view_renew(&v, &to[k / 2], &remade, &err);
 			bool done = alloc_fail_disarm(n);
 			if (rc == 0) { /* the new view (a failed allocation may have been done without) */
 				assert_false(remade);
-				assert_fresh(v, s, &to[k]);
+				assert_fresh(v, s, &to[k / 2]);
 				sv_view_free(v);
 				assert_int_equal(live, live0); /* nothing left behind */
 				if (done) /* every allocation passed */
@@ -131,8 +134,60 @@ static void test_renew_out_of_memory(void **state)
 	sv_source_free(s);
 }
 
+/* ByName is made when first asked for (its tables counted in the view's memory from then
+ * on), and with the tree when the view renewed had been asked for it (a view shown by name
+ * and changed); either way its rows are a fresh view's. Each allocation of making it failing
+ * in turn: SV_ENOMEM and nothing left behind, then made when asked again. */
+static void test_byname_when_asked(void **state)
+{
+	(void)state;
+	sv_source *s;
+	sv_error err;
+	assert_int_equal(sv_load(&s, "examples/tutorial.perfView.xml", NULL, &err), 0);
+	sv_params p0 = params_with("{%}!=>module $1", "%!?", "", "");
+	sv_params p1 = params_with("{%}!->module $1", "%!?", "", "");
+	assert_int_equal(sv_params_set(&p1, SV_BOX_FOLD_PCT, "1"), 0);
+	sv_view *v, *w;
+	assert_int_equal(sv_view_new(&v, s, &p0, &err), 0);
+	size_t m0 = sv_view_memory(v);
+	assert_int_equal(sv_view_byname_prepare(v), 0);
+	assert_true(sv_view_memory(v) > m0); /* made now */
+	assert_fresh(v, s, &p0);
+	bool remade;
+	assert_int_equal(sv_view_renew(&v, &p1, &remade, &err), 0); /* other GroupPats and Fold% */
+	size_t m1 = sv_view_memory(v);
+	assert_int_equal(sv_view_byname_prepare(v), 0);
+	assert_int_equal(sv_view_memory(v), m1); /* made with the tree */
+	assert_fresh(v, s, &p1);
+	assert_int_equal(sv_view_new(&w, s, &p1, &err), 0); /* Fold% makes it for its own use */
+	assert_int_equal(sv_view_renew(&w, &p0, &remade, &err), 0);
+	m1 = sv_view_memory(w);
+	assert_int_equal(sv_view_byname_prepare(w), 0);
+	assert_true(sv_view_memory(w) > m1); /* never asked for: not made with the tree */
+	sv_view_free(w);
+	for (long n = 1;; n++) {
+		long live0 = live;
+		assert_int_equal(sv_view_new(&w, s, &p0, &err), 0);
+		alloc_fail_arm(n, false);
+		int rc = sv_view_byname_prepare(w);
+		bool done = alloc_fail_disarm(n);
+		if (rc)
+			assert_int_equal(rc, SV_ENOMEM);
+		assert_fresh(w, s, &p0); /* (asked again: made) */
+		sv_view_free(w);
+		assert_int_equal(live, live0);
+		if (done)
+			break;
+	}
+	sv_view_free(v);
+	sv_params_dispose(&p0);
+	sv_params_dispose(&p1);
+	sv_source_free(s);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_renew_keeps_old), cmocka_unit_test(test_renew_out_of_memory) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_renew_keeps_old), cmocka_unit_test(test_renew_out_of_memory),
+					    cmocka_unit_test(test_byname_when_asked) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

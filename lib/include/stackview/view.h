@@ -105,7 +105,14 @@ SV_API double sv_view_node_exc_max(const sv_view *v, sv_node_id n);
 /* Children of n; returns the count and points *out at the borrowed id array. */
 SV_API uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id **out);
 
-/* ByName (§6.3): rows sorted by |exc| descending, ties by name; includes ROOT. */
+/* ByName (§6.3): rows sorted by |exc| descending, ties by name; includes ROOT. Made the
+ * first time it is asked for (a view shown only as a call tree never pays for it), or with
+ * the tree when the view sv_view_renew or sv_view_new_like started from had been asked.
+ * prepare makes it and says whether memory sufficed (0 or SV_ENOMEM); count and find make it
+ * too, and say there are no rows (0, SV_NAME_NONE) where memory does not suffice. The row
+ * and stats getters take rows below a count. A view is not to be asked from two threads at
+ * once. */
+SV_API int sv_view_byname_prepare(const sv_view *v) SV_MUST_USE;
 SV_API uint32_t sv_view_byname_count(const sv_view *v);
 SV_API sv_name_id sv_view_byname_name(const sv_view *v, uint32_t row);
 SV_API const sv_stats *sv_view_byname_stats(const sv_view *v, uint32_t row);
