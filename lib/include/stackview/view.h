@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* A view: a source seen through filter parameters (spec/semantics.md §0, §3–§7). Building
  * one runs the whole pipeline — time range, grouping, exclusion, folding, merge with caller,
- * inclusion, call tree, Fold% — and keeps the call tree and ByName rows. Callers, Callees
- * and Caller-Callee are derived on request (aggview.h); When strings are computed lazily.
+ * inclusion, call tree, Fold% — and keeps the call tree. ByName's rows are made when first
+ * asked for; Callers, Callees and Caller-Callee are derived on request (aggview.h); When
+ * strings are computed lazily.
  *
  * Cost (design.md): patterns run once per distinct frame, the stack transform once per
  * distinct stack; the only per-sample work is one pass over the sample arrays.
