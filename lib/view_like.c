@@ -156,12 +156,12 @@ static void take_tree(sv_view *v, sv_view *prev)
 
 /* A view on prev's tree (LIKE_TREE); `release`: prev may be given up (*release is prev, set
  * to NULL once it is), its arrays taken over instead of copied, once params passed every
- * check but memory. */
-static int view_like(sv_view **out, const sv_view *prev, const sv_params *params, sv_view **release, sv_error *err)
+ * check but memory; `byname`: ByName made with the tree (view_from's rule). */
+static int view_like(sv_view **out, const sv_view *prev, const sv_params *params, sv_view **release, bool byname,
+		     sv_error *err)
 {
 	const sv_params *pp = &prev->params;
 	bool same_ie = same_box(pp, params, SV_BOX_INC) && same_box(pp, params, SV_BOX_EXC);
-	bool byname = prev->bn->byname_made; /* (as view_from's: prev is given up on the way) */
 	int rc;
 	uint64_t need = 0;
 	sv_view *v = view_alloc();
@@ -247,7 +247,7 @@ static int view_from(sv_view **out, const sv_view *prev, const sv_params *params
 				release, byname, err);
 	case LIKE_TREE:
 	default:
-		return view_like(out, prev, params, release, err);
+		return view_like(out, prev, params, release, byname, err);
 	}
 }
 

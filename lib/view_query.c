@@ -258,5 +258,5 @@ size_t sv_view_memory(const sv_view *v)
 	       v->nxs * sizeof(xspan) + (size_t)nst * (v->stack_pre ? 9 : 5) +
 	       (size_t)v->nfm * sizeof(frame_memo) +
 	       v->names.text.total + (size_t)v->names.cap * 12 +
-	       (v->bn->byname_made ? (size_t)view_name_count(v) * (sizeof(sv_stats) + 8) : 0);
+	       (v->bn->byname_st ? (size_t)view_name_count(v) * (sizeof(sv_stats) + 8) : 0);
 }
