@@ -220,8 +220,8 @@ static void top_stacks(sv_view *v, const char *name, bool exclusive)
 		return;
 	for (sv_node_id x = 1; x < sv_view_node_count(v); x++)
 		if (sv_view_node_alive(v, x) && sv_view_node_name(v, x) == id) {
-			const sv_stats *st = sv_view_node_stats(v, x);
-			double w = exclusive ? st->exc : st->inc;
+			sv_stats st = sv_view_node_stats(v, x);
+			double w = exclusive ? st.exc : st.inc;
 			if (w != 0)
 				a[n++] = (node_w){ x, w };
 		}

@@ -233,9 +233,9 @@ int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id fo
 	for (uint32_t i = 0; i < nn; i++) {
 		if (!sv_view_node_alive(v, i))
 			continue;
-		const sv_stats *s = sv_view_node_stats(v, i);
-		at[i].inc = s->exc;
-		at[i].inc_ct = s->exc_ct;
+		sv_stats s = sv_view_node_stats(v, i);
+		at[i].inc = s.exc;
+		at[i].inc_ct = s.exc_ct;
 		sv_view_node_exc_span(v, i, &at[i].first, &at[i].last);
 		at[i].max = sv_view_node_exc_max(v, i);
 		row_add_exc(&ah, v, i, 1);
@@ -285,7 +285,8 @@ int sv_aggtree_new(sv_aggtree **out, sv_view *v, sv_agg_kind kind, sv_name_id fo
 			uint32_t row;
 			if ((rc = tree_row(t, &idx, &row, prow, sv_view_node_name(v, n))))
 				goto out;
-			add_attr(&t->rows[row], &at[n], &ah, n, sv_view_node_stats(v, n));
+			sv_stats ns = sv_view_node_stats(v, n);
+			add_attr(&t->rows[row], &at[n], &ah, n, &ns);
 			nk = sv_view_node_children(v, n, &kids);
 			for (uint32_t k = nk; k-- > 0;)
 				if (sv_view_node_name(v, kids[k]) != focus) {
@@ -419,9 +420,9 @@ int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_nam
 		uint32_t p = sv_view_node_parent(v, i);
 		k[i] = (p == UINT32_MAX ? 0 : k[p]) + (sv_view_node_name(v, i) == focus);
 		S[i].w = k[i] ? 1.0 / k[i] : 1.0;
-		const sv_stats *st = sv_view_node_stats(v, i);
-		S[i].inc = S[i].w * st->exc;
-		S[i].inc_ct = S[i].w * st->exc_ct;
+		sv_stats st = sv_view_node_stats(v, i);
+		S[i].inc = S[i].w * st.exc;
+		S[i].inc_ct = S[i].w * st.exc_ct;
 		row_add_exc(&H, v, i, S[i].w);
 	}
 	for (uint32_t i = nn; i-- > 1;) {
@@ -439,8 +440,8 @@ int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_nam
 	for (uint32_t i = 0; i < nn; i++) {
 		if (!sv_view_node_alive(v, i) || sv_view_node_name(v, i) != focus)
 			continue;
-		const sv_stats *st = sv_view_node_stats(v, i);
-		cc_add(&cc->focus, &S[i], &H, i, st, S[i].w, st);
+		sv_stats st = sv_view_node_stats(v, i);
+		cc_add(&cc->focus, &S[i], &H, i, &st, S[i].w, &st);
 		uint32_t p = sv_view_node_parent(v, i);
 		if (p != UINT32_MAX) {
 			sv_aggrow *r = cc_row(&callers, sv_view_node_name(v, p));
@@ -448,7 +449,7 @@ int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_nam
 				rc = SV_ENOMEM;
 				goto out;
 			}
-			cc_add(r, &S[i], &H, i, st, S[i].w, st);
+			cc_add(r, &S[i], &H, i, &st, S[i].w, &st);
 		}
 		const sv_node_id *kids;
 		uint32_t nk = sv_view_node_children(v, i, &kids);
@@ -458,8 +459,8 @@ int sv_callercallee_new(sv_callercallee **out, sv_view *v, const char *focus_nam
 				rc = SV_ENOMEM;
 				goto out;
 			}
-			const sv_stats *cs = sv_view_node_stats(v, kids[j]);
-			cc_add(r, &S[kids[j]], &H, kids[j], cs, S[kids[j]].w, cs);
+			sv_stats cs = sv_view_node_stats(v, kids[j]);
+			cc_add(r, &S[kids[j]], &H, kids[j], &cs, S[kids[j]].w, &cs);
 		}
 	}
 	if (callers.n > 1)

@@ -203,7 +203,7 @@ int sv_compare_rows(sv_compare *c, sv_view *v, sv_rows *rows)
 			case SV_ROWS_CALLTREE:
 				m = d == 0 || i == 0 ? tree_path(v, row->id, rv) : tree_child(rv, at[(d - 1) * nr + r], name);
 				if (m != NONE)
-					val = sv_view_node_stats(rv, m)->inc;
+					val = sv_view_node_stats(rv, m).inc;
 				break;
 			case SV_ROWS_AGGTREE:
 				m = d == 0 || i == 0 ? agg_path(rows->agg, v, row->id, c->agg[r], rv)
@@ -347,7 +347,7 @@ int sv_compare_unmatched(sv_compare *c, double min_share, sv_unmatched **out, si
 	double total[2] = { 0, 0 };
 	for (size_t r = 0; r < c->nruns; r++) {
 		int side = r >= c->nbase;
-		total[side] += fabs(sv_view_node_stats(c->views[r], SV_NODE_ROOT)->inc) / (double)(side ? c->ntest : c->nbase);
+		total[side] += fabs(sv_view_node_stats(c->views[r], SV_NODE_ROOT).inc) / (double)(side ? c->ntest : c->nbase);
 	}
 	double floor_ = min_share * fmax(total[0], total[1]);
 	for (uint32_t id = 0; !rc && id < pt.count; id++) {

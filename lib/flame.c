@@ -50,7 +50,7 @@ int sv_flame_new(sv_flame **out, const sv_view *v, sv_node_id top, double min_wi
 	}
 	f->diff = neg[SV_NODE_ROOT] > 0;
 	/* Width: |inclusive|, or the test side (positive samples) in a diff. */
-	f->total = f->diff ? pos[top] : fabs(sv_view_node_stats(v, top)->inc);
+	f->total = f->diff ? pos[top] : fabs(sv_view_node_stats(v, top).inc);
 	if (!(f->total > 0)) {
 		*out = f;
 		f = NULL;
@@ -66,7 +66,7 @@ int sv_flame_new(sv_flame **out, const sv_view *v, sv_node_id top, double min_wi
 	stack[sp++] = (item){ top, 0, 0 };
 	while (sp) {
 		item it = stack[--sp];
-		double width = (f->diff ? pos[it.node] : fabs(sv_view_node_stats(v, it.node)->inc)) / f->total;
+		double width = (f->diff ? pos[it.node] : fabs(sv_view_node_stats(v, it.node).inc)) / f->total;
 		if (width < min_width && it.node != top)
 			continue;
 		sv_flame_box *b = &f->box[f->n++];
@@ -75,7 +75,7 @@ int sv_flame_new(sv_flame **out, const sv_view *v, sv_node_id top, double min_wi
 		b->depth = it.depth;
 		b->x = it.x;
 		b->w = width;
-		b->inc = sv_view_node_stats(v, it.node)->inc;
+		b->inc = sv_view_node_stats(v, it.node).inc;
 		b->pos = pos[it.node];
 		b->neg = neg[it.node];
 		if (it.depth > f->max_depth)
@@ -88,7 +88,7 @@ int sv_flame_new(sv_flame **out, const sv_view *v, sv_node_id top, double min_wi
 		double x = it.x;
 		size_t first = sp;
 		for (uint32_t k = 0; k < nk; k++) {
-			double cw = (f->diff ? pos[kids[k]] : fabs(sv_view_node_stats(v, kids[k])->inc)) / f->total;
+			double cw = (f->diff ? pos[kids[k]] : fabs(sv_view_node_stats(v, kids[k]).inc)) / f->total;
 			stack[sp++] = (item){ kids[k], it.depth + 1, x };
 			x += cw;
 		}

@@ -130,7 +130,7 @@ int sv_grid_parse_columns(const char *list, sv_col out[SV_COL_COUNT], size_t *n,
 
 double sv_grid_basis(const sv_view *v)
 {
-	return fabs(sv_view_node_stats(v, SV_NODE_ROOT)->inc);
+	return fabs(sv_view_node_stats(v, SV_NODE_ROOT).inc);
 }
 
 double sv_column_value(sv_col c, const sv_stats *st, double basis)

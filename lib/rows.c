@@ -114,7 +114,7 @@ int sv_expansion_expand_subtree(sv_expansion *e, const sv_view *v, sv_node_id n)
 
 int sv_expansion_expand_hot(sv_expansion *e, const sv_view *v, double min_share)
 {
-	double total = fabs(sv_view_node_stats(v, SV_NODE_ROOT)->inc);
+	double total = fabs(sv_view_node_stats(v, SV_NODE_ROOT).inc);
 	sv_node_id n = SV_NODE_ROOT;
 	for (int depth = 0; depth < 256; depth++) {
 		int rc = sv_expansion_expand_node(e, v, n);
@@ -125,7 +125,7 @@ int sv_expansion_expand_hot(sv_expansion *e, const sv_view *v, double min_share)
 		sv_node_id best = UINT32_MAX;
 		double bi = -1;
 		for (uint32_t i = 0; i < nk; i++) {
-			double inc = fabs(sv_view_node_stats(v, kids[i])->inc);
+			double inc = fabs(sv_view_node_stats(v, kids[i]).inc);
 			if (inc > bi) {
 				bi = inc;
 				best = kids[i];
@@ -154,6 +154,7 @@ void sv_rows_dispose(sv_rows *r)
 		return;
 	free(r->row);
 	free(r->cmpbuf);
+	free(r->stbuf);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -170,8 +171,22 @@ typedef void (*row_fn)(const void *tree, uint32_t id, sv_row *row);
 
 static void view_row(const void *tree, uint32_t id, sv_row *row)
 {
-	row->name = sv_view_node_name(tree, id);
-	row->st = sv_view_node_stats(tree, id);
+	row->name = sv_view_node_name(tree, id); /* st: view_rows_stats, once the rows are made */
+}
+
+/* A node's sums are made when asked for (sv_view_node_stats): the call tree rows' are kept
+ * with the rows, for their st to point at. */
+static int view_rows_stats(sv_rows *r, const sv_view *v)
+{
+	if (!r->n)
+		return 0;
+	if (!(r->stbuf = malloc(r->n * sizeof(*r->stbuf))))
+		return SV_ENOMEM;
+	for (size_t i = 0; i < r->n; i++) {
+		r->stbuf[i] = sv_view_node_stats(v, r->row[i].id);
+		r->row[i].st = &r->stbuf[i];
+	}
+	return 0;
 }
 
 static void agg_row(const void *tree, uint32_t id, sv_row *row)
@@ -238,6 +253,8 @@ int sv_rows_aggtree(sv_rows *out, const sv_aggtree *t, const sv_expansion *e, in
 int sv_rows_calltree_at(sv_rows *out, const sv_view *v, sv_node_id top, const sv_expansion *e, int max_depth)
 {
 	int rc = flatten(out, v, top, view_children, view_row, e, max_depth);
+	if (!rc && (rc = view_rows_stats(out, v)))
+		sv_rows_dispose(out);
 	if (!rc)
 		out->kind = SV_ROWS_CALLTREE;
 	return rc;

@@ -158,7 +158,7 @@ int sv_view_compute_byname(const sv_view *v)
 	uint32_t *path = pos, sp = 0;
 	{
 		vnode *r = &v->nodes[SV_NODE_ROOT];
-		v->bn->byname_st[r->name] = r->st;
+		v->bn->byname_st[r->name] = view_node_stats(v, SV_NODE_ROOT);
 		seen[r->name] = 1;
 		onpath[r->name]++;
 		path[sp++] = r->name;
@@ -169,7 +169,6 @@ int sv_view_compute_byname(const sv_view *v)
 		if (k + 12 < m) {
 			const vnode *ahead = &v->nodes[order[k + 12]];
 			__builtin_prefetch(ahead);
-			__builtin_prefetch((const char *)ahead + 64);
 			__builtin_prefetch(&depth[order[k + 12]]);
 		}
 		if (k + 4 < m) {
@@ -188,8 +187,10 @@ int sv_view_compute_byname(const sv_view *v)
 		}
 		bs->exc += cn->st.exc;
 		bs->exc_ct += cn->st.exc_ct;
-		bs->fold += cn->st.fold;
-		bs->fold_ct += cn->st.fold_ct;
+		if (v->fold) {
+			bs->fold += v->fold[c].fold;
+			bs->fold_ct += v->fold[c].fold_ct;
+		}
 		if (!onpath[cn->name]) {
 			bs->inc += cn->st.inc;
 			bs->inc_ct += cn->st.inc_ct;

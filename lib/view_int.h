@@ -26,11 +26,25 @@ typedef struct frame_memo {
 	uint8_t uniq;       /* no other frame has this display name (building the tree) */
 } frame_memo;
 
+/* A node's sums: sv_stats but the Fold columns, which most views never fill (vfold). */
+typedef struct vstats {
+	double inc, inc_ct, exc, exc_ct;
+	double first, last, max;
+} vstats;
+
+/* A node is one cache line (the table is aligned to them): the tree's passes read nodes at
+ * random, and a node across two lines was two misses. */
 typedef struct vnode {
 	uint32_t name;
 	uint32_t nsamp; /* inclusive number of samples (at most SV_MAX_SAMPLES) */
-	sv_stats st;    /* until accumulate, first/last/max are over the node's own samples */
+	vstats st;      /* until accumulate, first/last/max are over the node's own samples */
 } vnode;
+_Static_assert(sizeof(vnode) == 64, "a node is one cache line");
+
+/* A node's Fold and Fold Count (spec §4.2, §6.1): what folded into it. */
+typedef struct vfold {
+	double fold, fold_ct;
+} vfold;
 
 /* A node's own (exclusive) span: first start, last end, largest metric. */
 typedef struct xspan {
@@ -83,6 +97,8 @@ struct sv_view {
 	uint32_t *kids;
 	uint32_t *remap;       /* node -> node that finally holds its samples (Fold%; NULL: none
 				* folds, each its own: view_remap) */
+	vfold *fold;           /* per node (nnodes of them) once a sample or Fold% folds into
+				* one; NULL: nothing folded, every node's Fold is 0 */
 	uint32_t *xidx;        /* per node: its exclusive span's place (XS_*, or in xs) */
 	xspan *xs;
 	size_t nxs, xs_cap;
@@ -115,6 +131,16 @@ struct sv_view {
 	sv_netpeak np;             /* sv_view_net_peak, once computed */
 	bool np_known;
 };
+
+/* Node n's sums as sv_view_node_stats gives them. */
+static inline sv_stats view_node_stats(const sv_view *v, uint32_t n)
+{
+	const vstats *s = &v->nodes[n].st;
+	const vfold *f = v->fold ? &v->fold[n] : NULL;
+	return (sv_stats){ .inc = s->inc, .inc_ct = s->inc_ct, .exc = s->exc, .exc_ct = s->exc_ct,
+			   .fold = f ? f->fold : 0, .fold_ct = f ? f->fold_ct : 0,
+			   .first = s->first, .last = s->last, .max = s->max };
+}
 
 /* Keep/prorate one sample against the time range (§5.3); false = dropped. */
 static inline bool view_clip(const sv_view *v, double *t, double *m)

@@ -29,7 +29,7 @@ sv_name_id sv_view_name_find(const sv_view *v, const char *name)
 
 sv_name_id sv_view_node_name(const sv_view *v, sv_node_id n) { return v->nodes[n].name; }
 sv_node_id sv_view_node_parent(const sv_view *v, sv_node_id n) { return v->parent[n]; }
-const sv_stats *sv_view_node_stats(const sv_view *v, sv_node_id n) { return &v->nodes[n].st; }
+sv_stats sv_view_node_stats(const sv_view *v, sv_node_id n) { return view_node_stats(v, n); }
 uint32_t sv_view_node_count(const sv_view *v) { return v->nnodes; }
 bool sv_view_node_alive(const sv_view *v, sv_node_id n) { return n < v->nnodes && v->alive[n]; }
 
@@ -49,6 +49,40 @@ uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id 
 {
 	*out = v->children + v->kids[n];
 	return v->kids[n + 1] - v->kids[n];
+}
+
+int sv_view_preorder(const sv_view *v, sv_node_id top, sv_node_id **out, size_t *n)
+{
+	/* the list is filled in order, each node's children reserved after it and written as
+	 * their turn comes: an explicit stack of the ones still to write */
+	*out = NULL;
+	*n = 0;
+	size_t cap = 0, sp = 0, scap = 0, len = 0;
+	sv_node_id *ids = NULL, *stack = NULL;
+	int rc = 0;
+	if (SV_ARRAY_RESERVE(stack, scap, 1))
+		return SV_ENOMEM;
+	stack[sp++] = top;
+	while (sp) {
+		sv_node_id x = stack[--sp];
+		const sv_node_id *kids;
+		uint32_t nk = sv_view_node_children(v, x, &kids);
+		if (SV_ARRAY_RESERVE(ids, cap, len + 1) || SV_ARRAY_RESERVE(stack, scap, sp + nk)) {
+			rc = SV_ENOMEM;
+			break;
+		}
+		ids[len++] = x;
+		for (uint32_t k = nk; k-- > 0;)
+			stack[sp++] = kids[k];
+	}
+	free(stack);
+	if (rc) {
+		free(ids);
+		return rc;
+	}
+	*out = ids;
+	*n = len;
+	return 0;
 }
 
 /* ByName is made the first time it is asked for: a view seen only as a call tree (the
@@ -252,9 +286,10 @@ size_t sv_view_memory(const sv_view *v)
 {
 	uint32_t nst = sv_source_stack_count(v->src);
 	/* per node besides it and its parent: child list (8), own span's place (4), alive (1), Fold%'s
-	 * remap (4); the own spans as many as there are (their table's room past them, doubled as it
-	 * grew, is never touched) */
+	 * remap (4), the Fold table once something folded; the own spans as many as there are (their
+	 * table's room past them, doubled as it grew, is never touched) */
 	return (size_t)v->node_cap * (sizeof(vnode) + 4) + (size_t)v->nnodes * (v->remap ? 17 : 13) +
+	       (v->fold ? ((size_t)v->nnodes + 1) * sizeof(vfold) : 0) +
 	       v->nxs * sizeof(xspan) + (size_t)nst * (v->stack_pre ? 9 : 5) +
 	       (size_t)v->nfm * sizeof(frame_memo) +
 	       v->names.text.total + (size_t)v->names.cap * 12 +

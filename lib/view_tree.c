@@ -25,17 +25,37 @@ static inline uint32_t stack_target(const sv_view *v, sv_stack_id s, bool *folde
 	return v->stack_node[s];
 }
 
-/* k samples of metric m and count c into a node's own sums (the inclusive ones start as
- * these: accumulate adds the children's), spanning first..end, the largest metric max. */
-static inline void node_add(vnode *n, double m, double c, bool folded, uint32_t k, double first, double end, double max)
+/* The view's Fold table, made (zeroed) the first time something folds into a node. */
+static int fold_table(sv_view *v)
 {
+	if (!v->fold && !(v->fold = calloc((size_t)v->nnodes + 1, sizeof(*v->fold))))
+		return SV_ENOMEM;
+	return 0;
+}
+
+/* Whether a kept stack's leaf folded (then the Fold table is made before the samples). */
+static bool any_folded(const sv_view *v)
+{
+	uint32_t nst = sv_source_stack_count(v->src);
+	for (uint32_t s = 0; s < nst; s++)
+		if (v->stack_folded[s] && v->stack_node[s] != NONE32)
+			return true;
+	return false;
+}
+
+/* k samples of metric m and count c into node's own sums (the inclusive ones start as
+ * these: accumulate adds the children's), spanning first..end, the largest metric max. */
+static inline void node_add(sv_view *v, uint32_t node, double m, double c, bool folded, uint32_t k, double first,
+			    double end, double max)
+{
+	vnode *n = &v->nodes[node];
 	n->st.exc += m;
 	n->st.exc_ct += c;
 	n->st.inc += m;
 	n->st.inc_ct += c;
-	if (folded) {
-		n->st.fold += m;
-		n->st.fold_ct += c;
+	if (folded) { /* (the table is there: any_folded) */
+		v->fold[node].fold += m;
+		v->fold[node].fold_ct += c;
 	}
 	n->nsamp += k;
 	if (first < n->st.first)
@@ -70,7 +90,6 @@ static bool add_stack_sums(sv_view *v)
 		if (!whole && !out && stack_target(v, s == nst ? SV_STACK_NONE : s, &folded) != NONE32)
 			return false;
 	}
-	vnode *nodes = v->nodes;
 	bool any = false;
 	double latest = 0;
 	memset(&v->np, 0, sizeof(v->np));
@@ -86,7 +105,7 @@ static bool add_stack_sums(sv_view *v)
 		v->np.net += x->metric;
 		latest = !any || x->last > latest ? x->last : latest;
 		any = true;
-		node_add(&nodes[node], x->metric, x->count, folded, (uint32_t)x->n, x->first, end, x->max);
+		node_add(v, node, x->metric, x->count, folded, (uint32_t)x->n, x->first, end, x->max);
 	}
 	/* no metric is below 0 (no sums otherwise): the peak is the net, at the last sample */
 	v->np.peak = v->np.net;
@@ -128,7 +147,7 @@ static void add_samples(sv_view *v)
 		v->np.signed_metric |= m < 0;
 		latest = !any || t > latest ? t : latest;
 		any = true;
-		node_add(&nodes[node], m, c, folded, 1, t, end, m);
+		node_add(v, node, m, c, folded, 1, t, end, m);
 	}
 	if (!v->np.signed_metric) { /* running sums only grow: the peak is the net, at the last sample */
 		v->np.peak = v->np.net;
@@ -150,7 +169,7 @@ static int xs_add(sv_view *v, uint32_t node, xspan x)
 /* A node's own span kept apart (xs) before its children's are added to its stats. */
 static int keep_xspan(sv_view *v, uint32_t node)
 {
-	const sv_stats *s = &v->nodes[node].st;
+	const vstats *s = &v->nodes[node].st;
 	if (s->first == INFINITY && s->last == -INFINITY && s->max == -INFINITY) {
 		v->xidx[node] = XS_NONE;
 		return 0;
@@ -301,8 +320,10 @@ static int fold_percent(sv_view *v)
 			vnode *pn = &v->nodes[p];
 			pn->st.exc += n->st.inc;
 			pn->st.exc_ct += n->st.inc_ct;
-			pn->st.fold += n->st.inc;
-			pn->st.fold_ct += n->st.inc_ct;
+			if (fold_table(v))
+				return SV_ENOMEM;
+			v->fold[p].fold += n->st.inc;
+			v->fold[p].fold_ct += n->st.inc_ct;
 			/* p has a child: its own span is in xs, or it had none */
 			if (v->xidx[p] == XS_NONE && xs_add(v, p, (xspan){ INFINITY, -INFINITY, -INFINITY }))
 				return SV_ENOMEM;
@@ -337,6 +358,10 @@ double sv_view_now_ms(void)
  * here with `byname`. */
 int sv_view_finish(sv_view *v, double t0, bool byname)
 {
+	free(v->fold); /* (a tree taken from another view: made again if anything folds) */
+	v->fold = NULL;
+	if (any_folded(v) && fold_table(v))
+		return SV_ENOMEM;
 	add_samples(v);
 	double t1 = sv_view_now_ms();
 	if (accumulate(v))

@@ -363,16 +363,17 @@ static int tui_goto_calltree(tui_app *a)
 		return TUI_REDRAW;
 	sv_name_id name = f->rows.row[p->cursor].name;
 	/* The first node of that name in a pre-order walk of the whole tree. */
-	sv_rows all;
-	if (sv_rows_calltree(&all, f->view, NULL, -1)) {
+	sv_node_id *all;
+	size_t n;
+	if (sv_view_preorder(f->view, SV_NODE_ROOT, &all, &n)) {
 		tui_status(a, "out of memory");
 		return TUI_REDRAW;
 	}
 	sv_node_id hit = UINT32_MAX;
-	for (size_t i = 0; i < all.n && hit == UINT32_MAX; i++)
-		if (all.row[i].name == name)
-			hit = all.row[i].id;
-	sv_rows_dispose(&all);
+	for (size_t i = 0; i < n && hit == UINT32_MAX; i++)
+		if (sv_view_node_name(f->view, all[i]) == name)
+			hit = all[i];
+	free(all);
 	tui_nav_push(a);
 	a->tab = TAB_CALLTREE;
 	if (hit == UINT32_MAX) {

@@ -4,6 +4,7 @@
 #include "app.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stackview/derive.h"
@@ -29,22 +30,23 @@ int tui_find_next(tui_app *a, bool include_current, int dir)
 	bool found = false;
 	if (a->tab == TAB_CALLTREE) {
 		/* The whole tree, collapsed nodes included, in pre-order from the current node. */
-		sv_rows all;
-		if (sv_rows_calltree(&all, f->view, NULL, -1) == 0) {
+		sv_node_id *all;
+		size_t n;
+		if (sv_view_preorder(f->view, SV_NODE_ROOT, &all, &n) == 0) {
 			uint32_t cur = p->cursor < f->rows.n ? f->rows.row[p->cursor].id : 0;
 			size_t start = 0;
-			for (size_t i = 0; i < all.n; i++)
-				if (all.row[i].id == cur)
+			for (size_t i = 0; i < n; i++)
+				if (all[i] == cur)
 					start = i;
-			for (size_t k = include_current ? 0 : 1; k <= all.n && !found; k++) {
-				size_t i = dir < 0 ? (start + all.n - k % all.n) % all.n : (start + k) % all.n;
-				const char *nm = sv_view_name(f->view, all.row[i].name);
+			for (size_t k = include_current ? 0 : 1; k <= n && !found; k++) {
+				size_t i = dir < 0 ? (start + n - k % n) % n : (start + k) % n;
+				const char *nm = sv_view_name(f->view, sv_view_node_name(f->view, all[i]));
 				if (!sv_pattern_match(pat, nm, strlen(nm)))
 					continue;
 				found = true;
-				flags |= tui_reveal_node(a, all.row[i].id);
+				flags |= tui_reveal_node(a, all[i]);
 			}
-			sv_rows_dispose(&all);
+			free(all);
 		}
 	} else {
 		for (size_t k = include_current ? 0 : 1; k <= f->rows.n && !found && f->rows.n; k++) {

@@ -140,7 +140,7 @@ static void test_rows(void **state)
 	assert_int_equal(sv_compare_diff_source(&d, c), 0);
 	sv_view *dv = fixture_view(d, NULL, 0);
 	/* the diff of the means */
-	near(sv_view_node_stats(dv, SV_NODE_ROOT)->inc, (151 + 149 + 153 + 52 + 48 + 51) / 3.0 - (100 + 104 + 97 + 50 + 47 + 53) / 3.0,
+	near(sv_view_node_stats(dv, SV_NODE_ROOT).inc, (151 + 149 + 153 + 52 + 48 + 51) / 3.0 - (100 + 104 + 97 + 50 + 47 + 53) / 3.0,
 	     1e-9);
 	sv_rows rows;
 	assert_int_equal(sv_rows_calltree(&rows, dv, NULL, -1), 0);

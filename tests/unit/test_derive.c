@@ -50,8 +50,8 @@ static void test_diff_self(void **state)
 	sv_source *d;
 	assert_int_equal(sv_diff(&d, v, v), 0);
 	sv_view *dv = fixture_view(d, NULL, 0);
-	assert_true(sv_view_node_stats(dv, SV_NODE_ROOT)->inc == 0);
-	assert_true(sv_view_node_stats(dv, SV_NODE_ROOT)->inc_ct == 0);
+	assert_true(sv_view_node_stats(dv, SV_NODE_ROOT).inc == 0);
+	assert_true(sv_view_node_stats(dv, SV_NODE_ROOT).inc_ct == 0);
 	char w[SV_WHEN_LEN + 1];
 	assert_int_equal(sv_view_node_when(w, dv, SV_NODE_ROOT), 0);
 	assert_string_equal(w, "________________________________");

@@ -36,7 +36,8 @@ static void same_views(sv_view *a, sv_view *b)
 		assert_int_equal(sv_view_node_alive(a, n), sv_view_node_alive(b, n));
 		/* the same name (ids differ: a source with sums shares its short names with views) */
 		assert_string_equal(sv_view_name(a, sv_view_node_name(a, n)), sv_view_name(b, sv_view_node_name(b, n)));
-		same_stats(sv_view_node_stats(a, n), sv_view_node_stats(b, n));
+		sv_stats sa = sv_view_node_stats(a, n), sb = sv_view_node_stats(b, n);
+		same_stats(&sa, &sb);
 		double f1, l1, f2, l2;
 		sv_view_node_exc_span(a, n, &f1, &l1);
 		sv_view_node_exc_span(b, n, &f2, &l2);

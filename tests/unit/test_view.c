@@ -2,12 +2,14 @@
 /* The view through the library API: time boxes, their errors, the summary line (derived
  * sources, rows and the grid have their own tests). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fixtures.h"
 #include "view_asserts.h"
 #include "stackview/aggview.h"
 #include "stackview/formats.h"
+#include "stackview/rows.h"
 #include "stackview/when.h"
 
 static void test_time_boxes(void **state)
@@ -19,7 +21,7 @@ static void test_time_boxes(void **state)
 	sv_view *v = fixture_view(s, box, 0);
 	assert_string_equal(sv_params_get(sv_view_params(v), SV_BOX_START), "2.000");
 	assert_string_equal(sv_params_get(sv_view_params(v), SV_BOX_END), "3.000");
-	assert_true(sv_view_node_stats(v, SV_NODE_ROOT)->inc == 94);
+	assert_true(sv_view_node_stats(v, SV_NODE_ROOT).inc == 94);
 	sv_view_free(v);
 	box[SV_BOX_START] = NULL;
 	box[SV_BOX_END] = "soon";
@@ -45,12 +47,41 @@ static void test_summary_line(void **state)
 
 /* Max: the largest single sample under a node (call tree), under every node of a name
  * (ByName), attributed to callers and callees, and kept by a node that folds its children. */
+/* sv_view_preorder: the call tree's rows with every node expanded, as ids; from a node, its
+ * subtree's. */
+static void test_preorder(void **state)
+{
+	(void)state;
+	sv_source *s = fixture_s_fold();
+	sv_view *v = fixture_view(s, NULL, 0);
+	sv_rows r;
+	sv_node_id *ids;
+	size_t n;
+	assert_int_equal(sv_rows_calltree(&r, v, NULL, -1), 0);
+	assert_int_equal(sv_view_preorder(v, SV_NODE_ROOT, &ids, &n), 0);
+	assert_true(n == r.n && n > 3);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(ids[i], r.row[i].id);
+	sv_node_id top = r.row[2].id;
+	free(ids);
+	sv_rows_dispose(&r);
+	assert_int_equal(sv_rows_calltree_at(&r, v, top, NULL, -1), 0);
+	assert_int_equal(sv_view_preorder(v, top, &ids, &n), 0);
+	assert_true(n == r.n && ids[0] == top);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(ids[i], r.row[i].id);
+	free(ids);
+	sv_rows_dispose(&r);
+	sv_view_free(v);
+	sv_source_free(s);
+}
+
 static void test_max(void **state)
 {
 	(void)state;
 	sv_source *s = fixture_s_fold();
 	sv_view *v = fixture_view(s, NULL, 0);
-	assert_true(sv_view_node_stats(v, SV_NODE_ROOT)->max == 85);
+	assert_true(sv_view_node_stats(v, SV_NODE_ROOT).max == 85);
 	sv_name_id x = sv_view_name_find(v, "X"), c = sv_view_name_find(v, "C");
 	assert_true(sv_view_byname_stats(v, sv_view_byname_find(v, x))->max == 9);
 	assert_true(sv_view_byname_stats(v, sv_view_byname_find(v, c))->max == 85);
@@ -70,7 +101,7 @@ static void test_max(void **state)
 	box[SV_BOX_FOLD_PCT] = "10";
 	v = fixture_view(s, box, 0);
 	assert_true(sv_view_byname_stats(v, sv_view_byname_find(v, sv_view_name_find(v, "Main")))->max == 85);
-	assert_true(sv_view_node_stats(v, SV_NODE_ROOT)->max == 85);
+	assert_true(sv_view_node_stats(v, SV_NODE_ROOT).max == 85);
 	sv_view_free(v);
 	sv_source_free(s);
 }
@@ -83,7 +114,8 @@ static void assert_same_view(sv_view *a, sv_view *b)
 	for (sv_node_id n = 0; n < sv_view_node_count(a); n++) {
 		assert_int_equal(sv_view_node_alive(a, n), sv_view_node_alive(b, n));
 		assert_int_equal(sv_view_node_name(a, n), sv_view_node_name(b, n));
-		assert_memory_equal(sv_view_node_stats(a, n), sv_view_node_stats(b, n), sizeof(sv_stats));
+		sv_stats sa = sv_view_node_stats(a, n), sb = sv_view_node_stats(b, n);
+		assert_memory_equal(&sa, &sb, sizeof(sv_stats));
 		assert_int_equal(sv_view_node_when(wa, a, n), 0);
 		assert_int_equal(sv_view_node_when(wb, b, n), 0);
 		assert_string_equal(wa, wb);
@@ -302,15 +334,15 @@ static void test_children_meet(void **state)
 	sv_node_id b = child_named(v, main, "B");
 	const sv_node_id *k;
 	assert_int_equal(sv_view_node_children(v, a, &k), 3); /* C, E, P */
-	assert_true(sv_view_node_stats(v, child_named(v, a, "C"))->inc == 1 + 4);
-	assert_true(sv_view_node_stats(v, child_named(v, a, "E"))->inc == 2 + 8);
-	assert_true(sv_view_node_stats(v, child_named(v, child_named(v, a, "E"), "G"))->inc == 8);
-	assert_true(sv_view_node_stats(v, child_named(v, a, "P"))->inc == 16 + 32);
+	assert_true(sv_view_node_stats(v, child_named(v, a, "C")).inc == 1 + 4);
+	assert_true(sv_view_node_stats(v, child_named(v, a, "E")).inc == 2 + 8);
+	assert_true(sv_view_node_stats(v, child_named(v, child_named(v, a, "E"), "G")).inc == 8);
+	assert_true(sv_view_node_stats(v, child_named(v, a, "P")).inc == 16 + 32);
 	assert_int_equal(sv_view_node_children(v, b, &k), 1);
-	assert_true(sv_view_node_stats(v, child_named(v, b, "C"))->inc == 64 + 128);
+	assert_true(sv_view_node_stats(v, child_named(v, b, "C")).inc == 64 + 128);
 	sv_node_id d = child_named(v, main, "D");
 	assert_int_equal(sv_view_node_children(v, d, &k), 1);
-	assert_true(sv_view_node_stats(v, child_named(v, d, "P"))->inc == 256 + 512);
+	assert_true(sv_view_node_stats(v, child_named(v, d, "P")).inc == 256 + 512);
 	sv_view_free(v);
 	sv_source_free(s);
 }
@@ -333,7 +365,7 @@ static void test_entry_name_is_a_frame(void **state)
 		sv_node_id main = child_named(v, SV_NODE_ROOT, "Main");
 		const sv_node_id *k;
 		assert_int_equal(sv_view_node_children(v, main, &k), 1);
-		assert_true(sv_view_node_stats(v, child_named(v, main, "mod a <<a:f>>"))->inc == 3);
+		assert_true(sv_view_node_stats(v, child_named(v, main, "mod a <<a:f>>")).inc == 3);
 		sv_view_free(v);
 		sv_source_free(s);
 	}
@@ -433,8 +465,8 @@ static void test_exc_span(void **state)
 		sv_node_id main_ = child_named(v, SV_NODE_ROOT, "Main");
 		sv_node_id c = child_named(v, main_, "C");
 		assert_true(main_ != (sv_node_id)-1 && c != (sv_node_id)-1);
-		const sv_stats *cs = sv_view_node_stats(v, c);
-		assert_true(cs->first == 1 && cs->last == 4 && cs->max == 5); /* inclusive */
+		sv_stats cs = sv_view_node_stats(v, c);
+		assert_true(cs.first == 1 && cs.last == 4 && cs.max == 5); /* inclusive */
 		if (!fold) {
 			assert_exc_span(v, main_, INFINITY, -INFINITY, -INFINITY);
 			assert_exc_span(v, c, 2, 2, 1);
@@ -445,6 +477,10 @@ static void test_exc_span(void **state)
 			assert_exc_span(v, main_, 3, 3, 2);
 			assert_exc_span(v, c, 1, 4, 5);
 		}
+		/* the Fold columns: what folded into each node (nothing without Fold%) */
+		sv_stats ms = sv_view_node_stats(v, main_);
+		assert_true(cs.fold == (fold ? 5.5 : 0) && cs.fold_ct == (fold ? 2 : 0));
+		assert_true(ms.fold == (fold ? 2 : 0) && ms.fold_ct == (fold ? 1 : 0));
 		sv_view_free(v);
 	}
 	sv_source_free(s);
@@ -453,7 +489,7 @@ static void test_exc_span(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_time_boxes), cmocka_unit_test(test_summary_line),
-					    cmocka_unit_test(test_max), cmocka_unit_test(test_exc_span), cmocka_unit_test(test_new_like),
+					    cmocka_unit_test(test_max), cmocka_unit_test(test_preorder), cmocka_unit_test(test_exc_span), cmocka_unit_test(test_new_like),
 					    cmocka_unit_test(test_new_like_inc_exc),
 					    cmocka_unit_test(test_children_meet), cmocka_unit_test(test_entry_name_is_a_frame),
 					    cmocka_unit_test(test_shared_names_same_view),

@@ -28,7 +28,8 @@ static inline void assert_same_tree_at(sv_view *a, sv_node_id x, sv_view *b, sv_
 {
 	char wa[SV_WHEN_LEN + 1], wb[SV_WHEN_LEN + 1];
 	assert_string_equal(sv_view_name(a, sv_view_node_name(a, x)), sv_view_name(b, sv_view_node_name(b, y)));
-	assert_memory_equal(sv_view_node_stats(a, x), sv_view_node_stats(b, y), sizeof(sv_stats));
+	sv_stats sa = sv_view_node_stats(a, x), sb = sv_view_node_stats(b, y);
+	assert_memory_equal(&sa, &sb, sizeof(sv_stats));
 	assert_int_equal(sv_view_node_when(wa, a, x), 0);
 	assert_int_equal(sv_view_node_when(wb, b, y), 0);
 	assert_string_equal(wa, wb);

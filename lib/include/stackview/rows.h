@@ -32,7 +32,7 @@ typedef struct sv_row {
 	uint32_t id;    /* meaning set by the list's kind */
 	uint32_t depth; /* 0 for the top row */
 	sv_name_id name;
-	const sv_stats *st;
+	const sv_stats *st; /* borrowed from the rows (call tree rows: stbuf) or their tree */
 	bool has_children, expanded;
 	sv_row_role role;
 	/* A comparison of several runs (stackview/compare.h) per row, or NULL. */
@@ -46,6 +46,7 @@ typedef struct sv_rows {
 	const sv_aggtree *agg;       /* the tree of SV_ROWS_AGGTREE rows */
 	const sv_callercallee *cc;   /* the Caller-Callee of SV_ROWS_CALLERCALLEE rows */
 	struct sv_cmpstat *cmpbuf;   /* what the rows' cmp point into (sv_compare_rows) */
+	sv_stats *stbuf;             /* what call tree rows' st point into */
 } sv_rows;
 
 SV_API void sv_rows_dispose(sv_rows *r);

@@ -97,7 +97,8 @@ SV_API uint32_t sv_view_name_count(const sv_view *v);
 /* The call tree. Node SV_NODE_ROOT is ROOT. Children are sorted (§6.1). */
 SV_API sv_name_id sv_view_node_name(const sv_view *v, sv_node_id n);
 SV_API sv_node_id sv_view_node_parent(const sv_view *v, sv_node_id n);
-SV_API const sv_stats *sv_view_node_stats(const sv_view *v, sv_node_id n);
+/* A node's sums, made when asked for (a node keeps them apart, in less room). */
+SV_API sv_stats sv_view_node_stats(const sv_view *v, sv_node_id n);
 /* First time and last end time over the node's own (exclusive) samples, including those
  * Fold% moved onto it; +inf/-inf when it has none. */
 SV_API void sv_view_node_exc_span(const sv_view *v, sv_node_id n, double *first, double *last);
@@ -105,6 +106,9 @@ SV_API void sv_view_node_exc_span(const sv_view *v, sv_node_id n, double *first,
 SV_API double sv_view_node_exc_max(const sv_view *v, sv_node_id n);
 /* Children of n; returns the count and points *out at the borrowed id array. */
 SV_API uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id **out);
+/* The nodes under top (top first), depth-first with children in their order: the call tree
+ * with every node expanded, as ids (*out: malloc'ed, the caller's). 0 or SV_ENOMEM. */
+SV_API int sv_view_preorder(const sv_view *v, sv_node_id top, sv_node_id **out, size_t *n) SV_MUST_USE;
 
 /* ByName (§6.3): rows sorted by |exc| descending, ties by name; includes ROOT. Made the
  * first time it is asked for (a view shown only as a call tree never pays for it), or with
