@@ -97,6 +97,8 @@ static inline void hist_sample(const sv_view *v, double t, double m, double D, f
  * float-rounded: a float holds them exactly). */
 static void hist_add_row(float *dst, const sv_view *v, sv_node_id n)
 {
+	if (!v->inc_rows) /* (when_empty) */
+		return;
 	const float *r = v->inc_rows + v->inc_off[n];
 	int lo = v->inc_lo[n];
 	for (int k = 0; k < v->inc_w[n]; k++)
@@ -107,6 +109,8 @@ static void hist_add_row(float *dst, const sv_view *v, sv_node_id n)
 /* The same into a row holding only buckets [dst_lo, ...), which take in all of n's. */
 static void hist_add_row_at(float *dst, int dst_lo, const sv_view *v, sv_node_id n)
 {
+	if (!v->inc_rows) /* (when_empty) */
+		return;
 	const float *r = v->inc_rows + v->inc_off[n];
 	int lo = v->inc_lo[n] - dst_lo;
 	for (int k = 0; k < v->inc_w[n]; k++)
@@ -224,13 +228,21 @@ fail:
  * built only when something asks for it. */
 int sv_view_when_scale(double *out, sv_view *v)
 {
-	if (v->inc_rows) {
+	if (v->inc_rows || v->when_empty) {
 		*out = v->scale;
 		return 0;
 	}
 	size_t nn = v->nnodes;
 	double start, D;
 	sv_view_when_bounds(v, &start, &D);
+	if (!(D > 0)) {
+		/* no buckets (no time range: a heap snapshot's one instant): every histogram is
+		 * 0, without a pass over the nodes for it (10 million in a big snapshot) */
+		v->when_empty = true;
+		v->scale = v->scaling == SV_SCALING_TIME ? D : 0;
+		*out = v->scale;
+		return 0;
+	}
 	int8_t *span = malloc(nn * 2 + 2);
 	v->inc_off = malloc((nn + 1) * sizeof(*v->inc_off));
 	v->inc_lo = malloc(nn + 1);
@@ -315,7 +327,9 @@ out:
 
 int sv_view_when_exc(sv_view *v)
 {
-	return v->exc_rows ? 0 : exc_rows(v);
+	double start, D;
+	sv_view_when_bounds(v, &start, &D);
+	return v->exc_rows || !(D > 0) ? 0 : exc_rows(v); /* (no time range: none, every row 0) */
 }
 
 void sv_view_node_inc_hist(double out[SV_WHEN_LEN], const sv_view *v, sv_node_id n)
@@ -328,6 +342,11 @@ void sv_view_node_inc_hist(double out[SV_WHEN_LEN], const sv_view *v, sv_node_id
 }
 unsigned sv_view_node_exc_row(const sv_view *v, sv_node_id n, unsigned *first, const float **buckets)
 {
+	if (!v->exc_rows) { /* no time range (sv_view_when_exc): empty */
+		*first = 0;
+		*buckets = NULL;
+		return 0;
+	}
 	*first = v->exc_lo[n];
 	*buckets = v->exc_rows + v->exc_off[n];
 	return v->exc_w[n];
@@ -363,7 +382,7 @@ static int name_rows(sv_view *v)
 	memset(hi, 0, (size_t)nn + 1);
 	for (size_t i = 0; i < v->bn->nfirst_on_path; i++) {
 		uint32_t name = v->bn->first_on_path_name[i], n = v->bn->first_on_path[i];
-		if (!v->inc_w[n])
+		if (!v->inc_w || !v->inc_w[n]) /* (when_empty: no rows) */
 			continue;
 		if (v->inc_lo[n] < lo[name])
 			lo[name] = v->inc_lo[n];

@@ -47,6 +47,39 @@ static void test_summary_line(void **state)
 
 /* Max: the largest single sample under a node (call tree), under every node of a name
  * (ByName), attributed to callers and callees, and kept by a node that folds its children. */
+/* A profile of one instant (a heap snapshot's: every sample at time 0, metric as data) has
+ * no time range: every When is empty, made without tables, in every view. */
+static void test_when_no_range(void **state)
+{
+	(void)state;
+	sv_source *s;
+	assert_int_equal(sv_source_new(&s, "test"), 0);
+	sv_source_set_scaling(s, SV_SCALING_DATA);
+	static const char *const p[][3] = { { "Main", "A", "X" }, { "Main", "B", "X" }, { "Main", "C", NULL } };
+	for (int i = 0; i < 3; i++) {
+		sv_stack_id st;
+		assert_int_equal(sv_source_intern_path(s, &st, p[i], p[i][2] ? 3 : 2), 0);
+		assert_int_equal(sv_source_add_sample(s, st, 0, 10.0 * (i + 1), 1), 0);
+	}
+	sv_view *v = fixture_view(s, NULL, 0);
+	char w[SV_WHEN_LEN + 1];
+	const char *none = "________________________________";
+	assert_int_equal(sv_view_node_when(w, v, SV_NODE_ROOT), 0);
+	assert_string_equal(w, none);
+	assert_int_equal(sv_view_byname_when(w, v, 0), 0);
+	assert_string_equal(w, none);
+	sv_aggtree *t;
+	assert_int_equal(sv_aggtree_new(&t, v, SV_AGG_CALLERS, sv_view_name_find(v, "X")), 0);
+	assert_true(sv_aggtree_row(t, 0)->st.inc == 30);
+	sv_aggtree_free(t);
+	sv_callercallee *cc;
+	assert_int_equal(sv_callercallee_new(&cc, v, "X"), 0);
+	assert_true(cc->focus.st.inc == 30);
+	sv_callercallee_free(cc);
+	sv_view_free(v);
+	sv_source_free(s);
+}
+
 /* sv_view_preorder: the call tree's rows with every node expanded, as ids; from a node, its
  * subtree's. */
 static void test_preorder(void **state)
@@ -489,7 +522,7 @@ static void test_exc_span(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_time_boxes), cmocka_unit_test(test_summary_line),
-					    cmocka_unit_test(test_max), cmocka_unit_test(test_preorder), cmocka_unit_test(test_exc_span), cmocka_unit_test(test_new_like),
+					    cmocka_unit_test(test_max), cmocka_unit_test(test_preorder), cmocka_unit_test(test_when_no_range), cmocka_unit_test(test_exc_span), cmocka_unit_test(test_new_like),
 					    cmocka_unit_test(test_new_like_inc_exc),
 					    cmocka_unit_test(test_children_meet), cmocka_unit_test(test_entry_name_is_a_frame),
 					    cmocka_unit_test(test_shared_names_same_view),
