@@ -52,6 +52,7 @@ void sv_source_free(sv_source *src)
 	sv_strtab_dispose(&src->frames);
 	free(src->short_off);
 	free(src->st_caller);
+	free(src->st_link);
 	free(src->st_kid);
 	free(src->st_frame);
 	sv_idmap_dispose(&src->st_index);
@@ -146,10 +147,29 @@ int sv_source_intern_frame(sv_source *src, sv_frame_id *out, const char *name, s
 
 void sv_source_trim(sv_source *src)
 {
+	if (!src->kid_only) {
+		/* each stack's first callee kept, in place (each moves down: 4 bytes from 16), the
+		 * rest of st_link let go */
+		sv_stack_id *kid = (sv_stack_id *)src->st_link;
+		for (uint32_t s = 0; s < src->nstacks; s++)
+			kid[s] = src->st_link[s].kid;
+		src->st_link = NULL;
+		src->st_kid = kid;
+		if (kid && src->st_cap) {
+			sv_stack_id *k = realloc(kid, (size_t)src->st_cap * sizeof(*kid));
+			src->st_kid = k ? k : kid; /* (smaller: it can only fail to move) */
+		}
+		src->kid_only = true;
+	}
 	sv_idmap_dispose(&src->st_index);
 	sv_idmap_init(&src->st_index);
 	src->trimmed = true;
 	sv_source_loc_trim(src);
+}
+
+static uint64_t stack_key(sv_stack_id caller, sv_frame_id frame)
+{
+	return ((uint64_t)(caller + 1u) << 32) | frame;
 }
 
 /* st_index made again as interning made it: every stack but its caller's first. */
@@ -159,7 +179,7 @@ static int stacks_reindex(sv_source *src)
 		sv_stack_id c = src->st_caller[s];
 		if (c != SV_STACK_NONE && src->st_kid[c] == s)
 			continue;
-		if (sv_idmap_put(&src->st_index, ((uint64_t)(c + 1u) << 32) | src->st_frame[s], s)) {
+		if (sv_idmap_put(&src->st_index, stack_key(c, src->st_frame[s]), s)) {
 			sv_idmap_dispose(&src->st_index); /* all or nothing: the next intern tries again */
 			sv_idmap_init(&src->st_index);
 			return SV_ENOMEM;
@@ -175,7 +195,8 @@ static int stacks_grow(sv_source *src, uint32_t ncap)
 	/* read at random (a stack's caller, its first child): on huge pages */
 	if (sv_move_big(&src->st_caller, src->nstacks, ncap, sizeof(*src->st_caller)) ||
 	    sv_move_big(&src->st_frame, src->nstacks, ncap, sizeof(*src->st_frame)) ||
-	    sv_move_big(&src->st_kid, src->nstacks, ncap, sizeof(*src->st_kid)))
+	    (src->kid_only ? sv_move_big(&src->st_kid, src->nstacks, ncap, sizeof(*src->st_kid))
+			   : sv_move_big(&src->st_link, src->nstacks, ncap, sizeof(*src->st_link))))
 		return SV_ENOMEM;
 	src->st_cap = ncap;
 	return 0;
@@ -188,20 +209,53 @@ int sv_source_reserve_stacks(sv_source *src, size_t n)
 	return stacks_grow(src, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX);
 }
 
+/* caller's first callee (NONE: none yet). */
+static inline sv_stack_id first_callee(const sv_source *src, sv_stack_id caller)
+{
+	return src->kid_only ? src->st_kid[caller] : src->st_link[caller].kid;
+}
+
+/* Whether the callee (caller, frame) is found in st_index rather than by st_link. */
+static inline bool by_index(const sv_source *src, sv_stack_id caller)
+{
+	return caller == SV_STACK_NONE || src->kid_only || src->st_link[caller].last == LINK_INDEXED;
+}
+
+/* caller's callees but the first put in st_index (its frame bits no longer tell them apart). */
+static int index_callees(sv_source *src, sv_stack_id caller)
+{
+	st_link *l = &src->st_link[caller];
+	for (sv_stack_id s = l->last; s != SV_STACK_NONE; s = src->st_link[s].next)
+		if (sv_idmap_put(&src->st_index, stack_key(caller, src->st_frame[s]), s))
+			return SV_ENOMEM; /* (those put are put again next time) */
+	l->last = LINK_INDEXED;
+	return 0;
+}
+
+/* The callee (caller, frame) when there is one, not its caller's first (SV_IDMAP_NONE: none). */
+static uint32_t find_callee(const sv_source *src, sv_stack_id caller, sv_frame_id frame)
+{
+	if (by_index(src, caller))
+		return sv_idmap_get(&src->st_index, stack_key(caller, frame));
+	for (sv_stack_id s = src->st_link[caller].last; s != SV_STACK_NONE; s = src->st_link[s].next)
+		if (src->st_frame[s] == frame)
+			return s;
+	return SV_IDMAP_NONE;
+}
+
 int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller, sv_frame_id frame)
 {
 	if (frame >= src->frames.count || (caller != SV_STACK_NONE && caller >= src->nstacks))
 		return SV_EINVAL;
-	sv_stack_id kid = caller != SV_STACK_NONE ? src->st_kid[caller] : SV_STACK_NONE;
+	sv_stack_id kid = caller != SV_STACK_NONE ? first_callee(src, caller) : SV_STACK_NONE;
 	if (kid != SV_STACK_NONE && src->st_frame[kid] == frame) {
 		*out = kid;
 		return 0;
 	}
-	uint64_t key = ((uint64_t)(caller + 1u) << 32) | frame;
 	if (src->trimmed && stacks_reindex(src))
 		return SV_ENOMEM;
 	if (src->nstacks >= UINT32_MAX - 1) { /* full: only stacks already there */
-		uint32_t id = caller != SV_STACK_NONE && kid == SV_STACK_NONE ? SV_IDMAP_NONE : sv_idmap_get(&src->st_index, key);
+		uint32_t id = caller != SV_STACK_NONE && kid == SV_STACK_NONE ? SV_IDMAP_NONE : find_callee(src, caller, frame);
 		if (id == SV_IDMAP_NONE)
 			return SV_ELIMIT;
 		*out = id;
@@ -210,18 +264,37 @@ int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller,
 	if (src->nstacks == src->st_cap && /* room for a new one before the one lookup */
 	    stacks_grow(src, src->st_cap ? (src->st_cap > UINT32_MAX / 2 ? UINT32_MAX : src->st_cap * 2) : 1024))
 		return SV_ENOMEM;
-	uint32_t id = src->nstacks;
+	uint32_t id = src->nstacks, bit = 1u << (frame & 31);
+	bool link = false;
 	if (caller != SV_STACK_NONE && kid == SV_STACK_NONE) {
-		src->st_kid[caller] = id; /* a caller's first: no other can be there */
+		/* a caller's first: no other can be there */
+		if (src->kid_only)
+			src->st_kid[caller] = id;
+		else
+			src->st_link[caller].kid = id;
+	} else if (!by_index(src, caller) && !(src->st_link[caller].mask & bit)) {
+		link = true; /* no callee of caller has a frame with this bit: a new one */
 	} else {
-		int rc = sv_idmap_get_or_put(&src->st_index, key, src->nstacks, &id);
+		int rc = !by_index(src, caller) ? index_callees(src, caller) : 0;
+		if (!rc)
+			rc = sv_idmap_get_or_put(&src->st_index, stack_key(caller, frame), src->nstacks, &id);
 		if (rc)
 			return rc;
 	}
 	if (id == src->nstacks) {
 		src->st_caller[id] = caller;
 		src->st_frame[id] = frame;
-		src->st_kid[id] = SV_STACK_NONE;
+		if (src->kid_only) {
+			src->st_kid[id] = SV_STACK_NONE;
+		} else {
+			src->st_link[id] = (st_link){ SV_STACK_NONE, SV_STACK_NONE, SV_STACK_NONE, 0 };
+			if (link) {
+				st_link *l = &src->st_link[caller];
+				src->st_link[id].next = l->last;
+				l->last = id;
+				l->mask |= bit;
+			}
+		}
 		src->nstacks++;
 	}
 	*out = id;
@@ -623,7 +696,7 @@ size_t sv_source_memory(const sv_source *src)
 {
 	return src->frames.text.total + (size_t)src->frames.cap * (sizeof(char *) + 4) +
 	       (size_t)src->frames.slot_cap * 8 + (size_t)src->short_cap * 4 +
-	       (size_t)src->st_cap * 12 + src->st_index.cap * 12 +
+	       (size_t)src->st_cap * (src->kid_only ? 12 : 8 + sizeof(st_link)) + src->st_index.cap * 12 +
 	       src->s_cap * sizeof(sv_stack_id) + (src->s_time ? src->s_cap * sizeof(double) : 0) +
 	       (!src->wide ? src->s_cap * sizeof(uint16_t) + src->code_cap * (sizeof(double) + sizeof(float)) +
 				      src->code_index.cap * 12

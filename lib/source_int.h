@@ -13,6 +13,13 @@
 #include "strtab_int.h"
 #include "sv/idmap.h"
 
+typedef struct st_link {
+	sv_stack_id kid, last, next;
+	uint32_t mask;
+} st_link;
+#define LINK_INDEXED (UINT32_MAX - 1) /* st_link.last: the callees are in st_index (never an id:
+				       * a source holds fewer than UINT32_MAX - 1 stacks) */
+
 struct sv_source {
 	char *format;
 	strtab frames;          /* full names; frame id = string id */
@@ -21,11 +28,20 @@ struct sv_source {
 
 	sv_stack_id *st_caller; /* per stack */
 	sv_frame_id *st_frame;
-	sv_stack_id *st_kid;    /* per stack: the first stack made with it as caller, or NONE */
+	/* per stack as a caller, while the source is read: its first callee (a stack made with
+	 * it as caller), the latest of the others (linked back through their `next`) and a bit
+	 * (frame & 31) for each of the others' frames. A frame whose bit is not there makes a new
+	 * callee without st_index (most do: a heap snapshot's objects are new paths); a caller
+	 * whose bit is met again has its callees put in st_index, `last` LINK_INDEXED. */
+	st_link *st_link;
+	sv_stack_id *st_kid;    /* per stack once trimmed (st_link is then let go): its first
+				 * callee, or NONE */
 	uint32_t nstacks, st_cap;
-	sv_idmap st_index;      /* (caller+1) << 32 | frame -> stack id, for every stack but a
-				 * caller's first (most callers of deep stacks have one) */
+	sv_idmap st_index;      /* (caller+1) << 32 | frame -> stack id, for the stacks without a
+				 * caller and the callees of LINK_INDEXED callers but their first; once
+				 * trimmed and made again, every stack but a caller's first */
 	bool trimmed;           /* st_index let go (sv_source_trim) */
+	bool kid_only;          /* st_kid, not st_link (sv_source_trim) */
 
 	sv_stack_id *s_stack;   /* per sample */
 	double *s_time;

@@ -228,6 +228,48 @@ static void test_trim(void **state)
 	sv_source_free(s);
 }
 
+/* A stack is interned once whatever its caller's other callees: callers with a few callees
+ * (told apart by their frames' bits), with many (their bits all taken: then indexed), asked
+ * again before and after sv_source_trim, against a plain search of every stack. */
+static void test_intern_callees(void **state)
+{
+	(void)state;
+	sv_source *s;
+	assert_int_equal(sv_source_new(&s, "test"), 0);
+	enum { NF = 300, NREQ = 30000 };
+	sv_frame_id f[NF];
+	for (int i = 0; i < NF; i++) {
+		char name[32];
+		int n = snprintf(name, sizeof(name), "m!f%d", i);
+		assert_int_equal(sv_source_intern_frame(s, &f[i], name, (size_t)n), 0);
+	}
+	srand(7);
+	for (int pass = 0; pass < 3; pass++) {
+		for (int r = 0; r < NREQ; r++) {
+			uint32_t nst = sv_source_stack_count(s);
+			/* callers among the first stacks get many callees, later ones few */
+			sv_stack_id caller = nst == 0 || rand() % 10 == 0 ? SV_STACK_NONE
+					     : rand() % 2 ? (sv_stack_id)(rand() % (nst < 40 ? nst : 40))
+							  : (sv_stack_id)(rand() % nst);
+			sv_frame_id fr = f[rand() % (caller != SV_STACK_NONE && caller < 40 ? NF : 12)];
+			sv_stack_id want = SV_STACK_NONE, got;
+			for (sv_stack_id k = 0; k < nst && want == SV_STACK_NONE; k++)
+				if (sv_source_stack_caller(s, k) == caller && sv_source_stack_frame(s, k) == fr)
+					want = k;
+			assert_int_equal(sv_source_intern_stack(s, &got, caller, fr), 0);
+			if (want == SV_STACK_NONE) {
+				assert_int_equal(got, nst); /* new: the next id */
+				assert_int_equal(sv_source_stack_count(s), nst + 1);
+			} else {
+				assert_int_equal(got, want);
+				assert_int_equal(sv_source_stack_count(s), nst);
+			}
+		}
+		sv_source_trim(s); /* then asked again: from the index made again */
+	}
+	sv_source_free(s);
+}
+
 /* sv_source_reserve_samples: room asked for ahead changes nothing the samples say, whichever
  * arrays they need (times, wide pairs, code paths), and is nothing when aggregating. */
 static void test_reserve(void **state)
@@ -301,7 +343,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_intern), cmocka_unit_test(test_short_names),
 					    cmocka_unit_test(test_processes), cmocka_unit_test(test_sample_pairs),
-					    cmocka_unit_test(test_trim), cmocka_unit_test(test_reserve),
+					    cmocka_unit_test(test_trim), cmocka_unit_test(test_intern_callees), cmocka_unit_test(test_reserve),
 					    cmocka_unit_test(test_reserve_stacks) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
