@@ -290,13 +290,9 @@ int view_nodes_reserve(sv_view *v, size_t n)
 	 * power of two (up to twice the table, never touched but held and counted by
 	 * sv_view_memory); after that, room doubles. Both tables have the same room. */
 	size_t ncap = v->node_cap && n < 2 * v->node_cap ? 2 * v->node_cap : n;
-	/* on cache lines (vnode): moved by hand, as realloc keeps malloc's alignment only */
-	vnode *nodes;
-	if (ncap > SIZE_MAX / sizeof(*nodes) || posix_memalign((void **)&nodes, 64, ncap * sizeof(*nodes)))
+	vnode *nodes = realloc(v->nodes, ncap * sizeof(*nodes));
+	if (!nodes)
 		return SV_ENOMEM;
-	if (v->nnodes)
-		memcpy(nodes, v->nodes, (size_t)v->nnodes * sizeof(*nodes));
-	free(v->nodes);
 	v->nodes = nodes;
 	uint32_t *parent = realloc(v->parent, ncap * sizeof(*parent));
 	if (!parent)

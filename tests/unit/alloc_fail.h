@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* For the unit tests that fail allocations in turn: glibc's allocator under the program's own
- * malloc, calloc, realloc, posix_memalign, free, strdup and strndup (glibc's own calls its
- * allocator directly),
+ * malloc, calloc, realloc, free, strdup and strndup (glibc's own calls its allocator directly),
  * which fail the fail_at-th allocation once armed (counted in nalloc; fail_rest: that one and
  * every one after) and count the blocks not freed (live). Include it once per program, after
  * cmocka. Under AddressSanitizer the sanitizer's malloc stays: nothing fails, and a test
@@ -13,7 +12,6 @@
 #ifndef STACKVIEW_TESTS_ALLOC_FAIL_H
 #define STACKVIEW_TESTS_ALLOC_FAIL_H
 
-#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
@@ -44,7 +42,6 @@ extern void *__libc_malloc(size_t n);
 extern void *__libc_calloc(size_t n, size_t size);
 extern void *__libc_realloc(void *p, size_t n);
 extern void __libc_free(void *p);
-extern void *__libc_memalign(size_t align, size_t n);
 
 static bool fails(void)
 {
@@ -74,15 +71,6 @@ void *realloc(void *p, size_t n)
 	void *q = __libc_realloc(p, n);
 	live += (!p && q) - (p && !n && !q);
 	return q;
-}
-
-int posix_memalign(void **out, size_t align, size_t n)
-{
-	void *p = fails() ? NULL : counted(__libc_memalign(align, n));
-	if (!p)
-		return ENOMEM;
-	*out = p;
-	return 0;
 }
 
 void free(void *p)
