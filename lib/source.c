@@ -265,17 +265,17 @@ int sv_source_intern_stack(sv_source *src, sv_stack_id *out, sv_stack_id caller,
 	    stacks_grow(src, src->st_cap ? (src->st_cap > UINT32_MAX / 2 ? UINT32_MAX : src->st_cap * 2) : 1024))
 		return SV_ENOMEM;
 	uint32_t id = src->nstacks, bit = 1u << (frame & 31);
-	bool link = false;
+	bool link = false, indexed = by_index(src, caller);
 	if (caller != SV_STACK_NONE && kid == SV_STACK_NONE) {
 		/* a caller's first: no other can be there */
 		if (src->kid_only)
 			src->st_kid[caller] = id;
 		else
 			src->st_link[caller].kid = id;
-	} else if (!by_index(src, caller) && !(src->st_link[caller].mask & bit)) {
+	} else if (!indexed && !(src->st_link[caller].mask & bit)) {
 		link = true; /* no callee of caller has a frame with this bit: a new one */
 	} else {
-		int rc = !by_index(src, caller) ? index_callees(src, caller) : 0;
+		int rc = !indexed ? index_callees(src, caller) : 0;
 		if (!rc)
 			rc = sv_idmap_get_or_put(&src->st_index, stack_key(caller, frame), src->nstacks, &id);
 		if (rc)

@@ -128,7 +128,6 @@ struct sv_view {
 	uint8_t *inc_lo, *inc_w;
 	uint32_t name_hist_rows; /* ByName rows [0, this) have their name_hist summed */
 	double scale;
-	bool when_empty; /* no time range (a heap snapshot): every histogram is 0, no tables */
 
 	double ms_filter, ms_tree; /* phase timings of sv_view_new */
 	sv_netpeak np;             /* sv_view_net_peak, once computed */

@@ -97,7 +97,7 @@ static inline void hist_sample(const sv_view *v, double t, double m, double D, f
  * float-rounded: a float holds them exactly). */
 static void hist_add_row(float *dst, const sv_view *v, sv_node_id n)
 {
-	if (!v->inc_rows) /* (when_empty) */
+	if (!v->inc_rows) /* (no time range: no rows) */
 		return;
 	const float *r = v->inc_rows + v->inc_off[n];
 	int lo = v->inc_lo[n];
@@ -109,7 +109,7 @@ static void hist_add_row(float *dst, const sv_view *v, sv_node_id n)
 /* The same into a row holding only buckets [dst_lo, ...), which take in all of n's. */
 static void hist_add_row_at(float *dst, int dst_lo, const sv_view *v, sv_node_id n)
 {
-	if (!v->inc_rows) /* (when_empty) */
+	if (!v->inc_rows) /* (no time range: no rows) */
 		return;
 	const float *r = v->inc_rows + v->inc_off[n];
 	int lo = v->inc_lo[n] - dst_lo;
@@ -228,7 +228,7 @@ fail:
  * built only when something asks for it. */
 int sv_view_when_scale(double *out, sv_view *v)
 {
-	if (v->inc_rows || v->when_empty) {
+	if (v->inc_rows) {
 		*out = v->scale;
 		return 0;
 	}
@@ -237,8 +237,7 @@ int sv_view_when_scale(double *out, sv_view *v)
 	sv_view_when_bounds(v, &start, &D);
 	if (!(D > 0)) {
 		/* no buckets (no time range: a heap snapshot's one instant): every histogram is
-		 * 0, without a pass over the nodes for it (10 million in a big snapshot) */
-		v->when_empty = true;
+		 * 0, without tables or a pass over the nodes (10 million in a big snapshot) */
 		v->scale = v->scaling == SV_SCALING_TIME ? D : 0;
 		*out = v->scale;
 		return 0;
@@ -382,7 +381,7 @@ static int name_rows(sv_view *v)
 	memset(hi, 0, (size_t)nn + 1);
 	for (size_t i = 0; i < v->bn->nfirst_on_path; i++) {
 		uint32_t name = v->bn->first_on_path_name[i], n = v->bn->first_on_path[i];
-		if (!v->inc_w || !v->inc_w[n]) /* (when_empty: no rows) */
+		if (!v->inc_w || !v->inc_w[n]) /* (no time range: no rows) */
 			continue;
 		if (v->inc_lo[n] < lo[name])
 			lo[name] = v->inc_lo[n];
