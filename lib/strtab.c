@@ -101,6 +101,11 @@ static int strtab_rehash(strtab *t)
 
 int sv_strtab_intern(strtab *t, uint32_t *out, const char *s, size_t len)
 {
+	return sv_strtab_intern_hashed(t, out, s, len, sv_hash_bytes(s, len));
+}
+
+int sv_strtab_intern_hashed(strtab *t, uint32_t *out, const char *s, size_t len, uint64_t h)
+{
 	if (len > UINT32_MAX / 2)
 		return SV_ELIMIT;
 	if ((uint64_t)(t->count + 1) * 2 > t->slot_cap) {
@@ -110,7 +115,6 @@ int sv_strtab_intern(strtab *t, uint32_t *out, const char *s, size_t len)
 		if (rc)
 			return rc;
 	}
-	uint64_t h = sv_hash_bytes(s, len);
 	uint32_t i = strtab_probe(t, s, len, h);
 	if (t->slots[i]) {
 		*out = (uint32_t)t->slots[i] - 1;

@@ -26,6 +26,8 @@ void sv_strtab_init(strtab *t);
 void sv_strtab_dispose(strtab *t);
 /* Get-or-insert; 0 or SV_ENOMEM / SV_ELIMIT. */
 int sv_strtab_intern(strtab *t, uint32_t *out, const char *s, size_t len);
+/* The same, for a text whose sv_hash_bytes is h (sv_strtab_prefetch asked for its slot). */
+int sv_strtab_intern_hashed(strtab *t, uint32_t *out, const char *s, size_t len, uint64_t h);
 /* Give existing ids new texts, then rebuild the index once. 0 or SV_ENOMEM. A new text
  * equal to another id's text leaves both ids with that text (lookups find one of them). */
 int sv_strtab_rename(strtab *t, const uint32_t *ids, const char *const *texts, const size_t *lens, size_t n);
@@ -34,6 +36,14 @@ int sv_strtab_rename(strtab *t, const uint32_t *ids, const char *const *texts, c
 int sv_strtab_copy(strtab *dst, const strtab *src);
 /* Id of text or UINT32_MAX. */
 uint32_t sv_strtab_find(const strtab *t, const char *s, size_t len);
+
+/* Ask ahead for the slot a text of hash h (sv_hash_bytes) is looked up in first: texts
+ * interned a batch at a time each cost a random read of the index, which this overlaps. */
+static inline void sv_strtab_prefetch(const strtab *t, uint64_t h)
+{
+	if (t->slot_cap)
+		__builtin_prefetch(&t->slots[(uint32_t)(h >> 32) & (t->slot_cap - 1)]);
+}
 
 static inline const char *sv_strtab_str(const strtab *t, uint32_t id)
 {

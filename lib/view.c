@@ -41,8 +41,19 @@ typedef struct build {
 	uint8_t *nflags; /* per node: NODE_SHARED, NODE_INDEXED */
 	sv_idmap child_index;
 	frame_memo *fm;
-	char *text;       /* an entry group's display name being made (memo_frame) */
-	size_t text_cap;
+	/* Entry groups' display names made and not yet interned (memo_frame): a batch is
+	 * interned at once, each name's index slot asked for when the name was made (a random
+	 * read each: 390k of them for a stripped compiler's frames). Their texts are in
+	 * pend_text; whatever else memo_frame interns interns them first, so ids come out in
+	 * frame order as one at a time. */
+	struct pend_name {
+		sv_frame_id f;
+		uint32_t off, len;
+		uint64_t h;
+	} *pend;
+	size_t npend, pend_cap;
+	char *pend_text;
+	size_t pend_len, pend_text_cap;
 	char *last_group; /* the last group's name and id (memo_frame) */
 	size_t last_group_len;
 	uint32_t last_group_id;
@@ -160,6 +171,53 @@ int view_check_params(sv_view *v, sv_error *err)
 
 /* ---- per frame ---- */
 
+/* A frame's ExcPats, FoldPats and IncPats, matched on its post-group name. */
+static void match_frame(build *b, frame_memo *m, const char *pname, size_t plen)
+{
+	m->exc = sv_patlist_count(b->exc) && sv_patlist_match_any(b->exc, pname, plen);
+	m->fold = !m->exc && sv_patlist_count(b->fold) && sv_patlist_match_any(b->fold, pname, plen);
+	m->inc = sv_patlist_count(b->inc) ? sv_patlist_match_bits(b->inc, pname, plen) : 0;
+}
+
+/* The entry names waiting (build.pend) interned in order, and their frames matched. */
+static int memo_flush(build *b)
+{
+	sv_view *v = b->v;
+	bool own = v->base.t && !v->base.entry_like;
+	int rc = 0;
+	for (size_t i = 0; i < b->npend && !rc; i++) {
+		const struct pend_name *p = &b->pend[i];
+		frame_memo *m = &b->fm[p->f];
+		const char *pn = b->pend_text + p->off;
+		if (!(rc = view_name_intern_hashed(v, &m->disp, pn, p->len, p->h, own)))
+			match_frame(b, m, pn, p->len);
+	}
+	b->npend = 0;
+	b->pend_len = 0;
+	return rc;
+}
+
+enum { MEMO_BATCH = 16 };
+
+/* Frame f's entry name "G <<short>>" made, to be interned with its batch. */
+static int pend_entry(build *b, sv_frame_id f, const char *g, size_t glen, const char *shrt, size_t slen)
+{
+	size_t len = glen + slen + 5;
+	if (len > UINT32_MAX / 2 || SV_ARRAY_RESERVE(b->pend_text, b->pend_text_cap, b->pend_len + len + 1) ||
+	    SV_ARRAY_RESERVE(b->pend, b->pend_cap, b->npend + 1))
+		return SV_ENOMEM;
+	char *pn = b->pend_text + b->pend_len;
+	memcpy(pn, g, glen);
+	memcpy(pn + glen, " <<", 3);
+	memcpy(pn + glen + 3, shrt, slen);
+	memcpy(pn + glen + 3 + slen, ">>", 3);
+	uint64_t h = sv_hash_bytes(pn, len);
+	sv_strtab_prefetch(&b->v->names, h);
+	b->pend[b->npend++] = (struct pend_name){ f, (uint32_t)b->pend_len, (uint32_t)len, h };
+	b->pend_len += len + 1;
+	return b->npend == MEMO_BATCH ? memo_flush(b) : 0;
+}
+
 /* The id of a group's name; a module's frames come in a row, so the last is kept. */
 static int group_intern(build *b, uint32_t *out, const char *g, size_t glen)
 {
@@ -167,7 +225,9 @@ static int group_intern(build *b, uint32_t *out, const char *g, size_t glen)
 		*out = b->last_group_id;
 		return 0;
 	}
-	int rc = view_name_intern(b->v, out, g, glen, false);
+	int rc = memo_flush(b);
+	if (!rc)
+		rc = view_name_intern(b->v, out, g, glen, false);
 	if (rc)
 		return rc;
 	free(b->last_group);
@@ -179,14 +239,6 @@ static int group_intern(build *b, uint32_t *out, const char *g, size_t glen)
 	return 0;
 }
 
-/* A frame's ExcPats, FoldPats and IncPats, matched on its post-group name. */
-static void match_frame(build *b, frame_memo *m, const char *pname, size_t plen)
-{
-	m->exc = sv_patlist_count(b->exc) && sv_patlist_match_any(b->exc, pname, plen);
-	m->fold = !m->exc && sv_patlist_count(b->fold) && sv_patlist_match_any(b->fold, pname, plen);
-	m->inc = sv_patlist_count(b->inc) ? sv_patlist_match_bits(b->inc, pname, plen) : 0;
-}
-
 static int memo_frame(build *b, sv_frame_id f)
 {
 	sv_view *v = b->v;
@@ -194,12 +246,12 @@ static int memo_frame(build *b, sv_frame_id f)
 	const char *full = sv_source_frame_name(v->src, f);
 	const char *shrt = sv_source_frame_short(v->src, f);
 	size_t flen = view_frame_len(v->src, f), slen = view_frame_short_len(v->src, f);
-	char *g = NULL, *pn = NULL;
+	char *g = NULL;
 	int rc = 0;
 
 	if (f < v->base.nids)
 		m->short_id = v->base.ids[f];
-	else if ((rc = view_name_intern(v, &m->short_id, shrt, slen, false)))
+	else if ((rc = memo_flush(b)) || (rc = view_name_intern(v, &m->short_id, shrt, slen, false)))
 		goto out;
 	int kind = sv_grouppats_count(b->group) ? sv_grouppats_eval(&g, b->group, full, flen) : SV_GROUP_NONE;
 	if (kind < 0) {
@@ -229,25 +281,8 @@ static int memo_frame(build *b, sv_frame_id f)
 			pname = g;
 			plen = strlen(g);
 		} else {
-			size_t glen = strlen(g);
-			if (glen + slen + 6 > b->text_cap) {
-				free(b->text);
-				b->text_cap = 2 * (glen + slen + 6);
-				if (!(b->text = malloc(b->text_cap))) {
-					b->text_cap = 0;
-					rc = SV_ENOMEM;
-					goto out;
-				}
-			}
-			pn = b->text;
-			memcpy(pn, g, glen);
-			memcpy(pn + glen, " <<", 3);
-			memcpy(pn + glen + 3, shrt, slen);
-			memcpy(pn + glen + 3 + slen, ">>", 3);
-			plen = glen + slen + 5;
-			pname = pn;
-			if ((rc = view_name_intern(v, &m->disp, pn, plen, v->base.t && !v->base.entry_like)))
-				goto out;
+			rc = pend_entry(b, f, g, strlen(g), shrt, slen); /* named and matched with its batch */
+			goto out;
 		}
 	}
 	match_frame(b, m, pname, plen);
@@ -474,7 +509,8 @@ static void build_dispose(build *b)
 	free(b->nflags);
 	free(b->fm);
 	free(b->last_group);
-	free(b->text);
+	free(b->pend);
+	free(b->pend_text);
 	free(b->ss);
 	free(b->inc_of);
 	memset(b, 0, sizeof(*b));
@@ -524,6 +560,8 @@ int view_build(sv_view **out, const sv_source *src, const sv_params *params, con
 	for (uint32_t f = 0; f < nf && !like; f++)
 		if ((rc = memo_frame(&b, f)))
 			goto fail_nomem;
+	if ((rc = memo_flush(&b)))
+		goto fail_nomem;
 	/* A pattern that gave up on a name makes no view: its matches would be wrong. */
 	{
 		const char *const box[] = { "GroupPats", "FoldPats", "IncPats", "ExcPats" };

@@ -238,6 +238,8 @@ double sv_view_now_ms(void);
 /* view_names.c: a view's names. A name's id, interned when new (`own`: not looked for
  * among the source's short names, where it cannot be). 0 or SV_ENOMEM / SV_ELIMIT. */
 int view_name_intern(sv_view *v, uint32_t *out, const char *s, size_t len, bool own);
+/* The same for a text whose sv_hash_bytes is h. */
+int view_name_intern_hashed(sv_view *v, uint32_t *out, const char *s, size_t len, uint64_t h, bool own);
 /* The names start from the source's short names when it shares them (sv_source_sum_stacks:
  * a view among many, the terminal UI's). */
 void view_names_init(sv_view *v);

@@ -8,16 +8,22 @@
 #include "source_int.h"
 #include "stackview/pattern.h"
 #include "sv/array.h"
+#include "sv/idmap.h"
 #include "view_int.h"
 
 int view_name_intern(sv_view *v, uint32_t *out, const char *s, size_t len, bool own)
+{
+	return view_name_intern_hashed(v, out, s, len, sv_hash_bytes(s, len), own);
+}
+
+int view_name_intern_hashed(sv_view *v, uint32_t *out, const char *s, size_t len, uint64_t h, bool own)
 {
 	uint32_t id = v->base.t && !own ? sv_strtab_find(v->base.t, s, len) : UINT32_MAX;
 	if (id != UINT32_MAX) {
 		*out = id;
 		return 0;
 	}
-	int rc = sv_strtab_intern(&v->names, &id, s, len);
+	int rc = sv_strtab_intern_hashed(&v->names, &id, s, len, h);
 	*out = id + v->nbase;
 	return rc;
 }

@@ -472,6 +472,62 @@ static void test_shared_names_same_view(void **state)
 	}
 }
 
+/* Entry names are interned a batch at a time (view.c, memo_flush): frames whose entry names
+ * are equal ("all <<a.dll!f1>>" from d1\a.dll!f1, d4\a.dll!f1, ...) share a node whether or
+ * not they fell in one batch, and a group met between them ("K", every tenth frame) does not
+ * disturb the names waiting. */
+static void test_entry_name_batches(void **state)
+{
+	(void)state;
+	enum { N = 60 };
+	static char names[N][32];
+	const char *paths[N][8] = { { 0 } };
+	double m[N];
+	double want_f[3] = { 0 }, want_k[2] = { 0 };
+	for (int i = 0; i < N; i++) {
+		if (i % 10 == 9) {
+			snprintf(names[i], sizeof(names[i]), "k!x%d", (i / 10) % 2);
+			want_k[(i / 10) % 2]++;
+		} else {
+			snprintf(names[i], sizeof(names[i]), "d%d\\a.dll!f%d", i, i % 3);
+			want_f[i % 3]++;
+		}
+		paths[i][0] = "Main";
+		paths[i][1] = names[i];
+		m[i] = 1;
+	}
+	sv_source *s = fixture_source((const char *const(*)[8])paths, m, N);
+	const char *box[SV_BOX_COUNT] = { 0 };
+	box[SV_BOX_GROUP] = "^k!=>K;{%}!=>all";
+	for (int shared = 0; shared < 2; shared++) {
+		/* the short names the source's (the terminal UI's views): only entry names are
+		 * made, in batches; else each frame's short name is interned before its entry name */
+		if (shared)
+			assert_int_equal(sv_source_sum_stacks(s), 0);
+		sv_view *v = fixture_view(s, box, 0);
+		sv_node_id main_ = child_named(v, SV_NODE_ROOT, "Main");
+		assert_true(main_ != (sv_node_id)-1);
+		const sv_node_id *k;
+		assert_int_equal(sv_view_node_children(v, main_, &k), 5);
+		for (int i = 0; i < 3; i++) {
+			char name[32];
+			snprintf(name, sizeof(name), "all <<a.dll!f%d>>", i);
+			sv_node_id n = child_named(v, main_, name);
+			assert_true(n != (sv_node_id)-1);
+			assert_true(sv_view_node_stats(v, n).inc_ct == want_f[i]);
+		}
+		for (int i = 0; i < 2; i++) {
+			char name[32];
+			snprintf(name, sizeof(name), "K <<k!x%d>>", i);
+			sv_node_id n = child_named(v, main_, name);
+			assert_true(n != (sv_node_id)-1);
+			assert_true(sv_view_node_stats(v, n).inc_ct == want_k[i]);
+		}
+		sv_view_free(v);
+	}
+	sv_source_free(s);
+}
+
 static void assert_exc_span(const sv_view *v, sv_node_id n, double first, double last, double max)
 {
 	double f, l;
@@ -522,7 +578,7 @@ static void test_exc_span(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_time_boxes), cmocka_unit_test(test_summary_line),
-					    cmocka_unit_test(test_max), cmocka_unit_test(test_preorder), cmocka_unit_test(test_when_no_range), cmocka_unit_test(test_exc_span), cmocka_unit_test(test_new_like),
+					    cmocka_unit_test(test_max), cmocka_unit_test(test_preorder), cmocka_unit_test(test_when_no_range), cmocka_unit_test(test_exc_span), cmocka_unit_test(test_entry_name_batches), cmocka_unit_test(test_new_like),
 					    cmocka_unit_test(test_new_like_inc_exc),
 					    cmocka_unit_test(test_children_meet), cmocka_unit_test(test_entry_name_is_a_frame),
 					    cmocka_unit_test(test_shared_names_same_view),
