@@ -317,6 +317,7 @@ typedef struct group_entry {
 struct sv_grouppats {
 	group_entry *e;
 	size_t n, cap;
+	strbuf out[2]; /* sv_grouppats_eval_ref's group names: the one made, the one it was made from */
 };
 
 int sv_grouppats_new(sv_grouppats **out, const char *text, sv_error *err)
@@ -381,6 +382,8 @@ void sv_grouppats_free(sv_grouppats *g)
 		free(g->e[i].repl);
 	}
 	free(g->e);
+	free(g->out[0].p);
+	free(g->out[1].p);
 	free(g);
 }
 
@@ -402,58 +405,69 @@ static int expand(strbuf *b, const char *repl, sv_pattern *p, const char *text, 
 		} else if (r[0] == '$' && r[1] == '&') {
 			sb_add(b, text + ov[0], ov[1] - ov[0]);
 			r++;
-		} else {
-			sb_addc(b, *r);
+		} else { /* the text up to the next '$' at once */
+			size_t n = strcspn(r + 1, "$") + 1;
+			sb_add(b, r, n);
+			r += n - 1;
 		}
 	}
 	return b->err;
 }
 
-int sv_grouppats_eval(char **out, sv_grouppats *g, const char *name, size_t len)
+int sv_grouppats_eval_ref(sv_grouppats *g, const char *name, size_t len, const char **out, size_t *outlen)
 {
-	char *cur = NULL; /* the renamed frame while `->` entries chain */
-	const char *text = name;
+	const char *text = name; /* the renamed frame while `->` entries chain */
 	size_t tlen = len;
 	sv_group_kind kind = SV_GROUP_NONE;
+	int which = 0; /* the buffer the next name is made in (text is in the other, or is name) */
 	*out = NULL;
+	*outlen = 0;
 	for (size_t i = 0; i < g->n; i++) {
 		group_entry *e = &g->e[i];
 		int nm = pattern_exec(e->pat, text, tlen);
 		if (nm < 0)
 			continue;
-		if (!e->repl[0]) { /* an exclusion entry: the frame is ungrouped */
-			free(cur);
+		if (!e->repl[0]) /* an exclusion entry: the frame is ungrouped */
 			return SV_GROUP_NONE;
-		}
-		strbuf b = { 0 };
-		sb_add(&b, "", 0);
+		strbuf *b = &g->out[which];
+		b->len = 0;
+		b->err = 0;
+		sb_add(b, "", 0);
 		if (!strchr(e->repl, '$'))
-			sb_add(&b, e->repl, strlen(e->repl));
-		else if (expand(&b, e->repl, e->pat, text, nm))
-			b.err = SV_ENOMEM;
-		if (b.err) {
-			free(b.p);
-			free(cur);
+			sb_add(b, e->repl, strlen(e->repl));
+		else
+			expand(b, e->repl, e->pat, text, nm);
+		if (b->err) {
+			b->err = 0;
 			return SV_ENOMEM;
 		}
-		if (b.len == 0) { /* it expanded to nothing: an exclusion too */
-			free(b.p);
-			free(cur);
+		if (b->len == 0) /* it expanded to nothing: an exclusion too */
 			return SV_GROUP_NONE;
-		}
 		if (e->kind == SV_GROUP_ENTRY) {
-			free(cur);
-			*out = b.p;
+			*out = b->p;
+			*outlen = b->len;
 			return SV_GROUP_ENTRY;
 		}
-		free(cur);
-		cur = b.p;
-		text = cur;
-		tlen = b.len;
+		text = b->p;
+		tlen = b->len;
+		which = 1 - which;
 		kind = SV_GROUP_PLAIN;
 	}
-	if (kind == SV_GROUP_PLAIN)
-		*out = cur;
+	if (kind == SV_GROUP_PLAIN) {
+		*out = text;
+		*outlen = tlen;
+	}
+	return kind;
+}
+
+int sv_grouppats_eval(char **out, sv_grouppats *g, const char *name, size_t len)
+{
+	const char *ref;
+	size_t n;
+	*out = NULL;
+	int kind = sv_grouppats_eval_ref(g, name, len, &ref, &n);
+	if (kind > SV_GROUP_NONE && !(*out = strndup(ref, n)))
+		return SV_ENOMEM;
 	return kind;
 }
 

@@ -246,25 +246,21 @@ static int memo_frame(build *b, sv_frame_id f)
 	const char *full = sv_source_frame_name(v->src, f);
 	const char *shrt = sv_source_frame_short(v->src, f);
 	size_t flen = view_frame_len(v->src, f), slen = view_frame_short_len(v->src, f);
-	char *g = NULL;
-	int rc = 0;
+	const char *g = NULL; /* the group's name: b->group's own text, or shrt */
+	size_t glen = 0;
+	int rc;
 
 	if (f < v->base.nids)
 		m->short_id = v->base.ids[f];
 	else if ((rc = memo_flush(b)) || (rc = view_name_intern(v, &m->short_id, shrt, slen, false)))
-		goto out;
-	int kind = sv_grouppats_count(b->group) ? sv_grouppats_eval(&g, b->group, full, flen) : SV_GROUP_NONE;
-	if (kind < 0) {
-		rc = kind;
-		goto out;
-	}
+		return rc;
+	int kind = sv_grouppats_count(b->group) ? sv_grouppats_eval_ref(b->group, full, flen, &g, &glen) : SV_GROUP_NONE;
+	if (kind < 0)
+		return kind;
 	/* §1.3: unresolved `module!?` frames no pattern claimed group by their short name. */
 	if (kind == SV_GROUP_NONE && flen >= 2 && full[flen - 2] == '!' && full[flen - 1] == '?') {
-		g = strdup(shrt);
-		if (!g) {
-			rc = SV_ENOMEM;
-			goto out;
-		}
+		g = shrt;
+		glen = slen;
 		kind = SV_GROUP_PLAIN;
 	}
 	m->kind = (uint8_t)kind;
@@ -274,21 +270,16 @@ static int memo_frame(build *b, sv_frame_id f)
 		m->group = NONE32;
 		m->disp = m->short_id;
 	} else {
-		if ((rc = group_intern(b, &m->group, g, strlen(g))))
-			goto out;
-		if (kind == SV_GROUP_PLAIN) {
-			m->disp = m->group;
-			pname = g;
-			plen = strlen(g);
-		} else {
-			rc = pend_entry(b, f, g, strlen(g), shrt, slen); /* named and matched with its batch */
-			goto out;
-		}
+		if ((rc = group_intern(b, &m->group, g, glen)))
+			return rc;
+		if (kind == SV_GROUP_ENTRY)
+			return pend_entry(b, f, g, glen, shrt, slen); /* named and matched with its batch */
+		m->disp = m->group;
+		pname = g;
+		plen = glen;
 	}
 	match_frame(b, m, pname, plen);
-out:
-	free(g);
-	return rc;
+	return 0;
 }
 
 /* Frame f's memo from another view's of the same source and GroupPats (its group and

@@ -165,11 +165,46 @@ static void test_groups(void **state)
 	free(g);
 }
 
+/* sv_grouppats_eval_ref: the name in g's own buffers, two of them taking turns while `->`
+ * entries chain (each made from the last), reused name after name, grown for a long one. */
+static void test_groups_ref(void **state)
+{
+	(void)state;
+	sv_grouppats *g;
+	sv_error err;
+	assert_int_equal(sv_grouppats_new(&g, "{%}!->$1;^{lib%}->L$1;^L{*}=>E $1/$&", &err), 0);
+	char longer[300];
+	memset(longer, 'x', 200);
+	memcpy(longer + 200, "!f", 3);
+	static const struct {
+		const char *name, *want;
+		int kind;
+	} c[] = { { "lib!A", "E lib/Llib", SV_GROUP_ENTRY }, { "libz!B", "E libz/Llibz", SV_GROUP_ENTRY },
+		  { "other!C", "other", SV_GROUP_PLAIN }, { "nobang", NULL, SV_GROUP_NONE }, { NULL, NULL, SV_GROUP_PLAIN } };
+	for (int round = 0; round < 2; round++)
+		for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+			const char *name = c[i].name ? c[i].name : longer;
+			const char *out;
+			size_t n;
+			assert_int_equal(sv_grouppats_eval_ref(g, name, strlen(name), &out, &n), c[i].kind);
+			if (c[i].kind == SV_GROUP_NONE) {
+				assert_null(out);
+				continue;
+			}
+			assert_int_equal(n, strlen(out));
+			if (c[i].want)
+				assert_string_equal(out, c[i].want);
+			else
+				assert_true(n == 200 && strspn(out, "x") == 200);
+		}
+	sv_grouppats_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_translate), cmocka_unit_test(test_match_examples), cmocka_unit_test(test_invalid),
-		cmocka_unit_test(test_patlist),   cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_patlist),   cmocka_unit_test(test_groups), cmocka_unit_test(test_groups_ref),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

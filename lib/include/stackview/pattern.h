@@ -63,5 +63,9 @@ SV_API const char *sv_grouppats_limit_hit(const sv_grouppats *g);
  * malloc'ed group name; on SV_GROUP_NONE it is NULL. Returns the kind, or a negative
  * sv_status (SV_ENOMEM). */
 SV_API int sv_grouppats_eval(char **out, sv_grouppats *g, const char *name, size_t len);
+/* The same without a copy: *out (outlen bytes, NUL-terminated) is g's, valid until g's next
+ * evaluation or sv_grouppats_free; NULL on SV_GROUP_NONE. For a name per frame of a big
+ * profile (a view's build), where a copy each was a malloc and a free per frame. */
+SV_API int sv_grouppats_eval_ref(sv_grouppats *g, const char *name, size_t len, const char **out, size_t *outlen);
 
 #endif
