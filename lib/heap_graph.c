@@ -397,17 +397,24 @@ static int walk(hg *c, size_t *unreachable)
 			rc = SV_ENOMEM;
 			break;
 		}
+		/* three passes: the children read and their taken bits asked for (the bitmap is
+		 * out of the cache by the time a node is met again: a load each, and a branch on
+		 * each that would wait for it); then the ones not taken kept and their offsets
+		 * and types asked for */
 		int32_t nmet = 0;
 		for (int32_t k = 0; k < nch; k++) {
-			if ((rc = child(c, cur.node, &at, &kids[nmet])))
+			if ((rc = child(c, cur.node, &at, &kids[k])))
 				break;
-			uint32_t ch = kids[nmet];
+			__builtin_prefetch(&taken[kids[k] >> 6]);
+		}
+		for (int32_t k = 0; k < nch && !rc; k++) {
+			uint32_t ch = kids[k];
 			if (bit(taken, ch)) /* most references are to nodes taken already */
 				continue;
 			__builtin_prefetch(c->g->labels + (size_t)ch * 4);
 			if (bit(c->prio_bits, ch))
 				__builtin_prefetch(type_addr(c, ch));
-			nmet++;
+			kids[nmet++] = ch;
 		}
 		for (int32_t k = 0; k < nmet && !rc; k++) {
 			uint32_t ch = kids[k];
