@@ -55,7 +55,7 @@ LDFLAGS ?=
 B := build/$(VARIANT)
 
 LIB_SRCS := lib/status.c lib/arena.c lib/array.c lib/boxtext.c lib/idmap.c lib/keysort.c lib/strtab.c lib/params.c lib/source.c lib/source_sink.c lib/source_sums.c lib/source_meta.c lib/source_loc.c lib/annotate.c \
-	lib/pattern.c lib/view.c lib/view_like.c lib/view_tree.c lib/view_byname.c lib/view_names.c lib/view_query.c lib/when.c lib/aggview.c lib/commands.c lib/derive.c lib/copier.c lib/compare.c lib/compare_stats.c lib/compare_names.c lib/compare_rows.c lib/budget.c lib/rows.c lib/grid.c lib/utf8.c lib/flame.c lib/preset.c \
+	lib/pattern.c lib/view.c lib/view_like.c lib/view_tree.c lib/view_kids.c lib/view_byname.c lib/view_names.c lib/view_query.c lib/when.c lib/aggview.c lib/commands.c lib/derive.c lib/copier.c lib/compare.c lib/compare_stats.c lib/compare_names.c lib/compare_rows.c lib/budget.c lib/rows.c lib/grid.c lib/utf8.c lib/flame.c lib/preset.c \
 	lib/thread_time.c lib/heap_graph.c lib/cpu_root.c lib/evlog.c lib/report.c lib/report_text.c
 FMT_SRCS := $(addprefix formats/core/,input.c side_file.c decode.c registry.c json_stream.c two_parts.c symtab.c symbol_open.c hold.c net.c \
 		writer.c escape.c) \

@@ -645,6 +645,7 @@ void sv_view_free(sv_view *v)
 	free(v->parent);
 	free(v->children);
 	free(v->kids);
+	free(v->unsorted);
 	free(v->remap);
 	free(v->fold);
 	free(v->xidx);

@@ -100,6 +100,7 @@ static int byname_sort(const sv_view *v, const uint8_t *seen)
 int sv_view_compute_byname(const sv_view *v)
 {
 	uint32_t nn = view_name_count(v), n = v->nnodes;
+	view_sort_children(v); /* the walk's order is the tree's */
 	const uint32_t *kids = v->kids, *children = v->children;
 	int rc = 0;
 	uint32_t *onpath = calloc(nn ? nn : 1, sizeof(*onpath));

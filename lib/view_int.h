@@ -9,6 +9,7 @@
 #include "stackview/view.h"
 #include "source_int.h"
 #include "strtab_int.h"
+#include "sv/keysort.h"
 
 #define SLACK 0.0006 /* §5.3 */
 #define NONE32 UINT32_MAX
@@ -95,8 +96,13 @@ struct sv_view {
 				* do not read the nodes */
 	uint32_t nnodes;
 	size_t node_cap;
-	uint32_t *children;    /* child lists, sorted: node n's are [kids[n], kids[n + 1]) */
+	uint32_t *children;    /* child lists: node n's are [kids[n], kids[n + 1]), sorted (§6.1)
+				* except those marked in `unsorted`: read them through view_children */
 	uint32_t *kids;
+	/* A bit per node whose list (2 to KIDS_LAZY children) is sorted when it is first asked
+	 * for: a change of boxes sorts no list the screen does not show (NULL: every list
+	 * sorted) */
+	uint64_t *unsorted;
 	uint32_t *remap;       /* node -> node that finally holds its samples (Fold%; NULL: none
 				* folds, each its own: view_remap) */
 	vfold *fold;           /* per node (nnodes of them) once a sample or Fold% folds into
@@ -234,6 +240,15 @@ int view_nodes_reserve(sv_view *v, size_t n);
 int sv_view_finish(sv_view *v, double t0, bool byname);
 /* A monotonic clock in ms, for the phases' timings. */
 double sv_view_now_ms(void);
+
+/* view_kids.c: node n's children in their order (its list sorted first when it is not yet);
+ * every list sorted at once, for a walk of the whole tree. A view is asked from one thread
+ * at a time (view.h): these sort in place behind a const view. */
+enum { KIDS_LAZY = 64 };
+uint32_t view_children(const sv_view *v, uint32_t n, const uint32_t **out);
+void view_sort_children(const sv_view *v);
+/* view_kids.c: node i's list sorted now; rec: room for twice its length. */
+void view_sort_list(const sv_view *v, uint32_t i, sv_keyed *rec);
 
 /* view_names.c: a view's names. A name's id, interned when new (`own`: not looked for
  * among the source's short names, where it cannot be). 0 or SV_ENOMEM / SV_ELIMIT. */

@@ -47,8 +47,7 @@ double sv_view_node_exc_max(const sv_view *v, sv_node_id n)
 
 uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id **out)
 {
-	*out = v->children + v->kids[n];
-	return v->kids[n + 1] - v->kids[n];
+	return view_children(v, n, out);
 }
 
 int sv_view_preorder(const sv_view *v, sv_node_id top, sv_node_id **out, size_t *n)
@@ -60,6 +59,8 @@ int sv_view_preorder(const sv_view *v, sv_node_id top, sv_node_id **out, size_t 
 	size_t cap = 0, sp = 0, scap = 0, len = 0;
 	sv_node_id *ids = NULL, *stack = NULL;
 	int rc = 0;
+	if (top == SV_NODE_ROOT)
+		view_sort_children(v); /* every list: at once, not one at a time as met */
 	if (SV_ARRAY_RESERVE(stack, scap, 1))
 		return SV_ENOMEM;
 	stack[sp++] = top;

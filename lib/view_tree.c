@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A view's tree once the stacks have made it (view.c): the samples into its nodes (one by
- * one, or each stack's sums), inclusive totals, sorted child lists, ByName and Fold% (spec
- * §4.2, §5.3, §6.1). */
+ * one, or each stack's sums), inclusive totals, child lists (sorted in view_kids.c), ByName and
+ * Fold% (spec §4.2, §5.3, §6.1). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,15 +211,9 @@ static int accumulate(sv_view *v)
 	return 0;
 }
 
-static const char *node_name_of(const void *ctx, uint32_t node)
-{
-	const sv_view *v = ctx;
-	return view_name_str(v, v->nodes[node].name);
-}
-
-/* Child lists of alive nodes, sorted (§6.1: largest |inclusive| first, then earliest, then
- * by name): counted into kids[p + 2], summed so kids[p + 1] is where p's list starts, then
- * filled, which moves kids[p + 1] to its end. */
+/* Child lists of alive nodes: counted into kids[p + 2], summed so kids[p + 1] is where p's
+ * list starts, then filled, which moves kids[p + 1] to its end. Long lists are sorted here,
+ * the others (KIDS_LAZY children or fewer, nearly all) when they are first asked for. */
 static int link_children(sv_view *v)
 {
 	uint32_t n = v->nnodes;
@@ -227,7 +221,9 @@ static int link_children(sv_view *v)
 		v->children = sv_malloc_big(((size_t)n + 1) * sizeof(*v->children));
 	if (!v->kids)
 		v->kids = sv_malloc_big(((size_t)n + 2) * sizeof(*v->kids));
-	if (!v->children || !v->kids)
+	free(v->unsorted);
+	v->unsorted = calloc((size_t)n / 64 + 1, sizeof(*v->unsorted));
+	if (!v->children || !v->kids || !v->unsorted)
 		return SV_ENOMEM;
 	uint32_t *kids = v->kids;
 	memset(kids, 0, ((size_t)n + 2) * sizeof(*kids));
@@ -242,26 +238,31 @@ static int link_children(sv_view *v)
 	for (uint32_t i = 1; i < n; i++)
 		if (v->alive[i])
 			v->children[kids[v->parent[i] + 1]++] = i;
-	if (longest < 2)
+	uint32_t nlong = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t len = kids[i + 1] - kids[i];
+		if (len > KIDS_LAZY)
+			nlong++;
+		else if (len > 1)
+			v->unsorted[i >> 6] |= 1ull << (i & 63);
+	}
+	if (!nlong)
 		return 0;
-	/* the lists to sort, so that each list's nodes (random reads) are asked for two lists
+	/* the long lists now, so that each list's nodes (random reads) are asked for two lists
 	 * ahead */
-	uint32_t nsort = 0;
-	for (uint32_t i = 0; i < n; i++)
-		nsort += kids[i + 1] - kids[i] > 1;
 	sv_keyed *rec = malloc((size_t)longest * 2 * sizeof(*rec));
-	uint32_t *sort = malloc((size_t)nsort * sizeof(*sort));
+	uint32_t *sort = malloc((size_t)nlong * sizeof(*sort));
 	if (!rec || !sort) {
 		free(rec);
 		free(sort);
 		return SV_ENOMEM;
 	}
-	nsort = 0;
+	nlong = 0;
 	for (uint32_t i = 0; i < n; i++)
-		if (kids[i + 1] - kids[i] > 1)
-			sort[nsort++] = i;
-	for (uint32_t j = 0; j < nsort; j++) {
-		if (j + 2 < nsort) {
+		if (kids[i + 1] - kids[i] > KIDS_LAZY)
+			sort[nlong++] = i;
+	for (uint32_t j = 0; j < nlong; j++) {
+		if (j + 2 < nlong) {
 			uint32_t a = sort[j + 2], len = kids[a + 1] - kids[a];
 			for (uint32_t k = 0; k < len && k < 8; k++) {
 				const vnode *c = &v->nodes[v->children[kids[a] + k]];
@@ -269,14 +270,7 @@ static int link_children(sv_view *v)
 				__builtin_prefetch(&c->st.first);
 			}
 		}
-		uint32_t i = sort[j], len = kids[i + 1] - kids[i], *list = v->children + kids[i];
-		for (uint32_t k = 0; k < len; k++) {
-			const vnode *c = &v->nodes[list[k]];
-			rec[k] = (sv_keyed){ fabs(c->st.inc), c->st.first, view_name_rank(v, c->name), list[k] };
-		}
-		sv_keysort(rec, len, rec + len, node_name_of, v);
-		for (uint32_t k = 0; k < len; k++)
-			list[k] = rec[k].id;
+		view_sort_list(v, sort[j], rec);
 	}
 	free(sort);
 	free(rec);
