@@ -346,6 +346,61 @@ static sv_node_id child_named(const sv_view *v, sv_node_id n, const char *name)
 	return at;
 }
 
+/* Child lists are sorted when asked for (64 children or fewer) or as the tree is finished
+ * (more): each list is in §6.1's order (largest |inclusive| first, then earliest, then by
+ * name), and the same whether lists are read one at a time or all sorted at once first (a
+ * whole-tree preorder, ByName). Main has 100 children and A 10, with ties in both. */
+static void test_child_order(void **state)
+{
+	(void)state;
+	enum { N = 110 };
+	static char names[N][16];
+	const char *paths[N][8] = { { 0 } };
+	double m[N];
+	for (int i = 0; i < N; i++) {
+		paths[i][0] = "Main";
+		if (i < 100) {
+			snprintf(names[i], sizeof(names[i]), "K%02d", (i * 37) % 100);
+			paths[i][1] = names[i];
+		} else {
+			snprintf(names[i], sizeof(names[i]), "L%d", (i * 7) % 10);
+			paths[i][1] = "K00";
+			paths[i][2] = names[i];
+		}
+		m[i] = 1 + (i % 4); /* ties everywhere: first and then the name decide */
+	}
+	sv_source *s = fixture_source((const char *const(*)[8])paths, m, N);
+	sv_view *v[2] = { fixture_view(s, NULL, 0), fixture_view(s, NULL, 0) };
+	sv_node_id *ids;
+	size_t n;
+	assert_int_equal(sv_view_preorder(v[1], SV_NODE_ROOT, &ids, &n), 0); /* every list sorted at once */
+	free(ids);
+	sv_node_id main_ = child_named(v[0], SV_NODE_ROOT, "Main");
+	sv_node_id k00 = child_named(v[0], main_, "K00");
+	sv_node_id lists[] = { main_, k00 };
+	uint32_t want[] = { 100, 10 };
+	for (int l = 0; l < 2; l++) {
+		const sv_node_id *a, *b;
+		uint32_t na = sv_view_node_children(v[0], lists[l], &a);
+		uint32_t nb = sv_view_node_children(v[1], lists[l], &b);
+		assert_int_equal(na, want[l]);
+		assert_int_equal(nb, na);
+		for (uint32_t k = 0; k < na; k++)
+			assert_int_equal(a[k], b[k]);
+		for (uint32_t k = 1; k < na; k++) {
+			sv_stats x = sv_view_node_stats(v[0], a[k - 1]), y = sv_view_node_stats(v[0], a[k]);
+			assert_true(fabs(x.inc) > fabs(y.inc) ||
+				    (fabs(x.inc) == fabs(y.inc) &&
+				     (x.first < y.first ||
+				      (x.first == y.first && strcmp(sv_view_name(v[0], sv_view_node_name(v[0], a[k - 1])),
+							       sv_view_name(v[0], sv_view_node_name(v[0], a[k]))) < 0))));
+		}
+	}
+	sv_view_free(v[0]);
+	sv_view_free(v[1]);
+	sv_source_free(s);
+}
+
 /* Nodes that meet: a frame that folds into its caller after the caller's other children
  * were made (their calls found under the caller, whether the caller has one child or
  * several), and two frames that group to one name under one caller. */
@@ -578,7 +633,7 @@ static void test_exc_span(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_time_boxes), cmocka_unit_test(test_summary_line),
-					    cmocka_unit_test(test_max), cmocka_unit_test(test_preorder), cmocka_unit_test(test_when_no_range), cmocka_unit_test(test_exc_span), cmocka_unit_test(test_entry_name_batches), cmocka_unit_test(test_new_like),
+					    cmocka_unit_test(test_max), cmocka_unit_test(test_preorder), cmocka_unit_test(test_child_order), cmocka_unit_test(test_when_no_range), cmocka_unit_test(test_exc_span), cmocka_unit_test(test_entry_name_batches), cmocka_unit_test(test_new_like),
 					    cmocka_unit_test(test_new_like_inc_exc),
 					    cmocka_unit_test(test_children_meet), cmocka_unit_test(test_entry_name_is_a_frame),
 					    cmocka_unit_test(test_shared_names_same_view),
