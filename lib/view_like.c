@@ -83,6 +83,17 @@ static int refilter_stacks(sv_view *v, uint64_t need)
 	}
 	const uint32_t *pre = v->stack_pre;
 	for (uint32_t s = 0; s < nst; s++) {
+		/* a frame's memo and a caller's state are random reads: asked for ahead */
+		if (s + 16 < nst) {
+			__builtin_prefetch(&v->fm[frame[s + 16]]);
+			sv_stack_id a = caller[s + 16];
+			if (a != SV_STACK_NONE) {
+				__builtin_prefetch(&disc[a]);
+				__builtin_prefetch(&pre[a]);
+				if (any_inc)
+					__builtin_prefetch(&inc_of[a]);
+			}
+		}
 		sv_stack_id c = caller[s];
 		const frame_memo *m = &v->fm[frame[s]];
 		disc[s] = pre[s] == NONE32 || m->exc || (c != SV_STACK_NONE && disc[c]);
