@@ -51,6 +51,11 @@ static void msort(sv_keyed *a, sv_keyed *tmp, size_t n, sv_keysort_name_fn *name
 	memcpy(a, tmp, k * sizeof(*a)); /* a[j, n) is in place */
 }
 
+int sv_keyed_cmp(const sv_keyed *x, const sv_keyed *y, sv_keysort_name_fn *name, const void *ctx)
+{
+	return keyed_cmp(x, y, name, ctx);
+}
+
 void sv_keysort(sv_keyed *a, size_t n, sv_keyed *tmp, sv_keysort_name_fn *name, const void *ctx)
 {
 	msort(a, tmp, n, name, ctx);

@@ -99,9 +99,8 @@ struct sv_view {
 	uint32_t *children;    /* child lists: node n's are [kids[n], kids[n + 1]), sorted (§6.1)
 				* except those marked in `unsorted`: read them through view_children */
 	uint32_t *kids;
-	/* A bit per node whose list (2 to KIDS_LAZY children) is sorted when it is first asked
-	 * for: a change of boxes sorts no list the screen does not show (NULL: every list
-	 * sorted) */
+	/* A bit per node whose list (2 children or more) is sorted when it is first asked for:
+	 * a change of boxes sorts no list the screen does not show (NULL: every list sorted) */
 	uint64_t *unsorted;
 	uint32_t *remap;       /* node -> node that finally holds its samples (Fold%; NULL: none
 				* folds, each its own: view_remap) */
@@ -244,11 +243,9 @@ double sv_view_now_ms(void);
 /* view_kids.c: node n's children in their order (its list sorted first when it is not yet);
  * every list sorted at once, for a walk of the whole tree. A view is asked from one thread
  * at a time (view.h): these sort in place behind a const view. */
-enum { KIDS_LAZY = 64 };
+enum { KIDS_LAZY = 64 }; /* lists up to this long are sorted on the stack */
 uint32_t view_children(const sv_view *v, uint32_t n, const uint32_t **out);
 void view_sort_children(const sv_view *v);
-/* view_kids.c: node i's list sorted now; rec: room for twice its length. */
-void view_sort_list(const sv_view *v, uint32_t i, sv_keyed *rec);
 
 /* view_names.c: a view's names. A name's id, interned when new (`own`: not looked for
  * among the source's short names, where it cannot be). 0 or SV_ENOMEM / SV_ELIMIT. */

@@ -9,7 +9,6 @@
 
 #include "source_int.h"
 #include "sv/array.h"
-#include "sv/keysort.h"
 #include "view_int.h"
 
 /* ---- samples ---- */
@@ -212,8 +211,8 @@ static int accumulate(sv_view *v)
 }
 
 /* Child lists of alive nodes: counted into kids[p + 2], summed so kids[p + 1] is where p's
- * list starts, then filled, which moves kids[p + 1] to its end. Long lists are sorted here,
- * the others (KIDS_LAZY children or fewer, nearly all) when they are first asked for. */
+ * list starts, then filled, which moves kids[p + 1] to its end. Each list of two or more is
+ * sorted when first asked for (view_kids.c). */
 static int link_children(sv_view *v)
 {
 	uint32_t n = v->nnodes;
@@ -230,50 +229,14 @@ static int link_children(sv_view *v)
 	for (uint32_t i = 1; i < n; i++)
 		if (v->alive[i])
 			kids[v->parent[i] + 2]++;
-	uint32_t longest = 0;
-	for (uint32_t i = 2; i < n + 2; i++) {
-		longest = kids[i] > longest ? kids[i] : longest;
+	for (uint32_t i = 2; i < n + 2; i++)
 		kids[i] += kids[i - 1];
-	}
 	for (uint32_t i = 1; i < n; i++)
 		if (v->alive[i])
 			v->children[kids[v->parent[i] + 1]++] = i;
-	uint32_t nlong = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t len = kids[i + 1] - kids[i];
-		if (len > KIDS_LAZY)
-			nlong++;
-		else if (len > 1)
-			v->unsorted[i >> 6] |= 1ull << (i & 63);
-	}
-	if (!nlong)
-		return 0;
-	/* the long lists now, so that each list's nodes (random reads) are asked for two lists
-	 * ahead */
-	sv_keyed *rec = malloc((size_t)longest * 2 * sizeof(*rec));
-	uint32_t *sort = malloc((size_t)nlong * sizeof(*sort));
-	if (!rec || !sort) {
-		free(rec);
-		free(sort);
-		return SV_ENOMEM;
-	}
-	nlong = 0;
 	for (uint32_t i = 0; i < n; i++)
-		if (kids[i + 1] - kids[i] > KIDS_LAZY)
-			sort[nlong++] = i;
-	for (uint32_t j = 0; j < nlong; j++) {
-		if (j + 2 < nlong) {
-			uint32_t a = sort[j + 2], len = kids[a + 1] - kids[a];
-			for (uint32_t k = 0; k < len && k < 8; k++) {
-				const vnode *c = &v->nodes[v->children[kids[a] + k]];
-				__builtin_prefetch(&c->st.inc);
-				__builtin_prefetch(&c->st.first);
-			}
-		}
-		view_sort_list(v, sort[j], rec);
-	}
-	free(sort);
-	free(rec);
+		if (kids[i + 1] - kids[i] > 1)
+			v->unsorted[i >> 6] |= 1ull << (i & 63);
 	return 0;
 }
 

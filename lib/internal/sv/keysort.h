@@ -25,6 +25,9 @@ typedef struct sv_keyed {
 /* The text of name `id` (for records without a rank). */
 typedef const char *sv_keysort_name_fn(const void *ctx, uint32_t id);
 
+/* x before y in that order: < 0, 0 (the same name), > 0. */
+int sv_keyed_cmp(const sv_keyed *x, const sv_keyed *y, sv_keysort_name_fn *name, const void *ctx);
+
 /* Sort a[0, n) in that order; tmp: room for n records (unused when n <= 16: may be NULL).
  * Records must differ in their names (ids) for the order to be total. */
 void sv_keysort(sv_keyed *a, size_t n, sv_keyed *tmp, sv_keysort_name_fn *name, const void *ctx);
