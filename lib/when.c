@@ -257,6 +257,13 @@ int sv_view_when_scale(double *out, sv_view *v)
 		span[2 * k] = SV_WHEN_LEN, span[2 * k + 1] = -1;
 	size_t total = 0;
 	for (size_t i = nn; i-- > 0;) {
+		/* a parent's span and a node's own span kept apart are random reads: asked for
+		 * 16 nodes ahead */
+		if (i > 16) { /* (not ROOT's: it has no parent) */
+			__builtin_prefetch(&span[2 * (size_t)v->parent[i - 16]], 1);
+			if (v->xidx && v->xidx[i - 16] < XS_NONE)
+				__builtin_prefetch(&v->xs[v->xidx[i - 16]]);
+		}
 		int8_t own[2];
 		own_span(v, (uint32_t)i, D, own);
 		int lo = own[0] < span[2 * i] ? own[0] : span[2 * i];
@@ -290,6 +297,11 @@ int sv_view_when_scale(double *out, sv_view *v)
 		if (fill_sparse(v, D, v->inc_rows, v->inc_off, v->inc_lo))
 			goto out;
 	for (size_t i = nn; i-- > 1;) {
+		/* a parent's place (16 ahead) and then its row (8 ahead) are random reads */
+		if (i > 16)
+			__builtin_prefetch(&v->inc_off[v->parent[i - 16]]);
+		if (i > 8) /* (not ROOT's: it has no parent) */
+			__builtin_prefetch(v->inc_rows + v->inc_off[v->parent[i - 8]], 1);
 		size_t p = v->parent[i];
 		if (!v->alive[i] || !v->inc_w[i] || v->inc_off[i] == v->inc_off[p])
 			continue;
