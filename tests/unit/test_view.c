@@ -398,20 +398,27 @@ static void test_child_order(void **state)
 							       sv_view_name(v[0], sv_view_node_name(v[0], a[k]))) < 0))));
 		}
 	}
-#if !defined(__SANITIZE_ADDRESS__)
 	/* Main's list (longer than the stack's room) with no memory for its keys: sorted in
-	 * place, the same order */
-	sv_view *w = fixture_view(s, NULL, 0);
-	const sv_node_id *a, *b;
-	alloc_fail_arm(1, true);
-	uint32_t na = sv_view_node_children(w, child_named(w, SV_NODE_ROOT, "Main"), &a);
-	alloc_fail_disarm(1);
-	uint32_t nb = sv_view_node_children(v[1], main_, &b);
-	assert_int_equal(na, nb);
-	for (uint32_t k = 0; k < na; k++)
-		assert_int_equal(a[k], b[k]);
-	sv_view_free(w);
+	 * place, the same order (not under AddressSanitizer, whose allocator cannot be failed) */
+#if defined(__SANITIZE_ADDRESS__)
+	bool can_fail = false;
+#else
+	bool can_fail = true;
 #endif
+	if (can_fail) {
+		long live0 = live;
+		sv_view *w = fixture_view(s, NULL, 0);
+		const sv_node_id *a, *b;
+		alloc_fail_arm(1, true);
+		uint32_t na = sv_view_node_children(w, child_named(w, SV_NODE_ROOT, "Main"), &a);
+		alloc_fail_disarm(1);
+		uint32_t nb = sv_view_node_children(v[1], main_, &b);
+		assert_int_equal(na, nb);
+		for (uint32_t k = 0; k < na; k++)
+			assert_int_equal(a[k], b[k]);
+		sv_view_free(w);
+		assert_int_equal(live, live0); /* nothing left behind */
+	}
 	sv_view_free(v[0]);
 	sv_view_free(v[1]);
 	sv_source_free(s);
