@@ -3,7 +3,8 @@
  * one runs the whole pipeline — time range, grouping, exclusion, folding, merge with caller,
  * inclusion, call tree, Fold% — and keeps the call tree. ByName's rows are made when first
  * asked for; Callers, Callees and Caller-Callee are derived on request (aggview.h); When
- * strings are computed lazily.
+ * strings are computed lazily, and a node's child list is sorted the first time it is asked
+ * for. So a view, const or not, is not to be asked from two threads at once.
  *
  * Cost (design.md): patterns run once per distinct frame, the stack transform once per
  * distinct stack; the only per-sample work is one pass over the sample arrays.
