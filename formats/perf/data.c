@@ -378,6 +378,13 @@ static int pd_walk(pdr *r, pd_record_fn fn, void *x)
 	int rc = 0;
 	for (size_t i = 0; i < r->nrecs; i++) {
 		uint64_t loc = r->recs[i].loc;
+		/* records are read in time order, not file order (each CPU's buffers in turn): a
+		 * record a few ahead asked for, its header and callchain */
+		if (i + 8 < r->nrecs && !(r->recs[i + 8].loc & LOC_DECOMP)) {
+			const unsigned char *a = r->d + r->recs[i + 8].loc;
+			__builtin_prefetch(a);
+			__builtin_prefetch(a + 64);
+		}
 		const unsigned char *h;
 		size_t off = (size_t)loc;
 		if (loc & LOC_DECOMP) {
