@@ -433,10 +433,7 @@ int sv_grouppats_eval_ref(sv_grouppats *g, const char *name, size_t len, const c
 		b->len = 0;
 		b->err = 0;
 		sb_add(b, "", 0);
-		if (!strchr(e->repl, '$'))
-			sb_add(b, e->repl, strlen(e->repl));
-		else
-			expand(b, e->repl, e->pat, text, nm);
+		expand(b, e->repl, e->pat, text, nm); /* (text without '$' in one run) */
 		if (b->err) {
 			b->err = 0;
 			return SV_ENOMEM;

@@ -208,7 +208,7 @@ static int exc_rows(sv_view *v)
 	}
 	if (sv_rows_place(&v->exc_rows, v->exc_off, v->exc_w, nn))
 		goto fail;
-	if (D > 0 && fill_sparse(v, D, v->exc_rows, v->exc_off, v->exc_lo))
+	if (fill_sparse(v, D, v->exc_rows, v->exc_off, v->exc_lo)) /* (D > 0: sv_view_when_exc) */
 		goto fail;
 	return 0;
 fail:
@@ -293,9 +293,8 @@ int sv_view_when_scale(double *out, sv_view *v)
 	/* the node's own samples in sample order, then its children's rows (children first);
 	 * a child's zero buckets are added too (x + 0 is x in float, and no row holds -0), so
 	 * the loop has no branch */
-	if (D > 0)
-		if (fill_sparse(v, D, v->inc_rows, v->inc_off, v->inc_lo))
-			goto out;
+	if (fill_sparse(v, D, v->inc_rows, v->inc_off, v->inc_lo))
+		goto out;
 	for (size_t i = nn; i-- > 1;) {
 		/* a parent's place (16 ahead) and then its row (8 ahead) are random reads */
 		if (i > 16)
@@ -346,8 +345,7 @@ int sv_view_when_exc(sv_view *v)
 void sv_view_node_inc_hist(double out[SV_WHEN_LEN], const sv_view *v, sv_node_id n)
 {
 	float h[SV_WHEN_LEN] = { 0 };
-	if (v->inc_rows)
-		hist_add_row(h, v, n);
+	hist_add_row(h, v, n); /* (nothing without rows) */
 	for (int k = 0; k < SV_WHEN_LEN; k++)
 		out[k] = h[k];
 }
