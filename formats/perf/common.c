@@ -27,6 +27,85 @@ size_t sv_perf_upper(const void *v, size_t n, size_t size, size_t key, uint64_t 
 	return lo;
 }
 
+int sv_perf_keys_build(sv_perf_keys *k, const void *v, size_t n, size_t size, size_t key, size_t end)
+{
+	memset(k, 0, sizeof(*k));
+	if (n < 64)
+		return 0;
+	/* each level's lines padded with the largest start (counted only for it: see below) */
+	size_t len[SV_PERF_KEYS_LEVELS], total = 0;
+	unsigned nl = 0;
+	len[nl] = (n + 3) / 4 * 8; /* the bottom's pairs */
+	total += len[nl++];
+	for (size_t m = len[0] / 8; nl < SV_PERF_KEYS_LEVELS; m = len[nl - 1] / 8) {
+		len[nl] = (m + 7) / 8 * 8;
+		total += len[nl++];
+		if (m <= 8)
+			break;
+	}
+	void *p = NULL;
+	if (total > SIZE_MAX / 8 || posix_memalign(&p, 64, total * sizeof(uint64_t)))
+		return SV_ENOMEM;
+	k->keys = p;
+	size_t at = total;
+	for (unsigned l = 0; l < nl; l++) {
+		at -= len[l];
+		k->off[l] = at;
+	}
+	uint64_t *bottom = k->keys + k->off[0];
+	const unsigned char *b = v;
+	for (size_t i = 0; i < n; i++) {
+		memcpy(&bottom[2 * i], b + i * size + key, sizeof(uint64_t));
+		memcpy(&bottom[2 * i + 1], b + i * size + end, sizeof(uint64_t));
+	}
+	for (size_t i = 2 * n; i < len[0]; i++)
+		bottom[i] = UINT64_MAX;
+	for (unsigned l = 1; l < nl; l++) {
+		const uint64_t *below = k->keys + k->off[l - 1];
+		uint64_t *here = k->keys + k->off[l];
+		size_t lines = len[l - 1] / 8;
+		for (size_t i = 0; i < len[l]; i++)
+			here[i] = i < lines ? below[i * 8] : UINT64_MAX; /* (a pair's start is first) */
+	}
+	k->n = n;
+	k->nlevels = nl;
+	return 0;
+}
+
+size_t sv_perf_keys_upper(const sv_perf_keys *k, uint64_t addr, uint64_t *end)
+{
+	if (addr == UINT64_MAX) { /* every start is at or before it, padding too */
+		*end = k->keys[k->off[0] + 2 * k->n - 1];
+		return k->n;
+	}
+	/* a level's line holds the first starts of the eight lines below it: the last of them
+	 * at or before addr is the line below to read (every start before that line's is too,
+	 * and none after it) */
+	size_t line = 0;
+	for (unsigned l = k->nlevels; l-- > 1;) {
+		const uint64_t *p = k->keys + k->off[l] + line * 8;
+		size_t c = 0;
+		for (int i = 0; i < 8; i++)
+			c += p[i] <= addr;
+		if (!c)
+			return 0; /* (only at the top: below, a line's first start is its parent's) */
+		line = line * 8 + c - 1;
+	}
+	const uint64_t *p = k->keys + k->off[0] + line * 8;
+	size_t c = 0;
+	for (int i = 0; i < 4; i++)
+		c += p[2 * i] <= addr;
+	if (c)
+		*end = p[2 * c - 1];
+	return line * 4 + c;
+}
+
+void sv_perf_keys_free(sv_perf_keys *k)
+{
+	free(k->keys);
+	memset(k, 0, sizeof(*k));
+}
+
 bool sv_perf_jit_split(const char *sym, size_t n, const char **module, size_t *mlen, const char **rest, size_t *rlen)
 {
 	size_t i = 0;

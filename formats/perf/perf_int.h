@@ -20,6 +20,28 @@
  * the last of those. */
 size_t sv_perf_upper(const void *v, size_t n, size_t size, size_t key, uint64_t addr);
 
+/* The same search over a large table's keys copied apart: at the bottom each record's start
+ * and end (its key and the uint64_t at `end`), four to a cache line; above, the first start
+ * of each line below, eight to a line, and so on up to one line. A search reads one line a
+ * level (five for 30,000 symbols), where a binary search reads a line at each of its lower
+ * levels, one after another, and then the record's end (a symbol table is searched for most
+ * frames of a recording). Owns its array. */
+#define SV_PERF_KEYS_LEVELS 12
+typedef struct sv_perf_keys {
+	uint64_t *keys;                     /* the levels; NULL: not built */
+	size_t n;                           /* records */
+	size_t off[SV_PERF_KEYS_LEVELS];    /* where level k starts (0: the bottom's pairs) */
+	unsigned nlevels;
+} sv_perf_keys;
+/* Built for n records as sv_perf_upper takes them, each with its end at byte `end`;
+ * tables of fewer than 64 are not indexed (k->keys NULL). SV_ENOMEM leaves it so too:
+ * searches then read the records. */
+int sv_perf_keys_build(sv_perf_keys *k, const void *v, size_t n, size_t size, size_t key, size_t end);
+/* sv_perf_upper's answer, and when it is not 0 the end of the record before it (the one
+ * that may cover addr) in *end; k must be built over the same n records. */
+size_t sv_perf_keys_upper(const sv_perf_keys *k, uint64_t addr, uint64_t *end);
+void sv_perf_keys_free(sv_perf_keys *k);
+
 /* A tracepoint's printed text ("prev_comm=perf prev_pid=13 ... ==> next_comm=..."), as the
  * Events view's fields: each blank-separated NAME=VALUE word, copied NUL-terminated into buf
  * (room for 2 * n + 2 bytes) and pointed at by names/values (at most max); a text with
@@ -111,6 +133,7 @@ typedef struct sv_perf_dso {
 	size_t nloads;
 	sv_perf_sym *syms;
 	size_t nsyms;
+	sv_perf_keys starts; /* syms' starts, searched (empty: search syms) */
 	char *names;
 	size_t names_len, names_cap;
 	uint32_t *fids;      /* frame id per symbol (+1 at the end: "unknown"), owned by the reader */

@@ -84,6 +84,7 @@ static void dso_free(sv_perf_dso *d)
 	free(d->elf_path);
 	free(d->loads);
 	free(d->syms);
+	sv_perf_keys_free(&d->starts);
 	free(d->names);
 	free(d->fids);
 	if (d->inl_dwfl)
@@ -136,6 +137,7 @@ void sv_perf_syms_free(sv_perf_syms *s)
 	free(s->dso_next);
 	sv_idmap_dispose(&s->dso_idx);
 	free(s->ksyms);
+	sv_perf_keys_free(&s->kstarts);
 	free(s->knames);
 	for (size_t i = 0; i < s->njits; i++) {
 		free(s->jits[i].module);
@@ -539,6 +541,8 @@ static void read_tables(sv_perf_dso *d, Dwfl_Module *mod)
 		d->syms = NULL;
 		d->nsyms = 0;
 	}
+	(void)sv_perf_keys_build(&d->starts, d->syms, d->nsyms, sizeof(*d->syms), offsetof(sv_perf_sym, start),
+				 offsetof(sv_perf_sym, end));
 }
 
 /* The vdso of this process, as a file libdwfl can open, when it is the recorded one (same
@@ -696,8 +700,15 @@ uint64_t sv_perf_dso_addr(const sv_perf_dso *d, uint64_t off)
 
 long sv_perf_dso_find(const sv_perf_dso *d, uint64_t addr)
 {
-	size_t lo = sv_perf_upper(d->syms, d->nsyms, sizeof(*d->syms), offsetof(sv_perf_sym, start), addr);
-	if (!lo || addr >= d->syms[lo - 1].end)
+	uint64_t end = 0;
+	size_t lo;
+	if (d->starts.keys) {
+		lo = sv_perf_keys_upper(&d->starts, addr, &end);
+	} else {
+		lo = sv_perf_upper(d->syms, d->nsyms, sizeof(*d->syms), offsetof(sv_perf_sym, start), addr);
+		end = lo ? d->syms[lo - 1].end : 0;
+	}
+	if (!lo || addr >= end)
 		return -1;
 	return (long)lo - 1;
 }

@@ -51,6 +51,7 @@ struct sv_perf_syms {
 
 	ksym *ksyms;
 	size_t nksyms;
+	sv_perf_keys kstarts; /* their addresses, searched (empty: search ksyms) */
 	char *knames;
 	size_t knames_len;
 

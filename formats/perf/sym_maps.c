@@ -112,6 +112,10 @@ static void kallsyms_finish(sv_perf_syms *s, int64_t delta)
 		s->ksyms[m++] = *k;
 	}
 	s->nksyms = m;
+	sv_perf_keys_free(&s->kstarts);
+	/* (kallsyms gives no ends: the start stands in for one, unread) */
+	(void)sv_perf_keys_build(&s->kstarts, s->ksyms, s->nksyms, sizeof(*s->ksyms), offsetof(ksym, addr),
+				 offsetof(ksym, addr));
 }
 
 static bool kernel_build_id(unsigned char *id, size_t *len)
@@ -188,7 +192,9 @@ void sv_perf_kallsyms_load(sv_perf_syms *s, const unsigned char *bid, size_t idl
 
 long sv_perf_kallsyms_find(const sv_perf_syms *s, uint64_t addr)
 {
-	size_t lo = sv_perf_upper(s->ksyms, s->nksyms, sizeof(*s->ksyms), offsetof(ksym, addr), addr);
+	uint64_t end;
+	size_t lo = s->kstarts.keys ? sv_perf_keys_upper(&s->kstarts, addr, &end)
+				    : sv_perf_upper(s->ksyms, s->nksyms, sizeof(*s->ksyms), offsetof(ksym, addr), addr);
 	if (!lo)
 		return -1;
 	/* The last symbol does not reach past the end of kernel text. */
