@@ -108,8 +108,10 @@ static void key_sort(name_key *a, name_key *tmp, size_t n, name_cmp_fn *cmp, con
 }
 
 /* Places in strcmp order of n names (by_short_name) or of their entry group tails
- * (by_entry_name) into rank. */
-static int rank_names(const strtab *t, uint32_t n, uint32_t *rank, bool entry)
+ * (by_entry_name) into rank. `near` (NULL: none) is an order close to the one wanted, the
+ * names laid out in it first: the two orders differ only where a name is the start of
+ * another, and the merge sort takes a run already in order with one comparison. */
+static int rank_names(const strtab *t, uint32_t n, uint32_t *rank, bool entry, const uint32_t *near)
 {
 	name_key *order = malloc((n ? n : 1) * 2 * sizeof(*order));
 	if (!order)
@@ -120,7 +122,7 @@ static int rank_names(const strtab *t, uint32_t n, uint32_t *rank, bool entry)
 		name_key k = { { 0, 0 }, i };
 		for (size_t j = 0; j < 16; j++) /* nothing read past the name's end */
 			k.prefix[j / 8] = k.prefix[j / 8] << 8 | (entry ? entry_byte(str, len, j) : j < len ? (unsigned char)str[j] : 0);
-		order[i] = k;
+		order[near ? near[i] : i] = k;
 	}
 	key_sort(order, order + n, n, entry ? by_entry_name : by_short_name, t);
 	for (uint32_t i = 0; i < n; i++)
@@ -153,7 +155,8 @@ static int index_short_names(sv_source *src)
 	uint32_t n = src->shorts.count;
 	uint32_t *rank = malloc((n ? n : 1) * sizeof(*rank));
 	uint32_t *erank = malloc((n ? n : 1) * sizeof(*erank));
-	if (!rank || !erank || rank_names(&src->shorts, n, rank, false) || rank_names(&src->shorts, n, erank, true)) {
+	if (!rank || !erank || rank_names(&src->shorts, n, rank, false, NULL) ||
+	    rank_names(&src->shorts, n, erank, true, rank)) {
 		free(rank);
 		free(erank);
 		free(ids);
