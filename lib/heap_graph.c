@@ -47,8 +47,23 @@ static int bad(hg *c, uint32_t node, const char *fmt, ...)
 
 /* PerfView's compressed int: big-endian 7-bit groups, the first sign-extended, the high bit
  * saying another group follows (5 at most). */
-static bool cint(const hg *c, uint32_t *at, int32_t *out)
+static inline __attribute__((always_inline)) bool cint(const hg *c, uint32_t *at, int32_t *out)
 {
+	if (*at + 5 <= c->g->blob_len) { /* (most of the blob: no bound to check a byte at a time) */
+		const uint8_t *p = c->g->blob + *at;
+		uint8_t b = p[0];
+		int32_t v = (int32_t)((uint32_t)b << 25) >> 25;
+		int i = 1;
+		for (; (b & 0x80) && i < 5; i++) {
+			b = p[i];
+			v = (int32_t)((uint32_t)v << 7) + (b & 0x7f);
+		}
+		if (b & 0x80)
+			return false;
+		*at += (uint32_t)i;
+		*out = v;
+		return true;
+	}
 	if (*at >= c->g->blob_len)
 		return false;
 	uint8_t b = c->g->blob[(*at)++];
