@@ -13,8 +13,13 @@
  *     + 3 / - 3              an allocation / a deallocation of that kind
  *     c 1f4                  the time since the start, in ms
  *
- * The input is read once for the events and their costs; "peak" reads the allocations again
- * up to the moment the heap was largest. Each event is a stack source whose samples carry
+ * The input is read once. "peak" counts what each trace holds up to the moment the heap was
+ * largest, which is known only at the end: the sums of the time steps since the heap was last
+ * largest are held until it is larger again (they were before the peak: given to the sink) or
+ * the file ends (they were after it: dropped), and for the step where it was largest, each
+ * trace's sum at that moment is kept too (lazily: a trace's sum is kept when it changes after
+ * the moment). Past a bound on what is held, the steps are let go and read again from the file
+ * when the heap turns out to be larger later. Each event is a stack source whose samples carry
  * their time: allocations and temporary allocations (a free right after its allocation, as
  * heaptrack counts them) by count, allocated bytes, leaked bytes (each allocation +size and
  * each free -size, so what is left is what leaked), and peak bytes (the same up to the
@@ -59,6 +64,19 @@ typedef struct ht_alloc {
 	uint32_t trace;
 } ht_alloc;
 
+/* Samples of time steps held back: trace and weight (pk: and the weight at the peak). */
+typedef struct ht_step {
+	uint32_t *tr;
+	double *w, *wpk;
+	size_t n, cap;
+	double now;
+} ht_step;
+
+typedef struct ht_mark {
+	size_t first;
+	double now;
+} ht_mark;
+
 typedef struct ht_ctx {
 	sv_sink *sink;
 	const sv_input *in;
@@ -81,6 +99,24 @@ typedef struct ht_ctx {
 	size_t acc_len;
 	uint32_t *touched;
 	size_t ntouched, touched_cap;
+	/* "peak" in one reading (see the top): per trace, its sum in this step when the heap
+	 * was last largest and the number of the largest moments when it last changed */
+	double *at_peak;
+	uint32_t *gen;
+	uint32_t pgen;        /* moments the heap was largest so far */
+	bool step_peaked;     /* the heap was largest in this step */
+	ht_step pk;           /* the step where the heap was last largest: full and at that moment */
+	ht_step pend;         /* the steps after it, one after another (steps[]) */
+	ht_mark *marks;       /* where each held step starts in pend, and its time */
+	size_t nmarks, marks_cap;
+	size_t hold_max;      /* entries held at most */
+	bool let_go;          /* past it: the steps after pk are read again if needed */
+	bool later;           /* larger after letting go */
+	size_t resume_at;     /* where the steps after pk start in the file, and their time */
+	double resume_now;
+	long resume_line;
+	bool one;             /* "peak" read once (see the top) */
+	size_t at;            /* where the line being read starts */
 	double now;           /* ms */
 	size_t samples;
 	char *name;
@@ -224,25 +260,135 @@ static int add(ht_ctx *c, uint32_t trace, double w)
 	return 0;
 }
 
-/* The sums since the last time stamp, as samples at it. */
+/* A trace's sum over a time step, as a sample at the step's time. */
+static int emit(ht_ctx *c, uint32_t t, double w, double now)
+{
+	if (w == 0)
+		return 0;
+	sv_stack_id st;
+	int rc = stack_of(c, t, &st);
+	if (!rc) {
+		double n = c->ev == EV_ALLOCATIONS || c->ev == EV_TEMPORARY ? w : 1;
+		rc = c->sink->ops->add_sample(c->sink->self, st, now, w, n);
+		c->samples++;
+	}
+	return rc;
+}
+
+static int step_push(ht_step *st, uint32_t t, double w, double wpk)
+{
+	if (st->n == st->cap) {
+		size_t ncap = st->cap ? st->cap * 2 : 256;
+		uint32_t *tr = realloc(st->tr, ncap * sizeof(*tr));
+		if (tr)
+			st->tr = tr;
+		double *a = tr ? realloc(st->w, ncap * sizeof(*a)) : NULL;
+		if (a)
+			st->w = a;
+		double *b = a ? realloc(st->wpk, ncap * sizeof(*b)) : NULL;
+		if (!b)
+			return SV_ENOMEM;
+		st->wpk = b;
+		st->cap = ncap;
+	}
+	st->tr[st->n] = t;
+	st->w[st->n] = w;
+	st->wpk[st->n++] = wpk;
+	return 0;
+}
+
+static void step_free(ht_step *st)
+{
+	free(st->tr);
+	free(st->w);
+	free(st->wpk);
+	memset(st, 0, sizeof(*st));
+}
+
+/* The step's sums let go of (and its largest moment). */
+static void step_reset(ht_ctx *c)
+{
+	for (size_t i = 0; i < c->ntouched; i++) {
+		c->acc[c->touched[i] - 1] = 0;
+		c->mark[c->touched[i] - 1] = 0;
+	}
+	c->ntouched = 0;
+	c->step_peaked = false;
+}
+
+/* "peak" in one reading: the step ended is held, as the step of the largest moment when the
+ * heap was largest in it (given to the sink then, its steps before were), else after the
+ * others held; past the bound they are let go (read again from resume_at if needed). */
+static int hold(ht_ctx *c)
+{
+	int rc = 0;
+	if (c->let_go) {
+		;
+	} else if (c->step_peaked) {
+		c->pk.n = 0;
+		c->pk.now = c->now;
+		for (size_t i = 0; i < c->ntouched && !rc; i++) {
+			uint32_t t = c->touched[i];
+			double full = c->acc[t - 1], atpk = c->gen[t - 1] == c->pgen ? c->at_peak[t - 1] : full;
+			if (full != 0 || atpk != 0)
+				rc = step_push(&c->pk, t, full, atpk);
+		}
+		c->resume_at = c->at; /* the steps after it: from the time stamp that ends it */
+		c->resume_line = c->line - 1;
+		c->resume_now = c->now;
+	} else if (c->ntouched) {
+		if (SV_ARRAY_PUSH(c->marks, c->nmarks, c->marks_cap, ((ht_mark){ c->pend.n, c->now })))
+			rc = SV_ENOMEM;
+		for (size_t i = 0; i < c->ntouched && !rc; i++) {
+			uint32_t t = c->touched[i];
+			if (c->acc[t - 1] != 0)
+				rc = step_push(&c->pend, t, c->acc[t - 1], 0);
+		}
+		if (!rc && c->pend.n > c->hold_max) {
+			c->let_go = true;
+			step_free(&c->pend);
+			free(c->marks);
+			c->marks = NULL;
+			c->nmarks = c->marks_cap = 0;
+		}
+	}
+	step_reset(c);
+	return rc;
+}
+
+/* The heap is larger than it ever was: what is held was before this moment. */
+static int peaked(ht_ctx *c)
+{
+	int rc = 0;
+	if (c->let_go) {
+		c->later = true;
+	} else {
+		for (size_t i = 0; i < c->pk.n && !rc; i++)
+			rc = emit(c, c->pk.tr[i], c->pk.w[i], c->pk.now);
+		c->pk.n = 0;
+		for (size_t m = 0; m < c->nmarks && !rc; m++) {
+			size_t to = m + 1 < c->nmarks ? c->marks[m + 1].first : c->pend.n;
+			for (size_t i = c->marks[m].first; i < to && !rc; i++)
+				rc = emit(c, c->pend.tr[i], c->pend.w[i], c->marks[m].now);
+		}
+		c->pend.n = c->nmarks = 0;
+	}
+	c->pgen++;
+	c->step_peaked = true;
+	return rc;
+}
+
+/* The sums since the last time stamp, as samples at it (or held: "peak" in one reading). */
 static int flush(ht_ctx *c)
 {
+	if (c->one)
+		return hold(c);
 	int rc = 0;
 	for (size_t i = 0; i < c->ntouched && !rc; i++) {
 		uint32_t t = c->touched[i];
-		double w = c->acc[t - 1];
-		c->acc[t - 1] = 0;
-		c->mark[t - 1] = 0;
-		if (w == 0)
-			continue;
-		sv_stack_id st;
-		if (!(rc = stack_of(c, t, &st))) {
-			double n = c->ev == EV_ALLOCATIONS || c->ev == EV_TEMPORARY ? w : 1;
-			rc = c->sink->ops->add_sample(c->sink->self, st, c->now, w, n);
-			c->samples++;
-		}
+		rc = emit(c, t, c->acc[t - 1], c->now);
 	}
-	c->ntouched = 0;
+	step_reset(c);
 	return rc;
 }
 
@@ -257,11 +403,19 @@ static int grow_acc(ht_ctx *c)
 	if (a)
 		c->acc = a;
 	uint8_t *m = a ? realloc(c->mark, n) : NULL;
-	if (!a || !m)
+	if (m)
+		c->mark = m;
+	double *pk = m ? realloc(c->at_peak, n * sizeof(*pk)) : NULL;
+	if (pk)
+		c->at_peak = pk;
+	uint32_t *g = pk ? realloc(c->gen, n * sizeof(*g)) : NULL;
+	if (!g)
 		return SV_ENOMEM;
-	c->mark = m;
+	c->gen = g;
 	memset(c->acc + c->acc_len, 0, (n - c->acc_len) * sizeof(*a));
 	memset(c->mark + c->acc_len, 0, n - c->acc_len);
+	memset(c->at_peak + c->acc_len, 0, (n - c->acc_len) * sizeof(*pk));
+	memset(c->gen + c->acc_len, 0, (n - c->acc_len) * sizeof(*g));
 	c->acc_len = n;
 	return 0;
 }
@@ -286,8 +440,17 @@ static int line(ht_ctx *c, const char *p, const char *end, bool second)
 		const ht_alloc *a = &c->al[k];
 		double sz = (double)a->size;
 		bool plus = kind == '+';
-		if (second) /* peak: what each trace holds, up to the largest heap */
+		if (second) /* peak read again: what each trace holds, up to the largest heap */
 			return add(c, a->trace, plus ? sz : -sz);
+		if (c->one && a->trace && sz != 0) { /* its sum at the last largest moment kept */
+			uint32_t t = a->trace - 1;
+			if (c->gen[t] != c->pgen) {
+				c->at_peak[t] = c->acc[t];
+				c->gen[t] = c->pgen;
+			}
+			if ((rc = add(c, a->trace, plus ? sz : -sz)))
+				return rc;
+		}
 		bool temp = !plus && c->last_plus == k;
 		c->last_plus = plus ? k : 0;
 		c->live += plus ? sz : -sz;
@@ -301,6 +464,8 @@ static int line(ht_ctx *c, const char *p, const char *end, bool second)
 			c->peak = c->live;
 			c->peak_time = c->now;
 			c->peak_at = (size_t)(end - (const char *)c->in->data);
+			if (c->one && (rc = peaked(c)))
+				return rc;
 		}
 		double w = c->ev == EV_ALLOCATIONS ? (plus ? 1 : 0)
 			   : c->ev == EV_TEMPORARY ? (temp ? 1 : 0)
@@ -398,15 +563,17 @@ static const char *line_end(const char *p, const char *end)
 	return p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
 }
 
-static int pass(ht_ctx *c, size_t stop, bool second)
+/* The lines of [from, stop) (a reading again: from a line's start, its number `line`). */
+static int pass(ht_ctx *c, size_t from, long line0, size_t stop, bool second)
 {
-	const char *p = (const char *)c->in->data, *end = p + (second ? stop : c->in->len);
-	c->line = 0;
+	const char *p = (const char *)c->in->data + from, *end = (const char *)c->in->data + (second ? stop : c->in->len);
+	c->line = line0;
 	int rc = 0;
 	while (p < end && !rc) {
 		const char *nl = line_end(p, end);
 		const char *le = nl ? nl : end;
 		c->line++;
+		c->at = (size_t)(p - (const char *)c->in->data);
 		if ((c->line & 0xffff) == 0 && (rc = sv_input_progress(c->in, (unsigned long long)(p - (const char *)c->in->data), c->err)))
 			break;
 		rc = line(c, p, le > p && le[-1] == '\r' ? le - 1 : le, second);
@@ -437,11 +604,22 @@ static int ht_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 			return sv_error_set(err, SV_EINVAL, "no event '%s' in a heaptrack file; it has: peak, leaked, allocations, "
 							   "temporary, allocated", want);
 	}
-	int rc = pass(&c, 0, false);
+	c.one = c.ev == EV_PEAK;
+	c.hold_max = in->len / 640 > 65536 ? in->len / 640 : 65536; /* (20 bytes an entry: 1/32 of the input) */
+	int rc = pass(&c, 0, 0, 0, false);
 	double peak_time = c.peak_time;
-	if (!rc && c.ev == EV_PEAK && c.peak > 0) {
-		c.now = 0;
-		rc = pass(&c, c.peak_at, true);
+	if (!rc && c.one && c.peak > 0) {
+		/* the steps held before the largest moment are given already; what is left is the
+		 * step where it was, as it was then, unless the steps after it were let go and the
+		 * heap was larger later: then that step whole, and the rest read again */
+		c.one = false;
+		bool again = c.let_go && c.later;
+		for (size_t i = 0; i < c.pk.n && !rc; i++)
+			rc = emit(&c, c.pk.tr[i], again ? c.pk.w[i] : c.pk.wpk[i], c.pk.now);
+		if (!rc && again) {
+			c.now = c.resume_now;
+			rc = pass(&c, c.resume_at, c.resume_line, c.peak_at, true);
+		}
 	}
 	for (int i = 0; !rc && sink->ops->add_event && i < EV_COUNT; i++)
 		rc = sink->ops->add_event(sink->self, ev_names[i], i == EV_TEMPORARY ? c.counts[EV_TEMPORARY] : c.counts[EV_ALLOCATIONS],
@@ -466,6 +644,11 @@ static int ht_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	free(c.acc);
 	free(c.mark);
 	free(c.touched);
+	free(c.at_peak);
+	free(c.gen);
+	step_free(&c.pk);
+	step_free(&c.pend);
+	free(c.marks);
 	free(c.name);
 	return rc;
 }

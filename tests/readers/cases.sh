@@ -303,6 +303,22 @@ for f in ht ht2; do
 		if why=$(python3 tests/tools/heaptrack_cmp.py "$RT/ht-$f-$e.txt" "$RT/ht-$f-$e.folded"); then ok; else bad "heaptrack.$f.$e" "$why $(cat "$RT/ht.err")"; fi
 	done
 done
+# "peak" is read once: the time steps after the heap's largest moment so far are held until it
+# is larger again or the file ends, and past 65,536 sums let go and read again if it grows
+# later. Files written for each path (tests/tools/heaptrack_synth.py): held (20 steps), let go
+# with the peak kept (500 steps of 200 sums), let go and read again (a higher peak after
+# them), a heap growing to its end; each equal to heaptrack_print's peak.
+for v in "later 20" "once 500" "later 500" "grow 300"; do
+	set -- $v
+	python3 tests/tools/heaptrack_synth.py "$1" "$2" | zstd -q -f -o "$RT/syn-$1-$2.zst"
+	heaptrack_print -f "$RT/syn-$1-$2.zst" --flamegraph-cost-type peak -F "$RT/syn-$1-$2.txt" > /dev/null 2>&1
+	"$SV" convert "$RT/syn-$1-$2.zst" "$RT/syn-$1-$2.folded" 2> "$RT/ht.err"
+	if [ -s "$RT/syn-$1-$2.txt" ] && why=$(python3 tests/tools/heaptrack_cmp.py "$RT/syn-$1-$2.txt" "$RT/syn-$1-$2.folded"); then
+		ok
+	else
+		bad "heaptrack.peak-once.$1-$2" "${why:-heaptrack_print wrote nothing} $(cat "$RT/ht.err")"
+	fi
+done
 # allocated bytes add up to heaptrack_print's total; the heap's peak and where it was
 want=$(heaptrack_print -f "$RD/heaptrack/ht.zst" 2>/dev/null | sed -n 's/^peak heap memory consumption: //p')
 cn heaptrack.info '[.format, ([.events[] | .name]), (.found[] | select(startswith("heaptrack")) | test("3253 allocations \\(9972106 bytes\\), 3002 temporary; the heap was largest \\(5277504 bytes\\)"))]' \
