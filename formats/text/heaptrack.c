@@ -143,6 +143,13 @@ static int ht_fail(ht_ctx *c, int code, const char *fmt, ...)
 	return code;
 }
 
+/* Each byte's value as a hex digit, plus 1; 0: not one. */
+static const uint8_t hexval1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 /* A hex number at *p (below end), blanks after it skipped. */
 static bool hex(const char **p, const char *end, uint64_t *out)
 {
@@ -247,7 +254,7 @@ static bool op_new(const ht_ctx *c, uint32_t t)
 
 /* ---- samples ---- */
 
-static int add(ht_ctx *c, uint32_t trace, double w)
+static inline int add(ht_ctx *c, uint32_t trace, double w)
 {
 	if (!trace || w == 0)
 		return 0;
@@ -420,6 +427,49 @@ static int grow_acc(ht_ctx *c)
 	return 0;
 }
 
+/* An allocation ('+', plus) or a free of allocation kind k (below nal), its line ending at
+ * end. */
+static inline __attribute__((always_inline)) int alloc_line(ht_ctx *c, bool plus, uint32_t k, const char *end,
+							   bool second)
+{
+	int rc;
+	const ht_alloc *a = &c->al[k];
+	double sz = (double)a->size;
+	if (second) /* peak read again: what each trace holds, up to the largest heap */
+		return add(c, a->trace, plus ? sz : -sz);
+	if (c->one && a->trace && sz != 0) { /* its sum at the last largest moment kept */
+		uint32_t t = a->trace - 1;
+		if (c->gen[t] != c->pgen) {
+			c->at_peak[t] = c->acc[t];
+			c->gen[t] = c->pgen;
+		}
+		if ((rc = add(c, a->trace, plus ? sz : -sz)))
+			return rc;
+	}
+	bool temp = !plus && c->last_plus == k;
+	c->last_plus = plus ? k : 0;
+	c->live += plus ? sz : -sz;
+	if (plus) {
+		c->counts[EV_ALLOCATIONS]++;
+		c->sums[EV_ALLOCATED] += sz;
+	} else if (temp) {
+		c->counts[EV_TEMPORARY]++;
+	}
+	if (c->live > c->peak) {
+		c->peak = c->live;
+		c->peak_time = c->now;
+		c->peak_at = (size_t)(end - (const char *)c->in->data);
+		if (c->one && (rc = peaked(c)))
+			return rc;
+	}
+	double w = c->ev == EV_ALLOCATIONS ? (plus ? 1 : 0)
+		   : c->ev == EV_TEMPORARY ? (temp ? 1 : 0)
+		   : c->ev == EV_ALLOCATED ? (plus ? sz : 0)
+		   : c->ev == EV_LEAKED ? (plus ? sz : -sz)
+					 : 0;
+	return w ? add(c, a->trace, w) : 0;
+}
+
 /* One line; `second`: the reading again for peak (allocations and time stamps only). */
 static int line(ht_ctx *c, const char *p, const char *end, bool second)
 {
@@ -437,42 +487,7 @@ static int line(ht_ctx *c, const char *p, const char *end, bool second)
 	case '-': {
 		if ((rc = index_of(c, &p, end, c->nal, true, &k, "allocation")) || k >= c->nal)
 			return rc ? rc : ht_fail(c, SV_EFORMAT, "allocation %x is not one defined before (%zu are)", k, c->nal);
-		const ht_alloc *a = &c->al[k];
-		double sz = (double)a->size;
-		bool plus = kind == '+';
-		if (second) /* peak read again: what each trace holds, up to the largest heap */
-			return add(c, a->trace, plus ? sz : -sz);
-		if (c->one && a->trace && sz != 0) { /* its sum at the last largest moment kept */
-			uint32_t t = a->trace - 1;
-			if (c->gen[t] != c->pgen) {
-				c->at_peak[t] = c->acc[t];
-				c->gen[t] = c->pgen;
-			}
-			if ((rc = add(c, a->trace, plus ? sz : -sz)))
-				return rc;
-		}
-		bool temp = !plus && c->last_plus == k;
-		c->last_plus = plus ? k : 0;
-		c->live += plus ? sz : -sz;
-		if (plus) {
-			c->counts[EV_ALLOCATIONS]++;
-			c->sums[EV_ALLOCATED] += sz;
-		} else if (temp) {
-			c->counts[EV_TEMPORARY]++;
-		}
-		if (c->live > c->peak) {
-			c->peak = c->live;
-			c->peak_time = c->now;
-			c->peak_at = (size_t)(end - (const char *)c->in->data);
-			if (c->one && (rc = peaked(c)))
-				return rc;
-		}
-		double w = c->ev == EV_ALLOCATIONS ? (plus ? 1 : 0)
-			   : c->ev == EV_TEMPORARY ? (temp ? 1 : 0)
-			   : c->ev == EV_ALLOCATED ? (plus ? sz : 0)
-			   : c->ev == EV_LEAKED ? (plus ? sz : -sz)
-						 : 0;
-		return w ? add(c, a->trace, w) : 0;
+		return alloc_line(c, kind == '+', k, end, second);
 	}
 	case 'c':
 		if (!hex(&p, end, &v))
@@ -570,12 +585,25 @@ static int pass(ht_ctx *c, size_t from, long line0, size_t stop, bool second)
 	c->line = line0;
 	int rc = 0;
 	while (p < end && !rc) {
-		const char *nl = line_end(p, end);
-		const char *le = nl ? nl : end;
 		c->line++;
 		c->at = (size_t)(p - (const char *)c->in->data);
 		if ((c->line & 0xffff) == 0 && (rc = sv_input_progress(c->in, (unsigned long long)(p - (const char *)c->in->data), c->err)))
 			break;
+		/* most lines are "+ K" and "- K": their end and number found in one scan (anything
+		 * else about them, and every other line, the general way) */
+		if ((*p == '+' || *p == '-') && end - p > 2 && p[1] == ' ') {
+			const char *q = p + 2, *qe = end - q > 8 ? q + 8 : end;
+			uint32_t k = 0;
+			for (; q < qe && hexval1[(unsigned char)*q]; q++)
+				k = k * 16 + hexval1[(unsigned char)*q] - 1u;
+			if (q > p + 2 && (q == end || *q == '\n') && k < c->nal) {
+				rc = alloc_line(c, *p == '+', k, q, second);
+				p = q < end ? q + 1 : end;
+				continue;
+			}
+		}
+		const char *nl = line_end(p, end);
+		const char *le = nl ? nl : end;
 		rc = line(c, p, le > p && le[-1] == '\r' ? le - 1 : le, second);
 		p = nl ? nl + 1 : end;
 	}
