@@ -155,19 +155,11 @@ void sv_source_trim(sv_source *src)
 			kid[s] = src->st_link[s].kid;
 		src->st_link = NULL;
 		src->st_kid = kid;
+		if (kid && src->st_cap) {
+			sv_stack_id *k = realloc(kid, (size_t)src->st_cap * sizeof(*kid));
+			src->st_kid = k ? k : kid; /* (smaller: it can only fail to move) */
+		}
 		src->kid_only = true;
-	}
-	/* the room reserved and not used given back (shrinking in place), and st_link's 16
-	 * bytes a stack to st_kid's 4 */
-	if (src->st_cap) {
-		size_t n = src->nstacks ? src->nstacks : 1;
-		sv_stack_id *k = realloc(src->st_kid, n * sizeof(*k));
-		sv_stack_id *c = realloc(src->st_caller, n * sizeof(*c));
-		sv_frame_id *f = realloc(src->st_frame, n * sizeof(*f));
-		src->st_kid = k ? k : src->st_kid; /* (smaller: they can only fail to move) */
-		src->st_caller = c ? c : src->st_caller;
-		src->st_frame = f ? f : src->st_frame;
-		src->st_cap = (uint32_t)n;
 	}
 	sv_idmap_dispose(&src->st_index);
 	sv_idmap_init(&src->st_index);

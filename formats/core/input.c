@@ -2,7 +2,6 @@
 /* Reading inputs and unwrapping single-entry zips (see stackview/formats.h). libzip does
  * the zip work; we bound what it may inflate. */
 #include "stackview/formats.h"
-#include "sv/array.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -32,31 +31,6 @@ static void data_free(sv_input *in)
 		free(in->data);
 	in->data = NULL;
 	in->mapped = in->anon = false;
-}
-
-void sv_input_for_random_reads(const sv_input *in, size_t off, size_t len, const unsigned char **out,
-			       unsigned char **copy)
-{
-	*out = in->data + off;
-	*copy = NULL;
-	if (!in->mapped || len < (4u << 20)) /* a small range's pages stay in the TLB */
-		return;
-	unsigned char *c = sv_malloc_big(len);
-	if (!c)
-		return;
-	/* a piece at a time, each piece's whole pages given back once copied: the copy costs
-	 * no more memory than the pages it replaces */
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), piece = 16u << 20;
-	uintptr_t base = (uintptr_t)in->data;
-	for (size_t at = 0; at < len; at += piece) {
-		size_t n = len - at < piece ? len - at : piece;
-		memcpy(c + at, in->data + off + at, n);
-		uintptr_t from = (base + off + at + page - 1) / page * page, to = (base + off + at + n) / page * page;
-		if (to > from)
-			(void)madvise((void *)from, to - from, MADV_DONTNEED);
-	}
-	*out = c;
-	*copy = c;
 }
 
 /* An inflater's output (gzip, zlib, zstd, a zip's entry): memory mapped for it and grown by

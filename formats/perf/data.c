@@ -484,8 +484,8 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 			rc = sv_pdr_oom(&r);
 		/* and room for twice as many stacks (a recording of many short-lived programs
 		 * makes more stacks than samples: the gcc build 1.43 a sample), so that the stack
-		 * tables are not copied as they grow; what is not used is never written, and
-		 * given back when the reading ends. A hint: without the room, they grow. */
+		 * tables are not copied as they grow; what is not used is never written (its
+		 * addresses are all it costs). A hint: without the room, they grow. */
 		if (!rc && sink->ops->reserve_stacks && n <= SIZE_MAX / 2 - 1024)
 			(void)sink->ops->reserve_stacks(sink->self, 2 * n + 1024);
 	}

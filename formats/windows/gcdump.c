@@ -401,18 +401,12 @@ static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		sv_error_set(err, SV_EINVAL, "--priority: %s", why);
 	}
 	if (!rc) {
-		/* the walk reads the nodes in priority order, not as they are stored */
-		const unsigned char *nodes;
-		unsigned char *copy;
-		size_t from = (size_t)(c.labels - c.d);
-		sv_input_for_random_reads(in, from, (size_t)(c.blob - c.labels) + c.blob_len, &nodes, &copy);
-		sv_heap_graph g = { c.nnodes, c.root, c.ntypes, nodes, nodes + (c.blob - c.labels), c.blob_len, ht };
+		sv_heap_graph g = { c.nnodes, c.root, c.ntypes, c.labels, c.blob, c.blob_len, ht };
 		uint32_t bad = UINT32_MAX;
 		sv_heap_watch watch = { walk_tick, in };
 		rc = sv_heap_tree(&g, tprio, sink, &watch, &unreachable, &bad, err);
 		if (rc == SV_EFORMAT && bad < c.nnodes) /* where that node's data is in the file */
 			sv_error_locate(err, in->name, -1, (long long)(c.blob - c.d) + (long long)label_of(&c, bad));
-		free(copy);
 	}
 	free(ht);
 	free(pool);

@@ -194,43 +194,6 @@ static void test_input_bound(void **state)
 	sv_input_dispose(&in);
 }
 
-/* A range read at random is copied out of a mapped file, piece by piece, the file's pages
- * given back (madvise) as each piece is copied: the copy and the input's bytes, read again,
- * both still hold the file's bytes; a small range is left where it is. */
-static void test_random_reads(void **state)
-{
-	(void)state;
-	size_t n = (21u << 20) + 12345; /* more than one 16 MiB piece, not a whole page */
-	unsigned char *want = malloc(n);
-	assert_non_null(want);
-	for (size_t i = 0; i < n; i++)
-		want[i] = (unsigned char)(i * 7 % 251);
-	char path[600];
-	snprintf(path, sizeof(path), "%s/nodes.bin", tmpdir);
-	FILE *f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(want, 1, n, f), n);
-	fclose(f);
-	sv_input in;
-	sv_error err;
-	assert_int_equal(sv_input_read(&in, path, &err), 0);
-	assert_true(in.mapped);
-	const unsigned char *at;
-	unsigned char *copy;
-	size_t off = 4099, len = n - off - 3;
-	sv_input_for_random_reads(&in, off, len, &at, &copy);
-	assert_non_null(copy);
-	assert_ptr_equal(at, copy);
-	assert_memory_equal(at, want + off, len);
-	assert_memory_equal(in.data, want, n);
-	free(copy);
-	sv_input_for_random_reads(&in, 10, 1000, &at, &copy);
-	assert_null(copy);
-	assert_ptr_equal(at, in.data + 10);
-	sv_input_dispose(&in);
-	free(want);
-}
-
 static int setup(void **state)
 {
 	(void)state;
@@ -248,7 +211,6 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_advanced_state), cmocka_unit_test(test_errors),
-					    cmocka_unit_test(test_empty_and_unknown), cmocka_unit_test(test_input_bound),
-					    cmocka_unit_test(test_random_reads) };
+					    cmocka_unit_test(test_empty_and_unknown), cmocka_unit_test(test_input_bound) };
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -104,14 +104,5 @@ SV_API int sv_input_inflate(sv_input *in, sv_error *err) SV_MUST_USE;
 SV_API bool sv_input_is_utf16(const sv_input *in);
 SV_API int sv_input_from_utf16(sv_input *in, sv_error *err) SV_MUST_USE;
 SV_API void sv_input_dispose(sv_input *in);
-/* Bytes [off, off + len) of the input that a reader will read at random (a heap snapshot's
- * nodes, in the order a walk meets them). A mapped file's small pages cost a page-table walk
- * on most such reads, so they are copied into memory on huge pages, and the file's pages are
- * given back as they are copied (the input's bytes stay readable: the file's are read again
- * when asked for). *out: where the bytes are now; *copy: that copy, the caller frees it, or
- * NULL when the input's own bytes are used (not mapped, or no memory for a copy). The range
- * must be within the input. */
-SV_API void sv_input_for_random_reads(const sv_input *in, size_t off, size_t len, const unsigned char **out,
-				      unsigned char **copy);
 
 #endif

@@ -121,8 +121,8 @@ SV_API void sv_source_set_aggregate(sv_source *src, bool on);
 SV_API int sv_source_reserve_samples(sv_source *src, size_t n) SV_MUST_USE;
 /* Room for n stacks in all, asked for at once (a reader that knows how many there can be: a
  * heap's spanning tree has at most a stack an object; or about how many: perf.data's
- * samples). A hint: room not used costs addresses, not memory (it is not written), and
- * sv_source_trim gives it back. 0 or SV_ENOMEM. */
+ * samples). A hint: room not used costs addresses, not memory (it is never written). 0 or
+ * SV_ENOMEM. */
 SV_API int sv_source_reserve_stacks(sv_source *src, size_t n) SV_MUST_USE;
 /* The reading is done: the indexes interning looks in for the stacks, code locations and
  * code paths made already are let go (on a big profile, tens of MB); interning anything
