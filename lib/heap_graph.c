@@ -49,7 +49,8 @@ static int bad(hg *c, uint32_t node, const char *fmt, ...)
  * saying another group follows (5 at most). */
 static inline __attribute__((always_inline)) bool cint(const hg *c, uint32_t *at, int32_t *out)
 {
-	if (*at + 5 <= c->g->blob_len) { /* (most of the blob: no bound to check a byte at a time) */
+	if ((uint64_t)*at + 5 <= c->g->blob_len) { /* (most of the blob: no bound to check a byte at a
+						     * time; a node's offset is the file's, any u32) */
 		const uint8_t *p = c->g->blob + *at;
 		uint8_t b = p[0];
 		int32_t v = (int32_t)((uint32_t)b << 25) >> 25;

@@ -39,6 +39,8 @@ head -c 300 "$GD/ref.gcdump" > "$GD/cut.gcdump"
 e gcdump.truncated 1 "cut.gcdump: byte [0-9]+: .*(ends early|do not fit)" -- byname "$GD/cut.gcdump"
 python3 tests/gcdump/gen_gcdump.py "$GD/badchild.gcdump" badchild
 e gcdump.bad-child 1 "badchild.gcdump: byte [0-9]+: node 3 refers to a node outside the graph" -- byname "$GD/badchild.gcdump"
+python3 tests/gcdump/gen_gcdump.py "$GD/badlabel.gcdump" badlabel
+e gcdump.bad-label 1 "badlabel.gcdump: byte [0-9]+: node 6's data is damaged" -- byname "$GD/badlabel.gcdump"
 python3 tests/gcdump/gen_gcdump.py "$GD/badmult.gcdump" badmult
 e gcdump.bad-multipliers 1 "badmult.gcdump: byte [0-9]+: 3 count multipliers for 9 types" -- byname "$GD/badmult.gcdump"
 python3 tests/gcdump/gen_gcdump.py "$GD/v8.gcdump" v8

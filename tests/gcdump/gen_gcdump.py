@@ -8,7 +8,8 @@ the layout formats/windows/gcdump.c reads) for the reader's tests; no .NET runs 
 MODE: (none) the reference graph; 'sampled' the same as a sampled dump writes it: per type
 count multipliers (System.String 10, System.Byte[] 2, the rest 1), average multipliers, and a
 DotNetHeapInfo with two heap segments (the second one's type a reference to the first's); 'cycle' two orphans that refer to each other and one orphan reached from another;
-'badchild' a node referring to node 99 of 9; 'badmult' three count multipliers for nine types;
+'badchild' a node referring to node 99 of 9; 'badlabel' node 6's data said to start 5 bytes
+short of 2^32; 'badmult' three count multipliers for nine types;
 'v8' a GCHeapDump of version 8 (a layout PerfView refuses).
 
 The reference graph: root [.NET Roots] (0) -> [static vars] (1) -> App.Cache (2, 100 bytes)
@@ -75,6 +76,8 @@ def build(mode):
     g += struct.pack("<q", total) + i32(0) + i32(len(types))
     for name, size, mod in types:
         g += s(name) + i32(size) + s(mod)
+    if mode == "badlabel":  # node 6's data said to start 5 bytes short of 2^32
+        labels[6] = -5
     g += i32(len(nodes)) + b"".join(i32(x) for x in labels) + i32(len(blob)) + bytes(blob)
     g += i32(len(nodes)) + b"".join(struct.pack("<q", 0x10000 + 64 * i) for i in range(len(nodes)))
     g += bytes([8, 1, 6])  # tagged Is64Bit, end of the graph
