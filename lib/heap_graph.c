@@ -49,34 +49,21 @@ static int bad(hg *c, uint32_t node, const char *fmt, ...)
  * saying another group follows (5 at most). */
 static inline __attribute__((always_inline)) bool cint(const hg *c, uint32_t *at, int32_t *out)
 {
-	if ((uint64_t)*at + 5 <= c->g->blob_len) { /* (most of the blob: no bound to check a byte at a
-						     * time; a node's offset is the file's, any u32) */
-		const uint8_t *p = c->g->blob + *at;
-		uint8_t b = p[0];
-		int32_t v = (int32_t)((uint32_t)b << 25) >> 25;
-		int i = 1;
-		for (; (b & 0x80) && i < 5; i++) {
-			b = p[i];
-			v = (int32_t)((uint32_t)v << 7) + (b & 0x7f);
-		}
-		if (b & 0x80)
-			return false;
-		*at += (uint32_t)i;
-		*out = v;
-		return true;
-	}
-	if (*at >= c->g->blob_len)
+	if (*at >= c->g->blob_len) /* (a node's offset is the file's: any u32) */
 		return false;
-	uint8_t b = c->g->blob[(*at)++];
+	/* the groups the blob has room for, 5 at most: one bound for the whole int */
+	uint32_t left = c->g->blob_len - *at, most = left < 5 ? left : 5;
+	const uint8_t *p = c->g->blob + *at;
+	uint8_t b = p[0];
 	int32_t v = (int32_t)((uint32_t)b << 25) >> 25;
-	for (int i = 0; (b & 0x80) && i < 4; i++) {
-		if (*at >= c->g->blob_len)
-			return false;
-		b = c->g->blob[(*at)++];
+	uint32_t i = 1;
+	for (; (b & 0x80) && i < most; i++) {
+		b = p[i];
 		v = (int32_t)((uint32_t)v << 7) + (b & 0x7f);
 	}
-	if (b & 0x80)
+	if (b & 0x80) /* more groups than 5, or than the blob holds */
 		return false;
+	*at += i;
 	*out = v;
 	return true;
 }
