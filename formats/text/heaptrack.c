@@ -112,8 +112,8 @@ typedef struct ht_ctx {
 	size_t hold_max;      /* entries held at most */
 	bool let_go;          /* past it: the steps after pk are read again if needed */
 	bool later;           /* larger after letting go */
-	size_t resume_at;     /* where the steps after pk start in the file, and their time */
-	double resume_now;
+	size_t resume_at;     /* where the steps after pk start in the file (their time stamp's
+			       * line, or 0), and that line's number less 1 */
 	long resume_line;
 	bool one;             /* "peak" read once (see the top) */
 	size_t at;            /* where the line being read starts */
@@ -329,9 +329,7 @@ static void step_reset(ht_ctx *c)
 static int hold(ht_ctx *c)
 {
 	int rc = 0;
-	if (c->let_go) {
-		;
-	} else if (c->step_peaked) {
+	if (!c->let_go && c->step_peaked) {
 		c->pk.n = 0;
 		c->pk.now = c->now;
 		for (size_t i = 0; i < c->ntouched && !rc; i++) {
@@ -342,8 +340,7 @@ static int hold(ht_ctx *c)
 		}
 		c->resume_at = c->at; /* the steps after it: from the time stamp that ends it */
 		c->resume_line = c->line - 1;
-		c->resume_now = c->now;
-	} else if (c->ntouched) {
+	} else if (!c->let_go && c->ntouched) {
 		if (SV_ARRAY_PUSH(c->marks, c->nmarks, c->marks_cap, ((ht_mark){ c->pend.n, c->now })))
 			rc = SV_ENOMEM;
 		for (size_t i = 0; i < c->ntouched && !rc; i++) {
@@ -645,7 +642,7 @@ static int ht_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		for (size_t i = 0; i < c.pk.n && !rc; i++)
 			rc = emit(&c, c.pk.tr[i], again ? c.pk.w[i] : c.pk.wpk[i], c.pk.now);
 		if (!rc && again) {
-			c.now = c.resume_now;
+			c.now = 0; /* (the line read first is a time stamp, or the file's first) */
 			rc = pass(&c, c.resume_at, c.resume_line, c.peak_at, true);
 		}
 	}
