@@ -26,6 +26,8 @@ typedef struct stack_state {
 	uint8_t discarded, folded; /* folded: a frame of it folded into the node (Fold column) */
 } stack_state;
 
+enum { GROUP_SEEN = 64 };
+
 typedef struct build {
 	sv_view *v;
 	sv_grouppats *group;
@@ -54,9 +56,16 @@ typedef struct build {
 	size_t npend, pend_cap;
 	char *pend_text;
 	size_t pend_len, pend_text_cap;
-	char *last_group; /* the last group's name and id (memo_frame) */
-	size_t last_group_len;
-	uint32_t last_group_id;
+	/* Group names met and their ids (memo_frame), by their texts' hashes, the last one's
+	 * place apart: frames come in the order stacks met them, a module's in runs broken by
+	 * others' (a third of a compiler's frames change module), and a group interned again
+	 * would end the batch of entry names before it */
+	struct group_seen {
+		char *text;
+		size_t len;
+		uint32_t id;
+	} groups[GROUP_SEEN];
+	uint32_t last_group;
 	stack_state *ss;
 	uint64_t *inc_of; /* per stack (IncPats not empty) */
 } build;
@@ -218,11 +227,20 @@ static int pend_entry(build *b, sv_frame_id f, const char *g, size_t glen, const
 	return b->npend == MEMO_BATCH ? memo_flush(b) : 0;
 }
 
-/* The id of a group's name; a module's frames come in a row, so the last is kept. */
+/* The id of a group's name: interned (the entry names waiting first) the first time it is met
+ * or after another took its place among those kept. */
 static int group_intern(build *b, uint32_t *out, const char *g, size_t glen)
 {
-	if (b->last_group && b->last_group_len == glen && !memcmp(b->last_group, g, glen)) {
-		*out = b->last_group_id;
+	struct group_seen *e = &b->groups[b->last_group];
+	if (e->text && e->len == glen && !memcmp(e->text, g, glen)) {
+		*out = e->id;
+		return 0;
+	}
+	uint32_t k = (uint32_t)sv_hash_bytes(g, glen) & (GROUP_SEEN - 1);
+	e = &b->groups[k];
+	b->last_group = k;
+	if (e->text && e->len == glen && !memcmp(e->text, g, glen)) {
+		*out = e->id;
 		return 0;
 	}
 	int rc = memo_flush(b);
@@ -230,12 +248,12 @@ static int group_intern(build *b, uint32_t *out, const char *g, size_t glen)
 		rc = view_name_intern(b->v, out, g, glen, false);
 	if (rc)
 		return rc;
-	free(b->last_group);
-	if (!(b->last_group = malloc(glen + 1)))
+	free(e->text);
+	if (!(e->text = malloc(glen + 1)))
 		return SV_ENOMEM;
-	memcpy(b->last_group, g, glen + 1);
-	b->last_group_len = glen;
-	b->last_group_id = *out;
+	memcpy(e->text, g, glen + 1);
+	e->len = glen;
+	e->id = *out;
 	return 0;
 }
 
@@ -499,7 +517,8 @@ static void build_dispose(build *b)
 	free(b->next_kid);
 	free(b->nflags);
 	free(b->fm);
-	free(b->last_group);
+	for (int k = 0; k < GROUP_SEEN; k++)
+		free(b->groups[k].text);
 	free(b->pend);
 	free(b->pend_text);
 	free(b->ss);
