@@ -32,6 +32,11 @@ struct sv_pattern {
 	char *prefix;
 	size_t prefix_len;
 	char *text; /* the pattern as written, for messages */
+	/* "{%}!" (a module, as GroupPats' "{%}!->module $1" captures it): matched without the
+	 * matcher where the answer is plain, its match and capture then in fov (fast) */
+	bool module;
+	bool fast;
+	PCRE2_SIZE fov[4];
 };
 
 typedef struct strbuf {
@@ -167,6 +172,7 @@ int sv_pattern_new(sv_pattern **out, const char *pat, size_t len, sv_error *err)
 	p->md = pcre2_match_data_create_from_pattern(p->code, NULL);
 	p->mctx = pcre2_match_context_create(NULL);
 	p->text = strndup(pat, len);
+	p->module = len == 4 && !memcmp(pat, "{%}!", 4);
 	if (len > 1 && pat[0] == '^') { /* a literal start: ASCII, none of % * ^ | { } */
 		size_t i = 1;
 		while (i < len && (unsigned char)pat[i] >= 0x20 && (unsigned char)pat[i] < 0x7f && !strchr("%*^|{}", pat[i]))
@@ -217,10 +223,42 @@ static bool prefix_refuses(const sv_pattern *p, const char *text, size_t len)
 	return false;
 }
 
+/* A character PCT_CLASS takes, for an ASCII one. */
+static inline bool pct_ascii(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_' || c == '-' || c == '+' ||
+	       c == '.' || c == '?';
+}
+
+/* "{%}!" on text: the leftmost match is the run of class characters just before the first
+ * '!' (a start further left meets a character that is neither, and none of the class is a
+ * '!'), so it is found from that '!' backwards. 2 (the match and its capture in fov), no
+ * match, or 0 where a byte of the run is not ASCII (which \w may take: the matcher decides). */
+static int module_exec(sv_pattern *p, const char *text, size_t len)
+{
+	const char *bang = memchr(text, '!', len);
+	if (!bang)
+		return PCRE2_ERROR_NOMATCH;
+	size_t q = (size_t)(bang - text), a = q;
+	for (; a > 0 && pct_ascii((unsigned char)text[a - 1]); a--)
+		;
+	if (a > 0 && (unsigned char)text[a - 1] >= 0x80)
+		return 0;
+	p->fov[0] = a, p->fov[1] = q + 1, p->fov[2] = a, p->fov[3] = q;
+	p->fast = true;
+	return 2;
+}
+
 static int pattern_exec(sv_pattern *p, const char *text, size_t len)
 {
+	p->fast = false;
 	if (p->prefix_len && prefix_refuses(p, text, len))
 		return PCRE2_ERROR_NOMATCH;
+	if (p->module) {
+		int rc = module_exec(p, text, len);
+		if (rc)
+			return rc;
+	}
 	int rc = p->jit ? pcre2_jit_match(p->code, (PCRE2_SPTR)text, len, 0, 0, p->md, p->mctx)
 			: pcre2_match(p->code, (PCRE2_SPTR)text, len, 0, 0, p->md, p->mctx);
 	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT)
@@ -392,10 +430,16 @@ size_t sv_grouppats_count(const sv_grouppats *g)
 	return g ? g->n : 0;
 }
 
+/* The offsets of p's last match (pattern_exec's, > 0) and its captures. */
+static const PCRE2_SIZE *pattern_ovector(sv_pattern *p)
+{
+	return p->fast ? p->fov : pcre2_get_ovector_pointer(p->md);
+}
+
 /* Expand $1..$9 and $& of repl against the last match of p on text (§3.2). */
 static int expand(strbuf *b, const char *repl, sv_pattern *p, const char *text, int nmatch)
 {
-	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(p->md);
+	const PCRE2_SIZE *ov = pattern_ovector(p);
 	for (const char *r = repl; *r; r++) {
 		if (r[0] == '$' && r[1] >= '1' && r[1] <= '9') {
 			int k = r[1] - '0';
@@ -474,7 +518,7 @@ int sv_pattern_replace(char **out, sv_pattern *p, const char *text, size_t len, 
 	int nm = pattern_exec(p, text, len);
 	if (nm < 0)
 		return 0;
-	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(p->md);
+	const PCRE2_SIZE *ov = pattern_ovector(p);
 	size_t a = ov[0], z = ov[1];
 	strbuf b = { 0 };
 	sb_add(&b, text, a);

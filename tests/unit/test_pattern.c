@@ -200,11 +200,49 @@ static void test_groups_ref(void **state)
 	sv_grouppats_free(g);
 }
 
+/* "{%}!" is matched without the matcher where the text allows: the same match, capture and
+ * no-match as the regular expression it stands for (written with '@', which the matcher
+ * always runs), on names with the run before the first '!' of every shape. */
+static void test_module_fast(void **state)
+{
+	(void)state;
+	sv_pattern *fast, *rx;
+	sv_error err;
+	const char *re = "@([-+.\\w?]*)!";
+	assert_int_equal(sv_pattern_new(&fast, "{%}!", 4, &err), 0);
+	assert_int_equal(sv_pattern_new(&rx, re, strlen(re), &err), 0);
+	static const char *const names[] = {
+		"cc1!0x1234", "libstdc++.so.6!std::foo", "kernel.kallsyms!do_syscall_64", "a b!c", "!x", "x!", "",
+		"no bang", "x!y!z", "[unknown]!0x10", "a?b-c+d.e_f!g", "Ab9!", "a(b)!c", "module libm.so.6 <<libm.so.6!sin>>",
+		"\xc3\xbcn\xc3\xaf!x", "a \xc3\xbcn!x", "\xc3\xbc" " a!x", "a\xff" "b!c", "\xe6\x97\xa5!x", "x\xc3\xbc" ".b!c",
+		"a\tb!c", "ab\xc3\xbc", "@!x", "a/b!c",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *n = names[i];
+		char *a = NULL, *b = NULL;
+		int ra = sv_pattern_replace(&a, fast, n, strlen(n), "<$1|$&>");
+		int rb = sv_pattern_replace(&b, rx, n, strlen(n), "<$1|$&>");
+		assert_int_equal(ra, rb);
+		if (ra == 1)
+			assert_string_equal(a, b);
+		assert_int_equal(sv_pattern_match(fast, n, strlen(n)), sv_pattern_match(rx, n, strlen(n)));
+		free(a);
+		free(b);
+	}
+	char *a = NULL;
+	assert_int_equal(sv_pattern_replace(&a, fast, "lib a+b.so!f", 12, "[$1]"), 1);
+	assert_string_equal(a, "lib [a+b.so]f"); /* the run just before the '!' */
+	free(a);
+	sv_pattern_free(fast);
+	sv_pattern_free(rx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_translate), cmocka_unit_test(test_match_examples), cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_patlist),   cmocka_unit_test(test_groups), cmocka_unit_test(test_groups_ref),
+		cmocka_unit_test(test_module_fast),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
