@@ -166,17 +166,16 @@ static int fill_sparse(const sv_view *v, double D, float *fh, const uint32_t *of
 	return 0;
 }
 
-/* The buckets a node's own samples can reach (first > last: none), from the first start and
- * the last end among them (its exclusive span, folded samples included): the first by the
- * expression hist_sample starts from, the last one further than the end's bucket, so rounding
- * can never put a sample outside. */
-static void own_span(const sv_view *v, uint32_t node, double D, int8_t *sp)
+/* The buckets samples can reach from the first start and the last end among them (first >
+ * last: none): the first by the expression hist_sample starts from, the last one further than
+ * the end's bucket, so rounding can never put a sample outside. Both bounds grow with their
+ * times (so the buckets of a node's subtree are those of its inclusive first and last). */
+static void bucket_span(const sv_view *v, double first, double last, double D, int8_t *sp)
 {
 	sp[0] = SV_WHEN_LEN, sp[1] = -1;
-	xspan x = view_node_xspan(v, node);
-	if (!(D > 0) || !(x.first <= x.last))
+	if (!(D > 0) || !(first <= last))
 		return;
-	double q0 = trunc((x.first - v->lo) / D), q1 = trunc((x.last - v->lo) / D);
+	double q0 = trunc((first - v->lo) / D), q1 = trunc((last - v->lo) / D);
 	long b0 = !(q0 > 0) ? 0 : q0 >= SV_WHEN_LEN ? SV_WHEN_LEN : (long)q0;
 	long b1 = !(q1 > 0) ? 1 : q1 >= SV_WHEN_LEN - 1 ? SV_WHEN_LEN - 1 : (long)q1 + 1;
 	if (v->scaling == SV_SCALING_DATA && b0 > SV_WHEN_LEN - 1)
@@ -185,6 +184,13 @@ static void own_span(const sv_view *v, uint32_t node, double D, int8_t *sp)
 		b1 = SV_WHEN_LEN - 1;
 	if (b0 <= b1)
 		sp[0] = (int8_t)b0, sp[1] = (int8_t)b1;
+}
+
+/* The buckets a node's own samples can reach (its exclusive span, folded samples included). */
+static void own_span(const sv_view *v, uint32_t node, double D, int8_t *sp)
+{
+	xspan x = view_node_xspan(v, node);
+	bucket_span(v, x.first, x.last, D, sp);
 }
 
 /* Exclusive histograms: each node's row holds the buckets its own samples can reach (one or
@@ -242,42 +248,57 @@ int sv_view_when_scale(double *out, sv_view *v)
 		*out = v->scale;
 		return 0;
 	}
-	int8_t *span = malloc(nn * 2 + 2);
+	/* each node's buckets: those of its inclusive first and last, read in the nodes (a
+	 * bucket's bounds grow with time, so these are the buckets its own samples and its
+	 * children's reach). Under Fold% a folded node's samples are its parent's own and it
+	 * reaches nothing: the spans are then gathered from the own spans, children first. */
+	bool from_inclusive = !v->remap;
+	int8_t *span = from_inclusive ? NULL : malloc(nn * 2 + 2);
 	v->inc_off = malloc((nn + 1) * sizeof(*v->inc_off));
 	v->inc_lo = malloc(nn + 1);
 	v->inc_w = malloc(nn + 1);
 	int rc = SV_ENOMEM;
-	if (!span || !v->inc_off || !v->inc_lo || !v->inc_w)
+	if ((!from_inclusive && !span) || !v->inc_off || !v->inc_lo || !v->inc_w)
 		goto out;
-	/* each node's buckets: those its own samples can reach, then its children's; children
-	 * have higher ids than their parents, so in descending order a node's span is whole
-	 * when it is reached, and its row is placed then (rows lie in descending node order,
-	 * the order the children-into-parents pass reads them) */
-	for (size_t k = 0; k < nn; k++)
+	for (size_t k = 0; span && k < nn; k++)
 		span[2 * k] = SV_WHEN_LEN, span[2 * k + 1] = -1;
+	/* children have higher ids than their parents: in descending order a node's span is
+	 * whole when it is reached, and its row is placed then (rows lie in descending node
+	 * order, the order the children-into-parents pass reads them) */
 	size_t total = 0;
 	for (size_t i = nn; i-- > 0;) {
-		/* a parent's span and a node's own span kept apart are random reads: asked for
-		 * 16 nodes ahead */
-		if (i > 16) { /* (not ROOT's: it has no parent) */
-			__builtin_prefetch(&span[2 * (size_t)v->parent[i - 16]], 1);
-			if (v->xidx && v->xidx[i - 16] < XS_NONE)
-				__builtin_prefetch(&v->xs[v->xidx[i - 16]]);
-		}
-		int8_t own[2];
-		own_span(v, (uint32_t)i, D, own);
-		int lo = own[0] < span[2 * i] ? own[0] : span[2 * i];
-		int hi = own[1] > span[2 * i + 1] ? own[1] : span[2 * i + 1];
-		if (i > 0 && v->alive[i]) {
-			size_t p = v->parent[i];
-			if (lo < span[2 * p])
-				span[2 * p] = (int8_t)lo;
-			if (hi > span[2 * p + 1])
-				span[2 * p + 1] = (int8_t)hi;
+		int8_t own[2] = { SV_WHEN_LEN, -1 }, sp[2];
+		bool have_own = false;
+		int lo, hi;
+		if (from_inclusive) {
+			bucket_span(v, v->nodes[i].st.first, v->nodes[i].st.last, D, sp);
+			lo = sp[0], hi = sp[1];
+		} else {
+			/* a parent's span and a node's own span kept apart are random reads: asked
+			 * for 16 nodes ahead */
+			if (i > 16) { /* (not ROOT's: it has no parent) */
+				__builtin_prefetch(&span[2 * (size_t)v->parent[i - 16]], 1);
+				if (v->xidx && v->xidx[i - 16] < XS_NONE)
+					__builtin_prefetch(&v->xs[v->xidx[i - 16]]);
+			}
+			own_span(v, (uint32_t)i, D, own);
+			have_own = true;
+			lo = own[0] < span[2 * i] ? own[0] : span[2 * i];
+			hi = own[1] > span[2 * i + 1] ? own[1] : span[2 * i + 1];
+			if (i > 0 && v->alive[i]) {
+				size_t p = v->parent[i];
+				if (lo < span[2 * p])
+					span[2 * p] = (int8_t)lo;
+				if (hi > span[2 * p + 1])
+					span[2 * p + 1] = (int8_t)hi;
+			}
 		}
 		v->inc_lo[i] = (uint8_t)(hi >= lo ? lo : 0);
 		v->inc_w[i] = (uint8_t)(hi >= lo ? hi - lo + 1 : 0);
-		if (hi >= lo && own[0] > own[1] && v->kids[i + 1] - v->kids[i] == 1) {
+		bool one_child = hi >= lo && v->kids[i + 1] - v->kids[i] == 1;
+		if (one_child && !have_own)
+			own_span(v, (uint32_t)i, D, own);
+		if (one_child && own[0] > own[1]) {
 			/* no samples of its own and one child: its row is the child's (0 + x is x),
 			 * the same place, which tells the pass below to add nothing */
 			v->inc_off[i] = v->inc_off[v->children[v->kids[i]]];
