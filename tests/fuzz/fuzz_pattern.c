@@ -5,6 +5,7 @@
  * ByName's rows in the order of the view made without, and a view made from it with other
  * FoldPats (sv_view_new_like) those of a view made anew: any difference aborts. */
 #include "fuzz_common.h"
+#include "stackview/pattern.h"
 
 static const char *const stacks[][5] = {
 	{ "Process64 app (1) Args: x", "Thread (2)", "C:\\dir\\app.exe!Main", "lib-x.so.2!f", "?!?" },
@@ -63,8 +64,28 @@ static void cross_check(const sv_view *v, const sv_params *p)
 	sv_source_free(shared);
 }
 
+/* "{%}!" is matched without the matcher where the text allows (pattern.c): on the input as a
+ * name, the same answer, match and capture as the expression it stands for, which the matcher
+ * always runs. */
+static void module_check(const uint8_t *data, size_t size)
+{
+	static sv_pattern *fast, *rx;
+	sv_error err;
+	const char *re = "@([-+.\\w?]*)!";
+	if (!fast && (sv_pattern_new(&fast, "{%}!", 4, &err) || sv_pattern_new(&rx, re, strlen(re), &err)))
+		abort();
+	char *a = NULL, *b = NULL;
+	int ra = sv_pattern_replace(&a, fast, (const char *)data, size, "<$1|$&>");
+	int rb = sv_pattern_replace(&b, rx, (const char *)data, size, "<$1|$&>");
+	if (ra != rb || (ra == 1 && strcmp(a, b)))
+		abort();
+	free(a);
+	free(b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	module_check(data, size);
 	sv_source *src = fixed_source();
 	if (!src)
 		return 0;
