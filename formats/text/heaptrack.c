@@ -64,13 +64,26 @@ typedef struct ht_alloc {
 	uint32_t trace;
 } ht_alloc;
 
-/* Samples of time steps held back: trace and weight (pk: and the weight at the peak). */
+/* A sample of a time step held back: trace and weight (in pk: and the weight at the peak). */
+typedef struct ht_held {
+	uint32_t tr;
+	double w, wpk;
+} ht_held;
+
 typedef struct ht_step {
-	uint32_t *tr;
-	double *w, *wpk;
+	ht_held *e;
 	size_t n, cap;
 	double now;
 } ht_step;
+
+/* A trace's summing between time stamps: its weight, whether it is listed (touched), and
+ * for "peak" in one reading its weight when the heap was last largest and the number of the
+ * largest moments when that was kept. */
+typedef struct ht_sum {
+	double acc, at_peak;
+	uint32_t gen;
+	bool listed;
+} ht_sum;
 
 typedef struct ht_mark {
 	size_t first;
@@ -93,16 +106,11 @@ typedef struct ht_ctx {
 	size_t ntr, tr_cap;
 	ht_alloc *al;
 	size_t nal, al_cap;
-	/* the summing between time stamps: per trace, its weight and whether it is listed */
-	double *acc;
-	uint8_t *mark;
-	size_t acc_len;
-	uint32_t *touched;
+	ht_sum *sum;          /* per trace */
+	size_t sum_len;
+	uint32_t *touched;    /* the traces listed */
 	size_t ntouched, touched_cap;
-	/* "peak" in one reading (see the top): per trace, its sum in this step when the heap
-	 * was last largest and the number of the largest moments when it last changed */
-	double *at_peak;
-	uint32_t *gen;
+	/* "peak" in one reading (see the top) */
 	uint32_t pgen;        /* moments the heap was largest so far */
 	bool step_peaked;     /* the heap was largest in this step */
 	ht_step pk;           /* the step where the heap was last largest: full and at that moment */
@@ -258,12 +266,13 @@ static inline int add(ht_ctx *c, uint32_t trace, double w)
 {
 	if (!trace || w == 0)
 		return 0;
-	if (!c->mark[trace - 1]) {
+	ht_sum *u = &c->sum[trace - 1];
+	if (!u->listed) {
 		if (SV_ARRAY_PUSH(c->touched, c->ntouched, c->touched_cap, trace))
 			return SV_ENOMEM;
-		c->mark[trace - 1] = 1;
+		u->listed = true;
 	}
-	c->acc[trace - 1] += w;
+	u->acc += w;
 	return 0;
 }
 
@@ -284,31 +293,12 @@ static int emit(ht_ctx *c, uint32_t t, double w, double now)
 
 static int step_push(ht_step *st, uint32_t t, double w, double wpk)
 {
-	if (st->n == st->cap) {
-		size_t ncap = st->cap ? st->cap * 2 : 256;
-		uint32_t *tr = realloc(st->tr, ncap * sizeof(*tr));
-		if (tr)
-			st->tr = tr;
-		double *a = tr ? realloc(st->w, ncap * sizeof(*a)) : NULL;
-		if (a)
-			st->w = a;
-		double *b = a ? realloc(st->wpk, ncap * sizeof(*b)) : NULL;
-		if (!b)
-			return SV_ENOMEM;
-		st->wpk = b;
-		st->cap = ncap;
-	}
-	st->tr[st->n] = t;
-	st->w[st->n] = w;
-	st->wpk[st->n++] = wpk;
-	return 0;
+	return SV_ARRAY_PUSH(st->e, st->n, st->cap, ((ht_held){ t, w, wpk }));
 }
 
 static void step_free(ht_step *st)
 {
-	free(st->tr);
-	free(st->w);
-	free(st->wpk);
+	free(st->e);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -316,8 +306,8 @@ static void step_free(ht_step *st)
 static void step_reset(ht_ctx *c)
 {
 	for (size_t i = 0; i < c->ntouched; i++) {
-		c->acc[c->touched[i] - 1] = 0;
-		c->mark[c->touched[i] - 1] = 0;
+		c->sum[c->touched[i] - 1].acc = 0;
+		c->sum[c->touched[i] - 1].listed = false;
 	}
 	c->ntouched = 0;
 	c->step_peaked = false;
@@ -334,7 +324,8 @@ static int hold(ht_ctx *c)
 		c->pk.now = c->now;
 		for (size_t i = 0; i < c->ntouched && !rc; i++) {
 			uint32_t t = c->touched[i];
-			double full = c->acc[t - 1], atpk = c->gen[t - 1] == c->pgen ? c->at_peak[t - 1] : full;
+			const ht_sum *u = &c->sum[t - 1];
+			double full = u->acc, atpk = u->gen == c->pgen ? u->at_peak : full;
 			if (full != 0 || atpk != 0)
 				rc = step_push(&c->pk, t, full, atpk);
 		}
@@ -345,8 +336,8 @@ static int hold(ht_ctx *c)
 			rc = SV_ENOMEM;
 		for (size_t i = 0; i < c->ntouched && !rc; i++) {
 			uint32_t t = c->touched[i];
-			if (c->acc[t - 1] != 0)
-				rc = step_push(&c->pend, t, c->acc[t - 1], 0);
+			if (c->sum[t - 1].acc != 0)
+				rc = step_push(&c->pend, t, c->sum[t - 1].acc, 0);
 		}
 		if (!rc && c->pend.n > c->hold_max) {
 			c->let_go = true;
@@ -368,12 +359,12 @@ static int peaked(ht_ctx *c)
 		c->later = true;
 	} else {
 		for (size_t i = 0; i < c->pk.n && !rc; i++)
-			rc = emit(c, c->pk.tr[i], c->pk.w[i], c->pk.now);
+			rc = emit(c, c->pk.e[i].tr, c->pk.e[i].w, c->pk.now);
 		c->pk.n = 0;
 		for (size_t m = 0; m < c->nmarks && !rc; m++) {
 			size_t to = m + 1 < c->nmarks ? c->marks[m + 1].first : c->pend.n;
 			for (size_t i = c->marks[m].first; i < to && !rc; i++)
-				rc = emit(c, c->pend.tr[i], c->pend.w[i], c->marks[m].now);
+				rc = emit(c, c->pend.e[i].tr, c->pend.e[i].w, c->marks[m].now);
 		}
 		c->pend.n = c->nmarks = 0;
 	}
@@ -390,7 +381,7 @@ static int flush(ht_ctx *c)
 	int rc = 0;
 	for (size_t i = 0; i < c->ntouched && !rc; i++) {
 		uint32_t t = c->touched[i];
-		rc = emit(c, t, c->acc[t - 1], c->now);
+		rc = emit(c, t, c->sum[t - 1].acc, c->now);
 	}
 	step_reset(c);
 	return rc;
@@ -398,29 +389,17 @@ static int flush(ht_ctx *c)
 
 /* ---- the lines ---- */
 
-static int grow_acc(ht_ctx *c)
+static int grow_sums(ht_ctx *c)
 {
-	if (c->ntr <= c->acc_len)
+	if (c->ntr <= c->sum_len)
 		return 0;
-	size_t n = c->acc_len ? c->acc_len * 2 : 1024;
-	double *a = realloc(c->acc, n * sizeof(*a));
-	if (a)
-		c->acc = a;
-	uint8_t *m = a ? realloc(c->mark, n) : NULL;
-	if (m)
-		c->mark = m;
-	double *pk = m ? realloc(c->at_peak, n * sizeof(*pk)) : NULL;
-	if (pk)
-		c->at_peak = pk;
-	uint32_t *g = pk ? realloc(c->gen, n * sizeof(*g)) : NULL;
-	if (!g)
+	size_t n = c->sum_len ? c->sum_len * 2 : 1024;
+	ht_sum *u = realloc(c->sum, n * sizeof(*u));
+	if (!u)
 		return SV_ENOMEM;
-	c->gen = g;
-	memset(c->acc + c->acc_len, 0, (n - c->acc_len) * sizeof(*a));
-	memset(c->mark + c->acc_len, 0, n - c->acc_len);
-	memset(c->at_peak + c->acc_len, 0, (n - c->acc_len) * sizeof(*pk));
-	memset(c->gen + c->acc_len, 0, (n - c->acc_len) * sizeof(*g));
-	c->acc_len = n;
+	c->sum = u;
+	memset(c->sum + c->sum_len, 0, (n - c->sum_len) * sizeof(*u));
+	c->sum_len = n;
 	return 0;
 }
 
@@ -435,10 +414,10 @@ static inline __attribute__((always_inline)) int alloc_line(ht_ctx *c, bool plus
 	if (second) /* peak read again: what each trace holds, up to the largest heap */
 		return add(c, a->trace, plus ? sz : -sz);
 	if (c->one && a->trace && sz != 0) { /* its sum at the last largest moment kept */
-		uint32_t t = a->trace - 1;
-		if (c->gen[t] != c->pgen) {
-			c->at_peak[t] = c->acc[t];
-			c->gen[t] = c->pgen;
+		ht_sum *u = &c->sum[a->trace - 1];
+		if (u->gen != c->pgen) {
+			u->at_peak = u->acc;
+			u->gen = c->pgen;
 		}
 		if ((rc = add(c, a->trace, plus ? sz : -sz)))
 			return rc;
@@ -543,7 +522,7 @@ static int line(ht_ctx *c, const char *p, const char *end, bool second)
 			return rc;
 		if (SV_ARRAY_PUSH(c->tr, c->ntr, c->tr_cap, t))
 			return SV_ENOMEM;
-		return grow_acc(c);
+		return grow_sums(c);
 	}
 	case 'a': {
 		ht_alloc a = { 0, 0 };
@@ -630,7 +609,8 @@ static int ht_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 							   "temporary, allocated", want);
 	}
 	c.one = c.ev == EV_PEAK;
-	c.hold_max = in->len / 640 > 65536 ? in->len / 640 : 65536; /* (20 bytes an entry: 1/32 of the input) */
+	size_t bound = in->len / 32 / sizeof(ht_held); /* (1/32 of the input) */
+	c.hold_max = bound > 65536 ? bound : 65536;
 	int rc = pass(&c, 0, 0, 0, false);
 	double peak_time = c.peak_time;
 	if (!rc && c.one && c.peak > 0) {
@@ -640,7 +620,7 @@ static int ht_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		c.one = false;
 		bool again = c.let_go && c.later;
 		for (size_t i = 0; i < c.pk.n && !rc; i++)
-			rc = emit(&c, c.pk.tr[i], again ? c.pk.w[i] : c.pk.wpk[i], c.pk.now);
+			rc = emit(&c, c.pk.e[i].tr, again ? c.pk.e[i].w : c.pk.e[i].wpk, c.pk.now);
 		if (!rc && again) {
 			c.now = 0; /* (the line read first is a time stamp, or the file's first) */
 			rc = pass(&c, c.resume_at, c.resume_line, c.peak_at, true);
@@ -666,11 +646,8 @@ static int ht_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 	free(c.ips);
 	free(c.tr);
 	free(c.al);
-	free(c.acc);
-	free(c.mark);
+	free(c.sum);
 	free(c.touched);
-	free(c.at_peak);
-	free(c.gen);
 	step_free(&c.pk);
 	step_free(&c.pend);
 	free(c.marks);
