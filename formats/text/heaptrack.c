@@ -26,7 +26,6 @@
  * peak). Samples are summed per trace between two time stamps, so the work follows the
  * traces and time stamps, not the allocations. Frames are `MODULE!function`, an inlined
  * function `MODULE!function (inlined)`, an address without a symbol `MODULE!0xADDR`. */
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -163,9 +162,8 @@ static bool hex(const char **p, const char *end, uint64_t *out)
 {
 	const char *s = *p;
 	uint64_t v = 0;
-	while (*p < end && isxdigit((unsigned char)**p) && *p - s < 16) {
-		char ch = **p;
-		v = v * 16 + (uint64_t)(ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10);
+	while (*p < end && hexval1[(unsigned char)**p] && *p - s < 16) {
+		v = v * 16 + hexval1[(unsigned char)**p] - 1u;
 		(*p)++;
 	}
 	if (*p == s || (*p < end && **p != ' ' && **p != '\n'))
