@@ -18,6 +18,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "sv/array.h"
+
 #define SNIFF_BYTES (1u << 20)
 
 /* in->data let go, however it was had. */
@@ -329,6 +331,30 @@ int sv_input_read_bounded(sv_input *out, const char *path, sv_progress *progress
 		return rc;
 	}
 	*out = in;
+	return 0;
+}
+
+int sv_input_copy_range(const sv_input *in, size_t off, size_t len, unsigned char **copy)
+{
+	*copy = NULL;
+	if (!in->mapped || off > in->len || len > in->len - off || len < ((size_t)8 << 20))
+		return 0;
+	unsigned char *c = sv_malloc_big(len);
+	if (!c)
+		return SV_ENOMEM;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), step = (size_t)8 << 20;
+	size_t released = (off + page - 1) / page * page; /* the range's first whole page */
+	for (size_t done = 0; done < len;) {
+		size_t n = len - done < step ? len - done : step;
+		memcpy(c + done, in->data + off + done, n);
+		done += n;
+		size_t upto = (off + done) / page * page;
+		if (upto > released) {
+			(void)madvise(in->data + released, upto - released, MADV_DONTNEED);
+			released = upto;
+		}
+	}
+	*copy = c;
 	return 0;
 }
 
