@@ -505,6 +505,66 @@ static int transform_stacks(build *b)
 	return 0;
 }
 
+/* transform_stacks when no frame is grouped and none folds: a stack's state is then only
+ * its node (the one it made, or its caller's where its frame is its caller's: R is the frame
+ * itself), kept in stack_pre (NONE32: discarded), so no table of states is made (16 bytes a
+ * stack: 160 MB of fresh pages for a 10M-object heap's stacks). The same nodes, in the same
+ * order, as transform_stacks makes. */
+static int transform_plain(build *b)
+{
+	sv_view *v = b->v;
+	const sv_source *src = v->src;
+	uint32_t nst = sv_source_stack_count(src);
+	int rc;
+	const sv_stack_id *caller = sv_source_stack_callers(src);
+	const sv_frame_id *frame = sv_source_stack_frames(src);
+	uint64_t need = b->inc_need, *inc_of = b->inc_of;
+	uint32_t *pre = v->stack_pre = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_pre));
+	v->stack_node = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_node));
+	v->stack_folded = calloc((size_t)nst + 1, 1);
+	if (!v->stack_node || !pre || !v->stack_folded)
+		return SV_ENOMEM;
+	for (uint32_t s = 0; s < nst; s++) {
+		/* a caller's node and frame (and its node's first child) are random reads */
+		if (s + 16 < nst && caller[s + 16] != SV_STACK_NONE) {
+			__builtin_prefetch(&pre[caller[s + 16]]);
+			__builtin_prefetch(&frame[caller[s + 16]]);
+		}
+		if (s + 12 < nst)
+			__builtin_prefetch(&b->fm[frame[s + 12]]);
+		if (s + 4 < nst && caller[s + 4] < s && pre[caller[s + 4]] != NONE32) {
+			uint32_t pn = pre[caller[s + 4]];
+			__builtin_prefetch(&b->nflags[pn]);
+			__builtin_prefetch(&b->first_kid[pn], 1);
+		}
+		sv_stack_id c = caller[s];
+		sv_frame_id f = frame[s];
+		const frame_memo *m = &b->fm[f];
+		uint32_t node = NONE32;
+		uint64_t inc = 0;
+		if (m->exc || (c != SV_STACK_NONE && pre[c] == NONE32)) {
+			/* discarded, with its callees */
+		} else if (c == SV_STACK_NONE) {
+			inc = m->inc;
+			if ((rc = node_child(b, &node, SV_NODE_ROOT, m->disp, false)))
+				return rc;
+		} else if (frame[c] == f) {
+			node = pre[c];
+			b->nflags[node] |= NODE_SHARED;
+			inc = inc_of ? inc_of[c] : 0;
+		} else {
+			inc = (inc_of ? inc_of[c] : 0) | m->inc;
+			if ((rc = node_child(b, &node, pre[c], m->disp, m->uniq)))
+				return rc;
+		}
+		if (inc_of)
+			inc_of[s] = inc;
+		pre[s] = node;
+		v->stack_node[s] = node != NONE32 && (inc & need) == need ? node : NONE32;
+	}
+	return 0;
+}
+
 static void build_dispose(build *b)
 {
 	sv_grouppats_free(b->group);
@@ -603,10 +663,12 @@ int view_build(sv_view **out, const sv_source *src, const sv_params *params, con
 		*release = NULL;
 		like = NULL;
 	}
-	b.ss = sv_malloc_big(((size_t)nst + 1) * sizeof(*b.ss));
-	if (b.inc_need)
-		b.inc_of = malloc(((size_t)nst + 1) * sizeof(*b.inc_of));
-	if (!b.ss || (b.inc_need && !b.inc_of))
+	bool plain = !sv_patlist_count(b.fold);
+	for (uint32_t f = 0; f < nf && plain; f++)
+		plain = b.fm[f].kind == SV_GROUP_NONE;
+	if (!plain && !(b.ss = sv_malloc_big(((size_t)nst + 1) * sizeof(*b.ss))))
+		goto fail_nomem;
+	if (b.inc_need && !(b.inc_of = malloc(((size_t)nst + 1) * sizeof(*b.inc_of))))
 		goto fail_nomem;
 	/* a node per kept stack at most: room for them all at once, not by doubling */
 	b.first_kid = sv_malloc_big(((size_t)nst + 2) * sizeof(*b.first_kid));
@@ -619,7 +681,7 @@ int view_build(sv_view **out, const sv_source *src, const sv_params *params, con
 	if ((rc = node_new(&b, &root, NONE32, root_name)))
 		goto fail_nomem;
 	b.nflags[root] = NODE_SHARED; /* a root-most frame that folds is its short name there */
-	if ((rc = transform_stacks(&b)))
+	if ((rc = plain ? transform_plain(&b) : transform_stacks(&b)))
 		goto fail_nomem;
 	v->fm = b.fm; /* for views that differ only in IncPats and ExcPats */
 	v->nfm = nf;

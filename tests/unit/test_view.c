@@ -606,6 +606,58 @@ static void test_entry_name_batches(void **state)
 	sv_source_free(s);
 }
 
+/* With no frame grouped and none folding, the tree is made without a state per stack
+ * (view.c, transform_plain): the same tree as the general way makes (forced here by FoldPats
+ * that fold no frame), through direct recursion (a frame under itself: one node), frames
+ * with one display name (d1 and d2's a.dll!f), a frame under two callers' same node, and
+ * IncPats and ExcPats; a frame "m!?" groups by its short name, which takes the general way. */
+static void test_plain_same_tree(void **state)
+{
+	(void)state;
+	static const char *const paths[][8] = {
+		{ "Main", "r!A", "r!A", "r!A", "r!B" },
+		{ "Main", "r!A", "r!B", "r!A", "r!A" },
+		{ "Main", "r!A", "r!A", "d1\\a.dll!f", "r!C" },
+		{ "Main", "r!A", "d2\\a.dll!f", "r!C", "r!C" },
+		{ "Main", "d1\\a.dll!f", "d2\\a.dll!f", "r!B" },
+		{ "Main", "r!B" },
+		{ "Main", "r!B", "r!B" },
+		{ "Other", "r!A", "x!D" },
+		{ "Other", "m!?", "m!?", "r!A" },
+		{ "Main" },
+	};
+	enum { NP = sizeof(paths) / sizeof(paths[0]) };
+	double metric[NP];
+	for (size_t i = 0; i < NP; i++)
+		metric[i] = 1 + (double)i / 8;
+	static const char *const boxes[][2] = {
+		/* IncPats, ExcPats */
+		{ "", "" }, { "r!B", "" }, { "", "r!A" }, { "Main", "a.dll!f" }, { "r!C;Main", "x!D" }, { "", "Main" },
+	};
+	for (int in = 0; in < 3; in++) {
+		sv_source *s;
+		sv_error err;
+		if (in == 0)
+			s = fixture_source(paths, metric, NP);
+		else
+			assert_int_equal(sv_load(&s, in == 1 ? "examples/tutorial.perfView.xml" : "tests/data/mt.fp.txt.gz",
+						 NULL, &err),
+					 0);
+		for (size_t b = 0; b < sizeof(boxes) / sizeof(boxes[0]); b++) {
+			const char *box[SV_BOX_COUNT] = { 0 };
+			box[SV_BOX_INC] = boxes[b][0];
+			box[SV_BOX_EXC] = boxes[b][1];
+			sv_view *plain = fixture_view(s, box, 0);
+			box[SV_BOX_FOLD] = "no frame is named this";
+			sv_view *general = fixture_view(s, box, 0);
+			assert_same_tree(plain, general);
+			sv_view_free(plain);
+			sv_view_free(general);
+		}
+		sv_source_free(s);
+	}
+}
+
 static void assert_exc_span(const sv_view *v, sv_node_id n, double first, double last, double max)
 {
 	double f, l;
@@ -660,6 +712,6 @@ int main(void)
 					    cmocka_unit_test(test_new_like_inc_exc),
 					    cmocka_unit_test(test_children_meet), cmocka_unit_test(test_entry_name_is_a_frame),
 					    cmocka_unit_test(test_shared_names_same_view),
-					    cmocka_unit_test(test_new_like_fold) };
+					    cmocka_unit_test(test_new_like_fold), cmocka_unit_test(test_plain_same_tree) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
