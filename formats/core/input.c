@@ -18,8 +18,6 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "sv/array.h"
-
 #define SNIFF_BYTES (1u << 20)
 
 /* in->data let go, however it was had. */
@@ -339,9 +337,14 @@ int sv_input_copy_range(const sv_input *in, size_t off, size_t len, unsigned cha
 	*copy = NULL;
 	if (!in->mapped || off > in->len || len > in->len - off || len < ((size_t)8 << 20))
 		return 0;
-	unsigned char *c = sv_malloc_big(len);
-	if (!c)
+	/* mapped on its own, so that its pages go back when it is freed whatever the allocator
+	 * keeps (a terminal UI's thread arena kept 150 MB of a malloc'd copy) */
+	unsigned char *c = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c == MAP_FAILED)
 		return SV_ENOMEM;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(c, len, MADV_HUGEPAGE); /* a hint: where it is refused, pages stay small */
+#endif
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), step = (size_t)8 << 20;
 	size_t released = (off + page - 1) / page * page; /* the range's first whole page */
 	for (size_t done = 0; done < len;) {
@@ -356,6 +359,12 @@ int sv_input_copy_range(const sv_input *in, size_t off, size_t len, unsigned cha
 	}
 	*copy = c;
 	return 0;
+}
+
+void sv_input_copy_free(unsigned char *copy, size_t len)
+{
+	if (copy)
+		munmap(copy, len);
 }
 
 static unsigned rd16(const unsigned char *p) { return p[0] | (unsigned)p[1] << 8; }

@@ -412,7 +412,7 @@ static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 			sv_heap_watch watch = { walk_tick, in };
 			rc = sv_heap_tree(&g, tprio, sink, &watch, &unreachable, &bad, err);
 		}
-		free(copy);
+		sv_input_copy_free(copy, upto - from);
 		if (rc == SV_EFORMAT && bad < c.nnodes) /* where that node's data is in the file */
 			sv_error_locate(err, in->name, -1, (long long)(c.blob - c.d) + (long long)label_of(&c, bad));
 	}

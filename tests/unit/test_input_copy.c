@@ -72,7 +72,7 @@ static void test_copy_is_the_files(void **state)
 	for (size_t i = 0; i < TOTAL; i++)
 		if (in.data[i] != byte_at(i))
 			fail_msg("the input differs at %zu after the copy", i);
-	free(copy);
+	sv_input_copy_free(copy, len);
 	sv_input_dispose(&in);
 	unlink(path);
 }
