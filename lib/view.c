@@ -434,11 +434,6 @@ static int transform_stacks(build *b)
 	const sv_stack_id *caller = sv_source_stack_callers(src);
 	const sv_frame_id *frame = sv_source_stack_frames(src);
 	uint64_t need = b->inc_need, *inc_of = b->inc_of;
-	v->stack_node = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_node));
-	v->stack_pre = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_pre));
-	v->stack_folded = malloc((size_t)nst + 1);
-	if (!v->stack_node || !v->stack_pre || !v->stack_folded)
-		return SV_ENOMEM;
 	for (uint32_t s = 0; s < nst; s++) {
 		/* a caller's state (and its node's first child) is a random read: ask ahead */
 		if (s + 16 < nst && caller[s + 16] != SV_STACK_NONE)
@@ -519,11 +514,7 @@ static int transform_plain(build *b)
 	const sv_stack_id *caller = sv_source_stack_callers(src);
 	const sv_frame_id *frame = sv_source_stack_frames(src);
 	uint64_t need = b->inc_need, *inc_of = b->inc_of;
-	uint32_t *pre = v->stack_pre = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_pre));
-	v->stack_node = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_node));
-	v->stack_folded = calloc((size_t)nst + 1, 1);
-	if (!v->stack_node || !pre || !v->stack_folded)
-		return SV_ENOMEM;
+	uint32_t *pre = v->stack_pre;
 	for (uint32_t s = 0; s < nst; s++) {
 		/* a caller's node and frame (and its node's first child) are random reads */
 		if (s + 16 < nst && caller[s + 16] != SV_STACK_NONE) {
@@ -681,6 +672,13 @@ int view_build(sv_view **out, const sv_source *src, const sv_params *params, con
 	if ((rc = node_new(&b, &root, NONE32, root_name)))
 		goto fail_nomem;
 	b.nflags[root] = NODE_SHARED; /* a root-most frame that folds is its short name there */
+	/* each stack's node, before and after IncPats, and whether its leaf folded (none folds
+	 * in a plain tree: left 0) */
+	v->stack_node = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_node));
+	v->stack_pre = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_pre));
+	v->stack_folded = calloc((size_t)nst + 1, 1);
+	if (!v->stack_node || !v->stack_pre || !v->stack_folded)
+		goto fail_nomem;
 	if ((rc = plain ? transform_plain(&b) : transform_stacks(&b)))
 		goto fail_nomem;
 	v->fm = b.fm; /* for views that differ only in IncPats and ExcPats */
