@@ -57,7 +57,7 @@ B := build/$(VARIANT)
 LIB_SRCS := lib/status.c lib/arena.c lib/array.c lib/boxtext.c lib/idmap.c lib/keysort.c lib/strtab.c lib/params.c lib/source.c lib/source_sink.c lib/source_sums.c lib/source_meta.c lib/source_loc.c lib/annotate.c \
 	lib/pattern.c lib/view.c lib/view_like.c lib/view_tree.c lib/view_kids.c lib/view_byname.c lib/view_names.c lib/view_query.c lib/when.c lib/aggview.c lib/commands.c lib/derive.c lib/copier.c lib/compare.c lib/compare_stats.c lib/compare_names.c lib/compare_rows.c lib/budget.c lib/rows.c lib/grid.c lib/utf8.c lib/flame.c lib/preset.c \
 	lib/thread_time.c lib/heap_graph.c lib/cpu_root.c lib/evlog.c lib/report.c lib/report_text.c
-FMT_SRCS := $(addprefix formats/core/,input.c side_file.c decode.c registry.c json_stream.c two_parts.c symtab.c symbol_open.c hold.c net.c \
+FMT_SRCS := $(addprefix formats/core/,input.c lines.c side_file.c decode.c registry.c json_stream.c two_parts.c symtab.c symbol_open.c hold.c net.c \
 		writer.c escape.c) \
 	$(addprefix formats/perf/,script.c script_read.c script_tt.c script_events.c script_frames.c script_code.c script_lex.c \
 		common.c names.c data.c data_events.c records.c record_sort.c frames.c stacks.c tasks.c sym.c sym_maps.c \
