@@ -28,6 +28,10 @@ typedef struct hg {
 	 * in the cache however large the heap, and a node met is looked up for its type only
 	 * when its priority is not 0 (in most heaps: the roots') */
 	uint64_t *taken, *prio_bits;
+	/* nodes whose type's priority is not 0 and that are not taken yet: once none is left,
+	 * no node met is looked up in prio_bits (in most heaps they are the few roots, taken
+	 * first) */
+	uint32_t prio_left;
 	/* per node its type, read in one pass over the nodes before the walk, for the nodes met
 	 * whose priority is not 0: 2 bytes a node when the types' ids fit, else 4 */
 	uint16_t *type16;
@@ -137,8 +141,10 @@ static int read_types(hg *c)
 			c->type16[i] = (uint16_t)type;
 		else
 			c->type32[i] = type;
-		if (c->prio[type] != 0)
+		if (c->prio[type] != 0) {
 			set_bit(c->prio_bits, i);
+			c->prio_left++;
+		}
 	}
 	return 0;
 }
@@ -342,6 +348,7 @@ static int queue_orphans(hg *c, uint64_t *taken, pq *q, size_t *unreachable)
 			if ((rc = pq_push(q, (pq_item){ p, i, p, lost, label(c, i) })))
 				break;
 			set_bit(taken, i);
+			c->prio_left -= bit(c->prio_bits, i);
 			(*unreachable)++;
 		}
 	}
@@ -405,6 +412,7 @@ static int walk(hg *c, size_t *unreachable)
 		 * each that would wait for it); then the ones not taken kept and their offsets
 		 * and types asked for */
 		int32_t nmet = 0;
+		bool some_prio = c->prio_left > 0;
 		for (int32_t k = 0; k < nch; k++) {
 			if ((rc = child(c, cur.node, &at, &kids[k])))
 				break;
@@ -415,7 +423,7 @@ static int walk(hg *c, size_t *unreachable)
 			if (bit(taken, ch)) /* most references are to nodes taken already */
 				continue;
 			__builtin_prefetch(c->g->labels + (size_t)ch * 4);
-			if (bit(c->prio_bits, ch))
+			if (some_prio && bit(c->prio_bits, ch))
 				__builtin_prefetch(type_addr(c, ch));
 			kids[nmet++] = ch;
 		}
@@ -424,7 +432,9 @@ static int walk(hg *c, size_t *unreachable)
 			if (bit(taken, ch)) /* met twice by this node */
 				continue;
 			set_bit(taken, ch);
-			float cp = (bit(c->prio_bits, ch) ? c->prio[type_of(c, ch)] : 0) + cur.prio / 10;
+			bool own = some_prio && bit(c->prio_bits, ch);
+			c->prio_left -= own;
+			float cp = (own ? c->prio[type_of(c, ch)] : 0) + cur.prio / 10;
 			order += eps;
 			rc = pq_push(&q, (pq_item){ cp - order, ch, cp, here, label(c, ch) });
 		}

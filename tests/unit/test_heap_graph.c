@@ -130,6 +130,37 @@ static void test_priority_moves(void **state)
 	assert_true(prio[T_B] == 3 && prio[T_A] == 1 && prio[T_C] == 1 && prio[T_ROOT] == 0);
 }
 
+/* A node of a type with a priority met only after other nodes are taken still has it (the
+ * walk stops looking priorities up once every such node is taken, not before) */
+static void test_priority_met_late(void **state)
+{
+	(void)state;
+	char out[2048];
+	size_t lost;
+	static const char *const seen = "[.NET Roots] 0 1\n"
+					"[.NET Roots];[static vars] 0 1\n"
+					"[.NET Roots];[static vars];app!A 10 1\n"
+					"[.NET Roots];[static vars];app!A;app!C 60 2\n"
+					"[.NET Roots];[static vars];app!A;app!C;app!B 20 1\n"
+					"[.NET Roots];[local vars] 0 1\n"
+					"[not reachable from roots];app!Orphan 5 1\n"
+					"[not reachable from roots];app!Orphan;app!Orphan 5 1\n";
+	/* A (5) is met after both root categories are taken; C then has half a point and B a
+	 * twentieth, above [local vars] (0): B is reached through C first */
+	tree("app!A->5", out, sizeof(out), &lost);
+	assert_string_equal(out, seen);
+	/* without it, [local vars] is taken before A and takes B */
+	tree("", out, sizeof(out), &lost);
+	assert_string_equal(out, "[.NET Roots] 0 1\n"
+				 "[.NET Roots];[static vars] 0 1\n"
+				 "[.NET Roots];[local vars] 0 1\n"
+				 "[.NET Roots];[static vars];app!A 10 1\n"
+				 "[.NET Roots];[local vars];app!B 20 1\n"
+				 "[.NET Roots];[static vars];app!A;app!C 60 2\n"
+				 "[not reachable from roots];app!Orphan 5 1\n"
+				 "[not reachable from roots];app!Orphan;app!Orphan 5 1\n");
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -162,6 +193,7 @@ static void test_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_default_priorities), cmocka_unit_test(test_priority_moves),
+					    cmocka_unit_test(test_priority_met_late),
 					    cmocka_unit_test(test_errors) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
