@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Heap graph -> samples (lib/heap_graph.c): PerfView's spanning tree on a small graph with
  * two root categories, a cycle among reachable objects and one among unreachable ones; a
- * priority change moving an object to another parent as PerfView's algorithm says; sampled
- * types' multipliers; priority pattern errors; damaged node data. */
+ * priority change moving an object to another parent as PerfView's algorithm says, also when
+ * the object with a priority is met late; sampled types' multipliers; priority pattern errors;
+ * damaged node data. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
