@@ -332,16 +332,16 @@ int sv_input_read_bounded(sv_input *out, const char *path, sv_progress *progress
 	return 0;
 }
 
-int sv_input_copy_range(const sv_input *in, size_t off, size_t len, unsigned char **copy)
+unsigned char *sv_input_copy_range(const sv_input *in, size_t off, size_t len)
 {
-	*copy = NULL;
 	if (!in->mapped || off > in->len || len > in->len - off || len < ((size_t)8 << 20))
-		return 0;
+		return NULL;
 	/* mapped on its own, so that its pages go back when it is freed whatever the allocator
-	 * keeps (a terminal UI's thread arena kept 150 MB of a malloc'd copy) */
+	 * keeps (a terminal UI's thread arena kept 150 MB of a malloc'd copy); where there is no
+	 * room for it, the input is read in place */
 	unsigned char *c = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (c == MAP_FAILED)
-		return SV_ENOMEM;
+		return NULL;
 #ifdef MADV_HUGEPAGE
 	(void)madvise(c, len, MADV_HUGEPAGE); /* a hint: where it is refused, pages stay small */
 #endif
@@ -357,8 +357,7 @@ int sv_input_copy_range(const sv_input *in, size_t off, size_t len, unsigned cha
 			released = upto;
 		}
 	}
-	*copy = c;
-	return 0;
+	return c;
 }
 
 void sv_input_copy_free(unsigned char *copy, size_t len)

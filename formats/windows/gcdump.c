@@ -404,14 +404,12 @@ static int gd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		/* the walk reads the nodes (offsets and blob, side by side in the file) in priority
 		 * order, at random: from memory on huge pages where the input is a file's pages */
 		size_t from = (size_t)(c.labels - c.d), upto = (size_t)(c.blob - c.d) + c.blob_len;
-		unsigned char *copy = NULL;
+		unsigned char *copy = sv_input_copy_range(in, from, upto - from);
 		uint32_t bad = UINT32_MAX;
-		if (!(rc = sv_input_copy_range(in, from, upto - from, &copy))) {
-			sv_heap_graph g = { c.nnodes, c.root, c.ntypes, copy ? copy : c.labels,
-					    copy ? copy + (c.blob - c.labels) : c.blob, c.blob_len, ht };
-			sv_heap_watch watch = { walk_tick, in };
-			rc = sv_heap_tree(&g, tprio, sink, &watch, &unreachable, &bad, err);
-		}
+		sv_heap_graph g = { c.nnodes, c.root, c.ntypes, copy ? copy : c.labels,
+				    copy ? copy + (c.blob - c.labels) : c.blob, c.blob_len, ht };
+		sv_heap_watch watch = { walk_tick, in };
+		rc = sv_heap_tree(&g, tprio, sink, &watch, &unreachable, &bad, err);
 		sv_input_copy_free(copy, upto - from);
 		if (rc == SV_EFORMAT && bad < c.nnodes) /* where that node's data is in the file */
 			sv_error_locate(err, in->name, -1, (long long)(c.blob - c.d) + (long long)label_of(&c, bad));

@@ -105,12 +105,12 @@ SV_API bool sv_input_is_utf16(const sv_input *in);
 SV_API int sv_input_from_utf16(sv_input *in, sv_error *err) SV_MUST_USE;
 /* Bytes [off, off + len) of the input where reading them at random is cheap: a mapped file's
  * (on small pages, a miss in the TLB for most random reads) copied to memory on huge pages,
- * *copy the caller's (sv_input_copy_free with len); the file's pages are let go of as they
- * are copied, so resident
- * memory does not grow by the copy (they stay in the page cache, and are read again from it
- * if the input's own bytes there are read again). Any other input is in such memory already,
- * or the range is too small to matter: *copy NULL, read the input's bytes. 0 or SV_ENOMEM. */
-SV_API int sv_input_copy_range(const sv_input *in, size_t off, size_t len, unsigned char **copy) SV_MUST_USE;
+ * the caller's (sv_input_copy_free with len); the file's pages are let go of as they are
+ * copied, so resident memory does not grow by the copy (they stay in the page cache, and are
+ * read again from it if the input's own bytes there are read again). NULL: read the input's
+ * bytes in place (any other input is in such memory already, the range is too small to
+ * matter, or there is no room for a copy). */
+SV_API unsigned char *sv_input_copy_range(const sv_input *in, size_t off, size_t len) SV_MUST_USE;
 SV_API void sv_input_copy_free(unsigned char *copy, size_t len);
 SV_API void sv_input_dispose(sv_input *in);
 
