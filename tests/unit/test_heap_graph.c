@@ -89,6 +89,16 @@ static void tree(const char *pats, char *out, size_t cap, size_t *unreachable)
 	sv_source_free(src);
 }
 
+/* The statics walked first: A, then C through A, then B through C */
+static const char statics_first[] = "[.NET Roots] 0 1\n"
+				    "[.NET Roots];[static vars] 0 1\n"
+				    "[.NET Roots];[static vars];app!A 10 1\n"
+				    "[.NET Roots];[static vars];app!A;app!C 60 2\n"
+				    "[.NET Roots];[static vars];app!A;app!C;app!B 20 1\n"
+				    "[.NET Roots];[local vars] 0 1\n"
+				    "[not reachable from roots];app!Orphan 5 1\n"
+				    "[not reachable from roots];app!Orphan;app!Orphan 5 1\n";
+
 static void test_default_priorities(void **state)
 {
 	(void)state;
@@ -97,14 +107,7 @@ static void test_default_priorities(void **state)
 	/* [local vars] is -1000 by default: the statics are walked first and take A, then C
 	 * (through A), then B (through C); the orphans' cycle starts at the first of them */
 	tree(sv_heap_default_priorities(), out, sizeof(out), &lost);
-	assert_string_equal(out, "[.NET Roots] 0 1\n"
-				 "[.NET Roots];[static vars] 0 1\n"
-				 "[.NET Roots];[static vars];app!A 10 1\n"
-				 "[.NET Roots];[static vars];app!A;app!C 60 2\n"
-				 "[.NET Roots];[static vars];app!A;app!C;app!B 20 1\n"
-				 "[.NET Roots];[local vars] 0 1\n"
-				 "[not reachable from roots];app!Orphan 5 1\n"
-				 "[not reachable from roots];app!Orphan;app!Orphan 5 1\n");
+	assert_string_equal(out, statics_first);
 	assert_int_equal(lost, 1);
 }
 
@@ -138,18 +141,10 @@ static void test_priority_met_late(void **state)
 	(void)state;
 	char out[2048];
 	size_t lost;
-	static const char *const seen = "[.NET Roots] 0 1\n"
-					"[.NET Roots];[static vars] 0 1\n"
-					"[.NET Roots];[static vars];app!A 10 1\n"
-					"[.NET Roots];[static vars];app!A;app!C 60 2\n"
-					"[.NET Roots];[static vars];app!A;app!C;app!B 20 1\n"
-					"[.NET Roots];[local vars] 0 1\n"
-					"[not reachable from roots];app!Orphan 5 1\n"
-					"[not reachable from roots];app!Orphan;app!Orphan 5 1\n";
 	/* A (5) is met after both root categories are taken; C then has half a point and B a
 	 * twentieth, above [local vars] (0): B is reached through C first */
 	tree("app!A->5", out, sizeof(out), &lost);
-	assert_string_equal(out, seen);
+	assert_string_equal(out, statics_first);
 	/* without it, [local vars] is taken before A and takes B */
 	tree("", out, sizeof(out), &lost);
 	assert_string_equal(out, "[.NET Roots] 0 1\n"
