@@ -317,13 +317,23 @@ static void memo_frame_like(build *b, const sv_view *like, sv_frame_id f)
 
 /* ---- tree nodes ---- */
 
-void view_node_init(vnode *n, uint32_t name)
+void view_node_init(sv_view *v, uint32_t i, uint32_t name)
 {
+	vnode *n = &v->nodes[i];
 	memset(n, 0, sizeof(*n));
 	n->name = name;
-	n->st.first = INFINITY;
-	n->st.last = -INFINITY;
 	n->st.max = -INFINITY;
+	if (v->span)
+		v->span[i] = (vspan){ INFINITY, -INFINITY };
+}
+
+void view_set_one_time(sv_view *v)
+{
+	/* data-scaled: a sample's span is its time alone, whatever its metric and the range */
+	const sv_source *src = v->src;
+	v->one_time = v->scaling == SV_SCALING_DATA &&
+		      (!sv_source_sample_count(src) || sv_source_first_time(src) == sv_source_last_time(src));
+	v->t_one = sv_source_first_time(src);
 }
 
 int view_nodes_reserve(sv_view *v, size_t n)
@@ -342,6 +352,13 @@ int view_nodes_reserve(sv_view *v, size_t n)
 	if (!parent)
 		return SV_ENOMEM;
 	v->parent = parent;
+	if (!v->one_time) {
+		vspan *span = realloc(v->span, ncap * sizeof(*span));
+		if (!span)
+			return SV_ENOMEM;
+		v->span = span;
+		sv_advise_huge(v->span, n * sizeof(*v->span));
+	}
 	v->node_cap = ncap;
 	sv_advise_huge(v->nodes, n * sizeof(*v->nodes)); /* what the stacks make is written at once */
 	sv_advise_huge(v->parent, n * sizeof(*v->parent));
@@ -372,7 +389,7 @@ static int node_new(build *b, uint32_t *out, uint32_t parent, uint32_t name)
 		b->first_kid_name[parent] = name;
 	}
 	v->parent[id] = parent;
-	view_node_init(&v->nodes[v->nnodes++], name);
+	view_node_init(v, v->nnodes++, name);
 	*out = id;
 	return 0;
 }
@@ -591,6 +608,7 @@ int view_build(sv_view **out, const sv_source *src, const sv_params *params, con
 	b.v = v;
 	v->src = src;
 	v->scaling = sv_source_scaling(src);
+	view_set_one_time(v);
 	if (like) {
 		sv_strtab_init(&v->names);
 		if (view_names_like(v, like)) {
@@ -640,14 +658,16 @@ int view_build(sv_view **out, const sv_source *src, const sv_params *params, con
 		goto fail_nomem;
 	if (release) { /* every check on params passed: the old view's memory is the tree's */
 		sv_view *old = *release;
-		if (old->node_cap >= (size_t)nst + 1) {
+		if (old->node_cap >= (size_t)nst + 1 && old->one_time == v->one_time) {
 			/* its node table (the largest, mapped apart: new pages would fault in
 			 * again) made again here */
 			v->nodes = old->nodes;
 			v->parent = old->parent;
+			v->span = old->span;
 			v->node_cap = old->node_cap;
 			old->nodes = NULL;
 			old->parent = NULL;
+			old->span = NULL;
 			old->node_cap = 0;
 		}
 		sv_view_free(old);
@@ -721,6 +741,7 @@ void sv_view_free(sv_view *v)
 	sv_strtab_dispose(&v->names);
 	free(v->own_rank);
 	free(v->nodes);
+	free(v->span);
 	free(v->parent);
 	free(v->children);
 	free(v->kids);

@@ -170,6 +170,8 @@ int sv_view_compute_byname(const sv_view *v)
 		if (k + 12 < m) {
 			const vnode *ahead = &v->nodes[order[k + 12]];
 			__builtin_prefetch(ahead);
+			if (v->span)
+				__builtin_prefetch(&v->span[order[k + 12]]);
 			__builtin_prefetch(&depth[order[k + 12]]);
 		}
 		if (k + 4 < m) {
@@ -198,10 +200,11 @@ int sv_view_compute_byname(const sv_view *v)
 			v->bn->first_on_path_name[v->bn->nfirst_on_path] = cn->name;
 			v->bn->first_on_path[v->bn->nfirst_on_path++] = c;
 		}
-		if (cn->st.first < bs->first)
-			bs->first = cn->st.first;
-		if (cn->st.last > bs->last)
-			bs->last = cn->st.last;
+		double first = view_node_first(v, c), last = view_node_last(v, c);
+		if (first < bs->first)
+			bs->first = first;
+		if (last > bs->last)
+			bs->last = last;
 		if (cn->st.max > bs->max)
 			bs->max = cn->st.max;
 		onpath[cn->name]++;

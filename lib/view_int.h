@@ -27,22 +27,29 @@ typedef struct frame_memo {
 	uint8_t uniq;       /* no other frame has this display name (building the tree) */
 } frame_memo;
 
-/* A node's sums: sv_stats but the Fold columns, which most views never fill (vfold). */
+/* A node's sums: sv_stats but the Fold columns, which most views never fill (vfold), and
+ * First and Last (vspan). */
 typedef struct vstats {
 	double inc, inc_ct, exc, exc_ct;
-	double first, last, max;
+	double max;
 } vstats;
 
-/* A node is 64 bytes (the tree's passes read nodes at random: the smaller the fewer misses
- * and first touches). Aligning the table to cache lines (posix_memalign) measured worse on
- * the terminal UI's first GroupPats change (+45 ms of ~400) for 0.3 s of a 10M-object heap
- * view's 10 s. */
+/* A node is 48 bytes (the tree's passes read nodes at random: the smaller the fewer misses
+ * and first touches; a 10M-object heap's view touches 10M of them). Aligning the table to
+ * cache lines (posix_memalign) measured worse on the terminal UI's first GroupPats change
+ * (+45 ms of ~400) for 0.3 s of a 10M-object heap view's 10 s. */
 typedef struct vnode {
 	uint32_t name;
 	uint32_t nsamp; /* inclusive number of samples (at most SV_MAX_SAMPLES) */
-	vstats st;      /* until accumulate, first/last/max are over the node's own samples */
+	vstats st;      /* until accumulate, max is over the node's own samples */
 } vnode;
-_Static_assert(sizeof(vnode) == 64, "a node is 64 bytes");
+_Static_assert(sizeof(vnode) == 48, "a node is 48 bytes");
+
+/* A node's first start and last end (until accumulate: over its own samples), in a table
+ * beside the nodes (sv_view.span) unless every sample is at one time (sv_view.one_time). */
+typedef struct vspan {
+	double first, last;
+} vspan;
 
 /* A node's Fold and Fold Count (spec §4.2, §6.1): what folded into it. */
 typedef struct vfold {
@@ -92,6 +99,12 @@ struct sv_view {
 	uint32_t nown_rank;
 
 	vnode *nodes;
+	/* per node (node_cap of them, moved with the nodes), or NULL when one_time: every
+	 * sample of a data-scaled source is at t_one (a heap snapshot's, at 0); a node's First
+	 * and Last are then t_one when it has samples (view_node_first, view_node_last) */
+	vspan *span;
+	bool one_time;
+	double t_one;
 	uint32_t *parent;      /* per node (NONE for ROOT): apart, so passes over the tree's shape
 				* do not read the nodes */
 	uint32_t nnodes;
@@ -139,6 +152,17 @@ struct sv_view {
 	bool np_known;
 };
 
+/* Node n's first start and last end (INFINITY and -INFINITY: no sample). */
+static inline double view_node_first(const sv_view *v, uint32_t n)
+{
+	return v->span ? v->span[n].first : v->nodes[n].nsamp ? v->t_one : INFINITY;
+}
+
+static inline double view_node_last(const sv_view *v, uint32_t n)
+{
+	return v->span ? v->span[n].last : v->nodes[n].nsamp ? v->t_one : -INFINITY;
+}
+
 /* Node n's sums as sv_view_node_stats gives them. */
 static inline sv_stats view_node_stats(const sv_view *v, uint32_t n)
 {
@@ -146,7 +170,7 @@ static inline sv_stats view_node_stats(const sv_view *v, uint32_t n)
 	const vfold *f = v->fold ? &v->fold[n] : NULL;
 	return (sv_stats){ .inc = s->inc, .inc_ct = s->inc_ct, .exc = s->exc, .exc_ct = s->exc_ct,
 			   .fold = f ? f->fold : 0, .fold_ct = f ? f->fold_ct : 0,
-			   .first = s->first, .last = s->last, .max = s->max };
+			   .first = view_node_first(v, n), .last = view_node_last(v, n), .max = s->max };
 }
 
 /* Keep/prorate one sample against the time range (§5.3); false = dropped. */
@@ -228,9 +252,11 @@ int view_build(sv_view **out, const sv_source *src, const sv_params *params, con
 	       sv_view **release, bool byname, sv_error *err);
 /* The view's time boxes normalised (§5.3) and its Fold% checked; 0 or SV_EINVAL, SV_ENOMEM. */
 int view_check_params(sv_view *v, sv_error *err);
-/* A node as the stacks make it: no samples yet. */
-void view_node_init(vnode *n, uint32_t name);
-/* Room for n nodes and their parents; 0 or SV_ENOMEM. */
+/* Node i as the stacks make it: no samples yet (its span too, when the view has spans). */
+void view_node_init(sv_view *v, uint32_t i, uint32_t name);
+/* v->one_time and v->t_one for the view's source and scaling. */
+void view_set_one_time(sv_view *v);
+/* Room for n nodes, their parents and spans; 0 or SV_ENOMEM. */
 int view_nodes_reserve(sv_view *v, size_t n);
 
 /* view_tree.c: the samples into the nodes the stacks made, then totals, children and
@@ -282,7 +308,7 @@ static inline xspan view_node_xspan(const sv_view *v, uint32_t n)
 {
 	uint32_t i = v->xidx ? v->xidx[n] : XS_INCLUSIVE;
 	if (i == XS_INCLUSIVE)
-		return (xspan){ v->nodes[n].st.first, v->nodes[n].st.last, v->nodes[n].st.max };
+		return (xspan){ view_node_first(v, n), view_node_last(v, n), v->nodes[n].st.max };
 	if (i == XS_NONE)
 		return (xspan){ INFINITY, -INFINITY, -INFINITY };
 	return v->xs[i];

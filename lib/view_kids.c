@@ -19,7 +19,7 @@ static const char *node_name_of(const void *ctx, uint32_t node)
 static sv_keyed node_key(const sv_view *v, uint32_t node)
 {
 	const vnode *c = &v->nodes[node];
-	return (sv_keyed){ fabs(c->st.inc), c->st.first, view_name_rank(v, c->name), node };
+	return (sv_keyed){ fabs(c->st.inc), view_node_first(v, node), view_name_rank(v, c->name), node };
 }
 
 /* Node i's list sorted (§6.1: largest |inclusive| first, then earliest, then by name); rec:

@@ -163,8 +163,9 @@ void sv_view_summary(sv_summary *out, const sv_view *v)
 	const vnode *r = &v->nodes[SV_NODE_ROOT];
 	out->metric = r->st.inc;
 	out->count = r->st.inc_ct;
-	out->first = isfinite(r->st.first) ? r->st.first : 0;
-	out->last = isfinite(r->st.last) ? r->st.last : 0;
+	double first = view_node_first(v, SV_NODE_ROOT), last = view_node_last(v, SV_NODE_ROOT);
+	out->first = isfinite(first) ? first : 0;
+	out->last = isfinite(last) ? last : 0;
 	double span = out->last - out->first;
 	out->metric_per_interval = span != 0 ? out->metric / span : 0;
 	out->time_bucket = v->has_range ? (v->hi - v->lo) / SV_WHEN_LEN : 0;
@@ -286,10 +287,10 @@ void sv_view_timing(const sv_view *v, double *filter_ms, double *tree_ms)
 size_t sv_view_memory(const sv_view *v)
 {
 	uint32_t nst = sv_source_stack_count(v->src);
-	/* per node besides it and its parent: child list (8), own span's place (4), alive (1), Fold%'s
+	/* per node besides it, its span (unless one_time) and its parent: child list (8), own span's place (4), alive (1), Fold%'s
 	 * remap (4), the Fold table once something folded; the own spans as many as there are (their
 	 * table's room past them, doubled as it grew, is never touched) */
-	return (size_t)v->node_cap * (sizeof(vnode) + 4) + (size_t)v->nnodes * (v->remap ? 17 : 13) +
+	return (size_t)v->node_cap * (sizeof(vnode) + (v->span ? sizeof(vspan) : 0) + 4) + (size_t)v->nnodes * (v->remap ? 17 : 13) +
 	       (v->fold ? ((size_t)v->nnodes + 1) * sizeof(vfold) : 0) +
 	       v->nxs * sizeof(xspan) + (size_t)nst * (v->stack_pre ? 9 : 5) +
 	       (size_t)v->nfm * sizeof(frame_memo) +

@@ -57,12 +57,15 @@ static inline void node_add(sv_view *v, uint32_t node, double m, double c, bool 
 		v->fold[node].fold_ct += c;
 	}
 	n->nsamp += k;
-	if (first < n->st.first)
-		n->st.first = first;
-	if (end > n->st.last)
-		n->st.last = end;
 	if (max > n->st.max)
 		n->st.max = max;
+	if (v->span) {
+		vspan *sp = &v->span[node];
+		if (first < sp->first)
+			sp->first = first;
+		if (end > sp->last)
+			sp->last = end;
+	}
 }
 
 /* The samples by stack, from the source's sums (sv_source_sum_stacks), when the time range
@@ -130,8 +133,11 @@ static void add_samples(sv_view *v)
 		/* A sample's node is a random read: ask for the ones a few samples ahead. */
 		if (i + 16 < ns && stk[i + 16] != SV_STACK_NONE)
 			__builtin_prefetch(&v->stack_node[stk[i + 16]]);
-		if (i + 8 < ns && stk[i + 8] != SV_STACK_NONE && v->stack_node[stk[i + 8]] != NONE32)
+		if (i + 8 < ns && stk[i + 8] != SV_STACK_NONE && v->stack_node[stk[i + 8]] != NONE32) {
 			__builtin_prefetch(&nodes[v->stack_node[stk[i + 8]]].st, 1);
+			if (v->span)
+				__builtin_prefetch(&v->span[v->stack_node[stk[i + 8]]], 1);
+		}
 		bool folded;
 		uint32_t node = stack_target(v, stk[i], &folded);
 		if (node == NONE32)
@@ -168,12 +174,12 @@ static int xs_add(sv_view *v, uint32_t node, xspan x)
 /* A node's own span kept apart (xs) before its children's are added to its stats. */
 static int keep_xspan(sv_view *v, uint32_t node)
 {
-	const vstats *s = &v->nodes[node].st;
-	if (s->first == INFINITY && s->last == -INFINITY && s->max == -INFINITY) {
+	xspan x = { view_node_first(v, node), view_node_last(v, node), v->nodes[node].st.max };
+	if (x.first == INFINITY && x.last == -INFINITY && x.max == -INFINITY) {
 		v->xidx[node] = XS_NONE;
 		return 0;
 	}
-	return xs_add(v, node, (xspan){ s->first, s->last, s->max });
+	return xs_add(v, node, x);
 }
 
 /* Inclusive totals by one backward pass (a parent's id is below its children's); each node's
@@ -186,9 +192,13 @@ static int accumulate(sv_view *v)
 	if (!v->alive || !(v->xidx = sv_malloc_big(((size_t)v->nnodes + 1) * sizeof(*v->xidx))))
 		return SV_ENOMEM;
 	memset(v->xidx, 0xff, ((size_t)v->nnodes + 1) * sizeof(*v->xidx)); /* XS_INCLUSIVE */
+	vspan *span = v->span;
 	for (uint32_t i = v->nnodes; i-- > 1;) {
-		if (i > 16)
+		if (i > 16) {
 			__builtin_prefetch(&v->nodes[v->parent[i - 16]].st, 1);
+			if (span)
+				__builtin_prefetch(&span[v->parent[i - 16]], 1);
+		}
 		vnode *n = &v->nodes[i];
 		uint32_t pi = v->parent[i];
 		v->alive[i] = n->nsamp > 0;
@@ -198,12 +208,14 @@ static int accumulate(sv_view *v)
 		p->st.inc += n->st.inc;
 		p->st.inc_ct += n->st.inc_ct;
 		p->nsamp += n->nsamp;
-		if (n->st.first < p->st.first)
-			p->st.first = n->st.first;
-		if (n->st.last > p->st.last)
-			p->st.last = n->st.last;
 		if (n->st.max > p->st.max)
 			p->st.max = n->st.max;
+		if (span) {
+			if (span[i].first < span[pi].first)
+				span[pi].first = span[i].first;
+			if (span[i].last > span[pi].last)
+				span[pi].last = span[i].last;
+		}
 	}
 	if (v->nnodes)
 		v->alive[SV_NODE_ROOT] = 1;
@@ -285,10 +297,11 @@ static int fold_percent(sv_view *v)
 			if (v->xidx[p] == XS_NONE && xs_add(v, p, (xspan){ INFINITY, -INFINITY, -INFINITY }))
 				return SV_ENOMEM;
 			xspan *x = &v->xs[v->xidx[p]];
-			if (n->st.first < x->first)
-				x->first = n->st.first;
-			if (n->st.last > x->last)
-				x->last = n->st.last;
+			double first = view_node_first(v, i), last = view_node_last(v, i);
+			if (first < x->first)
+				x->first = first;
+			if (last > x->last)
+				x->last = last;
 			if (n->st.max > x->max)
 				x->max = n->st.max;
 			v->remap[i] = p;

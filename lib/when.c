@@ -271,7 +271,7 @@ int sv_view_when_scale(double *out, sv_view *v)
 		bool have_own = false;
 		int lo, hi;
 		if (from_inclusive) {
-			bucket_span(v, v->nodes[i].st.first, v->nodes[i].st.last, D, sp);
+			bucket_span(v, view_node_first(v, (uint32_t)i), view_node_last(v, (uint32_t)i), D, sp);
 			lo = sp[0], hi = sp[1];
 		} else {
 			/* a parent's span and a node's own span kept apart are random reads: asked

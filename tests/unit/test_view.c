@@ -705,6 +705,72 @@ static void test_exc_span(void **state)
 	sv_source_free(s);
 }
 
+/* A profile of one instant with its samples as data (a heap snapshot's) keeps no span per
+ * node: First and Last are that instant for every node with samples, and the own spans, the
+ * Fold% ones, ByName's, a time range's and a renewed view's come out as with spans kept. */
+static void test_one_instant(void **state)
+{
+	(void)state;
+	sv_source *s;
+	assert_int_equal(sv_source_new(&s, "test"), 0);
+	sv_source_set_scaling(s, SV_SCALING_DATA);
+	static const char *const p[][3] = { { "Main", "A", "X" }, { "Main", "B", "X" }, { "Main", "C" }, { "Main" } };
+	static const double m[] = { 10, 20, 30, 5 };
+	for (int i = 0; i < 4; i++) {
+		sv_stack_id st;
+		assert_int_equal(sv_source_intern_path(s, &st, p[i], p[i][2] ? 3 : i < 3 ? 2 : 1), 0);
+		assert_int_equal(sv_source_add_sample(s, st, 7, m[i], 1), 0);
+	}
+	for (int fold = 0; fold < 2; fold++) {
+		const char *box[SV_BOX_COUNT] = { 0 };
+		box[SV_BOX_FOLD_PCT] = fold ? "40" : NULL; /* 26: A and B fold into Main, not C (30) */
+		sv_view *v = fixture_view(s, box, 0);
+		sv_stats r = sv_view_node_stats(v, SV_NODE_ROOT);
+		assert_true(r.first == 7 && r.last == 7 && r.max == 30 && r.inc == 65);
+		sv_node_id main_ = child_named(v, SV_NODE_ROOT, "Main"), c = child_named(v, main_, "C");
+		sv_stats ms = sv_view_node_stats(v, main_);
+		assert_true(ms.first == 7 && ms.last == 7 && ms.max == 30);
+		assert_exc_span(v, SV_NODE_ROOT, INFINITY, -INFINITY, -INFINITY);
+		assert_exc_span(v, main_, 7, 7, fold ? 20 : 5);
+		assert_exc_span(v, c, 7, 7, 30);
+		if (!fold) {
+			sv_node_id a = child_named(v, main_, "A");
+			assert_exc_span(v, a, INFINITY, -INFINITY, -INFINITY);
+			assert_exc_span(v, child_named(v, a, "X"), 7, 7, 10);
+		} else {
+			assert_int_equal(child_named(v, main_, "A"), (sv_node_id)-1);
+		}
+		assert_int_equal(sv_view_byname_prepare(v), 0);
+		const sv_stats *x = sv_view_byname_stats(v, sv_view_byname_find(v, sv_view_name_find(v, fold ? "Main" : "X")));
+		assert_true(x->first == 7 && x->last == 7 && x->max == (fold ? 30 : 20));
+		sv_summary sum;
+		sv_view_summary(&sum, v);
+		assert_true(sum.first == 7 && sum.last == 7);
+		sv_view_free(v);
+	}
+	/* a range without the instant: no samples, no span; with it, the instant again, also in
+	 * a view renewed from another's memory */
+	const char *box[SV_BOX_COUNT] = { 0 };
+	box[SV_BOX_START] = "2";
+	box[SV_BOX_END] = "6";
+	sv_view *v = fixture_view(s, box, 0);
+	sv_stats r = sv_view_node_stats(v, SV_NODE_ROOT);
+	assert_true(r.first == INFINITY && r.last == -INFINITY && r.inc == 0);
+	sv_params np;
+	assert_int_equal(sv_params_init(&np), 0);
+	assert_int_equal(sv_params_set(&np, SV_BOX_START, "6"), 0);
+	assert_int_equal(sv_params_set(&np, SV_BOX_GROUP, "Main->M"), 0);
+	bool remade;
+	sv_error err;
+	assert_int_equal(sv_view_renew(&v, &np, &remade, &err), 0);
+	r = sv_view_node_stats(v, SV_NODE_ROOT);
+	assert_true(r.first == 7 && r.last == 7 && r.inc == 65);
+	assert_exc_span(v, child_named(v, SV_NODE_ROOT, "M"), 7, 7, 5);
+	sv_params_dispose(&np);
+	sv_view_free(v);
+	sv_source_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_time_boxes), cmocka_unit_test(test_summary_line),
@@ -712,6 +778,7 @@ int main(void)
 					    cmocka_unit_test(test_new_like_inc_exc),
 					    cmocka_unit_test(test_children_meet), cmocka_unit_test(test_entry_name_is_a_frame),
 					    cmocka_unit_test(test_shared_names_same_view),
-					    cmocka_unit_test(test_new_like_fold), cmocka_unit_test(test_plain_same_tree) };
+					    cmocka_unit_test(test_new_like_fold), cmocka_unit_test(test_plain_same_tree),
+					    cmocka_unit_test(test_one_instant) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
