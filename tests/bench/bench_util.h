@@ -37,7 +37,7 @@ static inline sv_source *bench_prefix(const sv_source *src, size_t n)
 	}
 	sv_samples smp = sv_source_samples(src);
 	for (size_t i = 0; i < n && i < smp.n; i++)
-		if (sv_source_add_sample(d, smp.stack[i], smp.time[i], sv_sample_metric(&smp, i), sv_sample_count(&smp, i)))
+		if (sv_source_add_sample(d, smp.stack[i], sv_sample_time(&smp, i), sv_sample_metric(&smp, i), sv_sample_count(&smp, i)))
 			exit(1);
 	return d;
 }
