@@ -749,7 +749,8 @@ void sv_view_free(sv_view *v)
 	free(v->remap);
 	free(v->fold);
 	free(v->xidx);
-	free(v->xs);
+	free(v->xs_max);
+	free(v->xs_span);
 	free(v->alive);
 	free(v->stack_node);
 	free(v->stack_pre);

@@ -63,7 +63,7 @@ typedef struct xspan {
 
 /* Where a node's exclusive span is (sv_view.xidx): a node without children has its
  * inclusive one; one with children and no samples of its own has none; the others have
- * theirs in sv_view.xs. */
+ * theirs in sv_view.xs_max and xs_span. */
 #define XS_INCLUSIVE UINT32_MAX
 #define XS_NONE (UINT32_MAX - 1)
 
@@ -119,9 +119,11 @@ struct sv_view {
 				* folds, each its own: view_remap) */
 	vfold *fold;           /* per node (nnodes of them) once a sample or Fold% folds into
 				* one; NULL: nothing folded, every node's Fold is 0 */
-	uint32_t *xidx;        /* per node: its exclusive span's place (XS_*, or in xs) */
-	xspan *xs;
-	size_t nxs, xs_cap;
+	uint32_t *xidx;        /* per node: its exclusive span's place (XS_*, or in xs_max) */
+	double *xs_max;        /* the own spans (nxs of them): largest metric, */
+	vspan *xs_span;        /* first and last, unless one_time: t_one where max is not
+				* -INFINITY (a sample's metric is finite) */
+	size_t nxs, xs_cap, xs_span_cap;
 	uint8_t *alive;
 
 	uint32_t *stack_node;  /* per stack: node, or UINT32_MAX when dropped */
@@ -311,7 +313,11 @@ static inline xspan view_node_xspan(const sv_view *v, uint32_t n)
 		return (xspan){ view_node_first(v, n), view_node_last(v, n), v->nodes[n].st.max };
 	if (i == XS_NONE)
 		return (xspan){ INFINITY, -INFINITY, -INFINITY };
-	return v->xs[i];
+	double max = v->xs_max[i];
+	if (v->xs_span)
+		return (xspan){ v->xs_span[i].first, v->xs_span[i].last, max };
+	bool any = max != -INFINITY;
+	return (xspan){ any ? v->t_one : INFINITY, any ? v->t_one : -INFINITY, max };
 }
 
 #endif

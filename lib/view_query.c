@@ -292,7 +292,7 @@ size_t sv_view_memory(const sv_view *v)
 	 * table's room past them, doubled as it grew, is never touched) */
 	return (size_t)v->node_cap * (sizeof(vnode) + (v->span ? sizeof(vspan) : 0) + 4) + (size_t)v->nnodes * (v->remap ? 17 : 13) +
 	       (v->fold ? ((size_t)v->nnodes + 1) * sizeof(vfold) : 0) +
-	       v->nxs * sizeof(xspan) + (size_t)nst * (v->stack_pre ? 9 : 5) +
+	       v->nxs * (sizeof(double) + (v->xs_span ? sizeof(vspan) : 0)) + (size_t)nst * (v->stack_pre ? 9 : 5) +
 	       (size_t)v->nfm * sizeof(frame_memo) +
 	       v->names.text.total + (size_t)v->names.cap * 12 +
 	       (v->bn->byname_st ? (size_t)view_name_count(v) * (sizeof(sv_stats) + 8) : 0);

@@ -161,17 +161,22 @@ static void add_samples(sv_view *v)
 	}
 }
 
-/* x as node's own span, in xs (fewer entries than nodes: a place below XS_NONE). */
+/* x as node's own span, in xs_max and xs_span (fewer entries than nodes: a place below
+ * XS_NONE). */
 static int xs_add(sv_view *v, uint32_t node, xspan x)
 {
-	if (SV_ARRAY_RESERVE(v->xs, v->xs_cap, v->nxs + 1))
+	if (SV_ARRAY_RESERVE(v->xs_max, v->xs_cap, v->nxs + 1) ||
+	    (!v->one_time && SV_ARRAY_RESERVE(v->xs_span, v->xs_span_cap, v->nxs + 1)))
 		return SV_ENOMEM;
-	v->xs[v->nxs] = x;
+	v->xs_max[v->nxs] = x.max;
+	if (v->xs_span)
+		v->xs_span[v->nxs] = (vspan){ x.first, x.last };
 	v->xidx[node] = (uint32_t)v->nxs++;
 	return 0;
 }
 
-/* A node's own span kept apart (xs) before its children's are added to its stats. */
+/* A node's own span kept apart (xs_max, xs_span) before its children's are added to its
+ * stats. */
 static int keep_xspan(sv_view *v, uint32_t node)
 {
 	xspan x = { view_node_first(v, node), view_node_last(v, node), v->nodes[node].st.max };
@@ -293,17 +298,19 @@ static int fold_percent(sv_view *v)
 				return SV_ENOMEM;
 			v->fold[p].fold += n->st.inc;
 			v->fold[p].fold_ct += n->st.inc_ct;
-			/* p has a child: its own span is in xs, or it had none */
+			/* p has a child: its own span is kept apart, or it had none */
 			if (v->xidx[p] == XS_NONE && xs_add(v, p, (xspan){ INFINITY, -INFINITY, -INFINITY }))
 				return SV_ENOMEM;
-			xspan *x = &v->xs[v->xidx[p]];
-			double first = view_node_first(v, i), last = view_node_last(v, i);
-			if (first < x->first)
-				x->first = first;
-			if (last > x->last)
-				x->last = last;
-			if (n->st.max > x->max)
-				x->max = n->st.max;
+			uint32_t x = v->xidx[p];
+			if (v->xs_span) {
+				double first = view_node_first(v, i), last = view_node_last(v, i);
+				if (first < v->xs_span[x].first)
+					v->xs_span[x].first = first;
+				if (last > v->xs_span[x].last)
+					v->xs_span[x].last = last;
+			}
+			if (n->st.max > v->xs_max[x])
+				v->xs_max[x] = n->st.max;
 			v->remap[i] = p;
 			v->alive[i] = 0;
 		} else {

@@ -278,8 +278,11 @@ int sv_view_when_scale(double *out, sv_view *v)
 			 * for 16 nodes ahead */
 			if (i > 16) { /* (not ROOT's: it has no parent) */
 				__builtin_prefetch(&span[2 * (size_t)v->parent[i - 16]], 1);
-				if (v->xidx && v->xidx[i - 16] < XS_NONE)
-					__builtin_prefetch(&v->xs[v->xidx[i - 16]]);
+				if (v->xidx && v->xidx[i - 16] < XS_NONE) {
+					__builtin_prefetch(&v->xs_max[v->xidx[i - 16]]);
+					if (v->xs_span)
+						__builtin_prefetch(&v->xs_span[v->xidx[i - 16]]);
+				}
 			}
 			own_span(v, (uint32_t)i, D, own);
 			have_own = true;
