@@ -287,10 +287,12 @@ void sv_view_timing(const sv_view *v, double *filter_ms, double *tree_ms)
 size_t sv_view_memory(const sv_view *v)
 {
 	uint32_t nst = sv_source_stack_count(v->src);
-	/* per node besides it, its span (unless one_time) and its parent: child list (8), own span's place (4), alive (1), Fold%'s
-	 * remap (4), the Fold table once something folded; the own spans as many as there are (their
-	 * table's room past them, doubled as it grew, is never touched) */
-	return (size_t)v->node_cap * (sizeof(vnode) + (v->span ? sizeof(vspan) : 0) + 4) + (size_t)v->nnodes * (v->remap ? 17 : 13) +
+	/* per node besides it, its span (unless one_time) and its parent: child list (8), own
+	 * span's place (4), alive (1), Fold%'s remap (4), the Fold table once something folded;
+	 * the own spans as many as there are (their table's room past them, doubled as it grew,
+	 * is never touched) */
+	size_t per_node = sizeof(vnode) + (v->span ? sizeof(vspan) : 0) + 4;
+	return (size_t)v->node_cap * per_node + (size_t)v->nnodes * (v->remap ? 17 : 13) +
 	       (v->fold ? ((size_t)v->nnodes + 1) * sizeof(vfold) : 0) +
 	       v->nxs * (sizeof(double) + (v->xs_span ? sizeof(vspan) : 0)) + (size_t)nst * (v->stack_pre ? 9 : 5) +
 	       (size_t)v->nfm * sizeof(frame_memo) +
