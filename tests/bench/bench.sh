@@ -289,6 +289,9 @@ awk -v ms="$ms" -v rss="$rss" 'BEGIN {printf "open (read, spanning tree, samples
 rss=$(tail -1 "$B/bench/rss")
 ms=$(best_of3 "$B/stackview" calltree "$H" --depth 3)
 awk -v ms="$ms" -v rss="$rss" 'BEGIN {printf "open and the first view (its call tree, 3 levels printed): %d ms, %.0f MB = %.0f bytes an object\n", ms, rss / 1024, rss * 1024 / 10000006}'
+# the view's own phases apart from the load, whose time swings by a second from run to run
+"$B/stackview" calltree "$H" --depth 3 --timing 2>&1 > /dev/null |
+	awk '/^timing: (load|filter|tree) / {t[$2] = $3} END {printf "  of which (one more run, --timing): load %.0f ms, view %.0f ms (filter %.0f, tree %.0f)\n", t["load"], t["filter"] + t["tree"], t["filter"], t["tree"]}'
 ms=$(best_of3 "$B/stackview" byname "$H" --priority 'App.Core!->5' --min-pct 1)
 echo "a Priority change (the file read again, the tree and ByName's first rows): $ms ms (goal <= 1000)"
 # in the terminal UI: two Priority changes and Esc back (one tree held at a time)
