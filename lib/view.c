@@ -319,12 +319,12 @@ static void memo_frame_like(build *b, const sv_view *like, sv_frame_id f)
 
 void view_node_init(sv_view *v, uint32_t i, uint32_t name)
 {
-	vnode *n = &v->nodes[i];
+	vnode *n = view_node(v, i);
 	memset(n, 0, sizeof(*n));
 	n->name = name;
 	n->st.max = -INFINITY;
-	if (v->span)
-		v->span[i] = (vspan){ INFINITY, -INFINITY };
+	if (!v->one_time)
+		*view_node_span(v, i) = (vspan){ INFINITY, -INFINITY };
 }
 
 void view_set_one_time(sv_view *v)
@@ -334,6 +334,7 @@ void view_set_one_time(sv_view *v)
 	v->one_time = v->scaling == SV_SCALING_DATA &&
 		      (!sv_source_sample_count(src) || sv_source_first_time(src) == sv_source_last_time(src));
 	v->t_one = sv_source_first_time(src);
+	v->node_size = sizeof(vnode) + (v->one_time ? 0 : sizeof(vspan));
 }
 
 int view_nodes_reserve(sv_view *v, size_t n)
@@ -344,7 +345,7 @@ int view_nodes_reserve(sv_view *v, size_t n)
 	 * power of two (up to twice the table, never touched but held and counted by
 	 * sv_view_memory); after that, room doubles. Both tables have the same room. */
 	size_t ncap = v->node_cap && n < 2 * v->node_cap ? 2 * v->node_cap : n;
-	vnode *nodes = realloc(v->nodes, ncap * sizeof(*nodes));
+	vnode *nodes = realloc(v->nodes, ncap * v->node_size);
 	if (!nodes)
 		return SV_ENOMEM;
 	v->nodes = nodes;
@@ -352,15 +353,8 @@ int view_nodes_reserve(sv_view *v, size_t n)
 	if (!parent)
 		return SV_ENOMEM;
 	v->parent = parent;
-	if (!v->one_time) {
-		vspan *span = realloc(v->span, ncap * sizeof(*span));
-		if (!span)
-			return SV_ENOMEM;
-		v->span = span;
-		sv_advise_huge(v->span, n * sizeof(*v->span));
-	}
 	v->node_cap = ncap;
-	sv_advise_huge(v->nodes, n * sizeof(*v->nodes)); /* what the stacks make is written at once */
+	sv_advise_huge(v->nodes, n * v->node_size); /* what the stacks make is written at once */
 	sv_advise_huge(v->parent, n * sizeof(*v->parent));
 	return 0;
 }
@@ -406,7 +400,7 @@ static int node_child(build *b, uint32_t *out, uint32_t parent, uint32_t name, b
 	if (b->first_kid_name[parent] != name) {
 		if (!(b->nflags[parent] & NODE_INDEXED)) {
 			for (uint32_t k = id; k != NONE32; k = b->next_kid[k]) {
-				int rc = sv_idmap_put(&b->child_index, ((uint64_t)parent << 32) | b->v->nodes[k].name, k);
+				int rc = sv_idmap_put(&b->child_index, ((uint64_t)parent << 32) | view_node(b->v, k)->name, k);
 				if (rc)
 					return rc;
 			}
@@ -663,11 +657,9 @@ int view_build(sv_view **out, const sv_source *src, const sv_params *params, con
 			 * again) made again here */
 			v->nodes = old->nodes;
 			v->parent = old->parent;
-			v->span = old->span;
 			v->node_cap = old->node_cap;
 			old->nodes = NULL;
 			old->parent = NULL;
-			old->span = NULL;
 			old->node_cap = 0;
 		}
 		sv_view_free(old);
@@ -741,7 +733,6 @@ void sv_view_free(sv_view *v)
 	sv_strtab_dispose(&v->names);
 	free(v->own_rank);
 	free(v->nodes);
-	free(v->span);
 	free(v->parent);
 	free(v->children);
 	free(v->kids);

@@ -158,7 +158,7 @@ int sv_view_compute_byname(const sv_view *v)
 	/* the walk: path[0, sp) holds the names from ROOT down to the current node's parent */
 	uint32_t *path = pos, sp = 0;
 	{
-		vnode *r = &v->nodes[SV_NODE_ROOT];
+		vnode *r = view_node(v, SV_NODE_ROOT);
 		v->bn->byname_st[r->name] = view_node_stats(v, SV_NODE_ROOT);
 		seen[r->name] = 1;
 		onpath[r->name]++;
@@ -168,21 +168,19 @@ int sv_view_compute_byname(const sv_view *v)
 	}
 	for (uint32_t k = 1; k < m; k++) {
 		if (k + 12 < m) {
-			const vnode *ahead = &v->nodes[order[k + 12]];
+			const vnode *ahead = view_node(v, order[k + 12]);
 			__builtin_prefetch(ahead);
-			if (v->span)
-				__builtin_prefetch(&v->span[order[k + 12]]);
 			__builtin_prefetch(&depth[order[k + 12]]);
 		}
 		if (k + 4 < m) {
-			uint32_t name = v->nodes[order[k + 4]].name;
+			uint32_t name = view_node(v, order[k + 4])->name;
 			__builtin_prefetch(&v->bn->byname_st[name], 1);
 			__builtin_prefetch(&onpath[name], 1);
 		}
 		uint32_t c = order[k];
 		while (sp > depth[c])
 			onpath[path[--sp]]--;
-		vnode *cn = &v->nodes[c];
+		vnode *cn = view_node(v, c);
 		sv_stats *bs = &v->bn->byname_st[cn->name];
 		if (!seen[cn->name]) {
 			stats_zero(bs);

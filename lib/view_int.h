@@ -34,8 +34,8 @@ typedef struct vstats {
 	double max;
 } vstats;
 
-/* A node is 48 bytes (the tree's passes read nodes at random: the smaller the fewer misses
- * and first touches; a 10M-object heap's view touches 10M of them). Aligning the table to
+/* A node is 48 bytes, 64 with its span (the tree's passes read nodes at random: the smaller
+ * the fewer misses and first touches; a 10M-object heap's view touches 10M of them). Aligning the table to
  * cache lines (posix_memalign) measured worse on the terminal UI's first GroupPats change
  * (+45 ms of ~400) for 0.3 s of a 10M-object heap view's 10 s. */
 typedef struct vnode {
@@ -45,8 +45,10 @@ typedef struct vnode {
 } vnode;
 _Static_assert(sizeof(vnode) == 48, "a node is 48 bytes");
 
-/* A node's first start and last end (until accumulate: over its own samples), in a table
- * beside the nodes (sv_view.span) unless every sample is at one time (sv_view.one_time). */
+/* A node's first start and last end (until accumulate: over its own samples), right after it
+ * in the node table (view_node_span) unless every sample is at one time (sv_view.one_time:
+ * then the nodes are 48 bytes apart, not 64). A table of its own measured 60 ms worse on the
+ * terminal UI's GroupPats change on the ByName tab (a second random read a node). */
 typedef struct vspan {
 	double first, last;
 } vspan;
@@ -98,11 +100,12 @@ struct sv_view {
 			     * sorts, 0: none */
 	uint32_t nown_rank;
 
+	/* node_cap entries node_size bytes apart, read through view_node: a vnode, then its
+	 * vspan unless one_time: every sample of a data-scaled source is at t_one (a heap
+	 * snapshot's, at 0); a node's First and Last are then t_one when it has samples
+	 * (view_node_first, view_node_last) */
 	vnode *nodes;
-	/* per node (node_cap of them, moved with the nodes), or NULL when one_time: every
-	 * sample of a data-scaled source is at t_one (a heap snapshot's, at 0); a node's First
-	 * and Last are then t_one when it has samples (view_node_first, view_node_last) */
-	vspan *span;
+	size_t node_size;
 	bool one_time;
 	double t_one;
 	uint32_t *parent;      /* per node (NONE for ROOT): apart, so passes over the tree's shape
@@ -154,21 +157,32 @@ struct sv_view {
 	bool np_known;
 };
 
+static inline vnode *view_node(const sv_view *v, uint32_t n)
+{
+	return (vnode *)((char *)v->nodes + (size_t)n * v->node_size);
+}
+
+/* Node n's span (not one_time). */
+static inline vspan *view_node_span(const sv_view *v, uint32_t n)
+{
+	return (vspan *)((char *)view_node(v, n) + sizeof(vnode));
+}
+
 /* Node n's first start and last end (INFINITY and -INFINITY: no sample). */
 static inline double view_node_first(const sv_view *v, uint32_t n)
 {
-	return v->span ? v->span[n].first : v->nodes[n].nsamp ? v->t_one : INFINITY;
+	return !v->one_time ? view_node_span(v, n)->first : view_node(v, n)->nsamp ? v->t_one : INFINITY;
 }
 
 static inline double view_node_last(const sv_view *v, uint32_t n)
 {
-	return v->span ? v->span[n].last : v->nodes[n].nsamp ? v->t_one : -INFINITY;
+	return !v->one_time ? view_node_span(v, n)->last : view_node(v, n)->nsamp ? v->t_one : -INFINITY;
 }
 
 /* Node n's sums as sv_view_node_stats gives them. */
 static inline sv_stats view_node_stats(const sv_view *v, uint32_t n)
 {
-	const vstats *s = &v->nodes[n].st;
+	const vstats *s = &view_node(v, n)->st;
 	const vfold *f = v->fold ? &v->fold[n] : NULL;
 	return (sv_stats){ .inc = s->inc, .inc_ct = s->inc_ct, .exc = s->exc, .exc_ct = s->exc_ct,
 			   .fold = f ? f->fold : 0, .fold_ct = f ? f->fold_ct : 0,
@@ -254,11 +268,11 @@ int view_build(sv_view **out, const sv_source *src, const sv_params *params, con
 	       sv_view **release, bool byname, sv_error *err);
 /* The view's time boxes normalised (§5.3) and its Fold% checked; 0 or SV_EINVAL, SV_ENOMEM. */
 int view_check_params(sv_view *v, sv_error *err);
-/* Node i as the stacks make it: no samples yet (its span too, when the view has spans). */
+/* Node i as the stacks make it: no samples yet (its span too, unless one_time). */
 void view_node_init(sv_view *v, uint32_t i, uint32_t name);
-/* v->one_time and v->t_one for the view's source and scaling. */
+/* v->one_time, v->t_one and v->node_size for the view's source and scaling. */
 void view_set_one_time(sv_view *v);
-/* Room for n nodes, their parents and spans; 0 or SV_ENOMEM. */
+/* Room for n nodes and their parents; 0 or SV_ENOMEM. */
 int view_nodes_reserve(sv_view *v, size_t n);
 
 /* view_tree.c: the samples into the nodes the stacks made, then totals, children and
@@ -310,7 +324,7 @@ static inline xspan view_node_xspan(const sv_view *v, uint32_t n)
 {
 	uint32_t i = v->xidx ? v->xidx[n] : XS_INCLUSIVE;
 	if (i == XS_INCLUSIVE)
-		return (xspan){ view_node_first(v, n), view_node_last(v, n), v->nodes[n].st.max };
+		return (xspan){ view_node_first(v, n), view_node_last(v, n), view_node(v, n)->st.max };
 	if (i == XS_NONE)
 		return (xspan){ INFINITY, -INFINITY, -INFINITY };
 	double max = v->xs_max[i];

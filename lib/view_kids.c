@@ -13,12 +13,12 @@
 static const char *node_name_of(const void *ctx, uint32_t node)
 {
 	const sv_view *v = ctx;
-	return view_name_str(v, v->nodes[node].name);
+	return view_name_str(v, view_node(v, node)->name);
 }
 
 static sv_keyed node_key(const sv_view *v, uint32_t node)
 {
-	const vnode *c = &v->nodes[node];
+	const vnode *c = view_node(v, node);
 	return (sv_keyed){ fabs(c->st.inc), view_node_first(v, node), view_name_rank(v, c->name), node };
 }
 
@@ -109,7 +109,7 @@ void view_sort_children(const sv_view *v)
 			if (rest) {
 				uint32_t a = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(rest));
 				for (uint32_t k = v->kids[a]; k < v->kids[a + 1] && k < v->kids[a] + 8; k++)
-					__builtin_prefetch(&v->nodes[v->children[k]].st.inc);
+					__builtin_prefetch(&view_node(v, v->children[k])->st.inc);
 			}
 			sort_list(v, i);
 		}

@@ -143,7 +143,6 @@ static void take_tree(sv_view *v, sv_view *prev)
 	v->own_rank = prev->own_rank;
 	v->nown_rank = prev->nown_rank;
 	v->nodes = prev->nodes;
-	v->span = prev->span;
 	v->parent = prev->parent;
 	v->node_cap = prev->node_cap;
 	v->nnodes = prev->nnodes;
@@ -157,14 +156,13 @@ static void take_tree(sv_view *v, sv_view *prev)
 	}
 	prev->own_rank = NULL;
 	prev->nodes = NULL;
-	prev->span = NULL;
 	prev->parent = NULL;
 	prev->stack_pre = NULL;
 	prev->stack_folded = NULL;
 	prev->stack_node = NULL;
 	sv_view_free(prev);
 	for (uint32_t i = 0; i < v->nnodes; i++)
-		view_node_init(v, i, v->nodes[i].name);
+		view_node_init(v, i, view_node(v, i)->name);
 }
 
 /* A view on prev's tree (LIKE_TREE); `release`: prev may be given up (*release is prev, set
@@ -184,6 +182,7 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 	v->scaling = prev->scaling;
 	v->one_time = prev->one_time;
 	v->t_one = prev->t_one;
+	v->node_size = prev->node_size;
 	v->inc_empty = prev->inc_empty;
 	sv_strtab_init(&v->names);
 	double t0 = sv_view_now_ms();
@@ -226,7 +225,7 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 			memcpy(v->stack_pre, prev->stack_pre, ((size_t)nst + 1) * sizeof(*v->stack_pre));
 		v->nnodes = prev->nnodes;
 		for (uint32_t i = 0; i < v->nnodes; i++)
-			view_node_init(v, i, prev->nodes[i].name);
+			view_node_init(v, i, view_node(prev, i)->name);
 		memcpy(v->parent, prev->parent, (size_t)v->nnodes * sizeof(*v->parent));
 		memcpy(v->stack_folded, prev->stack_folded, (size_t)nst + 1);
 		if (same_ie)

@@ -27,7 +27,7 @@ sv_name_id sv_view_name_find(const sv_view *v, const char *name)
 	return view_name_find(v, name, strlen(name));
 }
 
-sv_name_id sv_view_node_name(const sv_view *v, sv_node_id n) { return v->nodes[n].name; }
+sv_name_id sv_view_node_name(const sv_view *v, sv_node_id n) { return view_node(v, n)->name; }
 sv_node_id sv_view_node_parent(const sv_view *v, sv_node_id n) { return v->parent[n]; }
 sv_stats sv_view_node_stats(const sv_view *v, sv_node_id n) { return view_node_stats(v, n); }
 uint32_t sv_view_node_count(const sv_view *v) { return v->nnodes; }
@@ -160,7 +160,7 @@ int sv_view_location_sums(const sv_view *v, double **metric, double **count)
 
 void sv_view_summary(sv_summary *out, const sv_view *v)
 {
-	const vnode *r = &v->nodes[SV_NODE_ROOT];
+	const vnode *r = view_node(v, SV_NODE_ROOT);
 	out->metric = r->st.inc;
 	out->count = r->st.inc_ct;
 	double first = view_node_first(v, SV_NODE_ROOT), last = view_node_last(v, SV_NODE_ROOT);
@@ -287,11 +287,11 @@ void sv_view_timing(const sv_view *v, double *filter_ms, double *tree_ms)
 size_t sv_view_memory(const sv_view *v)
 {
 	uint32_t nst = sv_source_stack_count(v->src);
-	/* per node besides it, its span (unless one_time) and its parent: child list (8), own
+	/* per node besides it (and its span unless one_time) and its parent: child list (8), own
 	 * span's place (4), alive (1), Fold%'s remap (4), the Fold table once something folded;
 	 * the own spans as many as there are (their table's room past them, doubled as it grew,
 	 * is never touched) */
-	size_t per_node = sizeof(vnode) + (v->span ? sizeof(vspan) : 0) + 4;
+	size_t per_node = v->node_size + 4;
 	return (size_t)v->node_cap * per_node + (size_t)v->nnodes * (v->remap ? 17 : 13) +
 	       (v->fold ? ((size_t)v->nnodes + 1) * sizeof(vfold) : 0) +
 	       v->nxs * (sizeof(double) + (v->xs_span ? sizeof(vspan) : 0)) + (size_t)nst * (v->stack_pre ? 9 : 5) +

@@ -47,7 +47,7 @@ static bool any_folded(const sv_view *v)
 static inline void node_add(sv_view *v, uint32_t node, double m, double c, bool folded, uint32_t k, double first,
 			    double end, double max)
 {
-	vnode *n = &v->nodes[node];
+	vnode *n = view_node(v, node);
 	n->st.exc += m;
 	n->st.exc_ct += c;
 	n->st.inc += m;
@@ -59,8 +59,8 @@ static inline void node_add(sv_view *v, uint32_t node, double m, double c, bool 
 	n->nsamp += k;
 	if (max > n->st.max)
 		n->st.max = max;
-	if (v->span) {
-		vspan *sp = &v->span[node];
+	if (!v->one_time) {
+		vspan *sp = view_node_span(v, node);
 		if (first < sp->first)
 			sp->first = first;
 		if (end > sp->last)
@@ -125,7 +125,6 @@ static void add_samples(sv_view *v)
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
 	sv_samples smp = sv_source_samples(src);
 	bool tm = v->scaling == SV_SCALING_TIME;
-	vnode *nodes = v->nodes;
 	bool any = false;
 	double latest = 0;
 	memset(&v->np, 0, sizeof(v->np));
@@ -133,11 +132,8 @@ static void add_samples(sv_view *v)
 		/* A sample's node is a random read: ask for the ones a few samples ahead. */
 		if (i + 16 < ns && stk[i + 16] != SV_STACK_NONE)
 			__builtin_prefetch(&v->stack_node[stk[i + 16]]);
-		if (i + 8 < ns && stk[i + 8] != SV_STACK_NONE && v->stack_node[stk[i + 8]] != NONE32) {
-			__builtin_prefetch(&nodes[v->stack_node[stk[i + 8]]].st, 1);
-			if (v->span)
-				__builtin_prefetch(&v->span[v->stack_node[stk[i + 8]]], 1);
-		}
+		if (i + 8 < ns && stk[i + 8] != SV_STACK_NONE && v->stack_node[stk[i + 8]] != NONE32)
+			__builtin_prefetch(&view_node(v, v->stack_node[stk[i + 8]])->st, 1);
 		bool folded;
 		uint32_t node = stack_target(v, stk[i], &folded);
 		if (node == NONE32)
@@ -179,7 +175,7 @@ static int xs_add(sv_view *v, uint32_t node, xspan x)
  * stats. */
 static int keep_xspan(sv_view *v, uint32_t node)
 {
-	xspan x = { view_node_first(v, node), view_node_last(v, node), v->nodes[node].st.max };
+	xspan x = { view_node_first(v, node), view_node_last(v, node), view_node(v, node)->st.max };
 	if (x.first == INFINITY && x.last == -INFINITY && x.max == -INFINITY) {
 		v->xidx[node] = XS_NONE;
 		return 0;
@@ -197,29 +193,28 @@ static int accumulate(sv_view *v)
 	if (!v->alive || !(v->xidx = sv_malloc_big(((size_t)v->nnodes + 1) * sizeof(*v->xidx))))
 		return SV_ENOMEM;
 	memset(v->xidx, 0xff, ((size_t)v->nnodes + 1) * sizeof(*v->xidx)); /* XS_INCLUSIVE */
-	vspan *span = v->span;
+	bool spans = !v->one_time;
 	for (uint32_t i = v->nnodes; i-- > 1;) {
-		if (i > 16) {
-			__builtin_prefetch(&v->nodes[v->parent[i - 16]].st, 1);
-			if (span)
-				__builtin_prefetch(&span[v->parent[i - 16]], 1);
-		}
-		vnode *n = &v->nodes[i];
+		if (i > 16)
+			__builtin_prefetch(&view_node(v, v->parent[i - 16])->st, 1);
+		vnode *n = view_node(v, i);
 		uint32_t pi = v->parent[i];
 		v->alive[i] = n->nsamp > 0;
 		if (v->xidx[pi] == XS_INCLUSIVE && keep_xspan(v, pi))
 			return SV_ENOMEM;
-		vnode *p = &v->nodes[pi];
+		vnode *p = view_node(v, pi);
 		p->st.inc += n->st.inc;
 		p->st.inc_ct += n->st.inc_ct;
 		p->nsamp += n->nsamp;
 		if (n->st.max > p->st.max)
 			p->st.max = n->st.max;
-		if (span) {
-			if (span[i].first < span[pi].first)
-				span[pi].first = span[i].first;
-			if (span[i].last > span[pi].last)
-				span[pi].last = span[i].last;
+		if (spans) {
+			const vspan *cs = view_node_span(v, i);
+			vspan *ps = view_node_span(v, pi);
+			if (cs->first < ps->first)
+				ps->first = cs->first;
+			if (cs->last > ps->last)
+				ps->last = cs->last;
 		}
 	}
 	if (v->nnodes)
@@ -271,14 +266,14 @@ static int fold_percent(sv_view *v)
 		return SV_ENOMEM;
 	for (uint32_t i = 0; i < v->nnodes; i++)
 		v->remap[i] = i;
-	double threshold = pct * v->nodes[SV_NODE_ROOT].st.inc / 100.0;
+	double threshold = pct * view_node(v, SV_NODE_ROOT)->st.inc / 100.0;
 	uint32_t broken = view_name_find(v, "BROKEN", 6);
 	/* Top-down over ROOT's descendants; ROOT's own children are never folded. Node ids are
 	 * in parent-before-child order, so one forward pass sees every parent first. */
 	for (uint32_t i = 1; i < v->nnodes; i++) {
 		if (!v->alive[i])
 			continue;
-		vnode *n = &v->nodes[i];
+		vnode *n = view_node(v, i);
 		uint32_t p = v->parent[i];
 		if (p == SV_NODE_ROOT) {
 			v->remap[i] = i;
@@ -291,7 +286,7 @@ static int fold_percent(sv_view *v)
 		}
 		double byname_inc = v->bn->byname_st[n->name].inc;
 		if (fabs(n->st.inc) < threshold && n->name != broken && fabs(byname_inc) < threshold) {
-			vnode *pn = &v->nodes[p];
+			vnode *pn = view_node(v, p);
 			pn->st.exc += n->st.inc;
 			pn->st.exc_ct += n->st.inc_ct;
 			if (fold_table(v))
