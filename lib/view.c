@@ -652,7 +652,7 @@ int view_build(sv_view **out, const sv_source *src, const sv_params *params, con
 		goto fail_nomem;
 	if (release) { /* every check on params passed: the old view's memory is the tree's */
 		sv_view *old = *release;
-		if (old->node_cap >= (size_t)nst + 1 && old->one_time == v->one_time) {
+		if (old->node_cap >= (size_t)nst + 1 && old->node_size == v->node_size) {
 			/* its node table (the largest, mapped apart: new pages would fault in
 			 * again) made again here */
 			v->nodes = old->nodes;

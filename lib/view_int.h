@@ -35,9 +35,9 @@ typedef struct vstats {
 } vstats;
 
 /* A node is 48 bytes, 64 with its span (the tree's passes read nodes at random: the smaller
- * the fewer misses and first touches; a 10M-object heap's view touches 10M of them). Aligning the table to
- * cache lines (posix_memalign) measured worse on the terminal UI's first GroupPats change
- * (+45 ms of ~400) for 0.3 s of a 10M-object heap view's 10 s. */
+ * the fewer misses and first touches; a 10M-object heap's view touches 10M of them).
+ * Aligning the table to cache lines (posix_memalign) measured worse on the terminal UI's
+ * first GroupPats change (+45 ms of ~400) for 0.3 s of a 10M-object heap view's 10 s. */
 typedef struct vnode {
 	uint32_t name;
 	uint32_t nsamp; /* inclusive number of samples (at most SV_MAX_SAMPLES) */

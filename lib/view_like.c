@@ -180,9 +180,7 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 		return sv_error_set(err, SV_ENOMEM, NULL);
 	v->src = prev->src;
 	v->scaling = prev->scaling;
-	v->one_time = prev->one_time;
-	v->t_one = prev->t_one;
-	v->node_size = prev->node_size;
+	view_set_one_time(v);
 	v->inc_empty = prev->inc_empty;
 	sv_strtab_init(&v->names);
 	double t0 = sv_view_now_ms();

@@ -294,7 +294,8 @@ size_t sv_view_memory(const sv_view *v)
 	size_t per_node = v->node_size + 4;
 	return (size_t)v->node_cap * per_node + (size_t)v->nnodes * (v->remap ? 17 : 13) +
 	       (v->fold ? ((size_t)v->nnodes + 1) * sizeof(vfold) : 0) +
-	       v->nxs * (sizeof(double) + (v->xs_span ? sizeof(vspan) : 0)) + (size_t)nst * (v->stack_pre ? 9 : 5) +
+	       v->nxs * (sizeof(double) + (v->xs_span ? sizeof(vspan) : 0)) +
+	       (size_t)nst * (v->stack_pre ? 9 : 5) +
 	       (size_t)v->nfm * sizeof(frame_memo) +
 	       v->names.text.total + (size_t)v->names.cap * 12 +
 	       (v->bn->byname_st ? (size_t)view_name_count(v) * (sizeof(sv_stats) + 8) : 0);

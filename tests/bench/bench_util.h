@@ -36,9 +36,11 @@ static inline sv_source *bench_prefix(const sv_source *src, size_t n)
 			exit(1);
 	}
 	sv_samples smp = sv_source_samples(src);
-	for (size_t i = 0; i < n && i < smp.n; i++)
-		if (sv_source_add_sample(d, smp.stack[i], sv_sample_time(&smp, i), sv_sample_metric(&smp, i), sv_sample_count(&smp, i)))
+	for (size_t i = 0; i < n && i < smp.n; i++) {
+		double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i), c = sv_sample_count(&smp, i);
+		if (sv_source_add_sample(d, smp.stack[i], t, m, c))
 			exit(1);
+	}
 	return d;
 }
 
