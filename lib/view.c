@@ -697,7 +697,7 @@ int view_build(sv_view **out, const sv_source *src, const sv_params *params, con
 	v->nfm = nf;
 	b.fm = NULL;
 	build_dispose(&b); /* before the samples: the peak is the tree's alone */
-	if ((rc = sv_view_finish(v, t0, byname)))
+	if ((rc = sv_view_finish(v, t0, byname, NULL)))
 		goto fail_nomem;
 	*out = v;
 	v = NULL;

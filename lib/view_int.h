@@ -275,12 +275,36 @@ void view_set_one_time(sv_view *v);
 /* Room for n nodes and their parents; 0 or SV_ENOMEM. */
 int view_nodes_reserve(sv_view *v, size_t n);
 
+/* What a view refiltered from another takes from it (view_like: other IncPats or ExcPats,
+ * the same time range, Fold% in neither). A node whose subtree kept the same stacks is clean
+ * (dirty[n] == 0): its sums, span, Fold, own span and When row are the other view's, not
+ * summed again (the same sums in the same order: the same bits). The arrays are that view's,
+ * borrowed or taken (`owned`: view_like frees them). */
+typedef struct view_was {
+	uint8_t *dirty; /* per node: 1 when a stack in its subtree was kept and is not, or the
+			 * other way (ROOT always); the node's sums are made again */
+	uint8_t *alive;
+	uint32_t *xidx;
+	double *xs_max;
+	vspan *xs_span;
+	vfold *fold;
+	float *inc_rows; /* NULL: the other view's When rows were not made */
+	uint32_t *inc_off;
+	uint8_t *inc_lo, *inc_w;
+	bool owned;
+} view_was;
+
 /* view_tree.c: the samples into the nodes the stacks made, then totals, children and
  * Fold% (t0: when the view's build began, for its timings), and ByName with `byname` (else
- * when first asked for); 0 or SV_ENOMEM. */
-int sv_view_finish(sv_view *v, double t0, bool byname);
+ * when first asked for); `was`: the clean nodes' sums are in them already, their own spans and
+ * Fold taken from was (NULL: every node summed); 0 or SV_ENOMEM. */
+int sv_view_finish(sv_view *v, double t0, bool byname, const view_was *was);
 /* A monotonic clock in ms, for the phases' timings. */
 double sv_view_now_ms(void);
+
+/* when.c: the When rows of a view refiltered from another whose rows were made, the clean
+ * nodes' copied from them (sv_view_when_scale's, made at once). 0 or SV_ENOMEM. */
+int view_when_like(sv_view *v, const view_was *was);
 
 /* view_kids.c: node n's children in their order (its list sorted first when it is not yet);
  * every list sorted at once, for a walk of the whole tree. A view is asked from one thread

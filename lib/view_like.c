@@ -67,8 +67,9 @@ out:
  * transform_stacks carries them (a stack that made no node of its own, folded or an entry
  * group's inside, adds no entries; nor does a root-most frame that folds), each stack's node
  * kept from prev (v->stack_pre). A kept stack's frame folds in v->fm as it did in prev's.
- * 0 or SV_ENOMEM. */
-static int refilter_stacks(sv_view *v, uint64_t need)
+ * `dirty` (NULL: not asked): the node of each stack whose node is not `old`'s (prev's
+ * stack_node) marked, as long as *changes, counted down, stays above 0. 0 or SV_ENOMEM. */
+static int refilter_stacks(sv_view *v, uint64_t need, const uint32_t *old, uint8_t *dirty, uint32_t *changes)
 {
 	uint32_t nst = sv_source_stack_count(v->src);
 	const sv_stack_id *caller = sv_source_stack_callers(v->src);
@@ -103,7 +104,14 @@ static int refilter_stacks(sv_view *v, uint64_t need)
 			in = (c != SV_STACK_NONE ? inc_of[c] : 0) | (own ? m->inc : 0);
 			inc_of[s] = in;
 		}
-		v->stack_node[s] = !disc[s] && (in & need) == need ? pre[s] : NONE32;
+		uint32_t node = !disc[s] && (in & need) == need ? pre[s] : NONE32;
+		/* (old may be stack_node itself: read before it is written) */
+		if (dirty && node != old[s]) {
+			dirty[pre[s]] = 1; /* (kept before or now: pre[s] is a node) */
+			if (!--*changes) /* too many: not marked further */
+				dirty = NULL;
+		}
+		v->stack_node[s] = node;
 	}
 	free(inc_of);
 	free(disc);
@@ -132,8 +140,9 @@ static like_kind like_of(const sv_view *prev, const sv_params *params)
 }
 
 /* prev's arrays given to v (sv_view_renew): its names, nodes, per-stack arrays and, when v
- * has no copy of them, its frames' memos; then the rest of it freed. */
-static void take_tree(sv_view *v, sv_view *prev)
+ * has no copy of them, its frames' memos; with `was`, what its clean nodes keep (view_was,
+ * was->dirty set already); then the rest of it freed. */
+static void take_tree(sv_view *v, sv_view *prev, view_was *was)
 {
 	v->base = prev->base;
 	v->nbase = prev->nbase;
@@ -160,14 +169,61 @@ static void take_tree(sv_view *v, sv_view *prev)
 	prev->stack_pre = NULL;
 	prev->stack_folded = NULL;
 	prev->stack_node = NULL;
+	if (was) { /* what the clean nodes keep: taken before prev is freed */
+		*was = (view_was){ was->dirty, prev->alive, prev->xidx, prev->xs_max, prev->xs_span, prev->fold,
+				   prev->inc_rows, prev->inc_off, prev->inc_lo, prev->inc_w, true };
+		prev->alive = NULL, prev->xidx = NULL, prev->xs_max = NULL, prev->xs_span = NULL, prev->fold = NULL;
+		prev->inc_rows = NULL, prev->inc_off = NULL, prev->inc_lo = prev->inc_w = NULL;
+	}
 	sv_view_free(prev);
-	for (uint32_t i = 0; i < v->nnodes; i++)
-		view_node_init(v, i, view_node(v, i)->name);
+}
+
+static void was_dispose(view_was *was)
+{
+	if (was->owned) {
+		free(was->alive);
+		free(was->xidx);
+		free(was->xs_max);
+		free(was->xs_span);
+		free(was->fold);
+		free(was->inc_rows);
+		free(was->inc_off);
+		free(was->inc_lo);
+		free(was->inc_w);
+	}
+	free(was->dirty);
+}
+
+/* Whether a view with v's params, refiltered from prev, can take prev's sums for the nodes
+ * whose stacks stay (view_was): the same time range, and Fold% in neither (which moves sums
+ * between nodes by the totals). */
+static bool can_keep_sums(const sv_view *v, const sv_view *prev)
+{
+	double pct;
+	bool fold_pct = sv_parse_number(v->params.box[SV_BOX_FOLD_PCT], &pct) && pct > 0;
+	return !fold_pct && !prev->remap && prev->xidx && prev->alive && v->has_range == prev->has_range &&
+	       v->lo == prev->lo && v->hi == prev->hi;
+}
+
+/* Nodes marked by refilter_stacks, and ROOT, marked up to ROOT (children have higher ids than
+ * their parents); how many are. */
+static uint32_t mark_dirty(sv_view *v, uint8_t *dirty)
+{
+	uint32_t n = 0;
+	dirty[SV_NODE_ROOT] = 1;
+	for (uint32_t i = v->nnodes; i-- > 1;)
+		if (dirty[i]) {
+			dirty[v->parent[i]] = 1;
+			n++;
+		}
+	return n + 1;
 }
 
 /* A view on prev's tree (LIKE_TREE); `release`: prev may be given up (*release is prev, set
  * to NULL once it is), its arrays taken over instead of copied, once params passed every
- * check but memory; `byname`: ByName made with the tree (view_from's rule). */
+ * check but memory; `byname`: ByName made with the tree (view_from's rule). Other IncPats or
+ * ExcPats on the same range (can_keep_sums): the nodes whose stacks stay keep prev's sums and
+ * When rows (view_was), the others are summed again. */
 static int view_like(sv_view **out, const sv_view *prev, const sv_params *params, sv_view **release, bool byname,
 		     sv_error *err)
 {
@@ -175,6 +231,8 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 	bool same_ie = same_box(pp, params, SV_BOX_INC) && same_box(pp, params, SV_BOX_EXC);
 	int rc;
 	uint64_t need = 0;
+	view_was was = { 0 };
+	bool keep = false;
 	sv_view *v = view_alloc();
 	if (!v)
 		return sv_error_set(err, SV_ENOMEM, NULL);
@@ -201,13 +259,20 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 	}
 	if (!same_ie && (rc = refilter_frames(v, prev, &need, err)))
 		goto out;
+	keep = !same_ie && can_keep_sums(v, prev);
+	if (keep && !(was.dirty = calloc((size_t)prev->nnodes + 1, 1))) {
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
+		goto out;
+	}
+	const uint32_t *old_node = prev->stack_node;
 	if (release) { /* every check on params passed: prev's memory is the new view's */
-		take_tree(v, *release);
+		take_tree(v, *release, keep ? &was : NULL);
 		*release = NULL;
 		prev = NULL;
+		old_node = v->stack_node; /* (refiltered in place) */
 	} else {
-		/* the names, the nodes (as the stacks made them, before any sample) and each
-		 * stack's node */
+		/* the names, the nodes (as the stacks made them, before any sample; with their sums
+		 * when clean ones keep them) and each stack's node */
 		v->stack_node = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_node));
 		v->stack_folded = malloc((size_t)nst + 1);
 		if (v->fm && !(v->stack_pre = sv_malloc_big(((size_t)nst + 1) * sizeof(*v->stack_pre)))) {
@@ -222,24 +287,48 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 		if (v->fm)
 			memcpy(v->stack_pre, prev->stack_pre, ((size_t)nst + 1) * sizeof(*v->stack_pre));
 		v->nnodes = prev->nnodes;
-		for (uint32_t i = 0; i < v->nnodes; i++)
-			view_node_init(v, i, view_node(prev, i)->name);
+		if (keep) {
+			memcpy(v->nodes, prev->nodes, (size_t)v->nnodes * v->node_size);
+			was = (view_was){ was.dirty, prev->alive, prev->xidx, prev->xs_max, prev->xs_span, prev->fold,
+					  prev->inc_rows, prev->inc_off, prev->inc_lo, prev->inc_w, false };
+		} else {
+			for (uint32_t i = 0; i < v->nnodes; i++)
+				view_node_init(v, i, view_node(prev, i)->name);
+		}
 		memcpy(v->parent, prev->parent, (size_t)v->nnodes * sizeof(*v->parent));
 		memcpy(v->stack_folded, prev->stack_folded, (size_t)nst + 1);
 		if (same_ie)
 			memcpy(v->stack_node, prev->stack_node, ((size_t)nst + 1) * sizeof(*v->stack_node));
 	}
-	if (!same_ie && (rc = refilter_stacks(v, need))) {
+	/* Most nodes to sum again (IncPats much narrower or wider than prev's: stacks that change
+	 * side, or marked nodes, past a quarter of the nodes): then all are, prev's arrays freed
+	 * first (the new view's take their memory, not fresh pages) */
+	uint32_t changes = v->nnodes / 4 + 1;
+	if (!same_ie && (rc = refilter_stacks(v, need, old_node, was.dirty, &changes))) {
 		rc = sv_error_set(err, rc, NULL);
 		goto out;
 	}
-	if ((rc = sv_view_finish(v, t0, byname))) {
+	bool held = keep || !prev; /* the nodes hold prev's sums */
+	if (keep && (!changes || mark_dirty(v, was.dirty) > v->nnodes / 4)) {
+		was_dispose(&was);
+		was = (view_was){ 0 };
+		keep = false;
+	}
+	if (held) { /* made ready for the samples */
+		for (uint32_t i = 0; i < v->nnodes; i++)
+			if (!keep || was.dirty[i])
+				view_node_init(v, i, view_node(v, i)->name);
+	}
+	if ((rc = sv_view_finish(v, t0, byname, keep ? &was : NULL)) ||
+	    (keep && was.inc_rows && (rc = view_when_like(v, &was)))) {
 		rc = sv_error_set(err, rc, NULL);
 		goto out;
 	}
+	was_dispose(&was);
 	*out = v;
 	return 0;
 out:
+	was_dispose(&was);
 	sv_view_free(v);
 	return rc;
 }

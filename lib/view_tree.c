@@ -72,7 +72,7 @@ static inline void node_add(sv_view *v, uint32_t node, double m, double c, bool 
  * takes every stack's samples whole or not at all (a stack with some inside and some not:
  * false, nothing done). Every sum is exact in any order (what the sums promise), so nodes
  * get the bits add_samples would give them. */
-static bool add_stack_sums(sv_view *v)
+static bool add_stack_sums(sv_view *v, const uint8_t *dirty)
 {
 	const sv_stack_sums *ss = sv_source_stack_sums(v->src);
 	if (!ss)
@@ -107,7 +107,8 @@ static bool add_stack_sums(sv_view *v)
 		v->np.net += x->metric;
 		latest = !any || x->last > latest ? x->last : latest;
 		any = true;
-		node_add(v, node, x->metric, x->count, folded, (uint32_t)x->n, x->first, end, x->max);
+		if (!dirty || dirty[node])
+			node_add(v, node, x->metric, x->count, folded, (uint32_t)x->n, x->first, end, x->max);
 	}
 	/* no metric is below 0 (no sums otherwise): the peak is the net, at the last sample */
 	v->np.peak = v->np.net;
@@ -116,9 +117,11 @@ static bool add_stack_sums(sv_view *v)
 	return true;
 }
 
-static void add_samples(sv_view *v)
+/* Every kept sample into its node, but those of clean nodes (dirty: NULL, none is), which
+ * have them already; the range's net and peak from them all. */
+static void add_samples(sv_view *v, const uint8_t *dirty)
 {
-	if (add_stack_sums(v))
+	if (add_stack_sums(v, dirty))
 		return;
 	const sv_source *src = v->src;
 	size_t ns = sv_source_sample_count(src);
@@ -148,7 +151,8 @@ static void add_samples(sv_view *v)
 		v->np.signed_metric |= m < 0;
 		latest = !any || t > latest ? t : latest;
 		any = true;
-		node_add(v, node, m, c, folded, 1, t, end, m);
+		if (!dirty || dirty[node])
+			node_add(v, node, m, c, folded, 1, t, end, m);
 	}
 	if (!v->np.signed_metric) { /* running sums only grow: the peak is the net, at the last sample */
 		v->np.peak = v->np.net;
@@ -187,18 +191,33 @@ static int keep_xspan(sv_view *v, uint32_t node)
  * own samples are in them already (add_samples). A parent is met first at its last child,
  * before anything is added to it: its own span is kept then. A node's totals are whole when
  * the pass reaches it (its children came before): whether it is alive is set then. */
-static int accumulate(sv_view *v)
+static int accumulate(sv_view *v, const view_was *was)
 {
 	v->alive = malloc((size_t)v->nnodes + 1);
 	if (!v->alive || !(v->xidx = sv_malloc_big(((size_t)v->nnodes + 1) * sizeof(*v->xidx))))
 		return SV_ENOMEM;
 	memset(v->xidx, 0xff, ((size_t)v->nnodes + 1) * sizeof(*v->xidx)); /* XS_INCLUSIVE */
+	/* a clean node's totals are whole already, and whether it is alive and its own span are
+	 * the other view's */
+	if (was)
+		memcpy(v->alive, was->alive, v->nnodes);
+	for (uint32_t i = 0; was && i < v->nnodes; i++) {
+		uint32_t x = was->dirty[i] ? XS_INCLUSIVE : was->xidx[i];
+		if (x < XS_NONE &&
+		    xs_add(v, i, (xspan){ was->xs_span ? was->xs_span[x].first : INFINITY,
+					  was->xs_span ? was->xs_span[x].last : -INFINITY, was->xs_max[x] }))
+			return SV_ENOMEM;
+		if (x >= XS_NONE)
+			v->xidx[i] = x;
+	}
 	bool spans = !v->one_time;
 	for (uint32_t i = v->nnodes; i-- > 1;) {
 		if (i > 16)
 			__builtin_prefetch(&view_node(v, v->parent[i - 16])->st, 1);
-		vnode *n = view_node(v, i);
 		uint32_t pi = v->parent[i];
+		if (was && !was->dirty[pi]) /* (then i is clean too: its node is not read) */
+			continue;
+		vnode *n = view_node(v, i);
 		v->alive[i] = n->nsamp > 0;
 		if (v->xidx[pi] == XS_INCLUSIVE && keep_xspan(v, pi))
 			return SV_ENOMEM;
@@ -328,15 +347,19 @@ double sv_view_now_ms(void)
 /* The samples into the nodes, then totals, children and Fold% (t0: when the view's build
  * began, for its timings). ByName is made when first asked for (sv_view_byname_prepare), or
  * here with `byname`. */
-int sv_view_finish(sv_view *v, double t0, bool byname)
+int sv_view_finish(sv_view *v, double t0, bool byname, const view_was *was)
 {
 	free(v->fold); /* (a tree taken from another view: made again if anything folds) */
 	v->fold = NULL;
 	if (any_folded(v) && fold_table(v))
 		return SV_ENOMEM;
-	add_samples(v);
+	/* a clean node's Fold is the other view's (what folded into it is the same) */
+	for (uint32_t i = 0; was && was->fold && v->fold && i < v->nnodes; i++)
+		if (!was->dirty[i])
+			v->fold[i] = was->fold[i];
+	add_samples(v, was ? was->dirty : NULL);
 	double t1 = sv_view_now_ms();
-	if (accumulate(v))
+	if (accumulate(v, was))
 		return SV_ENOMEM;
 	int rc = link_children(v);
 	if (!rc)

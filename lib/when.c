@@ -124,7 +124,8 @@ static void hist_add_row_at(float *dst, int dst_lo, const sv_view *v, sv_node_id
  * stack's samples go is looked up once per stack (its final node's row, where bucket b is at
  * fh[row - 32 + b]: offset + 32 - first bucket; UINT32_MAX: dropped), so a sample costs one
  * read in a table of stacks and one in its row. */
-static int fill_sparse(const sv_view *v, double D, float *fh, const uint32_t *off, const uint8_t *lo)
+static int fill_sparse(const sv_view *v, double D, float *fh, const uint32_t *off, const uint8_t *lo,
+		       const uint8_t *dirty)
 {
 	sv_samples smp = sv_source_samples(v->src);
 	uint32_t nst = sv_source_stack_count(v->src);
@@ -136,6 +137,8 @@ static int fill_sparse(const sv_view *v, double D, float *fh, const uint32_t *of
 	for (uint32_t s = 0; s <= nst; s++) {
 		uint32_t n = s < nst ? v->stack_node[s] : v->inc_empty ? SV_NODE_ROOT : UINT32_MAX;
 		uint32_t k = n == UINT32_MAX ? 0 : view_remap(v, n);
+		if (dirty && n != UINT32_MAX && !dirty[k]) /* (a clean node's row is whole) */
+			n = UINT32_MAX;
 		/* (offsets stop 64 below 2^32: never UINT32_MAX) */
 		row[s] = n == UINT32_MAX ? UINT32_MAX : off[k] + SV_WHEN_LEN - lo[k];
 	}
@@ -214,7 +217,7 @@ static int exc_rows(sv_view *v)
 	}
 	if (sv_rows_place(&v->exc_rows, v->exc_off, v->exc_w, nn))
 		goto fail;
-	if (fill_sparse(v, D, v->exc_rows, v->exc_off, v->exc_lo)) /* (D > 0: sv_view_when_exc) */
+	if (fill_sparse(v, D, v->exc_rows, v->exc_off, v->exc_lo, NULL)) /* (D > 0: sv_view_when_exc) */
 		goto fail;
 	return 0;
 fail:
@@ -231,13 +234,10 @@ fail:
  * is a fraction of 32 per node). Each row is its node's own samples, added in sample order,
  * then its children's rows in descending node order (children before parents): the float32
  * sums of the dense computation, bucket for bucket. The exclusive table (sv_view_when_exc) is
- * built only when something asks for it. */
-int sv_view_when_scale(double *out, sv_view *v)
+ * built only when something asks for it. `was` (NULL: every row made): the clean nodes'
+ * buckets and rows are its own. 0 or SV_ENOMEM. */
+static int when_rows(double *out, sv_view *v, const view_was *was)
 {
-	if (v->inc_rows) {
-		*out = v->scale;
-		return 0;
-	}
 	size_t nn = v->nnodes;
 	double start, D;
 	sv_view_when_bounds(v, &start, &D);
@@ -270,7 +270,10 @@ int sv_view_when_scale(double *out, sv_view *v)
 		int8_t own[2] = { SV_WHEN_LEN, -1 }, sp[2];
 		bool have_own = false;
 		int lo, hi;
-		if (from_inclusive) {
+		if (was && !was->dirty[i]) { /* a clean node's buckets: the other view's */
+			lo = was->inc_w[i] ? was->inc_lo[i] : SV_WHEN_LEN;
+			hi = was->inc_w[i] ? lo + was->inc_w[i] - 1 : -1;
+		} else if (from_inclusive) {
 			bucket_span(v, view_node_first(v, (uint32_t)i), view_node_last(v, (uint32_t)i), D, sp);
 			lo = sp[0], hi = sp[1];
 		} else {
@@ -314,10 +317,17 @@ int sv_view_when_scale(double *out, sv_view *v)
 	}
 	if (!(v->inc_rows = calloc(total ? total : 1, sizeof(float))))
 		goto out;
+	/* a clean node's row is the other view's: the same buckets (its span is the same) */
+	const uint8_t *dirty = was ? was->dirty : NULL;
+	for (size_t i = 0; was && i < nn; i++) {
+		if (dirty[i] || !v->inc_w[i])
+			continue;
+		memcpy(v->inc_rows + v->inc_off[i], was->inc_rows + was->inc_off[i], v->inc_w[i] * sizeof(float));
+	}
 	/* the node's own samples in sample order, then its children's rows (children first);
 	 * a child's zero buckets are added too (x + 0 is x in float, and no row holds -0), so
 	 * the loop has no branch */
-	if (fill_sparse(v, D, v->inc_rows, v->inc_off, v->inc_lo))
+	if (fill_sparse(v, D, v->inc_rows, v->inc_off, v->inc_lo, dirty))
 		goto out;
 	for (size_t i = nn; i-- > 1;) {
 		/* a parent's place (16 ahead) and then its row (8 ahead) are random reads */
@@ -326,7 +336,7 @@ int sv_view_when_scale(double *out, sv_view *v)
 		if (i > 8) /* (not ROOT's: it has no parent) */
 			__builtin_prefetch(v->inc_rows + v->inc_off[v->parent[i - 8]], 1);
 		size_t p = v->parent[i];
-		if (!v->alive[i] || !v->inc_w[i] || v->inc_off[i] == v->inc_off[p])
+		if (!v->alive[i] || !v->inc_w[i] || v->inc_off[i] == v->inc_off[p] || (dirty && !dirty[p]))
 			continue;
 		const float *c = v->inc_rows + v->inc_off[i];
 		float *r = v->inc_rows + v->inc_off[p] + (v->inc_lo[i] - v->inc_lo[p]);
@@ -357,6 +367,21 @@ out:
 	}
 	free(span);
 	return rc;
+}
+
+int sv_view_when_scale(double *out, sv_view *v)
+{
+	if (v->inc_rows) {
+		*out = v->scale;
+		return 0;
+	}
+	return when_rows(out, v, NULL);
+}
+
+int view_when_like(sv_view *v, const view_was *was)
+{
+	double scale;
+	return when_rows(&scale, v, was);
 }
 
 int sv_view_when_exc(sv_view *v)

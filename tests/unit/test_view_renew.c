@@ -73,8 +73,9 @@ static void test_renew_keeps_old(void **state)
 
 /* Each allocation of a renewal failing in turn (other GroupPats, FoldPats, IncPats and time
  * range, on the tutorial with the stacks' sums shared as the terminal UI has them; from a
- * view whose ByName was asked for, so that the new one makes it with its tree, and from one
- * whose was not): the result is the new view, or SV_ENOMEM and a view with the old
+ * view whose ByName and When rows were asked for, so that the new one makes ByName with its
+ * tree and keeps the rows of nodes an IncPats change leaves whole, and from one whose were
+ * not): the result is the new view, or SV_ENOMEM and a view with the old
  * parameters, the old one or one made again, and no block is left behind. */
 static void test_renew_out_of_memory(void **state)
 {
@@ -98,8 +99,11 @@ static void test_renew_out_of_memory(void **state)
 			long live0 = live;
 			sv_view *v;
 			assert_int_equal(sv_view_new(&v, s, &p0, &err), 0);
-			if (k % 2)
+			double scale;
+			if (k % 2) { /* (and its When rows: the IncPats change keeps the clean ones) */
 				assert_int_equal(sv_view_byname_prepare(v), 0);
+				assert_int_equal(sv_view_when_scale(&scale, v), 0);
+			}
 			sv_view *was = v;
 			bool remade = false;
 			alloc_fail_arm(n, false);

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/* A view refiltered from another (other IncPats or ExcPats on the same time range) keeps the
+ * other's sums, own spans, Fold and When rows for the nodes whose stacks stay, and sums the
+ * rest again: it must be, bit for bit, the view the same tree gives summed whole. (A view
+ * sv_view_new makes has its own node ids, children summed in their order: with metrics no
+ * float holds exactly its last bits may differ; test_view.c compares those on integral
+ * metrics.) Checked on random trees (thousands of nodes, samples without a stack), grouped,
+ * folded, clipped by a range or not, with and without the previous view's When rows. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackview/source.h"
+#include "stackview/view.h"
+#include "stackview/when.h"
+#include "unit.h"
+#include "view_asserts.h"
+
+/* a and b, views on one tree (the same node ids), hold the same bits: each node's liveness,
+ * name, stats, own span and largest metric, When row and characters; ByName; net and peak. */
+static void assert_same(sv_view *a, sv_view *b)
+{
+	assert_int_equal(sv_view_node_count(a), sv_view_node_count(b));
+	char wa[SV_WHEN_LEN + 1], wb[SV_WHEN_LEN + 1];
+	for (sv_node_id n = 0; n < sv_view_node_count(a); n++) {
+		assert_int_equal(sv_view_node_alive(a, n), sv_view_node_alive(b, n));
+		assert_int_equal(sv_view_node_name(a, n), sv_view_node_name(b, n));
+		sv_stats sa = sv_view_node_stats(a, n), sb = sv_view_node_stats(b, n);
+		assert_memory_equal(&sa, &sb, sizeof(sv_stats));
+		double fa, la, fb, lb;
+		sv_view_node_exc_span(a, n, &fa, &la);
+		sv_view_node_exc_span(b, n, &fb, &lb);
+		assert_memory_equal(&fa, &fb, sizeof(double));
+		assert_memory_equal(&la, &lb, sizeof(double));
+		double ma = sv_view_node_exc_max(a, n), mb = sv_view_node_exc_max(b, n);
+		assert_memory_equal(&ma, &mb, sizeof(double));
+		assert_int_equal(sv_view_node_when(wa, a, n), 0); /* (the rows made first) */
+		assert_int_equal(sv_view_node_when(wb, b, n), 0);
+		assert_string_equal(wa, wb);
+		double ha[SV_WHEN_LEN], hb[SV_WHEN_LEN];
+		sv_view_node_inc_hist(ha, a, n);
+		sv_view_node_inc_hist(hb, b, n);
+		assert_memory_equal(ha, hb, sizeof(ha));
+	}
+	assert_same_byname(a, b);
+	sv_netpeak na, nb;
+	assert_int_equal(sv_view_net_peak(a, &na), 0);
+	assert_int_equal(sv_view_net_peak(b, &nb), 0);
+	assert_memory_equal(&na.net, &nb.net, sizeof(double));
+	assert_memory_equal(&na.peak, &nb.peak, sizeof(double));
+	assert_memory_equal(&na.peak_time, &nb.peak_time, sizeof(double));
+}
+
+/* The view prev's tree gives with p summed whole: made through a view of another time range
+ * (a range change keeps the tree; another range and other IncPats keep no sum). */
+static sv_view *summed_whole(const sv_view *prev, const sv_params *p)
+{
+	sv_params q;
+	sv_view *hop, *out;
+	sv_error err;
+	assert_int_equal(sv_params_copy(&q, sv_view_params(prev)), 0);
+	assert_int_equal(sv_params_set(&q, SV_BOX_START, "1"), 0);
+	assert_int_equal(sv_params_set(&q, SV_BOX_END, "2"), 0);
+	assert_int_equal(sv_view_new_like(&hop, prev, &q, &err), 0);
+	assert_int_equal(sv_view_new_like(&out, hop, p, &err), 0);
+	sv_view_free(hop);
+	sv_params_dispose(&q);
+	return out;
+}
+
+/* 1,500 stacks over 60 frames "mM!fK" (M of 4 modules), each 1 to 4 frames below none or an
+ * earlier one (so that subtrees hold many stacks), 12,000 samples at
+ * random times in [0, 1000) ms (or all at 500) with metrics of many bits, every 50th without
+ * a stack. */
+static sv_source *random_source(sv_scaling scaling, unsigned seed, bool one_instant)
+{
+	sv_source *s;
+	assert_int_equal(sv_source_new(&s, "random"), 0);
+	sv_source_set_scaling(s, scaling);
+	enum { NF = 60, NS = 1500, NSMP = 12000 };
+	sv_frame_id f[NF];
+	for (int k = 0; k < NF; k++) {
+		char name[32];
+		int len = snprintf(name, sizeof(name), "m%d!f%d", k % 4, k);
+		assert_int_equal(sv_source_intern_frame(s, &f[k], name, (size_t)len), 0);
+	}
+	uint64_t r = 0x9E3779B97F4A7C15ull ^ seed;
+#define NEXT() (r ^= r << 13, r ^= r >> 7, r ^= r << 17, r)
+	sv_stack_id leaf[NS];
+	for (int i = 0; i < NS; i++) {
+		sv_stack_id st = i && NEXT() % 2 ? leaf[NEXT() % (uint64_t)i] : SV_STACK_NONE;
+		int depth = 1 + (int)(NEXT() % 4);
+		for (int d = 0; d < depth; d++)
+			assert_int_equal(sv_source_intern_stack(s, &st, st, f[NEXT() % NF]), 0);
+		leaf[i] = st;
+	}
+	for (int i = 0; i < NSMP; i++) {
+		sv_stack_id st = i % 50 == 49 ? SV_STACK_NONE : leaf[NEXT() % NS];
+		double t = one_instant ? 500 : (double)(NEXT() % 1000000) / 1000.0;
+		double m = 0.1 + (double)(NEXT() % 100000) / 70001.0;
+		assert_int_equal(sv_source_add_sample(s, st, t, m, 1), 0);
+	}
+#undef NEXT
+	return s;
+}
+
+static void test_like_keeps_clean_sums(void **state)
+{
+	(void)state;
+	static const char *const groups[] = { "", "{m%}!->grp $1", "{m%}!=>ent $1" };
+	static const char *const folds[] = { "", "f7;f13" };
+	static const char *const ranges[][2] = { { "", "" }, { "250", "700" } };
+	static const char *const changes[][2] = {
+		/* IncPats, ExcPats: narrower, narrower, wider, all; every stack but not the
+		 * samples without one, all; out, then in with it out */
+		{ "f1", "" }, { "f1;f2", "" }, { "f1", "" },   { "", "" },    { "!", "" },	{ "", "" },
+		{ "", "f5" }, { "f3", "f5" },  { "f3;m2!", "f5" }, { "", "f5" }, { "m2!", "f5" },
+	};
+	for (int sc = 0; sc < 3; sc++) { /* time, data, data at one instant (as a heap snapshot) */
+		sv_source *s = random_source(sc ? SV_SCALING_DATA : SV_SCALING_TIME, (unsigned)sc, sc == 2);
+		for (size_t g = 0; g < 3; g++)
+			for (size_t fo = 0; fo < 2; fo++)
+				for (size_t rg = 0; rg < 2; rg++) {
+					sv_params p0;
+					sv_error err;
+					assert_int_equal(sv_params_init(&p0), 0);
+					assert_int_equal(sv_params_set(&p0, SV_BOX_GROUP, groups[g]), 0);
+					assert_int_equal(sv_params_set(&p0, SV_BOX_FOLD, folds[fo]), 0);
+					assert_int_equal(sv_params_set(&p0, SV_BOX_START, ranges[rg][0]), 0);
+					assert_int_equal(sv_params_set(&p0, SV_BOX_END, ranges[rg][1]), 0);
+					sv_view *prev;
+					assert_int_equal(sv_view_new(&prev, s, &p0, &err), 0);
+					for (size_t c = 0; c < sizeof(changes) / sizeof(changes[0]); c++) {
+						sv_params p;
+						assert_int_equal(sv_params_copy(&p, &p0), 0);
+						assert_int_equal(sv_params_set(&p, SV_BOX_INC, changes[c][0]), 0);
+						assert_int_equal(sv_params_set(&p, SV_BOX_EXC, changes[c][1]), 0);
+						/* the previous view's When rows made (as a screen makes them),
+						 * but every third time */
+						double scale;
+						if (c % 3 != 2)
+							assert_int_equal(sv_view_when_scale(&scale, prev), 0);
+						sv_view *like, *whole = summed_whole(prev, &p);
+						bool remade = true;
+						assert_int_equal(sv_view_new_like(&like, prev, &p, &err), 0);
+						assert_same(like, whole);
+						assert_int_equal(sv_view_renew(&prev, &p, &remade, &err), 0);
+						assert_false(remade);
+						assert_same(prev, whole);
+						sv_view_free(like);
+						sv_view_free(whole);
+						sv_params_dispose(&p);
+					}
+					sv_view_free(prev);
+					sv_params_dispose(&p0);
+				}
+		sv_source_free(s);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_like_keeps_clean_sums) };
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
