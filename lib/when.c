@@ -320,9 +320,12 @@ static int when_rows(double *out, sv_view *v, const view_was *was)
 	/* a clean node's row is the other view's: the same buckets (its span is the same) */
 	const uint8_t *dirty = was ? was->dirty : NULL;
 	for (size_t i = 0; was && i < nn; i++) {
-		if (dirty[i] || !v->inc_w[i])
+		if (dirty[i])
 			continue;
-		memcpy(v->inc_rows + v->inc_off[i], was->inc_rows + was->inc_off[i], v->inc_w[i] * sizeof(float));
+		const float *from = was->inc_rows + was->inc_off[i];
+		float *to = v->inc_rows + v->inc_off[i];
+		for (int k = 0; k < v->inc_w[i]; k++) /* (a bucket or two for most: no call) */
+			to[k] = from[k];
 	}
 	/* the node's own samples in sample order, then its children's rows (children first);
 	 * a child's zero buckets are added too (x + 0 is x in float, and no row holds -0), so
@@ -330,10 +333,11 @@ static int when_rows(double *out, sv_view *v, const view_was *was)
 	if (fill_sparse(v, D, v->inc_rows, v->inc_off, v->inc_lo, dirty))
 		goto out;
 	for (size_t i = nn; i-- > 1;) {
-		/* a parent's place (16 ahead) and then its row (8 ahead) are random reads */
-		if (i > 16)
+		/* a parent's place (16 ahead) and then its row (8 ahead) are random reads (not
+		 * asked for a clean parent's, which takes nothing) */
+		if (i > 16 && (!dirty || dirty[v->parent[i - 16]]))
 			__builtin_prefetch(&v->inc_off[v->parent[i - 16]]);
-		if (i > 8) /* (not ROOT's: it has no parent) */
+		if (i > 8 && (!dirty || dirty[v->parent[i - 8]])) /* (not ROOT's: it has no parent) */
 			__builtin_prefetch(v->inc_rows + v->inc_off[v->parent[i - 8]], 1);
 		size_t p = v->parent[i];
 		if (!v->alive[i] || !v->inc_w[i] || v->inc_off[i] == v->inc_off[p] || (dirty && !dirty[p]))
