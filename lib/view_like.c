@@ -121,8 +121,9 @@ static int refilter_stacks(sv_view *v, uint64_t need, const uint32_t *old, uint8
 /* What a view with params can take from prev (a view of the same source). */
 typedef enum like_kind {
 	LIKE_NOTHING, /* other GroupPats */
-	LIKE_NAMES,   /* other FoldPats, or ExcPats prev's tree cannot be refiltered for: the tree
-		       * made again from prev's frames' groups and names */
+	LIKE_NAMES,   /* other FoldPats, or ExcPats prev's tree cannot be refiltered for (it
+		       * lacks stacks they keep: view_like says so): the tree made again from
+		       * prev's frames' groups and names */
 	LIKE_TREE,    /* other IncPats, ExcPats, time range or Fold%: prev's tree, refiltered */
 } like_kind;
 
@@ -132,11 +133,31 @@ static like_kind like_of(const sv_view *prev, const sv_params *params)
 	bool same_ie = same_box(pp, params, SV_BOX_INC) && same_box(pp, params, SV_BOX_EXC);
 	if (!same_box(pp, params, SV_BOX_GROUP))
 		return LIKE_NOTHING;
-	if (!same_box(pp, params, SV_BOX_FOLD) ||
-	    (!same_ie && (!prev->stack_pre || !prev->fm ||
-			  !(same_box(pp, params, SV_BOX_EXC) || blank_box(pp, SV_BOX_EXC)))))
+	if (!same_box(pp, params, SV_BOX_FOLD) || (!same_ie && (!prev->stack_pre || !prev->fm)))
 		return LIKE_NAMES;
 	return LIKE_TREE;
+}
+
+enum { LIKE_LACKS = 1 }; /* view_like: prev's tree lacks stacks the new ExcPats keep */
+
+/* Whether prev's tree holds every stack v's ExcPats keep (v->fm matched again): a stack
+ * prev's ExcPats discarded made no node, so it must be discarded now too (a frame of it
+ * matching, its own or a caller's). Asked only when prev's ExcPats are not empty and differ. */
+static bool tree_holds(const sv_view *v, const sv_view *prev, int *rc)
+{
+	uint32_t nst = sv_source_stack_count(v->src);
+	const sv_stack_id *caller = sv_source_stack_callers(v->src);
+	const sv_frame_id *frame = sv_source_stack_frames(v->src);
+	uint8_t *disc = malloc((size_t)nst + 1);
+	*rc = disc ? 0 : SV_ENOMEM;
+	bool holds = disc != NULL;
+	for (uint32_t s = 0; holds && s < nst; s++) {
+		sv_stack_id c = caller[s];
+		disc[s] = v->fm[frame[s]].exc || (c != SV_STACK_NONE && disc[c]);
+		holds = disc[s] || prev->stack_pre[s] != NONE32;
+	}
+	free(disc);
+	return holds;
 }
 
 /* prev's arrays given to v (sv_view_renew): its names, nodes, per-stack arrays and, when v
@@ -259,6 +280,10 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 	}
 	if (!same_ie && (rc = refilter_frames(v, prev, &need, err)))
 		goto out;
+	if (!same_ie && !same_box(pp, params, SV_BOX_EXC) && !blank_box(pp, SV_BOX_EXC) && !tree_holds(v, prev, &rc)) {
+		rc = rc ? sv_error_set(err, rc, NULL) : LIKE_LACKS; /* (before prev is given up) */
+		goto out;
+	}
 	keep = !same_ie && can_keep_sums(v, prev);
 	if (keep && !(was.dirty = calloc((size_t)prev->nnodes + 1, 1))) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
@@ -340,16 +365,15 @@ static int view_from(sv_view **out, const sv_view *prev, const sv_params *params
 	/* ByName made with the tree where prev's was asked for (a view shown by name, changed):
 	 * then it is made while the tree is in the cache, not read from memory again later */
 	bool byname = prev->bn->byname_made;
-	switch (like_of(prev, params)) {
-	case LIKE_NOTHING:
+	like_kind k = like_of(prev, params);
+	if (k == LIKE_NOTHING)
 		return view_build(out, prev->src, params, NULL, release, byname, err);
-	case LIKE_NAMES:
-		return view_build(out, prev->src, params, prev->fm && prev->nfm == sv_source_frame_count(prev->src) ? prev : NULL,
-				release, byname, err);
-	case LIKE_TREE:
-	default:
-		return view_like(out, prev, params, release, byname, err);
-	}
+	int rc = k == LIKE_TREE ? view_like(out, prev, params, release, byname, err) : LIKE_LACKS;
+	if (rc != LIKE_LACKS)
+		return rc;
+	/* other FoldPats, or other ExcPats that keep stacks prev's discarded */
+	return view_build(out, prev->src, params, prev->fm && prev->nfm == sv_source_frame_count(prev->src) ? prev : NULL,
+			  release, byname, err);
 }
 
 int sv_view_new_like(sv_view **out, const sv_view *prev, const sv_params *params, sv_error *err)

@@ -242,7 +242,8 @@ static void test_new_like(void **state)
 }
 
 /* sv_view_new_like with other IncPats and ExcPats (the same GroupPats and FoldPats, the
- * previous ExcPats empty): the previous tree is kept, each stack's entries are carried again,
+ * previous ExcPats empty, or taking out less than these): the previous tree is kept, each
+ * stack's entries are carried again,
  * and the view is the one sv_view_new makes. On the tutorial and on a real perf recording,
  * grouped (entry groups and plain groups) and folded, each view made from the one before,
  * every other one trimmed first (sv_view_trim: made from scratch, the same view). */
@@ -256,7 +257,8 @@ static void test_new_like_inc_exc(void **state)
 		{ "Main", "" },
 		{ "DateTime;ntdll", "" },
 		{ "", "RtlGetSystemTimePrecise" },
-		{ "module mscorlib", "KiInterrupt" },
+		{ "", "RtlGetSystemTimePrecise;KiInterrupt" }, /* more out: the tree kept */
+		{ "module mscorlib", "KiInterrupt" },          /* less: made again */
 		{ "leaf_math", "" },
 		{ "worker;leaf", "leaf_mem" },
 		{ "module libc", "" },

@@ -5,7 +5,8 @@
  * sv_view_new makes has its own node ids, children summed in their order: with metrics no
  * float holds exactly its last bits may differ; test_view.c compares those on integral
  * metrics.) Checked on random trees (thousands of nodes, samples without a stack), grouped,
- * folded, clipped by a range or not, with and without the previous view's When rows. */
+ * folded, clipped by a range or not, with and without the previous view's When rows, and
+ * through ExcPats that take out more than the previous (the tree kept) or less (made again). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,8 @@ static void test_like_keeps_clean_sums(void **state)
 		 * samples without one, all; out, then in with it out */
 		{ "f1", "" }, { "f1;f2", "" }, { "f1", "" },   { "", "" },    { "!", "" },	{ "", "" },
 		{ "", "f5" }, { "f3", "f5" },  { "f3;m2!", "f5" }, { "", "f5" }, { "m2!", "f5" },
+		/* more out (prev's tree holds what stays), then less (it does not: made again) */
+		{ "m2!", "f5;f7" }, { "", "f5;f7;m3!" }, { "f1", "f7" }, { "", "" },
 	};
 	for (int sc = 0; sc < 3; sc++) { /* time, data, data at one instant (as a heap snapshot) */
 		sv_source *s = random_source(sc ? SV_SCALING_DATA : SV_SCALING_TIME, (unsigned)sc, sc == 2);
