@@ -76,7 +76,8 @@ static void test_renew_keeps_old(void **state)
  * view whose ByName and When rows were asked for, so that the new one makes ByName with its
  * tree and keeps the rows of nodes an IncPats change leaves whole, and from one whose were
  * not): the result is the new view, or SV_ENOMEM and a view with the old
- * parameters, the old one or one made again, and no block is left behind. */
+ * parameters, the old one or one made again, and no block is left behind. Last, from a view
+ * with ExcPats to ExcPats that take out more (its tree checked and kept). */
 static void test_renew_out_of_memory(void **state)
 {
 	(void)state;
@@ -91,14 +92,19 @@ static void test_renew_out_of_memory(void **state)
 		params_with("{%}!=>module $1", "ntdll", "", ""),
 		params_with("{%}!=>module $1", "%!?", "Main", "KiInterrupt"),
 		params_with("{%}!=>module $1", "%!?", "", ""),
+		params_with("{%}!=>module $1", "%!?", "", "KiInterrupt;ntdll"), /* from below */
 	};
+	/* the last from a view with ExcPats: the new ones take out more (the tree kept) */
+	sv_params px = params_with("{%}!=>module $1", "%!?", "", "KiInterrupt");
 	assert_int_equal(sv_params_set(&to[3], SV_BOX_START, "200"), 0);
+	size_t nto = sizeof(to) / sizeof(to[0]);
 	int kept = 0, remade_n = 0;
-	for (size_t k = 0; k < 2 * sizeof(to) / sizeof(to[0]); k++) {
+	for (size_t k = 0; k < 2 * nto; k++) {
+		const sv_params *from = k / 2 == nto - 1 ? &px : &p0;
 		for (long n = 1;; n++) {
 			long live0 = live;
 			sv_view *v;
-			assert_int_equal(sv_view_new(&v, s, &p0, &err), 0);
+			assert_int_equal(sv_view_new(&v, s, from, &err), 0);
 			double scale;
 			if (k % 2) { /* (and its When rows: the IncPats change keeps the clean ones) */
 				assert_int_equal(sv_view_byname_prepare(v), 0);
@@ -126,14 +132,15 @@ static void test_renew_out_of_memory(void **state)
 				assert_ptr_equal(v, was);
 				kept++;
 			}
-			assert_fresh(v, s, &p0);
+			assert_fresh(v, s, from);
 			sv_view_free(v);
 			assert_int_equal(live, live0); /* nothing left behind on the way out */
 		}
 	}
 	assert_true(kept > 0 && remade_n > 0);
-	for (size_t k = 0; k < sizeof(to) / sizeof(to[0]); k++)
+	for (size_t k = 0; k < nto; k++)
 		sv_params_dispose(&to[k]);
+	sv_params_dispose(&px);
 	sv_params_dispose(&p0);
 	sv_source_free(s);
 }
