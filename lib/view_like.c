@@ -25,13 +25,14 @@ static bool blank_box(const sv_params *p, int box)
 }
 
 /* IncPats and ExcPats of v's params applied to prev's tree (the same GroupPats and FoldPats;
- * prev's ExcPats empty or v's), in two steps. First each frame's post-group name is matched
- * again in v->fm (a copy of prev's memos): a frame ExcPats now discards neither folds nor
- * has entries, the others keep prev's folding (display names: prev's, the same ids). Every
+ * a tree that holds every stack v's ExcPats keep: tree_holds), in two steps. First each
+ * frame's post-group name is matched again in v->fm (a copy of prev's memos): a frame ExcPats
+ * now discards neither folds nor has entries, one prev's discarded and these do not folds as
+ * FoldPats say, the others keep prev's folding (display names: prev's, the same ids). Every
  * error a pattern can give comes here. */
 static int refilter_frames(sv_view *v, const sv_view *prev, uint64_t *need, sv_error *err)
 {
-	sv_patlist *inc = NULL, *exc = NULL;
+	sv_patlist *inc = NULL, *exc = NULL, *fold = NULL;
 	int rc;
 	if ((rc = sv_patlist_new(&inc, v->params.box[SV_BOX_INC], "IncPats", err)) ||
 	    (rc = sv_patlist_new(&exc, v->params.box[SV_BOX_EXC], "ExcPats", err)))
@@ -49,17 +50,26 @@ static int refilter_frames(sv_view *v, const sv_view *prev, uint64_t *need, sv_e
 		bool own = m->kind == SV_GROUP_NONE;
 		const char *pname = own ? sv_source_frame_name(src, f) : view_name_str(prev, m->disp);
 		size_t plen = own ? view_frame_len(src, f) : view_name_len(prev, m->disp);
+		bool was_exc = m->exc;
 		m->exc = sv_patlist_count(exc) && sv_patlist_match_any(exc, pname, plen);
+		if (was_exc && !m->exc) { /* (its fold was forced off: matched as view.c does) */
+			if (!fold && (rc = sv_patlist_new(&fold, v->params.box[SV_BOX_FOLD], "FoldPats", err)))
+				goto out;
+			m->fold = sv_patlist_count(fold) && sv_patlist_match_any(fold, pname, plen);
+		}
 		m->fold = m->fold && !m->exc;
 		m->inc = ninc ? sv_patlist_match_bits(inc, pname, plen) : 0;
 	}
-	const char *hit = sv_patlist_limit_hit(inc) ? sv_patlist_limit_hit(inc) : sv_patlist_limit_hit(exc);
+	const char *hit = sv_patlist_limit_hit(inc)   ? sv_patlist_limit_hit(inc)
+			  : sv_patlist_limit_hit(exc) ? sv_patlist_limit_hit(exc)
+						      : sv_patlist_limit_hit(fold);
 	if (hit)
 		rc = sv_error_set(err, SV_ELIMIT, "%s: pattern '%.200s' needs too much backtracking to match (simplify it)",
-				  sv_patlist_limit_hit(inc) ? "IncPats" : "ExcPats", hit);
+				  sv_patlist_limit_hit(inc) ? "IncPats" : sv_patlist_limit_hit(exc) ? "ExcPats" : "FoldPats", hit);
 out:
 	sv_patlist_free(inc);
 	sv_patlist_free(exc);
+	sv_patlist_free(fold);
 	return rc;
 }
 

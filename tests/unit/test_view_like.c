@@ -15,6 +15,7 @@
 #include "stackview/source.h"
 #include "stackview/view.h"
 #include "stackview/when.h"
+#include "fixtures.h"
 #include "unit.h"
 #include "view_asserts.h"
 
@@ -162,8 +163,47 @@ static void test_like_keeps_clean_sums(void **state)
 	}
 }
 
+/* A frame ExcPats took out and the next ExcPats do not: it folds again as FoldPats say (a
+ * root-most one stays itself and adds no IncPats entry, §4.1), as in a view made anew. */
+static void test_exc_then_not(void **state)
+{
+	(void)state;
+	static const char *const path[][8] = { { "X" }, { "X", "a" }, { "Y", "X" }, { "Y", "b" }, { "Y", "X", "c" } };
+	static const double metric[] = { 1, 2, 4, 8, 16 };
+	sv_source *s = fixture_source(path, metric, 5);
+	static const char *const steps[][3] = {
+		/* FoldPats, IncPats, ExcPats */
+		{ "X", "", "" },
+		{ "X", "", "X" },
+		{ "X", "X", "" },
+		{ "X", "", "b" },
+		{ "X", "X", "" },
+	};
+	sv_params p;
+	sv_error err;
+	sv_view *v = NULL;
+	for (size_t k = 0; k < sizeof(steps) / sizeof(steps[0]); k++) {
+		assert_int_equal(sv_params_init(&p), 0);
+		assert_int_equal(sv_params_set(&p, SV_BOX_FOLD, steps[k][0]), 0);
+		assert_int_equal(sv_params_set(&p, SV_BOX_INC, steps[k][1]), 0);
+		assert_int_equal(sv_params_set(&p, SV_BOX_EXC, steps[k][2]), 0);
+		bool remade = true;
+		if (!v)
+			assert_int_equal(sv_view_new(&v, s, &p, &err), 0);
+		else
+			assert_int_equal(sv_view_renew(&v, &p, &remade, &err), 0);
+		sv_view *fresh;
+		assert_int_equal(sv_view_new(&fresh, s, &p, &err), 0);
+		assert_same_tree(v, fresh);
+		sv_view_free(fresh);
+		sv_params_dispose(&p);
+	}
+	sv_view_free(v);
+	sv_source_free(s);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_like_keeps_clean_sums) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_like_keeps_clean_sums), cmocka_unit_test(test_exc_then_not) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
