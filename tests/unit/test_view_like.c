@@ -73,9 +73,9 @@ static sv_view *summed_whole(const sv_view *prev, const sv_params *p)
 
 /* 1,500 stacks over 60 frames "mM!fK" (M of 4 modules), each 1 to 4 frames below none or an
  * earlier one (so that subtrees hold many stacks), 12,000 samples at
- * random times in [0, 1000) ms (or all at 500) with metrics of many bits, every 50th without
- * a stack. */
-static sv_source *random_source(sv_scaling scaling, unsigned seed, bool one_instant)
+ * random times in [0, 1000) ms (or all at 500) with metrics of many bits (or whole numbers,
+ * whose sums are exact in any order), every 50th without a stack. */
+static sv_source *random_source(sv_scaling scaling, unsigned seed, bool one_instant, bool whole)
 {
 	sv_source *s;
 	assert_int_equal(sv_source_new(&s, "random"), 0);
@@ -100,7 +100,7 @@ static sv_source *random_source(sv_scaling scaling, unsigned seed, bool one_inst
 	for (int i = 0; i < NSMP; i++) {
 		sv_stack_id st = i % 50 == 49 ? SV_STACK_NONE : leaf[NEXT() % NS];
 		double t = one_instant ? 500 : (double)(NEXT() % 1000000) / 1000.0;
-		double m = 0.1 + (double)(NEXT() % 100000) / 70001.0;
+		double m = whole ? (double)(1 + NEXT() % 7) : 0.1 + (double)(NEXT() % 100000) / 70001.0;
 		assert_int_equal(sv_source_add_sample(s, st, t, m, 1), 0);
 	}
 #undef NEXT
@@ -122,7 +122,7 @@ static void test_like_keeps_clean_sums(void **state)
 		{ "m2!", "f5;f7" }, { "", "f5;f7;m3!" }, { "f1", "f7" }, { "", "" },
 	};
 	for (int sc = 0; sc < 3; sc++) { /* time, data, data at one instant (as a heap snapshot) */
-		sv_source *s = random_source(sc ? SV_SCALING_DATA : SV_SCALING_TIME, (unsigned)sc, sc == 2);
+		sv_source *s = random_source(sc ? SV_SCALING_DATA : SV_SCALING_TIME, (unsigned)sc, sc == 2, false);
 		for (size_t g = 0; g < 3; g++)
 			for (size_t fo = 0; fo < 2; fo++)
 				for (size_t rg = 0; rg < 2; rg++) {
@@ -202,8 +202,49 @@ static void test_exc_then_not(void **state)
 	sv_source_free(s);
 }
 
+/* Random IncPats and ExcPats, one box change after another (each view renewed from the one
+ * before), grouped or not, folded: each view is the one sv_view_new makes (whole-number
+ * metrics: the same bits whatever the node ids). */
+static void test_random_changes_fresh(void **state)
+{
+	(void)state;
+	static const char *const incs[] = { "", "f1", "f2;m1!", "m3!", "!", "f4", "grp 2", "f1;f3" };
+	static const char *const excs[] = { "", "f5", "f5;f7", "f7", "m2!", "f5;m2!", "f13", "grp 1" };
+	static const char *const groups[] = { "", "{m%}!->grp $1", "{m%}!=>grp $1" };
+	sv_source *s = random_source(SV_SCALING_TIME, 7, false, true);
+	uint64_t r = 12345;
+	for (size_t g = 0; g < 3; g++) {
+		sv_params p;
+		sv_error err;
+		sv_view *v = NULL;
+		for (int step = 0; step < 30; step++) {
+			r = r * 6364136223846793005ull + 1442695040888963407ull;
+			assert_int_equal(sv_params_init(&p), 0);
+			assert_int_equal(sv_params_set(&p, SV_BOX_GROUP, groups[g]), 0);
+			assert_int_equal(sv_params_set(&p, SV_BOX_FOLD, "f7;f13;m1!f2"), 0);
+			assert_int_equal(sv_params_set(&p, SV_BOX_INC, incs[(r >> 33) % 8]), 0);
+			assert_int_equal(sv_params_set(&p, SV_BOX_EXC, excs[(r >> 40) % 8]), 0);
+			bool remade = true;
+			if (!v)
+				assert_int_equal(sv_view_new(&v, s, &p, &err), 0);
+			else
+				assert_int_equal(sv_view_renew(&v, &p, &remade, &err), 0);
+			sv_params_dispose(&p);
+			if (step % 4 == 3) /* (now and then one not shown: no When rows to keep) */
+				continue;
+			sv_view *fresh;
+			assert_int_equal(sv_view_new(&fresh, s, sv_view_params(v), &err), 0);
+			assert_same_tree(v, fresh);
+			sv_view_free(fresh);
+		}
+		sv_view_free(v);
+	}
+	sv_source_free(s);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_like_keeps_clean_sums), cmocka_unit_test(test_exc_then_not) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_like_keeps_clean_sums), cmocka_unit_test(test_exc_then_not),
+					    cmocka_unit_test(test_random_changes_fresh) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
