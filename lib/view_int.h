@@ -277,16 +277,13 @@ int view_nodes_reserve(sv_view *v, size_t n);
 
 /* What a view refiltered from another takes from it (view_like: other IncPats or ExcPats,
  * the same time range, Fold% in neither). A node whose subtree kept the same stacks is clean
- * (dirty[n] == 0): its sums, span, Fold, own span and When row are the other view's, not
- * summed again (the same sums in the same order: the same bits). The arrays are that view's,
- * borrowed or taken (`owned`: view_like frees them). */
+ * (dirty[n] == 0): its sums, span, Fold, liveness, own span and When row are the other view's,
+ * not summed again (the same sums in the same order: the same bits). The nodes, liveness and
+ * own spans are in the view already (taken or copied); Fold and When rows are that view's
+ * arrays, borrowed or taken (`owned`: view_like frees them). */
 typedef struct view_was {
-	uint8_t *dirty; /* per node: 1 when a stack in its subtree was kept and is not, or the
-			 * other way (ROOT always); the node's sums are made again */
-	uint8_t *alive;
-	uint32_t *xidx;
-	double *xs_max;
-	vspan *xs_span;
+	uint8_t *dirty; /* per node: nonzero when a stack in its subtree was kept and is not, or
+			 * the other way (ROOT always); the node's sums are made again */
 	vfold *fold;
 	float *inc_rows; /* NULL: the other view's When rows were not made */
 	uint32_t *inc_off;

@@ -201,21 +201,49 @@ static void take_tree(sv_view *v, sv_view *prev, view_was *was)
 	prev->stack_folded = NULL;
 	prev->stack_node = NULL;
 	if (was) { /* what the clean nodes keep: taken before prev is freed */
-		*was = (view_was){ was->dirty, prev->alive, prev->xidx, prev->xs_max, prev->xs_span, prev->fold,
-				   prev->inc_rows, prev->inc_off, prev->inc_lo, prev->inc_w, true };
+		v->alive = prev->alive, v->xidx = prev->xidx;
+		v->xs_max = prev->xs_max, v->xs_span = prev->xs_span;
+		v->nxs = prev->nxs, v->xs_cap = prev->xs_cap, v->xs_span_cap = prev->xs_span_cap;
+		*was = (view_was){ was->dirty, prev->fold, prev->inc_rows, prev->inc_off, prev->inc_lo, prev->inc_w, true };
 		prev->alive = NULL, prev->xidx = NULL, prev->xs_max = NULL, prev->xs_span = NULL, prev->fold = NULL;
 		prev->inc_rows = NULL, prev->inc_off = NULL, prev->inc_lo = prev->inc_w = NULL;
 	}
 	sv_view_free(prev);
 }
 
+/* prev's liveness and own spans copied into v (a view made beside prev); 0 or SV_ENOMEM. */
+static int copy_kept(sv_view *v, const sv_view *prev)
+{
+	size_t n = (size_t)prev->nnodes + 1, k = prev->nxs ? prev->nxs : 1;
+	v->alive = malloc(n);
+	v->xidx = sv_malloc_big(n * sizeof(*v->xidx));
+	v->xs_max = malloc(k * sizeof(*v->xs_max));
+	v->xs_span = prev->xs_span ? malloc(k * sizeof(*v->xs_span)) : NULL;
+	if (!v->alive || !v->xidx || !v->xs_max || (prev->xs_span && !v->xs_span))
+		return SV_ENOMEM;
+	memcpy(v->alive, prev->alive, n);
+	memcpy(v->xidx, prev->xidx, n * sizeof(*v->xidx));
+	memcpy(v->xs_max, prev->xs_max, prev->nxs * sizeof(*v->xs_max));
+	if (v->xs_span)
+		memcpy(v->xs_span, prev->xs_span, prev->nxs * sizeof(*v->xs_span));
+	v->nxs = prev->nxs, v->xs_cap = k, v->xs_span_cap = v->xs_span ? k : 0;
+	return 0;
+}
+
+/* The liveness and own spans taken or copied from prev let go of (all summed again). */
+static void drop_kept(sv_view *v)
+{
+	free(v->alive);
+	free(v->xidx);
+	free(v->xs_max);
+	free(v->xs_span);
+	v->alive = NULL, v->xidx = NULL, v->xs_max = NULL, v->xs_span = NULL;
+	v->nxs = v->xs_cap = v->xs_span_cap = 0;
+}
+
 static void was_dispose(view_was *was)
 {
 	if (was->owned) {
-		free(was->alive);
-		free(was->xidx);
-		free(was->xs_max);
-		free(was->xs_span);
 		free(was->fold);
 		free(was->inc_rows);
 		free(was->inc_off);
@@ -324,8 +352,11 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 		v->nnodes = prev->nnodes;
 		if (keep) {
 			memcpy(v->nodes, prev->nodes, (size_t)v->nnodes * v->node_size);
-			was = (view_was){ was.dirty, prev->alive, prev->xidx, prev->xs_max, prev->xs_span, prev->fold,
-					  prev->inc_rows, prev->inc_off, prev->inc_lo, prev->inc_w, false };
+			if (copy_kept(v, prev)) {
+				rc = sv_error_set(err, SV_ENOMEM, NULL);
+				goto out;
+			}
+			was = (view_was){ was.dirty, prev->fold, prev->inc_rows, prev->inc_off, prev->inc_lo, prev->inc_w, false };
 		} else {
 			for (uint32_t i = 0; i < v->nnodes; i++)
 				view_node_init(v, i, view_node(prev, i)->name);
@@ -347,6 +378,7 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 	if (keep && (!changes || mark_dirty(v, was.dirty) > v->nnodes / 4)) {
 		was_dispose(&was);
 		was = (view_was){ 0 };
+		drop_kept(v);
 		keep = false;
 	}
 	if (held) { /* made ready for the samples */

@@ -176,15 +176,21 @@ static int xs_add(sv_view *v, uint32_t node, xspan x)
 }
 
 /* A node's own span kept apart (xs_max, xs_span) before its children's are added to its
- * stats. */
+ * stats: in the place it had (a view kept from another, view_was), else a new one. */
 static int keep_xspan(sv_view *v, uint32_t node)
 {
 	xspan x = { view_node_first(v, node), view_node_last(v, node), view_node(v, node)->st.max };
+	uint32_t at = v->xidx[node];
 	if (x.first == INFINITY && x.last == -INFINITY && x.max == -INFINITY) {
-		v->xidx[node] = XS_NONE;
+		v->xidx[node] = XS_NONE; /* (a place it had is left unused) */
 		return 0;
 	}
-	return xs_add(v, node, x);
+	if (at >= XS_NONE)
+		return xs_add(v, node, x);
+	v->xs_max[at] = x.max;
+	if (v->xs_span)
+		v->xs_span[at] = (vspan){ x.first, x.last };
+	return 0;
 }
 
 /* Inclusive totals by one backward pass (a parent's id is below its children's); each node's
@@ -193,22 +199,14 @@ static int keep_xspan(sv_view *v, uint32_t node)
  * the pass reaches it (its children came before): whether it is alive is set then. */
 static int accumulate(sv_view *v, const view_was *was)
 {
-	v->alive = malloc((size_t)v->nnodes + 1);
-	if (!v->alive || !(v->xidx = sv_malloc_big(((size_t)v->nnodes + 1) * sizeof(*v->xidx))))
-		return SV_ENOMEM;
-	memset(v->xidx, 0xff, ((size_t)v->nnodes + 1) * sizeof(*v->xidx)); /* XS_INCLUSIVE */
-	/* a clean node's totals are whole already, and whether it is alive and its own span are
-	 * the other view's */
-	if (was)
-		memcpy(v->alive, was->alive, v->nnodes);
-	for (uint32_t i = 0; was && i < v->nnodes; i++) {
-		uint32_t x = was->dirty[i] ? XS_INCLUSIVE : was->xidx[i];
-		if (x < XS_NONE &&
-		    xs_add(v, i, (xspan){ was->xs_span ? was->xs_span[x].first : INFINITY,
-					  was->xs_span ? was->xs_span[x].last : -INFINITY, was->xs_max[x] }))
+	/* with `was`, whether each node is alive and its own span are the other view's already
+	 * (view_like): a clean node's stay, a marked one's are made again when the pass meets it
+	 * (was->dirty 1, then 2) */
+	if (!was) {
+		v->alive = malloc((size_t)v->nnodes + 1);
+		if (!v->alive || !(v->xidx = sv_malloc_big(((size_t)v->nnodes + 1) * sizeof(*v->xidx))))
 			return SV_ENOMEM;
-		if (x >= XS_NONE)
-			v->xidx[i] = x;
+		memset(v->xidx, 0xff, ((size_t)v->nnodes + 1) * sizeof(*v->xidx)); /* XS_INCLUSIVE */
 	}
 	bool spans = !v->one_time;
 	for (uint32_t i = v->nnodes; i-- > 1;) {
@@ -219,7 +217,10 @@ static int accumulate(sv_view *v, const view_was *was)
 			continue;
 		vnode *n = view_node(v, i);
 		v->alive[i] = n->nsamp > 0;
-		if (v->xidx[pi] == XS_INCLUSIVE && keep_xspan(v, pi))
+		bool first = was ? was->dirty[pi] == 1 : v->xidx[pi] == XS_INCLUSIVE; /* (pi met first) */
+		if (first && was)
+			was->dirty[pi] = 2;
+		if (first && keep_xspan(v, pi))
 			return SV_ENOMEM;
 		vnode *p = view_node(v, pi);
 		p->st.inc += n->st.inc;
