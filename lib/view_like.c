@@ -171,8 +171,9 @@ static bool tree_holds(const sv_view *v, const sv_view *prev, int *rc)
 }
 
 /* prev's arrays given to v (sv_view_renew): its names, nodes, per-stack arrays and, when v
- * has no copy of them, its frames' memos; with `was`, what its clean nodes keep (view_was,
- * was->dirty set already); then the rest of it freed. */
+ * has no copy of them, its frames' memos; with `was` (was->dirty set already), what its clean
+ * nodes keep: liveness and own spans into v, Fold and When rows into was; then the rest of it
+ * freed. */
 static void take_tree(sv_view *v, sv_view *prev, view_was *was)
 {
 	v->base = prev->base;
@@ -223,8 +224,9 @@ static int copy_kept(sv_view *v, const sv_view *prev)
 		return SV_ENOMEM;
 	memcpy(v->alive, prev->alive, n);
 	memcpy(v->xidx, prev->xidx, n * sizeof(*v->xidx));
-	memcpy(v->xs_max, prev->xs_max, prev->nxs * sizeof(*v->xs_max));
-	if (v->xs_span)
+	if (prev->nxs) /* (none: prev's tables may be NULL) */
+		memcpy(v->xs_max, prev->xs_max, prev->nxs * sizeof(*v->xs_max));
+	if (prev->nxs && v->xs_span)
 		memcpy(v->xs_span, prev->xs_span, prev->nxs * sizeof(*v->xs_span));
 	v->nxs = prev->nxs, v->xs_cap = k, v->xs_span_cap = v->xs_span ? k : 0;
 	return 0;
