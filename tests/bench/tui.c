@@ -49,6 +49,20 @@ static double apply_box(tui_app *a, tui_screen *s, int box_key, const char *text
 	return key(a, s, '\n');
 }
 
+/* Each text applied to a box in turn (apply_box), the worst and each time printed after
+ * `what`. */
+static void apply_each(tui_app *a, tui_screen *s, int box_key, const char *what, const char *const text[3])
+{
+	double worst = 0, each[3];
+	for (int r = 0; r < 3; r++) {
+		each[r] = apply_box(a, s, box_key, text[r]);
+		if (each[r] > worst)
+			worst = each[r];
+	}
+	printf("apply a changed %s + redraw: worst %.1f ms (target <= 150; each %.1f, %.1f, %.1f)\n", what, worst,
+	       each[0], each[1], each[2]);
+}
+
 int main(int argc, char **argv)
 {
 	bench_heap_like_cli();
@@ -102,39 +116,18 @@ int main(int argc, char **argv)
 	printf("cursor move + redraw: mean %.2f ms, worst %.2f ms (target <= 20)\n", sum_move / moves, worst_move);
 	printf("expand + redraw: worst %.2f ms (target <= 20)\n", worst_expand);
 	/* Apply a changed GroupPats: p, the text, Enter. */
-	double worst_apply = 0, each[3];
 	static const char *const pats[] = { "{%}!=>module $1", "{%}!->module $1", "" };
-	for (int r = 0; r < 3; r++) {
-		double ap = each[r] = apply_box(a, scr, 'p', pats[r]);
-		if (ap > worst_apply)
-			worst_apply = ap;
-	}
-	printf("apply a changed GroupPats + redraw: worst %.1f ms (target <= 150; each %.1f, %.1f, %.1f)\n", worst_apply,
-	       each[0], each[1], each[2]);
+	apply_each(a, scr, 'p', "GroupPats", pats);
 	/* Apply a changed IncPats (i, the text, Enter) under module entries grouped: the view's
 	 * tree is kept (sv_view_new_like); "Thread" keeps every sample, the worst case */
 	apply_box(a, scr, 'p', pats[0]);
-	worst_apply = 0;
 	static const char *const incs[] = { "Thread", "module libc", "" };
-	for (int r = 0; r < 3; r++) {
-		double ap = each[r] = apply_box(a, scr, 'i', incs[r]);
-		if (ap > worst_apply)
-			worst_apply = ap;
-	}
-	printf("apply a changed IncPats + redraw: worst %.1f ms (target <= 150; each %.1f, %.1f, %.1f)\n", worst_apply,
-	       each[0], each[1], each[2]);
+	apply_each(a, scr, 'i', "IncPats", incs);
 	/* ExcPats edited as a list grows and shrinks (x, the text, Enter): a module out, a second
 	 * one, then the first back in. The tree, made before any ExcPats, holds every stack: each
 	 * is a refilter of it (before tree_holds, the second and third made the tree again). */
-	worst_apply = 0;
 	static const char *const excs[] = { "module libm", "module libm;module ld-linux", "module ld-linux" };
-	for (int r = 0; r < 3; r++) {
-		double ap = each[r] = apply_box(a, scr, 'x', excs[r]);
-		if (ap > worst_apply)
-			worst_apply = ap;
-	}
-	printf("apply a changed ExcPats + redraw: worst %.1f ms (target <= 150; each %.1f, %.1f, %.1f)\n", worst_apply,
-	       each[0], each[1], each[2]);
+	apply_each(a, scr, 'x', "ExcPats", excs);
 	apply_box(a, scr, 'x', "");
 	double tab = key(a, scr, '1');
 	printf("switch to ByName + redraw: %.1f ms\n", tab);
@@ -153,14 +146,7 @@ int main(int argc, char **argv)
 	key(a, scr, 'o');
 	key(a, scr, 'o');
 	key(a, scr, TUI_KEY_ESC);
-	worst_apply = 0;
-	for (int r = 0; r < 3; r++) {
-		double ap = each[r] = apply_box(a, scr, 'p', pats[r]);
-		if (ap > worst_apply)
-			worst_apply = ap;
-	}
-	printf("apply a changed GroupPats on the ByName tab + redraw: worst %.1f ms (target <= 150; each %.1f, %.1f, %.1f)\n", worst_apply,
-	       each[0], each[1], each[2]);
+	apply_each(a, scr, 'p', "GroupPats on the ByName tab", pats);
 	tui_app_free(a);
 	sv_source_free(big);
 	sv_params_dispose(&p);

@@ -143,22 +143,7 @@ static void test_max(void **state)
 /* Two views are the same: nodes, their stats and When, ByName rows and their When. */
 static void assert_same_view(sv_view *a, sv_view *b)
 {
-	assert_int_equal(sv_view_node_count(a), sv_view_node_count(b));
-	char wa[SV_WHEN_LEN + 1], wb[SV_WHEN_LEN + 1];
-	for (sv_node_id n = 0; n < sv_view_node_count(a); n++) {
-		assert_int_equal(sv_view_node_alive(a, n), sv_view_node_alive(b, n));
-		assert_int_equal(sv_view_node_name(a, n), sv_view_node_name(b, n));
-		sv_stats sa = sv_view_node_stats(a, n), sb = sv_view_node_stats(b, n);
-		assert_memory_equal(&sa, &sb, sizeof(sv_stats));
-		assert_int_equal(sv_view_node_when(wa, a, n), 0);
-		assert_int_equal(sv_view_node_when(wb, b, n), 0);
-		assert_string_equal(wa, wb);
-	}
-	assert_same_byname(a, b);
-	sv_netpeak na, nb;
-	assert_int_equal(sv_view_net_peak(a, &na), 0);
-	assert_int_equal(sv_view_net_peak(b, &nb), 0);
-	assert_true(na.net == nb.net && na.peak == nb.peak && na.peak_time == nb.peak_time);
+	assert_same_nodes(a, b, false);
 }
 
 /* The views new_like and sv_view_renew make from prev with p, each checked by `same` against

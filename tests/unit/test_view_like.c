@@ -19,41 +19,6 @@
 #include "unit.h"
 #include "view_asserts.h"
 
-/* a and b, views on one tree (the same node ids), hold the same bits: each node's liveness,
- * name, stats, own span and largest metric, When row and characters; ByName; net and peak. */
-static void assert_same(sv_view *a, sv_view *b)
-{
-	assert_int_equal(sv_view_node_count(a), sv_view_node_count(b));
-	char wa[SV_WHEN_LEN + 1], wb[SV_WHEN_LEN + 1];
-	for (sv_node_id n = 0; n < sv_view_node_count(a); n++) {
-		assert_int_equal(sv_view_node_alive(a, n), sv_view_node_alive(b, n));
-		assert_int_equal(sv_view_node_name(a, n), sv_view_node_name(b, n));
-		sv_stats sa = sv_view_node_stats(a, n), sb = sv_view_node_stats(b, n);
-		assert_memory_equal(&sa, &sb, sizeof(sv_stats));
-		double fa, la, fb, lb;
-		sv_view_node_exc_span(a, n, &fa, &la);
-		sv_view_node_exc_span(b, n, &fb, &lb);
-		assert_memory_equal(&fa, &fb, sizeof(double));
-		assert_memory_equal(&la, &lb, sizeof(double));
-		double ma = sv_view_node_exc_max(a, n), mb = sv_view_node_exc_max(b, n);
-		assert_memory_equal(&ma, &mb, sizeof(double));
-		assert_int_equal(sv_view_node_when(wa, a, n), 0); /* (the rows made first) */
-		assert_int_equal(sv_view_node_when(wb, b, n), 0);
-		assert_string_equal(wa, wb);
-		double ha[SV_WHEN_LEN], hb[SV_WHEN_LEN];
-		sv_view_node_inc_hist(ha, a, n);
-		sv_view_node_inc_hist(hb, b, n);
-		assert_memory_equal(ha, hb, sizeof(ha));
-	}
-	assert_same_byname(a, b);
-	sv_netpeak na, nb;
-	assert_int_equal(sv_view_net_peak(a, &na), 0);
-	assert_int_equal(sv_view_net_peak(b, &nb), 0);
-	assert_memory_equal(&na.net, &nb.net, sizeof(double));
-	assert_memory_equal(&na.peak, &nb.peak, sizeof(double));
-	assert_memory_equal(&na.peak_time, &nb.peak_time, sizeof(double));
-}
-
 /* The view prev's tree gives with p summed whole: made through a view of another time range
  * (a range change keeps the tree; another range and other IncPats keep no sum). */
 static sv_view *summed_whole(const sv_view *prev, const sv_params *p)
@@ -148,10 +113,10 @@ static void test_like_keeps_clean_sums(void **state)
 						sv_view *like, *whole = summed_whole(prev, &p);
 						bool remade = true;
 						assert_int_equal(sv_view_new_like(&like, prev, &p, &err), 0);
-						assert_same(like, whole);
+						assert_same_nodes(like, whole, true);
 						assert_int_equal(sv_view_renew(&prev, &p, &remade, &err), 0);
 						assert_false(remade);
-						assert_same(prev, whole);
+						assert_same_nodes(prev, whole, true);
 						sv_view_free(like);
 						sv_view_free(whole);
 						sv_params_dispose(&p);
