@@ -296,6 +296,8 @@ typedef struct view_was {
  * when first asked for); `was`: the clean nodes' sums are in them already, their own spans and
  * Fold taken from was (NULL: every node summed); 0 or SV_ENOMEM. */
 int sv_view_finish(sv_view *v, double t0, bool byname, const view_was *was);
+/* The view's Fold% when it folds (a number above 0), else 0. */
+double view_fold_pct(const sv_view *v);
 /* A monotonic clock in ms, for the phases' timings. */
 double sv_view_now_ms(void);
 

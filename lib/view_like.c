@@ -260,9 +260,7 @@ static void was_dispose(view_was *was)
  * between nodes by the totals). */
 static bool can_keep_sums(const sv_view *v, const sv_view *prev)
 {
-	double pct;
-	bool fold_pct = sv_parse_number(v->params.box[SV_BOX_FOLD_PCT], &pct) && pct > 0;
-	return !fold_pct && !prev->remap && prev->xidx && prev->alive && v->has_range == prev->has_range &&
+	return !(view_fold_pct(v) > 0) && !prev->remap && prev->xidx && prev->alive && v->has_range == prev->has_range &&
 	       v->lo == prev->lo && v->hi == prev->hi;
 }
 

@@ -274,10 +274,16 @@ static int link_children(sv_view *v)
 
 /* ---- Fold% (§4.2) ---- */
 
-static int fold_percent(sv_view *v)
+double view_fold_pct(const sv_view *v)
 {
 	double pct;
-	if (!sv_parse_number(v->params.box[SV_BOX_FOLD_PCT], &pct) || !(pct > 0))
+	return sv_parse_number(v->params.box[SV_BOX_FOLD_PCT], &pct) && pct > 0 ? pct : 0;
+}
+
+static int fold_percent(sv_view *v)
+{
+	double pct = view_fold_pct(v);
+	if (!(pct > 0))
 		return 0;
 	int rc = v->bn->byname_made ? 0 : sv_view_compute_byname(v); /* a name's inclusive share keeps its nodes */
 	if (rc)
