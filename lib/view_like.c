@@ -152,19 +152,39 @@ enum { LIKE_LACKS = 1 }; /* view_like: prev's tree lacks stacks the new ExcPats 
 
 /* Whether prev's tree holds every stack v's ExcPats keep (v->fm matched again): a stack
  * prev's ExcPats discarded made no node, so it must be discarded now too (a frame of it
- * matching, its own or a caller's). Asked only when prev's ExcPats are not empty and differ. */
+ * matching, its own or a caller's). Asked only when prev's ExcPats are not empty and differ.
+ * Most often (ExcPats that grow) the frame of each stack prev discarded first (its caller
+ * kept) still matches: then every stack below it is discarded as it was, and only the
+ * discarded stacks' frames are read. Else each stack's discarding is carried from its
+ * caller, as refilter_stacks carries it. */
 static bool tree_holds(const sv_view *v, const sv_view *prev, int *rc)
 {
 	uint32_t nst = sv_source_stack_count(v->src);
 	const sv_stack_id *caller = sv_source_stack_callers(v->src);
 	const sv_frame_id *frame = sv_source_stack_frames(v->src);
+	const uint32_t *pre = prev->stack_pre;
+	*rc = 0;
+	bool firsts_match = true;
+	for (uint32_t s = 0; firsts_match && s < nst; s++) {
+		sv_stack_id c = caller[s];
+		if (pre[s] == NONE32 && (c == SV_STACK_NONE || pre[c] != NONE32))
+			firsts_match = v->fm[frame[s]].exc;
+	}
+	if (firsts_match)
+		return true;
 	uint8_t *disc = malloc((size_t)nst + 1);
 	*rc = disc ? 0 : SV_ENOMEM;
 	bool holds = disc != NULL;
 	for (uint32_t s = 0; holds && s < nst; s++) {
+		/* a frame's memo and a caller's state are random reads: asked for ahead */
+		if (s + 16 < nst) {
+			__builtin_prefetch(&v->fm[frame[s + 16]]);
+			if (caller[s + 16] != SV_STACK_NONE)
+				__builtin_prefetch(&disc[caller[s + 16]]);
+		}
 		sv_stack_id c = caller[s];
 		disc[s] = v->fm[frame[s]].exc || (c != SV_STACK_NONE && disc[c]);
-		holds = disc[s] || prev->stack_pre[s] != NONE32;
+		holds = disc[s] || pre[s] != NONE32;
 	}
 	free(disc);
 	return holds;

@@ -71,7 +71,7 @@ static inline void node_add(sv_view *v, uint32_t node, double m, double c, bool 
 /* The samples by stack, from the source's sums (sv_source_sum_stacks), when the time range
  * takes every stack's samples whole or not at all (a stack with some inside and some not:
  * false, nothing done). Every sum is exact in any order (what the sums promise), so nodes
- * get the bits add_samples would give them. */
+ * get the bits add_samples would give them. With `dirty`, only marked nodes get theirs. */
 static bool add_stack_sums(sv_view *v, const uint8_t *dirty)
 {
 	const sv_stack_sums *ss = sv_source_stack_sums(v->src);
@@ -92,6 +92,23 @@ static bool add_stack_sums(sv_view *v, const uint8_t *dirty)
 		if (!whole && !out && stack_target(v, s == nst ? SV_STACK_NONE : s, &folded) != NONE32)
 			return false;
 	}
+	if (dirty) {
+		/* only the marked nodes' stacks are read (the clean nodes have their sums); the
+		 * range's net and peak are made when asked for (sv_view_net_peak, from the
+		 * samples: the same bits, these sums being exact in any order) */
+		for (uint32_t s = 0; s <= nst; s++) {
+			bool folded;
+			uint32_t node = stack_target(v, s == nst ? SV_STACK_NONE : s, &folded);
+			if (node == NONE32 || !dirty[node])
+				continue;
+			const sv_stack_sums *x = &ss[s];
+			double end = tm ? x->last_end : x->last;
+			if (x->n && x->first <= v->hi && end >= v->lo)
+				node_add(v, node, x->metric, x->count, folded, (uint32_t)x->n, x->first, end, x->max);
+		}
+		v->np_known = false;
+		return true;
+	}
 	bool any = false;
 	double latest = 0;
 	memset(&v->np, 0, sizeof(v->np));
@@ -107,8 +124,7 @@ static bool add_stack_sums(sv_view *v, const uint8_t *dirty)
 		v->np.net += x->metric;
 		latest = !any || x->last > latest ? x->last : latest;
 		any = true;
-		if (!dirty || dirty[node])
-			node_add(v, node, x->metric, x->count, folded, (uint32_t)x->n, x->first, end, x->max);
+		node_add(v, node, x->metric, x->count, folded, (uint32_t)x->n, x->first, end, x->max);
 	}
 	/* no metric is below 0 (no sums otherwise): the peak is the net, at the last sample */
 	v->np.peak = v->np.net;
@@ -210,7 +226,8 @@ static int accumulate(sv_view *v, const view_was *was)
 	}
 	bool spans = !v->one_time;
 	for (uint32_t i = v->nnodes; i-- > 1;) {
-		if (i > 16)
+		/* (a clean parent's node is not read: not asked for) */
+		if (i > 16 && (!was || was->dirty[v->parent[i - 16]]))
 			__builtin_prefetch(&view_node(v, v->parent[i - 16])->st, 1);
 		uint32_t pi = v->parent[i];
 		if (was && !was->dirty[pi]) /* (then i is clean too: its node is not read) */

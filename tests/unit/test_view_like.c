@@ -86,8 +86,15 @@ static void test_like_keeps_clean_sums(void **state)
 		/* more out (prev's tree holds what stays), then less (it does not: made again) */
 		{ "m2!", "f5;f7" }, { "", "f5;f7;m3!" }, { "f1", "f7" }, { "", "" },
 	};
-	for (int sc = 0; sc < 3; sc++) { /* time, data, data at one instant (as a heap snapshot) */
-		sv_source *s = random_source(sc ? SV_SCALING_DATA : SV_SCALING_TIME, (unsigned)sc, sc == 2, false);
+	/* time, data, data at one instant (as a heap snapshot); then time with whole-number
+	 * metrics, each stack's samples summed (as the terminal UI sums them: the nodes then take
+	 * the stacks' sums, and the range's net and peak are made when asked for) */
+	for (int sc = 0; sc < 4; sc++) {
+		sv_source *s = random_source(sc % 3 ? SV_SCALING_DATA : SV_SCALING_TIME, (unsigned)sc, sc == 2, sc == 3);
+		if (sc == 3) {
+			assert_int_equal(sv_source_sum_stacks(s), 0);
+			assert_non_null(sv_source_stack_sums(s));
+		}
 		for (size_t g = 0; g < 3; g++)
 			for (size_t fo = 0; fo < 2; fo++)
 				for (size_t rg = 0; rg < 2; rg++) {
@@ -167,6 +174,39 @@ static void test_exc_then_not(void **state)
 	sv_source_free(s);
 }
 
+/* A tree made with ExcPats, then other ExcPats (tree_holds): more (each stack the tree lacks
+ * is taken out by its own frame again), others that take out the callers of every stack it
+ * lacks (each carried from its caller), then some that keep a stack it lacks (the tree made
+ * again). Each view is the one sv_view_new makes. */
+static void test_exc_tree_lacks(void **state)
+{
+	(void)state;
+	static const char *const path[][8] = { { "A", "B" }, { "A", "X" }, { "C", "X" }, { "C", "D", "X" }, { "C", "D" } };
+	static const double metric[] = { 1, 2, 4, 8, 16 };
+	sv_source *s = fixture_source(path, metric, 5);
+	static const char *const excs[] = { "X", "X;B", "A;C", "A;D", "A", "X", "" };
+	sv_params p;
+	sv_error err;
+	sv_view *v = NULL;
+	for (size_t k = 0; k < sizeof(excs) / sizeof(excs[0]); k++) {
+		assert_int_equal(sv_params_init(&p), 0);
+		assert_int_equal(sv_params_set(&p, SV_BOX_EXC, excs[k]), 0);
+		bool remade = true;
+		if (!v)
+			assert_int_equal(sv_view_new(&v, s, &p, &err), 0);
+		else
+			assert_int_equal(sv_view_renew(&v, &p, &remade, &err), 0);
+		sv_view *fresh;
+		assert_int_equal(sv_view_new(&fresh, s, &p, &err), 0);
+		assert_same_tree(v, fresh);
+		assert_true(sv_view_node_stats(v, SV_NODE_ROOT).inc == sv_view_node_stats(fresh, SV_NODE_ROOT).inc);
+		sv_view_free(fresh);
+		sv_params_dispose(&p);
+	}
+	sv_view_free(v);
+	sv_source_free(s);
+}
+
 /* Random IncPats and ExcPats, one box change after another (each view renewed from the one
  * before), grouped or not, folded: each view is the one sv_view_new makes (whole-number
  * metrics: the same bits whatever the node ids). */
@@ -210,6 +250,7 @@ static void test_random_changes_fresh(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_like_keeps_clean_sums), cmocka_unit_test(test_exc_then_not),
+					    cmocka_unit_test(test_exc_tree_lacks),
 					    cmocka_unit_test(test_random_changes_fresh) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
