@@ -149,6 +149,8 @@ struct sv_view {
 	float *inc_rows;       /* inclusive histograms: node n's buckets [inc_lo, inc_lo + inc_w) */
 	uint32_t *inc_off;     /* at inc_rows + inc_off[n] (a table past 2^32 floats: SV_ENOMEM) */
 	uint8_t *inc_lo, *inc_w;
+	size_t inc_len;        /* floats in inc_rows (marked nodes' rows placed again past it) */
+	size_t inc_placed;     /* inc_len when every row was last placed */
 	uint32_t name_hist_rows; /* ByName rows [0, this) have their name_hist summed */
 	double scale;
 
@@ -284,12 +286,21 @@ int view_nodes_reserve(sv_view *v, size_t n);
 typedef struct view_was {
 	uint8_t *dirty; /* per node: nonzero when a stack in its subtree was kept and is not, or
 			 * the other way (ROOT always); the node's sums are made again */
+	uint64_t *marks; /* a bit a node: dirty[n] != 0 (view_marked: the passes over every node
+			  * or sample read it, in the cache where dirty is not) */
 	vfold *fold;
 	float *inc_rows; /* NULL: the other view's When rows were not made */
 	uint32_t *inc_off;
 	uint8_t *inc_lo, *inc_w;
+	size_t inc_len, inc_placed;
 	bool owned;
 } view_was;
+
+/* Whether node n is marked (view_was.marks). */
+static inline bool view_marked(const uint64_t *marks, uint32_t n)
+{
+	return marks[n >> 6] >> (n & 63) & 1;
+}
 
 /* view_tree.c: the samples into the nodes the stacks made, then totals, children and
  * Fold% (t0: when the view's build began, for its timings), and ByName with `byname` (else
@@ -301,9 +312,12 @@ double view_fold_pct(const sv_view *v);
 /* A monotonic clock in ms, for the phases' timings. */
 double sv_view_now_ms(void);
 
-/* when.c: the When rows of a view refiltered from another whose rows were made, the clean
- * nodes' copied from them (sv_view_when_scale's, made at once). 0 or SV_ENOMEM. */
-int view_when_like(sv_view *v, const view_was *was);
+/* when.c: the When rows of a view refiltered from another whose rows were made (as
+ * sv_view_when_scale's, made at once): the clean nodes' are that view's. Taken with the
+ * table (was->owned: then was's tables are NULL after), where only the marked nodes' rows
+ * are placed again, at its end, while the table stays within twice its size when every row
+ * was last placed; else copied into a new one. 0 or SV_ENOMEM. */
+int view_when_like(sv_view *v, view_was *was);
 
 /* view_kids.c: node n's children in their order (its list sorted first when it is not yet);
  * every list sorted at once, for a walk of the whole tree. A view is asked from one thread

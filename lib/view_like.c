@@ -225,7 +225,8 @@ static void take_tree(sv_view *v, sv_view *prev, view_was *was)
 		v->alive = prev->alive, v->xidx = prev->xidx;
 		v->xs_max = prev->xs_max, v->xs_span = prev->xs_span;
 		v->nxs = prev->nxs, v->xs_cap = prev->xs_cap, v->xs_span_cap = prev->xs_span_cap;
-		*was = (view_was){ was->dirty, prev->fold, prev->inc_rows, prev->inc_off, prev->inc_lo, prev->inc_w, true };
+		*was = (view_was){ was->dirty, NULL, prev->fold, prev->inc_rows, prev->inc_off, prev->inc_lo, prev->inc_w,
+				   prev->inc_len, prev->inc_placed, true };
 		prev->alive = NULL, prev->xidx = NULL, prev->xs_max = NULL, prev->xs_span = NULL, prev->fold = NULL;
 		prev->inc_rows = NULL, prev->inc_off = NULL, prev->inc_lo = prev->inc_w = NULL;
 	}
@@ -273,6 +274,7 @@ static void was_dispose(view_was *was)
 		free(was->inc_w);
 	}
 	free(was->dirty);
+	free(was->marks);
 }
 
 /* Whether a view with v's params, refiltered from prev, can take prev's sums for the nodes
@@ -285,16 +287,21 @@ static bool can_keep_sums(const sv_view *v, const sv_view *prev)
 }
 
 /* Nodes marked by refilter_stacks, and ROOT, marked up to ROOT (children have higher ids than
- * their parents); how many are. */
-static uint32_t mark_dirty(sv_view *v, uint8_t *dirty)
+ * their parents), in was->dirty and was->marks; how many are (0: out of memory). */
+static uint32_t mark_dirty(sv_view *v, view_was *was)
 {
+	uint8_t *dirty = was->dirty;
 	uint32_t n = 0;
+	if (!(was->marks = calloc((size_t)v->nnodes / 64 + 1, sizeof(*was->marks))))
+		return 0;
 	dirty[SV_NODE_ROOT] = 1;
 	for (uint32_t i = v->nnodes; i-- > 1;)
 		if (dirty[i]) {
 			dirty[v->parent[i]] = 1;
+			was->marks[i >> 6] |= 1ull << (i & 63);
 			n++;
 		}
+	was->marks[0] |= 1; /* (ROOT) */
 	return n + 1;
 }
 
@@ -376,7 +383,8 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 				rc = sv_error_set(err, SV_ENOMEM, NULL);
 				goto out;
 			}
-			was = (view_was){ was.dirty, prev->fold, prev->inc_rows, prev->inc_off, prev->inc_lo, prev->inc_w, false };
+			was = (view_was){ was.dirty, NULL, prev->fold, prev->inc_rows, prev->inc_off, prev->inc_lo, prev->inc_w,
+					  prev->inc_len, prev->inc_placed, false };
 		} else {
 			for (uint32_t i = 0; i < v->nnodes; i++)
 				view_node_init(v, i, view_node(prev, i)->name);
@@ -395,7 +403,8 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 		goto out;
 	}
 	bool held = keep || !prev; /* the nodes hold prev's sums */
-	if (keep && (!changes || mark_dirty(v, was.dirty) > v->nnodes / 4)) {
+	uint32_t nmarked = keep && changes ? mark_dirty(v, &was) : 0;
+	if (keep && (!nmarked || nmarked > v->nnodes / 4)) { /* (0: too many, or no room for the marks) */
 		was_dispose(&was);
 		was = (view_was){ 0 };
 		drop_kept(v);

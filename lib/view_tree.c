@@ -71,8 +71,8 @@ static inline void node_add(sv_view *v, uint32_t node, double m, double c, bool 
 /* The samples by stack, from the source's sums (sv_source_sum_stacks), when the time range
  * takes every stack's samples whole or not at all (a stack with some inside and some not:
  * false, nothing done). Every sum is exact in any order (what the sums promise), so nodes
- * get the bits add_samples would give them. With `dirty`, only marked nodes get theirs. */
-static bool add_stack_sums(sv_view *v, const uint8_t *dirty)
+ * get the bits add_samples would give them. With `marks`, only marked nodes get theirs. */
+static bool add_stack_sums(sv_view *v, const uint64_t *marks)
 {
 	const sv_stack_sums *ss = sv_source_stack_sums(v->src);
 	if (!ss)
@@ -92,14 +92,14 @@ static bool add_stack_sums(sv_view *v, const uint8_t *dirty)
 		if (!whole && !out && stack_target(v, s == nst ? SV_STACK_NONE : s, &folded) != NONE32)
 			return false;
 	}
-	if (dirty) {
+	if (marks) {
 		/* only the marked nodes' stacks are read (the clean nodes have their sums); the
 		 * range's net and peak are made when asked for (sv_view_net_peak, from the
 		 * samples: the same bits, these sums being exact in any order) */
 		for (uint32_t s = 0; s <= nst; s++) {
 			bool folded;
 			uint32_t node = stack_target(v, s == nst ? SV_STACK_NONE : s, &folded);
-			if (node == NONE32 || !dirty[node])
+			if (node == NONE32 || !view_marked(marks, node))
 				continue;
 			const sv_stack_sums *x = &ss[s];
 			double end = tm ? x->last_end : x->last;
@@ -133,11 +133,11 @@ static bool add_stack_sums(sv_view *v, const uint8_t *dirty)
 	return true;
 }
 
-/* Every kept sample into its node, but those of clean nodes (dirty: NULL, none is), which
+/* Every kept sample into its node, but those of clean nodes (marks: NULL, none is), which
  * have them already; the range's net and peak from them all. */
-static void add_samples(sv_view *v, const uint8_t *dirty)
+static void add_samples(sv_view *v, const uint64_t *marks)
 {
-	if (add_stack_sums(v, dirty))
+	if (add_stack_sums(v, marks))
 		return;
 	const sv_source *src = v->src;
 	size_t ns = sv_source_sample_count(src);
@@ -167,7 +167,7 @@ static void add_samples(sv_view *v, const uint8_t *dirty)
 		v->np.signed_metric |= m < 0;
 		latest = !any || t > latest ? t : latest;
 		any = true;
-		if (!dirty || dirty[node])
+		if (!marks || view_marked(marks, node))
 			node_add(v, node, m, c, folded, 1, t, end, m);
 	}
 	if (!v->np.signed_metric) { /* running sums only grow: the peak is the net, at the last sample */
@@ -226,11 +226,15 @@ static int accumulate(sv_view *v, const view_was *was)
 	}
 	bool spans = !v->one_time;
 	for (uint32_t i = v->nnodes; i-- > 1;) {
-		/* (a clean parent's node is not read: not asked for) */
-		if (i > 16 && (!was || was->dirty[v->parent[i - 16]]))
+		/* a parent's node and (under a marked parent, most nodes far apart) its child's:
+		 * asked for ahead (not those of a clean parent, which are not read) */
+		if (i > 16 && (!was || view_marked(was->marks, v->parent[i - 16]))) {
 			__builtin_prefetch(&view_node(v, v->parent[i - 16])->st, 1);
+			if (was)
+				__builtin_prefetch(view_node(v, i - 16));
+		}
 		uint32_t pi = v->parent[i];
-		if (was && !was->dirty[pi]) /* (then i is clean too: its node is not read) */
+		if (was && !view_marked(was->marks, pi)) /* (then i is clean too: its node is not read) */
 			continue;
 		vnode *n = view_node(v, i);
 		v->alive[i] = n->nsamp > 0;
@@ -381,7 +385,7 @@ int sv_view_finish(sv_view *v, double t0, bool byname, const view_was *was)
 	for (uint32_t i = 0; was && was->fold && v->fold && i < v->nnodes; i++)
 		if (!was->dirty[i])
 			v->fold[i] = was->fold[i];
-	add_samples(v, was ? was->dirty : NULL);
+	add_samples(v, was ? was->marks : NULL);
 	double t1 = sv_view_now_ms();
 	if (accumulate(v, was))
 		return SV_ENOMEM;

@@ -125,7 +125,7 @@ static void hist_add_row_at(float *dst, int dst_lo, const sv_view *v, sv_node_id
  * fh[row - 32 + b]: offset + 32 - first bucket; UINT32_MAX: dropped), so a sample costs one
  * read in a table of stacks and one in its row. */
 static int fill_sparse(const sv_view *v, double D, float *fh, const uint32_t *off, const uint8_t *lo,
-		       const uint8_t *dirty)
+		       const uint64_t *marks)
 {
 	sv_samples smp = sv_source_samples(v->src);
 	uint32_t nst = sv_source_stack_count(v->src);
@@ -137,7 +137,7 @@ static int fill_sparse(const sv_view *v, double D, float *fh, const uint32_t *of
 	for (uint32_t s = 0; s <= nst; s++) {
 		uint32_t n = s < nst ? v->stack_node[s] : v->inc_empty ? SV_NODE_ROOT : UINT32_MAX;
 		uint32_t k = n == UINT32_MAX ? 0 : view_remap(v, n);
-		if (dirty && n != UINT32_MAX && !dirty[k]) /* (a clean node's row is whole) */
+		if (marks && n != UINT32_MAX && !view_marked(marks, k)) /* (a clean node's row is whole) */
 			n = UINT32_MAX;
 		/* (offsets stop 64 below 2^32: never UINT32_MAX) */
 		row[s] = n == UINT32_MAX ? UINT32_MAX : off[k] + SV_WHEN_LEN - lo[k];
@@ -229,6 +229,20 @@ fail:
 	return SV_ENOMEM;
 }
 
+/* The scale of the rows made (§7.2): the bucket's duration for time, else half the largest
+ * ROOT bucket. */
+static double rows_scale(const sv_view *v, double D)
+{
+	if (v->scaling == SV_SCALING_TIME)
+		return D;
+	double scale = 0;
+	const float *r = v->inc_rows + v->inc_off[SV_NODE_ROOT];
+	for (int k = 0; k < v->inc_w[SV_NODE_ROOT]; k++)
+		if (fabs((double)r[k]) > scale)
+			scale = fabs((double)r[k]);
+	return scale / 2;
+}
+
 /* Inclusive histograms, one row per node holding only the buckets between the first and the
  * last its subtree reaches (a deep node's samples fall in one or two buckets, so the table
  * is a fraction of 32 per node). Each row is its node's own samples, added in sample order,
@@ -318,9 +332,9 @@ static int when_rows(double *out, sv_view *v, const view_was *was)
 	if (!(v->inc_rows = calloc(total ? total : 1, sizeof(float))))
 		goto out;
 	/* a clean node's row is the other view's: the same buckets (its span is the same) */
-	const uint8_t *dirty = was ? was->dirty : NULL;
+	const uint64_t *marks = was ? was->marks : NULL;
 	for (size_t i = 0; was && i < nn; i++) {
-		if (dirty[i])
+		if (view_marked(marks, (uint32_t)i))
 			continue;
 		const float *from = was->inc_rows + was->inc_off[i];
 		float *to = v->inc_rows + v->inc_off[i];
@@ -330,17 +344,17 @@ static int when_rows(double *out, sv_view *v, const view_was *was)
 	/* the node's own samples in sample order, then its children's rows (children first);
 	 * a child's zero buckets are added too (x + 0 is x in float, and no row holds -0), so
 	 * the loop has no branch */
-	if (fill_sparse(v, D, v->inc_rows, v->inc_off, v->inc_lo, dirty))
+	if (fill_sparse(v, D, v->inc_rows, v->inc_off, v->inc_lo, marks))
 		goto out;
 	for (size_t i = nn; i-- > 1;) {
 		/* a parent's place (16 ahead) and then its row (8 ahead) are random reads (not
 		 * asked for a clean parent's, which takes nothing) */
-		if (i > 16 && (!dirty || dirty[v->parent[i - 16]]))
+		if (i > 16 && (!marks || view_marked(marks, v->parent[i - 16])))
 			__builtin_prefetch(&v->inc_off[v->parent[i - 16]]);
-		if (i > 8 && (!dirty || dirty[v->parent[i - 8]])) /* (not ROOT's: it has no parent) */
+		if (i > 8 && (!marks || view_marked(marks, v->parent[i - 8]))) /* (not ROOT's: it has no parent) */
 			__builtin_prefetch(v->inc_rows + v->inc_off[v->parent[i - 8]], 1);
 		size_t p = v->parent[i];
-		if (!v->alive[i] || !v->inc_w[i] || v->inc_off[i] == v->inc_off[p] || (dirty && !dirty[p]))
+		if (!v->alive[i] || !v->inc_w[i] || v->inc_off[i] == v->inc_off[p] || (marks && !view_marked(marks, (uint32_t)p)))
 			continue;
 		const float *c = v->inc_rows + v->inc_off[i];
 		float *r = v->inc_rows + v->inc_off[p] + (v->inc_lo[i] - v->inc_lo[p]);
@@ -348,17 +362,9 @@ static int when_rows(double *out, sv_view *v, const view_was *was)
 		for (int k = 0; k < w; k++)
 			r[k] += c[k];
 	}
-	double scale = 0;
-	if (v->scaling == SV_SCALING_TIME) {
-		scale = D;
-	} else {
-		const float *r = v->inc_rows + v->inc_off[SV_NODE_ROOT];
-		for (int k = 0; k < v->inc_w[SV_NODE_ROOT]; k++)
-			if (fabs((double)r[k]) > scale)
-				scale = fabs((double)r[k]);
-		scale /= 2;
-	}
+	double scale = rows_scale(v, D);
 	v->scale = scale;
+	v->inc_len = v->inc_placed = total;
 	*out = scale;
 	rc = 0;
 out:
@@ -373,6 +379,105 @@ out:
 	return rc;
 }
 
+static int desc_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	return (a < b) - (a > b);
+}
+
+/* A marked node's buckets (its inclusive first and last's), and the child whose row is its
+ * row when it has no samples of its own and one child (as when_rows places it), else
+ * UINT32_MAX: its row takes *w floats of its own. */
+static uint32_t marked_span(const sv_view *v, uint32_t i, double D, uint8_t *lo, uint8_t *w)
+{
+	int8_t sp[2], own[2];
+	bucket_span(v, view_node_first(v, i), view_node_last(v, i), D, sp);
+	bool any = sp[1] >= sp[0];
+	*lo = (uint8_t)(any ? sp[0] : 0);
+	*w = (uint8_t)(any ? sp[1] - sp[0] + 1 : 0);
+	if (any && v->kids[i + 1] - v->kids[i] == 1) {
+		own_span(v, i, D, own);
+		if (own[0] > own[1])
+			return v->children[v->kids[i]];
+	}
+	return UINT32_MAX;
+}
+
+/* view_when_like with was's table taken (was->owned, rows made from the inclusive spans): the
+ * clean nodes' rows stay where they are; each marked node's is placed again at the table's end
+ * (its old place is left unused: a clean node may share it, its only child's), zeroed, filled
+ * from its own samples in sample order and then its children's rows in descending node order,
+ * marked nodes children first. *done false: the table would grow past twice its size when every
+ * row was last placed (nothing done). 0 or SV_ENOMEM. */
+static int rows_in_place(sv_view *v, view_was *was, double D, bool *done)
+{
+	size_t nn = v->nnodes, total = was->inc_len, nmarked = 0;
+	const uint8_t *dirty = was->dirty;
+	*done = false;
+	for (size_t i = 0; i < nn; i++)
+		nmarked += dirty[i] != 0;
+	uint32_t *marked = malloc((nmarked ? nmarked : 1) * sizeof(*marked)), *kids = NULL;
+	if (!marked)
+		return SV_ENOMEM;
+	/* the room the marked rows need, placed children first (a node's place may be its
+	 * child's); the old tables are read for nothing yet */
+	size_t k = 0;
+	for (size_t i = nn; i-- > 0;)
+		if (dirty[i])
+			marked[k++] = (uint32_t)i;
+	uint8_t lo, w;
+	size_t need = 0;
+	for (k = 0; k < nmarked; k++)
+		if (marked_span(v, marked[k], D, &lo, &w) == UINT32_MAX)
+			need += w;
+	if (total + need > 2 * was->inc_placed || total + need > UINT32_MAX - 2 * SV_WHEN_LEN) {
+		free(marked);
+		return 0;
+	}
+	float *rows = realloc(was->inc_rows, (total + need ? total + need : 1) * sizeof(float));
+	if (!rows) {
+		free(marked);
+		return SV_ENOMEM;
+	}
+	memset(rows + total, 0, need * sizeof(float));
+	v->inc_rows = rows, v->inc_off = was->inc_off, v->inc_lo = was->inc_lo, v->inc_w = was->inc_w;
+	was->inc_rows = NULL, was->inc_off = NULL, was->inc_lo = was->inc_w = NULL;
+	for (k = 0; k < nmarked; k++) {
+		uint32_t i = marked[k];
+		uint32_t only = marked_span(v, i, D, &lo, &w);
+		v->inc_off[i] = only == UINT32_MAX ? (uint32_t)total : v->inc_off[only];
+		v->inc_lo[i] = lo;
+		v->inc_w[i] = w;
+		total += only == UINT32_MAX ? w : 0;
+	}
+	*done = true;
+	int rc = fill_sparse(v, D, v->inc_rows, v->inc_off, v->inc_lo, was->marks);
+	size_t kcap = 0;
+	for (k = 0; !rc && k < nmarked; k++) {
+		uint32_t p = marked[k], nk = v->kids[p + 1] - v->kids[p];
+		if (SV_ARRAY_RESERVE(kids, kcap, nk ? nk : 1)) {
+			rc = SV_ENOMEM;
+			break;
+		}
+		memcpy(kids, v->children + v->kids[p], nk * sizeof(*kids));
+		qsort(kids, nk, sizeof(*kids), desc_u32);
+		for (uint32_t j = 0; j < nk; j++) {
+			uint32_t c = kids[j];
+			if (!v->inc_w[c] || v->inc_off[c] == v->inc_off[p])
+				continue;
+			const float *from = v->inc_rows + v->inc_off[c];
+			float *to = v->inc_rows + v->inc_off[p] + (v->inc_lo[c] - v->inc_lo[p]);
+			for (int b = 0; b < v->inc_w[c]; b++)
+				to[b] += from[b];
+		}
+	}
+	v->inc_len = total;
+	v->inc_placed = was->inc_placed;
+	free(kids);
+	free(marked);
+	return rc;
+}
+
 int sv_view_when_scale(double *out, sv_view *v)
 {
 	if (v->inc_rows) {
@@ -382,9 +487,19 @@ int sv_view_when_scale(double *out, sv_view *v)
 	return when_rows(out, v, NULL);
 }
 
-int view_when_like(sv_view *v, const view_was *was)
+int view_when_like(sv_view *v, view_was *was)
 {
-	double scale;
+	double scale, start, D;
+	sv_view_when_bounds(v, &start, &D);
+	if (was->owned && D > 0 && !v->remap) {
+		bool done;
+		int rc = rows_in_place(v, was, D, &done);
+		if (rc || done) {
+			if (!rc)
+				v->scale = rows_scale(v, D);
+			return rc;
+		}
+	}
 	return when_rows(&scale, v, was);
 }
 
