@@ -288,6 +288,8 @@ typedef struct view_was {
 			 * the other way (ROOT always); the node's sums are made again */
 	uint64_t *marks; /* a bit a node: dirty[n] != 0 (view_marked: the passes over every node
 			  * or sample read it, in the cache where dirty is not) */
+	uint64_t *smarks; /* a bit a stack, and bit nst for the samples without one: its samples
+			   * go to a marked node (the passes over the samples skip the others) */
 	vfold *fold;
 	float *inc_rows; /* NULL: the other view's When rows were not made */
 	uint32_t *inc_off;

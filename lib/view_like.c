@@ -225,7 +225,7 @@ static void take_tree(sv_view *v, sv_view *prev, view_was *was)
 		v->alive = prev->alive, v->xidx = prev->xidx;
 		v->xs_max = prev->xs_max, v->xs_span = prev->xs_span;
 		v->nxs = prev->nxs, v->xs_cap = prev->xs_cap, v->xs_span_cap = prev->xs_span_cap;
-		*was = (view_was){ was->dirty, NULL, prev->fold, prev->inc_rows, prev->inc_off, prev->inc_lo, prev->inc_w,
+		*was = (view_was){ was->dirty, NULL, NULL, prev->fold, prev->inc_rows, prev->inc_off, prev->inc_lo, prev->inc_w,
 				   prev->inc_len, prev->inc_placed, true };
 		prev->alive = NULL, prev->xidx = NULL, prev->xs_max = NULL, prev->xs_span = NULL, prev->fold = NULL;
 		prev->inc_rows = NULL, prev->inc_off = NULL, prev->inc_lo = prev->inc_w = NULL;
@@ -275,6 +275,7 @@ static void was_dispose(view_was *was)
 	}
 	free(was->dirty);
 	free(was->marks);
+	free(was->smarks);
 }
 
 /* Whether a view with v's params, refiltered from prev, can take prev's sums for the nodes
@@ -287,12 +288,14 @@ static bool can_keep_sums(const sv_view *v, const sv_view *prev)
 }
 
 /* Nodes marked by refilter_stacks, and ROOT, marked up to ROOT (children have higher ids than
- * their parents), in was->dirty and was->marks; how many are (0: out of memory). */
+ * their parents), in was->dirty and was->marks, and the stacks whose samples go to them in
+ * was->smarks; how many nodes are (0: out of memory). */
 static uint32_t mark_dirty(sv_view *v, view_was *was)
 {
 	uint8_t *dirty = was->dirty;
-	uint32_t n = 0;
-	if (!(was->marks = calloc((size_t)v->nnodes / 64 + 1, sizeof(*was->marks))))
+	uint32_t n = 0, nst = sv_source_stack_count(v->src);
+	if (!(was->marks = calloc((size_t)v->nnodes / 64 + 1, sizeof(*was->marks))) ||
+	    !(was->smarks = calloc((size_t)nst / 64 + 1, sizeof(*was->smarks))))
 		return 0;
 	dirty[SV_NODE_ROOT] = 1;
 	for (uint32_t i = v->nnodes; i-- > 1;)
@@ -302,6 +305,13 @@ static uint32_t mark_dirty(sv_view *v, view_was *was)
 			n++;
 		}
 	was->marks[0] |= 1; /* (ROOT) */
+	for (uint32_t s = 0; s < nst; s++) {
+		uint32_t node = v->stack_node[s];
+		if (node != NONE32 && view_marked(was->marks, node))
+			was->smarks[s >> 6] |= 1ull << (s & 63);
+	}
+	if (v->inc_empty) /* (the samples without a stack go to ROOT) */
+		was->smarks[nst >> 6] |= 1ull << (nst & 63);
 	return n + 1;
 }
 
@@ -383,7 +393,7 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 				rc = sv_error_set(err, SV_ENOMEM, NULL);
 				goto out;
 			}
-			was = (view_was){ was.dirty, NULL, prev->fold, prev->inc_rows, prev->inc_off, prev->inc_lo, prev->inc_w,
+			was = (view_was){ was.dirty, NULL, NULL, prev->fold, prev->inc_rows, prev->inc_off, prev->inc_lo, prev->inc_w,
 					  prev->inc_len, prev->inc_placed, false };
 		} else {
 			for (uint32_t i = 0; i < v->nnodes; i++)

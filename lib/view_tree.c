@@ -133,17 +133,34 @@ static bool add_stack_sums(sv_view *v, const uint64_t *marks)
 	return true;
 }
 
-/* Every kept sample into its node, but those of clean nodes (marks: NULL, none is), which
- * have them already; the range's net and peak from them all. */
-static void add_samples(sv_view *v, const uint64_t *marks)
+/* Every kept sample into its node, the range's net and peak from them all; with `was`, only
+ * those of marked nodes (the clean ones have theirs), the net and peak then made when asked for
+ * (sv_view_net_peak). */
+static void add_samples(sv_view *v, const view_was *was)
 {
-	if (add_stack_sums(v, marks))
+	if (add_stack_sums(v, was ? was->marks : NULL))
 		return;
 	const sv_source *src = v->src;
 	size_t ns = sv_source_sample_count(src);
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
 	sv_samples smp = sv_source_samples(src);
 	bool tm = v->scaling == SV_SCALING_TIME;
+	if (was) { /* (a sample of a clean node's stack reads nothing but its bit) */
+		uint32_t nst = sv_source_stack_count(src);
+		for (size_t i = 0; i < ns; i++) {
+			sv_stack_id st = stk[i];
+			if (!view_marked(was->smarks, st == SV_STACK_NONE ? nst : st))
+				continue;
+			bool folded;
+			uint32_t node = stack_target(v, st, &folded);
+			double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i);
+			if (!view_clip(v, &t, &m))
+				continue;
+			node_add(v, node, m, sv_sample_count(&smp, i), folded, 1, t, tm ? t + fabs(m) : t, m);
+		}
+		v->np_known = false;
+		return;
+	}
 	bool any = false;
 	double latest = 0;
 	memset(&v->np, 0, sizeof(v->np));
@@ -167,8 +184,7 @@ static void add_samples(sv_view *v, const uint64_t *marks)
 		v->np.signed_metric |= m < 0;
 		latest = !any || t > latest ? t : latest;
 		any = true;
-		if (!marks || view_marked(marks, node))
-			node_add(v, node, m, c, folded, 1, t, end, m);
+		node_add(v, node, m, c, folded, 1, t, end, m);
 	}
 	if (!v->np.signed_metric) { /* running sums only grow: the peak is the net, at the last sample */
 		v->np.peak = v->np.net;
@@ -385,7 +401,7 @@ int sv_view_finish(sv_view *v, double t0, bool byname, const view_was *was)
 	for (uint32_t i = 0; was && was->fold && v->fold && i < v->nnodes; i++)
 		if (!was->dirty[i])
 			v->fold[i] = was->fold[i];
-	add_samples(v, was ? was->marks : NULL);
+	add_samples(v, was);
 	double t1 = sv_view_now_ms();
 	if (accumulate(v, was))
 		return SV_ENOMEM;

@@ -123,12 +123,26 @@ static void hist_add_row_at(float *dst, int dst_lo, const sv_view *v, sv_node_id
  * the order between nodes, so its float sums are the same as 32 dense buckets'. Where each
  * stack's samples go is looked up once per stack (its final node's row, where bucket b is at
  * fh[row - 32 + b]: offset + 32 - first bucket; UINT32_MAX: dropped), so a sample costs one
- * read in a table of stacks and one in its row. */
+ * read in a table of stacks and one in its row. With `was`, only the marked nodes' samples. */
 static int fill_sparse(const sv_view *v, double D, float *fh, const uint32_t *off, const uint8_t *lo,
-		       const uint64_t *marks)
+		       const view_was *was)
 {
 	sv_samples smp = sv_source_samples(v->src);
 	uint32_t nst = sv_source_stack_count(v->src);
+	if (was) {
+		/* only the samples of marked nodes' stacks (was->smarks: the others read nothing
+		 * but their bit), each stack's row found when met */
+		for (size_t i = 0; i < smp.n; i++) {
+			sv_stack_id st = smp.stack[i];
+			if (!view_marked(was->smarks, st == SV_STACK_NONE ? nst : st))
+				continue;
+			uint32_t n = view_remap(v, st == SV_STACK_NONE ? SV_NODE_ROOT : v->stack_node[st]);
+			double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i);
+			if (view_clip(v, &t, &m))
+				hist_sample(v, t, m, D, fh + off[n], lo[n]);
+		}
+		return 0;
+	}
 	/* slot nst: the samples without a stack */
 	uint32_t *row = malloc(((size_t)nst + 1) * sizeof(*row));
 	double invD = 1 / D;
@@ -137,8 +151,6 @@ static int fill_sparse(const sv_view *v, double D, float *fh, const uint32_t *of
 	for (uint32_t s = 0; s <= nst; s++) {
 		uint32_t n = s < nst ? v->stack_node[s] : v->inc_empty ? SV_NODE_ROOT : UINT32_MAX;
 		uint32_t k = n == UINT32_MAX ? 0 : view_remap(v, n);
-		if (marks && n != UINT32_MAX && !view_marked(marks, k)) /* (a clean node's row is whole) */
-			n = UINT32_MAX;
 		/* (offsets stop 64 below 2^32: never UINT32_MAX) */
 		row[s] = n == UINT32_MAX ? UINT32_MAX : off[k] + SV_WHEN_LEN - lo[k];
 	}
@@ -344,7 +356,7 @@ static int when_rows(double *out, sv_view *v, const view_was *was)
 	/* the node's own samples in sample order, then its children's rows (children first);
 	 * a child's zero buckets are added too (x + 0 is x in float, and no row holds -0), so
 	 * the loop has no branch */
-	if (fill_sparse(v, D, v->inc_rows, v->inc_off, v->inc_lo, marks))
+	if (fill_sparse(v, D, v->inc_rows, v->inc_off, v->inc_lo, was))
 		goto out;
 	for (size_t i = nn; i-- > 1;) {
 		/* a parent's place (16 ahead) and then its row (8 ahead) are random reads (not
@@ -451,7 +463,7 @@ static int rows_in_place(sv_view *v, view_was *was, double D, bool *done)
 		total += only == UINT32_MAX ? w : 0;
 	}
 	*done = true;
-	int rc = fill_sparse(v, D, v->inc_rows, v->inc_off, v->inc_lo, was->marks);
+	int rc = fill_sparse(v, D, v->inc_rows, v->inc_off, v->inc_lo, was);
 	size_t kcap = 0;
 	for (k = 0; !rc && k < nmarked; k++) {
 		uint32_t p = marked[k], nk = v->kids[p + 1] - v->kids[p];
