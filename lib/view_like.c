@@ -289,13 +289,15 @@ static bool can_keep_sums(const sv_view *v, const sv_view *prev)
 
 /* Nodes marked by refilter_stacks, and ROOT, marked up to ROOT (children have higher ids than
  * their parents), in was->dirty and was->marks, and the stacks whose samples go to them in
- * was->smarks; how many nodes are (0: out of memory). */
+ * was->smarks, unless the nodes will take the stacks' sums and no When row is made (a heap
+ * snapshot: no range); how many nodes are (0: out of memory). */
 static uint32_t mark_dirty(sv_view *v, view_was *was)
 {
 	uint8_t *dirty = was->dirty;
 	uint32_t n = 0, nst = sv_source_stack_count(v->src);
+	bool by_sample = !sv_source_stack_sums(v->src) || v->has_range;
 	if (!(was->marks = calloc((size_t)v->nnodes / 64 + 1, sizeof(*was->marks))) ||
-	    !(was->smarks = calloc((size_t)nst / 64 + 1, sizeof(*was->smarks))))
+	    (by_sample && !(was->smarks = calloc((size_t)nst / 64 + 1, sizeof(*was->smarks)))))
 		return 0;
 	dirty[SV_NODE_ROOT] = 1;
 	for (uint32_t i = v->nnodes; i-- > 1;)
@@ -305,12 +307,12 @@ static uint32_t mark_dirty(sv_view *v, view_was *was)
 			n++;
 		}
 	was->marks[0] |= 1; /* (ROOT) */
-	for (uint32_t s = 0; s < nst; s++) {
+	for (uint32_t s = 0; by_sample && s < nst; s++) {
 		uint32_t node = v->stack_node[s];
 		if (node != NONE32 && view_marked(was->marks, node))
 			was->smarks[s >> 6] |= 1ull << (s & 63);
 	}
-	if (v->inc_empty) /* (the samples without a stack go to ROOT) */
+	if (by_sample && v->inc_empty) /* (the samples without a stack go to ROOT) */
 		was->smarks[nst >> 6] |= 1ull << (nst & 63);
 	return n + 1;
 }

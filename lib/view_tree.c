@@ -145,7 +145,7 @@ static void add_samples(sv_view *v, const view_was *was)
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
 	sv_samples smp = sv_source_samples(src);
 	bool tm = v->scaling == SV_SCALING_TIME;
-	if (was) { /* (a sample of a clean node's stack reads nothing but its bit) */
+	if (was && was->smarks) { /* (a sample of a clean node's stack reads nothing but its bit) */
 		uint32_t nst = sv_source_stack_count(src);
 		for (size_t i = 0; i < ns; i++) {
 			sv_stack_id st = stk[i];
@@ -184,7 +184,8 @@ static void add_samples(sv_view *v, const view_was *was)
 		v->np.signed_metric |= m < 0;
 		latest = !any || t > latest ? t : latest;
 		any = true;
-		node_add(v, node, m, c, folded, 1, t, end, m);
+		if (!was || view_marked(was->marks, node))
+			node_add(v, node, m, c, folded, 1, t, end, m);
 	}
 	if (!v->np.signed_metric) { /* running sums only grow: the peak is the net, at the last sample */
 		v->np.peak = v->np.net;

@@ -129,7 +129,7 @@ static int fill_sparse(const sv_view *v, double D, float *fh, const uint32_t *of
 {
 	sv_samples smp = sv_source_samples(v->src);
 	uint32_t nst = sv_source_stack_count(v->src);
-	if (was) {
+	if (was && was->smarks) {
 		/* only the samples of marked nodes' stacks (was->smarks: the others read nothing
 		 * but their bit), each stack's row found when met */
 		for (size_t i = 0; i < smp.n; i++) {
@@ -151,6 +151,8 @@ static int fill_sparse(const sv_view *v, double D, float *fh, const uint32_t *of
 	for (uint32_t s = 0; s <= nst; s++) {
 		uint32_t n = s < nst ? v->stack_node[s] : v->inc_empty ? SV_NODE_ROOT : UINT32_MAX;
 		uint32_t k = n == UINT32_MAX ? 0 : view_remap(v, n);
+		if (was && n != UINT32_MAX && !view_marked(was->marks, k)) /* (a clean node's row is whole) */
+			n = UINT32_MAX;
 		/* (offsets stop 64 below 2^32: never UINT32_MAX) */
 		row[s] = n == UINT32_MAX ? UINT32_MAX : off[k] + SV_WHEN_LEN - lo[k];
 	}

@@ -38,9 +38,9 @@ static sv_view *summed_whole(const sv_view *prev, const sv_params *p)
 
 /* 1,500 stacks over 60 frames "mM!fK" (M of 4 modules), each 1 to 4 frames below none or an
  * earlier one (so that subtrees hold many stacks), 12,000 samples at
- * random times in [0, 1000) ms (or all at 500) with metrics of many bits (or whole numbers,
+ * random times in [0, 1000) ms (or all at `instant`) with metrics of many bits (or whole numbers,
  * whose sums are exact in any order), every 50th without a stack. */
-static sv_source *random_source(sv_scaling scaling, unsigned seed, bool one_instant, bool whole)
+static sv_source *random_source(sv_scaling scaling, unsigned seed, double instant, bool whole)
 {
 	sv_source *s;
 	assert_int_equal(sv_source_new(&s, "random"), 0);
@@ -64,7 +64,7 @@ static sv_source *random_source(sv_scaling scaling, unsigned seed, bool one_inst
 	}
 	for (int i = 0; i < NSMP; i++) {
 		sv_stack_id st = i % 50 == 49 ? SV_STACK_NONE : leaf[NEXT() % NS];
-		double t = one_instant ? 500 : (double)(NEXT() % 1000000) / 1000.0;
+		double t = instant >= 0 ? instant : (double)(NEXT() % 1000000) / 1000.0;
 		double m = whole ? (double)(1 + NEXT() % 7) : 0.1 + (double)(NEXT() % 100000) / 70001.0;
 		assert_int_equal(sv_source_add_sample(s, st, t, m, 1), 0);
 	}
@@ -86,12 +86,14 @@ static void test_like_keeps_clean_sums(void **state)
 		/* more out (prev's tree holds what stays), then less (it does not: made again) */
 		{ "m2!", "f5;f7" }, { "", "f5;f7;m3!" }, { "f1", "f7" }, { "", "" },
 	};
-	/* time, data, data at one instant (as a heap snapshot); then time with whole-number
-	 * metrics, each stack's samples summed (as the terminal UI sums them: the nodes then take
-	 * the stacks' sums, and the range's net and peak are made when asked for) */
-	for (int sc = 0; sc < 4; sc++) {
-		sv_source *s = random_source(sc % 3 ? SV_SCALING_DATA : SV_SCALING_TIME, (unsigned)sc, sc == 2, sc == 3);
-		if (sc == 3) {
+	/* time, data, data at one instant; then with whole-number metrics, each stack's samples
+	 * summed (as the terminal UI sums them: the nodes then take the stacks' sums, and the
+	 * range's net and peak are made when asked for), time, and data at 0 (a heap snapshot:
+	 * no range, no When rows) */
+	for (int sc = 0; sc < 5; sc++) {
+		sv_source *s = random_source(sc % 3 == 0 && sc != 4 ? SV_SCALING_TIME : SV_SCALING_DATA, (unsigned)sc,
+					     sc == 2 ? 500 : sc == 4 ? 0 : -1, sc >= 3);
+		if (sc >= 3) {
 			assert_int_equal(sv_source_sum_stacks(s), 0);
 			assert_non_null(sv_source_stack_sums(s));
 		}
@@ -216,7 +218,7 @@ static void test_random_changes_fresh(void **state)
 	static const char *const incs[] = { "", "f1", "f2;m1!", "m3!", "!", "f4", "grp 2", "f1;f3" };
 	static const char *const excs[] = { "", "f5", "f5;f7", "f7", "m2!", "f5;m2!", "f13", "grp 1" };
 	static const char *const groups[] = { "", "{m%}!->grp $1", "{m%}!=>grp $1" };
-	sv_source *s = random_source(SV_SCALING_TIME, 7, false, true);
+	sv_source *s = random_source(SV_SCALING_TIME, 7, -1, true);
 	uint64_t r = 12345;
 	for (size_t g = 0; g < 3; g++) {
 		sv_params p;
