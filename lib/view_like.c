@@ -87,16 +87,29 @@ static int refilter_stacks(sv_view *v, uint64_t need, const uint32_t *old, uint8
 	bool any_inc = !v->inc_empty;
 	uint8_t *disc = malloc((size_t)nst + 1);
 	uint64_t *inc_of = any_inc ? sv_malloc_big(((size_t)nst + 1) * sizeof(*inc_of)) : NULL;
-	if (!disc || (any_inc && !inc_of)) {
+	/* what the stacks read of each frame's memo, apart (a byte a frame, and its IncPats
+	 * entries: read at random, in the cache where the 32-byte memos are not) */
+	uint8_t *fx = malloc((size_t)v->nfm + 1);
+	uint64_t *finc = any_inc ? malloc(((size_t)v->nfm + 1) * sizeof(*finc)) : NULL;
+	if (!disc || (any_inc && (!inc_of || !finc)) || !fx) {
 		free(disc);
 		free(inc_of);
+		free(fx);
+		free(finc);
 		return SV_ENOMEM;
+	}
+	for (uint32_t f = 0; f < v->nfm; f++) {
+		fx[f] = (uint8_t)(v->fm[f].exc | v->fm[f].fold << 1);
+		if (finc)
+			finc[f] = v->fm[f].inc;
 	}
 	const uint32_t *pre = v->stack_pre;
 	for (uint32_t s = 0; s < nst; s++) {
-		/* a frame's memo and a caller's state are random reads: asked for ahead */
+		/* a frame's bits and a caller's state are random reads: asked for ahead */
 		if (s + 16 < nst) {
-			__builtin_prefetch(&v->fm[frame[s + 16]]);
+			__builtin_prefetch(&fx[frame[s + 16]]);
+			if (finc)
+				__builtin_prefetch(&finc[frame[s + 16]]);
 			sv_stack_id a = caller[s + 16];
 			if (a != SV_STACK_NONE) {
 				__builtin_prefetch(&disc[a]);
@@ -106,12 +119,12 @@ static int refilter_stacks(sv_view *v, uint64_t need, const uint32_t *old, uint8
 			}
 		}
 		sv_stack_id c = caller[s];
-		const frame_memo *m = &v->fm[frame[s]];
-		disc[s] = pre[s] == NONE32 || m->exc || (c != SV_STACK_NONE && disc[c]);
+		sv_frame_id f = frame[s];
+		disc[s] = pre[s] == NONE32 || (fx[f] & 1) || (c != SV_STACK_NONE && disc[c]);
 		uint64_t in = 0;
 		if (!disc[s] && any_inc) {
-			bool own = c == SV_STACK_NONE ? !m->fold : pre[s] != pre[c];
-			in = (c != SV_STACK_NONE ? inc_of[c] : 0) | (own ? m->inc : 0);
+			bool own = c == SV_STACK_NONE ? !(fx[f] & 2) : pre[s] != pre[c];
+			in = (c != SV_STACK_NONE ? inc_of[c] : 0) | (own ? finc[f] : 0);
 			inc_of[s] = in;
 		}
 		uint32_t node = !disc[s] && (in & need) == need ? pre[s] : NONE32;
@@ -125,6 +138,8 @@ static int refilter_stacks(sv_view *v, uint64_t need, const uint32_t *old, uint8
 	}
 	free(inc_of);
 	free(disc);
+	free(fx);
+	free(finc);
 	return 0;
 }
 
