@@ -16,7 +16,8 @@
 
 /* Everything computed once per distinct frame (§5.4); kept in the view, so that a view whose
  * boxes differ from it only in IncPats and ExcPats is made without making its tree again
- * (sv_view_new_like). */
+ * (sv_view_new_like). The matches (inc, exc, fold) stay those of the boxes the tree was made
+ * with: a view refiltered from it matches each frame again into tables of its own. */
 typedef struct frame_memo {
 	uint32_t group;     /* group name id, or NONE32 when ungrouped */
 	uint32_t disp;      /* display name id: short name, G, or "G <<short>>" */

@@ -26,11 +26,14 @@ static bool blank_box(const sv_params *p, int box)
 
 /* IncPats and ExcPats of v's params applied to prev's tree (the same GroupPats and FoldPats;
  * a tree that holds every stack v's ExcPats keep: tree_holds), in two steps. First each
- * frame's post-group name is matched again in v->fm (a copy of prev's memos): a frame ExcPats
- * now discards neither folds nor has entries, one prev's discarded and these do not folds as
- * FoldPats say, the others keep prev's folding (display names: prev's, the same ids). Every
- * error a pattern can give comes here. */
-static int refilter_frames(sv_view *v, const sv_view *prev, uint64_t *need, sv_error *err)
+ * frame's post-group name is matched again: *fx gets a byte a frame (bit 0: ExcPats discard
+ * it, bit 1: it folds) and *finc its IncPats entries (NULL when IncPats are empty). The memos
+ * stay as the tree was made (its ExcPats, FoldPats and IncPats). A frame ExcPats now discard
+ * neither folds nor has entries, one the tree's discarded and these do not folds as FoldPats
+ * say, the others keep the tree's folding (display names: prev's, the same ids). Every error
+ * a pattern can give comes here. */
+static int refilter_frames(sv_view *v, const sv_view *prev, uint64_t *need, uint8_t **fx, uint64_t **finc,
+			   sv_error *err)
 {
 	sv_patlist *inc = NULL, *exc = NULL, *fold = NULL;
 	int rc;
@@ -44,21 +47,25 @@ static int refilter_frames(sv_view *v, const sv_view *prev, uint64_t *need, sv_e
 	}
 	v->inc_empty = ninc == 0;
 	*need = ninc == 64 ? ~0ULL : ((1ULL << ninc) - 1);
+	if (!(*fx = malloc((size_t)prev->nfm + 1)) || (ninc && !(*finc = malloc(((size_t)prev->nfm + 1) * sizeof(**finc))))) {
+		rc = sv_error_set(err, SV_ENOMEM, NULL);
+		goto out;
+	}
 	const sv_source *src = v->src;
-	for (uint32_t f = 0; f < v->nfm; f++) {
-		frame_memo *m = &v->fm[f];
+	for (uint32_t f = 0; f < prev->nfm; f++) {
+		const frame_memo *m = &prev->fm[f];
 		bool own = m->kind == SV_GROUP_NONE;
 		const char *pname = own ? sv_source_frame_name(src, f) : view_name_str(prev, m->disp);
 		size_t plen = own ? view_frame_len(src, f) : view_name_len(prev, m->disp);
-		bool was_exc = m->exc;
-		m->exc = sv_patlist_count(exc) && sv_patlist_match_any(exc, pname, plen);
-		if (was_exc && !m->exc) { /* (its fold was forced off: matched as view.c does) */
+		bool is_exc = sv_patlist_count(exc) && sv_patlist_match_any(exc, pname, plen), folds = m->fold;
+		if (m->exc && !is_exc) { /* (its fold was forced off: matched as view.c does) */
 			if (!fold && (rc = sv_patlist_new(&fold, v->params.box[SV_BOX_FOLD], "FoldPats", err)))
 				goto out;
-			m->fold = sv_patlist_count(fold) && sv_patlist_match_any(fold, pname, plen);
+			folds = sv_patlist_count(fold) && sv_patlist_match_any(fold, pname, plen);
 		}
-		m->fold = m->fold && !m->exc;
-		m->inc = ninc ? sv_patlist_match_bits(inc, pname, plen) : 0;
+		(*fx)[f] = (uint8_t)(is_exc | (folds && !is_exc) << 1);
+		if (ninc)
+			(*finc)[f] = sv_patlist_match_bits(inc, pname, plen);
 	}
 	const char *hit = sv_patlist_limit_hit(inc)   ? sv_patlist_limit_hit(inc)
 			  : sv_patlist_limit_hit(exc) ? sv_patlist_limit_hit(exc)
@@ -76,10 +83,13 @@ out:
 /* Then each stack's IncPats entries and discarding are carried from its caller as
  * transform_stacks carries them (a stack that made no node of its own, folded or an entry
  * group's inside, adds no entries; nor does a root-most frame that folds), each stack's node
- * kept from prev (v->stack_pre). A kept stack's frame folds in v->fm as it did in prev's.
+ * kept from prev (v->stack_pre), each frame's bits read in fx and finc (refilter_frames': a
+ * byte a frame and its entries apart, read at random: in the cache where the 32-byte memos
+ * are not). A kept stack's frame folds as it did in prev's.
  * `dirty` (NULL: not asked): the node of each stack whose node is not `old`'s (prev's
  * stack_node) marked, as long as *changes, counted down, stays above 0. 0 or SV_ENOMEM. */
-static int refilter_stacks(sv_view *v, uint64_t need, const uint32_t *old, uint8_t *dirty, uint32_t *changes)
+static int refilter_stacks(sv_view *v, uint64_t need, const uint8_t *fx, const uint64_t *finc, const uint32_t *old,
+			   uint8_t *dirty, uint32_t *changes)
 {
 	uint32_t nst = sv_source_stack_count(v->src);
 	const sv_stack_id *caller = sv_source_stack_callers(v->src);
@@ -87,21 +97,10 @@ static int refilter_stacks(sv_view *v, uint64_t need, const uint32_t *old, uint8
 	bool any_inc = !v->inc_empty;
 	uint8_t *disc = malloc((size_t)nst + 1);
 	uint64_t *inc_of = any_inc ? sv_malloc_big(((size_t)nst + 1) * sizeof(*inc_of)) : NULL;
-	/* what the stacks read of each frame's memo, apart (a byte a frame, and its IncPats
-	 * entries: read at random, in the cache where the 32-byte memos are not) */
-	uint8_t *fx = malloc((size_t)v->nfm + 1);
-	uint64_t *finc = any_inc ? malloc(((size_t)v->nfm + 1) * sizeof(*finc)) : NULL;
-	if (!disc || (any_inc && (!inc_of || !finc)) || !fx) {
+	if (!disc || (any_inc && !inc_of)) {
 		free(disc);
 		free(inc_of);
-		free(fx);
-		free(finc);
 		return SV_ENOMEM;
-	}
-	for (uint32_t f = 0; f < v->nfm; f++) {
-		fx[f] = (uint8_t)(v->fm[f].exc | v->fm[f].fold << 1);
-		if (finc)
-			finc[f] = v->fm[f].inc;
 	}
 	const uint32_t *pre = v->stack_pre;
 	for (uint32_t s = 0; s < nst; s++) {
@@ -138,8 +137,6 @@ static int refilter_stacks(sv_view *v, uint64_t need, const uint32_t *old, uint8
 	}
 	free(inc_of);
 	free(disc);
-	free(fx);
-	free(finc);
 	return 0;
 }
 
@@ -165,14 +162,14 @@ static like_kind like_of(const sv_view *prev, const sv_params *params)
 
 enum { LIKE_LACKS = 1 }; /* view_like: prev's tree lacks stacks the new ExcPats keep */
 
-/* Whether prev's tree holds every stack v's ExcPats keep (v->fm matched again): a stack
+/* Whether prev's tree holds every stack v's ExcPats keep (fx: refilter_frames'): a stack
  * prev's ExcPats discarded made no node, so it must be discarded now too (a frame of it
  * matching, its own or a caller's). Asked only when prev's ExcPats are not empty and differ.
  * Most often (ExcPats that grow) the frame of each stack prev discarded first (its caller
  * kept) still matches: then every stack below it is discarded as it was, and only the
  * discarded stacks' frames are read. Else each stack's discarding is carried from its
  * caller, as refilter_stacks carries it. */
-static bool tree_holds(const sv_view *v, const sv_view *prev, int *rc)
+static bool tree_holds(const sv_view *v, const sv_view *prev, const uint8_t *fx, int *rc)
 {
 	uint32_t nst = sv_source_stack_count(v->src);
 	const sv_stack_id *caller = sv_source_stack_callers(v->src);
@@ -183,7 +180,7 @@ static bool tree_holds(const sv_view *v, const sv_view *prev, int *rc)
 	for (uint32_t s = 0; firsts_match && s < nst; s++) {
 		sv_stack_id c = caller[s];
 		if (pre[s] == NONE32 && (c == SV_STACK_NONE || pre[c] != NONE32))
-			firsts_match = v->fm[frame[s]].exc;
+			firsts_match = fx[frame[s]] & 1;
 	}
 	if (firsts_match)
 		return true;
@@ -193,12 +190,11 @@ static bool tree_holds(const sv_view *v, const sv_view *prev, int *rc)
 	for (uint32_t s = 0; holds && s < nst; s++) {
 		/* a frame's memo and a caller's state are random reads: asked for ahead */
 		if (s + 16 < nst) {
-			__builtin_prefetch(&v->fm[frame[s + 16]]);
 			if (caller[s + 16] != SV_STACK_NONE)
 				__builtin_prefetch(&disc[caller[s + 16]]);
 		}
 		sv_stack_id c = caller[s];
-		disc[s] = v->fm[frame[s]].exc || (c != SV_STACK_NONE && disc[c]);
+		disc[s] = (fx[frame[s]] & 1) || (c != SV_STACK_NONE && disc[c]);
 		holds = disc[s] || pre[s] != NONE32;
 	}
 	free(disc);
@@ -225,7 +221,7 @@ static void take_tree(sv_view *v, sv_view *prev, view_was *was)
 	v->stack_pre = prev->stack_pre;
 	v->stack_folded = prev->stack_folded;
 	v->stack_node = prev->stack_node;
-	if (!v->fm && prev->fm && prev->stack_pre) { /* (not matched again: as it is) */
+	if (!v->fm && prev->fm && prev->stack_pre) { /* (as the tree was made: refilter_frames' bits are apart) */
 		v->fm = prev->fm;
 		v->nfm = prev->nfm;
 		prev->fm = NULL;
@@ -346,6 +342,8 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 	uint64_t need = 0;
 	view_was was = { 0 };
 	bool keep = false;
+	uint8_t *fx = NULL; /* refilter_frames' bits */
+	uint64_t *finc = NULL;
 	sv_view *v = view_alloc();
 	if (!v)
 		return sv_error_set(err, SV_ENOMEM, NULL);
@@ -362,7 +360,7 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 	if ((rc = view_check_params(v, err)))
 		goto out;
 	uint32_t nst = sv_source_stack_count(v->src);
-	if (prev->stack_pre && prev->fm && !(release && same_ie)) {
+	if (prev->stack_pre && prev->fm && !release) { /* (renewed: prev's taken, then written) */
 		if (!(v->fm = malloc(((size_t)prev->nfm + 1) * sizeof(*v->fm)))) {
 			rc = sv_error_set(err, SV_ENOMEM, NULL);
 			goto out;
@@ -370,9 +368,10 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 		v->nfm = prev->nfm;
 		memcpy(v->fm, prev->fm, (size_t)prev->nfm * sizeof(*v->fm));
 	}
-	if (!same_ie && (rc = refilter_frames(v, prev, &need, err)))
+	if (!same_ie && (rc = refilter_frames(v, prev, &need, &fx, &finc, err)))
 		goto out;
-	if (!same_ie && !same_box(pp, params, SV_BOX_EXC) && !blank_box(pp, SV_BOX_EXC) && !tree_holds(v, prev, &rc)) {
+	if (!same_ie && !same_box(pp, params, SV_BOX_EXC) && !blank_box(pp, SV_BOX_EXC) &&
+	    !tree_holds(v, prev, fx, &rc)) {
 		rc = rc ? sv_error_set(err, rc, NULL) : LIKE_LACKS; /* (before prev is given up) */
 		goto out;
 	}
@@ -425,7 +424,7 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 	 * side, or marked nodes, past a quarter of the nodes): then all are, prev's arrays freed
 	 * first (the new view's take their memory, not fresh pages) */
 	uint32_t changes = v->nnodes / 4 + 1;
-	if (!same_ie && (rc = refilter_stacks(v, need, old_node, was.dirty, &changes))) {
+	if (!same_ie && (rc = refilter_stacks(v, need, fx, finc, old_node, was.dirty, &changes))) {
 		rc = sv_error_set(err, rc, NULL);
 		goto out;
 	}
@@ -448,10 +447,14 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 		goto out;
 	}
 	was_dispose(&was);
+	free(fx);
+	free(finc);
 	*out = v;
 	return 0;
 out:
 	was_dispose(&was);
+	free(fx);
+	free(finc);
 	sv_view_free(v);
 	return rc;
 }
