@@ -29,13 +29,14 @@ static bool blank_box(const sv_params *p, int box)
  * frame's post-group name is matched again: *fx gets a byte a frame (bit 0: ExcPats discard
  * it, bit 1: it folds) and *finc its IncPats entries (NULL when IncPats are empty). The memos
  * stay as the tree was made (its ExcPats, FoldPats and IncPats). A frame ExcPats now discard
- * neither folds nor has entries, one the tree's discarded and these do not folds as FoldPats
- * say, the others keep the tree's folding (display names: prev's, the same ids). Every error
- * a pattern can give comes here. */
+ * neither folds nor has entries, the others keep the tree's folding (display names: prev's,
+ * the same ids). A frame the tree's ExcPats discarded (its fold forced off) is in no stack kept
+ * now: each stack it is in was discarded then, and is now (tree_holds). Every error a pattern
+ * can give comes here. */
 static int refilter_frames(sv_view *v, const sv_view *prev, uint64_t *need, uint8_t **fx, uint64_t **finc,
 			   sv_error *err)
 {
-	sv_patlist *inc = NULL, *exc = NULL, *fold = NULL;
+	sv_patlist *inc = NULL, *exc = NULL;
 	int rc;
 	if ((rc = sv_patlist_new(&inc, v->params.box[SV_BOX_INC], "IncPats", err)) ||
 	    (rc = sv_patlist_new(&exc, v->params.box[SV_BOX_EXC], "ExcPats", err)))
@@ -57,26 +58,18 @@ static int refilter_frames(sv_view *v, const sv_view *prev, uint64_t *need, uint
 		bool own = m->kind == SV_GROUP_NONE;
 		const char *pname = own ? sv_source_frame_name(src, f) : view_name_str(prev, m->disp);
 		size_t plen = own ? view_frame_len(src, f) : view_name_len(prev, m->disp);
-		bool is_exc = sv_patlist_count(exc) && sv_patlist_match_any(exc, pname, plen), folds = m->fold;
-		if (m->exc && !is_exc) { /* (its fold was forced off: matched as view.c does) */
-			if (!fold && (rc = sv_patlist_new(&fold, v->params.box[SV_BOX_FOLD], "FoldPats", err)))
-				goto out;
-			folds = sv_patlist_count(fold) && sv_patlist_match_any(fold, pname, plen);
-		}
-		(*fx)[f] = (uint8_t)(is_exc | (folds && !is_exc) << 1);
+		bool is_exc = sv_patlist_count(exc) && sv_patlist_match_any(exc, pname, plen);
+		(*fx)[f] = (uint8_t)(is_exc | (m->fold && !is_exc) << 1);
 		if (ninc)
 			(*finc)[f] = sv_patlist_match_bits(inc, pname, plen);
 	}
-	const char *hit = sv_patlist_limit_hit(inc)   ? sv_patlist_limit_hit(inc)
-			  : sv_patlist_limit_hit(exc) ? sv_patlist_limit_hit(exc)
-						      : sv_patlist_limit_hit(fold);
+	const char *hit = sv_patlist_limit_hit(inc) ? sv_patlist_limit_hit(inc) : sv_patlist_limit_hit(exc);
 	if (hit)
 		rc = sv_error_set(err, SV_ELIMIT, "%s: pattern '%.200s' needs too much backtracking to match (simplify it)",
-				  sv_patlist_limit_hit(inc) ? "IncPats" : sv_patlist_limit_hit(exc) ? "ExcPats" : "FoldPats", hit);
+				  sv_patlist_limit_hit(inc) ? "IncPats" : "ExcPats", hit);
 out:
 	sv_patlist_free(inc);
 	sv_patlist_free(exc);
-	sv_patlist_free(fold);
 	return rc;
 }
 
