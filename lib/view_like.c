@@ -181,11 +181,9 @@ static bool tree_holds(const sv_view *v, const sv_view *prev, const uint8_t *fx,
 	*rc = disc ? 0 : SV_ENOMEM;
 	bool holds = disc != NULL;
 	for (uint32_t s = 0; holds && s < nst; s++) {
-		/* a frame's memo and a caller's state are random reads: asked for ahead */
-		if (s + 16 < nst) {
-			if (caller[s + 16] != SV_STACK_NONE)
-				__builtin_prefetch(&disc[caller[s + 16]]);
-		}
+		/* a caller's state is a random read: asked for ahead */
+		if (s + 16 < nst && caller[s + 16] != SV_STACK_NONE)
+			__builtin_prefetch(&disc[caller[s + 16]]);
 		sv_stack_id c = caller[s];
 		disc[s] = (fx[frame[s]] & 1) || (c != SV_STACK_NONE && disc[c]);
 		holds = disc[s] || pre[s] != NONE32;
@@ -353,7 +351,7 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 	if ((rc = view_check_params(v, err)))
 		goto out;
 	uint32_t nst = sv_source_stack_count(v->src);
-	if (prev->stack_pre && prev->fm && !release) { /* (renewed: prev's taken, then written) */
+	if (prev->stack_pre && prev->fm && !release) { /* (renewed: prev's taken as they are) */
 		if (!(v->fm = malloc(((size_t)prev->nfm + 1) * sizeof(*v->fm)))) {
 			rc = sv_error_set(err, SV_ENOMEM, NULL);
 			goto out;

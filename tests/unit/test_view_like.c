@@ -137,6 +137,27 @@ static void test_like_keeps_clean_sums(void **state)
 	}
 }
 
+/* *v made with p (none yet), or renewed to p. */
+static void new_or_renew(sv_view **v, const sv_source *s, const sv_params *p)
+{
+	sv_error err;
+	bool remade = true;
+	if (!*v)
+		assert_int_equal(sv_view_new(v, s, p, &err), 0);
+	else
+		assert_int_equal(sv_view_renew(v, p, &remade, &err), 0);
+}
+
+/* The view sv_view_new makes with v's params, checked to show v's tree (the caller frees it). */
+static sv_view *fresh_same(sv_view *v, const sv_source *s)
+{
+	sv_view *fresh;
+	sv_error err;
+	assert_int_equal(sv_view_new(&fresh, s, sv_view_params(v), &err), 0);
+	assert_same_tree(v, fresh);
+	return fresh;
+}
+
 /* A frame ExcPats took out and the next ExcPats do not: it folds again as FoldPats say (a
  * root-most one stays itself and adds no IncPats entry, §4.1), as in a view made anew. */
 static void test_exc_then_not(void **state)
@@ -154,22 +175,14 @@ static void test_exc_then_not(void **state)
 		{ "X", "X", "" },
 	};
 	sv_params p;
-	sv_error err;
 	sv_view *v = NULL;
 	for (size_t k = 0; k < sizeof(steps) / sizeof(steps[0]); k++) {
 		assert_int_equal(sv_params_init(&p), 0);
 		assert_int_equal(sv_params_set(&p, SV_BOX_FOLD, steps[k][0]), 0);
 		assert_int_equal(sv_params_set(&p, SV_BOX_INC, steps[k][1]), 0);
 		assert_int_equal(sv_params_set(&p, SV_BOX_EXC, steps[k][2]), 0);
-		bool remade = true;
-		if (!v)
-			assert_int_equal(sv_view_new(&v, s, &p, &err), 0);
-		else
-			assert_int_equal(sv_view_renew(&v, &p, &remade, &err), 0);
-		sv_view *fresh;
-		assert_int_equal(sv_view_new(&fresh, s, &p, &err), 0);
-		assert_same_tree(v, fresh);
-		sv_view_free(fresh);
+		new_or_renew(&v, s, &p);
+		sv_view_free(fresh_same(v, s));
 		sv_params_dispose(&p);
 	}
 	sv_view_free(v);
@@ -188,19 +201,12 @@ static void test_exc_tree_lacks(void **state)
 	sv_source *s = fixture_source(path, metric, 5);
 	static const char *const excs[] = { "X", "X;B", "A;C", "A;D", "A", "X", "" };
 	sv_params p;
-	sv_error err;
 	sv_view *v = NULL;
 	for (size_t k = 0; k < sizeof(excs) / sizeof(excs[0]); k++) {
 		assert_int_equal(sv_params_init(&p), 0);
 		assert_int_equal(sv_params_set(&p, SV_BOX_EXC, excs[k]), 0);
-		bool remade = true;
-		if (!v)
-			assert_int_equal(sv_view_new(&v, s, &p, &err), 0);
-		else
-			assert_int_equal(sv_view_renew(&v, &p, &remade, &err), 0);
-		sv_view *fresh;
-		assert_int_equal(sv_view_new(&fresh, s, &p, &err), 0);
-		assert_same_tree(v, fresh);
+		new_or_renew(&v, s, &p);
+		sv_view *fresh = fresh_same(v, s);
 		assert_true(sv_view_node_stats(v, SV_NODE_ROOT).inc == sv_view_node_stats(fresh, SV_NODE_ROOT).inc);
 		sv_view_free(fresh);
 		sv_params_dispose(&p);
@@ -222,7 +228,6 @@ static void test_random_changes_fresh(void **state)
 	uint64_t r = 12345;
 	for (size_t g = 0; g < 3; g++) {
 		sv_params p;
-		sv_error err;
 		sv_view *v = NULL;
 		for (int step = 0; step < 30; step++) {
 			r = r * 6364136223846793005ull + 1442695040888963407ull;
@@ -231,18 +236,11 @@ static void test_random_changes_fresh(void **state)
 			assert_int_equal(sv_params_set(&p, SV_BOX_FOLD, "f7;f13;m1!f2"), 0);
 			assert_int_equal(sv_params_set(&p, SV_BOX_INC, incs[(r >> 33) % 8]), 0);
 			assert_int_equal(sv_params_set(&p, SV_BOX_EXC, excs[(r >> 40) % 8]), 0);
-			bool remade = true;
-			if (!v)
-				assert_int_equal(sv_view_new(&v, s, &p, &err), 0);
-			else
-				assert_int_equal(sv_view_renew(&v, &p, &remade, &err), 0);
+			new_or_renew(&v, s, &p);
 			sv_params_dispose(&p);
 			if (step % 4 == 3) /* (now and then one not shown: no When rows to keep) */
 				continue;
-			sv_view *fresh;
-			assert_int_equal(sv_view_new(&fresh, s, sv_view_params(v), &err), 0);
-			assert_same_tree(v, fresh);
-			sv_view_free(fresh);
+			sv_view_free(fresh_same(v, s));
 		}
 		sv_view_free(v);
 	}
