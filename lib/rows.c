@@ -62,6 +62,20 @@ static uint32_t agg_children(const void *tree, uint32_t id, const uint32_t **out
 	return sv_aggtree_children(tree, id, out);
 }
 
+/* How many children, their order not needed (a view puts a list in order when first asked). */
+typedef uint32_t (*count_fn)(const void *tree, uint32_t id);
+
+static uint32_t view_child_count(const void *tree, uint32_t id)
+{
+	return sv_view_node_child_count(tree, id);
+}
+
+static uint32_t agg_child_count(const void *tree, uint32_t id)
+{
+	const uint32_t *kids;
+	return sv_aggtree_children(tree, id, &kids);
+}
+
 static int expand_node(sv_expansion *e, const void *tree, children_fn kids_of, uint32_t n)
 {
 	for (;;) {
@@ -183,6 +197,8 @@ static int view_rows_stats(sv_rows *r, const sv_view *v)
 	if (!(r->stbuf = malloc(r->n * sizeof(*r->stbuf))))
 		return SV_ENOMEM;
 	for (size_t i = 0; i < r->n; i++) {
+		if (i + 8 < r->n)
+			sv_view_node_prefetch(v, r->row[i + 8].id);
 		r->stbuf[i] = sv_view_node_stats(v, r->row[i].id);
 		r->row[i].st = &r->stbuf[i];
 	}
@@ -197,8 +213,25 @@ static void agg_row(const void *tree, uint32_t id, sv_row *row)
 }
 
 /* Depth-first, children in display order; an explicit stack (trees can be deep). */
-static int flatten(sv_rows *out, const void *tree, uint32_t top, children_fn kids_of, row_fn fill,
-		   const sv_expansion *e, int max_depth)
+/* What flatten needs of a kind of tree: children in order, how many (order not needed), a
+ * row's fields, and (NULL: nothing) a node asked for ahead of being read. */
+typedef struct tree_kind {
+	children_fn kids_of;
+	count_fn count_of;
+	row_fn fill;
+	void (*ahead)(const void *tree, uint32_t id);
+} tree_kind;
+
+static void view_ahead(const void *tree, uint32_t id)
+{
+	sv_view_node_prefetch(tree, id);
+}
+
+static const tree_kind view_kind = { view_children, view_child_count, view_row, view_ahead };
+static const tree_kind agg_kind = { agg_children, agg_child_count, agg_row, NULL };
+
+static int flatten(sv_rows *out, const void *tree, uint32_t top, const tree_kind *k, const sv_expansion *e,
+		   int max_depth)
 {
 	typedef struct item {
 		uint32_t id, depth;
@@ -212,9 +245,15 @@ static int flatten(sv_rows *out, const void *tree, uint32_t top, children_fn kid
 	int rc = 0;
 	while (sp) {
 		item it = stack[--sp];
-		const uint32_t *kids;
-		uint32_t nk = kids_of(tree, it.id, &kids);
+		/* an expanded node's many children are read one after another, each at random:
+		 * asked for a few rows ahead */
+		if (k->ahead && sp >= 8)
+			k->ahead(tree, stack[sp - 8].id);
+		const uint32_t *kids = NULL;
+		uint32_t nk = k->count_of(tree, it.id); /* (a row shown collapsed needs no order) */
 		bool open = nk && (max_depth < 0 || (int)it.depth < max_depth) && (!e || sv_expansion_has(e, it.id));
+		if (open)
+			nk = k->kids_of(tree, it.id, &kids);
 		sv_row *r = rows_add(out);
 		if (!r) {
 			rc = SV_ENOMEM;
@@ -224,7 +263,7 @@ static int flatten(sv_rows *out, const void *tree, uint32_t top, children_fn kid
 		r->depth = it.depth;
 		r->has_children = nk > 0;
 		r->expanded = open;
-		fill(tree, it.id, r);
+		k->fill(tree, it.id, r);
 		if (!open)
 			continue;
 		if (SV_ARRAY_RESERVE(stack, cap, sp + nk)) {
@@ -252,7 +291,7 @@ int sv_rows_aggtree(sv_rows *out, const sv_aggtree *t, const sv_expansion *e, in
 
 int sv_rows_calltree_at(sv_rows *out, const sv_view *v, sv_node_id top, const sv_expansion *e, int max_depth)
 {
-	int rc = flatten(out, v, top, view_children, view_row, e, max_depth);
+	int rc = flatten(out, v, top, &view_kind, e, max_depth);
 	if (!rc && (rc = view_rows_stats(out, v)))
 		sv_rows_dispose(out);
 	if (!rc)
@@ -262,7 +301,7 @@ int sv_rows_calltree_at(sv_rows *out, const sv_view *v, sv_node_id top, const sv
 
 int sv_rows_aggtree_at(sv_rows *out, const sv_aggtree *t, uint32_t top, const sv_expansion *e, int max_depth)
 {
-	int rc = flatten(out, t, top, agg_children, agg_row, e, max_depth);
+	int rc = flatten(out, t, top, &agg_kind, e, max_depth);
 	if (!rc) {
 		out->kind = SV_ROWS_AGGTREE;
 		out->agg = t;

@@ -50,6 +50,17 @@ uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id 
 	return view_children(v, n, out);
 }
 
+uint32_t sv_view_node_child_count(const sv_view *v, sv_node_id n)
+{
+	return v->kids[n + 1] - v->kids[n];
+}
+
+void sv_view_node_prefetch(const sv_view *v, sv_node_id n)
+{
+	__builtin_prefetch(view_node(v, n));
+	__builtin_prefetch(&v->kids[n]);
+}
+
 int sv_view_preorder(const sv_view *v, sv_node_id top, sv_node_id **out, size_t *n)
 {
 	/* the list is filled in order, each node's children reserved after it and written as

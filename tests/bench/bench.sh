@@ -245,6 +245,20 @@ if command -v perf >/dev/null 2>&1 && perf record -q -e cpu-clock -o /dev/null t
 			"$B/tests/bench/tui-bench" examples/tutorial.perfView.xml "$G" | grep -E '^apply'
 		tail -1 "$B/bench/rss"
 	fi
+	# a CPU-bound program recorded at -F 49000 (xz on one thread): several samples a stack,
+	# of 20408 ns each (no binary fraction of a ms: the terminal UI cannot add each stack's
+	# sum for its samples, as it does at perf record's default 250,000 ns)
+	X=$B/bench/xz.data
+	if [ ! -s "$X" ] && command -v xz > /dev/null 2>&1; then
+		head -c 64000000 "$B/bench/deep-40-120.perf.txt" > "$B/bench/xz-in"
+		perf record -q -e cpu-clock -g -F 49000 -o "$X" -- xz -6 -T1 -c "$B/bench/xz-in" > /dev/null 2>&1 || true
+		rm -f "$B/bench/xz-in"
+	fi
+	if [ -s "$X" ]; then
+		echo
+		echo "== perf.data of xz at -F 49000: $X"
+		"$B/tests/bench/tui-bench" examples/tutorial.perfView.xml "$X" 100000000 | grep -E '^(big|apply)'
+	fi
 fi
 
 # ---- Windows ETL import (issue 4): the x64 PerfView trace, and the same buffers 10 times ----

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Row lists (lib/rows.c) and sorting them by a column (lib/grid.c): call tree with
  * expansion, ByName, Callers/Callees trees, Caller-Callee roles. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fixtures.h"
 #include "stackview/aggview.h"
+#include "stackview/formats.h"
 #include "stackview/grid.h"
 #include "stackview/rows.h"
 
@@ -173,10 +175,56 @@ static void test_expand_hot(void **state)
 	sv_source_free(s);
 }
 
+/* A collapsed row's child count is read without putting its list in order
+ * (sv_view_node_child_count): every node's count is its list's, and a call tree's rows are
+ * those of a view whose every list was put in order first. */
+static void test_rows_counts(void **state)
+{
+	(void)state;
+	sv_source *s;
+	sv_error err;
+	assert_int_equal(sv_load(&s, "examples/tutorial.perfView.xml", NULL, &err), 0);
+	sv_view *v = fixture_view(s, NULL, 0), *w = fixture_view(s, NULL, 0);
+	sv_node_id *all;
+	size_t nall;
+	assert_int_equal(sv_view_preorder(w, SV_NODE_ROOT, &all, &nall), 0); /* (every list in order) */
+	free(all);
+	for (sv_node_id n = 0; n < sv_view_node_count(v); n++) {
+		const sv_node_id *k;
+		assert_int_equal(sv_view_node_child_count(v, n), sv_view_node_children(w, n, &k));
+	}
+	sv_view_free(v);
+	v = fixture_view(s, NULL, 0);
+	sv_expansion *e;
+	assert_int_equal(sv_expansion_new(&e), 0);
+	assert_int_equal(sv_expansion_expand_hot(e, v, 0.05), 0);
+	sv_rows a, b;
+	assert_int_equal(sv_rows_calltree(&a, v, e, -1), 0);
+	assert_int_equal(sv_rows_calltree(&b, w, e, -1), 0);
+	assert_true(a.n > 20 && a.n == b.n);
+	size_t collapsed = 0;
+	for (size_t i = 0; i < a.n; i++) {
+		assert_int_equal(a.row[i].id, b.row[i].id);
+		assert_int_equal(a.row[i].depth, b.row[i].depth);
+		assert_int_equal(a.row[i].has_children, b.row[i].has_children);
+		assert_int_equal(a.row[i].expanded, b.row[i].expanded);
+		assert_string_equal(sv_view_name(v, a.row[i].name), sv_view_name(w, b.row[i].name));
+		assert_memory_equal(a.row[i].st, b.row[i].st, sizeof(sv_stats));
+		collapsed += a.row[i].has_children && !a.row[i].expanded;
+	}
+	assert_true(collapsed > 0);
+	sv_rows_dispose(&a);
+	sv_rows_dispose(&b);
+	sv_expansion_free(e);
+	sv_view_free(v);
+	sv_view_free(w);
+	sv_source_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_rows), cmocka_unit_test(test_rows_sort),
 					    cmocka_unit_test(test_rows_aggtree), cmocka_unit_test(test_rows_callercallee),
-					    cmocka_unit_test(test_expand_hot) };
+					    cmocka_unit_test(test_expand_hot), cmocka_unit_test(test_rows_counts) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

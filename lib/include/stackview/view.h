@@ -107,6 +107,12 @@ SV_API void sv_view_node_exc_span(const sv_view *v, sv_node_id n, double *first,
 SV_API double sv_view_node_exc_max(const sv_view *v, sv_node_id n);
 /* Children of n; returns the count and points *out at the borrowed id array. */
 SV_API uint32_t sv_view_node_children(const sv_view *v, sv_node_id n, const sv_node_id **out);
+/* How many children n has, without putting them in order (sv_view_node_children sorts a
+ * list the first time it is asked for): for a row shown collapsed. */
+SV_API uint32_t sv_view_node_child_count(const sv_view *v, sv_node_id n);
+/* Asks the memory for node n's name, sums and child count ahead of reading them: for a pass
+ * over many nodes in an order of its own (a call tree's rows), where each is a random read. */
+SV_API void sv_view_node_prefetch(const sv_view *v, sv_node_id n);
 /* The nodes under top (top first), depth-first with children in their order: the call tree
  * with every node expanded, as ids (*out: malloc'ed, the caller's). 0 or SV_ENOMEM. */
 SV_API int sv_view_preorder(const sv_view *v, sv_node_id top, sv_node_id **out, size_t *n) SV_MUST_USE;
