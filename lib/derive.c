@@ -9,6 +9,15 @@
 #include "sv/copier.h"
 #include "sv/idmap.h"
 
+/* A source of samples copied from src's: src's quantum too (sv_source_set_metric_quantum;
+ * a share cut by a time range ends it), so that its sums are src's. */
+static void same_quantum(sv_source *dst, const sv_source *src)
+{
+	double qs = sv_source_metric_scale(src);
+	if (qs != 1)
+		sv_source_set_metric_quantum(dst, 1 / qs);
+}
+
 int sv_drill_into(sv_source **out, sv_params *out_params, const sv_view *v, sv_drill_what what, uint32_t id,
 		  bool inclusive)
 {
@@ -31,6 +40,7 @@ int sv_drill_into(sv_source **out, sv_params *out_params, const sv_view *v, sv_d
 		goto out;
 	sv_source_set_scaling(dst, sv_source_scaling(src));
 	sv_source_set_limit_from_end(dst, true);
+	same_quantum(dst, src);
 	size_t ns = sv_source_sample_count(src);
 	sv_samples smp = sv_source_samples(src);
 	const sv_stack_id *stk = sv_source_sample_stacks(src);
@@ -71,6 +81,7 @@ int sv_flatten(sv_source **out, sv_params *out_params, const sv_view *v)
 		goto out;
 	memset(stack_of, 0xff, ((size_t)nn + 1) * sizeof(uint32_t));
 	sv_source_set_scaling(dst, sv_source_scaling(src));
+	same_quantum(dst, src);
 	size_t ns = sv_source_sample_count(src);
 	sv_samples smp = sv_source_samples(src);
 	for (size_t i = 0; i < ns; i++) {
@@ -131,6 +142,8 @@ int sv_diff(sv_source **out, const sv_view *test, const sv_view *base)
 		return rc;
 	sv_source_set_scaling(dst, sv_view_scaling(test));
 	sv_source_set_limit_from_end(dst, true);
+	if (sv_source_metric_scale(sv_view_source(test)) == sv_source_metric_scale(sv_view_source(base)))
+		same_quantum(dst, sv_view_source(test));
 	if ((rc = diff_add(dst, test, 1.0)) || (rc = diff_add(dst, base, -1.0))) {
 		sv_source_free(dst);
 		return rc;
@@ -147,6 +160,7 @@ int sv_view_export_source(sv_source **out, const sv_view *v, bool grouped)
 	if (rc)
 		return rc;
 	sv_source_set_scaling(dst, sv_view_scaling(v));
+	same_quantum(dst, src);
 	if ((rc = sv_source_set_notes(dst, sv_source_notes(src))))
 		goto fail;
 	/* What the metric is (a writer such as pprof's names it) goes with the samples. */

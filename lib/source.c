@@ -446,11 +446,14 @@ static int keep_times(sv_source *src)
 }
 
 /* Aggregating: another sample of a stack already seen adds to its one sample, which keeps
- * the earliest time. */
+ * the earliest time (with a quantum, summed in whole quanta: the sum read back rounded once). */
 static int add_to(sv_source *src, size_t i, double time, double metric, double count)
 {
 	size_t k = src->wide ? i : src->s_code[i];
-	int rc = set_pair(src, i, src->s_metric[k] + metric, (float)((double)src->s_count[k] + count));
+	double sum = src->s_metric[k] + metric;
+	if (src->qscale)
+		sum = (nearbyint(src->s_metric[k] * src->qscale) + nearbyint(metric * src->qscale)) / src->qscale;
+	int rc = set_pair(src, i, sum, (float)((double)src->s_count[k] + count));
 	if (rc)
 		return rc;
 	if (time < (src->s_time ? src->s_time[i] : 0)) {
@@ -532,6 +535,15 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 	}
 	free(src->sums); /* the stacks' sums no longer hold */
 	src->sums = NULL;
+	if (src->qscale) { /* still a whole number of quanta, and the sums below 2^53 of them? */
+		double q = nearbyint(metric * src->qscale);
+		if (q / src->qscale == metric && src->qabs + fabs(q) < 0x1p52) {
+			src->qsum += q;
+			src->qabs += fabs(q);
+		} else {
+			src->qscale = 0;
+		}
+	}
 	uint32_t *slot = NULL; /* aggregating: this stack's sample index + 1, 0 = none yet */
 	if (src->aggregate) {
 		if (stack == SV_STACK_NONE) {
@@ -633,7 +645,21 @@ const char *sv_source_format(const sv_source *src) { return src->format; }
 sv_scaling sv_source_scaling(const sv_source *src) { return src->scaling; }
 void sv_source_set_scaling(sv_source *src, sv_scaling scaling) { src->scaling = scaling; }
 void sv_source_set_limit_from_end(sv_source *src, bool by_end) { src->limit_by_end = by_end; }
-double sv_source_total_metric(const sv_source *src) { return src->total_metric; }
+double sv_source_total_metric(const sv_source *src)
+{
+	return src->qscale ? src->qsum / src->qscale : src->total_metric;
+}
+
+void sv_source_set_metric_quantum(sv_source *src, double quantum)
+{
+	if (src->nsamples == 0 && quantum > 0 && isfinite(1 / quantum))
+		src->qscale = 1 / quantum;
+}
+
+double sv_source_metric_scale(const sv_source *src)
+{
+	return src->qscale ? src->qscale : 1;
+}
 bool sv_source_has_negative(const sv_source *src) { return src->negative; }
 double sv_source_total_count(const sv_source *src) { return src->total_count; }
 

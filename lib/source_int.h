@@ -70,6 +70,9 @@ struct sv_source {
 	char refusal[160]; /* why the last sample was refused, "" when none was */
 	double total_metric, total_count;
 	double abs_metric; /* sum of |metric|: every view sum stays below it */
+	/* sv_source_set_metric_quantum: 1 / the quantum while every metric is a whole number of
+	 * it (0: none), and the sums of those whole numbers and of their magnitudes */
+	double qscale, qsum, qabs;
 
 	sv_params *saved;
 	char *notes;

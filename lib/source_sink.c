@@ -52,6 +52,11 @@ static int sink_event(void *self, const char *name, size_t samples, bool selecte
 	return sv_source_add_event(self, name, samples, selected);
 }
 
+static void sink_quantum(void *self, double quantum)
+{
+	sv_source_set_metric_quantum(self, quantum);
+}
+
 static int sink_unit(void *self, const char *unit)
 {
 	sv_source_set_unit(self, unit);
@@ -157,6 +162,7 @@ static const sv_sink_ops source_sink_ops = {
 	.set_location_line = sink_location_line,
 	.add_sample_at = sink_sample_at,
 	.set_code_symbols = sink_code_symbols,
+	.set_metric_quantum = sink_quantum,
 };
 
 int sv_sink_note(const sv_sink *sink, int kind, const char *fmt, ...)

@@ -189,11 +189,12 @@ int sv_source_sum_stacks(sv_source *src)
 	sv_samples smp = sv_source_samples(src);
 	int lm = INT_MAX, lc = INT_MAX;
 	size_t nv = src->wide ? smp.n : src->ncodes;
+	double qs = src->qscale; /* metrics in whole quanta: their sums are exact */
 	for (size_t k = 0; k < nv; k++) {
 		double m = smp.metric[k], c = smp.count[k];
 		if (c < 0) /* then total_count is no bound on the counts' sums (and no view needs it) */
 			return 0;
-		if (m != 0 && low_bit(m) < lm)
+		if (!qs && m != 0 && low_bit(m) < lm)
 			lm = low_bit(m);
 		if (c != 0 && low_bit(c) < lc)
 			lc = low_bit(c);
@@ -211,7 +212,7 @@ int sv_source_sum_stacks(sv_source *src)
 		sv_stack_id st = smp.stack[i];
 		sv_stack_sums *x = &ss[st == SV_STACK_NONE ? src->nstacks : st];
 		double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i), end = t + fabs(m);
-		x->metric += m;
+		x->metric += qs ? nearbyint(m * qs) : m;
 		x->count += sv_sample_count(&smp, i);
 		x->n++;
 		if (t < x->first)

@@ -602,6 +602,7 @@ int view_build(sv_view **out, const sv_source *src, const sv_params *params, con
 	b.v = v;
 	v->src = src;
 	v->scaling = sv_source_scaling(src);
+	v->qs = sv_source_metric_scale(src);
 	view_set_one_time(v);
 	if (like) {
 		sv_strtab_init(&v->names);

@@ -216,6 +216,13 @@ int sv_view_compute_byname(const sv_view *v)
 	free(order);
 	onpath = size = pos = depth = order = NULL;
 	rc = byname_sort(v, seen);
+	/* in whole quanta until here (sums exact, the order by them): read back */
+	for (uint32_t r = 0; !rc && v->qs != 1 && r < v->bn->nbyname; r++) {
+		sv_stats *bs = &v->bn->byname_st[v->bn->byname[r]];
+		bs->inc /= v->qs;
+		bs->exc /= v->qs;
+		bs->fold /= v->qs;
+	}
 	v->bn->byname_made = !rc;
 out:
 	free(onpath);

@@ -87,6 +87,9 @@ struct sv_view {
 	const sv_source *src;
 	sv_params params;
 	sv_scaling scaling;
+	/* metrics summed in whole quanta of the source's (sv_source_metric_scale: this many a
+	 * unit of the metric; 1 without one): sums exact in any order, read back divided by it */
+	double qs;
 	double lo, hi; /* Start - 0.0006, End + 0.0006 */
 	bool has_range;
 	bool inc_empty;
@@ -180,6 +183,13 @@ static inline double view_node_first(const sv_view *v, uint32_t n)
 static inline double view_node_last(const sv_view *v, uint32_t n)
 {
 	return !v->one_time ? view_node_span(v, n)->last : view_node(v, n)->nsamp ? v->t_one : -INFINITY;
+}
+
+/* A sample's metric m as the view sums it: in whole quanta with a quantum (qs), unless the
+ * time range cut the sample (m is then not its whole metric, `whole`: its share). */
+static inline double view_qmetric(const sv_view *v, double m, double whole)
+{
+	return v->qs == 1 ? m : m == whole ? nearbyint(m * v->qs) : m * v->qs;
 }
 
 /* Node n's sums as sv_view_node_stats gives them. */

@@ -340,6 +340,7 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 		return sv_error_set(err, SV_ENOMEM, NULL);
 	v->src = prev->src;
 	v->scaling = prev->scaling;
+	v->qs = sv_source_metric_scale(v->src);
 	view_set_one_time(v);
 	v->inc_empty = prev->inc_empty;
 	sv_strtab_init(&v->names);
@@ -366,7 +367,7 @@ static int view_like(sv_view **out, const sv_view *prev, const sv_params *params
 		rc = rc ? sv_error_set(err, rc, NULL) : LIKE_LACKS; /* (before prev is given up) */
 		goto out;
 	}
-	keep = !same_ie && can_keep_sums(v, prev);
+	keep = !same_ie && v->qs == prev->qs && can_keep_sums(v, prev);
 	if (keep && !(was.dirty = calloc((size_t)prev->nnodes + 1, 1))) {
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;

@@ -29,7 +29,16 @@ sv_name_id sv_view_name_find(const sv_view *v, const char *name)
 
 sv_name_id sv_view_node_name(const sv_view *v, sv_node_id n) { return view_node(v, n)->name; }
 sv_node_id sv_view_node_parent(const sv_view *v, sv_node_id n) { return v->parent[n]; }
-sv_stats sv_view_node_stats(const sv_view *v, sv_node_id n) { return view_node_stats(v, n); }
+sv_stats sv_view_node_stats(const sv_view *v, sv_node_id n)
+{
+	sv_stats s = view_node_stats(v, n);
+	if (v->qs != 1) { /* whole quanta read back */
+		s.inc /= v->qs;
+		s.exc /= v->qs;
+		s.fold /= v->qs;
+	}
+	return s;
+}
 uint32_t sv_view_node_count(const sv_view *v) { return v->nnodes; }
 bool sv_view_node_alive(const sv_view *v, sv_node_id n) { return n < v->nnodes && v->alive[n]; }
 
@@ -172,7 +181,7 @@ int sv_view_location_sums(const sv_view *v, double **metric, double **count)
 void sv_view_summary(sv_summary *out, const sv_view *v)
 {
 	const vnode *r = view_node(v, SV_NODE_ROOT);
-	out->metric = r->st.inc;
+	out->metric = r->st.inc / v->qs;
 	out->count = r->st.inc_ct;
 	double first = view_node_first(v, SV_NODE_ROOT), last = view_node_last(v, SV_NODE_ROOT);
 	out->first = isfinite(first) ? first : 0;
@@ -200,6 +209,7 @@ static int net_peak(const sv_view *v, sv_netpeak *out)
 {
 	memset(out, 0, sizeof(*out));
 	size_t ns = sv_source_sample_count(v->src), kept = 0;
+	sv_samples smp = sv_source_samples(v->src); /* (with a quantum, sums in whole quanta) */
 	bool sorted = true, any = false;
 	double last = 0, latest = 0;
 	for (size_t i = 0; i < ns; i++) {
@@ -207,6 +217,7 @@ static int net_peak(const sv_view *v, sv_netpeak *out)
 		double t, m;
 		if (!sv_view_sample(v, i, &n, &t, &m))
 			continue;
+		m = view_qmetric(v, m, sv_sample_metric(&smp, i));
 		out->net += m;
 		out->signed_metric |= m < 0;
 		sorted = sorted && (!any || t >= last);
@@ -232,6 +243,7 @@ static int net_peak(const sv_view *v, sv_netpeak *out)
 		double t, m;
 		if (!sv_view_sample(v, i, &n, &t, &m))
 			continue;
+		m = view_qmetric(v, m, sv_sample_metric(&smp, i));
 		if (p) {
 			p[k++] = (np_pair){ t, m, i };
 			continue;
@@ -265,6 +277,8 @@ int sv_view_net_peak(sv_view *v, sv_netpeak *out)
 		v->np_known = true;
 	}
 	*out = v->np;
+	out->net /= v->qs; /* (whole quanta read back) */
+	out->peak /= v->qs;
 	return 0;
 }
 

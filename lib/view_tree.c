@@ -153,10 +153,11 @@ static void add_samples(sv_view *v, const view_was *was)
 				continue;
 			bool folded;
 			uint32_t node = stack_target(v, st, &folded);
-			double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i);
+			double t = sv_sample_time(&smp, i), whole = sv_sample_metric(&smp, i), m = whole;
 			if (!view_clip(v, &t, &m))
 				continue;
-			node_add(v, node, m, sv_sample_count(&smp, i), folded, 1, t, tm ? t + fabs(m) : t, m);
+			node_add(v, node, view_qmetric(v, m, whole), sv_sample_count(&smp, i), folded, 1, t, tm ? t + fabs(m) : t,
+				 m);
 		}
 		v->np_known = false;
 		return;
@@ -174,18 +175,18 @@ static void add_samples(sv_view *v, const view_was *was)
 		uint32_t node = stack_target(v, stk[i], &folded);
 		if (node == NONE32)
 			continue;
-		double t = sv_sample_time(&smp, i), m = sv_sample_metric(&smp, i);
+		double t = sv_sample_time(&smp, i), whole = sv_sample_metric(&smp, i), m = whole;
 		if (!view_clip(v, &t, &m))
 			continue;
-		double c = sv_sample_count(&smp, i);
+		double c = sv_sample_count(&smp, i), qm = view_qmetric(v, m, whole);
 		double end = tm ? t + fabs(m) : t;
 		/* the net of the range, in sample order as sv_view_net_peak sums it */
-		v->np.net += m;
+		v->np.net += qm;
 		v->np.signed_metric |= m < 0;
 		latest = !any || t > latest ? t : latest;
 		any = true;
 		if (!was || view_marked(was->marks, node))
-			node_add(v, node, m, c, folded, 1, t, end, m);
+			node_add(v, node, qm, c, folded, 1, t, end, m);
 	}
 	if (!v->np.signed_metric) { /* running sums only grow: the peak is the net, at the last sample */
 		v->np.peak = v->np.net;
@@ -348,7 +349,7 @@ static int fold_percent(sv_view *v)
 			v->alive[i] = 0;
 			continue;
 		}
-		double byname_inc = v->bn->byname_st[n->name].inc;
+		double byname_inc = v->bn->byname_st[n->name].inc * v->qs; /* (ByName's: read back) */
 		if (fabs(n->st.inc) < threshold && n->name != broken && fabs(byname_inc) < threshold) {
 			vnode *pn = view_node(v, p);
 			pn->st.exc += n->st.inc;

@@ -489,6 +489,9 @@ static int pd_import(sv_sink *sink, const sv_input *in, const sv_import_opts *op
 		if (!rc && sink->ops->reserve_stacks && n <= SIZE_MAX / 2 - 1024)
 			(void)sink->ops->reserve_stacks(sink->self, 2 * n + 1024);
 	}
+	/* a clock event's periods are whole ns, its metric ms: sums kept in ns are exact */
+	if (!rc && r.clock_event && !r.tt_on && sink->ops->set_metric_quantum)
+		sink->ops->set_metric_quantum(sink->self, 1e-6);
 	if (!rc && !(rc = pd_walk(&r, import_record, NULL)))
 		rc = finish(&r);
 	pd_close(&r);

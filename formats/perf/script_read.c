@@ -28,6 +28,10 @@ int sv_ps_emit(ps_ctx *c, const header *h)
 			return 0;
 		c->selected = (long)ei;
 		c->clock_event = sv_ps_clock_name(c->events[ei].name);
+		/* its periods are whole ns, its metric ms (1 without a period): sums kept in ns
+		 * are exact */
+		if (c->clock_event && c->sink->ops->set_metric_quantum)
+			c->sink->ops->set_metric_quantum(c->sink->self, 1e-6);
 	}
 	if ((long)ei != c->selected)
 		return 0;

@@ -490,14 +490,18 @@ int sv_fmt_folded_export(FILE *f, const sv_source *src, const sv_export_opts *op
 		rc = sv_error_set(err, SV_ENOMEM, NULL);
 		goto out;
 	}
-	/* Per-sample work is one addition. */
+	/* Per-sample work is one addition (in whole quanta where the source has one: a line's
+	 * sum read back rounded once, as its views' sums are). */
 	const sv_stack_id *stk_of = sv_source_sample_stacks(src);
 	sv_samples smp = sv_source_samples(src);
+	double qs = sv_source_metric_scale(src);
 	for (size_t i = 0; i < ns; i++) {
 		uint32_t k = stk_of[i] == SV_STACK_NONE ? nst : stk_of[i];
-		sum[k] += sv_sample_metric(&smp, i);
+		double m = sv_sample_metric(&smp, i);
+		sum[k] += qs == 1 ? m : nearbyint(m * qs);
 		seen[k] = 1;
 	}
+
 	/* Effective names, once per frame (a FlameGraph root frame names the comm). */
 	for (uint32_t fr = 0; fr < nf; fr++)
 		for (int root = 0; root < 2; root++) {
@@ -566,6 +570,8 @@ int sv_fmt_folded_export(FILE *f, const sv_source *src, const sv_export_opts *op
 			c.tsum[snode[st]] += sum[st];
 			c.tseen[snode[st]] = 1;
 		}
+	for (size_t t = 0; qs != 1 && t < c.nt; t++)
+		c.tsum[t] /= qs;
 	for (size_t t = 0; t < c.nt; t++)
 		first[t] = UINT32_MAX;
 	for (size_t t = c.nt; t-- > 1;) {

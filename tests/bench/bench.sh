@@ -246,8 +246,8 @@ if command -v perf >/dev/null 2>&1 && perf record -q -e cpu-clock -o /dev/null t
 		tail -1 "$B/bench/rss"
 	fi
 	# a CPU-bound program recorded at -F 49000 (xz on one thread): several samples a stack,
-	# of 20408 ns each (no binary fraction of a ms: the terminal UI cannot add each stack's
-	# sum for its samples, as it does at perf record's default 250,000 ns)
+	# of 20408 ns each, summed in whole ns: the terminal UI adds each stack's sum, not its
+	# samples
 	X=$B/bench/xz.data
 	if [ ! -s "$X" ] && command -v xz > /dev/null 2>&1; then
 		head -c 64000000 "$B/bench/deep-40-120.perf.txt" > "$B/bench/xz-in"

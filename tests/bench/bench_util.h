@@ -24,6 +24,8 @@ static inline sv_source *bench_prefix(const sv_source *src, size_t n)
 	if (sv_source_new(&d, "prefix"))
 		exit(1);
 	sv_source_set_scaling(d, sv_source_scaling(src));
+	if (sv_source_metric_scale(src) != 1) /* (perf's clock periods: summed in ns) */
+		sv_source_set_metric_quantum(d, 1 / sv_source_metric_scale(src));
 	for (uint32_t f = 0; f < sv_source_frame_count(src); f++) {
 		sv_frame_id id;
 		const char *name = sv_source_frame_name(src, f);

@@ -4,7 +4,7 @@
  * ByName's rows (names compared by the source's ranks there), the summary and net/peak — on
  * real inputs, under grouping, folding, Fold%, IncPats/ExcPats and time ranges (a range that
  * cuts stacks falls back to the samples). Sums are kept only where they are exact: 0.3 ms
- * samples or a negative metric keep none. */
+ * samples or a negative metric keep none, perf's periods (whole ns as ms) summed in ns do. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,7 +146,7 @@ static void test_real_inputs(void **state)
 	check_file("tests/data/threadtime/tt.perf.data.gz", true); /* perf record -F 4000: 0.25 ms */
 	check_file("tests/data/compare/base1.perf.txt.gz", true);
 	check_file("tests/data/perf-z/sh-loop.zstd.data", false);  /* 948 samples, 576 stacks: too few */
-	check_file("tests/data/perf-z/deep-a.zstd.data", false);   /* -F 20000: 0.05 ms, not exact */
+	check_file("tests/data/perf-z/deep-a.zstd.data", true);    /* -F 20000: 0.05 ms, summed in ns */
 	check_file("tests/data/flamegraph/perf-dd-stacks-01.txt", false);
 }
 
@@ -189,8 +189,98 @@ static void test_synthetic(void **state)
 	sv_source_free(src);
 }
 
+/* 600 samples of perf-like clock periods (whole ns, the metric in ms) over a few stacks, in
+ * one order or the reverse; *total_ns: their ns added up. */
+static sv_source *periods(bool quantum, bool reverse, long long *total_ns)
+{
+	sv_source *src;
+	assert_int_equal(sv_source_new(&src, "periods"), 0);
+	if (quantum)
+		sv_source_set_metric_quantum(src, 1e-6);
+	const char *names[] = { "a.dll!main", "a.dll!run", "ntdll!wait", "b.dll!e", "sys!o" };
+	sv_frame_id f[5];
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(sv_source_intern_frame(src, &f[i], names[i], strlen(names[i])), 0);
+	sv_stack_id st[8], s = SV_STACK_NONE;
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(sv_source_intern_stack(src, &s, i % 3 ? s : SV_STACK_NONE, f[i % 5]), 0);
+		st[i] = s;
+	}
+	*total_ns = 0;
+	for (int i = 0; i < 600; i++) {
+		int j = reverse ? 599 - i : i;
+		long long ns = 20000 + (7919LL * j) % 9973;
+		*total_ns += ns;
+		assert_int_equal(sv_source_add_sample(src, st[(j * 7) % 8], j * 0.5, (double)ns / 1e6, 1), 0);
+	}
+	return src;
+}
+
+/* With the quantum said, every sum is kept in whole ns and read back rounded once: the same
+ * bits whatever order the samples come in (where sums of the ms doubles depend on it), the
+ * total the ns total divided once, the stacks' sums kept; a metric that is no whole number
+ * of ns ends the quantum; aggregated samples add up the same way. */
+static void test_quantum(void **state)
+{
+	(void)state;
+	long long ns, ns2;
+	sv_source *a = periods(true, false, &ns), *b = periods(true, true, &ns2);
+	assert_true(same_double(sv_source_metric_scale(a), 1e6));
+	sv_params p;
+	assert_int_equal(sv_params_init(&p), 0);
+	sv_view *va, *vb;
+	assert_int_equal(sv_view_new(&va, a, &p, NULL), 0);
+	assert_int_equal(sv_view_new(&vb, b, &p, NULL), 0);
+	same_views(va, vb);
+	assert_true(same_double(sv_view_node_stats(va, SV_NODE_ROOT).inc, (double)ns / 1e6));
+	assert_true(same_double(sv_source_total_metric(a), (double)ns / 1e6));
+	for (uint32_t r = 0; r < sv_view_byname_count(va); r++) {
+		double x = sv_view_byname_stats(va, r)->exc;
+		assert_true(same_double(x, nearbyint(x * 1e6) / 1e6)); /* whole ns read back */
+	}
+	sv_netpeak np;
+	assert_int_equal(sv_view_net_peak(va, &np), 0);
+	assert_true(same_double(np.net, (double)ns / 1e6) && same_double(np.peak, np.net));
+	sv_view_free(va);
+	sv_view_free(vb);
+	/* the same samples without the quantum: sums in double, in sample order, differ */
+	sv_source *c = periods(false, false, &ns), *d = periods(false, true, &ns2);
+	assert_true(same_double(sv_source_metric_scale(c), 1));
+	assert_int_equal(sv_view_new(&va, c, &p, NULL), 0);
+	assert_int_equal(sv_view_new(&vb, d, &p, NULL), 0);
+	assert_false(same_double(sv_view_node_stats(va, SV_NODE_ROOT).inc, sv_view_node_stats(vb, SV_NODE_ROOT).inc));
+	sv_view_free(va);
+	sv_view_free(vb);
+	check_source(a, true);
+	check_source(c, false);
+	/* a metric that is no whole number of ns: no quantum from there on */
+	assert_int_equal(sv_source_add_sample(b, SV_STACK_NONE, 1, 1e-7, 1), 0);
+	assert_true(same_double(sv_source_metric_scale(b), 1));
+	/* aggregated: one sample a stack, its metric the ns summed and divided once */
+	sv_source *g;
+	assert_int_equal(sv_source_new(&g, "agg"), 0);
+	sv_source_set_metric_quantum(g, 1e-6);
+	sv_source_set_aggregate(g, true);
+	long long sum = 0;
+	for (int i = 0; i < 500; i++) {
+		long long q = 20000 + (7919LL * i) % 9973;
+		sum += q;
+		assert_int_equal(sv_source_add_sample(g, SV_STACK_NONE, 0, (double)q / 1e6, 1), 0);
+	}
+	sv_samples smp = sv_source_samples(g);
+	assert_int_equal(smp.n, 1);
+	assert_true(same_double(sv_sample_metric(&smp, 0), (double)sum / 1e6));
+	sv_source_free(g);
+	sv_source_free(a);
+	sv_source_free(b);
+	sv_source_free(c);
+	sv_source_free(d);
+	sv_params_dispose(&p);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_real_inputs), cmocka_unit_test(test_synthetic) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_real_inputs), cmocka_unit_test(test_synthetic),
+					    cmocka_unit_test(test_quantum) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

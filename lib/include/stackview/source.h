@@ -84,6 +84,9 @@ typedef struct sv_sink_ops {
 	/* About how many stacks there will be in all (sv_source_reserve_stacks); NULL where it
 	 * does not matter. */
 	int (*reserve_stacks)(void *self, size_t n);
+	/* Every metric to come is a whole number of `quantum` (sv_source_set_metric_quantum):
+	 * said before the first sample. NULL where it does not matter. */
+	void (*set_metric_quantum)(void *self, double quantum);
 } sv_sink_ops;
 
 typedef struct sv_sink {
@@ -168,11 +171,12 @@ SV_API sv_samples sv_source_samples(const sv_source *src);
 /* Each stack's samples summed (index nstacks: the samples without a stack), for views that
  * add a stack's samples at once instead of one by one. Kept only when every sum a view takes
  * of metrics, and of counts, is exact in whatever order it is taken — each value a multiple
- * of a power of two that no total outgrows, as 1 ms and 0.25 ms samples are — so the view
+ * of a power of two that no total outgrows, as 1 ms and 0.25 ms samples are, or a whole
+ * number of the source's quantum (sv_source_set_metric_quantum) — so the view
  * gets the bits it would sample by sample; only with at least 4 samples a stack (so they
  * cost no more than the samples) and no metric or count below 0. */
 typedef struct sv_stack_sums {
-	double metric, count;
+	double metric, count; /* metric: in whole quanta with a quantum (sv_source_metric_scale) */
 	double first;    /* the earliest time */
 	double last;     /* the latest time */
 	double last_end; /* the latest time + |metric| */
@@ -258,6 +262,13 @@ SV_API void sv_source_set_scaling(sv_source *src, sv_scaling scaling);
 SV_API double sv_source_time_limit(const sv_source *src);
 SV_API void sv_source_set_limit_from_end(sv_source *src, bool by_end);
 SV_API double sv_source_total_metric(const sv_source *src);
+/* Every metric is a whole number of `quantum` (perf's periods in ns, the metric in ms: 1e-6),
+ * said before the first sample: sums are then kept in whole quanta, exact in whatever order
+ * they are taken, and read back rounded once (the stacks' sums, every view's). A sample
+ * whose metric is not metric = q / (1 / quantum) for a whole q, or sums past 2^52 quanta,
+ * end it. 1 / quantum for views' sums (sv_source_metric_scale), 1 without one. */
+SV_API void sv_source_set_metric_quantum(sv_source *src, double quantum);
+SV_API double sv_source_metric_scale(const sv_source *src);
 /* Whether some sample's metric is negative (frees, a diff). */
 SV_API bool sv_source_has_negative(const sv_source *src);
 SV_API double sv_source_total_count(const sv_source *src);
