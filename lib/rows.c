@@ -212,7 +212,6 @@ static void agg_row(const void *tree, uint32_t id, sv_row *row)
 	row->st = &a->st;
 }
 
-/* Depth-first, children in display order; an explicit stack (trees can be deep). */
 /* What flatten needs of a kind of tree: children in order, how many (order not needed), a
  * row's fields, and (NULL: nothing) a node asked for ahead of being read. */
 typedef struct tree_kind {
@@ -230,6 +229,7 @@ static void view_ahead(const void *tree, uint32_t id)
 static const tree_kind view_kind = { view_children, view_child_count, view_row, view_ahead };
 static const tree_kind agg_kind = { agg_children, agg_child_count, agg_row, NULL };
 
+/* Depth-first, children in display order; an explicit stack (trees can be deep). */
 static int flatten(sv_rows *out, const void *tree, uint32_t top, const tree_kind *k, const sv_expansion *e,
 		   int max_depth)
 {

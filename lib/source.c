@@ -535,7 +535,7 @@ int sv_source_add_sample(sv_source *src, sv_stack_id stack, double time, double 
 	}
 	free(src->sums); /* the stacks' sums no longer hold */
 	src->sums = NULL;
-	if (src->qscale) { /* still a whole number of quanta, and the sums below 2^53 of them? */
+	if (src->qscale) { /* still a whole number of quanta, and the sums below 2^52 of them? */
 		double q = nearbyint(metric * src->qscale);
 		if (q / src->qscale == metric && src->qabs + fabs(q) < 0x1p52) {
 			src->qsum += q;

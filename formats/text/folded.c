@@ -501,7 +501,6 @@ int sv_fmt_folded_export(FILE *f, const sv_source *src, const sv_export_opts *op
 		sum[k] += qs == 1 ? m : nearbyint(m * qs);
 		seen[k] = 1;
 	}
-
 	/* Effective names, once per frame (a FlameGraph root frame names the comm). */
 	for (uint32_t fr = 0; fr < nf; fr++)
 		for (int root = 0; root < 2; root++) {
