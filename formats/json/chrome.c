@@ -249,6 +249,10 @@ static int emit(cp_ctx *c, cp_prof *p, double t0)
 	}
 	const sv_sink_ops *ops = c->sink->ops;
 	bool code = ops->intern_location && ops->intern_code_path && ops->set_location_line && ops->add_sample_at;
+	/* times in whole µs (V8's), metrics in ms: sums kept in µs are exact (a time that is not
+	 * whole ends that; said before the first profile's samples only) */
+	if (ops->set_metric_quantum)
+		ops->set_metric_quantum(c->sink->self, 1e-3);
 	for (size_t k = 0; k < p->ns && !rc; k++) {
 		size_t i = ord ? ord[k].i : k;
 		double t = p->stime[i];

@@ -23,6 +23,10 @@ if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else bad chrome.cpuprofile.b
 c chrome.cpuprofile.summary '[.format, .scaling, .samples]' "[\"chrome\",\"time\",$(jq '.samples | length' "$CT/prog.cpuprofile")]" info "$CT/prog.cpuprofile"
 # The total is the profile's span from its first sample to its end, in ms.
 c chrome.cpuprofile.total '(.summary.metric * 1000 | round)' "$(jq '(.endTime - .startTime - .timeDeltas[0])' "$CT/prog.cpuprofile")" byname "$CT/prog.cpuprofile"
+# Sums kept in whole µs: every row's number is its µs / 1000 read back once, not a sum of ms
+# that drifts (1023.0080000000064).
+c chrome.cpuprofile.whole_us '[.rows[] | (.inc, .exc) | (. * 1000 | round) / 1000 == .] | all' true byname "$CT/prog.cpuprofile"
+c chrome.cpuprofile.exact_total '.summary.metric' "$(jq '(.endTime - .startTime - .timeDeltas[0]) / 1000' "$CT/prog.cpuprofile")" byname "$CT/prog.cpuprofile"
 # Names: recursion counted once, two arrow functions on one line kept apart, (root) is no frame.
 c chrome.names '[.rows[].name | select(test("^prog.js!(fib|\\(anonymous\\)):"))] | sort' \
 	'["prog.js!(anonymous):12:32","prog.js!(anonymous):12:53","prog.js!(anonymous):19:48","prog.js!(anonymous):1:1","prog.js!fib:6:13"]' byname "$CT/prog.cpuprofile"
