@@ -163,6 +163,7 @@ if command -v tmux >/dev/null 2>&1 && [ -f "$ED/net.4.5.2.x64.etl.zip" ]; then
 	tx() { tmux -L "$sock" "$@"; }
 	tw() { for _ in $(seq 300); do tx capture-pane -t ev -p 2>/dev/null | grep -q -- "$1" && return 0; sleep 0.1; done; return 1; }
 	tx new-session -d -s ev -x 120 -y 30 "$SV $IT/x10.etl 2> /dev/null; echo EXITED \$?; stty -a | grep -o ' echo '; sleep 30"
+	tx set -s exit-empty off # (the session is killed and made again: the server stays)
 	tw 'choose the processes' && tx send-keys -t ev Escape
 	tw 'CallTree\]' && tx send-keys -t ev V
 	if tw "$n of $n events\$"; then ok; else bad tui.events.million "$n: $(tx capture-pane -t ev -p | sed -n 2p)"; fi

@@ -21,6 +21,9 @@ if command -v tmux >/dev/null 2>&1; then
 		return 1
 	}
 	tm new-session -d -s e2e -x 120 -y 30 "TERM=xterm-256color $SV examples/tutorial.perfView.xml; echo EXITED \$?; sleep 20"
+	# the server stays when a session is killed (a new session made at once could reach a
+	# server on its way out: "server exited unexpectedly"); kill-server at the end
+	tm set -s exit-empty off
 	if wait_for 'CallTree]'; then ok; else bad tui.e2e.start "$(tm capture-pane -t e2e -p | head -5)"; fi
 	tm send-keys -t e2e 1
 	if wait_for '\[1 ByName\]'; then ok; else bad tui.e2e.tab "no ByName tab"; fi
