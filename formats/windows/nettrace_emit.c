@@ -222,6 +222,9 @@ int sv_nt_emit_samples(nt_ctx *c, uint32_t want, bool tt, size_t *shown)
 	    (rc = k->ops->intern_frame(k->self, &e.cpu, "CPU_TIME", 8)) ||
 	    (rc = k->ops->intern_frame(k->self, &e.unmanaged, "UNMANAGED_CODE_TIME", 19)))
 		goto out;
+	/* thread time's intervals are whole clock ticks: their sums kept in ticks are exact */
+	if (tt && k->ops->set_metric_quantum)
+		k->ops->set_metric_quantum(k->self, 1000.0 / (double)c->freq);
 	for (size_t i = 0; i < n && !rc; i++) {
 		const nt_event *ev = order[i];
 		if (i % 65536 == 0 && (rc = sv_input_progress(c->in, c->n, c->err)))
@@ -234,7 +237,10 @@ int sv_nt_emit_samples(nt_ctx *c, uint32_t want, bool tt, size_t *shown)
 			if ((rc = event_stack(&e, ev, &s)) ||
 			    (rc = k->ops->intern_stack(k->self, &s, s, ev->type == 2 ? e.cpu : e.unmanaged)))
 				break;
-			rc = k->ops->add_sample(k->self, s, sv_nt_ms(c, ev->ts), sv_nt_ms(c, order[i + 1]->ts) - sv_nt_ms(c, ev->ts), 1.0);
+			/* the interval in whole clock ticks, as ms (the source sums the ticks) */
+			double len = order[i + 1]->ts >= ev->ts ? (double)(order[i + 1]->ts - ev->ts) * 1000.0 / (double)c->freq
+								 : sv_nt_ms(c, order[i + 1]->ts) - sv_nt_ms(c, ev->ts);
+			rc = k->ops->add_sample(k->self, s, sv_nt_ms(c, ev->ts), len, 1.0);
 		} else {
 			if ((rc = event_stack(&e, ev, &s)))
 				break;

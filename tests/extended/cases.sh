@@ -43,6 +43,9 @@ if [ -d "$RN" ]; then
 	done
 	got=$("$SV" info "$IT/nt/HeartRateMonitor.10068.nettrace" --json 2>/dev/null | jq -r '.found[] | select(startswith("thread-time:"))')
 	case $got in *"(every 1 ms)"*) ok ;; *) bad nettrace.real.interval "$got" ;; esac
+	# thread time's intervals are whole clock ticks (ns here), summed in ticks: every number
+	# is its ns read back once (it read 1461.9386909999998 for 1461.938691)
+	c nettrace.real.whole_ticks '[.rows[] | (.inc, .exc) | (. * 1e6 | round) / 1e6 == .] | all' true byname "$IT/nt/HeartRateMonitor.10068.nettrace"
 	# a process the trace never names is called as TraceEvent calls it (the baseline's PName),
 	# and none of the runtime's event kinds is left unnamed
 	want=$(sed -n 's/.* PName="\([^"]*\)".*/\1/p' "$RN/eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace.baseline.txt" | head -n 1)
