@@ -102,6 +102,9 @@ int sv_tt_new(sv_tt **out, sv_sink *sink, const sv_tt_hooks *hooks, sv_tt_view v
 		sv_tt_free(tt);
 		return SV_ENOMEM;
 	}
+	/* every interval is whole ns (emit): sums kept in ns are exact */
+	if (sink->ops->set_metric_quantum)
+		sink->ops->set_metric_quantum(sink->self, 1e-6);
 	*out = tt;
 	return 0;
 }

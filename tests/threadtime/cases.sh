@@ -102,6 +102,11 @@ cn threadtime.sampled-warning '[.warnings[] | select(test("period other than 1")
 # every other switch lost: pairs cannot be made, and they are counted, not guessed
 awk '/sched:sched_switch:/ { n++; if (n % 2) { skip = 1; next } } skip && /^\t/ { next } { skip = 0; print }' "$TT/tt.perf.txt" > "$TT/lost.perf.txt"
 cn threadtime.lost-warning '[.warnings[] | select(test("intervals dropped because a switch-in or switch-out was missing"))] | length' 1 info "$TT/lost.perf.txt" --event thread-time
+# Intervals are whole ns, summed in ns: every number is its ns read back once (1589.42744,
+# where sums of ms read 1589.4274400000008), from perf.data and from its text alike.
+for f in "$TT/tt.data" "$TT/tt.perf.txt"; do
+	c "threadtime.whole_ns.$(basename "$f")" '[.rows[] | (.inc, .exc) | (. * 1e6 | round) / 1e6 == .] | all' true byname "$f" --event thread-time "${PIN[@]}"
+done
 e threadtime.no-switches 2 "thread-time.*needs sched:sched_switch" -- info "$MT" --event thread-time
 e threadtime.no-switches-data 2 "thread-time.*needs sched:sched_switch" -- info tests/data/mt.fp.data.gz --event thread-time --kallsyms /nonexistent
 
