@@ -150,20 +150,27 @@ static void test_real_inputs(void **state)
 	check_file("tests/data/flamegraph/perf-dd-stacks-01.txt", false);
 }
 
+/* Eight stacks over five frames of three modules, in st. */
+static void few_stacks(sv_source *src, sv_stack_id st[8])
+{
+	const char *names[] = { "a.dll!main", "a.dll!run", "ntdll!wait", "b.dll!e", "sys!o" };
+	sv_frame_id f[5];
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(sv_source_intern_frame(src, &f[i], names[i], strlen(names[i])), 0);
+	sv_stack_id s = SV_STACK_NONE;
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(sv_source_intern_stack(src, &s, i % 3 ? s : SV_STACK_NONE, f[i % 5]), 0);
+		st[i] = s;
+	}
+}
+
 /* A synthetic source: samples of `metric` ms over a few stacks, some without a stack. */
 static sv_source *synthetic(double metric, double neg_every)
 {
 	sv_source *src;
 	assert_int_equal(sv_source_new(&src, "synthetic"), 0);
-	const char *names[] = { "a.dll!main", "a.dll!run", "ntdll!wait", "b.dll!e", "sys!o" };
-	sv_frame_id f[5];
-	for (int i = 0; i < 5; i++)
-		assert_int_equal(sv_source_intern_frame(src, &f[i], names[i], strlen(names[i])), 0);
-	sv_stack_id st[8], s = SV_STACK_NONE;
-	for (int i = 0; i < 8; i++) {
-		assert_int_equal(sv_source_intern_stack(src, &s, i % 3 ? s : SV_STACK_NONE, f[i % 5]), 0);
-		st[i] = s;
-	}
+	sv_stack_id st[8];
+	few_stacks(src, st);
 	for (int i = 0; i < 400; i++) {
 		double m = neg_every > 0 && i % (int)neg_every == 0 ? -metric : metric;
 		assert_int_equal(sv_source_add_sample(src, i % 37 ? st[(i * 7) % 8] : SV_STACK_NONE, i * 0.5, m, 1), 0);
@@ -197,15 +204,8 @@ static sv_source *periods(bool quantum, bool reverse, long long *total_ns)
 	assert_int_equal(sv_source_new(&src, "periods"), 0);
 	if (quantum)
 		sv_source_set_metric_quantum(src, 1e-6);
-	const char *names[] = { "a.dll!main", "a.dll!run", "ntdll!wait", "b.dll!e", "sys!o" };
-	sv_frame_id f[5];
-	for (int i = 0; i < 5; i++)
-		assert_int_equal(sv_source_intern_frame(src, &f[i], names[i], strlen(names[i])), 0);
-	sv_stack_id st[8], s = SV_STACK_NONE;
-	for (int i = 0; i < 8; i++) {
-		assert_int_equal(sv_source_intern_stack(src, &s, i % 3 ? s : SV_STACK_NONE, f[i % 5]), 0);
-		st[i] = s;
-	}
+	sv_stack_id st[8];
+	few_stacks(src, st);
 	*total_ns = 0;
 	for (int i = 0; i < 600; i++) {
 		int j = reverse ? 599 - i : i;
