@@ -237,9 +237,9 @@ int sv_nt_emit_samples(nt_ctx *c, uint32_t want, bool tt, size_t *shown)
 			if ((rc = event_stack(&e, ev, &s)) ||
 			    (rc = k->ops->intern_stack(k->self, &s, s, ev->type == 2 ? e.cpu : e.unmanaged)))
 				break;
-			/* the interval in whole clock ticks, as ms (the source sums the ticks) */
-			double len = order[i + 1]->ts >= ev->ts ? (double)(order[i + 1]->ts - ev->ts) * 1000.0 / (double)c->freq
-								 : sv_nt_ms(c, order[i + 1]->ts) - sv_nt_ms(c, ev->ts);
+			/* the interval in whole clock ticks (a thread's events are in time order), as
+			 * ms: the source sums the ticks */
+			double len = (double)(order[i + 1]->ts - ev->ts) * 1000.0 / (double)c->freq;
 			rc = k->ops->add_sample(k->self, s, sv_nt_ms(c, ev->ts), len, 1.0);
 		} else {
 			if ((rc = event_stack(&e, ev, &s)))
